@@ -1,0 +1,91 @@
+// Configuration from the environment (operations.md), with an optional .env file
+// whose values the real environment overrides.
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+export interface RateLimitConfig {
+  points: number;
+  windowSeconds: number;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  publicUrl: string;
+  rateLimit: RateLimitConfig | null;
+  redisUrl?: string;
+  storageUrl?: string;
+  /** Secret that signs local upload policies and raw-upload URLs. */
+  uploadSecret?: string;
+  /** Upper bound on the size of one uploaded file, in bytes. */
+  maxUploadBytes: number;
+  /** Seconds after which an upload whose step 3 never came is cleaned up. */
+  uploadExpirySeconds: number;
+  /** Cap for an unpaginated gallery list (spec: 5000, to be lowered to 500). */
+  galleryListCap: number;
+  logLevel: string;
+  trustProxy: boolean;
+}
+
+export function parseDotEnv(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of text.split(/\r?\n/)) {
+    const m = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)\s*$/.exec(line);
+    if (!m) continue;
+    let value = m[2];
+    if ((value.startsWith('"') && value.endsWith('"')) || (value.startsWith("'") && value.endsWith("'"))) {
+      value = value.slice(1, -1);
+    } else {
+      value = value.replace(/\s+#.*$/, '');
+    }
+    out[m[1]] = value;
+  }
+  return out;
+}
+
+/** Environment merged over `.env` (in the working directory) — the environment wins. */
+export function loadEnv(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Record<string, string | undefined> {
+  const file = resolve(cwd, '.env');
+  const fromFile = existsSync(file) ? parseDotEnv(readFileSync(file, 'utf8')) : {};
+  return { ...fromFile, ...env };
+}
+
+export function parseRateLimit(value: string | undefined): RateLimitConfig | null {
+  const v = (value ?? '60/60s').trim();
+  if (v === 'off' || v === '0') return null;
+  const m = /^(\d+)\s*\/\s*(\d+)\s*(s|m|h)?$/.exec(v);
+  if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) throw new Error(`RATE_LIMIT must look like 60/60s or be off, got ${JSON.stringify(value)}`);
+  const unit = m[3] === 'h' ? 3600 : m[3] === 'm' ? 60 : 1;
+  return { points: Number(m[1]), windowSeconds: Number(m[2]) * unit };
+}
+
+function intSetting(env: Record<string, string | undefined>, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+  return n;
+}
+
+export function loadConfig(env: Record<string, string | undefined> = loadEnv()): Config {
+  const port = intSetting(env, 'PORT', 8080, 0, 65535);
+  const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, '');
+  return {
+    port,
+    host: env.HOST || '127.0.0.1',
+    dataDir: resolve(env.DATA_DIR || './data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    publicUrl,
+    rateLimit: parseRateLimit(env.RATE_LIMIT),
+    redisUrl: env.REDIS_URL || undefined,
+    storageUrl: env.STORAGE_URL || undefined,
+    uploadSecret: env.UPLOAD_SECRET || undefined,
+    maxUploadBytes: intSetting(env, 'MAX_UPLOAD_BYTES', 4 * 1024 ** 3, 1, Number.MAX_SAFE_INTEGER),
+    uploadExpirySeconds: intSetting(env, 'UPLOAD_EXPIRY_SECONDS', 24 * 3600, 1, 365 * 24 * 3600),
+    galleryListCap: intSetting(env, 'GALLERY_LIST_CAP', 5000, 500, 5000),
+    logLevel: env.LOG_LEVEL || 'info',
+    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+  };
+}

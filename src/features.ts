@@ -1,0 +1,17 @@
+// Every feature of the service, in the order their routes are declared and
+// their background work starts. One line per feature folder.
+import type { Services } from './http/context.js';
+import type { ApiRouter } from './http/router.js';
+import { sessionFeature } from './users/routes.js';
+import { websitesFeature } from './websites/routes.js';
+import { artistsFeature } from './artists/routes.js';
+
+export interface Feature {
+  name: string;
+  routes?(router: ApiRouter): void;
+  /** Background work (job workers, cleanup timers); runs after migrations. */
+  start?(services: Services): Promise<void> | void;
+  stop?(services: Services): Promise<void> | void;
+}
+
+export const features: Feature[] = [sessionFeature, websitesFeature, artistsFeature];

@@ -1,0 +1,67 @@
+// Looks up the application behind an API key and checks the request signature.
+import type { FastifyRequest } from 'fastify';
+import type { Db } from '../store/db.js';
+import type { AppRow } from './context.js';
+import { ApiError } from './errors.js';
+import { parseTimestamp, SIGNATURE_WINDOW_MS, signatureMatches } from './signing.js';
+
+// Applications change rarely; a short cache keeps the hot path off the database.
+const CACHE_MS = 60_000;
+
+export class AppKeys {
+  private readonly cache = new Map<string, { app: AppRow | undefined; until: number }>();
+
+  constructor(private readonly db: Db) {}
+
+  async find(apiKey: string): Promise<AppRow | undefined> {
+    const now = Date.now();
+    const hit = this.cache.get(apiKey);
+    if (hit && hit.until > now) return hit.app;
+    const app = await this.db.selectFrom('apps').selectAll().where('api_key', '=', apiKey).executeTakeFirst();
+    if (this.cache.size > 10_000) this.cache.clear();
+    this.cache.set(apiKey, { app, until: now + CACHE_MS });
+    return app;
+  }
+
+  /** Verifies spec 5.1 over the method, path and query string exactly as sent. */
+  async verify(req: FastifyRequest, now = Date.now()): Promise<AppRow> {
+    const authorization = header(req, 'x-service-authorization');
+    if (!authorization) throw sigError('signature_missing', 'missing X-Service-Authorization header');
+    const timestamp = header(req, 'x-service-timestamp');
+    if (!timestamp) throw sigError('signature_missing', 'missing X-Service-Timestamp header');
+    const colon = authorization.lastIndexOf(':');
+    if (colon <= 0) throw sigError('signature_invalid', 'X-Service-Authorization must be API_KEY:SIGNATURE');
+    const apiKey = authorization.slice(0, colon).trim();
+    const signature = authorization.slice(colon + 1).trim();
+    const app = await this.find(apiKey);
+    if (!app) throw sigError('unknown_api_key', 'unknown API key');
+    const at = parseTimestamp(timestamp);
+    if (at === undefined) {
+      throw sigError('timestamp_invalid', 'X-Service-Timestamp is not an RFC 2822, ISO 8601 or POSIX time');
+    }
+    if (Math.abs(now - at) > SIGNATURE_WINDOW_MS) {
+      const minutes = Math.round(Math.abs(now - at) / 60_000);
+      throw sigError('timestamp_out_of_window', `X-Service-Timestamp is ${minutes} minutes away from the service's time; the window is 30 minutes`);
+    }
+    const url = req.raw.url ?? '';
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    const query = q < 0 ? '' : url.slice(q + 1);
+    if (!signatureMatches(signature, req.method, path, query, app.api_secret, timestamp)) {
+      throw sigError(
+        'signature_invalid',
+        'signature does not match: sign the method, the path, the query string as sent, the secret and the timestamp header, one per line (SHA-1 or MD5, lower-case hex)',
+      );
+    }
+    return app;
+  }
+}
+
+function header(req: FastifyRequest, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function sigError(code: 'signature_missing' | 'signature_invalid' | 'unknown_api_key' | 'timestamp_invalid' | 'timestamp_out_of_window', msg: string): ApiError {
+  return new ApiError(401, code, msg);
+}

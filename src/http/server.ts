@@ -1,0 +1,181 @@
+// Builds the HTTP service: Fastify with our body parsers, the signing /
+// authentication / rate-limit hook, XML errors, and every feature's routes.
+import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
+import { features } from '../features.js';
+import { migrate, openStore } from '../store/db.js';
+import { AppKeys } from './app-keys.js';
+import { Authenticator, type Identity } from './auth.js';
+import type { AppRow, Services } from './context.js';
+import { ApiError } from './errors.js';
+import { createLimiterFactory } from './limiter-store.js';
+import { RateLimit } from './rate-limit.js';
+import { sendError, XML_CONTENT_TYPE } from './reply.js';
+import { ApiRouter, type AuthLevel, FORM_LIMIT_BYTES } from './router.js';
+import { SessionStore } from './sessions.js';
+import { renderReply } from './xml.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    app?: AppRow;
+    identity?: Identity;
+  }
+  interface FastifyContextConfig {
+    auth?: AuthLevel;
+  }
+}
+
+export interface Service {
+  fastify: FastifyInstance;
+  services: Services;
+  /** Stops accepting connections, finishes requests in flight, stops features, closes the database. */
+  close(): Promise<void>;
+}
+
+function rawXmlError(status: number, reason: string, message: string): string {
+  const body = renderReply({ error: message, 'error-code': status === 413 || status === 431 ? 'payload_too_large' : 'bad_request' });
+  return `HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${XML_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+}
+
+export async function createService(config: Config): Promise<Service> {
+  const fastify = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-service-authorization"]', 'res.headers["set-cookie"]'],
+      serializers: {
+        // Paths only: query strings of upload URLs carry their authorisation.
+        req: (r: { method: string; url: string; id: string }) => ({ method: r.method, path: (r.url ?? '').split('?')[0], id: r.id }),
+      },
+    },
+    // Our own onResponse line replaces Fastify's two per-request lines.
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: () => randomUUID(),
+    bodyLimit: FORM_LIMIT_BYTES,
+    trustProxy: config.trustProxy,
+    routerOptions: { maxParamLength: 300 },
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    keepAliveTimeout: 65_000,
+    clientErrorHandler: (err: NodeJS.ErrnoException, socket: Socket) => {
+      if (!socket.writable) return socket.destroy();
+      const code = err.code ?? '';
+      const reply =
+        code === 'HPE_HEADER_OVERFLOW'
+          ? rawXmlError(431, 'Request Header Fields Too Large', 'request headers are too large')
+          : rawXmlError(400, 'Bad Request', `malformed HTTP request (${code || 'parse error'})`);
+      socket.end(reply);
+    },
+  });
+
+  const store = openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  await migrate(store);
+  const services: Services = {
+    config,
+    store,
+    db: store.db,
+    sessions: new SessionStore(store.db),
+    log: fastify.log,
+    features: new Map(),
+  };
+  const limiters = createLimiterFactory(config.redisUrl);
+  const appKeys = new AppKeys(store.db);
+  const authenticator = new Authenticator(store.db, services.sessions, limiters, config.publicUrl.startsWith('https:'));
+  const rateLimit = config.rateLimit
+    ? new RateLimit(config.rateLimit, limiters, (err) => fastify.log.error({ err }, 'rate-limit store unavailable; request let through'))
+    : null;
+
+  // Bodies: urlencoded forms are read (bounded) and decoded by the router;
+  // multipart and anything else stay streams for the route to consume.
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer', bodyLimit: FORM_LIMIT_BYTES }, (_req, body, done) =>
+    done(null, body),
+  );
+  fastify.addContentTypeParser('*', (_req, _payload, done) => done(null));
+
+  const applyRate = async (key: string, reply: { header(k: string, v: string): unknown }): Promise<void> => {
+    if (!rateLimit) return;
+    const decision = await rateLimit.consume(key);
+    for (const [k, v] of Object.entries(decision.headers)) reply.header(k, v);
+    if (decision.error) throw decision.error;
+  };
+
+  fastify.addHook('onRequest', async (req, reply) => {
+    reply.header('X-Request-Id', req.id);
+    const auth = req.routeOptions.config?.auth;
+    if (auth === undefined || auth === 'none') return;
+    let app: AppRow;
+    try {
+      app = await appKeys.verify(req);
+    } catch (err) {
+      await applyRate(`addr:${req.ip}`, reply);
+      throw err;
+    }
+    req.app = app;
+    let identity: Identity;
+    try {
+      identity = await authenticator.identify(req.headers.cookie, req.headers.authorization, req.ip);
+    } catch (err) {
+      await applyRate(`${app.api_key}:addr:${req.ip}`, reply);
+      throw err;
+    }
+    req.identity = identity;
+    if (identity.setCookie) reply.header('set-cookie', identity.setCookie);
+    await applyRate(identity.user ? `${app.api_key}:user:${identity.user.id}` : `${app.api_key}:addr:${req.ip}`, reply);
+    if (auth === 'user' && !identity.user) {
+      throw new ApiError(
+        401,
+        'authentication_required',
+        identity.staleSession ? 'session expired or unknown: log in again with HTTP Basic' : 'authentication required: send HTTP Basic credentials',
+        { authMethod: 'basic' },
+      );
+    }
+  });
+
+  fastify.addHook('onResponse', async (req, reply) => {
+    const status = reply.statusCode;
+    const line = { id: req.id, method: req.method, path: (req.raw.url ?? '').split('?')[0], status, ms: Math.round(reply.elapsedTime) };
+    if (status >= 500) req.log.error(line, 'request failed');
+    else if (status >= 400) req.log.info(line, 'request refused');
+    else req.log.debug(line, 'request');
+  });
+
+  fastify.setErrorHandler((err, req, reply) => {
+    if (err instanceof ApiError) return sendError(req, reply, err);
+    const e = err as { statusCode?: number; code?: string; message?: string };
+    const status = e.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const code = status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : 'bad_request';
+      const message =
+        status === 413 ? `request body is larger than ${FORM_LIMIT_BYTES} bytes` : e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'empty body' : (e.message ?? 'bad request');
+      return sendError(req, reply, new ApiError(status, code, message));
+    }
+    req.log.error({ err }, 'unhandled error');
+    return sendError(req, reply, new ApiError(500, 'internal', `internal error; quote request id ${req.id}`));
+  });
+
+  fastify.setNotFoundHandler((req, reply) => {
+    reply.header('X-Request-Id', req.id);
+    sendError(req, reply, new ApiError(404, 'not_found', `no such endpoint: ${req.method} ${(req.raw.url ?? '').split('?')[0]}`));
+  });
+
+  const router = new ApiRouter();
+  for (const feature of features) feature.routes?.(router);
+  router.install(fastify, services);
+  for (const feature of features) await feature.start?.(services);
+
+  let closed = false;
+  return {
+    fastify,
+    services,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await fastify.close();
+      for (const feature of [...features].reverse()) await feature.stop?.(services);
+      await limiters.close();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,56 @@
+// Opens the database named by the configuration: a SQLite file in DATA_DIR
+// (WAL) by default, PostgreSQL when DATABASE_URL is a postgres:// URL.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.js';
+import { setMigrationDialect, type Dialect } from './migration-helpers.js';
+import { migrations } from './migrations/index.js';
+
+export type Db = Kysely<Database>;
+
+export interface Store {
+  db: Db;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+// COUNT(*) and bigint columns arrive as strings from pg; our values fit in a double.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+export function openStore(opts: { dataDir: string; databaseUrl?: string }): Store {
+  if (opts.databaseUrl && /^postgres(ql)?:\/\//.test(opts.databaseUrl)) {
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', close: () => db.destroy() };
+  }
+  if (opts.databaseUrl) throw new Error(`DATABASE_URL must be a postgres:// URL, got ${opts.databaseUrl.split(':')[0]}:…`);
+  mkdirSync(opts.dataDir, { recursive: true });
+  const sqlite = new SQLite(join(opts.dataDir, 'media-portfolio.sqlite3'));
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 10000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/** Applies every migration not yet applied; safe to call from several processes. */
+export async function migrate(store: Store): Promise<void> {
+  setMigrationDialect(store.dialect);
+  const migrator = new Migrator({
+    db: store.db,
+    provider: { getMigrations: async () => migrations as Record<string, Migration> },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error');
+    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message ?? error}`);
+  }
+}
+
+export function nowIso(): string {
+  return new Date().toISOString();
+}

@@ -1,0 +1,24 @@
+import type { CreateTableBuilder, Kysely } from 'kysely';
+
+// Migrations are written against an untyped database: they describe the schema
+// rather than rely on it.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type MigrationDb = any;
+
+export type Dialect = 'sqlite' | 'postgres';
+let currentDialect: Dialect = 'sqlite';
+export function setMigrationDialect(d: Dialect): void {
+  currentDialect = d;
+}
+export function migrationDialect(): Dialect {
+  return currentDialect;
+}
+
+/** An auto-incrementing integer primary key named id, on either database. */
+export function idColumn<T extends string>(table: CreateTableBuilder<T, never>): CreateTableBuilder<T, 'id'> {
+  return currentDialect === 'postgres'
+    ? table.addColumn('id', 'serial', (c) => c.primaryKey())
+    : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
+}
+
+export type AnyKysely = Kysely<MigrationDb>;

@@ -1,0 +1,195 @@
+// Row types of every table, as Kysely sees them. Timestamps are ISO text,
+// flags 0/1 integers (see 001_core.ts). Feature migrations add their tables here.
+import type { Generated } from 'kysely';
+
+export interface UsersTable {
+  id: Generated<number>;
+  uuid: string;
+  email: string;
+  password_hash: string;
+  first_name: Generated<string>;
+  last_name: Generated<string>;
+  otp_secret: string | null;
+  otp_last_step: number | null;
+  created_at: string;
+}
+
+export interface AppsTable {
+  id: Generated<number>;
+  name: string;
+  api_key: string;
+  api_secret: string;
+  created_at: string;
+}
+
+export interface SessionsTable {
+  token_hash: string;
+  user_id: number;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
+export interface WebsitesTable {
+  id: Generated<number>;
+  uuid: string;
+  urlname: string;
+  title: string;
+  hostname: string | null;
+  owner_id: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebsiteMembersTable {
+  website_id: number;
+  user_id: number;
+}
+
+export interface ArtistsTable {
+  id: Generated<number>;
+  uuid: string;
+  owner_id: number;
+  name: string;
+  is_default: Generated<number>;
+  created_at: string;
+}
+
+export interface DisplayStylesTable {
+  id: Generated<number>;
+  uuid: string;
+  website_id: number;
+  name: string;
+  layout: Generated<string>;
+  is_default: Generated<number>;
+  created_at: string;
+}
+
+export interface WatermarksTable {
+  id: Generated<number>;
+  uuid: string;
+  artist_id: number;
+  text: string | null;
+  file_name: string | null;
+  storage_key: string | null;
+  width: number | null;
+  height: number | null;
+  strength: Generated<number>;
+  position: Generated<string>;
+  tile: Generated<number>;
+  is_default: Generated<number>;
+  created_at: string;
+}
+
+export interface PricingProfilesTable {
+  id: Generated<number>;
+  uuid: string;
+  owner_id: number;
+  name: string;
+  created_at: string;
+}
+
+export interface LightboxesTable {
+  id: Generated<number>;
+  uuid: string;
+  owner_id: number;
+  name: string;
+  created_at: string;
+}
+
+export interface GalleriesTable {
+  id: Generated<number>;
+  uuid: string;
+  website_id: number;
+  parent_id: number | null;
+  list_pos: number;
+  name: string;
+  url_path: string;
+  full_url_path: string;
+  description: string | null;
+  hidden: Generated<number>;
+  indexing: Generated<number>;
+  password_hash: string | null;
+  content_order: Generated<string>;
+  content_order_direction: Generated<string>;
+  order_subgalleries: Generated<number>;
+  display_style_id: number | null;
+  cover_media_id: number | null;
+  subgalleries_count: Generated<number>;
+  published_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MediasTable {
+  id: Generated<number>;
+  uuid: string;
+  owner_id: number;
+  artist_id: number;
+  status: Generated<string>;
+  file_name: string;
+  file_size: number | null;
+  mime_type: string | null;
+  storage_key: string | null;
+  title: string | null;
+  description: string | null;
+  location: string | null;
+  city: string | null;
+  state: string | null;
+  country: string | null;
+  region: string | null;
+  author: string | null;
+  copyright: string | null;
+  model_release: Generated<number>;
+  property_release: Generated<number>;
+  artist_rating: number | null;
+  shot_at: string | null;
+  watermark_id: number | null;
+  width: number | null;
+  height: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MediaKeywordsTable {
+  media_id: number;
+  position: number;
+  keyword: string;
+}
+
+export interface MediaGalleriesTable {
+  gallery_id: number;
+  media_id: number;
+  position: number;
+  published_at: string;
+}
+
+export interface LightboxMediasTable {
+  lightbox_id: number;
+  media_id: number;
+  position: number;
+}
+
+export interface MediaPricingProfilesTable {
+  media_id: number;
+  pricing_profile_id: number;
+}
+
+export interface Database {
+  users: UsersTable;
+  apps: AppsTable;
+  sessions: SessionsTable;
+  websites: WebsitesTable;
+  website_members: WebsiteMembersTable;
+  artists: ArtistsTable;
+  display_styles: DisplayStylesTable;
+  watermarks: WatermarksTable;
+  pricing_profiles: PricingProfilesTable;
+  lightboxes: LightboxesTable;
+  galleries: GalleriesTable;
+  medias: MediasTable;
+  media_keywords: MediaKeywordsTable;
+  media_galleries: MediaGalleriesTable;
+  lightbox_medias: LightboxMediasTable;
+  media_pricing_profiles: MediaPricingProfilesTable;
+}
