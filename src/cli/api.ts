@@ -1,0 +1,208 @@
+// Command-line face of the client SDK: signs and sends one request, prints
+// the reply body. Usage:
+//   npm run --silent api -- GET /websites.xml view=details
+//   npm run --silent api -- --method-override --multipart PUT /medias/<uuid>.xml 'media[title]=Dunes'
+// Exit status: 0 on success, 1 on a reply status >= 400 (the body is still
+// printed), 2 on usage or transport errors.
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { openAsBlob } from 'node:fs';
+import { basename, extname, resolve } from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import type { Readable, Writable } from 'node:stream';
+import { pathToFileURL } from 'node:url';
+import { parseEnv } from 'node:util';
+import { ApiRequestError, FileSessionStore, MediaPortfolioClient, type ApiResponse, type FilePart, type Params } from '../client/index.js';
+
+const USAGE = `usage: npm run --silent api -- [flags] METHOD PATH [name=value ...]
+  flags: --multipart          send a multipart/form-data body
+         --method-override    send PUT/DELETE as POST with _method
+         --file field=path    attach a file (implies --multipart); path may end in ;type=MIME
+         --include, -i        print the status line and headers to stderr
+  environment (or ./.env): MPS_URL, MPS_API_KEY, MPS_API_SECRET, MPS_LOGIN,
+         MPS_PASSWORD, MPS_OTP, MPS_SESSION_FILE, DATA_DIR, PORT
+  repeat a name to send an array (name[]=a&name[]=b).`;
+
+export type Env = Record<string, string | undefined>;
+
+export interface CliIo {
+  stdout: Writable;
+  stderr: Writable;
+  stdin: Readable & { isTTY?: boolean };
+}
+
+interface Args {
+  method: string;
+  path: string;
+  params: Params;
+  multipart: boolean;
+  methodOverride: boolean;
+  include: boolean;
+  file?: { field: string; path: string; type?: string };
+}
+
+class UsageError extends Error {}
+
+export function parseArgs(argv: readonly string[]): Args {
+  const positional: string[] = [];
+  const flags = { multipart: false, methodOverride: false, include: false };
+  let file: Args['file'];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--multipart') flags.multipart = true;
+    else if (arg === '--method-override') flags.methodOverride = true;
+    else if (arg === '--include' || arg === '-i') flags.include = true;
+    else if (arg === '--file' || arg.startsWith('--file=')) {
+      const spec = arg === '--file' ? argv[++i] : arg.slice('--file='.length);
+      const eq = spec?.indexOf('=') ?? -1;
+      if (!spec || eq <= 0) throw new UsageError('--file wants field=path');
+      const [path, type] = spec.slice(eq + 1).split(';type=');
+      file = { field: spec.slice(0, eq), path, type };
+    } else if (arg === '--') continue;
+    else if (arg.startsWith('--') || arg === '-h') throw new UsageError(arg === '--help' || arg === '-h' ? '' : `unknown flag ${arg}`);
+    else positional.push(arg);
+  }
+  const [method, path, ...pairs] = positional;
+  if (!method || !path) throw new UsageError('METHOD and PATH are required');
+
+  // Repeating a name makes an array; a single value stays a plain value.
+  const params: Params = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new UsageError(`parameter "${pair}" is not name=value`);
+    const name = pair.slice(0, eq);
+    const value = pair.slice(eq + 1);
+    const previous = params[name];
+    if (previous === undefined) params[name] = value;
+    else params[name] = [...(Array.isArray(previous) ? previous : [previous as string]), value];
+  }
+  return { method: method.toUpperCase(), path, params, ...flags, file };
+}
+
+/** Settings from ./.env with the real environment taking precedence. */
+export function loadEnv(cwd: string, env: Env): Env {
+  const file = resolve(cwd, '.env');
+  const fromFile = existsSync(file) ? parseEnv(readFileSync(file, 'utf8')) : {};
+  const merged: Env = { ...fromFile };
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) merged[k] = v;
+  return merged;
+}
+
+export function sessionFilePath(cwd: string, env: Env): string {
+  if (env.MPS_SESSION_FILE) return resolve(cwd, env.MPS_SESSION_FILE);
+  return resolve(cwd, env.DATA_DIR || './data', '.api-session');
+}
+
+const MIME: Record<string, string> = {
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.png': 'image/png',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.tif': 'image/tiff',
+  '.tiff': 'image/tiff',
+  '.heic': 'image/heic',
+  '.mp4': 'video/mp4',
+  '.mov': 'video/quicktime',
+  '.pdf': 'application/pdf',
+  '.txt': 'text/plain',
+  '.xml': 'application/xml',
+};
+
+async function filePart(spec: NonNullable<Args['file']>, cwd: string): Promise<FilePart> {
+  const path = resolve(cwd, spec.path);
+  const contentType = spec.type ?? MIME[extname(path).toLowerCase()] ?? 'application/octet-stream';
+  // A file-backed Blob: the file is streamed, not loaded, and can be re-sent.
+  return { field: spec.field, fileName: basename(path), contentType, data: await openAsBlob(path, { type: contentType }) };
+}
+
+function otpSource(env: Env, io: CliIo): (() => Promise<string>) | undefined {
+  if (env.MPS_OTP) return async () => env.MPS_OTP as string;
+  if (!io.stdin.isTTY) return undefined;
+  return async () => {
+    const rl = createInterface({ input: io.stdin, output: io.stderr });
+    try {
+      return (await rl.question('One-time code: ')).trim();
+    } finally {
+      rl.close();
+    }
+  };
+}
+
+function writeHead(io: CliIo, status: number, statusText: string, headers: Headers): void {
+  const lines = [`HTTP ${status} ${statusText}`.trimEnd()];
+  for (const [name, value] of headers) lines.push(`${name}: ${value}`);
+  io.stderr.write(lines.join('\n') + '\n\n');
+}
+
+/** Runs one invocation; returns the exit status. */
+export async function runCli(argv: readonly string[], rawEnv: Env, io: CliIo, cwd = process.cwd()): Promise<number> {
+  let args: Args;
+  try {
+    args = parseArgs(argv);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    io.stderr.write((e.message ? `api: ${e.message}\n` : '') + USAGE + '\n');
+    return 2;
+  }
+  const env = loadEnv(cwd, rawEnv);
+  const apiKey = env.MPS_API_KEY;
+  const apiSecret = env.MPS_API_SECRET;
+  if (!apiKey || !apiSecret) {
+    io.stderr.write('api: MPS_API_KEY and MPS_API_SECRET must be set (environment or ./.env)\n');
+    return 2;
+  }
+  const baseUrl = env.MPS_URL || `http://localhost:${env.PORT || '8080'}`;
+  const login = env.MPS_LOGIN || undefined;
+  const client = new MediaPortfolioClient({
+    baseUrl,
+    apiKey,
+    apiSecret,
+    login,
+    password: env.MPS_PASSWORD,
+    otp: otpSource(env, io),
+    session: new FileSessionStore(sessionFilePath(cwd, env), { baseUrl, login }),
+  });
+
+  let reply: Pick<ApiResponse, 'status' | 'statusText' | 'headers' | 'body'>;
+  let failed = false;
+  try {
+    const file = args.file ? await filePart(args.file, cwd) : undefined;
+    reply = await client.request(args.method, args.path, args.params, {
+      multipart: args.multipart,
+      methodOverride: args.methodOverride,
+      file,
+    });
+  } catch (e) {
+    if (!(e instanceof ApiRequestError)) {
+      io.stderr.write(`api: ${e instanceof Error ? e.message : String(e)}${causeOf(e)}\n`);
+      return 2;
+    }
+    failed = true;
+    reply = { status: e.status, statusText: e.statusText, headers: e.headers ?? new Headers(), body: e.body };
+    if (!args.include) io.stderr.write(`api: HTTP ${e.status} (${e.kind}) ${e.message}\n`);
+  }
+  if (args.include) writeHead(io, reply.status, reply.statusText, reply.headers);
+  io.stdout.write(reply.body);
+  return failed ? 1 : 0;
+}
+
+/** fetch hides the useful part ("ECONNREFUSED") in the cause. */
+function causeOf(e: unknown): string {
+  const cause = e instanceof Error ? (e.cause as { code?: string; message?: string } | undefined) : undefined;
+  return cause ? ` (${cause.code ?? cause.message ?? ''})` : '';
+}
+
+function isMain(): boolean {
+  const entry = process.argv[1];
+  if (!entry) return false;
+  try {
+    return import.meta.url === pathToFileURL(realpathSync(entry)).href;
+  } catch {
+    return false;
+  }
+}
+
+if (isMain()) {
+  const status = await runCli(process.argv.slice(2), process.env, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
+  process.exitCode = status;
+}
