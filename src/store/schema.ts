@@ -116,9 +116,20 @@ export interface GalleriesTable {
   display_style_id: number | null;
   cover_media_id: number | null;
   subgalleries_count: Generated<number>;
+  url_path_auto: Generated<number>;
   published_at: string;
   created_at: string;
   updated_at: string;
+}
+
+export interface GalleryAclTable {
+  gallery_id: number;
+  position: number;
+  email: string;
+  can_read: Generated<number>;
+  comp_download: Generated<number>;
+  hires_download: Generated<number>;
+  created_at: string;
 }
 
 export interface MediasTable {
@@ -187,6 +198,7 @@ export interface Database {
   pricing_profiles: PricingProfilesTable;
   lightboxes: LightboxesTable;
   galleries: GalleriesTable;
+  gallery_acl: GalleryAclTable;
   medias: MediasTable;
   media_keywords: MediaKeywordsTable;
   media_galleries: MediaGalleriesTable;

@@ -1,6 +1,8 @@
 // Every migration, in order. Names sort lexicographically; never rename one.
 import * as m001 from './001_core.js';
+import * as m002 from './002_galleries.js';
 
 export const migrations = {
   '001_core': m001,
+  '002_galleries': m002,
 };
