@@ -186,6 +186,49 @@ export interface MediaPricingProfilesTable {
   pricing_profile_id: number;
 }
 
+export interface MediaGroupsTable {
+  id: Generated<number>;
+  uuid: string;
+  owner_id: number;
+  artist_id: number | null;
+  /** 'collection' | 'smart' */
+  kind: string;
+  name: string;
+  /** Smart collections: the rules as JSON (src/groups/rules.ts). */
+  rules: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MediaGroupMediasTable {
+  group_id: number;
+  media_id: number;
+  position: number;
+}
+
+export interface JobsTable {
+  id: Generated<number>;
+  uuid: string;
+  owner_id: number;
+  kind: string;
+  /** 'queued' | 'running' | 'done' | 'failed' */
+  state: Generated<string>;
+  payload: string;
+  total: Generated<number>;
+  /** Items of the payload already done (moves with each chunk's work). */
+  cursor: Generated<number>;
+  processed: Generated<number>;
+  failed: Generated<number>;
+  errors: Generated<string>;
+  attempts: Generated<number>;
+  locked_by: string | null;
+  locked_until: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  updated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   apps: AppsTable;
@@ -204,4 +247,7 @@ export interface Database {
   media_galleries: MediaGalleriesTable;
   lightbox_medias: LightboxMediasTable;
   media_pricing_profiles: MediaPricingProfilesTable;
+  media_groups: MediaGroupsTable;
+  media_group_medias: MediaGroupMediasTable;
+  jobs: JobsTable;
 }

@@ -1,8 +1,10 @@
 // Every migration, in order. Names sort lexicographically; never rename one.
 import * as m001 from './001_core.js';
 import * as m002 from './002_galleries.js';
+import * as m003 from './003_media.js';
 
 export const migrations = {
   '001_core': m001,
   '002_galleries': m002,
+  '003_media': m003,
 };
