@@ -229,6 +229,18 @@ export interface JobsTable {
   updated_at: string;
 }
 
+export interface UploadsTable {
+  id: Generated<number>;
+  media_id: number;
+  location: string;
+  storage_key: string;
+  file_name: string;
+  declared_size: number;
+  declared_mime: string;
+  expires_at: string;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   apps: AppsTable;
@@ -250,4 +262,5 @@ export interface Database {
   media_groups: MediaGroupsTable;
   media_group_medias: MediaGroupMediasTable;
   jobs: JobsTable;
+  uploads: UploadsTable;
 }
