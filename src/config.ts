@@ -17,6 +17,8 @@ export interface Config {
   rateLimit: RateLimitConfig | null;
   redisUrl?: string;
   storageUrl?: string;
+  /** AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN) for STORAGE_URL; unset: the AWS SDK's default chain. */
+  storageCredentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
   /** Secret that signs local upload policies and raw-upload URLs. */
   uploadSecret?: string;
   /** Upper bound on the size of one uploaded file, in bytes. */
@@ -81,6 +83,10 @@ export function loadConfig(env: Record<string, string | undefined> = loadEnv()):
     rateLimit: parseRateLimit(env.RATE_LIMIT),
     redisUrl: env.REDIS_URL || undefined,
     storageUrl: env.STORAGE_URL || undefined,
+    storageCredentials:
+      env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
+        ? { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY, sessionToken: env.AWS_SESSION_TOKEN || undefined }
+        : undefined,
     uploadSecret: env.UPLOAD_SECRET || undefined,
     maxUploadBytes: intSetting(env, 'MAX_UPLOAD_BYTES', 4 * 1024 ** 3, 1, Number.MAX_SAFE_INTEGER),
     uploadExpirySeconds: intSetting(env, 'UPLOAD_EXPIRY_SECONDS', 24 * 3600, 1, 365 * 24 * 3600),
