@@ -7,7 +7,9 @@ import { idColumn, type MigrationDb } from '../migration-helpers.js';
 export async function up(db: Kysely<MigrationDb>): Promise<void> {
   await idColumn(db.schema.createTable('uploads'))
     // One pending upload per media: a new step 1 replaces the previous one.
-    .addColumn('media_id', 'integer', (c) => c.notNull().unique().references('medias.id').onDelete('cascade'))
+    // No foreign key on purpose: when the media is deleted mid-upload, the row
+    // stays until the sweep, which then removes the object it points to.
+    .addColumn('media_id', 'integer', (c) => c.notNull().unique())
     .addColumn('location', 'text', (c) => c.notNull())
     .addColumn('storage_key', 'text', (c) => c.notNull())
     .addColumn('file_name', 'text', (c) => c.notNull())
