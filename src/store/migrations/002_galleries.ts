@@ -5,6 +5,8 @@ import type { MigrationDb } from '../migration-helpers.js';
 export async function up(db: Kysely<MigrationDb>): Promise<void> {
   // 1: the url_path was derived from the name and follows it on rename; 0: set by the user.
   await db.schema.alterTable('galleries').addColumn('url_path_auto', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+  // Ancestors of a gallery are the galleries whose full url paths prefix its own.
+  await db.schema.createIndex('galleries_website_full_path').on('galleries').columns(['website_id', 'full_url_path']).execute();
 
   // gallery[acl][n][...] of a create: n = 0 is the DEFAULT entry, n >= 1 client entries (the client's own ids).
   await db.schema

@@ -1,0 +1,158 @@
+// Reads and validates the gallery[...] attributes of a create or an update
+// (spec 2.3). Everything is checked before anything is written, and every
+// refusal is a 422 that names the attribute.
+import { invalid, missing } from '../http/errors.js';
+import type { Params } from '../http/params.js';
+import { readAcl, type AclEntryInput } from './acl.js';
+
+export const CONTENT_ORDERS = [
+  'manual-first',
+  'manual-last',
+  'file_name',
+  'file_name_nat',
+  'published_at',
+  'shot_at',
+  'created_at',
+  'updated_at',
+  'artist_rating',
+] as const;
+export type ContentOrder = (typeof CONTENT_ORDERS)[number];
+export const DIRECTIONS = ['asc', 'desc'] as const;
+export type Direction = (typeof DIRECTIONS)[number];
+
+export const MAX_NAME_LENGTH = 255;
+export const MAX_DESCRIPTION_LENGTH = 65_535;
+export const MAX_PASSWORD_LENGTH = 200;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Every parameter name a gallery create or update route accepts. */
+export const GALLERY_PARAMS = [
+  'gallery[name]',
+  'gallery[parent]',
+  'gallery[url_path]',
+  'gallery[description]',
+  'gallery[display_style]',
+  'gallery[cover_media]',
+  'gallery[hidden]',
+  'gallery[indexing]',
+  'gallery[password]',
+  'gallery[content_order]',
+  'gallery[content_order_direction]',
+  'gallery[order_subgalleries]',
+  'gallery[medias_order]',
+  'gallery[acl][*][email]',
+  'gallery[acl][*][read]',
+  'gallery[acl][*][comp_download]',
+  'gallery[acl][*][hires_download]',
+] as const;
+
+/**
+ * What the request asks for. undefined: not sent, left as it is. For the
+ * nullable references, null means "clear" (sent blank).
+ */
+export interface GalleryInput {
+  name?: string;
+  /** Parent gallery UUID. */
+  parent?: string;
+  /** Raw url_path as sent; '' asks for one derived from the name. */
+  urlPath?: string;
+  description?: string | null;
+  /** Display style UUID; null: the website's default style. */
+  displayStyle?: string | null;
+  /** Cover media UUID; null: no cover. */
+  coverMedia?: string | null;
+  hidden?: boolean;
+  indexing?: 0 | 1 | 2;
+  /** null: remove the password. */
+  password?: string | null;
+  contentOrder?: ContentOrder;
+  contentOrderDirection?: Direction;
+  orderSubgalleries?: boolean;
+  /** Media UUIDs in their new order (update only). */
+  mediasOrder?: string[];
+  /** Access list (create only). */
+  acl?: AclEntryInput[];
+}
+
+function uuidRef(p: Params, name: string): string | null | undefined {
+  const v = p.str(name);
+  if (v === undefined) return undefined;
+  const t = v.trim();
+  if (t === '') return null;
+  if (!UUID.test(t)) throw invalid(`${name} must be a UUID, got ${JSON.stringify(v)}`);
+  return t.toLowerCase();
+}
+
+/** One of the allowed words; blank is refused like any other value not in the list. */
+function choice<T extends string>(p: Params, name: string, allowed: readonly T[]): T | undefined {
+  const v = p.str(name);
+  if (v === undefined) return undefined;
+  if (!(allowed as readonly string[]).includes(v.trim())) throw invalid(`${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(v)}`);
+  return v.trim() as T;
+}
+
+function text(p: Params, name: string, max: number): string | undefined {
+  const v = p.str(name);
+  if (v !== undefined && v.length > max) throw invalid(`${name} must be at most ${max} characters long`);
+  return v;
+}
+
+export function readGalleryInput(p: Params, mode: 'create' | 'update'): GalleryInput {
+  const input: GalleryInput = {};
+
+  const name = text(p, 'gallery[name]', MAX_NAME_LENGTH)?.trim();
+  if (name === undefined || name === '') {
+    if (mode === 'create') throw missing('gallery[name]');
+    if (name === '') throw invalid('gallery[name] cannot be blank');
+  } else {
+    if (/[\x00-\x08\x0B\x0C\x0E-\x1F]/.test(name)) throw invalid('gallery[name] must not contain control characters');
+    input.name = name;
+  }
+
+  const parent = uuidRef(p, 'gallery[parent]');
+  if (parent === null || parent === undefined) {
+    if (mode === 'create') throw missing('gallery[parent]');
+  } else {
+    input.parent = parent;
+  }
+
+  input.urlPath = text(p, 'gallery[url_path]', 1000);
+  const description = text(p, 'gallery[description]', MAX_DESCRIPTION_LENGTH);
+  if (description !== undefined) input.description = description.trim() === '' ? null : description;
+  input.displayStyle = uuidRef(p, 'gallery[display_style]');
+  input.coverMedia = uuidRef(p, 'gallery[cover_media]');
+  input.hidden = p.flag('gallery[hidden]');
+  const indexing = choice(p, 'gallery[indexing]', ['0', '1', '2'] as const);
+  if (indexing !== undefined) input.indexing = Number(indexing) as 0 | 1 | 2;
+  const password = text(p, 'gallery[password]', MAX_PASSWORD_LENGTH);
+  if (password !== undefined) input.password = password === '' ? null : password;
+  input.contentOrder = choice(p, 'gallery[content_order]', CONTENT_ORDERS);
+  input.contentOrderDirection = choice(p, 'gallery[content_order_direction]', DIRECTIONS);
+
+  if (p.has('gallery[order_subgalleries]')) {
+    if (mode === 'update') throw invalid('gallery[order_subgalleries] can only be set when the gallery is created');
+    input.orderSubgalleries = p.flag('gallery[order_subgalleries]');
+  }
+  if (p.has('gallery[medias_order]')) {
+    if (mode === 'create') throw invalid('gallery[medias_order] is accepted on update only: publish medias first, then reorder them');
+    input.mediasOrder = readMediasOrder(p);
+  }
+  const acl = readAcl(p);
+  if (acl) {
+    if (mode === 'update') throw invalid('gallery[acl] can only be given when the gallery is created');
+    input.acl = acl;
+  }
+  return input;
+}
+
+function readMediasOrder(p: Params): string[] {
+  const uuids = p.csvList('gallery[medias_order]') ?? [];
+  const seen = new Set<string>();
+  for (const u of uuids) {
+    if (!UUID.test(u)) throw invalid(`gallery[medias_order] must list media UUIDs, got ${JSON.stringify(u)}`);
+    const key = u.toLowerCase();
+    if (seen.has(key)) throw invalid(`gallery[medias_order] lists media ${u} twice`);
+    seen.add(key);
+  }
+  return [...seen];
+}

@@ -1,0 +1,71 @@
+// The one place that decides how a gallery looks in a reply (spec 2.3,
+// client-compat). Create, update, details, lists and sub-gallery listings
+// all render through galleryXml.
+import { xmlArray, type XmlObject, type XmlValue } from '../http/xml.js';
+import type { AclEntry } from './acl.js';
+import type { GalleryRecord, MediaCounts } from './queries.js';
+
+/** list: identity and place in the tree; details: every field. */
+export type GalleryView = 'list' | 'details';
+
+export interface GalleryExtras {
+  counts?: MediaCounts;
+  acl?: readonly AclEntry[];
+  /** Media UUIDs in gallery order (view=details_with_medias / details_with_contents). */
+  medias?: readonly string[];
+  /** Direct sub-galleries (view=details_with_contents), already rendered. */
+  subgalleries?: readonly XmlObject[];
+  /** Pagination of a sub-gallery listing, on the gallery whose children are listed. */
+  page?: number;
+  totalPages?: number;
+}
+
+export function galleryXml(g: GalleryRecord, view: GalleryView, extras: GalleryExtras = {}): XmlObject {
+  if (view === 'list') {
+    return {
+      uuid: g.uuid,
+      name: g.name,
+      'parent-uuid': g.parent_uuid,
+      'url-path': g.url_path,
+      'full-url-path': g.full_url_path,
+      'subgalleries-count': g.subgalleries_count,
+    };
+  }
+  const out: XmlObject = {
+    uuid: g.uuid,
+    name: g.name,
+    'url-path': g.url_path,
+    'full-url-path': g.full_url_path,
+    description: g.description,
+    'medias-count': extras.counts?.medias ?? 0,
+    'full-medias-count': extras.counts?.full ?? 0,
+    'published-at': new Date(g.published_at),
+    'comments-count': 0,
+    'parent-uuid': g.parent_uuid,
+    'gallery-display-style-uuid': g.display_style_uuid,
+    'cover-media-uuid': g.cover_media_uuid,
+    'subgalleries-count': g.subgalleries_count,
+    hidden: g.hidden === 1,
+    indexing: g.indexing,
+    'content-order': g.content_order,
+    'content-order-direction': g.content_order_direction,
+    'order-subgalleries': g.order_subgalleries === 1,
+    'password-protected': g.password_hash !== null,
+    'created-at': new Date(g.created_at),
+    'updated-at': new Date(g.updated_at),
+  };
+  if (extras.acl) out.acl = xmlArray('entry', extras.acl.map(aclEntryXml));
+  if (extras.medias) out.medias = xmlArray('media', extras.medias.map((uuid): XmlValue => ({ uuid })));
+  if (extras.subgalleries) out.subgalleries = xmlArray('gallery', extras.subgalleries);
+  if (extras.page !== undefined) out.page = extras.page;
+  if (extras.totalPages !== undefined) out['total-pages'] = extras.totalPages;
+  return out;
+}
+
+function aclEntryXml(e: AclEntry): XmlObject {
+  return { id: e.position, email: e.email, read: e.read, 'comp-download': e.compDownload, 'hires-download': e.hiresDownload };
+}
+
+export function galleryLocation(urlname: string, uuid: string): string {
+  return `/websites/${urlname}/galleries/${uuid}.xml`;
+}
