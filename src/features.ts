@@ -5,6 +5,9 @@ import type { ApiRouter } from './http/router.js';
 import { sessionFeature } from './users/routes.js';
 import { websitesFeature } from './websites/routes.js';
 import { artistsFeature } from './artists/routes.js';
+import { watermarksFeature } from './artists/watermarks.js';
+import { galleriesFeature } from './galleries/routes.js';
+import { displayStylesFeature } from './galleries/display-styles.js';
 
 export interface Feature {
   name: string;
@@ -14,4 +17,4 @@ export interface Feature {
   stop?(services: Services): Promise<void> | void;
 }
 
-export const features: Feature[] = [sessionFeature, websitesFeature, artistsFeature];
+export const features: Feature[] = [sessionFeature, websitesFeature, artistsFeature, watermarksFeature, galleriesFeature, displayStylesFeature];
