@@ -8,6 +8,8 @@ import { artistsFeature } from './artists/routes.js';
 import { watermarksFeature } from './artists/watermarks.js';
 import { galleriesFeature } from './galleries/routes.js';
 import { displayStylesFeature } from './galleries/display-styles.js';
+import { uploadTargetFeature } from './storage/upload-target-routes.js';
+import { uploadCleanupFeature } from './media/upload-cleanup.js';
 
 export interface Feature {
   name: string;
@@ -17,4 +19,4 @@ export interface Feature {
   stop?(services: Services): Promise<void> | void;
 }
 
-export const features: Feature[] = [sessionFeature, websitesFeature, artistsFeature, watermarksFeature, galleriesFeature, displayStylesFeature];
+export const features: Feature[] = [sessionFeature, websitesFeature, artistsFeature, watermarksFeature, galleriesFeature, displayStylesFeature, uploadTargetFeature, uploadCleanupFeature];

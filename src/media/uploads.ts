@@ -1,11 +1,24 @@
 // CONTRACT between the media routes (src/media/routes.ts) and the upload
 // machinery (this file, src/storage/*). The uploads engineer implements the
 // bodies; the media engineer calls these from the /medias routes.
+// How uploads work end to end: docs/uploads.md.
+import { rm } from 'node:fs/promises';
 import type { Selectable } from 'kysely';
 import type { RequestContext, UploadedFile } from '../http/context.js';
+import { ApiError, missing } from '../http/errors.js';
 import type { Params } from '../http/params.js';
 import type { XmlObject } from '../http/xml.js';
+import { nowIso } from '../store/db.js';
 import type { MediasTable } from '../store/schema.js';
+import { newOriginalKey } from '../storage/object-keys.js';
+import { uploadServicesOf } from '../storage/registry.js';
+import { receiveToTempFile } from '../storage/temp-file.js';
+import { sanitizeFileName } from './file-names.js';
+import { inspectLocalFile, inspectStoredObject } from './inspect-upload.js';
+import { findPendingUpload, replacePendingUpload } from './pending-uploads.js';
+import { publishUpload } from './publish-upload.js';
+import { normalizeDeclaredType } from './sniff.js';
+import { candidateLocations, chooseLocation, uploadTarget } from './upload-locations.js';
 
 export type MediaRow = Selectable<MediasTable>;
 
@@ -31,6 +44,11 @@ export const UPLOAD_PARAMS = [
   'media[content][upload_duration]',
 ] as const;
 
+/** How long one step-2 authorisation lives, at most (never beyond the pending upload). */
+const TARGET_LIFETIME_MS = 3600 * 1000;
+
+const unprocessable = (message: string, stopWithError: boolean) => new ApiError(422, 'unprocessable', message, { stopWithError });
+
 /**
  * Step 1 (after the media row exists, status 'pending' for a new media): validates the
  * declared file (name, size, type), chooses a storage location (honouring
@@ -41,10 +59,56 @@ export const UPLOAD_PARAMS = [
  * pointless to retry) on a refused declaration.
  */
 export async function beginUpload(ctx: RequestContext, media: MediaRow, params: Params): Promise<XmlObject> {
-  void ctx;
-  void media;
-  void params;
-  throw new Error('beginUpload: not implemented yet');
+  const { config, db } = ctx.services;
+  const { storage, secret } = uploadServicesOf(ctx.services);
+  const fileName = sanitizeFileName(params.required('media[content][file_name]'));
+  const size = params.int('media[content][file_size]');
+  if (size === undefined) throw missing('media[content][file_size]');
+  if (size < 1) throw unprocessable('media[content][file_size] must be at least 1 byte: empty files are not media', true);
+  if (size > config.maxUploadBytes) throw unprocessable(`the file is larger than the ${config.maxUploadBytes} bytes allowed`, true);
+  const declared = normalizeDeclaredType(params.str('media[content][mime_type]'), fileName);
+  if (declared.refused) throw unprocessable(`files of type ${declared.mimeType} are not accepted: send images, videos or PDF documents`, true);
+
+  const capabilities = params.csvList('media[content][capabilities]') ?? [];
+  const failed = params.csvList('media[content][failed_locations]') ?? [];
+  const location = chooseLocation(candidateLocations(storage, capabilities.includes('raw')), failed);
+
+  const now = Date.now();
+  const expiresAt = new Date(now + config.uploadExpirySeconds * 1000);
+  const key = newOriginalKey(media.uuid);
+  const target = await uploadTarget(
+    location,
+    // The exact declared size: a different file is refused at step 2 where the store enforces it, and at step 3 always.
+    { key, contentType: declared.mimeType, minSize: size, maxSize: size, expiresAt: new Date(Math.min(now + TARGET_LIFETIME_MS, expiresAt.getTime())) },
+    storage,
+    secret,
+    config,
+  );
+
+  const replaced = await replacePendingUpload(db, {
+    media_id: media.id,
+    location,
+    storage_key: key,
+    file_name: fileName,
+    declared_size: size,
+    declared_mime: declared.mimeType,
+    expires_at: expiresAt.toISOString(),
+    created_at: nowIso(),
+  });
+  if (media.status === 'pending' && media.file_name !== fileName) {
+    await db.updateTable('medias').set({ file_name: fileName, updated_at: nowIso() }).where('id', '=', media.id).execute();
+  }
+  if (replaced) await storage.delete([replaced]).catch(() => undefined);
+
+  return {
+    'file-name': fileName,
+    'mime-type': declared.mimeType,
+    'upload-location': location,
+    'upload-url': target.url,
+    'upload-method': target.method,
+    'upload-params': { ...target.params },
+    'upload-file-param': target.fileParam,
+  };
 }
 
 /**
@@ -55,10 +119,47 @@ export async function beginUpload(ctx: RequestContext, media: MediaRow, params: 
  * Returns the fields to merge into the reply's `<media>` (at least mime-type, file-size).
  */
 export async function completeUpload(ctx: RequestContext, media: MediaRow, params: Params): Promise<XmlObject> {
-  void ctx;
-  void media;
-  void params;
-  throw new Error('completeUpload: not implemented yet');
+  const { db } = ctx.services;
+  const { storage } = uploadServicesOf(ctx.services);
+  const location = params.required('media[content][upload_location]');
+  const sentSize = params.int('media[content][file_size]');
+  const pending = await findPendingUpload(db, media.id);
+  if (!pending) {
+    // A repeated step 3 of an upload that is already complete answers as the first one did.
+    if (media.status === 'live' && media.storage_key && (sentSize === undefined || sentSize === Number(media.file_size))) return liveFields(media);
+    throw unprocessable('no upload is pending for this media: start again with step 1', false);
+  }
+  if (pending.location !== location) throw unprocessable(`media[content][upload_location] must be ${pending.location}, as returned by step 1`, false);
+  if (pending.expires_at <= nowIso()) throw unprocessable('this upload has expired: start again with step 1', false);
+  const declaredSize = Number(pending.declared_size);
+  if (sentSize !== undefined && sentSize !== declaredSize) {
+    throw unprocessable(`media[content][file_size] is ${sentSize} but step 1 declared ${declaredSize}`, false);
+  }
+
+  const stored = await storage.stat(pending.storage_key);
+  if (!stored) throw unprocessable('the file has not arrived at the upload location: send it (step 2), then complete the upload', false);
+  if (stored.size !== declaredSize) {
+    await storage.delete([pending.storage_key]);
+    throw unprocessable(`the upload location received ${stored.size} bytes but the file has ${declaredSize}: send it again (step 2)`, false);
+  }
+  let inspection;
+  try {
+    inspection = await inspectStoredObject(storage, pending.storage_key);
+  } catch (err) {
+    if (err instanceof ApiError && err.extra.stopWithError) {
+      // Pointless to retry: the upload is over, and its bytes go.
+      await db.deleteFrom('uploads').where('id', '=', pending.id).execute();
+      await storage.delete([pending.storage_key]);
+    }
+    throw err;
+  }
+  const file = { storageKey: pending.storage_key, size: declaredSize, mimeType: inspection.type.mimeType, fileName: pending.file_name, facts: inspection.facts };
+  const outcome = await publishUpload(db, storage, media.id, file, pending.id);
+  if (outcome === 'already-completed') {
+    const now = await db.selectFrom('medias').selectAll().where('id', '=', media.id).executeTakeFirst();
+    if (now) return liveFields(now);
+  }
+  return { 'file-name': file.fileName, 'mime-type': file.mimeType, 'file-size': file.size };
 }
 
 /**
@@ -67,15 +168,34 @@ export async function completeUpload(ctx: RequestContext, media: MediaRow, param
  * type as in step 3, and makes the media live. Returns fields to merge into `<media>`.
  */
 export async function storeDirectUpload(ctx: RequestContext, media: MediaRow, file: UploadedFile): Promise<XmlObject> {
-  void ctx;
-  void media;
-  void file;
-  throw new Error('storeDirectUpload: not implemented yet');
+  const { config, db } = ctx.services;
+  const { storage, tmpDir } = uploadServicesOf(ctx.services);
+  const received = await receiveToTempFile(file.stream, tmpDir, config.maxUploadBytes).catch((err: unknown) => {
+    // The rest of an oversized body is not read: the connection ends with the reply.
+    if (err instanceof ApiError && err.status === 413) ctx.reply.header('connection', 'close');
+    throw err;
+  });
+  try {
+    if (received.size === 0) throw unprocessable('the file is empty', true);
+    const inspection = await inspectLocalFile(received.path);
+    const key = newOriginalKey(media.uuid);
+    await storage.putFile(key, received.path, received.size, inspection.type.mimeType);
+    const fileName = sanitizeFileName(file.fileName || media.file_name);
+    const verified = { storageKey: key, size: received.size, mimeType: inspection.type.mimeType, fileName, facts: inspection.facts };
+    await publishUpload(db, storage, media.id, verified);
+    return { 'file-name': fileName, 'mime-type': verified.mimeType, 'file-size': verified.size };
+  } finally {
+    await rm(received.path, { force: true });
+  }
 }
 
 /** Removes a media's stored files (original and renditions); called after its row is deleted. */
 export async function deleteStoredFiles(ctx: Pick<RequestContext, 'services'>, storageKeys: string[]): Promise<void> {
-  void ctx;
-  void storageKeys;
-  throw new Error('deleteStoredFiles: not implemented yet');
+  const keys = storageKeys.filter((k) => typeof k === 'string' && k !== '');
+  if (keys.length === 0) return;
+  await uploadServicesOf(ctx.services).storage.delete(keys);
+}
+
+function liveFields(media: MediaRow): XmlObject {
+  return { 'file-name': media.file_name, 'mime-type': media.mime_type, 'file-size': media.file_size === null ? null : Number(media.file_size) };
 }

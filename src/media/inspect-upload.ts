@@ -1,0 +1,42 @@
+// Step 3's look at the bytes: the real type (refused with stop-with-error when
+// it is nothing the service accepts) and the facts read from an image.
+import { ApiError } from '../http/errors.js';
+import type { StorageBackend } from '../storage/backend.js';
+import { readMediaFacts, type MediaFacts } from './media-facts.js';
+import { SNIFF_BYTES, sniffType, type SniffedType } from './sniff.js';
+import { open } from 'node:fs/promises';
+
+export interface Inspection {
+  type: SniffedType;
+  facts: MediaFacts;
+}
+
+export function refusedType(): ApiError {
+  return new ApiError(422, 'unprocessable', 'the file is not an image, video or PDF document of a type the service accepts', { stopWithError: true });
+}
+
+async function inspect(head: Buffer, input: string | Buffer): Promise<Inspection> {
+  const type = await sniffType(head);
+  if (!type) throw refusedType();
+  return { type, facts: await readMediaFacts(type, input, head) };
+}
+
+/** An object already in the store: a local path when there is one, else its first bytes. */
+export async function inspectStoredObject(storage: StorageBackend, key: string): Promise<Inspection> {
+  const head = await storage.readHead(key, SNIFF_BYTES);
+  return inspect(head, storage.localPath(key) ?? head);
+}
+
+/** A file received on this machine, before it goes into the store. */
+export async function inspectLocalFile(path: string): Promise<Inspection> {
+  const fh = await open(path, 'r');
+  let head: Buffer;
+  try {
+    const buf = Buffer.alloc(SNIFF_BYTES);
+    const { bytesRead } = await fh.read(buf, 0, SNIFF_BYTES, 0);
+    head = buf.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
+  return inspect(head, path);
+}

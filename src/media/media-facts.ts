@@ -1,0 +1,58 @@
+// What the service reads from an accepted image: pixel size (sharp reads the
+// header only, from a file path or a leading chunk) and the capture time from
+// EXIF (exifr, on the leading chunk). Failures are not errors: a file whose
+// metadata cannot be read is still a valid upload, just without these facts.
+import exifr from 'exifr';
+import sharp from 'sharp';
+import type { SniffedType } from './sniff.js';
+
+export interface MediaFacts {
+  width?: number;
+  height?: number;
+  /** ISO 8601 UTC capture time. */
+  shotAt?: string;
+}
+
+// Formats sharp decodes headers of; camera raw files would report their embedded preview.
+const SHARP_READABLE = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/tiff', 'image/avif', 'image/heif', 'image/heic']);
+const EXIF_READABLE = /^image\/(jpeg|tiff|heic|heif|avif|png|webp|x-)/;
+
+/** `input` is a local path (preferred: random access) or the file's first bytes. */
+export async function readMediaFacts(type: SniffedType, input: string | Buffer, head: Buffer): Promise<MediaFacts> {
+  const facts: MediaFacts = {};
+  if (type.kind !== 'image') return facts;
+  if (SHARP_READABLE.has(type.mimeType)) {
+    try {
+      const meta = await sharp(input, { failOn: 'none' }).metadata();
+      const oriented = meta.autoOrient ?? meta;
+      if (oriented.width && oriented.height) {
+        facts.width = oriented.width;
+        facts.height = oriented.height;
+      }
+    } catch {
+      // Unreadable header (truncated chunk, codec not built in): no dimensions.
+    }
+  }
+  if (EXIF_READABLE.test(type.mimeType)) facts.shotAt = await captureTime(head);
+  return facts;
+}
+
+/** DateTimeOriginal (or CreateDate), with OffsetTimeOriginal when present, else read as UTC. */
+async function captureTime(head: Buffer): Promise<string | undefined> {
+  try {
+    const tags = (await exifr.parse(head, {
+      pick: ['DateTimeOriginal', 'CreateDate', 'OffsetTimeOriginal', 'OffsetTime'],
+      reviveValues: false,
+    })) as Record<string, unknown> | undefined;
+    const raw = tags?.DateTimeOriginal ?? tags?.CreateDate;
+    if (typeof raw !== 'string') return undefined;
+    const m = /^(\d{4}):(\d{2}):(\d{2})[ T](\d{2}):(\d{2}):(\d{2})/.exec(raw.trim());
+    if (!m || m[1] === '0000') return undefined;
+    const offsetTag = tags?.OffsetTimeOriginal ?? tags?.OffsetTime;
+    const offset = typeof offsetTag === 'string' && /^[+-]\d{2}:\d{2}$/.test(offsetTag.trim()) ? offsetTag.trim() : 'Z';
+    const date = new Date(`${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}${offset}`);
+    return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,70 @@
+// Receives an upload body into a temporary file: streamed chunk by chunk with
+// a byte limit, never buffered whole. The file becomes visible under its final
+// name only by a rename (putFile), so nobody ever sees it half-written.
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { ApiError } from '../http/errors.js';
+
+export interface TempFile {
+  path: string;
+  size: number;
+}
+
+/** Counts bytes and fails as soon as there are more than allowed. */
+class ByteLimit extends Transform {
+  bytes = 0;
+  exceeded = false;
+  constructor(private readonly max: number) {
+    super();
+  }
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
+    this.bytes += chunk.length;
+    if (this.bytes > this.max) {
+      this.exceeded = true;
+      done(new ApiError(413, 'payload_too_large', `the file is larger than the ${this.max} bytes allowed`));
+      return;
+    }
+    done(null, chunk);
+  }
+}
+
+export function tempDirOf(dataDir: string): string {
+  return join(dataDir, 'tmp');
+}
+
+/**
+ * Streams `source` into a new file under `dir`. The source is piped, not
+ * owned: on a refusal it is left unread (the caller answers and closes the
+ * connection) rather than destroyed, so the error reply can still be sent.
+ */
+export async function receiveToTempFile(source: Readable, dir: string, maxSize: number): Promise<TempFile> {
+  await mkdir(dir, { recursive: true });
+  const path = join(dir, `${randomBytes(12).toString('hex')}.part`);
+  const limit = new ByteLimit(maxSize);
+  const sink = createWriteStream(path, { flags: 'wx', mode: 0o600, highWaterMark: 1024 * 1024 });
+  const done = pipeline(limit, sink);
+  const onError = (err: Error) => limit.destroy(err);
+  const onClose = () => {
+    if (!source.readableEnded) limit.destroy(new ApiError(400, 'bad_request', 'the upload was interrupted before the end of the file'));
+  };
+  source.on('error', onError);
+  source.on('close', onClose);
+  source.pipe(limit);
+  try {
+    await done;
+    return { path, size: limit.bytes };
+  } catch (err) {
+    source.unpipe(limit);
+    await rm(path, { force: true });
+    // A file-system error (disk full…) is ours: a 500. Anything else came from the request.
+    if (err instanceof ApiError || (err as NodeJS.ErrnoException).syscall) throw err;
+    throw new ApiError(400, 'bad_request', `the upload failed: ${(err as Error).message}`);
+  } finally {
+    source.off('error', onError);
+    source.off('close', onClose);
+  }
+}

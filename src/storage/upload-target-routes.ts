@@ -1,0 +1,93 @@
+// The service's own upload target (step 2 of an upload, locations `local` and
+// `local-raw`). Unsigned by the API scheme: the signed policy in the request
+// is the authorisation. The body is streamed to a temporary file, checked
+// against the policy's size range, then moved into the store in one piece.
+import type { Feature } from '../features.js';
+import type { RequestContext } from '../http/context.js';
+import { ApiError, badRequest } from '../http/errors.js';
+import { LOCAL_UPLOAD_PATH, RAW_UPLOAD_PATH } from '../media/upload-locations.js';
+import type { Readable } from 'node:stream';
+import { verifyPolicy, type UploadPolicy } from './policy.js';
+import { uploadServicesOf } from './registry.js';
+import { receiveToTempFile } from './temp-file.js';
+import { rm } from 'node:fs/promises';
+
+/** Room for the form fields around the file in a multipart body. */
+const MULTIPART_OVERHEAD = 64 * 1024;
+
+function refuseEarly(ctx: RequestContext, policy: UploadPolicy, overhead: number): void {
+  const header = ctx.req.headers['content-length'];
+  if (header === undefined) return;
+  const length = Number(header);
+  if (length > policy.maxSize + overhead) throw tooLarge(ctx, policy);
+  if (length < policy.minSize) throw tooSmall(policy);
+}
+
+function tooLarge(ctx: RequestContext, policy: UploadPolicy): ApiError {
+  // The body is not read any further: the connection ends with this reply.
+  ctx.reply.header('connection', 'close');
+  return new ApiError(413, 'payload_too_large', `the file is larger than the ${policy.maxSize} bytes this upload allows`);
+}
+
+function tooSmall(policy: UploadPolicy): ApiError {
+  return badRequest(`the file is smaller than the ${policy.minSize} bytes this upload expects`);
+}
+
+async function receive(ctx: RequestContext, policy: UploadPolicy, source: Readable): Promise<{ key: string; size: number }> {
+  const { storage, tmpDir } = uploadServicesOf(ctx.services);
+  const received = await receiveToTempFile(source, tmpDir, policy.maxSize).catch((err: unknown) => {
+    if (err instanceof ApiError && err.status === 413) throw tooLarge(ctx, policy);
+    throw err;
+  });
+  try {
+    if (received.size < policy.minSize) throw tooSmall(policy);
+    await storage.putFile(policy.key, received.path, received.size, policy.contentType ?? 'application/octet-stream');
+  } finally {
+    await rm(received.path, { force: true });
+  }
+  return { key: policy.key, size: received.size };
+}
+
+function receipt(stored: { key: string; size: number }) {
+  return { message: 'file received', key: stored.key, 'file-size': stored.size };
+}
+
+export const uploadTargetFeature: Feature = {
+  name: 'upload-target',
+  routes(router) {
+    // Multipart, like an S3 browser POST: key, policy, signature, Content-Type (any order), then the file.
+    router.add({
+      method: 'POST',
+      path: LOCAL_UPLOAD_PATH,
+      auth: 'none',
+      params: ['key', 'policy', 'signature', 'Content-Type', 'content-type'],
+      files: true,
+      handler: async (ctx) => {
+        const { secret } = uploadServicesOf(ctx.services);
+        const policy = verifyPolicy(ctx.params.str('policy'), ctx.params.str('signature'), secret);
+        if (ctx.params.str('key') !== policy.key) throw new ApiError(403, 'forbidden', 'key does not match the upload policy');
+        const contentType = ctx.params.str('Content-Type') ?? ctx.params.str('content-type');
+        if (contentType !== undefined && policy.contentType !== undefined && contentType.toLowerCase() !== policy.contentType.toLowerCase()) {
+          throw new ApiError(403, 'forbidden', `Content-Type must be ${policy.contentType}, as given in the upload parameters`);
+        }
+        if (!ctx.file) throw badRequest('no file: send the upload parameters first, then the file');
+        refuseEarly(ctx, policy, MULTIPART_OVERHEAD);
+        return receipt(await receive(ctx, policy, ctx.file.stream));
+      },
+    });
+    // Raw bytes to a URL that carries its own authorisation (clients with the `raw` capability).
+    router.add({
+      method: 'PUT',
+      path: RAW_UPLOAD_PATH,
+      auth: 'none',
+      params: ['policy', 'signature'],
+      rawBody: true,
+      handler: async (ctx) => {
+        const { secret } = uploadServicesOf(ctx.services);
+        const policy = verifyPolicy(ctx.params.str('policy'), ctx.params.str('signature'), secret);
+        refuseEarly(ctx, policy, 0);
+        return receipt(await receive(ctx, policy, ctx.req.raw));
+      },
+    });
+  },
+};
