@@ -10,6 +10,9 @@ import { galleriesFeature } from './galleries/routes.js';
 import { displayStylesFeature } from './galleries/display-styles.js';
 import { uploadTargetFeature } from './storage/upload-target-routes.js';
 import { uploadCleanupFeature } from './media/upload-cleanup.js';
+import { mediaFeature } from './media/routes.js';
+import { groupsFeature } from './groups/routes.js';
+import { jobsFeature } from './jobs/routes.js';
 
 export interface Feature {
   name: string;
@@ -19,4 +22,4 @@ export interface Feature {
   stop?(services: Services): Promise<void> | void;
 }
 
-export const features: Feature[] = [sessionFeature, websitesFeature, artistsFeature, watermarksFeature, galleriesFeature, displayStylesFeature, uploadTargetFeature, uploadCleanupFeature];
+export const features: Feature[] = [sessionFeature, websitesFeature, artistsFeature, watermarksFeature, galleriesFeature, displayStylesFeature, uploadTargetFeature, uploadCleanupFeature, mediaFeature, groupsFeature, jobsFeature];

@@ -1,0 +1,34 @@
+// What the worker knows about each kind of job. Features register their
+// handlers when their module loads.
+import type { Services } from '../http/context.js';
+import type { Db } from '../store/db.js';
+import type { JobRow } from './queue.js';
+
+export interface ChunkResult {
+  /** Items of the chunk that were handled (successfully or not). */
+  processed: number;
+  /** Items that could not be handled; each gets a line in `errors` (capped). */
+  failed: number;
+  errors: string[];
+  /** Work to do once the chunk's transaction committed (e.g. removing stored files). */
+  afterCommit?: () => Promise<void>;
+}
+
+export interface JobHandler {
+  /**
+   * Handles items [start, end) of the payload inside `trx`. Runs in the same
+   * transaction that moves the job's cursor, so a chunk is applied exactly once.
+   */
+  runChunk(trx: Db, job: JobRow, payload: unknown, start: number, end: number, services: Services): Promise<ChunkResult>;
+}
+
+const handlers = new Map<string, JobHandler>();
+
+export function registerJobHandler(kind: string, handler: JobHandler): void {
+  if (handlers.has(kind)) throw new Error(`job handler ${kind} registered twice`);
+  handlers.set(kind, handler);
+}
+
+export function jobHandler(kind: string): JobHandler | undefined {
+  return handlers.get(kind);
+}

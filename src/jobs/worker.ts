@@ -1,0 +1,179 @@
+// The background worker: claims one job at a time and runs it chunk by chunk.
+// Each chunk's work and the cursor move commit together, guarded by the lease,
+// so a restart resumes after the last committed chunk and never redoes one.
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Services } from '../http/context.js';
+import { nowIso, type Db } from '../store/db.js';
+import { jobHandler, type ChunkResult } from './handlers.js';
+import { appendErrors, claimJob, failJob, leaseUntil, parseErrors, releaseJob, type JobRow } from './queue.js';
+
+export interface WorkerOptions {
+  /** Items per transaction (JOB_CHUNK_SIZE, default 500). */
+  chunkSize: number;
+  /** Idle polling interval for jobs enqueued by other processes (JOB_POLL_MS, default 1000). */
+  pollMs: number;
+  /** A claimed job is the worker's for this long, renewed at every chunk (JOB_LEASE_SECONDS, default 60). */
+  leaseSeconds: number;
+  /** Pause between chunks, leaving the database to requests (JOB_CHUNK_PAUSE_MS, default 0). */
+  chunkPauseMs: number;
+  /** Claims of one job before it is given up as failed. */
+  maxAttempts: number;
+}
+
+function envInt(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min}, got ${JSON.stringify(raw)}`);
+  return n;
+}
+
+export function workerOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): WorkerOptions {
+  return {
+    chunkSize: envInt(env, 'JOB_CHUNK_SIZE', 500, 1),
+    pollMs: envInt(env, 'JOB_POLL_MS', 1000, 10),
+    leaseSeconds: envInt(env, 'JOB_LEASE_SECONDS', 60, 1),
+    chunkPauseMs: envInt(env, 'JOB_CHUNK_PAUSE_MS', 0, 0),
+    maxAttempts: envInt(env, 'JOB_MAX_ATTEMPTS', 5, 1),
+  };
+}
+
+/** The lease was taken over (it expired): this worker must not touch the job any more. */
+class LeaseLost extends Error {}
+
+export class JobWorker {
+  readonly id = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  private stopping = false;
+  private running: Promise<void> | undefined;
+  private wakeUp: (() => void) | undefined;
+
+  constructor(
+    private readonly services: Services,
+    readonly options: WorkerOptions,
+  ) {}
+
+  private get db(): Db {
+    return this.services.db;
+  }
+
+  start(): void {
+    if (!this.running) this.running = this.loop();
+  }
+
+  /** Finishes the chunk in progress, gives the job back, and returns. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wakeUp?.();
+    await this.running;
+  }
+
+  /** A job was enqueued in this process: look now rather than at the next poll. */
+  wake(): void {
+    this.wakeUp?.();
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      const self = this;
+      function done() {
+        clearTimeout(timer);
+        self.wakeUp = undefined;
+        resolve();
+      }
+      this.wakeUp = done;
+    });
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopping) {
+      let job: JobRow | undefined;
+      try {
+        job = await claimJob(this.db, this.services.store.dialect, this.id, this.options.leaseSeconds);
+      } catch (err) {
+        this.services.log.error({ err }, 'job queue: claiming failed');
+      }
+      if (job) await this.run(job);
+      else if (!this.stopping) await this.sleep(this.options.pollMs);
+    }
+  }
+
+  private async run(job: JobRow): Promise<void> {
+    const log = this.services.log.child({ job: job.uuid, kind: job.kind });
+    const handler = jobHandler(job.kind);
+    if (!handler) return failJob(this.db, job, this.id, `no handler for job kind ${job.kind}`);
+    if (job.attempts > this.options.maxAttempts) return failJob(this.db, job, this.id, `given up after ${job.attempts - 1} attempts`);
+    let payload: unknown;
+    try {
+      payload = JSON.parse(job.payload);
+    } catch {
+      return failJob(this.db, job, this.id, 'unreadable payload');
+    }
+    let cursor = job.cursor;
+    let errors = parseErrors(job.errors);
+    if (cursor >= job.total) return this.finishEmpty(job);
+    while (cursor < job.total) {
+      if (this.stopping) {
+        await releaseJob(this.db, job, this.id);
+        log.info({ cursor, total: job.total }, 'job released at shutdown; it resumes on the next start');
+        return;
+      }
+      const end = Math.min(cursor + this.options.chunkSize, job.total);
+      let result: ChunkResult;
+      try {
+        result = await this.db.transaction().execute(async (trx) => {
+          // Lock the job row first and prove the lease is still ours and the cursor unmoved.
+          const held = await trx
+            .updateTable('jobs')
+            .set({ locked_until: leaseUntil(this.options.leaseSeconds) })
+            .where('id', '=', job.id)
+            .where('locked_by', '=', this.id)
+            .where('cursor', '=', cursor)
+            .executeTakeFirst();
+          if (Number(held.numUpdatedRows) !== 1) throw new LeaseLost();
+          const r = await handler.runChunk(trx, job, payload, cursor, end, this.services);
+          const now = nowIso();
+          const last = end >= job.total;
+          errors = appendErrors(errors, r.errors);
+          await trx
+            .updateTable('jobs')
+            .set((eb) => ({
+              cursor: end,
+              processed: eb('processed', '+', r.processed),
+              failed: eb('failed', '+', r.failed),
+              errors: JSON.stringify(errors),
+              updated_at: now,
+              ...(last ? { state: 'done', finished_at: now, locked_by: null, locked_until: null } : {}),
+            }))
+            .where('id', '=', job.id)
+            .execute();
+          return r;
+        });
+      } catch (err) {
+        if (err instanceof LeaseLost) {
+          log.warn('job lease lost to another worker; leaving it');
+          return;
+        }
+        log.error({ err, cursor }, 'job chunk failed; the job is retried later');
+        const backoff = Math.min(300, 5 * 2 ** Math.max(0, job.attempts - 1));
+        await releaseJob(this.db, job, this.id, backoff).catch((e) => log.error({ err: e }, 'job release failed'));
+        return;
+      }
+      cursor = end;
+      if (result.afterCommit) await result.afterCommit().catch((err) => log.error({ err }, 'job after-commit step failed'));
+      if (this.options.chunkPauseMs > 0 && cursor < job.total && !this.stopping) await this.sleep(this.options.chunkPauseMs);
+    }
+    log.info({ total: job.total }, 'job done');
+  }
+
+  private async finishEmpty(job: JobRow): Promise<void> {
+    const now = nowIso();
+    await this.db
+      .updateTable('jobs')
+      .set({ state: 'done', finished_at: now, updated_at: now, locked_by: null, locked_until: null })
+      .where('id', '=', job.id)
+      .where('locked_by', '=', this.id)
+      .execute();
+  }
+}

@@ -1,0 +1,98 @@
+// The /medias routes (spec 4.7): listing, one media, create, update, delete,
+// batch update.
+import type { Feature } from '../features.js';
+import { userOf } from '../http/context.js';
+import { notFound } from '../http/errors.js';
+import { pageParams, PAGINATION_PARAMS, totalPages, type Params } from '../http/params.js';
+import { xmlArray } from '../http/xml.js';
+import type { Db } from '../store/db.js';
+import { groupScope, requireOwnedGroup } from '../groups/queries.js';
+import { BATCH_PARAMS, batchUpdate } from './batch.js';
+import { mediaAttributeParams } from './metadata.js';
+import { loadMediaRecords, loadMediaRelations, NO_RELATIONS, findOwnedMedia } from './queries.js';
+import { countMedias, mediaIds, type MediaFilter } from './selection.js';
+import { CONTENT_FIELD, createMedia, deleteMedia, mediaElement, updateMedia } from './service.js';
+import { filterArtistId, filterGalleryId, filterLightboxId } from './targets.js';
+import { UPLOAD_PARAMS } from './uploads.js';
+import { MEDIA_VIEWS, mediaXml } from './xml.js';
+
+export const MEDIAS_MAX_PER_PAGE = 500;
+
+const MEDIA_PARAMS = mediaAttributeParams('media', 'single');
+
+async function listingFilter(db: Db, userId: number, p: Params): Promise<MediaFilter> {
+  const f: MediaFilter = {};
+  const artist = p.str('artist_id');
+  if (artist) f.artistId = await filterArtistId(db, userId, artist);
+  const gallery = p.str('gallery_id');
+  if (gallery) f.galleryId = await filterGalleryId(db, userId, gallery);
+  const group = p.str('medias_group_id');
+  if (group) f.group = groupScope(await requireOwnedGroup(db, userId, group));
+  const lightbox = p.str('lightbox_id');
+  if (lightbox) f.lightboxId = await filterLightboxId(db, userId, lightbox);
+  return f;
+}
+
+export const mediaFeature: Feature = {
+  name: 'media',
+  routes(router) {
+    router.add({
+      method: 'GET',
+      path: '/medias.xml',
+      params: ['view', 'artist_id', 'gallery_id', 'medias_group_id', 'lightbox_id', ...PAGINATION_PARAMS],
+      handler: async (ctx) => {
+        const user = userOf(ctx);
+        const { db } = ctx.services;
+        const view = ctx.params.oneOf('view', MEDIA_VIEWS) ?? 'list';
+        // Without page/per_page a listing holds the first 500 medias.
+        const page = pageParams(ctx.params, MEDIAS_MAX_PER_PAGE, MEDIAS_MAX_PER_PAGE);
+        const filter = await listingFilter(db, user.id, ctx.params);
+        const [total, ids] = await Promise.all([
+          countMedias(db, user.id, filter),
+          mediaIds(db, user.id, filter, { limit: page.perPage, offset: (page.page - 1) * page.perPage }),
+        ]);
+        const [records, relations] = await Promise.all([loadMediaRecords(db, ids), view === 'list' ? undefined : loadMediaRelations(db, ids)]);
+        const items = records.map((m) => mediaXml(m, relations?.get(m.id) ?? NO_RELATIONS, view));
+        return { medias: xmlArray('media', items), page: page.page, 'total-pages': totalPages(total, page.perPage), 'total-count': total };
+      },
+    });
+    router.add({
+      method: 'GET',
+      path: '/medias/:uuid.xml',
+      params: ['view'],
+      handler: async (ctx) => {
+        const media = await findOwnedMedia(ctx.services.db, userOf(ctx).id, ctx.path.uuid);
+        if (!media) throw notFound(`media ${ctx.path.uuid}`);
+        const view = ctx.params.oneOf('view', MEDIA_VIEWS) ?? 'details';
+        return { media: await mediaElement(ctx.services.db, media.id, view) };
+      },
+    });
+    router.add({
+      method: 'POST',
+      path: '/medias.xml',
+      params: [...UPLOAD_PARAMS, ...MEDIA_PARAMS, 'media[replace]', 'artist_id'],
+      files: [CONTENT_FIELD],
+      handler: createMedia,
+    });
+    router.add({
+      method: 'PUT',
+      path: '/medias/batch_update.xml',
+      params: BATCH_PARAMS,
+      handler: batchUpdate,
+    });
+    router.add({
+      method: 'PUT',
+      path: '/medias/:uuid.xml',
+      params: [...UPLOAD_PARAMS, ...MEDIA_PARAMS],
+      files: [CONTENT_FIELD],
+      multipartOnly: true,
+      handler: updateMedia,
+    });
+    router.add({
+      method: 'DELETE',
+      path: '/medias/:uuid.xml',
+      params: [],
+      handler: deleteMedia,
+    });
+  },
+};
