@@ -1,12 +1,22 @@
 // Server-side sessions behind the `_ficelle_session` cookie. The cookie holds a
 // random 256-bit token; the database holds only its SHA-256.
 import { createHash, randomBytes } from 'node:crypto';
-import type { Db } from '../store/db.js';
+import type { Db, Store } from '../store/db.js';
+import type { CompiledQuery } from 'kysely';
 import type { UserRow } from '../users/queries.js';
+
+type SessionUserRow = UserRow & { expires_at: string; last_seen_at: string };
 
 export const SESSION_COOKIE = '_ficelle_session';
 const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
 const TOUCH_AFTER_MS = 3600 * 1000;
+/**
+ * How long a process trusts a session it has just read. Reading it costs
+ * SQLite file-lock syscalls on every request; a logout in this process evicts
+ * at once, one in another process is seen within this time.
+ */
+export const SESSION_CACHE_MS = 5000;
+const SESSION_CACHE_MAX = 50_000;
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('base64url');
 
@@ -32,7 +42,27 @@ export function clearedSessionCookie(secure: boolean): string {
 }
 
 export class SessionStore {
-  constructor(private readonly db: Db) {}
+  // Compiled once: this lookup runs on every authenticated request, and
+  // building + compiling the query costs more than running it.
+  private readonly findQuery: CompiledQuery<SessionUserRow>;
+  private readonly findSync?: (tokenHash: string) => SessionUserRow | undefined;
+  private readonly db: Db;
+  private readonly recent = new Map<string, { user: UserRow; until: number }>();
+
+  constructor(store: Store) {
+    const db = (this.db = store.db);
+    this.findQuery = db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .selectAll('users')
+      .select(['sessions.expires_at', 'sessions.last_seen_at'])
+      .where('sessions.token_hash', '=', '')
+      .compile();
+    if (store.sqlite) {
+      const stmt = store.sqlite.prepare(this.findQuery.sql);
+      this.findSync = (tokenHash) => stmt.get(tokenHash) as SessionUserRow | undefined;
+    }
+  }
 
   async create(userId: number): Promise<string> {
     const token = randomBytes(32).toString('base64url');
@@ -52,16 +82,25 @@ export class SessionStore {
 
   /** The session's user, or undefined when the token is unknown or expired. */
   async find(token: string): Promise<UserRow | undefined> {
-    const tokenHash = hashToken(token);
-    const row = await this.db
-      .selectFrom('sessions')
-      .innerJoin('users', 'users.id', 'sessions.user_id')
-      .selectAll('users')
-      .select(['sessions.expires_at', 'sessions.last_seen_at'])
-      .where('sessions.token_hash', '=', tokenHash)
-      .executeTakeFirst();
-    if (!row) return undefined;
     const now = Date.now();
+    const hit = this.recent.get(token);
+    if (hit && hit.until > now) return hit.user;
+    const user = await this.read(token, now);
+    if (user) {
+      if (this.recent.size >= SESSION_CACHE_MAX) this.recent.clear();
+      this.recent.set(token, { user, until: now + SESSION_CACHE_MS });
+    } else {
+      this.recent.delete(token);
+    }
+    return user;
+  }
+
+  private async read(token: string, now: number): Promise<UserRow | undefined> {
+    const tokenHash = hashToken(token);
+    const row = this.findSync
+      ? this.findSync(tokenHash)
+      : (await this.db.executeQuery<SessionUserRow>({ ...this.findQuery, parameters: [tokenHash] } as CompiledQuery<SessionUserRow>)).rows[0];
+    if (!row) return undefined;
     if (Date.parse(row.expires_at) <= now) {
       await this.db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
       return undefined;
@@ -79,6 +118,7 @@ export class SessionStore {
   }
 
   async destroy(token: string): Promise<void> {
+    this.recent.delete(token);
     await this.db.deleteFrom('sessions').where('token_hash', '=', hashToken(token)).execute();
   }
 }

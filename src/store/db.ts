@@ -3,7 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 import { setMigrationDialect, type Dialect } from './migration-helpers.js';
@@ -14,6 +14,8 @@ export type Db = Kysely<Database>;
 export interface Store {
   db: Db;
   dialect: Dialect;
+  /** The raw SQLite handle, for the few hot-path reads that run synchronously. */
+  sqlite?: SQLite.Database;
   close(): Promise<void>;
 }
 
@@ -33,8 +35,29 @@ export function openStore(opts: { dataDir: string; databaseUrl?: string }): Stor
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 10000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  return { db, dialect: 'sqlite', sqlite, close: () => db.destroy() };
+}
+
+/**
+ * Kysely prepares every query anew; preparing costs more than running a
+ * primary-key lookup, so statements are kept by SQL text. Kysely's SQLite
+ * driver runs one query at a time, so a cached statement is never shared.
+ */
+function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      let stmt = cache.get(sql);
+      if (!stmt) {
+        if (cache.size >= 2000) cache.clear();
+        stmt = sqlite.prepare(sql);
+        cache.set(sql, stmt);
+      }
+      return stmt as unknown as SqliteStatement;
+    },
+  };
 }
 
 /** Applies every migration not yet applied; safe to call from several processes. */

@@ -1,0 +1,28 @@
+// The baseline: a bare node:http server answering a fixed XML body of the
+// same size as the service's reply, or streaming a request body to disk.
+import { createWriteStream } from 'node:fs';
+import { createServer } from 'node:http';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+
+const mode = process.argv[2];
+const arg = process.argv[3];
+let n = 0;
+const server =
+  mode === 'sink'
+    ? createServer((req, res) => {
+        pipeline(req, createWriteStream(join(arg, `upload-${process.pid}-${n++}`)))
+          .then(() => res.writeHead(200, { 'content-type': 'application/xml' }).end('<?xml version="1.0" encoding="UTF-8"?>\n<reply><message>ok</message></reply>\n'))
+          .catch(() => res.writeHead(500).end());
+      })
+    : createServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/xml; charset=utf-8', 'x-request-id': 'bench' });
+        res.end(body);
+      });
+const body = mode === 'sink' ? '' : Buffer.from(arg, 'base64');
+server.keepAliveTimeout = 65_000;
+server.listen(0, '127.0.0.1', () => {
+  const addr = server.address();
+  process.stdout.write(`${typeof addr === 'object' && addr ? addr.port : 0}\n`);
+});
+process.on('SIGTERM', () => server.close(() => process.exit(0)));

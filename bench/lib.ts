@@ -1,0 +1,95 @@
+// What every benchmark section gets: a service process on a fresh SQLite data
+// dir, a logged-in client, a bare-server baseline measured in the same run,
+// and autocannon load helpers. Ratios, not absolute times: the machine is shared.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import autocannon from 'autocannon';
+import type { Kysely } from 'kysely';
+import { MediaPortfolioClient } from '../src/client/index.js';
+import { computeSignature, rfc2822 } from '../src/http/signing.js';
+import type { Database } from '../src/store/schema.js';
+
+export interface BenchLine {
+  name: string;
+  value: number;
+  unit: string;
+  target?: string;
+  ok?: boolean;
+}
+
+export interface LoadResult {
+  rps: number;
+  latencyP50: number;
+  latencyP99: number;
+  errors: number;
+  non2xx: number;
+}
+
+export interface BenchContext {
+  url: string;
+  dataDir: string;
+  /** The service process, for RSS readings in /proc/<pid>/status. */
+  pid: number;
+  db: Kysely<Database>;
+  user: { id: number; uuid: string; email: string; password: string; defaultArtistUuid: string };
+  app: { key: string; secret: string };
+  client: MediaPortfolioClient;
+  sessionCookie: string;
+  /** Requests/s of the bare node:http server answering a whoami-sized body. */
+  baselineRps: number;
+  /** Loads a signed GET carrying the session cookie. */
+  load(pathAndQuery: string, opts?: { headers?: Record<string, string>; connections?: number; durationSeconds?: number; url?: string }): Promise<LoadResult>;
+  /** Wall time of fn in ms. */
+  time(fn: () => Promise<unknown>): Promise<number>;
+  startBareUploadSink(dir: string): Promise<{ url: string; close(): Promise<void> }>;
+}
+
+export const DEFAULT_LOAD_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+
+export function signedHeaders(app: { key: string; secret: string }, method: string, pathAndQuery: string): Record<string, string> {
+  const q = pathAndQuery.indexOf('?');
+  const path = q < 0 ? pathAndQuery : pathAndQuery.slice(0, q);
+  const query = q < 0 ? '' : pathAndQuery.slice(q + 1);
+  const timestamp = rfc2822();
+  return {
+    'X-Service-Authorization': `${app.key}:${computeSignature(method, path, query, app.secret, timestamp)}`,
+    'X-Service-Timestamp': timestamp,
+  };
+}
+
+export async function runLoad(url: string, headers: Record<string, string>, connections = Number(process.env.BENCH_CONNECTIONS ?? 10), durationSeconds = DEFAULT_LOAD_SECONDS): Promise<LoadResult> {
+  const result = await autocannon({ url, headers, connections, duration: durationSeconds, pipelining: 1 });
+  return {
+    rps: result.requests.average,
+    latencyP50: result.latency.p50,
+    latencyP99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
+
+/** Starts a child process that prints its port on the first stdout line. */
+export async function startPortPrinter(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const rl = createInterface({ input: child.stdout! });
+  const [line] = (await Promise.race([once(rl, 'line'), once(child, 'exit').then(() => { throw new Error(`${args.join(' ')} exited early`); })])) as [string];
+  return { child, port: Number(line) };
+}
+
+export async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  await once(child, 'exit');
+}
+
+export async function time(fn: () => Promise<unknown>): Promise<number> {
+  const t0 = performance.now();
+  await fn();
+  return performance.now() - t0;
+}
+
+export function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
