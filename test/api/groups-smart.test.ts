@@ -1,0 +1,126 @@
+// Smart collections: rules read from medias_smart_collection[rules][...],
+// validated, and evaluated at read time (counts and listings).
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { all, int, text } from '../../src/client/xml.js';
+import type { Params } from '../../src/client/params.js';
+import { eachDatabase } from '../support/service.js';
+import { createGallery, failure, insertMedias, startMediaWorld, updateMedia, uuidsOf, type MediaWorld } from '../support/media.js';
+
+type Rule = [field: string, operator: string, value?: string];
+
+function ruleParams(rules: Rule[], match?: 'all' | 'any'): Params {
+  const p: Params = {};
+  if (match) p['medias_smart_collection[rules][match]'] = match;
+  rules.forEach(([field, operator, value], i) => {
+    p[`medias_smart_collection[rules][${i}][field]`] = field;
+    p[`medias_smart_collection[rules][${i}][operator]`] = operator;
+    if (value !== undefined) p[`medias_smart_collection[rules][${i}][value]`] = value;
+  });
+  return p;
+}
+
+eachDatabase((kind) => {
+  let w: MediaWorld;
+  let m: Record<string, string>;
+  let gallery: string;
+  beforeAll(async () => {
+    w = await startMediaWorld(kind);
+    const [sunset, forest, clip, doc, unrated] = await insertMedias(w.svc.db, w.user, [
+      { file_name: 'sunset_beach.jpg', title: 'Sunset at the beach', artist_rating: 5, shot_at: '2024-07-01T20:00:00.000Z', keywords: ['Beach', 'sunset'] },
+      { file_name: 'forest.JPG', title: 'Forest', artist_rating: 3, shot_at: '2023-01-10T08:00:00.000Z', keywords: ['forest', 'green'] },
+      { file_name: 'clip.mp4', mime_type: 'video/mp4', artist_rating: 4, shot_at: '2024-07-01T09:00:00.000Z', keywords: ['beach'] },
+      { file_name: 'contract.pdf', mime_type: 'application/pdf' },
+      { file_name: 'unrated.png', mime_type: 'image/png', title: 'Sunset again' },
+    ]);
+    m = { sunset, forest, clip, doc, unrated };
+    gallery = await createGallery(w, 'Best');
+    await updateMedia(w.client, forest, { 'media[publish_to_galleries]': [gallery] });
+    await updateMedia(w.client, clip, { 'media[publish_to_galleries]': [gallery] });
+  });
+  afterAll(() => w?.svc.close());
+
+  async function smart(rules: Rule[], match?: 'all' | 'any'): Promise<string> {
+    const res = await w.client.request('POST', '/medias_groups.xml', { 'medias_smart_collection[name]': 'S', ...ruleParams(rules, match) });
+    return text(res.doc, 'medias-smart-collection-uuid')!;
+  }
+  async function members(rules: Rule[], match?: 'all' | 'any'): Promise<string[]> {
+    const uuid = await smart(rules, match);
+    const listed = uuidsOf(await w.client.request('GET', '/medias.xml', { medias_group_id: uuid }));
+    const one = await w.client.request('GET', `/medias_groups/${uuid}.xml`);
+    expect(int(one.doc, 'medias-group/medias-count')).toBe(listed.length);
+    return listed;
+  }
+  const names = (uuids: string[]) => uuids.map((u) => Object.keys(m).find((k) => m[k] === u)).sort();
+
+  it('evaluates each field and operator', async () => {
+    expect(names(await members([['keyword', 'is', 'BEACH']]))).toEqual(['clip', 'sunset']);
+    expect(names(await members([['keyword', 'is_not', 'beach']]))).toEqual(['doc', 'forest', 'unrated']);
+    expect(names(await members([['keyword', 'contains', 'ree']]))).toEqual(['forest']);
+    expect(names(await members([['rating', 'gte', '4']]))).toEqual(['clip', 'sunset']);
+    expect(names(await members([['rating', 'eq', '0']]))).toEqual(['doc', 'unrated']);
+    expect(names(await members([['shot_at', 'on_or_after', '2024-01-01']]))).toEqual(['clip', 'sunset']);
+    expect(names(await members([['shot_at', 'before', '2024-01-01']]))).toEqual(['forest']);
+    expect(names(await members([['shot_at', 'on', '2024-07-01']]))).toEqual(['clip', 'sunset']);
+    expect(names(await members([['shot_at', 'is_not_set']]))).toEqual(['doc', 'unrated']);
+    expect(names(await members([['file_type', 'is', 'video']]))).toEqual(['clip']);
+    expect(names(await members([['file_type', 'is', 'document']]))).toEqual(['doc']);
+    expect(names(await members([['mime_type', 'starts_with', 'image/']]))).toEqual(['forest', 'sunset', 'unrated']);
+    expect(names(await members([['mime_type', 'is', 'image/png']]))).toEqual(['unrated']);
+    expect(names(await members([['gallery', 'in', gallery]]))).toEqual(['clip', 'forest']);
+    expect(names(await members([['gallery', 'not_in', gallery]]))).toEqual(['doc', 'sunset', 'unrated']);
+    expect(names(await members([['file_name', 'ends_with', '.jpg']]))).toEqual(['forest', 'sunset']);
+    expect(names(await members([['file_name', 'contains', '_']]))).toEqual(['sunset']);
+    expect(names(await members([['title', 'starts_with', 'sunset']]))).toEqual(['sunset', 'unrated']);
+    expect(names(await members([['title', 'is_not_set']]))).toEqual(['clip', 'doc']);
+  });
+
+  it('combines rules with match=all and match=any; no rules match everything', async () => {
+    expect(names(await members([['keyword', 'is', 'beach'], ['file_type', 'is', 'image']], 'all'))).toEqual(['sunset']);
+    expect(names(await members([['keyword', 'is', 'forest'], ['file_type', 'is', 'video']], 'any'))).toEqual(['clip', 'forest']);
+    expect(names(await members([]))).toEqual(['clip', 'doc', 'forest', 'sunset', 'unrated']);
+  });
+
+  it('is evaluated at read time: later changes move medias in and out', async () => {
+    const uuid = await smart([['keyword', 'is', 'portfolio']]);
+    expect(uuidsOf(await w.client.request('GET', '/medias.xml', { medias_group_id: uuid }))).toEqual([]);
+    await updateMedia(w.client, m.doc, { 'media[add_keywords]': 'Portfolio' });
+    expect(uuidsOf(await w.client.request('GET', '/medias.xml', { medias_group_id: uuid }))).toEqual([m.doc]);
+    await updateMedia(w.client, m.doc, { 'media[remove_keywords]': 'portfolio' });
+    expect(uuidsOf(await w.client.request('GET', '/medias.xml', { medias_group_id: uuid }))).toEqual([]);
+  });
+
+  it('shows the stored rules and replaces them on PUT', async () => {
+    const uuid = await smart([['rating', 'gte', '5']], 'any');
+    const res = await w.client.request('GET', `/medias_groups/${uuid}.xml`);
+    expect(text(res.doc, 'medias-group/match')).toBe('any');
+    expect(all(res.doc, 'medias-group/rules/rule').map((r) => [text(r, 'field'), text(r, 'operator'), text(r, 'value')])).toEqual([['rating', 'gte', '5']]);
+    await w.client.request('PUT', `/medias_groups/${uuid}.xml`, { 'medias_smart_collection[name]': 'Videos', ...ruleParams([['file_type', 'is', 'video']]) });
+    expect(uuidsOf(await w.client.request('GET', '/medias.xml', { medias_group_id: uuid }))).toEqual([m.clip]);
+  });
+
+  it('validates rules with a 422 naming the parameter', async () => {
+    const cases: Array<[Rule[], string]> = [
+      [[['colour', 'is', 'red']], 'medias_smart_collection[rules][0][field]'],
+      [[['rating', 'contains', '4']], 'medias_smart_collection[rules][0][operator]'],
+      [[['rating', 'gte', '9']], 'medias_smart_collection[rules][0][value]'],
+      [[['shot_at', 'before', 'last week']], 'medias_smart_collection[rules][0][value]'],
+      [[['file_type', 'is', 'audio']], 'medias_smart_collection[rules][0][value]'],
+      [[['gallery', 'in', '00000000-0000-4000-8000-000000000000']], 'medias_smart_collection[rules][0][value]'],
+      [[['keyword', 'is']], 'medias_smart_collection[rules][0][value]'],
+    ];
+    for (const [rules, param] of cases) {
+      const bad = await failure(w.client.request('POST', '/medias_groups.xml', { 'medias_smart_collection[name]': 'Bad', ...ruleParams(rules) }));
+      expect(bad.status).toBe(422);
+      expect(bad.message).toContain(param);
+    }
+    const match = await failure(w.client.request('POST', '/medias_groups.xml', { 'medias_smart_collection[name]': 'Bad', 'medias_smart_collection[rules][match]': 'some' }));
+    expect(match.status).toBe(422);
+    expect((await failure(w.client.request('POST', '/medias_groups.xml', { 'medias_collection[name]': 'C', ...ruleParams([['rating', 'gte', '1']]) }))).status).toBe(422);
+  });
+
+  it('cannot take medias into a smart collection by hand', async () => {
+    const uuid = await smart([]);
+    const bad = await failure(updateMedia(w.client, m.sunset, { 'media[add_to_medias_collections]': [uuid] }));
+    expect(bad.status).toBe(422);
+  });
+});
