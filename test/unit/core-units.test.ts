@@ -7,10 +7,9 @@ import { escapeXml, renderReply, xmlArray } from '../../src/http/xml.js';
 describe('signing', () => {
   it('signs the five lines, each ending with a line feed', () => {
     expect(signatureText('GET', '/ping.xml', '', 's', 't')).toBe('GET\n/ping.xml\n\ns\nt\n');
-    // sha1("GET\n/ping.xml\n\ns\nt\n")
-    expect(computeSignature('GET', '/ping.xml', '', 's', 't')).toBe('5ef0c1c7f0c3a8e2a4e9be0d3a8b2d1b4b8c1f1e'.length === 40 ? computeSignature('GET', '/ping.xml', '', 's', 't', 'sha1') : '');
-    expect(computeSignature('GET', '/ping.xml', '', 's', 't')).toMatch(/^[0-9a-f]{40}$/);
-    expect(computeSignature('GET', '/ping.xml', '', 's', 't', 'md5')).toMatch(/^[0-9a-f]{32}$/);
+    // Digests computed with sha1sum / md5sum over the same five lines.
+    expect(computeSignature('GET', '/ping.xml', '', 's', 't')).toBe('d10f8e44f17142e3816b1add5edaf1962a9cbf22');
+    expect(computeSignature('GET', '/ping.xml', '', 's', 't', 'md5')).toBe('f1a69400cc16baa17be304f0c713dd44');
     expect(detectAlgorithm('a'.repeat(40))).toBe('sha1');
     expect(detectAlgorithm('a'.repeat(32))).toBe('md5');
     expect(detectAlgorithm('z'.repeat(40))).toBeUndefined();
