@@ -19,13 +19,14 @@ export function xmlArray(item: string, items: readonly XmlValue[]): XmlArray {
   return { [ARRAY]: true, item, items };
 }
 
-const NEEDS_ESCAPE = /[&<>"'\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]/;
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+const NEEDS_ESCAPE = /[&<>"'\r\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]/;
+// A raw CR would be folded into LF by every XML parser: send it as a reference.
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;', '\r': '&#13;' };
 
 export function escapeXml(text: string): string {
   if (!NEEDS_ESCAPE.test(text)) return text;
   // Control characters are not allowed in XML 1.0 at all: drop them rather than emit an unparsable reply.
-  return text.replace(/[&<>"'\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]/g, (c) => ESCAPES[c] ?? '');
+  return text.replace(/[&<>"'\r\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]/g, (c) => ESCAPES[c] ?? '');
 }
 
 /** ISO 8601 with an explicit UTC offset, second precision. */

@@ -58,6 +58,7 @@ describe('xml', () => {
   it('escapes text and drops characters XML cannot carry', () => {
     expect(escapeXml(`a&b<c>"d"'e`)).toBe('a&amp;b&lt;c&gt;&quot;d&quot;&apos;e');
     expect(escapeXml('bell\u0007')).toBe('bell');
+    expect(escapeXml('a\r\nb')).toBe('a&#13;\nb');
   });
 
   it('renders dashed elements, arrays, integers, booleans and nil', () => {
