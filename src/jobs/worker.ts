@@ -58,14 +58,17 @@ export class JobWorker {
   }
 
   start(): void {
-    if (!this.running) this.running = this.loop();
+    if (this.running) return;
+    this.stopping = false;
+    this.running = this.loop();
   }
 
-  /** Finishes the chunk in progress, gives the job back, and returns. */
+  /** Finishes the chunk in progress, gives the job back, and returns; start() may follow. */
   async stop(): Promise<void> {
     this.stopping = true;
     this.wakeUp?.();
     await this.running;
+    this.running = undefined;
   }
 
   /** A job was enqueued in this process: look now rather than at the next poll. */
