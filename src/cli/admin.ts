@@ -53,12 +53,14 @@ const commands: Record<string, Command> = {
     },
   },
   'app create': {
-    options: { name: { type: 'string' } },
+    // --dotenv prints the lines the `api` command reads from .env.
+    options: { name: { type: 'string' }, dotenv: { type: 'boolean' } },
     async run(db, o) {
       const name = str(o, 'name')!;
       const key = randomBytes(16).toString('hex');
       const secret = randomBytes(32).toString('hex');
       await db.insertInto('apps').values({ name, api_key: key, api_secret: secret, created_at: nowIso() }).execute();
+      if (o.dotenv) return { json: { key, secret }, text: `MPS_API_KEY=${key}\nMPS_API_SECRET=${secret}` };
       return { json: { key, secret }, text: `application ${name}\nkey:    ${key}\nsecret: ${secret}` };
     },
   },
