@@ -45,7 +45,7 @@ export async function uploadTarget(
     return storage.directPostTarget(spec);
   }
   const signed = signPolicy(
-    { key: spec.key, expires: Math.floor(spec.expiresAt.getTime() / 1000), minSize: spec.minSize, maxSize: spec.maxSize, contentType: spec.contentType },
+    { key: spec.key, expires: Math.ceil(spec.expiresAt.getTime() / 1000), minSize: spec.minSize, maxSize: spec.maxSize, contentType: spec.contentType },
     secret,
   );
   if (location === 'local-raw') {
