@@ -24,9 +24,9 @@ export interface DeleteResult {
 function subtreeMediasSql(galleryId: number) {
   return sql`${subtreeCte([galleryId])}
     SELECT DISTINCT m.id, m.storage_key FROM sub
-    JOIN media_galleries mg ON mg.gallery_id = sub.id
-    JOIN medias m ON m.id = mg.media_id
-    WHERE m.status = 'live'`;
+    CROSS JOIN media_galleries mg
+    CROSS JOIN medias m
+    WHERE mg.gallery_id = sub.id AND m.id = mg.media_id AND m.status = 'live'`;
 }
 
 export async function deleteGalleryTree(db: Db, gallery: GalleryRow, opts: DeleteOptions, now: string): Promise<DeleteResult> {

@@ -94,7 +94,12 @@ export function subtreeCte(ids: readonly number[]) {
     )`;
 }
 
-/** medias-count and full-medias-count of several galleries in one query. */
+/**
+ * medias-count and full-medias-count of several galleries in one query.
+ * CROSS JOIN keeps SQLite walking from the sub-tree into media_galleries
+ * (without statistics it would rather scan all of media_galleries);
+ * PostgreSQL plans it as an ordinary join.
+ */
 export async function mediaCounts(db: Db, ids: readonly number[]): Promise<Map<number, MediaCounts>> {
   const out = new Map<number, MediaCounts>();
   if (ids.length === 0) return out;
@@ -104,9 +109,9 @@ export async function mediaCounts(db: Db, ids: readonly number[]): Promise<Map<n
            COUNT(DISTINCT CASE WHEN sub.id = sub.top_id THEN mg.media_id END) AS medias,
            COUNT(DISTINCT mg.media_id) AS full_count
     FROM sub
-    JOIN media_galleries mg ON mg.gallery_id = sub.id
-    JOIN medias m ON m.id = mg.media_id
-    WHERE m.status = 'live'
+    CROSS JOIN media_galleries mg
+    CROSS JOIN medias m
+    WHERE mg.gallery_id = sub.id AND m.id = mg.media_id AND m.status = 'live'
     GROUP BY sub.top_id`.execute(db);
   for (const r of rows) out.set(Number(r.id), { medias: Number(r.medias), full: Number(r.full_count) });
   return out;
