@@ -137,7 +137,7 @@ async function deleteGroup(ctx: RequestContext): Promise<XmlObject> {
       const ids = await mediaIds(trx, user.id, scope);
       const now = nowIso();
       for (let i = 0; i < ids.length; i += 500) {
-        const r = await applyMediaChanges(trx, user.id, ids.slice(i, i + 500), { columns: {}, delete: true }, now);
+        const r = await applyMediaChanges(trx, ctx.services.store.dialect, user.id, ids.slice(i, i + 500), { columns: {}, delete: true }, now);
         deleted.push(...r.deletedStorageKeys);
       }
     }

@@ -3,6 +3,7 @@
 // (PUT) and a 500-media chunk of a batch update run the same code.
 import { sql } from 'kysely';
 import type { Db } from '../store/db.js';
+import type { Dialect } from '../store/migration-helpers.js';
 import type { MediaChanges } from './metadata.js';
 
 /** Rows per multi-row INSERT: stays under every database's bound-parameter limit. */
@@ -17,10 +18,18 @@ export interface ApplyResult {
 
 const idList = (ids: readonly number[]) => sql.join(ids.map((id) => sql`${id}`));
 
-/** Call inside a transaction. `ids` are medias of `ownerId` (others are skipped). */
-export async function applyMediaChanges(trx: Db, ownerId: number, ids: readonly number[], ch: MediaChanges, now: string): Promise<ApplyResult> {
+/**
+ * Call inside a transaction. `ids` are medias of `ownerId` (others are skipped).
+ * On PostgreSQL the medias, then the galleries and collections they join, are
+ * locked in id order: concurrent updates of the same rows wait for each other
+ * instead of computing the same "next position". SQLite has one writer anyway.
+ */
+export async function applyMediaChanges(trx: Db, dialect: Dialect, ownerId: number, ids: readonly number[], ch: MediaChanges, now: string): Promise<ApplyResult> {
   if (ids.length === 0) return { deletedStorageKeys: [], affectedIds: [] };
-  const present = await trx.selectFrom('medias').select(['id', 'storage_key']).where('id', 'in', ids).where('owner_id', '=', ownerId).execute();
+  const lock = dialect === 'postgres';
+  let presentQuery = trx.selectFrom('medias').select(['id', 'storage_key']).where('id', 'in', ids).where('owner_id', '=', ownerId).orderBy('id');
+  if (lock) presentQuery = presentQuery.forUpdate();
+  const present = await presentQuery.execute();
   const affectedIds = present.map((r) => r.id);
   if (affectedIds.length === 0) return { deletedStorageKeys: [], affectedIds };
 
@@ -37,8 +46,8 @@ export async function applyMediaChanges(trx: Db, ownerId: number, ids: readonly 
     .where('id', 'in', affectedIds)
     .execute();
   await applyKeywords(trx, affectedIds, ch);
-  await applyMemberships(trx, MEDIA_GALLERIES, affectedIds, ch.galleries, ch.publish, ch.unpublish, now);
-  await applyMemberships(trx, GROUP_MEDIAS, affectedIds, ch.collections, ch.addCollections, ch.removeCollections, now);
+  await applyMemberships(trx, lock, MEDIA_GALLERIES, affectedIds, ch.galleries, ch.publish, ch.unpublish, now);
+  await applyMemberships(trx, lock, GROUP_MEDIAS, affectedIds, ch.collections, ch.addCollections, ch.removeCollections, now);
   await applyPricing(trx, affectedIds, ch);
   return { deletedStorageKeys: [], affectedIds };
 }
@@ -68,15 +77,18 @@ async function applyKeywords(trx: Db, ids: number[], ch: MediaChanges): Promise<
 interface MembershipTable {
   table: 'media_galleries' | 'media_group_medias';
   target: 'gallery_id' | 'group_id';
+  /** The table of the targets, locked before appending to them. */
+  targets: 'galleries' | 'media_groups';
   /** media_galleries records when a media was published. */
   stamped: boolean;
 }
-const MEDIA_GALLERIES: MembershipTable = { table: 'media_galleries', target: 'gallery_id', stamped: true };
-const GROUP_MEDIAS: MembershipTable = { table: 'media_group_medias', target: 'group_id', stamped: false };
+const MEDIA_GALLERIES: MembershipTable = { table: 'media_galleries', target: 'gallery_id', targets: 'galleries', stamped: true };
+const GROUP_MEDIAS: MembershipTable = { table: 'media_group_medias', target: 'group_id', targets: 'media_groups', stamped: false };
 
 /** Replace (exact set), add (appended at the end of each target's order) and remove. */
 async function applyMemberships(
   trx: Db,
+  lock: boolean,
   t: MembershipTable,
   ids: number[],
   exact: number[] | undefined,
@@ -92,6 +104,9 @@ async function applyMemberships(
       ${exact.length ? sql`AND ${target} NOT IN (${idList(exact)})` : sql``}`.execute(trx);
   }
   const toAdd = [...new Set([...(exact ?? []), ...(add ?? [])])];
+  if (lock && toAdd.length) {
+    await sql`SELECT id FROM ${sql.table(t.targets)} WHERE id IN (${idList(toAdd)}) ORDER BY id FOR UPDATE`.execute(trx);
+  }
   for (const targetId of toAdd) {
     const columns = t.stamped ? sql`(${target}, media_id, position, published_at)` : sql`(${target}, media_id, position)`;
     const stamp = t.stamped ? sql`, CAST(${now} AS text)` : sql``;

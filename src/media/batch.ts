@@ -116,7 +116,7 @@ registerJobHandler(BATCH_JOB_KIND, {
   async runChunk(trx, job, payload, start, end, services) {
     const { ids, changes } = payload as BatchPayload;
     const chunk = ids.slice(start, end);
-    const r = await applyMediaChanges(trx, job.owner_id, chunk, changes, nowIso());
+    const r = await applyMediaChanges(trx, services.store.dialect, job.owner_id, chunk, changes, nowIso());
     const missing = chunk.length - r.affectedIds.length;
     return {
       processed: chunk.length,

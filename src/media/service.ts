@@ -28,8 +28,9 @@ async function reload(db: Db, id: number): Promise<MediaRow> {
   return db.selectFrom('medias').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }
 
-function applyInTransaction(db: Db, ownerId: number, id: number, changes: MediaChanges) {
-  return db.transaction().execute((trx) => applyMediaChanges(trx, ownerId, [id], changes, nowIso()));
+function applyInTransaction(ctx: RequestContext, ownerId: number, id: number, changes: MediaChanges) {
+  const { db, store } = ctx.services;
+  return db.transaction().execute((trx) => applyMediaChanges(trx, store.dialect, ownerId, [id], changes, nowIso()));
 }
 
 /** POST /medias.xml: upload step 1 (or a direct upload), with metadata and placements. */
@@ -68,7 +69,7 @@ export async function createMedia(ctx: RequestContext): Promise<XmlObject> {
   if (existing) {
     // Replacing: the media keeps its UUID; the upload is checked first, then the metadata applied.
     uploadFields = file ? await storeDirectUpload(ctx, existing, file) : await beginUpload(ctx, existing, p);
-    await applyInTransaction(db, user.id, existing.id, changes);
+    await applyInTransaction(ctx, user.id, existing.id, changes);
     media = existing;
   } else {
     const now = nowIso();
@@ -78,7 +79,7 @@ export async function createMedia(ctx: RequestContext): Promise<XmlObject> {
         .values({ uuid: randomUUID(), owner_id: user.id, artist_id: artistId, status: 'pending', file_name: fileName, created_at: now, updated_at: now })
         .returningAll()
         .executeTakeFirstOrThrow();
-      await applyMediaChanges(trx, user.id, [row.id], changes, now);
+      await applyMediaChanges(trx, ctx.services.store.dialect, user.id, [row.id], changes, now);
       return reload(trx, row.id);
     });
     try {
@@ -125,7 +126,7 @@ export async function updateMedia(ctx: RequestContext): Promise<XmlObject> {
     uploadFields = { ...uploadFields, ...(await storeDirectUpload(ctx, await reload(db, media.id), file)) };
     message = 'media uploaded';
   }
-  if (!isEmptyChange(changes)) await applyInTransaction(db, user.id, media.id, changes);
+  if (!isEmptyChange(changes)) await applyInTransaction(ctx, user.id, media.id, changes);
   return {
     media: { ...(await mediaElement(db, media.id)), ...uploadFields },
     location: mediaLocation(media),
@@ -139,7 +140,7 @@ export async function deleteMedia(ctx: RequestContext): Promise<XmlObject> {
   const { db } = ctx.services;
   const media = await findOwnedMedia(db, user.id, ctx.path.uuid);
   if (!media) throw notFound(`media ${ctx.path.uuid}`);
-  const { deletedStorageKeys } = await applyInTransaction(db, user.id, media.id, { columns: {}, delete: true });
+  const { deletedStorageKeys } = await applyInTransaction(ctx, user.id, media.id, { columns: {}, delete: true });
   await removeStoredFiles(ctx, deletedStorageKeys);
   return { message: 'media deleted', 'media-uuid': media.uuid };
 }

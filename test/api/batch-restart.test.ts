@@ -175,4 +175,32 @@ eachDatabase((kind) => {
     expect(regions.slice(0, 100).every((r) => r.region === null)).toBe(true);
     expect(regions.slice(100).every((r) => r.region === 'Resumed')).toBe(true);
   });
+
+  it('never gives one job to two services sharing the database', async () => {
+    const a = running[running.length - 1];
+    const b = await startOn(env);
+    running.push(b.service);
+    const db = a.services.db;
+    const user = await db.selectFrom('users').selectAll().where('email', '=', 'restart@example.com').executeTakeFirstOrThrow();
+    const artist = await db.selectFrom('artists').select('uuid').where('owner_id', '=', user.id).executeTakeFirstOrThrow();
+    const testUser: TestUser = { uuid: user.uuid, id: user.id, email: user.email, password: 'pw-restart', defaultArtistUuid: artist.uuid };
+    const fresh = await insertMedias(db, testUser, 40);
+    const ids = (await db.selectFrom('medias').select('id').where('uuid', 'in', fresh).orderBy('id').execute()).map((r) => r.id);
+    const now = nowIso();
+    const uuids = Array.from({ length: 12 }, (_, i) => `00000000-0000-4000-8000-0000000001${String(i).padStart(2, '0')}`);
+    await db
+      .insertInto('jobs')
+      .values(uuids.map((uuid, i) => ({ uuid, owner_id: user.id, kind: 'media_batch_update', state: 'queued', payload: JSON.stringify({ ids, changes: { columns: {}, addKeywords: [`job-${i}`] } }), total: ids.length, created_at: now, updated_at: now })))
+      .execute();
+    const rows = await until('all jobs done', async () => {
+      const r = await db.selectFrom('jobs').selectAll().where('uuid', 'in', uuids).execute();
+      return r.every((j) => j.state === 'done') ? r : undefined;
+    });
+    for (const j of rows) {
+      expect(j.attempts).toBe(1);
+      expect(j.processed).toBe(40);
+    }
+    const applied = await db.selectFrom('media_keywords').select('keyword').where('media_id', 'in', ids).where('keyword', 'like', 'job-%').execute();
+    expect(applied).toHaveLength(12 * 40);
+  });
 });
