@@ -36,7 +36,7 @@ export interface Service {
 
 function rawXmlError(status: number, reason: string, message: string): string {
   const body = renderReply({ error: message, 'error-code': status === 413 || status === 431 ? 'payload_too_large' : 'bad_request' });
-  return `HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${XML_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+  return `HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${XML_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`;
 }
 
 export async function createService(config: Config): Promise<Service> {

@@ -77,6 +77,7 @@ eachDatabase((kind) => {
   it('an oversized header is a 431 XML reply', async () => {
     const reply = await rawHttp(port(), `GET /ping.xml HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
     expect(reply).toMatch(/^HTTP\/1\.1 431/);
+    expect(reply).toMatch(/\r\nX-Request-Id: [0-9a-f-]{36}\r\n/);
     const body = reply.slice(reply.indexOf('\r\n\r\n') + 4);
     expect(text(parseReply(body), 'error')).toMatch(/headers are too large/);
   });
