@@ -170,7 +170,7 @@ export async function completeUpload(ctx: RequestContext, media: MediaRow, param
 export async function storeDirectUpload(ctx: RequestContext, media: MediaRow, file: UploadedFile): Promise<XmlObject> {
   const { config, db } = ctx.services;
   const { storage, tmpDir } = uploadServicesOf(ctx.services);
-  const received = await receiveToTempFile(file.stream, tmpDir, config.maxUploadBytes).catch((err: unknown) => {
+  const received = await receiveToTempFile(file.stream, tmpDir, config.maxUploadBytes, ctx.req.raw).catch((err: unknown) => {
     // The rest of an oversized body is not read: the connection ends with the reply.
     if (err instanceof ApiError && err.status === 413) ctx.reply.header('connection', 'close');
     throw err;

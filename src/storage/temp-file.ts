@@ -3,6 +3,7 @@
 // name only by a rename (putFile), so nobody ever sees it half-written.
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
@@ -41,19 +42,26 @@ export function tempDirOf(dataDir: string): string {
  * owned: on a refusal it is left unread (the caller answers and closes the
  * connection) rather than destroyed, so the error reply can still be sent.
  */
-export async function receiveToTempFile(source: Readable, dir: string, maxSize: number): Promise<TempFile> {
+export async function receiveToTempFile(source: Readable, dir: string, maxSize: number, request?: IncomingMessage): Promise<TempFile> {
   await mkdir(dir, { recursive: true });
   const path = join(dir, `${randomBytes(12).toString('hex')}.part`);
   const limit = new ByteLimit(maxSize);
   const sink = createWriteStream(path, { flags: 'wx', mode: 0o600, highWaterMark: 1024 * 1024 });
   const done = pipeline(limit, sink);
+  const interrupted = () => limit.destroy(new ApiError(400, 'bad_request', 'the upload was interrupted before the end of the file'));
   const onError = (err: Error) => limit.destroy(err);
-  const onClose = () => {
-    if (!source.readableEnded) limit.destroy(new ApiError(400, 'bad_request', 'the upload was interrupted before the end of the file'));
+  const onSourceClose = () => {
+    if (!source.readableEnded) interrupted();
+  };
+  // A multipart part never ends when the client goes away mid-file: watch the request itself.
+  const onRequestClose = () => {
+    if (request && !request.complete) interrupted();
   };
   source.on('error', onError);
-  source.on('close', onClose);
+  source.on('close', onSourceClose);
+  request?.on('close', onRequestClose);
   source.pipe(limit);
+  if (request?.destroyed && !request.complete) interrupted();
   try {
     await done;
     return { path, size: limit.bytes };
@@ -65,6 +73,7 @@ export async function receiveToTempFile(source: Readable, dir: string, maxSize: 
     throw new ApiError(400, 'bad_request', `the upload failed: ${(err as Error).message}`);
   } finally {
     source.off('error', onError);
-    source.off('close', onClose);
+    source.off('close', onSourceClose);
+    request?.off('close', onRequestClose);
   }
 }

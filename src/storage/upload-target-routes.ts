@@ -35,7 +35,7 @@ function tooSmall(policy: UploadPolicy): ApiError {
 
 async function receive(ctx: RequestContext, policy: UploadPolicy, source: Readable): Promise<{ key: string; size: number }> {
   const { storage, tmpDir } = uploadServicesOf(ctx.services);
-  const received = await receiveToTempFile(source, tmpDir, policy.maxSize).catch((err: unknown) => {
+  const received = await receiveToTempFile(source, tmpDir, policy.maxSize, ctx.req.raw).catch((err: unknown) => {
     if (err instanceof ApiError && err.status === 413) throw tooLarge(ctx, policy);
     throw err;
   });

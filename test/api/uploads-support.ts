@@ -136,3 +136,12 @@ export async function startS3(): Promise<LocalS3> {
     },
   };
 }
+
+/** Starts a request, sends the first chunks, then drops the connection (a client that went away). */
+export async function sendThenAbort(url: string, method: string, headers: Record<string, string>, chunks: Buffer[]): Promise<void> {
+  const req = http.request(url, { method, headers });
+  req.on('error', () => undefined);
+  for (const c of chunks) req.write(c);
+  await new Promise((r) => setTimeout(r, 300));
+  req.destroy();
+}

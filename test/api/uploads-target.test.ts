@@ -8,7 +8,7 @@ import { newOriginalKey } from '../../src/storage/object-keys.js';
 import { signPolicy, type UploadPolicy } from '../../src/storage/policy.js';
 import { uploadServicesOf } from '../../src/storage/registry.js';
 import { TestService } from '../support/service.js';
-import { errorOf, jpegWithExif, postUpload, putRaw, sendChunked } from './uploads-support.js';
+import { errorOf, jpegWithExif, postUpload, putRaw, sendChunked, sendThenAbort } from './uploads-support.js';
 
 describe('upload target (local storage)', () => {
   let svc: TestService;
@@ -126,6 +126,27 @@ describe('upload target (local storage)', () => {
     const widened = Buffer.from(JSON.stringify({ ...policy, key: newOriginalKey(mediaUuid) })).toString('base64url');
     expect((await putRaw(rawUrl(widened, signed.signature), file)).status).toBe(403);
     expect((await putRaw(`${svc.url}/uploads/raw.xml`, file)).status).toBe(403);
+  });
+
+  it('drops the temporary file of a client that goes away mid-upload, multipart or raw', async () => {
+    const policy = policyFor({ minSize: 1024 * 1024, maxSize: 1024 * 1024 });
+    const signed = signPolicy(policy, secret);
+    const boundary = 'xABORTx';
+    const head = Buffer.from(
+      fieldsFor(policy, signed)
+        .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
+        .join('') + `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.jpg"\r\n\r\n`,
+    );
+    await sendThenAbort(url(), 'POST', { 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': String(head.length + 1024 * 1024 + 100) }, [head, Buffer.alloc(200 * 1024, 1)]);
+    const rawUrl = `${svc.url}/uploads/raw.xml?${new URLSearchParams({ policy: signed.policy, signature: signed.signature })}`;
+    await sendThenAbort(rawUrl, 'PUT', { 'Content-Length': String(1024 * 1024) }, [Buffer.alloc(300 * 1024, 2)]);
+    const until = Date.now() + 5000;
+    while (tmpFiles().length > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    expect(tmpFiles()).toEqual([]);
+    expect(existsSync(storedPath(policy.key))).toBe(false);
+    // The service still answers afterwards.
+    const ok = await postUpload(url(), fieldsFor(policyFor()), { field: 'file', data: file });
+    expect(ok.status).toBe(200);
   });
 
   it('keeps the upload secret in DATA_DIR so another process sharing it agrees', async () => {
