@@ -25,6 +25,9 @@ pg.types.setTypeParser(20, (v) => Number(v));
 export function openStore(opts: { dataDir: string; databaseUrl?: string }): Store {
   if (opts.databaseUrl && /^postgres(ql)?:\/\//.test(opts.databaseUrl)) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    // An idle connection the server drops (restart, failover, DROP DATABASE) is an 'error' on the
+    // pool; unhandled it would crash the process. The pool replaces the connection on next use.
+    pool.on('error', () => {});
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
