@@ -95,26 +95,49 @@ export function subtreeCte(ids: readonly number[]) {
 }
 
 /**
- * medias-count and full-medias-count of several galleries in one query.
- * CROSS JOIN keeps SQLite walking from the sub-tree into media_galleries
- * (without statistics it would rather scan all of media_galleries);
- * PostgreSQL plans it as an ordinary join.
+ * medias-count and full-medias-count of several galleries: one grouped query
+ * for the galleries' own medias, and a recursive one only for those that have
+ * sub-galleries (a leaf's full count is its own count). Most galleries of a
+ * page are leaves, so the walk down the tree stays small.
  */
-export async function mediaCounts(db: Db, ids: readonly number[]): Promise<Map<number, MediaCounts>> {
+export async function mediaCounts(db: Db, galleries: ReadonlyArray<Pick<GalleryRow, 'id' | 'subgalleries_count'>>): Promise<Map<number, MediaCounts>> {
   const out = new Map<number, MediaCounts>();
-  if (ids.length === 0) return out;
-  const { rows } = await sql<{ id: number; medias: number | string; full_count: number | string }>`
+  if (galleries.length === 0) return out;
+  const own = await db
+    .selectFrom('media_galleries as mg')
+    .innerJoin('medias as m', 'm.id', 'mg.media_id')
+    .select((eb) => ['mg.gallery_id', eb.fn.countAll<number>().as('n')])
+    .where('mg.gallery_id', 'in', galleries.map((g) => g.id))
+    .where('m.status', '=', 'live')
+    .groupBy('mg.gallery_id')
+    .execute();
+  const ownCount = new Map(own.map((r) => [r.gallery_id, Number(r.n)]));
+  for (const g of galleries) {
+    const n = ownCount.get(g.id) ?? 0;
+    out.set(g.id, { medias: n, full: n });
+  }
+  const parents = galleries.filter((g) => g.subgalleries_count > 0).map((g) => g.id);
+  for (const [id, full] of await fullMediaCounts(db, parents)) out.get(id)!.full = full;
+  return out;
+}
+
+/**
+ * Distinct live medias of each gallery's sub-tree. CROSS JOIN keeps SQLite
+ * walking from the sub-tree into media_galleries (without statistics it
+ * would rather scan all of media_galleries); PostgreSQL plans it as an
+ * ordinary join.
+ */
+async function fullMediaCounts(db: Db, ids: readonly number[]): Promise<Map<number, number>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await sql<{ id: number; full_count: number | string }>`
     ${subtreeCte(ids)}
-    SELECT sub.top_id AS id,
-           COUNT(DISTINCT CASE WHEN sub.id = sub.top_id THEN mg.media_id END) AS medias,
-           COUNT(DISTINCT mg.media_id) AS full_count
+    SELECT sub.top_id AS id, COUNT(DISTINCT mg.media_id) AS full_count
     FROM sub
     CROSS JOIN media_galleries mg
     CROSS JOIN medias m
     WHERE mg.gallery_id = sub.id AND m.id = mg.media_id AND m.status = 'live'
     GROUP BY sub.top_id`.execute(db);
-  for (const r of rows) out.set(Number(r.id), { medias: Number(r.medias), full: Number(r.full_count) });
-  return out;
+  return new Map(rows.map((r) => [Number(r.id), Number(r.full_count)]));
 }
 
 /** Ids and list positions of a gallery and everything below it. */

@@ -61,7 +61,7 @@ async function hashed(input: GalleryInput): Promise<Hashed> {
 /** The gallery as create, update and details show it: every field and its access list. */
 async function fullGalleryXml(ctx: RequestContext, g: GalleryRecord, more: { medias?: string[]; subgalleries?: XmlObject[] } = {}): Promise<XmlObject> {
   const { db } = ctx.services;
-  const [counts, acls] = await Promise.all([mediaCounts(db, [g.id]), loadAcls(db, [g.id])]);
+  const [counts, acls] = await Promise.all([mediaCounts(db, [g]), loadAcls(db, [g.id])]);
   return galleryXml(g, 'details', { counts: counts.get(g.id), acl: acls.get(g.id) ?? [], ...more });
 }
 
@@ -72,12 +72,12 @@ async function orderedChildren(ctx: RequestContext, g: GalleryRecord) {
   return children;
 }
 
-/** Galleries in the order of `ids`, with their media counts: two queries whatever the number. */
+/** Galleries in the order of `ids`, with their media counts: a fixed number of queries whatever the number. */
 async function recordsWithCounts(ctx: RequestContext, ids: number[]) {
   const { db } = ctx.services;
-  const [rows, counts] = await Promise.all([galleriesByIds(db, ids), mediaCounts(db, ids)]);
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return { rows: ids.map((id) => byId.get(id)!), counts };
+  const byId = new Map((await galleriesByIds(db, ids)).map((r) => [r.id, r]));
+  const rows = ids.map((id) => byId.get(id)!);
+  return { rows, counts: await mediaCounts(db, rows) };
 }
 
 async function renderedDetails(ctx: RequestContext, ids: number[]): Promise<XmlObject[]> {
@@ -101,7 +101,7 @@ export const galleriesFeature: Feature = {
         const { db } = ctx.services;
         const first = (page.page - 1) * perPage + 1;
         const [total, rows] = await Promise.all([galleryTotal(db, website.id), galleriesByListPos(db, website.id, first, first + perPage - 1)]);
-        const counts = view === 'details' ? await mediaCounts(db, rows.map((r) => r.id)) : undefined;
+        const counts = view === 'details' ? await mediaCounts(db, rows) : undefined;
         return {
           galleries: xmlArray('gallery', rows.map((r) => galleryXml(r, view, { counts: counts?.get(r.id) }))),
           'total-pages': totalPages(total, perPage),
