@@ -19,3 +19,15 @@ export async function replacePendingUpload(db: Db, row: NewPendingUpload): Promi
 export function findPendingUpload(db: Db, mediaId: number): Promise<PendingUpload | undefined> {
   return db.selectFrom('uploads').selectAll().where('media_id', '=', mediaId).executeTakeFirst();
 }
+
+/**
+ * Deletes a media that never went live (its relations cascade) and clears
+ * gallery covers pointing at it; a live media is left alone. Returns whether it went.
+ */
+export async function deleteNeverLiveMedia(trx: Db, mediaId: number): Promise<boolean> {
+  const gone = await trx.deleteFrom('medias').where('id', '=', mediaId).where('status', '=', 'pending').executeTakeFirst();
+  if (Number(gone.numDeletedRows) === 0) return false;
+  // Covers reference medias without a foreign key.
+  await trx.updateTable('galleries').set({ cover_media_id: null }).where('cover_media_id', '=', mediaId).execute();
+  return true;
+}

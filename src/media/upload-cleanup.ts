@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Feature } from '../features.js';
 import type { Services } from '../http/context.js';
 import { closeUploadServices, uploadServicesOf } from '../storage/registry.js';
+import { deleteNeverLiveMedia } from './pending-uploads.js';
 
 export interface SweepResult {
   uploads: number;
@@ -35,8 +36,7 @@ export async function sweepExpiredUploads(services: Pick<Services, 'config' | 'f
       await storage.delete([upload.storage_key]);
       await db.transaction().execute(async (trx) => {
         await trx.deleteFrom('uploads').where('id', '=', upload.id).execute();
-        const gone = await trx.deleteFrom('medias').where('id', '=', upload.media_id).where('status', '=', 'pending').executeTakeFirst();
-        result.medias += Number(gone.numDeletedRows);
+        if (await deleteNeverLiveMedia(trx, upload.media_id)) result.medias++;
       });
       result.uploads++;
     }
@@ -57,8 +57,7 @@ export async function sweepExpiredUploads(services: Pick<Services, 'config' | 'f
       .execute();
     for (const media of stale) {
       if (media.storage_key) await storage.delete([media.storage_key]);
-      const gone = await db.deleteFrom('medias').where('id', '=', media.id).where('status', '=', 'pending').executeTakeFirst();
-      result.medias += Number(gone.numDeletedRows);
+      if (await db.transaction().execute((trx) => deleteNeverLiveMedia(trx, media.id))) result.medias++;
     }
     if (stale.length < BATCH) break;
   }

@@ -15,7 +15,7 @@ import { uploadServicesOf } from '../storage/registry.js';
 import { receiveToTempFile } from '../storage/temp-file.js';
 import { sanitizeFileName } from './file-names.js';
 import { inspectLocalFile, inspectStoredObject } from './inspect-upload.js';
-import { findPendingUpload, replacePendingUpload } from './pending-uploads.js';
+import { deleteNeverLiveMedia, findPendingUpload, replacePendingUpload } from './pending-uploads.js';
 import { publishUpload } from './publish-upload.js';
 import { normalizeDeclaredType } from './sniff.js';
 import { candidateLocations, chooseLocation, uploadTarget } from './upload-locations.js';
@@ -147,8 +147,11 @@ export async function completeUpload(ctx: RequestContext, media: MediaRow, param
     inspection = await inspectStoredObject(storage, pending.storage_key);
   } catch (err) {
     if (err instanceof ApiError && err.extra.stopWithError) {
-      // Pointless to retry: the upload is over, and its bytes go.
-      await db.deleteFrom('uploads').where('id', '=', pending.id).execute();
+      // Pointless to retry: the upload is over, its bytes go, and so does a media that never had a file.
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('uploads').where('id', '=', pending.id).execute();
+        await deleteNeverLiveMedia(trx, media.id);
+      });
       await storage.delete([pending.storage_key]);
     }
     throw err;

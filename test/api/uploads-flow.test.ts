@@ -142,6 +142,8 @@ eachDatabase((kind) => {
     expect(err.status).toBe(422);
     expect(err.stopWithError).toBe(true);
     expect(existsSync(storedFile(keyOf(media)))).toBe(false);
+    // A media that never had a file does not outlive the refusal.
+    expect((await failure(c.request('GET', `/medias/${text(media, 'uuid')}.xml`))).status).toBe(404);
   });
 
   it('refuses in step 1 a declared file it would never accept, and creates no media', async () => {
