@@ -262,6 +262,27 @@ eachDatabase((kind) => {
     expect(live.length).toBeGreaterThan(0);
   });
 
+  it('refuses step 3 for another location than step 1 chose, and once the upload has expired', async () => {
+    const r1 = await step1(c, { 'media[content][file_name]': 'late.jpg', 'media[content][file_size]': jpeg.length, 'media[content][mime_type]': 'image/jpeg' });
+    const media = find(r1.doc, 'media')!;
+    const uuid = text(media, 'uuid')!;
+    await step2(media, jpeg);
+    const elsewhere = await failure(
+      c.request(
+        'PUT',
+        `/medias/${uuid}.xml`,
+        { 'media[content][upload_location]': 'local-raw', 'media[content][file_name]': 'late.jpg', 'media[content][file_size]': jpeg.length, 'media[content][mime_type]': 'image/jpeg' },
+        { multipart: true },
+      ),
+    );
+    expect(elsewhere.status).toBe(422);
+    const media_id = (await svc.db.selectFrom('medias').select('id').where('uuid', '=', uuid).executeTakeFirstOrThrow()).id;
+    await svc.db.updateTable('uploads').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('media_id', '=', media_id).execute();
+    const late = await failure(step3(c, uuid, media, jpeg.length));
+    expect(late.status).toBe(422);
+    expect(late.message).toMatch(/expired/);
+  });
+
   it('refuses step 2 with an XML error after the policy has been tampered with', async () => {
     const r1 = await step1(c, { 'media[content][file_name]': 't.jpg', 'media[content][file_size]': jpeg.length, 'media[content][mime_type]': 'image/jpeg' });
     const media = find(r1.doc, 'media')!;
