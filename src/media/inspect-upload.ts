@@ -1,10 +1,10 @@
 // Step 3's look at the bytes: the real type (refused with stop-with-error when
 // it is nothing the service accepts) and the facts read from an image.
+import { open } from 'node:fs/promises';
 import { ApiError } from '../http/errors.js';
 import type { StorageBackend } from '../storage/backend.js';
 import { readMediaFacts, type MediaFacts } from './media-facts.js';
 import { SNIFF_BYTES, sniffType, type SniffedType } from './sniff.js';
-import { open } from 'node:fs/promises';
 
 export interface Inspection {
   type: SniffedType;

@@ -2,15 +2,15 @@
 // `local-raw`). Unsigned by the API scheme: the signed policy in the request
 // is the authorisation. The body is streamed to a temporary file, checked
 // against the policy's size range, then moved into the store in one piece.
+import { rm } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import type { Feature } from '../features.js';
 import type { RequestContext } from '../http/context.js';
 import { ApiError, badRequest } from '../http/errors.js';
 import { LOCAL_UPLOAD_PATH, RAW_UPLOAD_PATH } from '../media/upload-locations.js';
-import type { Readable } from 'node:stream';
 import { verifyPolicy, type UploadPolicy } from './policy.js';
 import { uploadServicesOf } from './registry.js';
 import { receiveToTempFile } from './temp-file.js';
-import { rm } from 'node:fs/promises';
 
 /** Room for the form fields around the file in a multipart body. */
 const MULTIPART_OVERHEAD = 64 * 1024;
@@ -19,13 +19,11 @@ function refuseEarly(ctx: RequestContext, policy: UploadPolicy, overhead: number
   const header = ctx.req.headers['content-length'];
   if (header === undefined) return;
   const length = Number(header);
-  if (length > policy.maxSize + overhead) throw tooLarge(ctx, policy);
+  if (length > policy.maxSize + overhead) throw tooLarge(policy);
   if (length < policy.minSize) throw tooSmall(policy);
 }
 
-function tooLarge(ctx: RequestContext, policy: UploadPolicy): ApiError {
-  // The body is not read any further: the connection ends with this reply.
-  ctx.reply.header('connection', 'close');
+function tooLarge(policy: UploadPolicy): ApiError {
   return new ApiError(413, 'payload_too_large', `the file is larger than the ${policy.maxSize} bytes this upload allows`);
 }
 
@@ -36,7 +34,7 @@ function tooSmall(policy: UploadPolicy): ApiError {
 async function receive(ctx: RequestContext, policy: UploadPolicy, source: Readable): Promise<{ key: string; size: number }> {
   const { storage, tmpDir } = uploadServicesOf(ctx.services);
   const received = await receiveToTempFile(source, tmpDir, policy.maxSize, ctx.req.raw).catch((err: unknown) => {
-    if (err instanceof ApiError && err.status === 413) throw tooLarge(ctx, policy);
+    if (err instanceof ApiError && err.status === 413) throw tooLarge(policy);
     throw err;
   });
   try {
@@ -46,6 +44,19 @@ async function receive(ctx: RequestContext, policy: UploadPolicy, source: Readab
     await rm(received.path, { force: true });
   }
   return { key: policy.key, size: received.size };
+}
+
+/**
+ * Any refusal ends the connection with the reply: the rest of a body that will
+ * not be stored is not worth reading (one upload per request anyway).
+ */
+async function closingOnRefusal<T>(ctx: RequestContext, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (!ctx.req.raw.complete) ctx.reply.header('connection', 'close');
+    throw err;
+  }
 }
 
 function receipt(stored: { key: string; size: number }) {
@@ -62,7 +73,7 @@ export const uploadTargetFeature: Feature = {
       auth: 'none',
       params: ['key', 'policy', 'signature', 'Content-Type', 'content-type'],
       files: true,
-      handler: async (ctx) => {
+      handler: (ctx) => closingOnRefusal(ctx, async () => {
         const { secret } = uploadServicesOf(ctx.services);
         const policy = verifyPolicy(ctx.params.str('policy'), ctx.params.str('signature'), secret);
         if (ctx.params.str('key') !== policy.key) throw new ApiError(403, 'forbidden', 'key does not match the upload policy');
@@ -73,7 +84,7 @@ export const uploadTargetFeature: Feature = {
         if (!ctx.file) throw badRequest('no file: send the upload parameters first, then the file');
         refuseEarly(ctx, policy, MULTIPART_OVERHEAD);
         return receipt(await receive(ctx, policy, ctx.file.stream));
-      },
+      }),
     });
     // Raw bytes to a URL that carries its own authorisation (clients with the `raw` capability).
     router.add({
@@ -82,12 +93,12 @@ export const uploadTargetFeature: Feature = {
       auth: 'none',
       params: ['policy', 'signature'],
       rawBody: true,
-      handler: async (ctx) => {
+      handler: (ctx) => closingOnRefusal(ctx, async () => {
         const { secret } = uploadServicesOf(ctx.services);
         const policy = verifyPolicy(ctx.params.str('policy'), ctx.params.str('signature'), secret);
         refuseEarly(ctx, policy, 0);
         return receipt(await receive(ctx, policy, ctx.req.raw));
-      },
+      }),
     });
   },
 };
