@@ -7,13 +7,13 @@ import type { Db } from '../store/db.js';
 import { nextListPos } from './list-positions.js';
 import type { GalleryRow } from './queries.js';
 import { baseUrlPath, childFullUrlPath, uniqueUrlPath } from './url-path.js';
-import { MAX_SUBGALLERIES } from './write.js';
+import { lockWebsite, MAX_SUBGALLERIES } from './write.js';
 
 const ROWS_PER_INSERT = 200;
 
 /** Inserts children named `names` under `parent`; returns their ids in order. Run it in a transaction. */
 export async function insertChildren(db: Db, parent: GalleryRow, names: readonly string[], now: string): Promise<number[]> {
-  await db.updateTable('websites').set({ updated_at: now }).where('id', '=', parent.website_id).execute();
+  await lockWebsite(db, parent.website_id, now);
   const current = await db.selectFrom('galleries').select(['subgalleries_count']).where('id', '=', parent.id).executeTakeFirstOrThrow();
   if (current.subgalleries_count + names.length > MAX_SUBGALLERIES) {
     throw invalid(`gallery ${parent.uuid} would hold more than ${MAX_SUBGALLERIES} sub-galleries`);

@@ -6,6 +6,7 @@ import { conflict, invalid } from '../http/errors.js';
 import type { Db } from '../store/db.js';
 import { closeListGaps } from './list-positions.js';
 import { subtreeCte, subtreeOf, type GalleryRow } from './queries.js';
+import { lockWebsite } from './write.js';
 
 export interface DeleteOptions {
   deleteMedias: boolean;
@@ -31,7 +32,7 @@ function subtreeMediasSql(galleryId: number) {
 
 export async function deleteGalleryTree(db: Db, gallery: GalleryRow, opts: DeleteOptions, now: string): Promise<DeleteResult> {
   if (gallery.parent_id === null) throw invalid('the root gallery cannot be deleted');
-  await db.updateTable('websites').set({ updated_at: now }).where('id', '=', gallery.website_id).execute();
+  await lockWebsite(db, gallery.website_id, now);
 
   const { rows: medias } = await subtreeMediasSql(gallery.id).execute(db);
   const mediaRows = medias as Array<{ id: number; storage_key: string | null }>;

@@ -26,7 +26,7 @@ import {
   mediaCounts,
   type GalleryRecord,
 } from './queries.js';
-import { createGallery, updateGallery, type Hashed, type WebsiteRow } from './write.js';
+import { createGallery, lockWebsite, updateGallery, type Hashed, type WebsiteRow } from './write.js';
 import { galleryLocation, galleryXml } from './xml.js';
 
 export const GALLERIES_MAX_PER_PAGE = 500;
@@ -160,10 +160,12 @@ export const galleriesFeature: Feature = {
         const input = readGalleryInput(ctx.params, 'update');
         const hash = await hashed(input);
         await db.transaction().execute(async (trx) => {
-          // Re-read inside the transaction: the tree may have changed since.
+          // Lock, then re-read: the tree may have changed since the first read.
+          const now = nowIso();
+          await lockWebsite(trx, website.id, now);
           const g = await findGallery(trx, website.id, uuid);
           if (!g) throw notFound(`gallery ${uuid}`);
-          await updateGallery(trx, website, g, input, hash, nowIso());
+          await updateGallery(trx, website, g, input, hash, now);
         });
         const [g] = await galleriesByIds(db, [existing.id]);
         return {
@@ -186,9 +188,11 @@ export const galleriesFeature: Feature = {
         const expectedMediasCount = ctx.params.int('medias_count', { min: 0 });
         const { db } = ctx.services;
         const result = await db.transaction().execute(async (trx) => {
+          const now = nowIso();
+          await lockWebsite(trx, website.id, now);
           const g = await findGallery(trx, website.id, uuid);
           if (!g) throw notFound(`gallery ${uuid}`);
-          return deleteGalleryTree(trx, g, { deleteMedias, expectedMediasCount }, nowIso());
+          return deleteGalleryTree(trx, g, { deleteMedias, expectedMediasCount }, now);
         });
         if (result.storageKeys.length > 0) {
           await deleteStoredFiles(ctx, result.storageKeys).catch((err: unknown) =>

@@ -29,7 +29,7 @@ export interface Hashed {
 }
 
 /** Serialises writes to one website's tree (a row lock on PostgreSQL, the write lock on SQLite). */
-async function lockWebsite(db: Db, websiteId: number, now: string): Promise<void> {
+export async function lockWebsite(db: Db, websiteId: number, now: string): Promise<void> {
   await db.updateTable('websites').set({ updated_at: now }).where('id', '=', websiteId).execute();
 }
 

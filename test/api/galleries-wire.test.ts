@@ -1,0 +1,60 @@
+// What clients in the field send: fully percent-encoded query strings,
+// `_method` overrides with raw UTF-8 form bodies, and bursts of concurrent
+// creates from several publishing threads.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { all, text } from '../../src/client/xml.js';
+import { eachDatabase } from '../support/service.js';
+import { replyOf } from '../support/xml.js';
+import { create, details, publishMedias, startWorld, type GalleryWorld } from './galleries-fixtures.js';
+
+eachDatabase((kind) => {
+  let w: GalleryWorld;
+  let cookie: string;
+  beforeAll(async () => {
+    w = await startWorld(kind);
+    await w.client.whoami();
+    cookie = `_ficelle_session=${await w.client.sessionCookie()}`;
+  });
+  afterAll(() => w?.svc.close());
+
+  it('decodes a query string where every character but letters and digits is percent-encoded', async () => {
+    const g = await create(w, 'Encoded');
+    const [m] = await publishMedias(w.svc.db, w.user, g, ['e.jpg']);
+    const res = await replyOf(await w.svc.raw(w.app, 'GET', `/websites/${w.urlname}/galleries/${g}.xml?view=details%5Fwith%5Fmedias`, { headers: { cookie } }));
+    expect(res.status).toBe(200);
+    expect(text(res.doc, 'gallery/medias/media/uuid')).toBe(m);
+    const list = await replyOf(await w.svc.raw(w.app, 'GET', `/websites/${w.urlname}/galleries.xml?per%5Fpage=2&page=1&view=details`, { headers: { cookie } }));
+    expect(all(list.doc, 'galleries/gallery')).toHaveLength(2);
+  });
+
+  it('takes an update sent as POST with _method=PUT and a raw UTF-8 body', async () => {
+    const g = await create(w, 'Override me');
+    const body = Buffer.from(`_method=PUT&gallery[name]=Caf\u00e9 "<Noir>"&gallery[description]=a & b`.replace(' & b', '%20%26%20b'), 'utf8');
+    const res = await replyOf(
+      await w.svc.raw(w.app, 'POST', `/websites/${w.urlname}/galleries/${g}.xml`, {
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+      }),
+    );
+    expect(res.status).toBe(200);
+    expect(text(res.doc, 'gallery/name')).toBe('Café "<Noir>"');
+    expect(text(res.doc, 'gallery/url-path')).toBe('cafe-noir');
+    expect(text(res.doc, 'gallery/description')).toBe('a & b');
+    expect(text(res.doc, 'request')).toBe(`POST /websites/${w.urlname}/galleries/${g}.xml`);
+  });
+
+  it('keeps url paths unique and list positions dense under concurrent creates', async () => {
+    const parent = await create(w, 'Busy');
+    const replies = await Promise.all(Array.from({ length: 12 }, () => w.client.createGallery(w.urlname, { name: 'Same name', parent })));
+    const paths = replies.map((r) => text(r.doc, 'gallery/url-path'));
+    expect(new Set(paths).size).toBe(12);
+    expect(paths).toContain('same-name');
+    expect(paths).toContain('same-name-12');
+    const stats = await w.svc.db
+      .selectFrom('galleries')
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('list_pos').as('max')])
+      .executeTakeFirstOrThrow();
+    expect(Number(stats.max)).toBe(Number(stats.n));
+    expect(text((await details(w, parent)).doc, 'gallery/subgalleries-count')).toBe('12');
+  });
+});
