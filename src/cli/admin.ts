@@ -183,7 +183,7 @@ export async function runAdmin(argv: string[]): Promise<number> {
   const name = argv.slice(0, 2).join(' ');
   const command = commands[name];
   if (!command) {
-    process.stderr.write(`${argv.length ? `unknown command: ${name}` : 'no command given'}\n${usage()}\n`);
+    process.stderr.write(argv.length ? `unknown command: ${name} (commands: ${Object.keys(commands).join(', ')})\n` : `no command given\n${usage()}\n`);
     return 2;
   }
   let values: Opts;

@@ -1,0 +1,365 @@
+// The admin command line of operations.md, run as operators run it:
+// `node --import tsx src/cli/admin.ts <command>` with DATA_DIR (and DATABASE_URL).
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MediaPortfolioClient } from '../../src/client/index.js';
+import { all, text } from '../../src/client/xml.js';
+import { loadConfig } from '../../src/config.js';
+import { createService, type Service } from '../../src/http/server.js';
+import { openStore, type Db, type Store } from '../../src/store/db.js';
+import { randomTotpSecret, totpCode } from '../../src/users/totp.js';
+import { childEnv, runNode, signedFetch, type RunResult } from '../support/processes.js';
+import { basicAuth, createPgDatabase, eachDatabase, type DbKind } from '../support/service.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+interface Target {
+  dataDir: string;
+  databaseUrl?: string;
+  cleanup(): Promise<void>;
+}
+
+async function freshTarget(kind: DbKind): Promise<Target> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'mps-cli-'));
+  const pgDb = kind === 'postgres' ? await createPgDatabase() : undefined;
+  return {
+    dataDir,
+    databaseUrl: pgDb?.url,
+    async cleanup() {
+      await pgDb?.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** `node --import tsx src/cli/admin.ts <args>` against the target's DATA_DIR / DATABASE_URL. */
+function admin(target: Target, ...args: string[]): Promise<RunResult> {
+  return runNode(['src/cli/admin.ts', ...args], { env: childEnv({ DATA_DIR: target.dataDir, DATABASE_URL: target.databaseUrl }) });
+}
+
+/** The one JSON object a successful `--json` command prints, and nothing else. */
+function jsonOf(res: RunResult): Record<string, unknown> {
+  expect(res.stderr, 'stderr').toBe('');
+  expect(res.code, 'exit code').toBe(0);
+  expect(res.stdout.endsWith('\n')).toBe(true);
+  expect(res.stdout.trimEnd().split('\n'), 'exactly one line on stdout').toHaveLength(1);
+  const value: unknown = JSON.parse(res.stdout);
+  expect(value).toBeTypeOf('object');
+  expect(Array.isArray(value)).toBe(false);
+  return value as Record<string, unknown>;
+}
+
+/** Human text: a success that is not JSON. */
+function humanTextOf(res: RunResult): string {
+  expect(res.stderr, 'stderr').toBe('');
+  expect(res.code, 'exit code').toBe(0);
+  expect(res.stdout.trim()).not.toBe('');
+  expect(() => JSON.parse(res.stdout)).toThrow();
+  return res.stdout;
+}
+
+/** A refusal: non-zero exit, exactly one line on stderr, nothing on stdout. */
+function expectRefused(res: RunResult, what: string): void {
+  expect(res.code, `${what}: exit code`).not.toBe(0);
+  expect(res.code, `${what}: exit code`).not.toBeNull();
+  expect(res.stdout, `${what}: stdout`).toBe('');
+  expect(res.stderr, `${what}: stderr is one line`).toMatch(/^[^\n]*\S[^\n]*\n?$/);
+}
+
+eachDatabase((kind) => {
+  describe('admin CLI', { timeout: 180_000 }, () => {
+    let target: Target;
+    let store: Store | undefined;
+    // Opened after the CLI has created (and migrated) the database itself.
+    const db = (): Db => (store ??= openStore({ dataDir: target.dataDir, databaseUrl: target.databaseUrl })).db;
+    const userByEmail = (email: string) => db().selectFrom('users').selectAll().where('email', '=', email).executeTakeFirstOrThrow();
+
+    beforeAll(async () => {
+      target = await freshTarget(kind);
+    });
+    afterAll(async () => {
+      await store?.close();
+      await target?.cleanup();
+    });
+
+    const ann = { email: 'ann.lee@example.com', password: 'correct horse battery' };
+    let defaultArtistUuid: string;
+    let artistUuid: string;
+
+    it('user create --json prints {uuid, email}; the password is stored as an argon2id hash; the user owns a default media library', async () => {
+      const out = jsonOf(
+        await admin(target, 'user', 'create', '--email', ann.email, '--password', ann.password, '--first-name', 'Ann', '--last-name', 'Lee', '--json'),
+      );
+      expect(Object.keys(out).sort()).toEqual(['email', 'uuid']);
+      expect(out.uuid).toMatch(UUID);
+      expect(out.email).toBe(ann.email);
+
+      const user = await userByEmail(ann.email);
+      expect(user.uuid).toBe(out.uuid);
+      expect(user.first_name).toBe('Ann');
+      expect(user.last_name).toBe('Lee');
+      expect(user.otp_secret).toBeNull();
+      expect(user.password_hash.startsWith('$argon2id$')).toBe(true);
+      expect(user.password_hash).not.toContain(ann.password);
+
+      const artists = await db().selectFrom('artists').selectAll().where('owner_id', '=', user.id).execute();
+      expect(artists).toHaveLength(1);
+      expect(artists[0].is_default).toBe(1);
+      defaultArtistUuid = artists[0].uuid;
+    });
+
+    it('user create without --json prints human text', async () => {
+      const out = humanTextOf(await admin(target, 'user', 'create', '--email', 'bob@example.com', '--password', 'bobs long password'));
+      expect(out).toContain('bob@example.com');
+      const bob = await userByEmail('bob@example.com');
+      expect(bob.first_name).toBe('');
+    });
+
+    it('app create --json prints {key, secret}, the secret carrying at least 128 random bits', async () => {
+      const a = jsonOf(await admin(target, 'app', 'create', '--name', 'Lightroom plug-in', '--json'));
+      const b = jsonOf(await admin(target, 'app', 'create', '--name', 'Other client', '--json'));
+      for (const app of [a, b]) {
+        expect(Object.keys(app).sort()).toEqual(['key', 'secret']);
+        expect(app.key).toMatch(/^\S{16,}$/);
+        // hex (4 bits a character) or base64url (6 bits a character)
+        expect(app.secret).toMatch(/^(?:[0-9a-fA-F]{32,}|[A-Za-z0-9_-]{22,})$/);
+        const row = await db().selectFrom('apps').selectAll().where('api_key', '=', app.key as string).executeTakeFirstOrThrow();
+        expect(row.api_secret).toBe(app.secret);
+      }
+      expect(a.key).not.toBe(b.key);
+      expect(a.secret).not.toBe(b.secret);
+      expect(a.secret).not.toBe(a.key);
+
+      const before = (await db().selectFrom('apps').select('id').execute()).length;
+      humanTextOf(await admin(target, 'app', 'create', '--name', 'Human'));
+      expect((await db().selectFrom('apps').select('id').execute()).length).toBe(before + 1);
+    });
+
+    it('website create --json prints {uuid, urlname, rootGalleryUuid}; the website has its root gallery and display styles', async () => {
+      const out = jsonOf(
+        await admin(target, 'website', 'create', '--owner', ann.email, '--urlname', 'ann-lee', '--title', 'Ann Lee Photography', '--hostname', 'photos.example.com', '--json'),
+      );
+      expect(Object.keys(out).sort()).toEqual(['rootGalleryUuid', 'urlname', 'uuid']);
+      expect(out.uuid).toMatch(UUID);
+      expect(out.urlname).toBe('ann-lee');
+      expect(out.rootGalleryUuid).toMatch(UUID);
+
+      const user = await userByEmail(ann.email);
+      const website = await db().selectFrom('websites').selectAll().where('uuid', '=', out.uuid as string).executeTakeFirstOrThrow();
+      expect(website).toMatchObject({ urlname: 'ann-lee', title: 'Ann Lee Photography', hostname: 'photos.example.com', owner_id: user.id });
+      const root = await db().selectFrom('galleries').selectAll().where('uuid', '=', out.rootGalleryUuid as string).executeTakeFirstOrThrow();
+      expect(root.website_id).toBe(website.id);
+      expect(root.parent_id).toBeNull();
+      const styles = await db().selectFrom('display_styles').selectAll().where('website_id', '=', website.id).execute();
+      expect(styles.length).toBeGreaterThanOrEqual(1);
+
+      expect(humanTextOf(await admin(target, 'website', 'create', '--owner', ann.email, '--urlname', 'ann-second'))).toContain('ann-second');
+      await db().selectFrom('websites').select('id').where('urlname', '=', 'ann-second').executeTakeFirstOrThrow();
+    });
+
+    it('artist create --json prints {uuid} of a new, non-default media library', async () => {
+      const out = jsonOf(await admin(target, 'artist', 'create', '--owner', ann.email, '--name', 'Ann Lee Studio', '--json'));
+      expect(Object.keys(out)).toEqual(['uuid']);
+      expect(out.uuid).toMatch(UUID);
+      artistUuid = out.uuid as string;
+      const user = await userByEmail(ann.email);
+      const artists = await db().selectFrom('artists').selectAll().where('owner_id', '=', user.id).orderBy('id').execute();
+      expect(artists.map((a) => [a.uuid, a.name, a.is_default])).toEqual([
+        [defaultArtistUuid, 'Ann Lee', 1],
+        [artistUuid, 'Ann Lee Studio', 0],
+      ]);
+      expect(humanTextOf(await admin(target, 'artist', 'create', '--owner', ann.email, '--name', 'Third'))).toMatch(/[0-9a-f-]{36}/);
+    });
+
+    it('pricing-profile create --json prints {uuid}', async () => {
+      const out = jsonOf(await admin(target, 'pricing-profile', 'create', '--owner', ann.email, '--name', 'Prints 2026', '--json'));
+      expect(Object.keys(out)).toEqual(['uuid']);
+      const user = await userByEmail(ann.email);
+      const row = await db().selectFrom('pricing_profiles').selectAll().where('uuid', '=', out.uuid as string).executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ owner_id: user.id, name: 'Prints 2026' });
+    });
+
+    it('watermark create with --text or --file (an image copied into DATA_DIR); --default leaves one default per media library', async () => {
+      const artist = await db().selectFrom('artists').select('id').where('uuid', '=', artistUuid).executeTakeFirstOrThrow();
+      const byUuid = (uuid: string) => db().selectFrom('watermarks').selectAll().where('uuid', '=', uuid).executeTakeFirstOrThrow();
+
+      const t = jsonOf(await admin(target, 'watermark', 'create', '--artist', artistUuid, '--text', '© Ann Lee', '--default', '--json'));
+      expect(Object.keys(t)).toEqual(['uuid']);
+      expect(await byUuid(t.uuid as string)).toMatchObject({ artist_id: artist.id, text: '© Ann Lee', file_name: null, is_default: 1 });
+
+      const png = join(target.dataDir, '..', `mark-${randomUUID()}.png`);
+      await sharp({ create: { width: 40, height: 20, channels: 4, background: { r: 255, g: 255, b: 255, alpha: 0.5 } } })
+        .png()
+        .toFile(png);
+      try {
+        const f = jsonOf(await admin(target, 'watermark', 'create', '--artist', artistUuid, '--file', png, '--default', '--json'));
+        const row = await byUuid(f.uuid as string);
+        expect(row).toMatchObject({ artist_id: artist.id, text: null, width: 40, height: 20, is_default: 1 });
+        expect(row.file_name).toBe(png.split('/').pop());
+        expect(row.storage_key).toBeTruthy();
+        const stored = join(target.dataDir, row.storage_key!);
+        expect(existsSync(stored)).toBe(true);
+        expect((await readFile(stored)).equals(await readFile(png))).toBe(true);
+      } finally {
+        await rm(png, { force: true });
+      }
+      // The new default replaced the old one.
+      expect((await byUuid(t.uuid as string)).is_default).toBe(0);
+
+      const plain = jsonOf(await admin(target, 'watermark', 'create', '--artist', artistUuid, '--text', 'draft', '--json'));
+      expect((await byUuid(plain.uuid as string)).is_default).toBe(0);
+      const defaults = await db().selectFrom('watermarks').select('uuid').where('artist_id', '=', artist.id).where('is_default', '=', 1).execute();
+      expect(defaults).toHaveLength(1);
+      humanTextOf(await admin(target, 'watermark', 'create', '--artist', artistUuid, '--text', 'human'));
+    });
+
+    it('lightbox create --json prints {uuid}', async () => {
+      const out = jsonOf(await admin(target, 'lightbox', 'create', '--owner', ann.email, '--name', 'Client favourites', '--json'));
+      expect(Object.keys(out)).toEqual(['uuid']);
+      const user = await userByEmail(ann.email);
+      const row = await db().selectFrom('lightboxes').selectAll().where('uuid', '=', out.uuid as string).executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ owner_id: user.id, name: 'Client favourites' });
+      humanTextOf(await admin(target, 'lightbox', 'create', '--owner', ann.email, '--name', 'Second'));
+    });
+
+    it('a bad argument exits non-zero with exactly one line on stderr and nothing on stdout, and changes nothing', async () => {
+      const count = async () => {
+        const [users, websites, artists, watermarks, lightboxes, apps] = await Promise.all(
+          (['users', 'websites', 'artists', 'watermarks', 'lightboxes', 'apps'] as const).map((t) => db().selectFrom(t).select('id').execute()),
+        );
+        return { users: users.length, websites: websites.length, artists: artists.length, watermarks: watermarks.length, lightboxes: lightboxes.length, apps: apps.length };
+      };
+      const before = await count();
+      const owner = (await userByEmail(ann.email)).id;
+      const cases: Array<[string, string[]]> = [
+        ['unknown option', ['user', 'create', '--email', 'new@example.com', '--password', 'long enough pw', '--shoe-size', '44', '--json']],
+        ['missing required option', ['user', 'create', '--email', 'new@example.com', '--json']],
+        ['option without its value', ['app', 'create', '--name']],
+        ['missing --name', ['app', 'create', '--json']],
+        ['stray positional argument', ['app', 'create', '--name', 'x', 'extra', '--json']],
+        ['unknown command', ['frobnicate', 'everything', '--json']],
+        ['not an e-mail address', ['user', 'create', '--email', 'not-an-address', '--password', 'long enough pw', '--json']],
+        ['bad --otp-secret', ['user', 'create', '--email', 'otp@example.com', '--password', 'long enough pw', '--otp-secret', 'not base32!', '--json']],
+        ['duplicate e-mail', ['user', 'create', '--email', ann.email, '--password', 'another password', '--json']],
+        ['duplicate e-mail, other case', ['user', 'create', '--email', ann.email.toUpperCase(), '--password', 'another password', '--json']],
+        ['unknown owner (website)', ['website', 'create', '--owner', 'nobody@example.com', '--urlname', 'nobody-site', '--json']],
+        ['unknown owner (artist)', ['artist', 'create', '--owner', 'nobody@example.com', '--name', 'N', '--json']],
+        ['unknown owner (lightbox)', ['lightbox', 'create', '--owner', 'nobody@example.com', '--name', 'N', '--json']],
+        ['duplicate urlname', ['website', 'create', '--owner', 'bob@example.com', '--urlname', 'ann-lee', '--json']],
+        ['invalid urlname', ['website', 'create', '--owner', ann.email, '--urlname', 'Not A_Name!', '--json']],
+        ['unknown media library', ['watermark', 'create', '--artist', randomUUID(), '--text', 'x', '--json']],
+        ['watermark without --text or --file', ['watermark', 'create', '--artist', artistUuid, '--json']],
+        ['watermark with --text and --file', ['watermark', 'create', '--artist', artistUuid, '--text', 'x', '--file', '/etc/hostname', '--json']],
+        ['watermark --file that is not an image', ['watermark', 'create', '--artist', artistUuid, '--file', join(target.dataDir, 'missing.png'), '--json']],
+        ['lightbox with an unknown media', ['lightbox', 'create', '--owner', ann.email, '--name', 'N', '--media', randomUUID(), '--json']],
+      ];
+      // A few at a time: each is a Node process.
+      for (let i = 0; i < cases.length; i += 4) {
+        const batch = cases.slice(i, i + 4);
+        const results = await Promise.all(batch.map(([, args]) => admin(target, ...args)));
+        results.forEach((res, j) => expectRefused(res, batch[j][0]));
+      }
+      expect(await count()).toEqual(before);
+      const site = await db().selectFrom('websites').selectAll().where('urlname', '=', 'ann-lee').executeTakeFirstOrThrow();
+      expect(site.owner_id).toBe(owner);
+    });
+  });
+
+  describe('admin CLI while the server runs', { timeout: 180_000 }, () => {
+    let target: Target;
+    let service: Service;
+    let baseUrl: string;
+    let app: { key: string; secret: string };
+
+    beforeAll(async () => {
+      target = await freshTarget(kind);
+      const config = loadConfig({ DATA_DIR: target.dataDir, PORT: '0', RATE_LIMIT: 'off', LOG_LEVEL: 'warn', DATABASE_URL: target.databaseUrl });
+      service = await createService(config);
+      await service.fastify.listen({ port: 0, host: '127.0.0.1' });
+      const addr = service.fastify.server.address();
+      baseUrl = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+      config.publicUrl = baseUrl;
+    });
+    afterAll(async () => {
+      await service?.close();
+      await target?.cleanup();
+    });
+
+    it('user, app and website created with the CLI are usable through HTTP at once', async () => {
+      const email = 'cara@example.com';
+      const password = 'cara likes long passwords';
+      const user = jsonOf(await admin(target, 'user', 'create', '--email', email, '--password', password, '--first-name', 'Cara', '--last-name', 'Diaz', '--json'));
+      app = jsonOf(await admin(target, 'app', 'create', '--name', 'Live', '--json')) as typeof app;
+      const site = jsonOf(await admin(target, 'website', 'create', '--owner', email, '--urlname', 'cara-diaz', '--title', 'Cara', '--json'));
+
+      const client = new MediaPortfolioClient({ baseUrl, apiKey: app.key, apiSecret: app.secret, login: email, password, throttle: false, retry429: false });
+      const who = await client.whoami();
+      expect(text(who.doc, 'user/email')).toBe(email);
+      expect(text(who.doc, 'user/firstname')).toBe('Cara');
+
+      const sites = await client.websites('details');
+      expect(text(sites.doc, 'websites/website/urlname')).toBe('cara-diaz');
+      expect(text(sites.doc, 'websites/website/uuid')).toBe(site.uuid);
+      expect(text(sites.doc, 'websites/website/root-gallery-uuid')).toBe(site.rootGalleryUuid);
+
+      const db = service.services.db;
+      const owner = await db.selectFrom('users').select('id').where('uuid', '=', user.uuid as string).executeTakeFirstOrThrow();
+      const library = await db.selectFrom('artists').selectAll().where('owner_id', '=', owner.id).where('is_default', '=', 1).executeTakeFirstOrThrow();
+      const artists = await client.artists('details');
+      expect(all(artists.doc, 'artists/artist').map((a) => text(a, 'uuid'))).toEqual([library.uuid]);
+      expect(text(artists.doc, 'artists/artist/name')).toBe('Cara Diaz');
+
+      // More made while the session is open shows up too.
+      const extra = jsonOf(await admin(target, 'artist', 'create', '--owner', email, '--name', 'Cara Archive', '--json'));
+      const mark = jsonOf(await admin(target, 'watermark', 'create', '--artist', extra.uuid as string, '--text', '© Cara', '--default', '--json'));
+      const after = await client.artists('details');
+      expect(all(after.doc, 'artists/artist').map((a) => text(a, 'uuid')).sort()).toEqual([library.uuid, extra.uuid].sort());
+      const marks = await client.request('GET', `/artists/${extra.uuid as string}/watermarks.xml`, { view: 'details' });
+      expect(text(marks.doc, 'watermarks/watermark/uuid')).toBe(mark.uuid);
+      expect(text(marks.doc, 'watermarks/watermark/text')).toBe('© Cara');
+      expect(text(marks.doc, 'watermarks/watermark/default')).toBe('true');
+    });
+
+    it('a user created with --otp-secret logs in with PASSWORD+CODE only', async () => {
+      const email = 'dan@example.com';
+      const password = 'dan has two factors';
+      const secret = randomTotpSecret();
+      jsonOf(await admin(target, 'user', 'create', '--email', email, '--password', password, '--otp-secret', secret, '--json'));
+      const stored = await service.services.db.selectFrom('users').select(['otp_secret', 'password_hash']).where('email', '=', email).executeTakeFirstOrThrow();
+      expect(stored.otp_secret).not.toBeNull();
+      expect(stored.password_hash.startsWith('$argon2id$')).toBe(true);
+
+      const whoami = (authorization: string) => signedFetch(baseUrl, app, 'GET', '/whoami.xml', { headers: { Authorization: authorization } });
+      const passwordOnly = await whoami(basicAuth(email, password));
+      expect(passwordOnly.status).toBe(401);
+      expect(await passwordOnly.text()).toContain('<auth-method>basic:password+otp</auth-method>');
+      const wrongCode = await whoami(basicAuth(email, `${password}+${totpCode(secret, Date.now() - 10 * 60_000)}`));
+      expect(wrongCode.status).toBe(401);
+      await wrongCode.text();
+
+      let asked = 0;
+      const client = new MediaPortfolioClient({
+        baseUrl,
+        apiKey: app.key,
+        apiSecret: app.secret,
+        login: email,
+        password,
+        otp: () => {
+          asked++;
+          return totpCode(secret);
+        },
+        throttle: false,
+        retry429: false,
+      });
+      const who = await client.whoami();
+      expect(asked).toBe(1);
+      expect(text(who.doc, 'user/email')).toBe(email);
+      expect(text(who.doc, 'user/two-factor')).toBe('true');
+    });
+  });
+});

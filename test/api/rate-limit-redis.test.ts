@@ -1,0 +1,109 @@
+// RATE_LIMIT with REDIS_URL: two service processes on one Redis share each
+// application-and-user bucket (operations.md), with the headers of client-compat.
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrate, nowIso, openStore } from '../../src/store/db.js';
+import { createUser } from '../../src/users/queries.js';
+import { signedFetch, spawnService, waitForPing, type AppKeys, type ServiceProcess } from '../support/processes.js';
+import { basicAuth, REDIS_URL, sessionCookieOf } from '../support/service.js';
+
+interface Login {
+  email: string;
+  password: string;
+}
+
+describe.skipIf(!REDIS_URL)('rate limit shared through Redis by two service processes', () => {
+  let dataDir: string;
+  let a: ServiceProcess | undefined;
+  let b: ServiceProcess | undefined;
+  // A fresh key per run: buckets left in Redis by earlier runs never match.
+  const app: AppKeys = { key: `rl-${randomBytes(12).toString('hex')}`, secret: randomBytes(32).toString('hex') };
+  const otherApp: AppKeys = { key: `rl-${randomBytes(12).toString('hex')}`, secret: randomBytes(32).toString('hex') };
+  const ann: Login = { email: `ann-${randomBytes(4).toString('hex')}@example.com`, password: 'ann password 1' };
+  const bob: Login = { email: `bob-${randomBytes(4).toString('hex')}@example.com`, password: 'bob password 1' };
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'mps-redis-'));
+    const store = openStore({ dataDir });
+    try {
+      await migrate(store);
+      for (const k of [app, otherApp]) {
+        await store.db.insertInto('apps').values({ name: 'rate test', api_key: k.key, api_secret: k.secret, created_at: nowIso() }).execute();
+      }
+      for (const u of [ann, bob]) await createUser(store.db, { ...u, firstName: 'R', lastName: 'L' });
+    } finally {
+      await store.close();
+    }
+    const env = { DATA_DIR: dataDir, RATE_LIMIT: '6/60s', REDIS_URL, LOG_LEVEL: 'warn' };
+    [a, b] = await Promise.all([spawnService({ env }), spawnService({ env })]);
+    await Promise.all([waitForPing(a, app), waitForPing(b, app)]);
+  });
+
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  function expectRateHeaders(res: Response, remaining: number): void {
+    expect(res.headers.get('ratelimit-limit')).toBe('6, 6;w=60');
+    expect(res.headers.get('ratelimit-remaining')).toBe(String(remaining));
+    const reset = res.headers.get('ratelimit-reset') ?? '';
+    expect(reset).toMatch(/^\d+$/);
+    expect(Number(reset)).toBeGreaterThanOrEqual(1);
+    expect(Number(reset)).toBeLessThanOrEqual(120);
+  }
+
+  it('one user alternating between the processes spends one bucket, then both refuse with 429', async () => {
+    const whoami = (proc: ServiceProcess, headers: Record<string, string>) => signedFetch(proc.url, app, 'GET', '/whoami.xml', { headers });
+
+    // Logs in on A; the session (in the shared database) works on B as well.
+    const first = await whoami(a!, { Authorization: basicAuth(ann.email, ann.password) });
+    expect(first.status).toBe(200);
+    await first.text();
+    expectRateHeaders(first, 5);
+    const cookie = sessionCookieOf(first);
+    expect(cookie).toBeTruthy();
+
+    const order = [b!, a!, b!, a!, b!];
+    for (let i = 0; i < order.length; i++) {
+      const res = await whoami(order[i], { Cookie: cookie! });
+      expect(res.status, `request ${i + 2}`).toBe(200);
+      expect(await res.text()).toContain(ann.email);
+      expectRateHeaders(res, 4 - i);
+    }
+
+    for (const proc of [a!, b!]) {
+      const refused = await whoami(proc, { Cookie: cookie! });
+      expect(refused.status).toBe(429);
+      expectRateHeaders(refused, 0);
+      const retryAfter = refused.headers.get('retry-after') ?? '';
+      expect(retryAfter).toMatch(/^\d+$/);
+      expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
+      expect(Number(retryAfter)).toBeLessThanOrEqual(120);
+      expect(refused.headers.get('content-type')).toMatch(/^application\/xml/);
+      const body = await refused.text();
+      expect(body).toMatch(/<error>[^<]+<\/error>/);
+      expect(body).toContain('<error-code>rate_limited</error-code>');
+    }
+  });
+
+  it('another user of the same application, and the same user through another application, have buckets of their own', async () => {
+    const other = await signedFetch(b!.url, app, 'GET', '/whoami.xml', { headers: { Authorization: basicAuth(bob.email, bob.password) } });
+    expect(other.status).toBe(200);
+    expect(await other.text()).toContain(bob.email);
+    expectRateHeaders(other, 5);
+
+    const otherAppRes = await signedFetch(a!.url, otherApp, 'GET', '/whoami.xml', { headers: { Authorization: basicAuth(ann.email, ann.password) } });
+    expect(otherAppRes.status).toBe(200);
+    await otherAppRes.text();
+    expectRateHeaders(otherAppRes, 5);
+
+    // Ann's bucket on the first application is still empty, on either process.
+    const still = await signedFetch(a!.url, app, 'GET', '/whoami.xml', { headers: { Authorization: basicAuth(ann.email, ann.password) } });
+    expect(still.status).toBe(429);
+    await still.text();
+  });
+});
