@@ -15,8 +15,6 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     if (stopping) return;
     stopping = true;
     service.fastify.log.info({ signal }, 'stopping: finishing requests in flight');
-    // Keep-alive connections go idle as their last request ends: close them then, not after keepAliveTimeout.
-    setInterval(() => service.fastify.server.closeIdleConnections(), 100).unref();
     service
       .close()
       .then(() => process.exit(0))

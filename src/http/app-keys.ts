@@ -6,7 +6,9 @@ import { ApiError } from './errors.js';
 import { parseTimestamp, SIGNATURE_WINDOW_MS, signatureMatches } from './signing.js';
 
 // Applications change rarely; a short cache keeps the hot path off the database.
+// Unknown keys are remembered only briefly, so a new application works at once.
 const CACHE_MS = 60_000;
+const UNKNOWN_CACHE_MS = 2_000;
 
 export class AppKeys {
   private readonly cache = new Map<string, { app: AppRow | undefined; until: number }>();
@@ -19,7 +21,7 @@ export class AppKeys {
     if (hit && hit.until > now) return hit.app;
     const app = await this.db.selectFrom('apps').selectAll().where('api_key', '=', apiKey).executeTakeFirst();
     if (this.cache.size > 10_000) this.cache.clear();
-    this.cache.set(apiKey, { app, until: now + CACHE_MS });
+    this.cache.set(apiKey, { app, until: now + (app ? CACHE_MS : UNKNOWN_CACHE_MS) });
     return app;
   }
 

@@ -171,7 +171,14 @@ export async function createService(config: Config): Promise<Service> {
     async close() {
       if (closed) return;
       closed = true;
-      await fastify.close();
+      // Keep-alive connections go idle as their last request ends: close them
+      // then, not after keepAliveTimeout.
+      const sweep = setInterval(() => fastify.server.closeIdleConnections(), 100);
+      try {
+        await fastify.close();
+      } finally {
+        clearInterval(sweep);
+      }
       for (const feature of [...features].reverse()) await feature.stop?.(services);
       await limiters.close();
       await store.close();
