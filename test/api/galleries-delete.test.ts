@@ -2,7 +2,9 @@
 // only with delete_medias=1, and a medias_count that does not match the real
 // count is a 409 that changes nothing.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { int, text } from '../../src/client/xml.js';
+import { all, int, text } from '../../src/client/xml.js';
+import { insertChildren } from '../../src/galleries/bulk-insert.js';
+import { nowIso } from '../../src/store/db.js';
 import { eachDatabase } from '../support/service.js';
 import { alsoPublish, create, details, failure, publishMedias, startWorld, type GalleryWorld } from './galleries-fixtures.js';
 
@@ -88,6 +90,32 @@ eachDatabase((kind) => {
     expect((await failure(w.client.deleteGallery(w.urlname, g, { delete_medias: 2 as 1 }))).status).toBe(422);
     expect((await failure(w.client.request('DELETE', `/websites/${w.urlname}/galleries/${g}.xml`, { medias_count: 'many' }))).status).toBe(422);
     expect(await exists('galleries', g)).toBe(true);
+  });
+
+  it('closes the list up after deleting a sub-tree scattered over hundreds of runs of positions, keeping the order', async () => {
+    const a = await create(w, 'Scattered A');
+    const b = await create(w, 'Scattered B');
+    // Alternate the two parents, so A's sub-tree is 250 separate runs of positions.
+    await w.svc.db.transaction().execute(async (trx) => {
+      const parents = await trx.selectFrom('galleries').selectAll().where('uuid', 'in', [a, b]).orderBy('id').execute();
+      for (let i = 0; i < 250; i++) for (const p of parents) await insertChildren(trx, p, [`${p.name} ${i}`], nowIso());
+    });
+    const listed = async () => {
+      const names: string[] = [];
+      for await (const g of w.client.paginate(`/websites/${w.urlname}/galleries.xml`, { per_page: 500 }, 'galleries/gallery')) names.push(text(g, 'name')!);
+      return names;
+    };
+    const before = await listed();
+    await w.client.deleteGallery(w.urlname, a);
+    const after = await listed();
+    expect(after).toEqual(before.filter((n) => !n.startsWith('Scattered A')));
+    const stats = await w.svc.db
+      .selectFrom('galleries')
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('list_pos').as('max')])
+      .executeTakeFirstOrThrow();
+    expect(Number(stats.max)).toBe(Number(stats.n));
+    const last = await w.client.galleries(w.urlname, { page: 1, per_page: 500 });
+    expect(all(last.doc, 'galleries/gallery')).toHaveLength(Number(stats.n));
   });
 
   it('accepts a DELETE sent as POST with _method and an empty body', async () => {
