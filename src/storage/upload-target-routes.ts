@@ -65,6 +65,10 @@ function receipt(stored: { key: string; size: number }) {
 
 export const uploadTargetFeature: Feature = {
   name: 'upload-target',
+  // The store and the secret are built at start: a bad STORAGE_URL stops the service there, not at the first upload.
+  start(services) {
+    uploadServicesOf(services);
+  },
   routes(router) {
     // Multipart, like an S3 browser POST: key, policy, signature, Content-Type (any order), then the file.
     router.add({
