@@ -117,7 +117,10 @@ export function parseCaptureTime(value: string, attr: string): string {
   const d = new Date(text);
   const month = Number(m[2]);
   const day = Number(m[3]);
-  if (Number.isNaN(d.getTime()) || month < 1 || month > 12 || day < 1 || day > 31) {
+  const daysInMonth = new Date(Date.UTC(Number(m[1]), month, 0)).getUTCDate();
+  const [hour, minute, second] = [m[4], m[5], m[6]].map((v) => Number(v ?? 0));
+  const timeOk = hour <= 23 && minute <= 59 && second <= 59;
+  if (Number.isNaN(d.getTime()) || month < 1 || month > 12 || day < 1 || day > daysInMonth || !timeOk) {
     throw invalid(`${attr}: not a valid date or time: ${JSON.stringify(value)}`);
   }
   return d.toISOString();

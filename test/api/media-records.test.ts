@@ -98,6 +98,22 @@ eachDatabase((kind) => {
     expect(node.attrs.nil).toBe('true');
   });
 
+  it('reads date_created in the ISO 8601 forms clients send, and refuses impossible dates', async () => {
+    const [uuid] = await insertMedias(w.svc.db, w.user, 1);
+    const shotAt = async (value: string) => {
+      await updateMedia(w.client, uuid, { 'media[date_created]': value });
+      return text((await getMedia(w.client, uuid)).doc, 'media/shot-at');
+    };
+    expect(await shotAt('2024-02-29')).toBe('2024-02-29T00:00:00+00:00');
+    expect(await shotAt('2024-02-29T23:30:00-0100')).toBe('2024-03-01T00:30:00+00:00');
+    expect(await shotAt('2024-02-29T10:11:12Z')).toBe('2024-02-29T10:11:12+00:00');
+    for (const bad of ['2023-02-29', '2024-13-01', '2024-01-01T24:00:00Z', '01/02/2024']) {
+      const r = await failure(updateMedia(w.client, uuid, { 'media[date_created]': bad }));
+      expect(r.status).toBe(422);
+    }
+    expect(await shotAt('')).toBeUndefined();
+  });
+
   it('names the bad attribute in a 422 and saves nothing', async () => {
     const [uuid] = await insertMedias(w.svc.db, w.user, [{ title: 'Before' }]);
     const bad = await failure(updateMedia(w.client, uuid, { 'media[title]': 'After', 'media[date_created]': 'yesterday' }));
