@@ -56,6 +56,15 @@ export function leaseUntil(seconds: number, from = Date.now()): string {
  */
 export async function claimJob(db: Db, dialect: Dialect, workerId: string, leaseSeconds: number): Promise<JobRow | undefined> {
   const now = nowIso();
+  // A read first: an idle poll then never takes the write lock (SQLite) or row locks.
+  const candidate = await db
+    .selectFrom('jobs')
+    .select('id')
+    .where('state', 'in', ['queued', 'running'])
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
+    .limit(1)
+    .executeTakeFirst();
+  if (!candidate) return undefined;
   const skipLocked = dialect === 'postgres' ? sql`FOR UPDATE SKIP LOCKED` : sql``;
   const result = await sql<JobRow>`
     UPDATE jobs SET state = 'running', locked_by = ${workerId}, locked_until = ${leaseUntil(leaseSeconds)},

@@ -187,6 +187,15 @@ eachDatabase((kind) => {
     expect(text((await getMedia(w.client, mine)).doc, 'media/title')).toBe('Mine');
   });
 
+  it('completes a job with an empty selection at once', async () => {
+    const c = await createCollection(w, 'Empty');
+    const res = await batch({ select: 'all', medias_group_id: c, medias_count: 0, 'medias[title]': 'Nobody' });
+    expect(int(res.doc, 'job/total')).toBe(0);
+    const done = await waitForJob(w.client, text(res.doc, 'location')!);
+    expect(text(done.doc, 'job/state')).toBe('done');
+    expect(int(done.doc, 'job/processed')).toBe(0);
+  });
+
   it('counts medias deleted before the job reached them as failed', async () => {
     const ms = await insertMedias(w.svc.db, w.user, 3);
     // Stop the worker so the job waits, delete one media, then let it run.
