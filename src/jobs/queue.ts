@@ -78,11 +78,16 @@ export async function claimJob(db: Db, dialect: Dialect, workerId: string, lease
   return result.rows[0];
 }
 
-/** Gives the job back (state unchanged) so any worker may resume it, after `delaySeconds`. */
-export async function releaseJob(db: Db, job: JobRow, workerId: string, delaySeconds = 0): Promise<void> {
+/** Gives the job back (state unchanged) so any worker may resume it, after `delaySeconds`; `errors` replaces its error lines. */
+export async function releaseJob(db: Db, job: JobRow, workerId: string, delaySeconds = 0, errors?: string[]): Promise<void> {
   await db
     .updateTable('jobs')
-    .set({ locked_by: null, locked_until: delaySeconds > 0 ? leaseUntil(delaySeconds) : null, updated_at: nowIso() })
+    .set({
+      locked_by: null,
+      locked_until: delaySeconds > 0 ? leaseUntil(delaySeconds) : null,
+      updated_at: nowIso(),
+      ...(errors ? { errors: JSON.stringify(errors) } : {}),
+    })
     .where('id', '=', job.id)
     .where('locked_by', '=', workerId)
     .execute();

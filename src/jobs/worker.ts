@@ -17,8 +17,10 @@ export interface WorkerOptions {
   leaseSeconds: number;
   /** Pause between chunks, leaving the database to requests (JOB_CHUNK_PAUSE_MS, default 0). */
   chunkPauseMs: number;
-  /** Claims of one job before it is given up as failed. */
+  /** Claims of one job before it is given up as failed (JOB_MAX_ATTEMPTS, default 5). */
   maxAttempts: number;
+  /** Wait before retrying a failed chunk, doubled at each attempt, at most 300 s (JOB_RETRY_SECONDS, default 5). */
+  retrySeconds: number;
 }
 
 function envInt(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
@@ -36,6 +38,7 @@ export function workerOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Work
     leaseSeconds: envInt(env, 'JOB_LEASE_SECONDS', 60, 1),
     chunkPauseMs: envInt(env, 'JOB_CHUNK_PAUSE_MS', 0, 0),
     maxAttempts: envInt(env, 'JOB_MAX_ATTEMPTS', 5, 1),
+    retrySeconds: envInt(env, 'JOB_RETRY_SECONDS', 5, 0),
   };
 }
 
@@ -124,6 +127,7 @@ export class JobWorker {
       }
       const end = Math.min(cursor + this.options.chunkSize, job.total);
       let result: ChunkResult;
+      let nextErrors = errors;
       try {
         result = await this.db.transaction().execute(async (trx) => {
           // Lock the job row first and prove the lease is still ours and the cursor unmoved.
@@ -138,14 +142,14 @@ export class JobWorker {
           const r = await handler.runChunk(trx, job, payload, cursor, end, this.services);
           const now = nowIso();
           const last = end >= job.total;
-          errors = appendErrors(errors, r.errors);
+          nextErrors = appendErrors(errors, r.errors);
           await trx
             .updateTable('jobs')
             .set((eb) => ({
               cursor: end,
               processed: eb('processed', '+', r.processed),
               failed: eb('failed', '+', r.failed),
-              errors: JSON.stringify(errors),
+              errors: JSON.stringify(nextErrors),
               updated_at: now,
               ...(last ? { state: 'done', finished_at: now, locked_by: null, locked_until: null } : {}),
             }))
@@ -159,11 +163,14 @@ export class JobWorker {
           return;
         }
         log.error({ err, cursor }, 'job chunk failed; the job is retried later');
-        const backoff = Math.min(300, 5 * 2 ** Math.max(0, job.attempts - 1));
-        await releaseJob(this.db, job, this.id, backoff).catch((e) => log.error({ err: e }, 'job release failed'));
+        const backoff = Math.min(300, this.options.retrySeconds * 2 ** Math.max(0, job.attempts - 1));
+        // The rolled-back chunk's lines are not kept; the failure itself is, for the status resource.
+        const lines = appendErrors(errors, [`attempt ${job.attempts} failed at item ${cursor + 1} (see the service log); it is retried`]);
+        await releaseJob(this.db, job, this.id, backoff, lines).catch((e) => log.error({ err: e }, 'job release failed'));
         return;
       }
       cursor = end;
+      errors = nextErrors;
       if (result.afterCommit) await result.afterCommit().catch((err) => log.error({ err }, 'job after-commit step failed'));
       if (this.options.chunkPauseMs > 0 && cursor < job.total && !this.stopping) await this.sleep(this.options.chunkPauseMs);
     }

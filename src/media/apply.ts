@@ -110,11 +110,12 @@ async function applyMemberships(
   for (const targetId of toAdd) {
     const columns = t.stamped ? sql`(${target}, media_id, position, published_at)` : sql`(${target}, media_id, position)`;
     const stamp = t.stamped ? sql`, CAST(${now} AS text)` : sql``;
+    // Joined to its target: a gallery or collection deleted since the request was validated is skipped.
     await sql`
       INSERT INTO ${table} ${columns}
-      SELECT CAST(${targetId} AS integer), m.id,
+      SELECT t.id, m.id,
         (SELECT COALESCE(MAX(x.position), 0) FROM ${table} x WHERE x.${target} = ${targetId}) + ROW_NUMBER() OVER (ORDER BY m.id)${stamp}
-      FROM medias m
+      FROM medias m JOIN ${sql.table(t.targets)} t ON t.id = ${targetId}
       WHERE m.id IN (${idList(ids)})
         AND NOT EXISTS (SELECT 1 FROM ${table} y WHERE y.${target} = ${targetId} AND y.media_id = m.id)`.execute(trx);
   }
@@ -127,9 +128,9 @@ async function applyPricing(trx: Db, ids: number[], ch: MediaChanges): Promise<v
   for (const profileId of ch.addPricing ?? []) {
     await sql`
       INSERT INTO media_pricing_profiles (media_id, pricing_profile_id)
-      SELECT m.id, CAST(${profileId} AS integer) FROM medias m
+      SELECT m.id, p.id FROM medias m JOIN pricing_profiles p ON p.id = ${profileId}
       WHERE m.id IN (${idList(ids)})
-        AND NOT EXISTS (SELECT 1 FROM media_pricing_profiles p WHERE p.media_id = m.id AND p.pricing_profile_id = ${profileId})`.execute(trx);
+        AND NOT EXISTS (SELECT 1 FROM media_pricing_profiles x WHERE x.media_id = m.id AND x.pricing_profile_id = ${profileId})`.execute(trx);
   }
   if (ch.removePricing?.length) {
     await trx.deleteFrom('media_pricing_profiles').where('media_id', 'in', ids).where('pricing_profile_id', 'in', ch.removePricing).execute();

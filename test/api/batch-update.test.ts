@@ -23,6 +23,8 @@ import {
 } from '../support/media.js';
 
 process.env.JOB_POLL_MS = '50';
+process.env.JOB_RETRY_SECONDS = '0';
+process.env.JOB_MAX_ATTEMPTS = '3';
 
 eachDatabase((kind) => {
   let w: MediaWorld;
@@ -194,6 +196,43 @@ eachDatabase((kind) => {
     const done = await waitForJob(w.client, text(res.doc, 'location')!);
     expect(text(done.doc, 'job/state')).toBe('done');
     expect(int(done.doc, 'job/processed')).toBe(0);
+  });
+
+  it('skips a gallery deleted between the request and the job', async () => {
+    const g = await createGallery(w, 'Short-lived');
+    const [m] = await insertMedias(w.svc.db, w.user, 1);
+    const worker = jobWorkerOf(w.svc.service.services)!;
+    await worker.stop();
+    const res = await batch({ select: m, 'medias[publish_to_galleries]': [g], 'medias[title]': 'Still applied' });
+    await w.client.deleteGallery(w.urlname, g);
+    worker.start();
+    const done = await waitForJob(w.client, text(res.doc, 'location')!);
+    expect(text(done.doc, 'job/state')).toBe('done');
+    expect(int(done.doc, 'job/failed')).toBe(0);
+    const media = (await getMedia(w.client, m)).doc;
+    expect(text(media, 'media/title')).toBe('Still applied');
+    expect(all(media, 'media/galleries/gallery')).toHaveLength(0);
+  });
+
+  it('retries a chunk that fails, then gives the job up as failed with the reason, changing nothing', async () => {
+    const [m] = await insertMedias(w.svc.db, w.user, [{ title: 'Untouched' }]);
+    const id = (await w.svc.db.selectFrom('medias').select('id').where('uuid', '=', m).executeTakeFirstOrThrow()).id;
+    // A change set the database refuses (a library that does not exist), as if it had vanished since validation.
+    const now = new Date().toISOString();
+    const uuid = '00000000-0000-4000-8000-0000000000ff';
+    await w.svc.db
+      .insertInto('jobs')
+      .values({ uuid, owner_id: w.user.id, kind: 'media_batch_update', state: 'queued', payload: JSON.stringify({ ids: [id], changes: { columns: { title: 'Changed', artist_id: 987654 } } }), total: 1, created_at: now, updated_at: now })
+      .execute();
+    jobWorkerOf(w.svc.service.services)!.wake();
+    const done = await waitForJob(w.client, `/jobs/${uuid}.xml`);
+    expect(text(done.doc, 'job/state')).toBe('failed');
+    expect(int(done.doc, 'job/processed')).toBe(0);
+    const errors = all(done.doc, 'job/errors/error').map((e) => e.text);
+    expect(errors.filter((e) => e.startsWith('attempt'))).toHaveLength(3);
+    expect(errors[errors.length - 1]).toContain('given up after 3 attempts');
+    expect(text(done.doc, 'job/finished-at')).toBeTruthy();
+    expect(text((await getMedia(w.client, m)).doc, 'media/title')).toBe('Untouched');
   });
 
   it('counts medias deleted before the job reached them as failed', async () => {
