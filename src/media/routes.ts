@@ -83,7 +83,7 @@ export const mediaFeature: Feature = {
     router.add({
       method: 'PUT',
       path: '/medias/:uuid.xml',
-      params: [...UPLOAD_PARAMS, ...MEDIA_PARAMS],
+      params: [...UPLOAD_PARAMS, ...MEDIA_PARAMS, 'media[replace]', 'artist_id'],
       files: [CONTENT_FIELD],
       multipartOnly: true,
       handler: updateMedia,

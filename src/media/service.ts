@@ -111,6 +111,10 @@ export async function updateMedia(ctx: RequestContext): Promise<XmlObject> {
   const media = await findOwnedMedia(db, user.id, ctx.path.uuid);
   if (!media) throw notFound(`media ${ctx.path.uuid}`);
   const changes = await readMediaChanges(db, user.id, p, 'media', 'single');
+  // Clients replace a file by sending the step 1 parameters here (spec 4.7): the top-level
+  // artist_id then names the library, and media[replace] is implied.
+  const topArtist = p.str('artist_id');
+  if (changes.columns.artist_id === undefined && topArtist) changes.columns.artist_id = await ownedArtistId(db, user.id, topArtist, 'artist_id');
 
   let uploadFields: XmlObject = {};
   let message = 'media updated';

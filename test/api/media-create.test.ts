@@ -91,6 +91,31 @@ eachDatabase((kind) => {
     expect(text(fresh.doc, 'media/uuid')).not.toBe(uuid);
   });
 
+  it('accepts the step 1 parameters on PUT to replace a file, artist_id and media[replace] included', async () => {
+    const created = await step1({ 'media[content][file_name]': 'put-replace.png' });
+    const uuid = text(created.doc, 'media/uuid')!;
+    const library = await insertArtist(w.svc.db, w.user, 'Replaced into');
+    const g = await createGallery(w, 'Replaced into');
+    const res = await w.client.request(
+      'PUT',
+      `/medias/${uuid}.xml`,
+      {
+        'media[content][upload_location]': 'REQUEST',
+        'media[content][file_name]': 'put-replace.png',
+        'media[content][file_size]': image.length,
+        'media[content][mime_type]': 'image/png',
+        'media[replace]': 1,
+        'media[publish_to_galleries]': [g],
+        artist_id: library,
+      },
+      { multipart: true, methodOverride: true },
+    );
+    expect(text(res.doc, 'media/uuid')).toBe(uuid);
+    expect(text(res.doc, 'media/upload-url')).toMatch(/^http/);
+    expect(text(res.doc, 'media/artist-uuid')).toBe(library);
+    expect(all(res.doc, 'media/galleries/gallery/uuid').map((n) => n.text)).toEqual([g]);
+  });
+
   it('takes a direct upload with metadata and placements: live and listed at once', async () => {
     const g = await createGallery(w, 'Direct');
     const res = await w.client.request(
