@@ -3,8 +3,8 @@
 // name only by a rename (putFile), so nobody ever sees it half-written.
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import type { IncomingMessage } from 'node:http';
 import { mkdir, rm } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -21,7 +21,6 @@ export interface TempFile {
 /** Counts bytes and fails as soon as there are more than allowed. */
 class ByteLimit extends Transform {
   bytes = 0;
-  exceeded = false;
   constructor(private readonly max: number) {
     // As deep as the file sink: a shallower buffer pauses the request on every chunk, doubling the CPU per byte.
     super({ highWaterMark: BUFFER_BYTES });
@@ -29,7 +28,6 @@ class ByteLimit extends Transform {
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
     this.bytes += chunk.length;
     if (this.bytes > this.max) {
-      this.exceeded = true;
       done(new ApiError(413, 'payload_too_large', `the file is larger than the ${this.max} bytes allowed`));
       return;
     }
