@@ -158,6 +158,15 @@ eachDatabase((kind) => {
     });
   });
 
+  it('gives concurrent publications to one gallery distinct positions at the end', async () => {
+    const g = await createGallery(w, 'Concurrent');
+    const ms = await insertMedias(w.svc.db, w.user, 12);
+    await Promise.all(ms.map((u) => updateMedia(w.client, u, { 'media[publish_to_galleries]': [g] })));
+    const gid = (await w.svc.db.selectFrom('galleries').select('id').where('uuid', '=', g).executeTakeFirstOrThrow()).id;
+    const rows = await w.svc.db.selectFrom('media_galleries').select('position').where('gallery_id', '=', gid).orderBy('position').execute();
+    expect(rows.map((r) => r.position)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+  });
+
   it('manages collection membership and pricing profiles', async () => {
     const [c1, c2] = [await createCollection(w, 'Best'), await createCollection(w, 'Print')];
     const [p1, p2] = [await insertPricingProfile(w.svc.db, w.user, 'A'), await insertPricingProfile(w.svc.db, w.user, 'B')];
