@@ -6,15 +6,14 @@ import { conflict, invalid } from '../http/errors.js';
 import { pageParams, PAGINATION_PARAMS, totalPages, type Params } from '../http/params.js';
 import { xmlArray, type XmlObject } from '../http/xml.js';
 import { applyMediaChanges } from '../media/apply.js';
-import { loadMediaRecords } from '../media/queries.js';
+import { loadMediaRecords, NO_RELATIONS } from '../media/queries.js';
 import { countCollections, countMedias, countSmartGroups, mediaIds } from '../media/selection.js';
 import { removeStoredFiles } from '../media/service.js';
 import { filterArtistId, ownedArtistId } from '../media/targets.js';
 import { mediaXml } from '../media/xml.js';
-import { NO_RELATIONS } from '../media/queries.js';
 import { nowIso, type Db } from '../store/db.js';
 import { groupScope, requireOwnedGroup, type GroupKind, type GroupRow } from './queries.js';
-import { readRules, ruleParams, EMPTY_RULES } from './rules.js';
+import { EMPTY_RULES, readRules, ruleParams } from './rules.js';
 import { groupLocation, groupType, groupXml, type GroupView } from './xml.js';
 
 export const GROUPS_MAX_PER_PAGE = 500;
