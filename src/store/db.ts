@@ -29,9 +29,6 @@ export function openStore(opts: { dataDir: string; databaseUrl?: string }): Stor
     // An idle connection dropped by the server (restart, failover) must not crash the process;
     // the pool replaces it on the next checkout.
     pool.on('error', () => {});
-    // An idle connection the server drops (restart, failover, DROP DATABASE) is an 'error' on the
-    // pool; unhandled it would crash the process. The pool replaces the connection on next use.
-    pool.on('error', () => {});
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
