@@ -3,21 +3,22 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { newOriginalKey } from '../../src/storage/object-keys.js';
 import { signPolicy, type UploadPolicy } from '../../src/storage/policy.js';
 import { uploadServicesOf } from '../../src/storage/registry.js';
-import { TestService } from '../support/service.js';
+import { eachDatabase, TestService } from '../support/service.js';
 import { errorOf, jpegWithExif, postUpload, putRaw, sendChunked, sendThenAbort } from './uploads-support.js';
 
-describe('upload target (local storage)', () => {
+// The target never touches the database, but the service it runs in does: both kinds.
+eachDatabase((kind) => {
   let svc: TestService;
   let secret: Buffer;
   let file: Buffer;
   const mediaUuid = '3f1e2d4c-0000-4000-8000-00000000abcd';
 
   beforeAll(async () => {
-    svc = await TestService.start('sqlite');
+    svc = await TestService.start(kind);
     secret = uploadServicesOf(svc.service.services).secret;
     file = await jpegWithExif();
   });
