@@ -37,6 +37,8 @@ export const ACCEPTED_TYPES: ReadonlyMap<string, MediaKind> = new Map<string, Me
   ['video/webm', 'video'],
   ['video/mpeg', 'video'],
   ['video/3gpp', 'video'],
+  // AVCHD camcorder files (.mts, .m2ts).
+  ['video/mp2t', 'video'],
   ['application/pdf', 'document'],
 ]);
 
@@ -47,7 +49,7 @@ const BY_EXTENSION: Record<string, string> = {
   cr3: 'image/x-canon-cr3', nef: 'image/x-nikon-nef', arw: 'image/x-sony-arw', orf: 'image/x-olympus-orf',
   rw2: 'image/x-panasonic-rw2', raf: 'image/x-fujifilm-raf', mp4: 'video/mp4', mov: 'video/quicktime',
   qt: 'video/quicktime', m4v: 'video/x-m4v', avi: 'video/vnd.avi', mkv: 'video/matroska', webm: 'video/webm',
-  mpg: 'video/mpeg', mpeg: 'video/mpeg', '3gp': 'video/3gpp', pdf: 'application/pdf',
+  mpg: 'video/mpeg', mpeg: 'video/mpeg', '3gp': 'video/3gpp', mts: 'video/mp2t', m2ts: 'video/mp2t', pdf: 'application/pdf',
 };
 
 /** Other names clients use for accepted types. */
