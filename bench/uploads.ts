@@ -2,6 +2,7 @@
 // file streamed as a multipart POST, against a bare node:http server piping
 // the same bytes to disk in the same run, plus the service's RSS growth while
 // it receives the file (it must stream, not buffer).
+import { execFile } from 'node:child_process';
 import { randomFillSync } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -9,6 +10,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
+import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { find, text, type XmlNode } from '../src/client/xml.js';
 import type { BenchContext, BenchLine } from './lib.js';
@@ -63,6 +65,11 @@ function streamMultipart(url: string, fields: ReadonlyArray<[string, string]>, f
   });
 }
 
+/** Flushes dirty pages, so that no measurement pays for the previous one's writeback. */
+async function settleDisk(): Promise<void> {
+  await promisify(execFile)('sync').catch(() => undefined);
+}
+
 async function rssBytes(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   const m = /VmRSS:\s+(\d+)\s+kB/.exec(status);
@@ -92,7 +99,8 @@ async function measure<T>(pid: number, fn: () => Promise<T>): Promise<{ ms: numb
 
 export async function benchUploads(b: BenchContext): Promise<BenchLine[]> {
   const size = Number(process.env.BENCH_UPLOAD_MIB ?? 256) * MiB;
-  const rounds = Number(process.env.BENCH_UPLOAD_ROUNDS ?? 3);
+  // Even, so that each side goes first equally often.
+  const rounds = Number(process.env.BENCH_UPLOAD_ROUNDS ?? 4);
   const dir = await mkdtemp(join(tmpdir(), 'mps-bench-upload-'));
   const sinkDir = join(dir, 'sink');
   await mkdir(sinkDir);
@@ -117,12 +125,17 @@ export async function benchUploads(b: BenchContext): Promise<BenchLine[]> {
       const fields = (find(media, 'upload-params')?.children ?? []).map((c) => [c.name, c.text] as [string, string]);
       const uploadUrl = text(media, 'upload-url')!;
 
-      const toService = () => measure(b.pid, () => streamMultipart(uploadUrl, fields, text(media, 'upload-file-param')!, filePath, size));
+      const toService = async () => {
+        await settleDisk();
+        return measure(b.pid, () => streamMultipart(uploadUrl, fields, text(media, 'upload-file-param')!, filePath, size));
+      };
       let bareStatus = 0;
-      const toBare = () =>
-        b.time(async () => {
+      const toBare = async () => {
+        await settleDisk();
+        return b.time(async () => {
           bareStatus = (await streamMultipart(sink.url + '/upload', fields, 'file', filePath, size)).status;
         });
+      };
       let service: Awaited<ReturnType<typeof toService>>;
       let bareTime: number;
       if (round % 2 === 0) {
