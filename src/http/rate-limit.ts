@@ -18,7 +18,7 @@ export class RateLimit {
   private readonly limitHeader: string;
 
   constructor(
-    private readonly config: RateLimitConfig,
+    config: RateLimitConfig,
     factory: LimiterFactory,
     private readonly onStoreError: (err: unknown) => void,
   ) {

@@ -2,31 +2,16 @@
 // a logged-in SDK client, and direct inserts for bulk data (medias before the
 // media feature exists, many galleries without many HTTP calls).
 import { randomUUID } from 'node:crypto';
-import { expect } from 'vitest';
-import type { ApiResponse, MediaPortfolioClient } from '../../src/client/index.js';
-import { isApiRequestError } from '../../src/client/errors.js';
+import type { ApiResponse } from '../../src/client/index.js';
 import { text } from '../../src/client/xml.js';
 import { insertChildren } from '../../src/galleries/bulk-insert.js';
 import type { Db } from '../../src/store/db.js';
 import { nowIso } from '../../src/store/db.js';
-import { TestService, type DbKind, type TestApp, type TestUser } from '../support/service.js';
+import type { TestUser } from '../support/service.js';
+import { failure, startWorld, type World } from '../support/world.js';
 
-export interface GalleryWorld {
-  svc: TestService;
-  app: TestApp;
-  user: TestUser;
-  urlname: string;
-  rootUuid: string;
-  client: MediaPortfolioClient;
-}
-
-export async function startWorld(kind: DbKind, env: Record<string, string> = {}): Promise<GalleryWorld> {
-  const svc = await TestService.start(kind, env);
-  const app = await svc.app();
-  const user = await svc.user();
-  const site = await svc.website(user);
-  return { svc, app, user, urlname: site.urlname, rootUuid: site.rootGalleryUuid, client: svc.client(app, user) };
-}
+export type GalleryWorld = World;
+export { failure, startWorld };
 
 /** Creates a gallery over HTTP and returns its UUID. */
 export async function create(w: GalleryWorld, name: string, parent = w.rootUuid, attrs: Record<string, unknown> = {}): Promise<string> {
@@ -36,17 +21,6 @@ export async function create(w: GalleryWorld, name: string, parent = w.rootUuid,
 
 export async function details(w: GalleryWorld, uuid: string, view?: 'details' | 'details_with_medias' | 'details_with_contents'): Promise<ApiResponse> {
   return w.client.gallery(w.urlname, uuid, view);
-}
-
-/** The status of a call that must fail. */
-export async function failure(call: Promise<unknown>): Promise<{ status: number; message: string }> {
-  try {
-    await call;
-  } catch (e) {
-    if (isApiRequestError(e)) return { status: e.status, message: e.message };
-    throw e;
-  }
-  expect.fail('the call succeeded');
 }
 
 export async function galleryId(db: Db, uuid: string): Promise<number> {

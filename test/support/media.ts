@@ -2,35 +2,19 @@
 // website and a logged-in client, plus bulk inserts of live medias and of the
 // rows that have no API of their own (lightboxes, pricing profiles, watermarks).
 import { randomUUID } from 'node:crypto';
-import { expect } from 'vitest';
 import type { ApiResponse, MediaPortfolioClient } from '../../src/client/index.js';
 import type { Params } from '../../src/client/params.js';
-import { isApiRequestError } from '../../src/client/errors.js';
 import { all, text } from '../../src/client/xml.js';
 import type { Db } from '../../src/store/db.js';
 import { nowIso } from '../../src/store/db.js';
-import { TestService, type DbKind, type TestApp, type TestUser } from './service.js';
+import type { DbKind, TestUser } from './service.js';
+import { failure, startWorld, worldOn, type World } from './world.js';
 
-export interface MediaWorld {
-  svc: TestService;
-  app: TestApp;
-  user: TestUser;
-  urlname: string;
-  rootUuid: string;
-  client: MediaPortfolioClient;
-}
+export type MediaWorld = World;
+export { failure, worldOn };
 
-export async function startMediaWorld(kind: DbKind, env: Record<string, string> = {}): Promise<MediaWorld> {
-  const svc = await TestService.start(kind, env);
-  return worldOn(svc);
-}
-
-/** A new user with a website and a client, on a running service. */
-export async function worldOn(svc: TestService): Promise<MediaWorld> {
-  const app = await svc.app();
-  const user = await svc.user();
-  const site = await svc.website(user);
-  return { svc, app, user, urlname: site.urlname, rootUuid: site.rootGalleryUuid, client: svc.client(app, user) };
+export function startMediaWorld(kind: DbKind, env: Record<string, string> = {}): Promise<World> {
+  return startWorld(kind, env);
 }
 
 export interface NewMedia {
@@ -139,17 +123,6 @@ export function getMedia(client: MediaPortfolioClient, uuid: string, view?: stri
 /** UUIDs of the medias in a listing reply, in order. */
 export function uuidsOf(res: ApiResponse, path = 'medias/media/uuid'): string[] {
   return all(res.doc, path).map((n) => n.text);
-}
-
-/** The status and message of a call that must fail. */
-export async function failure(call: Promise<unknown>): Promise<{ status: number; message: string }> {
-  try {
-    await call;
-  } catch (e) {
-    if (isApiRequestError(e)) return { status: e.status, message: e.message };
-    throw e;
-  }
-  expect.fail('the call succeeded');
 }
 
 /** Polls the job resource until the job is done or failed. */

@@ -1,0 +1,38 @@
+// The usual starting point of an API test: a running service, an application,
+// a user with a website, and that user's logged-in SDK client.
+import { expect } from 'vitest';
+import type { MediaPortfolioClient } from '../../src/client/index.js';
+import { isApiRequestError } from '../../src/client/errors.js';
+import { TestService, type DbKind, type TestApp, type TestUser } from './service.js';
+
+export interface World {
+  svc: TestService;
+  app: TestApp;
+  user: TestUser;
+  urlname: string;
+  rootUuid: string;
+  client: MediaPortfolioClient;
+}
+
+export async function startWorld(kind: DbKind, env: Record<string, string> = {}): Promise<World> {
+  return worldOn(await TestService.start(kind, env));
+}
+
+/** A new user with a website and a client, on a running service. */
+export async function worldOn(svc: TestService): Promise<World> {
+  const app = await svc.app();
+  const user = await svc.user();
+  const site = await svc.website(user);
+  return { svc, app, user, urlname: site.urlname, rootUuid: site.rootGalleryUuid, client: svc.client(app, user) };
+}
+
+/** The status and message of a call that must fail. */
+export async function failure(call: Promise<unknown>): Promise<{ status: number; message: string }> {
+  try {
+    await call;
+  } catch (e) {
+    if (isApiRequestError(e)) return { status: e.status, message: e.message };
+    throw e;
+  }
+  expect.fail('the call succeeded');
+}
