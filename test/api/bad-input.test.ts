@@ -3,7 +3,8 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { text } from '../../src/client/xml.js';
-import { basicAuth, eachDatabase, sessionCookieOf, TestService, type TestApp, type TestUser } from '../support/service.js';
+import { eachDatabase, TestService, type TestApp } from '../support/service.js';
+import { signedInWorld } from '../support/world.js';
 import { parseReply, replyOf } from '../support/xml.js';
 
 function rawHttp(port: number, request: string | Buffer): Promise<string> {
@@ -20,15 +21,10 @@ function rawHttp(port: number, request: string | Buffer): Promise<string> {
 eachDatabase((kind) => {
   let svc: TestService;
   let app: TestApp;
-  let user: TestUser;
   let cookie: string;
   let site: { urlname: string; rootGalleryUuid: string };
   beforeAll(async () => {
-    svc = await TestService.start(kind);
-    app = await svc.app();
-    user = await svc.user();
-    site = await svc.website(user);
-    cookie = sessionCookieOf(await svc.raw(app, 'GET', '/ping.xml', { headers: { authorization: basicAuth(user.email, user.password) } }))!;
+    ({ svc, app, site, cookie } = await signedInWorld(kind));
   });
   afterAll(() => svc?.close());
 

@@ -1,7 +1,8 @@
 // Reply conventions (spec 2.1, client-compat "Transport and envelope").
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { all, find, text } from '../../src/client/xml.js';
-import { basicAuth, eachDatabase, sessionCookieOf, TestService, type TestApp, type TestUser } from '../support/service.js';
+import { eachDatabase, TestService, type TestApp, type TestUser } from '../support/service.js';
+import { signedInWorld } from '../support/world.js';
 import { replyOf } from '../support/xml.js';
 
 eachDatabase((kind) => {
@@ -11,11 +12,7 @@ eachDatabase((kind) => {
   let cookie: string;
   let site: { urlname: string; rootGalleryUuid: string };
   beforeAll(async () => {
-    svc = await TestService.start(kind);
-    app = await svc.app();
-    user = await svc.user();
-    site = await svc.website(user);
-    cookie = sessionCookieOf(await svc.raw(app, 'GET', '/ping.xml', { headers: { authorization: basicAuth(user.email, user.password) } }))!;
+    ({ svc, app, user, site, cookie } = await signedInWorld(kind));
   });
   afterAll(() => svc?.close());
 

@@ -3,7 +3,7 @@
 import { expect } from 'vitest';
 import type { MediaPortfolioClient } from '../../src/client/index.js';
 import { isApiRequestError } from '../../src/client/errors.js';
-import { TestService, type DbKind, type TestApp, type TestUser } from './service.js';
+import { basicAuth, sessionCookieOf, TestService, type DbKind, type TestApp, type TestUser } from './service.js';
 
 export interface World {
   svc: TestService;
@@ -35,4 +35,13 @@ export async function failure(call: Promise<unknown>): Promise<{ status: number;
     throw e;
   }
   expect.fail('the call succeeded');
+}
+
+/** A world whose user has logged in with Basic once: `cookie` is the session cookie to send. */
+export async function signedInWorld(kind: DbKind, env: Record<string, string> = {}): Promise<World & { cookie: string; site: { urlname: string; rootGalleryUuid: string } }> {
+  const w = await startWorld(kind, env);
+  const res = await w.svc.raw(w.app, 'GET', '/ping.xml', { headers: { authorization: basicAuth(w.user.email, w.user.password) } });
+  const cookie = sessionCookieOf(res);
+  if (!cookie) throw new Error('login did not set a session cookie');
+  return { ...w, cookie, site: { urlname: w.urlname, rootGalleryUuid: w.rootUuid } };
 }
