@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ApiError } from '../http/errors.js';
+import { ScavengePacer } from './young-gc.js';
 
 /** Bytes in flight between the request and the disk, per stage. */
 const BUFFER_BYTES = 1024 * 1024;
@@ -21,12 +22,14 @@ export interface TempFile {
 /** Counts bytes and fails as soon as there are more than allowed. */
 class ByteLimit extends Transform {
   bytes = 0;
+  private readonly pacer = new ScavengePacer();
   constructor(private readonly max: number) {
     // As deep as the file sink: a shallower buffer pauses the request on every chunk, doubling the CPU per byte.
     super({ highWaterMark: BUFFER_BYTES });
   }
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
     this.bytes += chunk.length;
+    this.pacer.received(chunk.length);
     if (this.bytes > this.max) {
       done(new ApiError(413, 'payload_too_large', `the file is larger than the ${this.max} bytes allowed`));
       return;

@@ -6,6 +6,8 @@ import { chooseLocation } from '../../src/media/upload-locations.js';
 import { parseS3Url } from '../../src/storage/factory.js';
 import { isSafeKey, newOriginalKey } from '../../src/storage/object-keys.js';
 import { signPolicy, verifyPolicy } from '../../src/storage/policy.js';
+import { SCAVENGE_EVERY_BYTES, ScavengePacer } from '../../src/storage/young-gc.js';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 
 const secret = Buffer.from('0123456789abcdef0123456789abcdef');
 const policy = { key: 'originals/x/y', expires: 2_000_000_000, minSize: 10, maxSize: 10, contentType: 'image/jpeg' };
@@ -76,5 +78,23 @@ describe('locations and keys', () => {
     expect(parseS3Url('s3://photos').forcePathStyle).toBe(false);
     expect(parseS3Url('s3://photos?endpoint=http://minio:9000').forcePathStyle).toBe(true);
     expect(() => parseS3Url('http://photos')).toThrow(/s3:/);
+  });
+});
+
+describe('scavenges during uploads', () => {
+  it('runs a minor GC once SCAVENGE_EVERY_BYTES have been received', async () => {
+    const kinds: number[] = [];
+    const observer = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) kinds.push((e.detail as { kind: number }).kind);
+    });
+    observer.observe({ entryTypes: ['gc'] });
+    const pacer = new ScavengePacer();
+    pacer.received(SCAVENGE_EVERY_BYTES - 1);
+    await new Promise((r) => setTimeout(r, 20));
+    const before = kinds.filter((k) => k === constants.NODE_PERFORMANCE_GC_MINOR).length;
+    pacer.received(1);
+    await new Promise((r) => setTimeout(r, 20));
+    observer.disconnect();
+    expect(kinds.filter((k) => k === constants.NODE_PERFORMANCE_GC_MINOR).length).toBeGreaterThan(before);
   });
 });
