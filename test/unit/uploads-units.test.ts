@@ -85,7 +85,7 @@ describe('scavenges during uploads', () => {
   it('runs a minor GC once SCAVENGE_EVERY_BYTES have been received', async () => {
     const kinds: number[] = [];
     const observer = new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) kinds.push((e.detail as { kind: number }).kind);
+      for (const e of list.getEntries()) kinds.push((e as unknown as { detail: { kind: number } }).detail.kind);
     });
     observer.observe({ entryTypes: ['gc'] });
     const pacer = new ScavengePacer();
