@@ -4,8 +4,9 @@
 // rarely during an upload, the dead buffers pile up as external memory, and
 // V8 answers with full mark-compacts: about ten per 256 MiB, a third of the
 // upload's time in `npm run bench -- uploads`. A scavenge every few MiB frees
-// them for well under a millisecond each. `gc` is exposed at run time for
-// that (the documented v8/vm idiom); where that fails, nothing is done.
+// them for well under a millisecond each. `npm start` runs node with
+// --expose-gc; otherwise `gc` is exposed at run time (the v8/vm idiom), and
+// where that fails nothing is done.
 import v8 from 'node:v8';
 import vm from 'node:vm';
 
