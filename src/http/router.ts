@@ -22,8 +22,6 @@ export interface RouteSpec {
   files?: boolean | readonly string[];
   /** The route reads a raw (non-form) request body itself from ctx.req.raw. */
   rawBody?: boolean;
-  /** With rawBody: a multipart body is left unparsed too, for a route that streams it itself (upload targets). */
-  ownMultipart?: boolean;
   /** Refuse application/x-www-form-urlencoded bodies with a 415. */
   multipartOnly?: boolean;
   handler(ctx: RequestContext): Promise<XmlObject>;
@@ -90,7 +88,7 @@ export class ApiRouter {
           }
           params.addEncoded(text, 'the form body');
         }
-      } else if (contentType.startsWith('multipart/form-data') && !methods.get(wire)?.ownMultipart) {
+      } else if (contentType.startsWith('multipart/form-data')) {
         multipart = true;
         file = await readMultipart(req, params);
       }

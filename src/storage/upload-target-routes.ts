@@ -11,10 +11,6 @@ import { LOCAL_UPLOAD_PATH, RAW_UPLOAD_PATH } from '../media/upload-locations.js
 import { verifyPolicy, type UploadPolicy } from './policy.js';
 import { uploadServicesOf } from './registry.js';
 import { receiveToTempFile } from './temp-file.js';
-import { readUploadForm } from './upload-form.js';
-
-/** Form fields of the multipart target; names are compared without case, as S3 does. */
-const FORM_FIELDS = new Map(['key', 'policy', 'signature', 'Content-Type'].map((n) => [n.toLowerCase(), n]));
 
 /** Room for the form fields around the file in a multipart body. */
 const MULTIPART_OVERHEAD = 64 * 1024;
@@ -75,32 +71,23 @@ export const uploadTargetFeature: Feature = {
   },
   routes(router) {
     // Multipart, like an S3 browser POST: key, policy, signature, Content-Type (any order), then the file.
-    // The route reads the form itself (upload-form.ts): the file is streamed, never buffered.
     router.add({
       method: 'POST',
       path: LOCAL_UPLOAD_PATH,
       auth: 'none',
-      params: [],
-      rawBody: true,
-      ownMultipart: true,
+      params: ['key', 'policy', 'signature', 'Content-Type', 'content-type'],
+      files: true,
       handler: (ctx) => closingOnRefusal(ctx, async () => {
-        const form = await readUploadForm(ctx.req.raw, ctx.req.headers['content-type'] ?? '');
-        const fields = new Map<string, string>();
-        for (const [name, value] of form.fields) {
-          const known = FORM_FIELDS.get(name.toLowerCase());
-          if (!known) throw badRequest(`unknown upload parameter ${name}`, 'unknown_parameter');
-          fields.set(known, value);
-        }
         const { secret } = uploadServicesOf(ctx.services);
-        const policy = verifyPolicy(fields.get('policy'), fields.get('signature'), secret);
-        if (fields.get('key') !== policy.key) throw new ApiError(403, 'forbidden', 'key does not match the upload policy');
-        const contentType = fields.get('Content-Type');
+        const policy = verifyPolicy(ctx.params.str('policy'), ctx.params.str('signature'), secret);
+        if (ctx.params.str('key') !== policy.key) throw new ApiError(403, 'forbidden', 'key does not match the upload policy');
+        const contentType = ctx.params.str('Content-Type') ?? ctx.params.str('content-type');
         if (contentType !== undefined && policy.contentType !== undefined && contentType.toLowerCase() !== policy.contentType.toLowerCase()) {
           throw new ApiError(403, 'forbidden', `Content-Type must be ${policy.contentType}, as given in the upload parameters`);
         }
-        if (!form.file) throw badRequest('no file: send the upload parameters first, then the file');
+        if (!ctx.file) throw badRequest('no file: send the upload parameters first, then the file');
         refuseEarly(ctx, policy, MULTIPART_OVERHEAD);
-        return receipt(await receive(ctx, policy, form.file.stream));
+        return receipt(await receive(ctx, policy, ctx.file.stream));
       }),
     });
     // Raw bytes to a URL that carries its own authorisation (clients with the `raw` capability).
