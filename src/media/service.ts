@@ -12,6 +12,7 @@ import { findOwnedMedia, loadMediaRecords, loadMediaRelations, NO_RELATIONS, typ
 import { defaultArtistId, ownedArtistId } from './targets.js';
 import { beginUpload, completeUpload, deleteStoredFiles, isUploadCompletion, isUploadRequest, storeDirectUpload } from './uploads.js';
 import { mediaLocation, mediaXml, type MediaView } from './xml.js';
+import { sanitizeFileName } from './file-names.js';
 
 /** The file part that is the media itself on a direct upload. */
 export const CONTENT_FIELD = 'media[content]';
@@ -42,8 +43,10 @@ export async function createMedia(ctx: RequestContext): Promise<XmlObject> {
   if (!file && !isUploadRequest(p)) {
     throw invalid('media[content][upload_location] must be REQUEST (upload step 1), or media[content] must be the file (direct upload)');
   }
-  const fileName = (p.str('media[content][file_name]') ?? file?.fileName ?? '').trim();
-  if (fileName === '') throw invalid('media[content][file_name] is required');
+  const givenName = (p.str('media[content][file_name]') ?? file?.fileName ?? '').trim();
+  if (givenName === '') throw invalid('media[content][file_name] is required');
+  // The name as it is stored and handed back, so media[replace] finds what an earlier upload stored.
+  const fileName = sanitizeFileName(givenName);
 
   // Everything is validated before anything is created.
   const changes = await readMediaChanges(db, user.id, p, 'media', 'single');

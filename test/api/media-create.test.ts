@@ -91,6 +91,14 @@ eachDatabase((kind) => {
     expect(text(fresh.doc, 'media/uuid')).not.toBe(uuid);
   });
 
+  it('media[replace]=1 finds the media by the file name as the service stored it', async () => {
+    const first = await step1({ 'media[content][file_name]': 'my "best" shot.png' });
+    const uuid = text(first.doc, 'media/uuid')!;
+    expect(text(first.doc, 'media/file-name')).toBe('my best shot.png');
+    const again = await step1({ 'media[content][file_name]': 'my "best" shot.png', 'media[replace]': 1 });
+    expect(text(again.doc, 'media/uuid')).toBe(uuid);
+  });
+
   it('accepts the step 1 parameters on PUT to replace a file, artist_id and media[replace] included', async () => {
     const created = await step1({ 'media[content][file_name]': 'put-replace.png' });
     const uuid = text(created.doc, 'media/uuid')!;
