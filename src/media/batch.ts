@@ -11,12 +11,11 @@ import { enqueueJob } from '../jobs/queue.js';
 import { jobWorkerOf } from '../jobs/routes.js';
 import { jobLocation, jobXml } from '../jobs/xml.js';
 import { nowIso, type Db } from '../store/db.js';
-import { groupScope, requireOwnedGroup } from '../groups/queries.js';
 import { applyMediaChanges } from './apply.js';
 import { isEmptyChange, mediaAttributeParams, readMediaChanges, type MediaChanges } from './metadata.js';
-import { mediaIds, type MediaFilter } from './selection.js';
+import { mediaIds } from './selection.js';
 import { removeStoredFiles } from './service.js';
-import { filterGalleryId, filterLightboxId, looksLikeUuid } from './targets.js';
+import { filterFromParams, looksLikeUuid } from './targets.js';
 
 export const BATCH_JOB_KIND = 'media_batch_update';
 
@@ -35,18 +34,6 @@ export interface BatchPayload {
   /** Media ids fixed at request time; the job's cursor indexes this list. */
   ids: number[];
   changes: MediaChanges;
-}
-
-/** The scope parameters (gallery_id, medias_group_id, lightbox_id) as a filter; unknown targets are 404. */
-async function scopeFilter(db: Db, userId: number, p: Params): Promise<MediaFilter> {
-  const f: MediaFilter = {};
-  const gallery = p.str('gallery_id');
-  if (gallery) f.galleryId = await filterGalleryId(db, userId, gallery);
-  const group = p.str('medias_group_id');
-  if (group) f.group = groupScope(await requireOwnedGroup(db, userId, group));
-  const lightbox = p.str('lightbox_id');
-  if (lightbox) f.lightboxId = await filterLightboxId(db, userId, lightbox);
-  return f;
 }
 
 /** Owned medias named by UUID, in the order given; any unknown one is a 404. */
@@ -68,7 +55,7 @@ async function idsOfUuids(db: Db, userId: number, uuids: string[]): Promise<numb
 export async function resolveSelection(db: Db, userId: number, p: Params): Promise<number[]> {
   const select = p.str('select')?.trim();
   const older = p.str('medias[on]')?.trim();
-  const filter = await scopeFilter(db, userId, p);
+  const filter = await filterFromParams(db, userId, p);
   const scoped = Object.keys(filter).length > 0;
   let uuids: string[] | undefined;
   if (select !== undefined && select !== '') {

@@ -3,35 +3,20 @@
 import type { Feature } from '../features.js';
 import { userOf } from '../http/context.js';
 import { notFound } from '../http/errors.js';
-import { pageParams, PAGINATION_PARAMS, totalPages, type Params } from '../http/params.js';
+import { pageParams, PAGINATION_PARAMS, totalPages } from '../http/params.js';
 import { xmlArray } from '../http/xml.js';
-import type { Db } from '../store/db.js';
-import { groupScope, requireOwnedGroup } from '../groups/queries.js';
 import { BATCH_PARAMS, batchUpdate } from './batch.js';
 import { mediaAttributeParams } from './metadata.js';
 import { loadMediaRecords, loadMediaRelations, NO_RELATIONS, findOwnedMedia } from './queries.js';
-import { countMedias, mediaIds, type MediaFilter } from './selection.js';
+import { countMedias, mediaIds } from './selection.js';
 import { CONTENT_FIELD, createMedia, deleteMedia, mediaElement, updateMedia } from './service.js';
-import { filterArtistId, filterGalleryId, filterLightboxId } from './targets.js';
+import { filterFromParams } from './targets.js';
 import { UPLOAD_PARAMS } from './uploads.js';
 import { MEDIA_VIEWS, mediaXml } from './xml.js';
 
 export const MEDIAS_MAX_PER_PAGE = 500;
 
 const MEDIA_PARAMS = mediaAttributeParams('media', 'single');
-
-async function listingFilter(db: Db, userId: number, p: Params): Promise<MediaFilter> {
-  const f: MediaFilter = {};
-  const artist = p.str('artist_id');
-  if (artist) f.artistId = await filterArtistId(db, userId, artist);
-  const gallery = p.str('gallery_id');
-  if (gallery) f.galleryId = await filterGalleryId(db, userId, gallery);
-  const group = p.str('medias_group_id');
-  if (group) f.group = groupScope(await requireOwnedGroup(db, userId, group));
-  const lightbox = p.str('lightbox_id');
-  if (lightbox) f.lightboxId = await filterLightboxId(db, userId, lightbox);
-  return f;
-}
 
 export const mediaFeature: Feature = {
   name: 'media',
@@ -46,7 +31,7 @@ export const mediaFeature: Feature = {
         const view = ctx.params.oneOf('view', MEDIA_VIEWS) ?? 'list';
         // Without page/per_page a listing holds the first 500 medias.
         const page = pageParams(ctx.params, MEDIAS_MAX_PER_PAGE, MEDIAS_MAX_PER_PAGE);
-        const filter = await listingFilter(db, user.id, ctx.params);
+        const filter = await filterFromParams(db, user.id, ctx.params);
         const [total, ids] = await Promise.all([
           countMedias(db, user.id, filter),
           mediaIds(db, user.id, filter, { limit: page.perPage, offset: (page.page - 1) * page.perPage }),

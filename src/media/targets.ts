@@ -4,6 +4,9 @@
 import type { Db } from '../store/db.js';
 import { invalid, notFound } from '../http/errors.js';
 import { accessibleWebsites } from '../websites/queries.js';
+import { groupScope, requireOwnedGroup } from '../groups/queries.js';
+import type { Params } from '../http/params.js';
+import type { MediaFilter } from './selection.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -121,4 +124,21 @@ export async function filterLightboxId(db: Db, userId: number, uuid: string): Pr
   const row = await db.selectFrom('lightboxes').select('id').where('uuid', '=', uuid.toLowerCase()).where('owner_id', '=', userId).executeTakeFirst();
   if (!row) throw notFound(`lightbox ${uuid}`);
   return row.id;
+}
+
+/**
+ * The filter named by a request's artist_id, gallery_id, medias_group_id and
+ * lightbox_id (those it has); a target that is unknown or not the user's is a 404.
+ */
+export async function filterFromParams(db: Db, userId: number, p: Params): Promise<MediaFilter> {
+  const f: MediaFilter = {};
+  const artist = p.str('artist_id');
+  if (artist) f.artistId = await filterArtistId(db, userId, artist);
+  const gallery = p.str('gallery_id');
+  if (gallery) f.galleryId = await filterGalleryId(db, userId, gallery);
+  const group = p.str('medias_group_id');
+  if (group) f.group = groupScope(await requireOwnedGroup(db, userId, group));
+  const lightbox = p.str('lightbox_id');
+  if (lightbox) f.lightboxId = await filterLightboxId(db, userId, lightbox);
+  return f;
 }
