@@ -8,6 +8,22 @@ export interface RateLimitConfig {
   windowSeconds: number;
 }
 
+/** The job worker's pacing (docs/batch-updates.md). */
+export interface JobSettings {
+  /** Items per transaction. */
+  chunkSize: number;
+  /** Idle polling interval for jobs enqueued by other processes. */
+  pollMs: number;
+  /** A claimed job is the worker's for this long, renewed at every chunk. */
+  leaseSeconds: number;
+  /** Pause between chunks, leaving the database to requests. */
+  chunkPauseMs: number;
+  /** Claims of one job before it is given up as failed. */
+  maxAttempts: number;
+  /** Wait before retrying a failed chunk, doubled at each attempt, at most 300 s. */
+  retrySeconds: number;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -29,6 +45,7 @@ export interface Config {
   galleryListCap: number;
   logLevel: string;
   trustProxy: boolean;
+  jobs: JobSettings;
 }
 
 export function parseDotEnv(text: string): Record<string, string> {
@@ -93,5 +110,13 @@ export function loadConfig(env: Record<string, string | undefined> = loadEnv()):
     galleryListCap: intSetting(env, 'GALLERY_LIST_CAP', 5000, 500, 5000),
     logLevel: env.LOG_LEVEL || 'info',
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+    jobs: {
+      chunkSize: intSetting(env, 'JOB_CHUNK_SIZE', 500, 1, 100_000),
+      pollMs: intSetting(env, 'JOB_POLL_MS', 1000, 10, 3_600_000),
+      leaseSeconds: intSetting(env, 'JOB_LEASE_SECONDS', 60, 1, 86_400),
+      chunkPauseMs: intSetting(env, 'JOB_CHUNK_PAUSE_MS', 0, 0, 60_000),
+      maxAttempts: intSetting(env, 'JOB_MAX_ATTEMPTS', 5, 1, 1000),
+      retrySeconds: intSetting(env, 'JOB_RETRY_SECONDS', 5, 0, 86_400),
+    },
   };
 }

@@ -3,7 +3,7 @@ import type { Feature } from '../features.js';
 import { userOf, type Services } from '../http/context.js';
 import { notFound } from '../http/errors.js';
 import { findOwnedJob } from './queue.js';
-import { JobWorker, workerOptionsFromEnv } from './worker.js';
+import { JobWorker } from './worker.js';
 import { jobXml } from './xml.js';
 
 const FEATURE_KEY = 'jobs';
@@ -28,7 +28,7 @@ export const jobsFeature: Feature = {
     });
   },
   start(services) {
-    const worker = new JobWorker(services, workerOptionsFromEnv());
+    const worker = new JobWorker(services, services.config.jobs);
     services.features.set(FEATURE_KEY, worker);
     worker.start();
   },

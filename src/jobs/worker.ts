@@ -3,44 +3,11 @@
 // so a restart resumes after the last committed chunk and never redoes one.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import type { JobSettings } from '../config.js';
 import type { Services } from '../http/context.js';
 import { nowIso, type Db } from '../store/db.js';
 import { jobHandler, type ChunkResult } from './handlers.js';
 import { appendErrors, claimJob, failJob, leaseUntil, parseErrors, releaseJob, type JobRow } from './queue.js';
-
-export interface WorkerOptions {
-  /** Items per transaction (JOB_CHUNK_SIZE, default 500). */
-  chunkSize: number;
-  /** Idle polling interval for jobs enqueued by other processes (JOB_POLL_MS, default 1000). */
-  pollMs: number;
-  /** A claimed job is the worker's for this long, renewed at every chunk (JOB_LEASE_SECONDS, default 60). */
-  leaseSeconds: number;
-  /** Pause between chunks, leaving the database to requests (JOB_CHUNK_PAUSE_MS, default 0). */
-  chunkPauseMs: number;
-  /** Claims of one job before it is given up as failed (JOB_MAX_ATTEMPTS, default 5). */
-  maxAttempts: number;
-  /** Wait before retrying a failed chunk, doubled at each attempt, at most 300 s (JOB_RETRY_SECONDS, default 5). */
-  retrySeconds: number;
-}
-
-function envInt(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min}, got ${JSON.stringify(raw)}`);
-  return n;
-}
-
-export function workerOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): WorkerOptions {
-  return {
-    chunkSize: envInt(env, 'JOB_CHUNK_SIZE', 500, 1),
-    pollMs: envInt(env, 'JOB_POLL_MS', 1000, 10),
-    leaseSeconds: envInt(env, 'JOB_LEASE_SECONDS', 60, 1),
-    chunkPauseMs: envInt(env, 'JOB_CHUNK_PAUSE_MS', 0, 0),
-    maxAttempts: envInt(env, 'JOB_MAX_ATTEMPTS', 5, 1),
-    retrySeconds: envInt(env, 'JOB_RETRY_SECONDS', 5, 0),
-  };
-}
 
 /** The lease was taken over (it expired): this worker must not touch the job any more. */
 class LeaseLost extends Error {}
@@ -53,7 +20,7 @@ export class JobWorker {
 
   constructor(
     private readonly services: Services,
-    readonly options: WorkerOptions,
+    readonly options: JobSettings,
   ) {}
 
   private get db(): Db {

@@ -17,15 +17,11 @@ import { createWebsite } from '../../src/websites/queries.js';
 import { createPgDatabase, eachDatabase, type TestUser } from '../support/service.js';
 import { insertMedias, waitForJob } from '../support/media.js';
 
-// Small chunks with a pause between them, so that a stop lands in the middle of the job.
-process.env.JOB_CHUNK_SIZE = '100';
-process.env.JOB_CHUNK_PAUSE_MS = '20';
-process.env.JOB_POLL_MS = '50';
-
 const MEDIAS = 3000;
 
+// Small chunks with a pause between them, so that a stop lands in the middle of the job.
 async function startOn(env: Record<string, string>): Promise<{ service: Service; url: string }> {
-  const config = loadConfig({ PORT: '0', RATE_LIMIT: 'off', LOG_LEVEL: 'warn', ...env });
+  const config = loadConfig({ PORT: '0', RATE_LIMIT: 'off', LOG_LEVEL: 'warn', JOB_CHUNK_SIZE: '100', JOB_CHUNK_PAUSE_MS: '20', JOB_POLL_MS: '50', ...env });
   const service = await createService(config);
   await service.fastify.listen({ port: 0, host: '127.0.0.1' });
   const addr = service.fastify.server.address();
