@@ -11,7 +11,7 @@ const PER_SECTION = 999; // 1 root + 10 sections + 9 990 = 10 001 galleries
 const MEDIAS = 5000;
 const RUNS = Number(process.env.BENCH_GALLERY_RUNS ?? 9);
 
-async function seed(b: BenchContext, urlname: string): Promise<void> {
+export async function seed(b: Pick<BenchContext, "db" | "user">, urlname: string): Promise<void> {
   const website = await b.db.selectFrom('websites').select('id').where('urlname', '=', urlname).executeTakeFirstOrThrow();
   const root = await b.db.selectFrom('galleries').selectAll().where('website_id', '=', website.id).where('parent_id', 'is', null).executeTakeFirstOrThrow();
   const sectionIds = await b.db.transaction().execute((trx) =>

@@ -5,6 +5,7 @@
 import { invalid } from '../http/errors.js';
 import type { Params } from '../http/params.js';
 import type { Db } from '../store/db.js';
+import { preparedAll } from '../store/prepared.js';
 
 export const DEFAULT_ACL_EMAIL = 'DEFAULT';
 const ENTRY = /^gallery\[acl\]\[([^\]]*)\]\[(email|read|comp_download|hires_download)\]$/;
@@ -88,16 +89,19 @@ export interface AclEntry {
 }
 
 /** Access lists of several galleries in one query, entries in position order. */
-export async function loadAcls(db: Db, galleryIds: readonly number[]): Promise<Map<number, AclEntry[]>> {
-  const out = new Map<number, AclEntry[]>();
-  if (galleryIds.length === 0) return out;
-  const rows = await db
+const aclRows = preparedAll((db: Db, galleryIds: readonly number[]) =>
+  db
     .selectFrom('gallery_acl')
     .select(['gallery_id', 'position', 'email', 'can_read', 'comp_download', 'hires_download'])
     .where('gallery_id', 'in', galleryIds)
     .orderBy('gallery_id')
-    .orderBy('position')
-    .execute();
+    .orderBy('position'),
+);
+
+export async function loadAcls(db: Db, galleryIds: readonly number[]): Promise<Map<number, AclEntry[]>> {
+  const out = new Map<number, AclEntry[]>();
+  if (galleryIds.length === 0) return out;
+  const rows = await aclRows(db, galleryIds);
   for (const r of rows) {
     let list = out.get(r.gallery_id);
     if (!list) out.set(r.gallery_id, (list = []));

@@ -3,6 +3,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../store/db.js';
 import type { GalleriesTable } from '../store/schema.js';
+import { prepared, preparedAll } from '../store/prepared.js';
 
 export type GalleryRow = Selectable<GalleriesTable>;
 
@@ -31,8 +32,12 @@ export function galleryRecords(db: Db) {
     .select(['p.uuid as parent_uuid', 'ds.uuid as display_style_uuid', 'cm.uuid as cover_media_uuid']);
 }
 
+const galleryRecordByUuid = prepared((db: Db, websiteId: number, uuid: string) =>
+  galleryRecords(db).where('g.website_id', '=', websiteId).where('g.uuid', '=', uuid),
+);
+
 export function findGalleryRecord(db: Db, websiteId: number, uuid: string): Promise<GalleryRecord | undefined> {
-  return galleryRecords(db).where('g.website_id', '=', websiteId).where('g.uuid', '=', uuid.toLowerCase()).executeTakeFirst();
+  return galleryRecordByUuid(db, websiteId, uuid.toLowerCase());
 }
 
 export function findGallery(db: Db, websiteId: number, uuid: string): Promise<GalleryRow | undefined> {
@@ -100,17 +105,20 @@ export function subtreeCte(ids: readonly number[]) {
  * sub-galleries (a leaf's full count is its own count). Most galleries of a
  * page are leaves, so the walk down the tree stays small.
  */
-export async function mediaCounts(db: Db, galleries: ReadonlyArray<Pick<GalleryRow, 'id' | 'subgalleries_count'>>): Promise<Map<number, MediaCounts>> {
-  const out = new Map<number, MediaCounts>();
-  if (galleries.length === 0) return out;
-  const own = await db
+const ownMediaCounts = preparedAll((db: Db, galleryIds: readonly number[]) =>
+  db
     .selectFrom('media_galleries as mg')
     .innerJoin('medias as m', 'm.id', 'mg.media_id')
     .select((eb) => ['mg.gallery_id', eb.fn.countAll<number>().as('n')])
-    .where('mg.gallery_id', 'in', galleries.map((g) => g.id))
+    .where('mg.gallery_id', 'in', galleryIds)
     .where('m.status', '=', 'live')
-    .groupBy('mg.gallery_id')
-    .execute();
+    .groupBy('mg.gallery_id'),
+);
+
+export async function mediaCounts(db: Db, galleries: ReadonlyArray<Pick<GalleryRow, 'id' | 'subgalleries_count'>>): Promise<Map<number, MediaCounts>> {
+  const out = new Map<number, MediaCounts>();
+  if (galleries.length === 0) return out;
+  const own = await ownMediaCounts(db, galleries.map((g) => g.id));
   const ownCount = new Map(own.map((r) => [r.gallery_id, Number(r.n)]));
   for (const g of galleries) {
     const n = ownCount.get(g.id) ?? 0;

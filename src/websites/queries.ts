@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../store/db.js';
 import { nowIso } from '../store/db.js';
+import { prepared } from '../store/prepared.js';
 
 /** Ids of the websites a user owns or was given access to: the only ones they may see. */
 export function accessibleWebsites(db: Db, userId: number) {
@@ -14,9 +15,9 @@ export function accessibleWebsites(db: Db, userId: number) {
     );
 }
 
-export async function findAccessibleWebsite(db: Db, userId: number, urlname: string) {
-  return accessibleWebsites(db, userId).selectAll('websites').where('websites.urlname', '=', urlname).executeTakeFirst();
-}
+export const findAccessibleWebsite = prepared((db: Db, userId: number, urlname: string) =>
+  accessibleWebsites(db, userId).selectAll('websites').where('websites.urlname', '=', urlname),
+);
 
 export const DEFAULT_DISPLAY_STYLES = [
   { name: 'Grid', layout: 'grid' },

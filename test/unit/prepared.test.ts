@@ -1,0 +1,51 @@
+// Compile-once queries must answer exactly what the query built afresh answers.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { migrate, nowIso, openStore, type Db, type Store } from '../../src/store/db.js';
+import { prepared, preparedAll } from '../../src/store/prepared.js';
+
+let store: Store;
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'mps-prepared-'));
+  store = openStore({ dataDir: dir });
+  await migrate(store);
+  const now = nowIso();
+  await store.db
+    .insertInto('users')
+    .values(['a', 'b', 'c', 'd'].map((n, i) => ({ uuid: `u-${n}`, email: `${n}@example.com`, password_hash: 'x', first_name: n.toUpperCase(), last_name: String(i), created_at: now })))
+    .execute();
+});
+afterAll(async () => {
+  await store.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const byEmailOrName = prepared((db: Db, email: string, name: string) =>
+  db.selectFrom('users').select('uuid').where((eb) => eb.or([eb('email', '=', email), eb('first_name', '=', name)])).where('last_name', '!=', '9').orderBy('id'),
+);
+const byUuids = preparedAll((db: Db, uuids: readonly string[], minLast: string) =>
+  db.selectFrom('users').select('email').where('uuid', 'in', uuids).where('last_name', '>=', minLast).orderBy('email'),
+);
+
+it('swaps parameters on every call and keeps the constants', async () => {
+  expect(await byEmailOrName(store.db, 'b@example.com', 'nobody')).toEqual({ uuid: 'u-b' });
+  expect(await byEmailOrName(store.db, 'nobody', 'C')).toEqual({ uuid: 'u-c' });
+  expect(await byEmailOrName(store.db, 'nobody', 'nobody')).toBeUndefined();
+});
+
+it('compiles one form per list length, and answers like a fresh query', async () => {
+  expect(await byUuids(store.db, ['u-a'], '0')).toEqual([{ email: 'a@example.com' }]);
+  expect(await byUuids(store.db, ['u-d', 'u-b'], '0')).toEqual([{ email: 'b@example.com' }, { email: 'd@example.com' }]);
+  expect(await byUuids(store.db, ['u-d', 'u-b'], '2')).toEqual([{ email: 'd@example.com' }]);
+  expect(await byUuids(store.db, ['u-c'], '0')).toEqual([{ email: 'c@example.com' }]);
+  const many = Array.from({ length: 40 }, (_, i) => `u-${'abcd'[i % 4]}`);
+  expect(await byUuids(store.db, many, '0')).toHaveLength(4);
+});
+
+it('refuses a query that does not use an argument as a parameter', async () => {
+  const broken = prepared((db: Db, _unused: string) => db.selectFrom('users').select('uuid'));
+  await expect(broken(store.db, 'x')).rejects.toThrow(/every argument/);
+});
