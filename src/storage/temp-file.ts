@@ -2,6 +2,7 @@
 // a byte limit, never buffered whole. The file becomes visible under its final
 // name only by a rename (putFile), so nobody ever sees it half-written.
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
@@ -72,6 +73,9 @@ export async function receiveToTempFile(source: Readable, dir: string, maxSize: 
     return { path, size: limit.bytes };
   } catch (err) {
     source.unpipe(limit);
+    // The sink may still be opening the file: removing it before the sink has
+    // closed would let the open create it again afterwards.
+    if (!sink.closed) await once(sink, 'close').catch(() => undefined);
     await rm(path, { force: true });
     // A file-system error (disk full…) is ours: a 500. Anything else came from the request.
     if (err instanceof ApiError || (err as NodeJS.ErrnoException).syscall) throw err;

@@ -22,14 +22,13 @@ import {
   type MediaWorld,
 } from '../support/media.js';
 
-process.env.JOB_POLL_MS = '50';
-process.env.JOB_RETRY_SECONDS = '0';
-process.env.JOB_MAX_ATTEMPTS = '3';
+// A quick worker that gives a failing chunk up after three attempts.
+const JOB_ENV = { JOB_POLL_MS: '50', JOB_RETRY_SECONDS: '0', JOB_MAX_ATTEMPTS: '3' };
 
 eachDatabase((kind) => {
   let w: MediaWorld;
   beforeAll(async () => {
-    w = await startMediaWorld(kind);
+    w = await startMediaWorld(kind, JOB_ENV);
   });
   afterAll(() => w?.svc.close());
 
