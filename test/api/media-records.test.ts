@@ -27,6 +27,16 @@ eachDatabase((kind) => {
   });
   afterAll(() => w?.svc.close());
 
+  it('takes array parameters with and without the [] suffix', async () => {
+    const [m] = await insertMedias(w.svc.db, w.user, 1);
+    const [a, b, c] = [await createGallery(w, 'Arr A'), await createGallery(w, 'Arr B'), await createGallery(w, 'Arr C')];
+    // A string value goes on the wire as `media[publish_to_galleries]=A`, a list as `…[]=B&…[]=C`.
+    await updateMedia(w.client, m, { 'media[publish_to_galleries]': a });
+    await updateMedia(w.client, m, { 'media[publish_to_galleries]': [b, c] });
+    const galleries = all((await getMedia(w.client, m)).doc, 'media/galleries/gallery/uuid').map((n) => n.text);
+    expect(galleries.sort()).toEqual([a, b, c].sort());
+  });
+
   it('shows a media in the details view, pending ones included', async () => {
     const [live, pending] = await insertMedias(w.svc.db, w.user, [{ title: 'Dune', file_name: 'dune.jpg' }, { status: 'pending', file_name: 'later.jpg' }]);
     const res = await getMedia(w.client, live);
