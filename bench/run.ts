@@ -111,7 +111,7 @@ async function main(): Promise<void> {
       // machine is shared, so one long run of each would measure the neighbours.
       const corePath = '/whoami.xml';
       await load(corePath, { durationSeconds: 1 }); // warm-up
-      const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+      const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
       const bareRps: number[] = [];
       const serviceRps: number[] = [];
       const ratios: number[] = [];

@@ -15,10 +15,14 @@ export class AppKeys {
 
   constructor(private readonly db: Db) {}
 
+  /** The cached answer for a key, or undefined when it must be looked up. */
+  cached(apiKey: string): { app: AppRow | undefined } | undefined {
+    const hit = this.cache.get(apiKey);
+    return hit && hit.until > Date.now() ? hit : undefined;
+  }
+
   async find(apiKey: string): Promise<AppRow | undefined> {
     const now = Date.now();
-    const hit = this.cache.get(apiKey);
-    if (hit && hit.until > now) return hit.app;
     const app = await this.db.selectFrom('apps').selectAll().where('api_key', '=', apiKey).executeTakeFirst();
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(apiKey, { app, until: now + (app ? CACHE_MS : UNKNOWN_CACHE_MS) });
@@ -35,7 +39,8 @@ export class AppKeys {
     if (colon <= 0) throw sigError('signature_invalid', 'X-Service-Authorization must be API_KEY:SIGNATURE');
     const apiKey = authorization.slice(0, colon).trim();
     const signature = authorization.slice(colon + 1).trim();
-    const app = await this.find(apiKey);
+    // Awaiting only on a cache miss keeps the common path free of extra ticks.
+    const app = (this.cached(apiKey) ?? { app: await this.find(apiKey) }).app;
     if (!app) throw sigError('unknown_api_key', 'unknown API key');
     const at = parseTimestamp(timestamp);
     if (at === undefined) {

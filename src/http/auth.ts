@@ -60,7 +60,7 @@ export class Authenticator {
 
   async identify(cookieHeader: string | undefined, authorization: string | undefined, address: string): Promise<Identity> {
     const token = readSessionCookie(cookieHeader);
-    const sessionUser = token ? await this.sessions.find(token) : undefined;
+    const sessionUser = token ? (this.sessions.cached(token) ?? (await this.sessions.find(token))) : undefined;
     const basic = parseBasic(authorization);
     if (authorization && !basic && /^Basic\b/i.test(authorization)) {
       throw new ApiError(401, 'invalid_credentials', 'malformed HTTP Basic credentials', { authMethod: 'basic' });

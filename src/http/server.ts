@@ -97,8 +97,7 @@ export async function createService(config: Config): Promise<Service> {
   );
   fastify.addContentTypeParser('*', (_req, _payload, done) => done(null));
 
-  const applyRate = async (key: string, reply: { header(k: string, v: string): unknown }): Promise<void> => {
-    if (!rateLimit) return;
+  const applyRate = async (rateLimit: RateLimit, key: string, reply: { header(k: string, v: string): unknown }): Promise<void> => {
     const decision = await rateLimit.consume(key);
     for (const [k, v] of Object.entries(decision.headers)) reply.header(k, v);
     if (decision.error) throw decision.error;
@@ -112,7 +111,7 @@ export async function createService(config: Config): Promise<Service> {
     try {
       app = await appKeys.verify(req);
     } catch (err) {
-      await applyRate(`addr:${req.ip}`, reply);
+      if (rateLimit) await applyRate(rateLimit, `addr:${req.ip}`, reply);
       throw err;
     }
     req.app = app;
@@ -120,12 +119,12 @@ export async function createService(config: Config): Promise<Service> {
     try {
       identity = await authenticator.identify(req.headers.cookie, req.headers.authorization, req.ip);
     } catch (err) {
-      await applyRate(`${app.api_key}:addr:${req.ip}`, reply);
+      if (rateLimit) await applyRate(rateLimit, `${app.api_key}:addr:${req.ip}`, reply);
       throw err;
     }
     req.identity = identity;
     if (identity.setCookie) reply.header('set-cookie', identity.setCookie);
-    await applyRate(identity.user ? `${app.api_key}:user:${identity.user.id}` : `${app.api_key}:addr:${req.ip}`, reply);
+    if (rateLimit) await applyRate(rateLimit, identity.user ? `${app.api_key}:user:${identity.user.id}` : `${app.api_key}:addr:${req.ip}`, reply);
     if (auth === 'user' && !identity.user) {
       throw new ApiError(
         401,

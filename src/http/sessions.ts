@@ -81,6 +81,12 @@ export class SessionStore {
   }
 
   /** The session's user, or undefined when the token is unknown or expired. */
+  /** A session read within SESSION_CACHE_MS, without touching the database. */
+  cached(token: string): UserRow | undefined {
+    const hit = this.recent.get(token);
+    return hit && hit.until > Date.now() ? hit.user : undefined;
+  }
+
   async find(token: string): Promise<UserRow | undefined> {
     const now = Date.now();
     const hit = this.recent.get(token);
