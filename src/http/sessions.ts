@@ -22,15 +22,14 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest('
 
 export function readSessionCookie(header: string | undefined): string | undefined {
   if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq < 0) continue;
-    if (part.slice(0, eq).trim() === SESSION_COOKIE) {
-      const value = part.slice(eq + 1).trim();
-      return /^[A-Za-z0-9_-]{20,100}$/.test(value) ? value : undefined;
-    }
-  }
-  return undefined;
+  // Find `_ficelle_session=` at the start of a cookie pair, without splitting the header.
+  let at = header.indexOf(SESSION_COOKIE + '=');
+  while (at > 0 && header[at - 1] !== ' ' && header[at - 1] !== ';') at = header.indexOf(SESSION_COOKIE + '=', at + 1);
+  if (at < 0) return undefined;
+  const start = at + SESSION_COOKIE.length + 1;
+  const end = header.indexOf(';', start);
+  const value = (end < 0 ? header.slice(start) : header.slice(start, end)).trim();
+  return /^[A-Za-z0-9_-]{20,100}$/.test(value) ? value : undefined;
 }
 
 export function sessionCookie(token: string, secure: boolean): string {

@@ -38,47 +38,35 @@ function isArray(v: unknown): v is XmlArray {
   return typeof v === 'object' && v !== null && (v as XmlArray)[ARRAY] === true;
 }
 
-function writeElement(out: string[], name: string, value: XmlValue): void {
-  if (value === undefined) return;
-  if (value === null) {
-    out.push('<', name, ' nil="true"/>');
-    return;
-  }
+// Plain string concatenation: V8 builds ropes, cheaper here than pushing
+// parts into an array and joining them.
+function element(name: string, value: XmlValue): string {
+  if (value === undefined) return '';
+  if (value === null) return `<${name} nil="true"/>`;
   switch (typeof value) {
     case 'string':
-      out.push('<', name, '>', escapeXml(value), '</', name, '>');
-      return;
+      return `<${name}>${escapeXml(value)}</${name}>`;
     case 'number':
-      if (Number.isInteger(value)) out.push('<', name, ' type="integer">', String(value), '</', name, '>');
-      else out.push('<', name, '>', String(value), '</', name, '>');
-      return;
+      return Number.isInteger(value) ? `<${name} type="integer">${value}</${name}>` : `<${name}>${value}</${name}>`;
     case 'boolean':
-      out.push('<', name, '>', value ? 'true' : 'false', '</', name, '>');
-      return;
+      return `<${name}>${value ? 'true' : 'false'}</${name}>`;
   }
-  if (value instanceof Date) {
-    out.push('<', name, '>', formatTimestamp(value), '</', name, '>');
-    return;
-  }
+  if (value instanceof Date) return `<${name}>${formatTimestamp(value)}</${name}>`;
   if (isArray(value)) {
-    out.push('<', name, ' type="array">');
-    for (const item of value.items) writeElement(out, value.item, item);
-    out.push('</', name, '>');
-    return;
+    let items = '';
+    for (const item of value.items) items += element(value.item, item);
+    return `<${name} type="array">${items}</${name}>`;
   }
-  out.push('<', name, '>');
-  writeChildren(out, value as XmlObject);
-  out.push('</', name, '>');
+  return `<${name}>${children(value as XmlObject)}</${name}>`;
 }
 
-function writeChildren(out: string[], obj: XmlObject): void {
-  for (const key in obj) writeElement(out, key, obj[key]);
+function children(obj: XmlObject): string {
+  let out = '';
+  for (const key in obj) out += element(key, obj[key]);
+  return out;
 }
 
 /** A whole reply document: declaration, `<reply>`, the given children in order. */
-export function renderReply(children: XmlObject): string {
-  const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>\n<reply>'];
-  writeChildren(out, children);
-  out.push('</reply>\n');
-  return out.join('');
+export function renderReply(body: XmlObject): string {
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<reply>${children(body)}</reply>\n`;
 }

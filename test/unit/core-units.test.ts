@@ -78,3 +78,16 @@ describe('config', () => {
     expect(parseDotEnv('# c\nPORT=9000\nexport HOST="0.0.0.0"\nX=1 # note')).toEqual({ PORT: '9000', HOST: '0.0.0.0', X: '1' });
   });
 });
+
+describe('session cookie', () => {
+  it('finds _ficelle_session among other cookies, and only as a whole name', async () => {
+    const { readSessionCookie } = await import('../../src/http/sessions.js');
+    const token = 'A'.repeat(43);
+    expect(readSessionCookie(`_ficelle_session=${token}`)).toBe(token);
+    expect(readSessionCookie(`a=1; _ficelle_session=${token}; b=2`)).toBe(token);
+    expect(readSessionCookie(`x_ficelle_session=${'B'.repeat(43)}; _ficelle_session=${token}`)).toBe(token);
+    expect(readSessionCookie(`x_ficelle_session=${token}`)).toBeUndefined();
+    expect(readSessionCookie('_ficelle_session=short')).toBeUndefined();
+    expect(readSessionCookie(undefined)).toBeUndefined();
+  });
+});
