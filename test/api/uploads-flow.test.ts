@@ -4,22 +4,13 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ApiRequestError } from '../../src/client/errors.js';
 import type { MediaPortfolioClient } from '../../src/client/index.js';
 import { find, text, type XmlNode } from '../../src/client/xml.js';
 import { sweepExpiredUploads } from '../../src/media/upload-cleanup.js';
 import { eachDatabase, TestService, type TestApp, type TestUser } from '../support/service.js';
+import { rejection as failure } from '../support/world.js';
 import { errorOf, jpegWithExif, mp4, pdf, plainText, png, postUpload, putRaw, uploadParamsOf } from './uploads-support.js';
 
-async function failure(p: Promise<unknown>): Promise<ApiRequestError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof ApiRequestError) return err;
-    throw err;
-  }
-  throw new Error('expected the request to fail');
-}
 
 function step1(c: MediaPortfolioClient, fields: Record<string, string | number>) {
   return c.request('POST', '/medias.xml', { 'media[content][upload_location]': 'REQUEST', ...fields });

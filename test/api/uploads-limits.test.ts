@@ -3,10 +3,10 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ApiRequestError } from '../../src/client/errors.js';
 import type { MediaPortfolioClient } from '../../src/client/index.js';
 import { eachDatabase, TestService } from '../support/service.js';
 import { png } from './uploads-support.js';
+import { rejection as failure } from '../support/world.js';
 
 const LIMIT = 4096;
 
@@ -22,15 +22,6 @@ eachDatabase((kind) => {
 
   const tmpFiles = () => (existsSync(join(svc.config.dataDir, 'tmp')) ? readdirSync(join(svc.config.dataDir, 'tmp')) : []);
 
-  async function failure(p: Promise<unknown>): Promise<ApiRequestError> {
-    try {
-      await p;
-    } catch (err) {
-      if (err instanceof ApiRequestError) return err;
-      throw err;
-    }
-    throw new Error('expected the request to fail');
-  }
 
   it('refuses a declared size above the limit with stop-with-error', async () => {
     const err = await failure(

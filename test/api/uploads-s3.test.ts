@@ -4,22 +4,13 @@
 // step 3 verifies the stored object itself.
 import { GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ApiRequestError } from '../../src/client/errors.js';
 import type { MediaPortfolioClient } from '../../src/client/index.js';
 import { find, text, type XmlNode } from '../../src/client/xml.js';
 import { sweepExpiredUploads } from '../../src/media/upload-cleanup.js';
 import { eachDatabase, TestService, type TestApp, type TestUser } from '../support/service.js';
+import { rejection as failure } from '../support/world.js';
 import { jpegWithExif, pdf, plainText, png, postUpload, putRaw, startS3, uploadParamsOf, type LocalS3 } from './uploads-support.js';
 
-async function failure(p: Promise<unknown>): Promise<ApiRequestError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof ApiRequestError) return err;
-    throw err;
-  }
-  throw new Error('expected the request to fail');
-}
 
 eachDatabase((kind) => {
   let s3: LocalS3;

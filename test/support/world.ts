@@ -2,7 +2,7 @@
 // a user with a website, and that user's logged-in SDK client.
 import { expect } from 'vitest';
 import type { MediaPortfolioClient } from '../../src/client/index.js';
-import { isApiRequestError } from '../../src/client/errors.js';
+import { isApiRequestError, type ApiRequestError } from '../../src/client/errors.js';
 import { basicAuth, sessionCookieOf, TestService, type DbKind, type TestApp, type TestUser } from './service.js';
 
 export interface World {
@@ -26,15 +26,21 @@ export async function worldOn(svc: TestService): Promise<World> {
   return { svc, app, user, urlname: site.urlname, rootUuid: site.rootGalleryUuid, client: svc.client(app, user) };
 }
 
-/** The status and message of a call that must fail. */
-export async function failure(call: Promise<unknown>): Promise<{ status: number; message: string }> {
+/** The typed error of a call that must fail with an error reply. */
+export async function rejection(call: Promise<unknown>): Promise<ApiRequestError> {
   try {
     await call;
   } catch (e) {
-    if (isApiRequestError(e)) return { status: e.status, message: e.message };
+    if (isApiRequestError(e)) return e;
     throw e;
   }
   expect.fail('the call succeeded');
+}
+
+/** The status and message of a call that must fail. */
+export async function failure(call: Promise<unknown>): Promise<{ status: number; message: string }> {
+  const e = await rejection(call);
+  return { status: e.status, message: e.message };
 }
 
 /** A world whose user has logged in with Basic once: `cookie` is the session cookie to send. */
