@@ -18,6 +18,19 @@ export function mediaLocation(m: { uuid: string }): string {
   return `/medias/${m.uuid}.xml`;
 }
 
+/** Where the picture was taken and whose it is: in the details and public views alike. */
+function placeAndCredits(m: MediaRecord): XmlObject {
+  return {
+    location: m.location,
+    city: m.city,
+    state: m.state,
+    country: m.country,
+    region: m.region,
+    author: m.author,
+    copyright: m.copyright,
+  };
+}
+
 export function mediaXml(m: MediaRecord, rel: MediaRelations, view: MediaView): XmlObject {
   if (view === 'list') return { uuid: m.uuid, 'file-name': m.file_name };
   const keywords = xmlArray('keyword', rel.keywords);
@@ -35,13 +48,7 @@ export function mediaXml(m: MediaRecord, rel: MediaRelations, view: MediaView): 
       description: m.description,
       keywords,
       galleries,
-      location: m.location,
-      city: m.city,
-      state: m.state,
-      country: m.country,
-      region: m.region,
-      author: m.author,
-      copyright: m.copyright,
+      ...placeAndCredits(m),
       'shot-at': date(m.shot_at),
     };
   }
@@ -62,13 +69,7 @@ export function mediaXml(m: MediaRecord, rel: MediaRelations, view: MediaView): 
   if (view === 'base') return base;
   return {
     ...base,
-    location: m.location,
-    city: m.city,
-    state: m.state,
-    country: m.country,
-    region: m.region,
-    author: m.author,
-    copyright: m.copyright,
+    ...placeAndCredits(m),
     'model-release': m.model_release === 1,
     'property-release': m.property_release === 1,
     'artist-rating': m.artist_rating,
