@@ -21,7 +21,8 @@ export class AppKeys {
     return hit && hit.until > Date.now() ? hit : undefined;
   }
 
-  async find(apiKey: string): Promise<AppRow | undefined> {
+  /** Reads the key from the database and remembers the answer. */
+  private async load(apiKey: string): Promise<AppRow | undefined> {
     const now = Date.now();
     const app = await this.db.selectFrom('apps').selectAll().where('api_key', '=', apiKey).executeTakeFirst();
     if (this.cache.size > 10_000) this.cache.clear();
@@ -40,7 +41,7 @@ export class AppKeys {
     const apiKey = authorization.slice(0, colon).trim();
     const signature = authorization.slice(colon + 1).trim();
     // Awaiting only on a cache miss keeps the common path free of extra ticks.
-    const app = (this.cached(apiKey) ?? { app: await this.find(apiKey) }).app;
+    const app = (this.cached(apiKey) ?? { app: await this.load(apiKey) }).app;
     if (!app) throw sigError('unknown_api_key', 'unknown API key');
     const at = parseTimestamp(timestamp);
     if (at === undefined) {
