@@ -150,17 +150,7 @@ export async function benchUploads(b: BenchContext): Promise<BenchLine[]> {
 
       // Step 3 proves the bytes arrived whole; then the round's files go.
       const uuid = text(media, 'uuid')!;
-      await b.client.request(
-        'PUT',
-        `/medias/${uuid}.xml`,
-        {
-          'media[content][upload_location]': text(media, 'upload-location')!,
-          'media[content][file_name]': text(media, 'file-name')!,
-          'media[content][file_size]': size,
-          'media[content][mime_type]': text(media, 'mime-type')!,
-        },
-        { multipart: true },
-      );
+      await b.client.completeUpload(media, size);
       await b.client.request('DELETE', `/medias/${uuid}.xml`);
       await rm(sinkDir, { recursive: true, force: true });
       await mkdir(sinkDir);

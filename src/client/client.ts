@@ -359,6 +359,24 @@ export class MediaPortfolioClient {
   deleteGallery(urlname: string, uuid: string, params: { delete_medias?: boolean | 0 | 1; medias_count?: number } = {}): Promise<ApiResponse> {
     return this.request('DELETE', `/websites/${seg(urlname)}/galleries/${seg(uuid)}.xml`, params);
   }
+
+  /**
+   * Upload step 3 (spec 4.7): completes the upload described by step 1's `<media>`
+   * element, sending back the service's own location, file name and mime type.
+   */
+  completeUpload(media: XmlNode, fileSize: number): Promise<ApiResponse> {
+    return this.request(
+      'PUT',
+      `/medias/${seg(text(media, 'uuid') ?? '')}.xml`,
+      {
+        'media[content][upload_location]': text(media, 'upload-location'),
+        'media[content][file_name]': text(media, 'file-name'),
+        'media[content][file_size]': fileSize,
+        'media[content][mime_type]': text(media, 'mime-type'),
+      },
+      { multipart: true },
+    );
+  }
 }
 
 function splitOnce(s: string, sep: string): [string, string?] {

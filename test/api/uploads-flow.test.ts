@@ -16,19 +16,6 @@ function step1(c: MediaPortfolioClient, fields: Record<string, string | number>)
   return c.request('POST', '/medias.xml', { 'media[content][upload_location]': 'REQUEST', ...fields });
 }
 
-function step3(c: MediaPortfolioClient, uuid: string, media: XmlNode, size: number) {
-  return c.request(
-    'PUT',
-    `/medias/${uuid}.xml`,
-    {
-      'media[content][upload_location]': text(media, 'upload-location')!,
-      'media[content][file_name]': text(media, 'file-name')!,
-      'media[content][file_size]': size,
-      'media[content][mime_type]': text(media, 'mime-type')!,
-    },
-    { multipart: true },
-  );
-}
 
 /** Step 2 the way clients do it: POST whatever upload-method says, params in the order given, the file last. */
 function step2(media: XmlNode, data: Buffer, fileName = 'upload.bin') {
@@ -74,7 +61,7 @@ eachDatabase((kind) => {
     const r2 = await step2(media, jpeg, 'IMG_0001.JPG');
     expect(r2.status).toBe(200);
 
-    const r3 = await step3(c, uuid, media, jpeg.length);
+    const r3 = await c.completeUpload(media, jpeg.length);
     expect(text(r3.doc, 'media/mime-type')).toBe('image/jpeg');
     expect(text(r3.doc, 'media/file-size')).toBe(String(jpeg.length));
     expect(await readFile(storedFile(keyOf(media)))).toEqual(jpeg);
@@ -87,7 +74,7 @@ eachDatabase((kind) => {
     expect(text(details.doc, 'media/shot-at')).toBe('2021-06-15T08:20:30+00:00');
 
     // A repeated step 3 (a client retrying after a lost reply) answers the same.
-    const again = await step3(c, uuid, media, jpeg.length);
+    const again = await c.completeUpload(media, jpeg.length);
     expect(text(again.doc, 'media/file-size')).toBe(String(jpeg.length));
   });
 
@@ -97,7 +84,7 @@ eachDatabase((kind) => {
     const media = find(r1.doc, 'media')!;
     expect(text(media, 'mime-type')).toBe('application/octet-stream');
     expect((await step2(media, doc)).status).toBe(200);
-    const r3 = await step3(c, text(media, 'uuid')!, media, doc.length);
+    const r3 = await c.completeUpload(media, doc.length);
     expect(text(r3.doc, 'media/mime-type')).toBe('application/pdf');
 
     const video = mp4();
@@ -126,11 +113,11 @@ eachDatabase((kind) => {
     const uuid = text(media, 'uuid')!;
     const r2 = await step2(media, jpeg);
     expect(r2.status).toBe(400);
-    const err = await failure(step3(c, uuid, media, jpeg.length + 10));
+    const err = await failure(c.completeUpload(media, jpeg.length + 10));
     expect(err.status).toBe(422);
     expect(err.stopWithError).toBe(false);
     // Step 3 naming another size than step 1 is refused too.
-    const other = await failure(step3(c, uuid, media, jpeg.length));
+    const other = await failure(c.completeUpload(media, jpeg.length));
     expect(other.status).toBe(422);
     const details = await c.request('GET', `/medias/${uuid}.xml`);
     expect(text(details.doc, 'media/status')).toBe('pending');
@@ -142,7 +129,7 @@ eachDatabase((kind) => {
     const media = find(r1.doc, 'media')!;
     expect((await step2(media, bytes)).status).toBe(200);
     expect(existsSync(storedFile(keyOf(media)))).toBe(true);
-    const err = await failure(step3(c, text(media, 'uuid')!, media, bytes.length));
+    const err = await failure(c.completeUpload(media, bytes.length));
     expect(err.status).toBe(422);
     expect(err.stopWithError).toBe(true);
     expect(existsSync(storedFile(keyOf(media)))).toBe(false);
@@ -185,7 +172,7 @@ eachDatabase((kind) => {
     expect(text(media, 'upload-method')).toBe('PUT');
     const r2 = await step2(media, image);
     expect(r2.status).toBe(200);
-    const r3 = await step3(c, text(media, 'uuid')!, media, image.length);
+    const r3 = await c.completeUpload(media, image.length);
     expect(text(r3.doc, 'media/mime-type')).toBe('image/png');
 
     // Without the raw capability, multipart stays the answer.
@@ -199,7 +186,7 @@ eachDatabase((kind) => {
     const m1 = find(r1.doc, 'media')!;
     const uuid = text(m1, 'uuid')!;
     await step2(m1, first);
-    await step3(c, uuid, m1, first.length);
+    await c.completeUpload(m1, first.length);
 
     const replacement = await png(20, 12);
     const p1 = await c.request(
@@ -213,7 +200,7 @@ eachDatabase((kind) => {
     // Until step 3 the media keeps its current file.
     expect(existsSync(storedFile(keyOf(m1)))).toBe(true);
     expect((await step2(m2, replacement)).status).toBe(200);
-    await step3(c, uuid, m2, replacement.length);
+    await c.completeUpload(m2, replacement.length);
     expect(existsSync(storedFile(keyOf(m1)))).toBe(false);
     expect(await readFile(storedFile(keyOf(m2)))).toEqual(replacement);
     const details = await c.request('GET', `/medias/${uuid}.xml`);
@@ -224,7 +211,7 @@ eachDatabase((kind) => {
     const m3 = find(q1.doc, 'media')!;
     expect(text(m3, 'uuid')).toBe(uuid);
     await step2(m3, third);
-    await step3(c, uuid, m3, third.length);
+    await c.completeUpload(m3, third.length);
     expect(existsSync(storedFile(keyOf(m2)))).toBe(false);
     expect(text((await c.request('GET', `/medias/${uuid}.xml`)).doc, 'media/width')).toBe('30');
   });
@@ -282,7 +269,7 @@ eachDatabase((kind) => {
     expect(elsewhere.status).toBe(422);
     const media_id = (await svc.db.selectFrom('medias').select('id').where('uuid', '=', uuid).executeTakeFirstOrThrow()).id;
     await svc.db.updateTable('uploads').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('media_id', '=', media_id).execute();
-    const late = await failure(step3(c, uuid, media, jpeg.length));
+    const late = await failure(c.completeUpload(media, jpeg.length));
     expect(late.status).toBe(422);
     expect(late.message).toMatch(/expired/);
   });

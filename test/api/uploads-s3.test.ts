@@ -62,19 +62,6 @@ eachDatabase((kind) => {
     return postUpload(text(media, 'upload-url')!, uploadParamsOf(media), { field: fileParam, data, name: 'f.bin', type: text(media, 'mime-type') });
   }
 
-  function step3(media: XmlNode, size: number) {
-    return c.request(
-      'PUT',
-      `/medias/${text(media, 'uuid')}.xml`,
-      {
-        'media[content][upload_location]': text(media, 'upload-location')!,
-        'media[content][file_name]': text(media, 'file-name')!,
-        'media[content][file_size]': size,
-        'media[content][mime_type]': text(media, 'mime-type')!,
-      },
-      { multipart: true },
-    );
-  }
 
   const keyOf = (media: XmlNode) => uploadParamsOf(media).find(([k]) => k === 'key')![1];
 
@@ -87,7 +74,7 @@ eachDatabase((kind) => {
     const r2 = await step2(media, jpeg);
     expect(r2.status).toBeGreaterThanOrEqual(200);
     expect(r2.status).toBeLessThan(300);
-    const r3 = await step3(media, jpeg.length);
+    const r3 = await c.completeUpload(media, jpeg.length);
     expect(text(r3.doc, 'media/mime-type')).toBe('image/jpeg');
     expect(text(r3.doc, 'media/file-size')).toBe(String(jpeg.length));
     expect(await objectBytes(keyOf(media))).toEqual(jpeg);
@@ -101,7 +88,7 @@ eachDatabase((kind) => {
     const r2 = await step2(media, jpeg);
     expect(r2.status).toBeLessThan(300); // s3rver does not enforce content-length-range
     expect(await objectExists(keyOf(media))).toBe(true);
-    const err = await failure(step3(media, jpeg.length + 100));
+    const err = await failure(c.completeUpload(media, jpeg.length + 100));
     expect(err.status).toBe(422);
     expect(err.stopWithError).toBe(false);
     expect(await objectExists(keyOf(media))).toBe(false);
@@ -111,7 +98,7 @@ eachDatabase((kind) => {
     const bytes = plainText();
     const media = await step1({ 'media[content][file_name]': 'fake.jpg', 'media[content][file_size]': bytes.length, 'media[content][mime_type]': 'image/jpeg' });
     await step2(media, bytes);
-    const err = await failure(step3(media, bytes.length));
+    const err = await failure(c.completeUpload(media, bytes.length));
     expect(err.status).toBe(422);
     expect(err.stopWithError).toBe(true);
     expect(await objectExists(keyOf(media))).toBe(false);
@@ -124,7 +111,7 @@ eachDatabase((kind) => {
     expect(text(media, 'upload-url')).toBe(`${svc.url}/uploads/local.xml`);
     expect((await step2(media, doc)).status).toBe(200);
     expect(await objectBytes(keyOf(media))).toEqual(doc);
-    expect(text((await step3(media, doc.length)).doc, 'media/mime-type')).toBe('application/pdf');
+    expect(text((await c.completeUpload(media, doc.length)).doc, 'media/mime-type')).toBe('application/pdf');
 
     const image = await png();
     const raw = await step1({
@@ -136,7 +123,7 @@ eachDatabase((kind) => {
     });
     expect(text(raw, 'upload-location')).toBe('local-raw');
     expect((await step2(raw, image)).status).toBe(200);
-    const r3 = await step3(raw, image.length);
+    const r3 = await c.completeUpload(raw, image.length);
     expect(text(r3.doc, 'media/mime-type')).toBe('image/png');
     const row = await svc.db.selectFrom('medias').select('storage_key').where('uuid', '=', text(raw, 'uuid')!).executeTakeFirstOrThrow();
     expect(await objectBytes(row.storage_key!)).toEqual(image);
