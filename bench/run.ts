@@ -1,5 +1,6 @@
 // `npm run bench`: the service and a bare node:http baseline loaded in the
 // same run, plus each feature's section. Prints ratios against the baseline.
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -65,10 +66,9 @@ async function main(): Promise<void> {
   const app = { key: randomBytes(16).toString('hex'), secret: randomBytes(32).toString('hex') };
   await store.db.insertInto('apps').values({ name: 'bench', api_key: app.key, api_secret: app.secret, created_at: nowIso() }).execute();
 
-  const serviceProc = await (async () => {
-    const { spawn } = await import('node:child_process');
-    return spawn(process.execPath, [...(process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(' ') : []), '--expose-gc', '--import', 'tsx', 'src/main.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-  })();
+  // BENCH_NODE_FLAGS adds node flags to the service, e.g. --cpu-prof for profiling.
+  const extraFlags = process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(' ') : [];
+  const serviceProc = spawn(process.execPath, [...extraFlags, '--expose-gc', '--import', 'tsx', 'src/main.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
   const client = new MediaPortfolioClient({ baseUrl: url, apiKey: app.key, apiSecret: app.secret, login: user.email, password, throttle: false });
   const lines: BenchLine[] = [];
