@@ -1,6 +1,8 @@
 // Deleting a gallery with everything below it, optionally with the medias
 // published there (spec 4.3). The medias_count guard compares before anything
-// is changed; list positions are closed up in the same transaction.
+// is changed; list positions are closed up in the same transaction. On a
+// shared website the sub-tree may hold other users' medias: only the caller's
+// own are counted and deleted.
 import { sql } from 'kysely';
 import { conflict, invalid } from '../http/errors.js';
 import type { Db } from '../store/db.js';
@@ -9,6 +11,8 @@ import { subtreeCte, subtreeOf, type GalleryRow } from './queries.js';
 import { lockWebsite } from './write.js';
 
 export interface DeleteOptions {
+  /** The user deleting: only their medias are counted and deleted. */
+  callerId: number;
   deleteMedias: boolean;
   /** medias_count: the number of medias the client expects the delete to concern. */
   expectedMediasCount?: number;
@@ -21,31 +25,31 @@ export interface DeleteResult {
   storageKeys: string[];
 }
 
-/** Live medias published in the sub-tree: the ones counted and, with delete_medias=1, deleted. */
-function subtreeMediasSql(galleryId: number) {
+/** The caller's live medias published in the sub-tree: the ones counted and, with delete_medias=1, deleted. */
+function subtreeMediasSql(galleryId: number, ownerId: number) {
   return sql`${subtreeCte([galleryId])}
     SELECT DISTINCT m.id, m.storage_key FROM sub
     CROSS JOIN media_galleries mg
     CROSS JOIN medias m
-    WHERE mg.gallery_id = sub.id AND m.id = mg.media_id AND m.status = 'live'`;
+    WHERE mg.gallery_id = sub.id AND m.id = mg.media_id AND m.status = 'live' AND m.owner_id = ${ownerId}`;
 }
 
 export async function deleteGalleryTree(db: Db, gallery: GalleryRow, opts: DeleteOptions, now: string): Promise<DeleteResult> {
   if (gallery.parent_id === null) throw invalid('the root gallery cannot be deleted');
   await lockWebsite(db, gallery.website_id, now);
 
-  const { rows: medias } = await subtreeMediasSql(gallery.id).execute(db);
+  const { rows: medias } = await subtreeMediasSql(gallery.id, opts.callerId).execute(db);
   const mediaRows = medias as Array<{ id: number; storage_key: string | null }>;
   if (opts.expectedMediasCount !== undefined && opts.expectedMediasCount !== mediaRows.length) {
     throw conflict(
-      `medias_count is ${opts.expectedMediasCount} but ${mediaRows.length} medias are published in this gallery and its sub-galleries: nothing was deleted`,
+      `medias_count is ${opts.expectedMediasCount} but ${mediaRows.length} medias of yours are published in this gallery and its sub-galleries: nothing was deleted`,
       'count_mismatch',
     );
   }
   const subtree = await subtreeOf(db, gallery.id);
 
   if (opts.deleteMedias && mediaRows.length > 0) {
-    const ids = sql`SELECT id FROM (${subtreeMediasSql(gallery.id)}) AS doomed`;
+    const ids = sql`SELECT id FROM (${subtreeMediasSql(gallery.id, opts.callerId)}) AS doomed`;
     // Covers are plain ids (no foreign key): clear the ones about to dangle.
     await sql`UPDATE galleries SET cover_media_id = NULL WHERE cover_media_id IN (${ids})`.execute(db);
     await sql`DELETE FROM medias WHERE id IN (${ids})`.execute(db);

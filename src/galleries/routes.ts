@@ -192,7 +192,7 @@ export const galleriesFeature: Feature = {
           await lockWebsite(trx, website.id, now);
           const g = await findGallery(trx, website.id, uuid);
           if (!g) throw notFound(`gallery ${uuid}`);
-          return deleteGalleryTree(trx, g, { deleteMedias, expectedMediasCount }, now);
+          return deleteGalleryTree(trx, g, { callerId: userOf(ctx).id, deleteMedias, expectedMediasCount }, now);
         });
         if (result.storageKeys.length > 0) {
           await deleteStoredFiles(ctx, result.storageKeys).catch((err: unknown) =>
