@@ -1,9 +1,11 @@
 // Many sub-galleries under one parent in a few statements (imports, test and
 // benchmark fixtures): same rules as one create (unique url paths, dense
-// list positions, the 1000 sub-galleries limit), without a query per gallery.
+// list positions, the 1000 sub-galleries limit, the tree limits of
+// limits.ts), without a query per gallery.
 import { randomUUID } from 'node:crypto';
 import { invalid } from '../http/errors.js';
 import type { Db } from '../store/db.js';
+import { checkDepth, checkFullUrlPathLength, checkWebsiteRoom, levelOf } from './limits.js';
 import { nextListPos } from './list-positions.js';
 import type { GalleryRow } from './queries.js';
 import { baseUrlPath, childFullUrlPath, uniqueUrlPath } from './url-path.js';
@@ -18,12 +20,16 @@ export async function insertChildren(db: Db, parent: GalleryRow, names: readonly
   if (current.subgalleries_count + names.length > MAX_SUBGALLERIES) {
     throw invalid(`gallery ${parent.uuid} would hold more than ${MAX_SUBGALLERIES} sub-galleries`);
   }
+  checkDepth(levelOf(parent.full_url_path) + 1, parent.uuid);
+  await checkWebsiteRoom(db, parent.website_id, names.length);
   const style = await db.selectFrom('display_styles').select('id').where('website_id', '=', parent.website_id).orderBy('is_default', 'desc').orderBy('id').executeTakeFirst();
   const taken = new Set((await db.selectFrom('galleries').select('url_path').where('parent_id', '=', parent.id).execute()).map((r) => r.url_path));
   let listPos = await nextListPos(db, parent.website_id);
   const rows = names.map((name) => {
     const urlPath = uniqueUrlPath(baseUrlPath(undefined, name), taken);
     taken.add(urlPath);
+    const fullUrlPath = childFullUrlPath(parent.full_url_path, urlPath);
+    checkFullUrlPathLength(fullUrlPath.length, `gallery[name] ${JSON.stringify(name)}`);
     return {
       uuid: randomUUID(),
       website_id: parent.website_id,
@@ -31,7 +37,7 @@ export async function insertChildren(db: Db, parent: GalleryRow, names: readonly
       list_pos: listPos++,
       name,
       url_path: urlPath,
-      full_url_path: childFullUrlPath(parent.full_url_path, urlPath),
+      full_url_path: fullUrlPath,
       description: null,
       display_style_id: style?.id ?? null,
       published_at: now,

@@ -1,7 +1,8 @@
 // Creating and updating galleries: resolve what the input refers to, keep
 // url paths unique among siblings, keep full url paths right below a renamed
-// or moved gallery, respect the 1000 sub-galleries limit. Callers run these
-// inside a transaction, so a refusal leaves nothing changed.
+// or moved gallery, respect the 1000 sub-galleries limit and the tree limits
+// of limits.ts. Callers run these inside a transaction, so a refusal leaves
+// nothing changed.
 import { randomUUID } from 'node:crypto';
 import { sql, type Updateable } from 'kysely';
 import { invalid } from '../http/errors.js';
@@ -10,6 +11,7 @@ import type { GalleriesTable, WebsitesTable } from '../store/schema.js';
 import type { Selectable } from 'kysely';
 import { insertAcl } from './acl.js';
 import type { GalleryInput } from './input.js';
+import { checkDepth, checkFullUrlPathLength, checkWebsiteRoom, levelOf, subtreeReach } from './limits.js';
 import { nextListPos } from './list-positions.js';
 import { reorderMedias } from './medias.js';
 import type { GalleryRow } from './queries.js';
@@ -77,6 +79,11 @@ async function releaseSubgallerySlot(db: Db, parentId: number): Promise<void> {
     .execute();
 }
 
+/** The attribute a full url path comes from, to name in a refusal: the url path sent, else the name. */
+function pathSource(input: GalleryInput): string {
+  return input.urlPath !== undefined && slugify(input.urlPath) !== '' ? 'gallery[url_path]' : 'gallery[name]';
+}
+
 async function siblingUrlPaths(db: Db, parentId: number, exceptId?: number): Promise<Set<string>> {
   let q = db.selectFrom('galleries').select('url_path').where('parent_id', '=', parentId);
   if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
@@ -86,10 +93,14 @@ async function siblingUrlPaths(db: Db, parentId: number, exceptId?: number): Pro
 export async function createGallery(db: Db, website: WebsiteRow, input: GalleryInput, hashed: Hashed, now: string): Promise<number> {
   await lockWebsite(db, website.id, now);
   const parent = await resolveParent(db, website.id, input.parent!);
+  checkDepth(levelOf(parent.full_url_path) + 1, parent.uuid);
+  await checkWebsiteRoom(db, website.id, 1);
   const displayStyleId = await resolveDisplayStyle(db, website.id, input.displayStyle ?? null);
   const coverMediaId = await resolveCoverMedia(db, website, input.coverMedia ?? null);
-  await takeSubgallerySlot(db, parent);
   const urlPath = uniqueUrlPath(baseUrlPath(input.urlPath, input.name!), await siblingUrlPaths(db, parent.id));
+  const fullUrlPath = childFullUrlPath(parent.full_url_path, urlPath);
+  checkFullUrlPathLength(fullUrlPath.length, pathSource(input));
+  await takeSubgallerySlot(db, parent);
   const row = await db
     .insertInto('galleries')
     .values({
@@ -100,7 +111,7 @@ export async function createGallery(db: Db, website: WebsiteRow, input: GalleryI
       name: input.name!,
       url_path: urlPath,
       url_path_auto: input.urlPath === undefined || slugify(input.urlPath) === '' ? 1 : 0,
-      full_url_path: childFullUrlPath(parent.full_url_path, urlPath),
+      full_url_path: fullUrlPath,
       description: input.description ?? null,
       hidden: input.hidden ? 1 : 0,
       indexing: input.indexing ?? 1,
@@ -165,13 +176,19 @@ export async function updateGallery(db: Db, website: WebsiteRow, gallery: Galler
         // A derived path follows the name; one the user chose is kept.
         base = gallery.url_path_auto === 1 ? baseUrlPath(undefined, newName) : gallery.url_path;
       }
+      const urlPath = uniqueUrlPath(base, await siblingUrlPaths(db, target.id, gallery.id));
+      const fullUrlPath = childFullUrlPath(target.full_url_path, urlPath);
+      if (fullUrlPath !== gallery.full_url_path) {
+        // Every gallery below moves and grows along with this one.
+        const reach = await subtreeReach(db, gallery);
+        if (moving) checkDepth(levelOf(target.full_url_path) + 1 + reach.levels, target.uuid, levelOf(gallery.full_url_path) + reach.levels);
+        checkFullUrlPathLength(fullUrlPath.length + reach.chars, moving ? 'gallery[parent]' : pathSource(input), gallery.full_url_path.length + reach.chars);
+      }
       if (moving) {
         await takeSubgallerySlot(db, target);
         await releaseSubgallerySlot(db, gallery.parent_id!);
         changes.parent_id = target.id;
       }
-      const urlPath = uniqueUrlPath(base, await siblingUrlPaths(db, target.id, gallery.id));
-      const fullUrlPath = childFullUrlPath(target.full_url_path, urlPath);
       changes.url_path = urlPath;
       changes.full_url_path = fullUrlPath;
       if (fullUrlPath !== gallery.full_url_path) await rewriteDescendantPaths(db, website.id, gallery.full_url_path, fullUrlPath);
