@@ -99,7 +99,9 @@ export function parseStoredRules(text: string | null): SmartRules {
   }
 }
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+// '!' rather than a backslash: a backslash in the ESCAPE literal breaks on
+// PostgreSQL with standard_conforming_strings=off.
+const escapeLike = (s: string) => s.replace(/[!%_]/g, (c) => `!${c}`);
 
 /** Case-insensitive text comparison on `column` (ASCII case on SQLite). */
 function textRule(column: RawBuilder<unknown>, operator: string, value: string): RawBuilder<SqlBool> {
@@ -108,11 +110,11 @@ function textRule(column: RawBuilder<unknown>, operator: string, value: string):
     case 'is':
       return sql<SqlBool>`LOWER(${column}) = LOWER(${value})`;
     case 'contains':
-      return sql<SqlBool>`LOWER(${column}) LIKE LOWER(${`%${escapeLike(v)}%`}) ESCAPE '\\'`;
+      return sql<SqlBool>`LOWER(${column}) LIKE LOWER(${`%${escapeLike(v)}%`}) ESCAPE '!'`;
     case 'starts_with':
-      return sql<SqlBool>`LOWER(${column}) LIKE LOWER(${`${escapeLike(v)}%`}) ESCAPE '\\'`;
+      return sql<SqlBool>`LOWER(${column}) LIKE LOWER(${`${escapeLike(v)}%`}) ESCAPE '!'`;
     case 'ends_with':
-      return sql<SqlBool>`LOWER(${column}) LIKE LOWER(${`%${escapeLike(v)}`}) ESCAPE '\\'`;
+      return sql<SqlBool>`LOWER(${column}) LIKE LOWER(${`%${escapeLike(v)}`}) ESCAPE '!'`;
     case 'is_set':
       return sql<SqlBool>`(${column} IS NOT NULL AND ${column} <> '')`;
     case 'is_not_set':
@@ -134,7 +136,7 @@ function ruleSql(r: SmartRule): RawBuilder<SqlBool> {
     case 'keyword': {
       const cond =
         r.operator === 'contains'
-          ? sql`LOWER(k.keyword) LIKE LOWER(${`%${escapeLike(r.value.toLowerCase())}%`}) ESCAPE '\\'`
+          ? sql`LOWER(k.keyword) LIKE LOWER(${`%${escapeLike(r.value.toLowerCase())}%`}) ESCAPE '!'`
           : sql`LOWER(k.keyword) = LOWER(${r.value})`;
       const exists = sql<SqlBool>`EXISTS (SELECT 1 FROM media_keywords k WHERE k.media_id = m.id AND ${cond})`;
       return r.operator === 'is_not' ? sql<SqlBool>`NOT ${exists}` : exists;
