@@ -13,7 +13,7 @@ import { migrate, nowIso, openStore } from '../../src/store/db.js';
 import { createUser } from '../../src/users/queries.js';
 import { createWebsite } from '../../src/websites/queries.js';
 import { connectionRefused, freePort, signedFetch, spawnService, waitForPing, type AppKeys, type ServiceProcess } from '../support/processes.js';
-import { basicAuth } from '../support/service.js';
+import { basicAuth, createPgDatabase, eachDatabase } from '../support/service.js';
 
 interface Seeded {
   app: AppKeys;
@@ -23,13 +23,13 @@ interface Seeded {
   rootGalleryUuid: string;
 }
 
-/** A database in `dataDir` with an application, a user and a website. */
-async function seed(dataDir: string): Promise<Seeded> {
+/** A database (in `dataDir`, or at `databaseUrl`) with an application, a user and a website. */
+async function seed(dataDir: string, databaseUrl?: string): Promise<Seeded> {
   const app = { key: randomBytes(16).toString('hex'), secret: randomBytes(32).toString('hex') };
   const email = `life-${randomBytes(4).toString('hex')}@example.com`;
   const password = 'lifecycle password';
   const urlname = 'life-site';
-  const store = openStore({ dataDir });
+  const store = openStore({ dataDir, databaseUrl });
   try {
     await migrate(store);
     await store.db.insertInto('apps').values({ name: 'lifecycle', api_key: app.key, api_secret: app.secret, created_at: nowIso() }).execute();
@@ -92,92 +92,101 @@ async function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 }
 
 describe('service process lifecycle', () => {
-  let dataDir: string;
-  let seeded: Seeded;
   let proc: ServiceProcess | undefined;
-
-  beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'mps-life-'));
-    seeded = await seed(dataDir);
-  });
   afterEach(async () => {
     await proc?.stop('SIGKILL');
     proc = undefined;
   });
-  afterAll(async () => {
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+
+  // The drain on SIGTERM ends with the database closed: a PostgreSQL pool as well as a SQLite file.
+  eachDatabase((kind) => {
+    let dataDir: string;
+    let pgDb: { url: string; drop(): Promise<void> } | undefined;
+    let seeded: Seeded;
+    const settings = () => ({ DATA_DIR: dataDir, RATE_LIMIT: 'off', ...(pgDb ? { DATABASE_URL: pgDb.url } : {}) });
+
+    beforeAll(async () => {
+      dataDir = await mkdtemp(join(tmpdir(), 'mps-life-'));
+      pgDb = kind === 'postgres' ? await createPgDatabase() : undefined;
+      seeded = await seed(dataDir, pgDb?.url);
+    });
+    afterAll(async () => {
+      await pgDb?.drop();
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    });
+
+    it('answers a signed /ping.xml once ready, and only a signed one', async () => {
+      proc = await spawnService({ env: settings() });
+      await waitForPing(proc, seeded.app);
+      const res = await signedFetch(proc.url, seeded.app, 'GET', '/ping.xml?text=hi');
+      expect(res.status).toBe(200);
+      const body = await res.text();
+      expect(body).toContain('<message>OK</message>');
+      expect(body).toContain('<input-text>hi</input-text>');
+      const unsigned = await fetch(`${proc.url}/ping.xml`);
+      expect(unsigned.status).toBe(401);
+      await unsigned.text();
+    });
+
+    it('on SIGTERM stops accepting connections, closes idle ones, finishes the request in flight, then exits 0', async () => {
+      proc = await spawnService({ env: settings() });
+      await waitForPing(proc, seeded.app);
+      const { port } = proc;
+
+      // An idle keep-alive connection, after one complete request.
+      const idle = await rawConnection(port);
+      idle.socket.write(signedHead(seeded.app, 'GET', '/ping.xml', port, []));
+      await idle.waitFor(/<\/reply>/);
+      expect(idle.received()).toMatch(/^HTTP\/1\.1 200 /);
+
+      // A request in flight: headers sent, the server has taken it (100 Continue), half the body sent.
+      const body = `gallery%5Bparent%5D=${seeded.rootGalleryUuid}&gallery%5Bname%5D=${'Drained'.padEnd(200, 'x')}`;
+      const slow = await rawConnection(port);
+      slow.socket.write(
+        signedHead(seeded.app, 'POST', `/websites/${seeded.urlname}/galleries.xml`, port, [
+          `Authorization: ${basicAuth(seeded.email, seeded.password)}`,
+          'Content-Type: application/x-www-form-urlencoded',
+          `Content-Length: ${Buffer.byteLength(body)}`,
+          'Expect: 100-continue',
+        ]),
+      );
+      await slow.waitFor(/^HTTP\/1\.1 100 Continue\r\n\r\n/);
+      slow.socket.write(body.slice(0, 100));
+
+      proc.child.kill('SIGTERM');
+
+      // No new connections while the request is still in flight ...
+      const deadline = Date.now() + 10_000;
+      while (!(await connectionRefused(port))) {
+        if (Date.now() > deadline) throw new Error('still accepting connections 10 s after SIGTERM');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      // ... the idle connection is closed rather than waited for ...
+      await within(idle.closed, 5_000, 'idle keep-alive connection closed after SIGTERM');
+      expect(proc.child.exitCode).toBeNull();
+
+      // ... and the request in flight completes.
+      slow.socket.write(body.slice(100));
+      const reply = await slow.waitFor(/<\/reply>/);
+      expect(reply.replace(/^HTTP\/1\.1 100 Continue\r\n\r\n/, '')).toMatch(/^HTTP\/1\.1 200 /);
+      expect(reply).toMatch(/<gallery-uuid>[0-9a-f-]{36}<\/gallery-uuid>/);
+
+      expect(await within(proc.exited, 10_000, 'exit after SIGTERM')).toBe(0);
+      expect(await connectionRefused(port)).toBe(true);
+      slow.socket.destroy();
+
+      // The gallery created by the drained request was committed.
+      const store = openStore({ dataDir, databaseUrl: pgDb?.url });
+      try {
+        const names = await store.db.selectFrom('galleries').select('name').execute();
+        expect(names.map((g) => g.name)).toContain('Drained'.padEnd(200, 'x'));
+      } finally {
+        await store.close();
+      }
+    });
   });
 
-  it('answers a signed /ping.xml once ready, and only a signed one', async () => {
-    proc = await spawnService({ env: { DATA_DIR: dataDir, RATE_LIMIT: 'off' } });
-    await waitForPing(proc, seeded.app);
-    const res = await signedFetch(proc.url, seeded.app, 'GET', '/ping.xml?text=hi');
-    expect(res.status).toBe(200);
-    const body = await res.text();
-    expect(body).toContain('<message>OK</message>');
-    expect(body).toContain('<input-text>hi</input-text>');
-    const unsigned = await fetch(`${proc.url}/ping.xml`);
-    expect(unsigned.status).toBe(401);
-    await unsigned.text();
-  });
-
-  it('on SIGTERM stops accepting connections, closes idle ones, finishes the request in flight, then exits 0', async () => {
-    proc = await spawnService({ env: { DATA_DIR: dataDir, RATE_LIMIT: 'off' } });
-    await waitForPing(proc, seeded.app);
-    const { port } = proc;
-
-    // An idle keep-alive connection, after one complete request.
-    const idle = await rawConnection(port);
-    idle.socket.write(signedHead(seeded.app, 'GET', '/ping.xml', port, []));
-    await idle.waitFor(/<\/reply>/);
-    expect(idle.received()).toMatch(/^HTTP\/1\.1 200 /);
-
-    // A request in flight: headers sent, the server has taken it (100 Continue), half the body sent.
-    const body = `gallery%5Bparent%5D=${seeded.rootGalleryUuid}&gallery%5Bname%5D=${'Drained'.padEnd(200, 'x')}`;
-    const slow = await rawConnection(port);
-    slow.socket.write(
-      signedHead(seeded.app, 'POST', `/websites/${seeded.urlname}/galleries.xml`, port, [
-        `Authorization: ${basicAuth(seeded.email, seeded.password)}`,
-        'Content-Type: application/x-www-form-urlencoded',
-        `Content-Length: ${Buffer.byteLength(body)}`,
-        'Expect: 100-continue',
-      ]),
-    );
-    await slow.waitFor(/^HTTP\/1\.1 100 Continue\r\n\r\n/);
-    slow.socket.write(body.slice(0, 100));
-
-    proc.child.kill('SIGTERM');
-
-    // No new connections while the request is still in flight ...
-    const deadline = Date.now() + 10_000;
-    while (!(await connectionRefused(port))) {
-      if (Date.now() > deadline) throw new Error('still accepting connections 10 s after SIGTERM');
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    // ... the idle connection is closed rather than waited for ...
-    await within(idle.closed, 5_000, 'idle keep-alive connection closed after SIGTERM');
-    expect(proc.child.exitCode).toBeNull();
-
-    // ... and the request in flight completes.
-    slow.socket.write(body.slice(100));
-    const reply = await slow.waitFor(/<\/reply>/);
-    expect(reply.replace(/^HTTP\/1\.1 100 Continue\r\n\r\n/, '')).toMatch(/^HTTP\/1\.1 200 /);
-    expect(reply).toMatch(/<gallery-uuid>[0-9a-f-]{36}<\/gallery-uuid>/);
-
-    expect(await within(proc.exited, 10_000, 'exit after SIGTERM')).toBe(0);
-    expect(await connectionRefused(port)).toBe(true);
-    slow.socket.destroy();
-
-    // The gallery created by the drained request was committed.
-    const store = openStore({ dataDir });
-    try {
-      const names = await store.db.selectFrom('galleries').select('name').execute();
-      expect(names.map((g) => g.name)).toContain('Drained'.padEnd(200, 'x'));
-    } finally {
-      await store.close();
-    }
-  });
-
+  // SQLite only: the database file must land under .env's DATA_DIR.
   it('reads settings from .env in its working directory; the environment wins', async () => {
     const cwd = await mkdtemp(join(tmpdir(), 'mps-dotenv-'));
     try {
