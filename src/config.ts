@@ -22,6 +22,8 @@ export interface JobSettings {
   maxAttempts: number;
   /** Wait before retrying a failed chunk, doubled at each attempt, at most 300 s. */
   retrySeconds: number;
+  /** Finished (done or failed) jobs stay readable this long, then the cleanup sweep deletes them. */
+  retentionSeconds: number;
 }
 
 export interface Config {
@@ -117,6 +119,7 @@ export function loadConfig(env: Record<string, string | undefined> = loadEnv()):
       chunkPauseMs: intSetting(env, 'JOB_CHUNK_PAUSE_MS', 0, 0, 60_000),
       maxAttempts: intSetting(env, 'JOB_MAX_ATTEMPTS', 5, 1, 1000),
       retrySeconds: intSetting(env, 'JOB_RETRY_SECONDS', 5, 0, 86_400),
+      retentionSeconds: intSetting(env, 'JOB_RETENTION_SECONDS', 7 * 24 * 3600, 1, 10 * 365 * 24 * 3600),
     },
   };
 }

@@ -5,6 +5,7 @@
 // own are counted and deleted.
 import { sql } from 'kysely';
 import { conflict, invalid } from '../http/errors.js';
+import { dropFilesOfDeletedMedias } from '../media/pending-uploads.js';
 import type { Db } from '../store/db.js';
 import { closeListGaps } from './list-positions.js';
 import { subtreeCte, subtreeOf, type GalleryRow } from './queries.js';
@@ -21,7 +22,7 @@ export interface DeleteOptions {
 export interface DeleteResult {
   galleriesDeleted: number;
   mediasDeleted: number;
-  /** Storage keys of the deleted medias, for the media feature's file cleanup. */
+  /** Files of the deleted medias, recorded for deletion: for the media feature's file cleanup after the commit. */
   storageKeys: string[];
 }
 
@@ -48,11 +49,18 @@ export async function deleteGalleryTree(db: Db, gallery: GalleryRow, opts: Delet
   }
   const subtree = await subtreeOf(db, gallery.id);
 
+  let storageKeys: string[] = [];
   if (opts.deleteMedias && mediaRows.length > 0) {
     const ids = sql`SELECT id FROM (${subtreeMediasSql(gallery.id, opts.callerId)}) AS doomed`;
     // Covers are plain ids (no foreign key): clear the ones about to dangle.
     await sql`UPDATE galleries SET cover_media_id = NULL WHERE cover_media_id IN (${ids})`.execute(db);
     await sql`DELETE FROM medias WHERE id IN (${ids})`.execute(db);
+    // In this transaction: the files go after the commit, or the cleanup sweep removes them.
+    storageKeys = await dropFilesOfDeletedMedias(
+      db,
+      mediaRows.map((m) => m.id),
+      mediaRows.map((m) => m.storage_key),
+    );
   }
   // One statement, so the parent_id foreign key only sees the end state.
   await sql`${subtreeCte([gallery.id])} DELETE FROM galleries WHERE id IN (SELECT id FROM sub)`.execute(db);
@@ -65,6 +73,6 @@ export async function deleteGalleryTree(db: Db, gallery: GalleryRow, opts: Delet
   return {
     galleriesDeleted: subtree.length,
     mediasDeleted: opts.deleteMedias ? mediaRows.length : 0,
-    storageKeys: opts.deleteMedias ? mediaRows.flatMap((m) => (m.storage_key ? [m.storage_key] : [])) : [],
+    storageKeys,
   };
 }

@@ -8,6 +8,7 @@ import { xmlArray, type XmlObject } from '../http/xml.js';
 import { applyMediaChanges } from '../media/apply.js';
 import { loadMediaRecords, NO_RELATIONS } from '../media/queries.js';
 import { countCollections, countMedias, countSmartGroups, mediaIds } from '../media/selection.js';
+import { dropFilesOfDeletedMedias } from '../media/pending-uploads.js';
 import { removeStoredFiles } from '../media/service.js';
 import { filterArtistId, ownedArtistId } from '../media/targets.js';
 import { mediaXml } from '../media/xml.js';
@@ -137,7 +138,7 @@ async function deleteGroup(ctx: RequestContext): Promise<XmlObject> {
       const now = nowIso();
       for (let i = 0; i < ids.length; i += 500) {
         const r = await applyMediaChanges(trx, ctx.services.store.dialect, user.id, ids.slice(i, i + 500), { columns: {}, delete: true }, now);
-        deleted.push(...r.deletedStorageKeys);
+        deleted.push(...(await dropFilesOfDeletedMedias(trx, r.affectedIds, r.deletedStorageKeys)));
       }
     }
     await trx.deleteFrom('media_groups').where('id', '=', g.id).execute();

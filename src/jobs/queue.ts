@@ -116,3 +116,16 @@ export function parseErrors(text: string): string[] {
 export function appendErrors(errors: string[], more: string[]): string[] {
   return more.length === 0 ? errors : [...errors, ...more].slice(0, MAX_JOB_ERRORS);
 }
+
+/**
+ * Deletes jobs that finished (done or failed) before `finishedBefore`: the
+ * status resource keeps them JOB_RETENTION_SECONDS. Returns how many went.
+ */
+export async function purgeFinishedJobs(db: Db, finishedBefore: Date): Promise<number> {
+  const gone = await db
+    .deleteFrom('jobs')
+    .where('state', 'in', ['done', 'failed'])
+    .where('finished_at', '<', finishedBefore.toISOString())
+    .executeTakeFirst();
+  return Number(gone.numDeletedRows);
+}

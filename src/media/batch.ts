@@ -13,6 +13,7 @@ import { jobLocation, jobXml } from '../jobs/xml.js';
 import { nowIso, type Db } from '../store/db.js';
 import { applyMediaChanges } from './apply.js';
 import { isEmptyChange, mediaAttributeParams, readMediaChanges, type MediaChanges } from './metadata.js';
+import { dropFilesOfDeletedMedias } from './pending-uploads.js';
 import { mediaIds } from './selection.js';
 import { removeStoredFiles } from './service.js';
 import { filterFromParams, looksLikeUuid } from './targets.js';
@@ -104,12 +105,14 @@ registerJobHandler(BATCH_JOB_KIND, {
     const { ids, changes } = payload as BatchPayload;
     const chunk = ids.slice(start, end);
     const r = await applyMediaChanges(trx, services.store.dialect, job.owner_id, chunk, changes, nowIso());
+    // Recorded with the chunk: a crash after its commit leaves the files to the cleanup sweep, not orphaned.
+    const files = changes.delete ? await dropFilesOfDeletedMedias(trx, r.affectedIds, r.deletedStorageKeys) : [];
     const missing = chunk.length - r.affectedIds.length;
     return {
       processed: chunk.length,
       failed: missing,
       errors: missing > 0 ? [`${missing} of the medias ${start + 1} to ${end} no longer exist`] : [],
-      afterCommit: r.deletedStorageKeys.length ? () => removeStoredFiles({ services }, r.deletedStorageKeys) : undefined,
+      afterCommit: files.length ? () => removeStoredFiles({ services }, files) : undefined,
     };
   },
 });

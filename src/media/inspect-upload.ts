@@ -21,9 +21,9 @@ async function inspect(head: Buffer, input: string | Buffer): Promise<Inspection
   return { type, facts: await readMediaFacts(type, input, head) };
 }
 
-/** An object already in the store: a local path when there is one, else its first bytes. */
-export async function inspectStoredObject(storage: StorageBackend, key: string): Promise<Inspection> {
-  const head = await storage.readHead(key, SNIFF_BYTES);
+/** An object already in the store (that version, when given): a local path when there is one, else its first bytes. */
+export async function inspectStoredObject(storage: StorageBackend, key: string, version?: string): Promise<Inspection> {
+  const head = await storage.readHead(key, SNIFF_BYTES, version);
   return inspect(head, storage.localPath(key) ?? head);
 }
 

@@ -8,6 +8,7 @@ import type { XmlObject } from '../http/xml.js';
 import { nowIso, type Db } from '../store/db.js';
 import { applyMediaChanges } from './apply.js';
 import { isEmptyChange, readMediaChanges, type MediaChanges } from './metadata.js';
+import { dropFilesOfDeletedMedias } from './pending-uploads.js';
 import { findOwnedMedia, loadMediaRecords, loadMediaRelations, NO_RELATIONS, type MediaRow } from './queries.js';
 import { defaultArtistId, ownedArtistId } from './targets.js';
 import { beginUpload, completeUpload, deleteStoredFiles, isUploadCompletion, isUploadRequest, storeDirectUpload } from './uploads.js';
@@ -141,23 +142,25 @@ export async function updateMedia(ctx: RequestContext): Promise<XmlObject> {
   };
 }
 
-/** DELETE /medias/<uuid>.xml: the row and its relations, then its stored files. */
+/** DELETE /medias/<uuid>.xml: the row, its relations and its pending upload; its files recorded for deletion, then removed. */
 export async function deleteMedia(ctx: RequestContext): Promise<XmlObject> {
   const user = userOf(ctx);
-  const { db } = ctx.services;
+  const { db, store } = ctx.services;
   const media = await findOwnedMedia(db, user.id, ctx.path.uuid);
   if (!media) throw notFound(`media ${ctx.path.uuid}`);
-  const { deletedStorageKeys } = await applyInTransaction(ctx, user.id, media.id, { columns: {}, delete: true });
-  await removeStoredFiles(ctx, deletedStorageKeys);
+  const keys = await db.transaction().execute(async (trx) => {
+    const r = await applyMediaChanges(trx, store.dialect, user.id, [media.id], { columns: {}, delete: true }, nowIso());
+    return dropFilesOfDeletedMedias(trx, r.affectedIds, r.deletedStorageKeys);
+  });
+  await removeStoredFiles(ctx, keys);
   return { message: 'media deleted', 'media-uuid': media.uuid };
 }
 
-/** Files of deleted medias; a failure leaves orphans for the storage cleanup, never fails the request. */
+/**
+ * Files of deleted medias, after the commit of the transaction that recorded
+ * them (dropFilesOfDeletedMedias); a failure leaves them recorded for the
+ * cleanup sweep, never fails the request.
+ */
 export async function removeStoredFiles(ctx: Pick<RequestContext, 'services'>, keys: string[]): Promise<void> {
-  if (keys.length === 0) return;
-  try {
-    await deleteStoredFiles(ctx, keys);
-  } catch (err) {
-    ctx.services.log.warn({ err, keys: keys.length }, 'stored files of deleted medias not removed');
-  }
+  await deleteStoredFiles(ctx, keys);
 }

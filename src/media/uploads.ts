@@ -10,13 +10,15 @@ import type { Params } from '../http/params.js';
 import type { XmlObject } from '../http/xml.js';
 import { nowIso } from '../store/db.js';
 import type { MediasTable } from '../store/schema.js';
-import { newOriginalKey } from '../storage/object-keys.js';
+import { ObjectGone } from '../storage/backend.js';
+import { recordFileDeletions, recordUnpublishedFile, removeRecordedFiles } from '../storage/file-deletions.js';
+import { newIncomingKey, newOriginalKey } from '../storage/object-keys.js';
 import { uploadServicesOf } from '../storage/registry.js';
 import { receiveToTempFile } from '../storage/temp-file.js';
 import { sanitizeFileName } from './file-names.js';
-import { inspectLocalFile, inspectStoredObject } from './inspect-upload.js';
+import { inspectLocalFile, inspectStoredObject, type Inspection } from './inspect-upload.js';
 import { deleteNeverLiveMedia, findPendingUpload, replacePendingUpload } from './pending-uploads.js';
-import { publishUpload } from './publish-upload.js';
+import { publishUpload, type VerifiedFile } from './publish-upload.js';
 import { normalizeDeclaredType } from './sniff.js';
 import { candidateLocations, chooseLocation, uploadTarget } from './upload-locations.js';
 
@@ -75,7 +77,8 @@ export async function beginUpload(ctx: RequestContext, media: MediaRow, params: 
 
   const now = Date.now();
   const expiresAt = new Date(now + config.uploadExpirySeconds * 1000);
-  const key = newOriginalKey(media.uuid);
+  // Step 2 writes here only; step 3 moves the verified file to a key no policy names.
+  const key = newIncomingKey(media.uuid);
   const target = await uploadTarget(
     location,
     // The exact declared size: a different file is refused at step 2 where the store enforces it, and at step 3 always.
@@ -98,7 +101,7 @@ export async function beginUpload(ctx: RequestContext, media: MediaRow, params: 
   if (media.status === 'pending' && media.file_name !== fileName) {
     await db.updateTable('medias').set({ file_name: fileName, updated_at: nowIso() }).where('id', '=', media.id).execute();
   }
-  if (replaced) await storage.delete([replaced]).catch(() => undefined);
+  if (replaced) await removeRecordedFiles(ctx.services, [replaced]);
 
   return {
     'file-name': fileName,
@@ -136,33 +139,69 @@ export async function completeUpload(ctx: RequestContext, media: MediaRow, param
     throw unprocessable(`media[content][file_size] is ${sentSize} but step 1 declared ${declaredSize}`, false);
   }
 
-  const stored = await storage.stat(pending.storage_key);
-  if (!stored) throw unprocessable('the file has not arrived at the upload location: send it (step 2), then complete the upload', false);
+  const incoming = pending.storage_key;
+  const stored = await storage.stat(incoming);
+  if (!stored) throw notArrived();
   if (stored.size !== declaredSize) {
-    await storage.delete([pending.storage_key]);
+    await storage.delete([incoming]);
     throw unprocessable(`the upload location received ${stored.size} bytes but the file has ${declaredSize}: send it again (step 2)`, false);
   }
-  let inspection;
+  let inspection: Inspection;
   try {
-    inspection = await inspectStoredObject(storage, pending.storage_key);
+    inspection = await inspectStoredObject(storage, incoming, stored.version);
   } catch (err) {
+    if (err instanceof ObjectGone) return raceLost(ctx, media.id);
     if (err instanceof ApiError && err.extra.stopWithError) {
       // Pointless to retry: the upload is over, its bytes go, and so does a media that never had a file.
       await db.transaction().execute(async (trx) => {
         await trx.deleteFrom('uploads').where('id', '=', pending.id).execute();
         await deleteNeverLiveMedia(trx, media.id);
+        await recordFileDeletions(trx, [incoming]);
       });
-      await storage.delete([pending.storage_key]);
+      await removeRecordedFiles(ctx.services, [incoming]);
     }
     throw err;
   }
-  const file = { storageKey: pending.storage_key, size: declaredSize, mimeType: inspection.type.mimeType, fileName: pending.file_name, facts: inspection.facts };
-  const outcome = await publishUpload(db, storage, media.id, file, pending.id);
+  // The verified bytes move to a fresh key that no upload policy names, with the type they really have.
+  const file: VerifiedFile = {
+    storageKey: newOriginalKey(media.uuid),
+    size: declaredSize,
+    mimeType: inspection.type.mimeType,
+    fileName: pending.file_name,
+    facts: inspection.facts,
+  };
+  await recordUnpublishedFile(db, file.storageKey);
+  let outcome;
+  try {
+    await storage.promote(incoming, file.storageKey, file.mimeType, stored.version);
+    outcome = await publishUpload(ctx.services, media.id, file, pending.id);
+  } catch (err) {
+    await removeRecordedFiles(ctx.services, [file.storageKey]);
+    if (err instanceof ObjectGone) return raceLost(ctx, media.id);
+    throw err;
+  }
   if (outcome === 'already-completed') {
     const now = await db.selectFrom('medias').selectAll().where('id', '=', media.id).executeTakeFirst();
     if (now) return liveFields(now);
   }
   return { 'file-name': file.fileName, 'mime-type': file.mimeType, 'file-size': file.size };
+}
+
+function notArrived(): ApiError {
+  return unprocessable('the file has not arrived at the upload location: send it (step 2), then complete the upload', false);
+}
+
+/**
+ * The incoming object went (or changed) while step 3 looked at it: a concurrent
+ * step 3 took it, answered as that one did, or a replay rewrote it: send again.
+ */
+async function raceLost(ctx: RequestContext, mediaId: number): Promise<XmlObject> {
+  const { db } = ctx.services;
+  if (!(await findPendingUpload(db, mediaId))) {
+    const now = await db.selectFrom('medias').selectAll().where('id', '=', mediaId).executeTakeFirst();
+    if (now?.status === 'live') return liveFields(now);
+  }
+  throw notArrived();
 }
 
 /**
@@ -181,22 +220,29 @@ export async function storeDirectUpload(ctx: RequestContext, media: MediaRow, fi
   try {
     if (received.size === 0) throw unprocessable('the file is empty', true);
     const inspection = await inspectLocalFile(received.path);
-    const key = newOriginalKey(media.uuid);
-    await storage.putFile(key, received.path, received.size, inspection.type.mimeType);
     const fileName = sanitizeFileName(file.fileName || media.file_name);
-    const verified = { storageKey: key, size: received.size, mimeType: inspection.type.mimeType, fileName, facts: inspection.facts };
-    await publishUpload(db, storage, media.id, verified);
+    const verified: VerifiedFile = { storageKey: newOriginalKey(media.uuid), size: received.size, mimeType: inspection.type.mimeType, fileName, facts: inspection.facts };
+    await recordUnpublishedFile(db, verified.storageKey);
+    try {
+      await storage.putFile(verified.storageKey, received.path, received.size, verified.mimeType);
+      await publishUpload(ctx.services, media.id, verified);
+    } catch (err) {
+      await removeRecordedFiles(ctx.services, [verified.storageKey]);
+      throw err;
+    }
     return { 'file-name': fileName, 'mime-type': verified.mimeType, 'file-size': verified.size };
   } finally {
     await rm(received.path, { force: true });
   }
 }
 
-/** Removes a media's stored files (original and renditions); called after its row is deleted. */
+/**
+ * Removes files whose references a committed transaction dropped (and recorded
+ * with recordFileDeletions), and their records. Never throws: what fails stays
+ * recorded, and the cleanup sweep removes it later.
+ */
 export async function deleteStoredFiles(ctx: Pick<RequestContext, 'services'>, storageKeys: string[]): Promise<void> {
-  const keys = storageKeys.filter((k) => typeof k === 'string' && k !== '');
-  if (keys.length === 0) return;
-  await uploadServicesOf(ctx.services).storage.delete(keys);
+  await removeRecordedFiles(ctx.services, storageKeys);
 }
 
 function liveFields(media: MediaRow): XmlObject {

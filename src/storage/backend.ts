@@ -3,6 +3,13 @@
 
 export interface ObjectInfo {
   size: number;
+  /** What identifies this version of the object (S3: the ETag), to pin later reads and copies to it. */
+  version?: string;
+}
+
+export interface StoredObject {
+  key: string;
+  modifiedAt: Date;
 }
 
 /** Where and how step 2 of an upload sends the file (the `upload-*` reply fields). */
@@ -24,6 +31,22 @@ export interface UploadSpec {
   expiresAt: Date;
 }
 
+/** The source of a promotion is not there (any more), or is no longer the version that was checked. */
+export class ObjectGone extends Error {
+  constructor(key: string) {
+    super(`object ${key} is gone or has changed`);
+    this.name = 'ObjectGone';
+  }
+}
+
+/**
+ * Types a browser may show in place. Anything else (PDF) is stored with
+ * Content-Disposition: attachment where the store serves objects itself.
+ */
+export function servedInline(contentType: string): boolean {
+  return contentType.startsWith('image/') || contentType.startsWith('video/');
+}
+
 export interface StorageBackend {
   readonly kind: 'local' | 's3';
   /**
@@ -32,12 +55,25 @@ export interface StorageBackend {
    */
   directPostTarget?(spec: UploadSpec): Promise<UploadTarget>;
   stat(key: string): Promise<ObjectInfo | undefined>;
-  /** The first `length` bytes of the object (fewer when it is shorter). */
-  readHead(key: string, length: number): Promise<Buffer>;
+  /** The first `length` bytes of the object (fewer when it is shorter); of that version only, when given. */
+  readHead(key: string, length: number, version?: string): Promise<Buffer>;
   /** A path on this machine when the store keeps files here (libraries then read it directly). */
   localPath(key: string): string | undefined;
   /** Moves a complete local temporary file into the store under `key`; visible all at once. */
   putFile(key: string, tmpPath: string, size: number, contentType: string): Promise<void>;
+  /**
+   * Like putFile, but only when nothing is stored under `key` yet: false (and
+   * nothing changed) when something is. The temporary file is left to the caller.
+   */
+  putFileExclusive(key: string, tmpPath: string, size: number): Promise<boolean>;
+  /**
+   * Moves a verified object to its final key with the given type (S3: a copy
+   * with fresh metadata, then the source goes). Throws ObjectGone when the
+   * source is missing or no longer `version`.
+   */
+  promote(fromKey: string, toKey: string, contentType: string, version?: string): Promise<void>;
+  /** The objects whose keys start with `prefix` (a folder, ending in '/'), page by page. */
+  list(prefix: string): AsyncIterable<StoredObject[]>;
   /** Removes objects; missing ones are not an error. */
   delete(keys: readonly string[]): Promise<void>;
   close?(): void;

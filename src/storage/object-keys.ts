@@ -1,13 +1,27 @@
 // Object keys of stored files. Generated here only, from the media UUID and
 // random bytes, so no user input ever reaches a path or an S3 key.
+//   incoming/<media-uuid>/<random>   where step 2 of an upload writes; never served
+//   originals/<media-uuid>/<random>  a verified original, written by the service only
 import { randomBytes } from 'node:crypto';
 
 const SAFE_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
 
+/** Every incoming key starts with this; the cleanup sweep lists it. */
+export const INCOMING_PREFIX = 'incoming/';
+
+function keyUnder(folder: string, mediaUuid: string): string {
+  if (!/^[0-9a-f-]{36}$/i.test(mediaUuid)) throw new Error(`not a media uuid: ${mediaUuid}`);
+  return `${folder}/${mediaUuid.toLowerCase()}/${randomBytes(16).toString('hex')}`;
+}
+
 /** A fresh key for an original file of a media: `originals/<media-uuid>/<random>`. */
 export function newOriginalKey(mediaUuid: string): string {
-  if (!/^[0-9a-f-]{36}$/i.test(mediaUuid)) throw new Error(`not a media uuid: ${mediaUuid}`);
-  return `originals/${mediaUuid.toLowerCase()}/${randomBytes(16).toString('hex')}`;
+  return keyUnder('originals', mediaUuid);
+}
+
+/** A fresh key for step 2 of an upload to land on: `incoming/<media-uuid>/<random>`. */
+export function newIncomingKey(mediaUuid: string): string {
+  return keyUnder('incoming', mediaUuid);
 }
 
 /** Keys are relative, slash-separated, with no empty, dot or dot-dot segments. */

@@ -3,9 +3,10 @@
 // (mode 0600), so restarts and processes sharing DATA_DIR agree. Processes on
 // several machines (PostgreSQL + S3) must share UPLOAD_SECRET instead.
 import { randomBytes } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config.js';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from './private-files.js';
 
 export function loadUploadSecret(config: Pick<Config, 'uploadSecret' | 'dataDir'>): Buffer {
   if (config.uploadSecret) return Buffer.from(config.uploadSecret, 'utf8');
@@ -15,11 +16,11 @@ export function loadUploadSecret(config: Pick<Config, 'uploadSecret' | 'dataDir'
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
-  mkdirSync(config.dataDir, { recursive: true });
+  ensurePrivateDir(config.dataDir);
   // Written whole under a private name, then linked into place: the link fails
   // if another process got there first, and then both use the winner's secret.
   const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  writeFileSync(draft, randomBytes(32).toString('hex') + '\n', { flag: 'wx', mode: 0o600 });
+  writeFileSync(draft, randomBytes(32).toString('hex') + '\n', { flag: 'wx', mode: PRIVATE_FILE_MODE });
   try {
     linkSync(draft, file);
   } catch (err) {

@@ -1,15 +1,19 @@
 // Receives an upload body into a temporary file: streamed chunk by chunk with
 // a byte limit, never buffered whole. The file becomes visible under its final
-// name only by a rename (putFile), so nobody ever sees it half-written.
-import { randomBytes } from 'node:crypto';
+// name only by a rename or link (putFile…), so nobody ever sees it half-written.
+// Temporary files are named after the process writing them, so that leftovers
+// of a crashed process can be told from files still being written.
+import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ApiError } from '../http/errors.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './private-files.js';
 import { ScavengePacer } from './young-gc.js';
 
 /** Bytes in flight between the request and the disk, per stage. */
@@ -43,16 +47,65 @@ export function tempDirOf(dataDir: string): string {
   return join(dataDir, 'tmp');
 }
 
+/** Process ids mean something on their own machine only (DATA_DIR may be a shared mount). */
+const HOST_TAG = createHash('sha256').update(hostname()).digest('hex').slice(0, 8);
+const OWNED_NAME = /^([0-9a-f]{8})-([1-9][0-9]*)-[0-9a-f]+\.part$/;
+
+/** `<host tag>-<pid>-<random>.part`: a new temporary file name of process `pid` on this machine. */
+export function tempFileName(pid = process.pid): string {
+  return `${HOST_TAG}-${pid}-${randomBytes(12).toString('hex')}.part`;
+}
+
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: alive, someone else's.
+    return (err as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
+
+/**
+ * Removes temporary files of processes of this machine that no longer run, and
+ * any older than `olderThanMs` (other machines', unnamed ones, and what a
+ * reused process id would keep). Returns how many went.
+ */
+export async function sweepTempFiles(dir: string, olderThanMs: number): Promise<number> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    if (!name.endsWith('.part')) continue;
+    const path = join(dir, name);
+    const owner = OWNED_NAME.exec(name);
+    let orphaned = owner !== null && owner[1] === HOST_TAG && Number(owner[2]) !== process.pid && !processIsAlive(Number(owner[2]));
+    if (!orphaned) {
+      const info = await stat(path).catch(() => undefined);
+      orphaned = info !== undefined && info.mtimeMs <= olderThanMs;
+    }
+    if (orphaned) {
+      await rm(path, { force: true });
+      removed++;
+    }
+  }
+  return removed;
+}
+
 /**
  * Streams `source` into a new file under `dir`. The source is piped, not
  * owned: on a refusal it is left unread (the caller answers and closes the
  * connection) rather than destroyed, so the error reply can still be sent.
  */
 export async function receiveToTempFile(source: Readable, dir: string, maxSize: number, request?: IncomingMessage): Promise<TempFile> {
-  await mkdir(dir, { recursive: true });
-  const path = join(dir, `${randomBytes(12).toString('hex')}.part`);
+  await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  const path = join(dir, tempFileName());
   const limit = new ByteLimit(maxSize);
-  const sink = createWriteStream(path, { flags: 'wx', mode: 0o600, highWaterMark: BUFFER_BYTES });
+  const sink = createWriteStream(path, { flags: 'wx', mode: PRIVATE_FILE_MODE, highWaterMark: BUFFER_BYTES });
   const done = pipeline(limit, sink);
   const interrupted = () => limit.destroy(new ApiError(400, 'bad_request', 'the upload was interrupted before the end of the file'));
   const onError = (err: Error) => limit.destroy(err);

@@ -1,13 +1,17 @@
 // The service's own upload target (step 2 of an upload, locations `local` and
 // `local-raw`). Unsigned by the API scheme: the signed policy in the request
-// is the authorisation. The body is streamed to a temporary file, checked
-// against the policy's size range, then moved into the store in one piece.
+// is the authorisation, and it is good once, for a pending upload only: its
+// key must be the incoming key of a pending upload before a byte of the body
+// is read, and the file lands only where nothing landed yet. The body is
+// streamed to a temporary file, checked against the policy's size range, then
+// put into the store in one piece.
 import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { Feature } from '../features.js';
 import type { RequestContext } from '../http/context.js';
-import { ApiError, badRequest } from '../http/errors.js';
+import { ApiError, badRequest, conflict } from '../http/errors.js';
 import { LOCAL_UPLOAD_PATH, RAW_UPLOAD_PATH } from '../media/upload-locations.js';
+import { nowIso } from '../store/db.js';
 import { verifyPolicy, type UploadPolicy } from './policy.js';
 import { uploadServicesOf } from './registry.js';
 import { receiveToTempFile } from './temp-file.js';
@@ -31,6 +35,20 @@ function tooSmall(policy: UploadPolicy): ApiError {
   return badRequest(`the file is smaller than the ${policy.minSize} bytes this upload expects`);
 }
 
+/**
+ * A completed, replaced, expired or deleted upload no longer takes a file: a
+ * replay of its policy must not write anything anywhere.
+ */
+async function requirePending(ctx: RequestContext, policy: UploadPolicy): Promise<void> {
+  const pending = await ctx.services.db
+    .selectFrom('uploads')
+    .select('id')
+    .where('storage_key', '=', policy.key)
+    .where('expires_at', '>', nowIso())
+    .executeTakeFirst();
+  if (!pending) throw conflict('this upload is no longer pending (completed, replaced, expired or its media deleted): start again with step 1');
+}
+
 async function receive(ctx: RequestContext, policy: UploadPolicy, source: Readable): Promise<{ key: string; size: number }> {
   const { storage, tmpDir } = uploadServicesOf(ctx.services);
   const received = await receiveToTempFile(source, tmpDir, policy.maxSize, ctx.req.raw).catch((err: unknown) => {
@@ -39,7 +57,10 @@ async function receive(ctx: RequestContext, policy: UploadPolicy, source: Readab
   });
   try {
     if (received.size < policy.minSize) throw tooSmall(policy);
-    await storage.putFile(policy.key, received.path, received.size, policy.contentType ?? 'application/octet-stream');
+    // Never over a file that already landed: step 3 may be checking it right now.
+    if (!(await storage.putFileExclusive(policy.key, received.path, received.size))) {
+      throw conflict('this upload already received its file: complete it (step 3), or start again with step 1 to send another');
+    }
   } finally {
     await rm(received.path, { force: true });
   }
@@ -87,6 +108,7 @@ export const uploadTargetFeature: Feature = {
         }
         if (!ctx.file) throw badRequest('no file: send the upload parameters first, then the file');
         refuseEarly(ctx, policy, MULTIPART_OVERHEAD);
+        await requirePending(ctx, policy);
         return receipt(await receive(ctx, policy, ctx.file.stream));
       }),
     });
@@ -101,6 +123,7 @@ export const uploadTargetFeature: Feature = {
         const { secret } = uploadServicesOf(ctx.services);
         const policy = verifyPolicy(ctx.params.str('policy'), ctx.params.str('signature'), secret);
         refuseEarly(ctx, policy, 0);
+        await requirePending(ctx, policy);
         return receipt(await receive(ctx, policy, ctx.req.raw));
       }),
     });

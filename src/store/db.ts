@@ -1,10 +1,10 @@
 // Opens the database named by the configuration: a SQLite file in DATA_DIR
 // (WAL) by default, PostgreSQL when DATABASE_URL is a postgres:// URL.
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import pg from 'pg';
+import { ensurePrivateDir, ensurePrivateFile, tightenIfPresent } from '../storage/private-files.js';
 import type { Database } from './schema.js';
 import { setMigrationDialect, type Dialect } from './migration-helpers.js';
 import { migrations } from './migrations/index.js';
@@ -33,8 +33,14 @@ export function openStore(opts: { dataDir: string; databaseUrl?: string }): Stor
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
   if (opts.databaseUrl) throw new Error(`DATABASE_URL must be a postgres:// URL, got ${opts.databaseUrl.split(':')[0]}:…`);
-  mkdirSync(opts.dataDir, { recursive: true });
-  const sqlite = new SQLite(join(opts.dataDir, 'media-portfolio.sqlite3'));
+  // The database holds API and TOTP secrets: private before SQLite opens it.
+  // SQLite creates the -wal and -shm files with the database file's mode.
+  ensurePrivateDir(opts.dataDir);
+  const file = join(opts.dataDir, 'media-portfolio.sqlite3');
+  ensurePrivateFile(file);
+  tightenIfPresent(`${file}-wal`);
+  tightenIfPresent(`${file}-shm`);
+  const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');

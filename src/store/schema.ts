@@ -241,6 +241,15 @@ export interface UploadsTable {
   created_at: string;
 }
 
+/** Stored files to remove (migration 005): see src/storage/file-deletions.ts. */
+export interface FileDeletionsTable {
+  id: Generated<number>;
+  storage_key: string;
+  created_at: string;
+  /** Not removed before this: now for garbage, later for a file not yet published. */
+  due_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   apps: AppsTable;
@@ -263,4 +272,5 @@ export interface Database {
   media_group_medias: MediaGroupMediasTable;
   jobs: JobsTable;
   uploads: UploadsTable;
+  file_deletions: FileDeletionsTable;
 }

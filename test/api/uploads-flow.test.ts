@@ -43,6 +43,8 @@ eachDatabase((kind) => {
 
   const storedFile = (key: string) => join(svc.config.dataDir, 'media', ...key.split('/'));
   const keyOf = (media: XmlNode) => uploadParamsOf(media).find(([k]) => k === 'key')![1];
+  /** Where the media's verified file is: step 3 moves it away from the key step 2 wrote to. */
+  const storedKeyOf = async (uuid: string) => (await svc.db.selectFrom('medias').select('storage_key').where('uuid', '=', uuid).executeTakeFirstOrThrow()).storage_key!;
   const pendingUploads = () => svc.db.selectFrom('uploads').selectAll().execute();
 
   it('runs the three steps byte for byte and reads size, type, dimensions and capture time from the file', async () => {
@@ -64,7 +66,8 @@ eachDatabase((kind) => {
     const r3 = await c.completeUpload(media, jpeg.length);
     expect(text(r3.doc, 'media/mime-type')).toBe('image/jpeg');
     expect(text(r3.doc, 'media/file-size')).toBe(String(jpeg.length));
-    expect(await readFile(storedFile(keyOf(media)))).toEqual(jpeg);
+    expect(await readFile(storedFile(await storedKeyOf(uuid)))).toEqual(jpeg);
+    expect(existsSync(storedFile(keyOf(media)))).toBe(false);
     expect(await pendingUploads()).toEqual([]);
 
     const details = await c.request('GET', `/medias/${uuid}.xml`);
@@ -187,6 +190,7 @@ eachDatabase((kind) => {
     const uuid = text(m1, 'uuid')!;
     await step2(m1, first);
     await c.completeUpload(m1, first.length);
+    const firstKey = await storedKeyOf(uuid);
 
     const replacement = await png(20, 12);
     const p1 = await c.request(
@@ -198,11 +202,12 @@ eachDatabase((kind) => {
     const m2 = find(p1.doc, 'media')!;
     expect(text(m2, 'uuid')).toBe(uuid);
     // Until step 3 the media keeps its current file.
-    expect(existsSync(storedFile(keyOf(m1)))).toBe(true);
+    expect(existsSync(storedFile(firstKey))).toBe(true);
     expect((await step2(m2, replacement)).status).toBe(200);
     await c.completeUpload(m2, replacement.length);
-    expect(existsSync(storedFile(keyOf(m1)))).toBe(false);
-    expect(await readFile(storedFile(keyOf(m2)))).toEqual(replacement);
+    expect(existsSync(storedFile(firstKey))).toBe(false);
+    const secondKey = await storedKeyOf(uuid);
+    expect(await readFile(storedFile(secondKey))).toEqual(replacement);
     const details = await c.request('GET', `/medias/${uuid}.xml`);
     expect(text(details.doc, 'media/width')).toBe('20');
 
@@ -212,7 +217,7 @@ eachDatabase((kind) => {
     expect(text(m3, 'uuid')).toBe(uuid);
     await step2(m3, third);
     await c.completeUpload(m3, third.length);
-    expect(existsSync(storedFile(keyOf(m2)))).toBe(false);
+    expect(existsSync(storedFile(secondKey))).toBe(false);
     expect(text((await c.request('GET', `/medias/${uuid}.xml`)).doc, 'media/width')).toBe('30');
   });
 

@@ -77,7 +77,11 @@ eachDatabase((kind) => {
     const r3 = await c.completeUpload(media, jpeg.length);
     expect(text(r3.doc, 'media/mime-type')).toBe('image/jpeg');
     expect(text(r3.doc, 'media/file-size')).toBe(String(jpeg.length));
-    expect(await objectBytes(keyOf(media))).toEqual(jpeg);
+    // Step 3 moved the object from the key step 2 wrote to, to one no upload policy names.
+    const row = await svc.db.selectFrom('medias').select('storage_key').where('uuid', '=', text(media, 'uuid')!).executeTakeFirstOrThrow();
+    expect(row.storage_key).not.toBe(keyOf(media));
+    expect(await objectBytes(row.storage_key!)).toEqual(jpeg);
+    expect(await objectExists(keyOf(media))).toBe(false);
     const details = await c.request('GET', `/medias/${text(media, 'uuid')}.xml`);
     expect(text(details.doc, 'media/width')).toBe('40');
     expect(text(details.doc, 'media/shot-at')).toBe('2021-06-15T08:20:30+00:00');
@@ -112,6 +116,8 @@ eachDatabase((kind) => {
     expect((await step2(media, doc)).status).toBe(200);
     expect(await objectBytes(keyOf(media))).toEqual(doc);
     expect(text((await c.completeUpload(media, doc.length)).doc, 'media/mime-type')).toBe('application/pdf');
+    const stored = await svc.db.selectFrom('medias').select('storage_key').where('uuid', '=', text(media, 'uuid')!).executeTakeFirstOrThrow();
+    expect(await objectBytes(stored.storage_key!)).toEqual(doc);
 
     const image = await png();
     const raw = await step1({

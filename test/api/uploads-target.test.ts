@@ -1,16 +1,17 @@
 // Step 2 against the service's own upload target: the signed policy is the
-// only authorisation, the file lands whole or not at all.
+// authorisation (for a pending upload only: each policy here gets its row in
+// `uploads`, as step 1 records it), the file lands whole or not at all.
 import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { newOriginalKey } from '../../src/storage/object-keys.js';
+import { newIncomingKey } from '../../src/storage/object-keys.js';
 import { signPolicy, type UploadPolicy } from '../../src/storage/policy.js';
 import { uploadServicesOf } from '../../src/storage/registry.js';
 import { eachDatabase, TestService } from '../support/service.js';
 import { errorOf, jpegWithExif, postUpload, putRaw, sendChunked, sendThenAbort } from './uploads-support.js';
 
-// The target never touches the database, but the service it runs in does: both kinds.
+// The target looks the policy's key up among pending uploads: both databases.
 eachDatabase((kind) => {
   let svc: TestService;
   let secret: Buffer;
@@ -27,15 +28,32 @@ eachDatabase((kind) => {
   const storedPath = (key: string) => join(svc.config.dataDir, 'media', ...key.split('/'));
   const tmpFiles = () => (existsSync(join(svc.config.dataDir, 'tmp')) ? readdirSync(join(svc.config.dataDir, 'tmp')) : []);
 
-  function policyFor(overrides: Partial<UploadPolicy> = {}): UploadPolicy {
-    return {
-      key: newOriginalKey(mediaUuid),
+  let nextMediaId = 1;
+
+  /** A policy for a pending upload: its key has a row in `uploads`, as after step 1. */
+  async function policyFor(overrides: Partial<UploadPolicy> = {}): Promise<UploadPolicy> {
+    const policy = {
+      key: newIncomingKey(mediaUuid),
       expires: Math.floor(Date.now() / 1000) + 600,
       minSize: file.length,
       maxSize: file.length,
       contentType: 'image/jpeg',
       ...overrides,
     };
+    await svc.db
+      .insertInto('uploads')
+      .values({
+        media_id: nextMediaId++,
+        location: 'local',
+        storage_key: policy.key,
+        file_name: 'a.jpg',
+        declared_size: policy.maxSize,
+        declared_mime: policy.contentType,
+        expires_at: new Date(Date.now() + 3600_000).toISOString(),
+        created_at: new Date().toISOString(),
+      })
+      .execute();
+    return policy;
   }
 
   function fieldsFor(policy: UploadPolicy, signed = signPolicy(policy, secret)): Array<[string, string]> {
@@ -50,7 +68,7 @@ eachDatabase((kind) => {
   const url = () => `${svc.url}/uploads/local.xml`;
 
   it('stores the file byte for byte under its key, with fields in any order', async () => {
-    const policy = policyFor();
+    const policy = await policyFor();
     const fields = fieldsFor(policy).reverse();
     const r = await postUpload(url(), fields, { field: 'file', data: file, name: 'a.jpg', type: 'image/jpeg' });
     expect(r.status).toBe(200);
@@ -60,7 +78,7 @@ eachDatabase((kind) => {
   });
 
   it('refuses an expired policy with a 403 XML error and stores nothing', async () => {
-    const policy = policyFor({ expires: Math.floor(Date.now() / 1000) - 1 });
+    const policy = await policyFor({ expires: Math.floor(Date.now() / 1000) - 1 });
     const r = await postUpload(url(), fieldsFor(policy), { field: 'file', data: file });
     expect(r.status).toBe(403);
     expect(errorOf(r)).toMatch(/expired/);
@@ -68,7 +86,7 @@ eachDatabase((kind) => {
   });
 
   it('refuses a tampered policy, a forged signature and a key other than the policy’s', async () => {
-    const policy = policyFor();
+    const policy = await policyFor();
     const signed = signPolicy(policy, secret);
     const widened = Buffer.from(JSON.stringify({ ...policy, maxSize: 10 ** 9 })).toString('base64url');
     const tampered = await postUpload(url(), fieldsFor(policy, { policy: widened, signature: signed.signature }), { field: 'file', data: file });
@@ -76,7 +94,7 @@ eachDatabase((kind) => {
     const forged = signPolicy(policy, Buffer.from('not the server secret'));
     const badSig = await postUpload(url(), fieldsFor(policy, forged), { field: 'file', data: file });
     expect(badSig.status).toBe(403);
-    const otherKey = fieldsFor(policy).map(([k, v]) => [k, k === 'key' ? newOriginalKey(mediaUuid) : v] as [string, string]);
+    const otherKey = fieldsFor(policy).map(([k, v]) => [k, k === 'key' ? newIncomingKey(mediaUuid) : v] as [string, string]);
     const wrongKey = await postUpload(url(), otherKey, { field: 'file', data: file });
     expect(wrongKey.status).toBe(403);
     for (const r of [tampered, badSig, wrongKey]) expect(r.body.startsWith('<?xml')).toBe(true);
@@ -84,7 +102,7 @@ eachDatabase((kind) => {
   });
 
   it('refuses a file outside the size range, and a request without a file or with unknown fields', async () => {
-    const policy = policyFor();
+    const policy = await policyFor();
     const bigger = await postUpload(url(), fieldsFor(policy), { field: 'file', data: Buffer.concat([file, Buffer.alloc(70 * 1024)]) });
     expect(bigger.status).toBe(413);
     const smaller = await postUpload(url(), fieldsFor(policy), { field: 'file', data: file.subarray(0, file.length - 1) });
@@ -98,7 +116,7 @@ eachDatabase((kind) => {
   });
 
   it('stops reading a chunked body at the policy’s maximum and leaves no temporary file', async () => {
-    const policy = policyFor({ minSize: 1, maxSize: 64 * 1024 });
+    const policy = await policyFor({ minSize: 1, maxSize: 64 * 1024 });
     const signed = signPolicy(policy, secret);
     const boundary = 'xBOUNDARYx';
     const head = Buffer.from(
@@ -114,23 +132,23 @@ eachDatabase((kind) => {
   });
 
   it('accepts a raw PUT to a self-authorising URL and refuses it once tampered or expired', async () => {
-    const policy = policyFor();
+    const policy = await policyFor();
     const signed = signPolicy(policy, secret);
     const rawUrl = (p: string, s: string) => `${svc.url}/uploads/raw.xml?${new URLSearchParams({ policy: p, signature: s })}`;
     const ok = await putRaw(rawUrl(signed.policy, signed.signature), file);
     expect(ok.status).toBe(200);
     expect(await readFile(storedPath(policy.key))).toEqual(file);
 
-    const expired = policyFor({ expires: Math.floor(Date.now() / 1000) - 5 });
+    const expired = await policyFor({ expires: Math.floor(Date.now() / 1000) - 5 });
     const e = signPolicy(expired, secret);
     expect((await putRaw(rawUrl(e.policy, e.signature), file)).status).toBe(403);
-    const widened = Buffer.from(JSON.stringify({ ...policy, key: newOriginalKey(mediaUuid) })).toString('base64url');
+    const widened = Buffer.from(JSON.stringify({ ...policy, key: newIncomingKey(mediaUuid) })).toString('base64url');
     expect((await putRaw(rawUrl(widened, signed.signature), file)).status).toBe(403);
     expect((await putRaw(`${svc.url}/uploads/raw.xml`, file)).status).toBe(403);
   });
 
   it('drops the temporary file of a client that goes away mid-upload, multipart or raw', async () => {
-    const policy = policyFor({ minSize: 1024 * 1024, maxSize: 1024 * 1024 });
+    const policy = await policyFor({ minSize: 1024 * 1024, maxSize: 1024 * 1024 });
     const signed = signPolicy(policy, secret);
     const boundary = 'xABORTx';
     const head = Buffer.from(
@@ -146,7 +164,7 @@ eachDatabase((kind) => {
     expect(tmpFiles()).toEqual([]);
     expect(existsSync(storedPath(policy.key))).toBe(false);
     // The service still answers afterwards.
-    const ok = await postUpload(url(), fieldsFor(policyFor()), { field: 'file', data: file });
+    const ok = await postUpload(url(), fieldsFor(await policyFor()), { field: 'file', data: file });
     expect(ok.status).toBe(200);
   });
 
