@@ -84,7 +84,9 @@ export async function createService(config: Config): Promise<Service> {
   };
   const limiters = createLimiterFactory(config.redisUrl);
   const appKeys = new AppKeys(store.db);
-  const authenticator = new Authenticator(store.db, services.sessions, limiters, config.publicUrl.startsWith('https:'));
+  const authenticator = new Authenticator(store.db, services.sessions, limiters, config.publicUrl.startsWith('https:'), (err) =>
+    fastify.log.error({ err }, 'login-throttle store unavailable; login let through'),
+  );
   const rateLimit = config.rateLimit
     ? new RateLimit(config.rateLimit, limiters, (err) => fastify.log.error({ err }, 'rate-limit store unavailable; request let through'))
     : null;
@@ -103,6 +105,8 @@ export async function createService(config: Config): Promise<Service> {
     if (decision.error) throw decision.error;
   };
 
+  // Order matters: the budget is taken after the cheap checks and reads, before
+  // any password hash or database write, so a refused request costs nothing.
   fastify.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
     const auth = req.routeOptions.config?.auth;
@@ -115,16 +119,11 @@ export async function createService(config: Config): Promise<Service> {
       throw err;
     }
     req.app = app;
-    let identity: Identity;
-    try {
-      identity = await authenticator.identify(req.headers.cookie, req.headers.authorization, req.ip);
-    } catch (err) {
-      if (rateLimit) await applyRate(rateLimit, `${app.api_key}:addr:${req.ip}`, reply);
-      throw err;
-    }
+    const claim = await authenticator.claim(req.headers.cookie, req.headers.authorization);
+    if (rateLimit) await applyRate(rateLimit, claim.subject ? `${app.api_key}:user:${claim.subject.id}` : `${app.api_key}:addr:${req.ip}`, reply);
+    const identity = await authenticator.identify(claim, req.ip);
     req.identity = identity;
     if (identity.setCookie) reply.header('set-cookie', identity.setCookie);
-    if (rateLimit) await applyRate(rateLimit, identity.user ? `${app.api_key}:user:${identity.user.id}` : `${app.api_key}:addr:${req.ip}`, reply);
     if (auth === 'user' && !identity.user) {
       throw new ApiError(
         401,
