@@ -46,6 +46,8 @@ export interface Config {
   logLevel: string;
   trustProxy: boolean;
   jobs: JobSettings;
+  /** How often expired sessions are deleted. */
+  sessionPurgeSeconds: number;
 }
 
 export function parseDotEnv(text: string): Record<string, string> {
@@ -118,5 +120,6 @@ export function loadConfig(env: Record<string, string | undefined> = loadEnv()):
       maxAttempts: intSetting(env, 'JOB_MAX_ATTEMPTS', 5, 1, 1000),
       retrySeconds: intSetting(env, 'JOB_RETRY_SECONDS', 5, 0, 86_400),
     },
+    sessionPurgeSeconds: intSetting(env, 'SESSION_PURGE_SECONDS', 3600, 1, 7 * 24 * 3600),
   };
 }
