@@ -35,11 +35,13 @@ export interface Service {
 }
 
 function rawXmlError(status: number, reason: string, message: string): string {
-  const body = renderReply({ error: message, 'error-code': status === 413 || status === 431 ? 'payload_too_large' : 'bad_request' });
+  const code = status === 413 || status === 431 ? 'payload_too_large' : status === 408 ? 'request_timeout' : 'bad_request';
+  const body = renderReply({ error: message, 'error-code': code });
   return `HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${XML_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`;
 }
 
 export async function createService(config: Config): Promise<Service> {
+  const limits = config.connections;
   const fastify = Fastify({
     logger: {
       level: config.logLevel,
@@ -60,17 +62,36 @@ export async function createService(config: Config): Promise<Service> {
     routerOptions: { maxParamLength: 300 },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // Between requests; during one, the idle timeout below applies.
     keepAliveTimeout: 65_000,
+    // Slow or stalled clients must not hold connections (docs/conventions.md "Connections"):
+    // nothing received or sent for connectionTimeout during a request, or the
+    // headers / the whole request not in by their deadline, closes the connection.
+    connectionTimeout: limits.idleTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    http: {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      // Node enforces both deadlines on this tick (30 s by default, as long as our headers timeout).
+      connectionsCheckingInterval: Math.max(250, Math.min(30_000, Math.floor(limits.headersTimeoutMs / 4))),
+    },
     clientErrorHandler: (err: NodeJS.ErrnoException, socket: Socket) => {
-      if (!socket.writable) return socket.destroy();
+      // Nothing more can be written after a reply that has started (Node's own rule).
+      const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+      if (!socket.writable || err.code === 'ECONNRESET' || inFlight?.headersSent) return socket.destroy();
       const code = err.code ?? '';
       const reply =
         code === 'HPE_HEADER_OVERFLOW'
           ? rawXmlError(431, 'Request Header Fields Too Large', 'request headers are too large')
-          : rawXmlError(400, 'Bad Request', `malformed HTTP request (${code || 'parse error'})`);
-      socket.end(reply);
+          : code === 'ERR_HTTP_REQUEST_TIMEOUT'
+            ? rawXmlError(408, 'Request Timeout', 'the request did not arrive in time')
+            : rawXmlError(400, 'Bad Request', `malformed HTTP request (${code || 'parse error'})`);
+      // Closed once written: a client that neither reads nor closes must not keep the socket.
+      socket.end(reply, () => socket.destroy());
     },
   });
+  // Beyond this, Node closes new connections as they are accepted; open ones are served as usual.
+  fastify.server.maxConnections = limits.maxConnections;
 
   const store = openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   await migrate(store);
