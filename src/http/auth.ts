@@ -96,7 +96,8 @@ export class Authenticator {
 
   /** Checks the claim, once the request is admitted: the session's pending write, Basic, a new session. */
   async identify(claim: Claim, address: string): Promise<Identity> {
-    const sessionUser = claim.session ? await this.sessions.settle(claim.session) : undefined;
+    // Awaiting only when a write is owed keeps the cookie path free of extra ticks.
+    const sessionUser = claim.session?.owes ? await this.sessions.settle(claim.session) : claim.session?.user;
     const sessionToken = claim.session?.token;
     if (claim.malformedBasic) {
       throw new ApiError(401, 'invalid_credentials', 'malformed HTTP Basic credentials', { authMethod: 'basic' });
