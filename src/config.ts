@@ -8,6 +8,18 @@ export interface RateLimitConfig {
   windowSeconds: number;
 }
 
+/** Limits on slow and numerous clients (docs/conventions.md "Connections"), in milliseconds. */
+export interface ConnectionLimits {
+  /** Whole request headers must arrive within this. */
+  headersTimeoutMs: number;
+  /** Whole request (headers and body) must arrive within this. */
+  requestTimeoutMs: number;
+  /** A connection on which nothing moves for this long during a request is closed. */
+  idleTimeoutMs: number;
+  /** Connections beyond this are closed as they are accepted. */
+  maxConnections: number;
+}
+
 /** The job worker's pacing (docs/batch-updates.md). */
 export interface JobSettings {
   /** Items per transaction. */
@@ -48,6 +60,9 @@ export interface Config {
   logLevel: string;
   trustProxy: boolean;
   jobs: JobSettings;
+  connections: ConnectionLimits;
+  /** How often expired sessions are deleted. */
+  sessionPurgeSeconds: number;
 }
 
 export function parseDotEnv(text: string): Record<string, string> {
@@ -90,6 +105,19 @@ function intSetting(env: Record<string, string | undefined>, name: string, fallb
   return n;
 }
 
+function connectionLimits(env: Record<string, string | undefined>): ConnectionLimits {
+  const headers = intSetting(env, 'HEADERS_TIMEOUT_SECONDS', 30, 1, 3600);
+  // Long enough for MAX_UPLOAD_BYTES (4 GiB) over a ~10 Mbit/s line.
+  const request = intSetting(env, 'REQUEST_TIMEOUT_SECONDS', 3600, 1, 7 * 24 * 3600);
+  if (headers > request) throw new Error(`HEADERS_TIMEOUT_SECONDS (${headers}) must not exceed REQUEST_TIMEOUT_SECONDS (${request})`);
+  return {
+    headersTimeoutMs: headers * 1000,
+    requestTimeoutMs: request * 1000,
+    idleTimeoutMs: intSetting(env, 'IDLE_TIMEOUT_SECONDS', 60, 1, 3600) * 1000,
+    maxConnections: intSetting(env, 'MAX_CONNECTIONS', 10_000, 1, 1_000_000),
+  };
+}
+
 export function loadConfig(env: Record<string, string | undefined> = loadEnv()): Config {
   const port = intSetting(env, 'PORT', 8080, 0, 65535);
   const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, '');
@@ -121,5 +149,7 @@ export function loadConfig(env: Record<string, string | undefined> = loadEnv()):
       retrySeconds: intSetting(env, 'JOB_RETRY_SECONDS', 5, 0, 86_400),
       retentionSeconds: intSetting(env, 'JOB_RETENTION_SECONDS', 7 * 24 * 3600, 1, 10 * 365 * 24 * 3600),
     },
+    connections: connectionLimits(env),
+    sessionPurgeSeconds: intSetting(env, 'SESSION_PURGE_SECONDS', 3600, 1, 7 * 24 * 3600),
   };
 }

@@ -3,6 +3,7 @@
 import type { Services } from './http/context.js';
 import type { ApiRouter } from './http/router.js';
 import { sessionFeature } from './users/routes.js';
+import { sessionCleanupFeature } from './users/session-cleanup.js';
 import { websitesFeature } from './websites/routes.js';
 import { artistsFeature } from './artists/routes.js';
 import { watermarksFeature } from './artists/watermarks.js';
@@ -22,4 +23,4 @@ export interface Feature {
   stop?(services: Services): Promise<void> | void;
 }
 
-export const features: Feature[] = [sessionFeature, websitesFeature, artistsFeature, watermarksFeature, galleriesFeature, displayStylesFeature, uploadTargetFeature, uploadCleanupFeature, mediaFeature, groupsFeature, jobsFeature];
+export const features: Feature[] = [sessionFeature, sessionCleanupFeature, websitesFeature, artistsFeature, watermarksFeature, galleriesFeature, displayStylesFeature, uploadTargetFeature, uploadCleanupFeature, mediaFeature, groupsFeature, jobsFeature];

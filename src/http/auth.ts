@@ -1,6 +1,8 @@
 // User authentication (spec 5.2): HTTP Basic on first use, then the session
 // cookie; `PASSWORD+CODE` for two-factor users; throttled wrong passwords.
-// A refused login changes nothing but the throttle counters.
+// A refused login changes nothing but the throttle counters. Two steps, so that
+// server.ts takes the rate budget in between: `claim` only reads, `identify`
+// checks passwords and writes.
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Db } from '../store/db.js';
 import { burnPasswordCheck, verifyPassword } from '../users/passwords.js';
@@ -8,7 +10,7 @@ import { findUserByEmail, type UserRow } from '../users/queries.js';
 import { matchTotpStep } from '../users/totp.js';
 import { ApiError } from './errors.js';
 import type { LimiterFactory } from './limiter-store.js';
-import { readSessionCookie, sessionCookie, SessionStore } from './sessions.js';
+import { readSessionCookie, sessionCookie, type SessionLookup, SessionStore } from './sessions.js';
 
 export interface Identity {
   user?: UserRow;
@@ -44,6 +46,25 @@ function credentialsError(otp: boolean): ApiError {
     : new ApiError(401, 'invalid_credentials', 'invalid login or password', { authMethod: 'basic' });
 }
 
+function throttledError(refusals: RateLimiterRes[]): ApiError {
+  const retryAfter = Math.max(1, Math.ceil(Math.max(...refusals.map((r) => r.msBeforeNext)) / 1000));
+  return new ApiError(429, 'login_throttled', `too many failed logins: try again in ${retryAfter} s`, { retryAfter });
+}
+
+/**
+ * Who a request says it is, found with reads only: the rate budget is taken
+ * on `subject` before `identify` checks a password or writes anything.
+ */
+export interface Claim {
+  /** The user the request is counted against: the Basic login's account, else the live session's. */
+  subject?: UserRow;
+  session?: SessionLookup;
+  basic?: BasicCredentials;
+  malformedBasic: boolean;
+  /** A session cookie was sent, well-formed or not. */
+  cookieSent: boolean;
+}
+
 export class Authenticator {
   private readonly accountFailures: RateLimiterAbstract;
   private readonly addressFailures: RateLimiterAbstract;
@@ -53,53 +74,68 @@ export class Authenticator {
     private readonly sessions: SessionStore,
     limiters: LimiterFactory,
     private readonly secureCookies: boolean,
+    private readonly onStoreError: (err: unknown) => void = () => {},
   ) {
     this.accountFailures = limiters.create({ keyPrefix: 'login-account', ...ACCOUNT_FAILURES });
     this.addressFailures = limiters.create({ keyPrefix: 'login-address', ...ADDRESS_FAILURES });
   }
 
-  async identify(cookieHeader: string | undefined, authorization: string | undefined, address: string): Promise<Identity> {
+  async claim(cookieHeader: string | undefined, authorization: string | undefined): Promise<Claim> {
     const token = readSessionCookie(cookieHeader);
-    const sessionUser = token ? (this.sessions.cached(token) ?? (await this.sessions.find(token))) : undefined;
+    const session = token ? (this.sessions.cached(token) ?? (await this.sessions.lookup(token))) : undefined;
+    const cookieSent = token !== undefined || cookieHeader?.includes('_ficelle_session=') === true;
     const basic = parseBasic(authorization);
-    if (authorization && !basic && /^Basic\b/i.test(authorization)) {
+    if (!basic) {
+      const malformedBasic = authorization !== undefined && /^Basic\b/i.test(authorization);
+      return { subject: malformedBasic ? undefined : session?.user, session, malformedBasic, cookieSent };
+    }
+    const login = basic.login.trim().toLowerCase();
+    const subject = session?.user?.email === login ? session.user : await findUserByEmail(this.db, login);
+    return { subject, session, basic, malformedBasic: false, cookieSent };
+  }
+
+  /** Checks the claim, once the request is admitted: the session's pending write, Basic, a new session. */
+  async identify(claim: Claim, address: string): Promise<Identity> {
+    // Awaiting only when a write is owed keeps the cookie path free of extra ticks.
+    const sessionUser = claim.session?.owes ? await this.sessions.settle(claim.session) : claim.session?.user;
+    const sessionToken = claim.session?.token;
+    if (claim.malformedBasic) {
       throw new ApiError(401, 'invalid_credentials', 'malformed HTTP Basic credentials', { authMethod: 'basic' });
     }
-    if (basic) {
+    if (claim.basic) {
       // A client that keeps sending Basic alongside a valid session for the same
       // user is not made to pay for a password hash on every request.
-      if (sessionUser && sessionUser.email === basic.login.trim().toLowerCase()) return { user: sessionUser, sessionToken: token };
-      const user = await this.verifyBasic(basic, address);
+      if (sessionUser && sessionUser.id === claim.subject?.id) return { user: sessionUser, sessionToken };
+      const user = await this.verifyBasic(claim.basic, claim.subject, address);
       const newToken = await this.sessions.create(user.id);
       return { user, sessionToken: newToken, setCookie: sessionCookie(newToken, this.secureCookies) };
     }
-    if (sessionUser) return { user: sessionUser, sessionToken: token };
-    return { staleSession: token !== undefined || cookieHeader?.includes('_ficelle_session=') === true };
+    if (sessionUser) return { user: sessionUser, sessionToken };
+    return { staleSession: claim.cookieSent };
   }
 
-  private async verifyBasic(basic: BasicCredentials, address: string): Promise<UserRow> {
+  private async verifyBasic(basic: BasicCredentials, user: UserRow | undefined, address: string): Promise<UserRow> {
     const accountKey = basic.login.trim().toLowerCase();
-    await this.refuseWhenThrottled(accountKey, address);
-    const user = await findUserByEmail(this.db, accountKey);
-    if (!user) {
-      await burnPasswordCheck(basic.password);
-      await this.recordFailure(accountKey, address);
-      throw credentialsError(false);
-    }
-    if (!user.otp_secret) {
-      if (await verifyPassword(user.password_hash, basic.password)) return this.succeeded(user, accountKey);
-      await this.recordFailure(accountKey, address);
-      throw credentialsError(false);
-    }
-    const m = /^(.*)\+(\d{6})$/s.exec(basic.password);
-    if (!m) {
-      // Asked for the code before the password is checked: no oracle on the password alone.
+    const withCode = user?.otp_secret ? /^(.*)\+(\d{6})$/s.exec(basic.password) : null;
+    if (user?.otp_secret && !withCode) {
+      // Asked for the code before the password is checked: no oracle on the
+      // password alone, and no attempt spent (clients send the code next).
+      await this.refuseWhenThrottled(accountKey, address);
       throw new ApiError(401, 'otp_required', 'this account uses two-factor authentication: send PASSWORD+CODE', {
         authMethod: 'basic:password+otp',
       });
     }
-    const passwordOk = await verifyPassword(user.password_hash, m[1]);
-    const step = matchTotpStep(user.otp_secret, m[2]);
+    await this.takeAttempt(accountKey, address);
+    if (!user) {
+      await burnPasswordCheck(basic.password);
+      throw credentialsError(false);
+    }
+    if (!user.otp_secret || !withCode) {
+      if (await verifyPassword(user.password_hash, basic.password)) return this.succeeded(user, accountKey, address);
+      throw credentialsError(false);
+    }
+    const passwordOk = await verifyPassword(user.password_hash, withCode[1]);
+    const step = matchTotpStep(user.otp_secret, withCode[2]);
     if (passwordOk && step !== undefined) {
       // Each code is usable once: the step only moves forward, atomically.
       const res = await this.db
@@ -108,36 +144,47 @@ export class Authenticator {
         .where('id', '=', user.id)
         .where((eb) => eb.or([eb('otp_last_step', 'is', null), eb('otp_last_step', '<', step)]))
         .executeTakeFirst();
-      if (Number(res.numUpdatedRows) === 1) return this.succeeded(user, accountKey);
+      if (Number(res.numUpdatedRows) === 1) return this.succeeded(user, accountKey, address);
     }
-    await this.recordFailure(accountKey, address);
     throw credentialsError(true);
   }
 
-  private async succeeded(user: UserRow, accountKey: string): Promise<UserRow> {
-    await this.accountFailures.delete(accountKey).catch(() => undefined);
+  /**
+   * Counts the attempt on the account and on the address before its password
+   * is checked, atomically in the shared store: simultaneous attempts cannot
+   * all pass a check made before any of them failed.
+   */
+  private async takeAttempt(accountKey: string, address: string): Promise<void> {
+    const [account, addr] = await Promise.allSettled([this.accountFailures.consume(accountKey), this.addressFailures.consume(address)]);
+    const refusals: RateLimiterRes[] = [];
+    for (const r of [account, addr]) {
+      if (r.status === 'fulfilled') continue;
+      if (r.reason instanceof RateLimiterRes) refusals.push(r.reason);
+      // The shared store is down: logging in beats locking everyone out.
+      else this.onStoreError(r.reason);
+    }
+    if (refusals.length === 0) return;
+    // An attempt refused by one key is not held against the other.
+    if (account.status === 'fulfilled') await this.accountFailures.reward(accountKey, 1).catch(this.onStoreError);
+    if (addr.status === 'fulfilled') await this.addressFailures.reward(address, 1).catch(this.onStoreError);
+    throw throttledError(refusals);
+  }
+
+  /** Only failures count: a success clears the account and gives the address its attempt back. */
+  private async succeeded(user: UserRow, accountKey: string, address: string): Promise<UserRow> {
+    await Promise.all([this.accountFailures.delete(accountKey).catch(this.onStoreError), this.addressFailures.reward(address, 1).catch(this.onStoreError)]);
     return user;
   }
 
   private async refuseWhenThrottled(accountKey: string, address: string): Promise<void> {
     const [account, addr] = await Promise.all([
-      this.accountFailures.get(accountKey).catch(() => null),
-      this.addressFailures.get(address).catch(() => null),
+      this.accountFailures.get(accountKey).catch((err: unknown) => (this.onStoreError(err), null)),
+      this.addressFailures.get(address).catch((err: unknown) => (this.onStoreError(err), null)),
     ]);
-    const blocked = [
+    const refusals = [
       account && account.consumedPoints >= ACCOUNT_FAILURES.points ? account : null,
       addr && addr.consumedPoints >= ADDRESS_FAILURES.points ? addr : null,
     ].filter((r): r is RateLimiterRes => r !== null);
-    if (blocked.length > 0) {
-      const retryAfter = Math.max(1, Math.ceil(Math.max(...blocked.map((r) => r.msBeforeNext)) / 1000));
-      throw new ApiError(429, 'login_throttled', `too many failed logins: try again in ${retryAfter} s`, { retryAfter });
-    }
-  }
-
-  private async recordFailure(accountKey: string, address: string): Promise<void> {
-    await Promise.all([
-      this.accountFailures.penalty(accountKey, 1).catch(() => undefined),
-      this.addressFailures.penalty(address, 1).catch(() => undefined),
-    ]);
+    if (refusals.length > 0) throw throttledError(refusals);
   }
 }

@@ -35,11 +35,13 @@ export interface Service {
 }
 
 function rawXmlError(status: number, reason: string, message: string): string {
-  const body = renderReply({ error: message, 'error-code': status === 413 || status === 431 ? 'payload_too_large' : 'bad_request' });
+  const code = status === 413 || status === 431 ? 'payload_too_large' : status === 408 ? 'request_timeout' : 'bad_request';
+  const body = renderReply({ error: message, 'error-code': code });
   return `HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${XML_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`;
 }
 
 export async function createService(config: Config): Promise<Service> {
+  const limits = config.connections;
   const fastify = Fastify({
     logger: {
       level: config.logLevel,
@@ -60,17 +62,36 @@ export async function createService(config: Config): Promise<Service> {
     routerOptions: { maxParamLength: 300 },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // Between requests; during one, the idle timeout below applies.
     keepAliveTimeout: 65_000,
+    // Slow or stalled clients must not hold connections (docs/conventions.md "Connections"):
+    // nothing received or sent for connectionTimeout during a request, or the
+    // headers / the whole request not in by their deadline, closes the connection.
+    connectionTimeout: limits.idleTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    http: {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      // Node enforces both deadlines on this tick (30 s by default, as long as our headers timeout).
+      connectionsCheckingInterval: Math.max(250, Math.min(30_000, Math.floor(limits.headersTimeoutMs / 4))),
+    },
     clientErrorHandler: (err: NodeJS.ErrnoException, socket: Socket) => {
-      if (!socket.writable) return socket.destroy();
+      // Nothing more can be written after a reply that has started (Node's own rule).
+      const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+      if (!socket.writable || err.code === 'ECONNRESET' || inFlight?.headersSent) return socket.destroy();
       const code = err.code ?? '';
       const reply =
         code === 'HPE_HEADER_OVERFLOW'
           ? rawXmlError(431, 'Request Header Fields Too Large', 'request headers are too large')
-          : rawXmlError(400, 'Bad Request', `malformed HTTP request (${code || 'parse error'})`);
-      socket.end(reply);
+          : code === 'ERR_HTTP_REQUEST_TIMEOUT'
+            ? rawXmlError(408, 'Request Timeout', 'the request did not arrive in time')
+            : rawXmlError(400, 'Bad Request', `malformed HTTP request (${code || 'parse error'})`);
+      // Closed once written: a client that neither reads nor closes must not keep the socket.
+      socket.end(reply, () => socket.destroy());
     },
   });
+  // Beyond this, Node closes new connections as they are accepted; open ones are served as usual.
+  fastify.server.maxConnections = limits.maxConnections;
 
   const store = openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   await migrate(store);
@@ -84,7 +105,9 @@ export async function createService(config: Config): Promise<Service> {
   };
   const limiters = createLimiterFactory(config.redisUrl);
   const appKeys = new AppKeys(store.db);
-  const authenticator = new Authenticator(store.db, services.sessions, limiters, config.publicUrl.startsWith('https:'));
+  const authenticator = new Authenticator(store.db, services.sessions, limiters, config.publicUrl.startsWith('https:'), (err) =>
+    fastify.log.error({ err }, 'login-throttle store unavailable; login let through'),
+  );
   const rateLimit = config.rateLimit
     ? new RateLimit(config.rateLimit, limiters, (err) => fastify.log.error({ err }, 'rate-limit store unavailable; request let through'))
     : null;
@@ -103,6 +126,8 @@ export async function createService(config: Config): Promise<Service> {
     if (decision.error) throw decision.error;
   };
 
+  // Order matters: the budget is taken after the cheap checks and reads, before
+  // any password hash or database write, so a refused request costs nothing.
   fastify.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
     const auth = req.routeOptions.config?.auth;
@@ -115,16 +140,11 @@ export async function createService(config: Config): Promise<Service> {
       throw err;
     }
     req.app = app;
-    let identity: Identity;
-    try {
-      identity = await authenticator.identify(req.headers.cookie, req.headers.authorization, req.ip);
-    } catch (err) {
-      if (rateLimit) await applyRate(rateLimit, `${app.api_key}:addr:${req.ip}`, reply);
-      throw err;
-    }
+    const claim = await authenticator.claim(req.headers.cookie, req.headers.authorization);
+    if (rateLimit) await applyRate(rateLimit, claim.subject ? `${app.api_key}:user:${claim.subject.id}` : `${app.api_key}:addr:${req.ip}`, reply);
+    const identity = await authenticator.identify(claim, req.ip);
     req.identity = identity;
     if (identity.setCookie) reply.header('set-cookie', identity.setCookie);
-    if (rateLimit) await applyRate(rateLimit, identity.user ? `${app.api_key}:user:${identity.user.id}` : `${app.api_key}:addr:${req.ip}`, reply);
     if (auth === 'user' && !identity.user) {
       throw new ApiError(
         401,

@@ -40,6 +40,15 @@ export function clearedSessionCookie(secure: boolean): string {
   return `${SESSION_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
 }
 
+/** A session cookie's meaning, before the request is admitted. */
+export interface SessionLookup {
+  token: string;
+  /** The user of a live session. */
+  user?: UserRow;
+  /** The write this request owes once admitted. */
+  owes?: 'delete' | 'touch';
+}
+
 export class SessionStore {
   // Compiled once: this lookup runs on every authenticated request, and
   // building + compiling the query costs more than running it.
@@ -79,47 +88,54 @@ export class SessionStore {
     return token;
   }
 
-  /** The session's user, or undefined when the token is unknown or expired. */
   /** A session read within SESSION_CACHE_MS, without touching the database. */
-  cached(token: string): UserRow | undefined {
+  cached(token: string): SessionLookup | undefined {
     const hit = this.recent.get(token);
-    return hit && hit.until > Date.now() ? hit.user : undefined;
+    return hit && hit.until > Date.now() ? { token, user: hit.user } : undefined;
   }
 
-  async find(token: string): Promise<UserRow | undefined> {
+  /**
+   * What the token stands for, read without writing anything: a request is
+   * only admitted (rate budget) after this, and `settle` does the write it owes.
+   */
+  async lookup(token: string): Promise<SessionLookup> {
     const now = Date.now();
-    const hit = this.recent.get(token);
-    if (hit && hit.until > now) return hit.user;
-    const user = await this.read(token, now);
-    if (user) {
-      if (this.recent.size >= SESSION_CACHE_MAX) this.recent.clear();
-      this.recent.set(token, { user, until: now + SESSION_CACHE_MS });
-    } else {
-      this.recent.delete(token);
-    }
-    return user;
-  }
-
-  private async read(token: string, now: number): Promise<UserRow | undefined> {
+    const hit = this.cached(token);
+    if (hit) return hit;
     const tokenHash = hashToken(token);
     const row = this.findSync
       ? this.findSync(tokenHash)
       : (await this.db.executeQuery<SessionUserRow>({ ...this.findQuery, parameters: [tokenHash] } as CompiledQuery<SessionUserRow>)).rows[0];
-    if (!row) return undefined;
-    if (Date.parse(row.expires_at) <= now) {
-      await this.db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
-      return undefined;
+    if (!row || Date.parse(row.expires_at) <= now) {
+      this.recent.delete(token);
+      return row ? { token, owes: 'delete' } : { token };
     }
+    const { expires_at: _e, last_seen_at: _l, ...user } = row;
     // Sliding expiry, written at most once an hour so reads stay reads.
-    if (now - Date.parse(row.last_seen_at) > TOUCH_AFTER_MS) {
+    if (now - Date.parse(row.last_seen_at) > TOUCH_AFTER_MS) return { token, user, owes: 'touch' };
+    this.remember(token, user, now);
+    return { token, user };
+  }
+
+  /** Does the write a lookup owes (drop an expired row, slide a live one); the session's user, if live. */
+  async settle(lookup: SessionLookup): Promise<UserRow | undefined> {
+    if (lookup.owes === 'delete') {
+      await this.db.deleteFrom('sessions').where('token_hash', '=', hashToken(lookup.token)).execute();
+    } else if (lookup.owes === 'touch' && lookup.user) {
+      const now = Date.now();
       await this.db
         .updateTable('sessions')
         .set({ last_seen_at: new Date(now).toISOString(), expires_at: new Date(now + SESSION_TTL_MS).toISOString() })
-        .where('token_hash', '=', tokenHash)
+        .where('token_hash', '=', hashToken(lookup.token))
         .execute();
+      this.remember(lookup.token, lookup.user, now);
     }
-    const { expires_at: _e, last_seen_at: _l, ...user } = row;
-    return user;
+    return lookup.user;
+  }
+
+  private remember(token: string, user: UserRow, now: number): void {
+    if (this.recent.size >= SESSION_CACHE_MAX) this.recent.clear();
+    this.recent.set(token, { user, until: now + SESSION_CACHE_MS });
   }
 
   async destroy(token: string): Promise<void> {

@@ -158,16 +158,18 @@ eachDatabase((kind) => {
   });
 });
 
-describe('cookies over https', () => {
-  it('are Secure when PUBLIC_URL is https', async () => {
-    const svc = await TestService.start('sqlite', { PUBLIC_URL: 'https://photos.example.com' });
-    try {
-      const app = await svc.app();
-      const user = await svc.user();
-      const res = await svc.raw(app, 'GET', '/ping.xml', { headers: { authorization: basicAuth(user.email, user.password) } });
-      expect(res.headers.get('set-cookie')).toMatch(/; Secure/);
-    } finally {
-      await svc.close();
-    }
+eachDatabase((kind) => {
+  describe('cookies over https', () => {
+    it('are Secure when PUBLIC_URL is https', async () => {
+      const svc = await TestService.start(kind, { PUBLIC_URL: 'https://photos.example.com' });
+      try {
+        const app = await svc.app();
+        const user = await svc.user();
+        const res = await svc.raw(app, 'GET', '/ping.xml', { headers: { authorization: basicAuth(user.email, user.password) } });
+        expect(res.headers.get('set-cookie')).toMatch(/; Secure/);
+      } finally {
+        await svc.close();
+      }
+    });
   });
 });

@@ -2,60 +2,62 @@
 // user), RateLimit-* on every reply, 429 with Retry-After.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { text } from '../../src/client/xml.js';
-import { basicAuth, sessionCookieOf, TestService, type TestApp } from '../support/service.js';
+import { basicAuth, eachDatabase, sessionCookieOf, TestService, type TestApp } from '../support/service.js';
 import { replyOf } from '../support/xml.js';
 
-let svc: TestService;
-let app: TestApp;
-beforeAll(async () => {
-  svc = await TestService.start('sqlite', { RATE_LIMIT: '5/60s' });
-  app = await svc.app();
-});
-afterAll(() => svc?.close());
+eachDatabase((kind) => {
+  let svc: TestService;
+  let app: TestApp;
+  beforeAll(async () => {
+    svc = await TestService.start(kind, { RATE_LIMIT: '5/60s' });
+    app = await svc.app();
+  });
+  afterAll(() => svc?.close());
 
-it('counts down, then answers 429 with Retry-After, per user', async () => {
-  const user = await svc.user();
-  const login = await svc.raw(app, 'GET', '/whoami.xml', { headers: { authorization: basicAuth(user.email, user.password) } });
-  const cookie = sessionCookieOf(login)!;
-  expect(login.headers.get('ratelimit-limit')).toBe('5, 5;w=60');
-  expect(login.headers.get('ratelimit-remaining')).toBe('4');
-  const remaining: string[] = [];
-  for (let i = 0; i < 4; i++) {
-    const res = await svc.raw(app, 'GET', '/whoami.xml', { headers: { cookie } });
+  it('counts down, then answers 429 with Retry-After, per user', async () => {
+    const user = await svc.user();
+    const login = await svc.raw(app, 'GET', '/whoami.xml', { headers: { authorization: basicAuth(user.email, user.password) } });
+    const cookie = sessionCookieOf(login)!;
+    expect(login.headers.get('ratelimit-limit')).toBe('5, 5;w=60');
+    expect(login.headers.get('ratelimit-remaining')).toBe('4');
+    const remaining: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await svc.raw(app, 'GET', '/whoami.xml', { headers: { cookie } });
+      expect(res.status).toBe(200);
+      remaining.push(res.headers.get('ratelimit-remaining')!);
+      const reset = Number(res.headers.get('ratelimit-reset'));
+      expect(reset).toBeGreaterThan(0);
+      expect(reset).toBeLessThanOrEqual(120);
+    }
+    expect(remaining).toEqual(['3', '2', '1', '0']);
+    const throttled = await svc.raw(app, 'GET', '/whoami.xml', { headers: { cookie } });
+    const r = await replyOf(throttled);
+    expect(r.status).toBe(429);
+    expect(text(r.doc, 'error-code')).toBe('rate_limited');
+    const retry = Number(throttled.headers.get('retry-after'));
+    expect(Number.isInteger(retry)).toBe(true);
+    expect(retry).toBeGreaterThan(0);
+    expect(retry).toBeLessThanOrEqual(120);
+    expect(throttled.headers.get('ratelimit-remaining')).toBe('0');
+    expect(throttled.headers.get('ratelimit-limit')).toBe('5, 5;w=60');
+
+    // Another user of the same application has a bucket of their own.
+    const other = await svc.user();
+    const res = await svc.raw(app, 'GET', '/whoami.xml', { headers: { authorization: basicAuth(other.email, other.password) } });
     expect(res.status).toBe(200);
-    remaining.push(res.headers.get('ratelimit-remaining')!);
-    const reset = Number(res.headers.get('ratelimit-reset'));
-    expect(reset).toBeGreaterThan(0);
-    expect(reset).toBeLessThanOrEqual(120);
-  }
-  expect(remaining).toEqual(['3', '2', '1', '0']);
-  const throttled = await svc.raw(app, 'GET', '/whoami.xml', { headers: { cookie } });
-  const r = await replyOf(throttled);
-  expect(r.status).toBe(429);
-  expect(text(r.doc, 'error-code')).toBe('rate_limited');
-  const retry = Number(throttled.headers.get('retry-after'));
-  expect(Number.isInteger(retry)).toBe(true);
-  expect(retry).toBeGreaterThan(0);
-  expect(retry).toBeLessThanOrEqual(120);
-  expect(throttled.headers.get('ratelimit-remaining')).toBe('0');
-  expect(throttled.headers.get('ratelimit-limit')).toBe('5, 5;w=60');
+    expect(res.headers.get('ratelimit-remaining')).toBe('4');
+  });
 
-  // Another user of the same application has a bucket of their own.
-  const other = await svc.user();
-  const res = await svc.raw(app, 'GET', '/whoami.xml', { headers: { authorization: basicAuth(other.email, other.password) } });
-  expect(res.status).toBe(200);
-  expect(res.headers.get('ratelimit-remaining')).toBe('4');
-});
-
-it('without a user the bucket is per address, and errors carry the headers too', async () => {
-  const app2 = await svc.app();
-  for (let i = 0; i < 5; i++) {
-    const res = await svc.raw(app2, 'GET', '/ping.xml');
-    expect(res.status).toBe(200);
-  }
-  const refused = await svc.raw(app2, 'GET', '/ping.xml');
-  expect(refused.status).toBe(429);
-  const unauth = await svc.raw(app2, 'GET', '/whoami.xml');
-  expect(unauth.status).toBe(429);
-  expect(unauth.headers.get('ratelimit-limit')).toBe('5, 5;w=60');
+  it('without a user the bucket is per address, and errors carry the headers too', async () => {
+    const app2 = await svc.app();
+    for (let i = 0; i < 5; i++) {
+      const res = await svc.raw(app2, 'GET', '/ping.xml');
+      expect(res.status).toBe(200);
+    }
+    const refused = await svc.raw(app2, 'GET', '/ping.xml');
+    expect(refused.status).toBe(429);
+    const unauth = await svc.raw(app2, 'GET', '/whoami.xml');
+    expect(unauth.status).toBe(429);
+    expect(unauth.headers.get('ratelimit-limit')).toBe('5, 5;w=60');
+  });
 });

@@ -33,6 +33,11 @@ const SERVICE_SETTINGS = [
   'GALLERY_LIST_CAP',
   'LOG_LEVEL',
   'TRUST_PROXY',
+  'SESSION_PURGE_SECONDS',
+  'HEADERS_TIMEOUT_SECONDS',
+  'REQUEST_TIMEOUT_SECONDS',
+  'IDLE_TIMEOUT_SECONDS',
+  'MAX_CONNECTIONS',
 ];
 
 /** This process's environment without any service setting, plus `extra`. */
