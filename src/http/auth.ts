@@ -56,8 +56,14 @@ function throttledError(refusals: RateLimiterRes[]): ApiError {
  * on `subject` before `identify` checks a password or writes anything.
  */
 export interface Claim {
-  /** The user the request is counted against: the Basic login's account, else the live session's. */
+  /** The user Basic names (its row), else the live session's. */
   subject?: UserRow;
+  /**
+   * The user whose rate budget the request takes: the live session's only. A
+   * Basic login without that session counts against the address, so the budget
+   * headers never tell whether an e-mail address has an account.
+   */
+  rateUser?: UserRow;
   session?: SessionLookup;
   basic?: BasicCredentials;
   malformedBasic: boolean;
@@ -87,11 +93,12 @@ export class Authenticator {
     const basic = parseBasic(authorization);
     if (!basic) {
       const malformedBasic = authorization !== undefined && /^Basic\b/i.test(authorization);
-      return { subject: malformedBasic ? undefined : session?.user, session, malformedBasic, cookieSent };
+      const subject = malformedBasic ? undefined : session?.user;
+      return { subject, rateUser: subject, session, malformedBasic, cookieSent };
     }
     const login = basic.login.trim().toLowerCase();
-    const subject = session?.user?.email === login ? session.user : await findUserByEmail(this.db, login);
-    return { subject, session, basic, malformedBasic: false, cookieSent };
+    if (session?.user?.email === login) return { subject: session.user, rateUser: session.user, session, basic, malformedBasic: false, cookieSent };
+    return { subject: await findUserByEmail(this.db, login), session, basic, malformedBasic: false, cookieSent };
   }
 
   /** Checks the claim, once the request is admitted: the session's pending write, Basic, a new session. */

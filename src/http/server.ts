@@ -141,7 +141,7 @@ export async function createService(config: Config): Promise<Service> {
     }
     req.app = app;
     const claim = await authenticator.claim(req.headers.cookie, req.headers.authorization);
-    if (rateLimit) await applyRate(rateLimit, claim.subject ? `${app.api_key}:user:${claim.subject.id}` : `${app.api_key}:addr:${req.ip}`, reply);
+    if (rateLimit) await applyRate(rateLimit, claim.rateUser ? `${app.api_key}:user:${claim.rateUser.id}` : `${app.api_key}:addr:${req.ip}`, reply);
     const identity = await authenticator.identify(claim, req.ip);
     req.identity = identity;
     if (identity.setCookie) reply.header('set-cookie', identity.setCookie);
