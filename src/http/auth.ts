@@ -74,6 +74,7 @@ export interface Claim {
 export class Authenticator {
   private readonly accountFailures: RateLimiterAbstract;
   private readonly addressFailures: RateLimiterAbstract;
+  private readonly checking = new Map<string, Promise<void>>();
 
   constructor(
     private readonly db: Db,
@@ -113,12 +114,33 @@ export class Authenticator {
       // A client that keeps sending Basic alongside a valid session for the same
       // user is not made to pay for a password hash on every request.
       if (sessionUser && sessionUser.id === claim.subject?.id) return { user: sessionUser, sessionToken };
-      const user = await this.verifyBasic(claim.basic, claim.subject, address);
+      const basic = claim.basic;
+      const user = await this.oneAtATime(basic.login.trim().toLowerCase(), () => this.verifyBasic(basic, claim.subject, address));
       const newToken = await this.sessions.create(user.id);
       return { user, sessionToken: newToken, setCookie: sessionCookie(newToken, this.secureCookies) };
     }
     if (sessionUser) return { user: sessionUser, sessionToken };
     return { staleSession: claim.cookieSent };
+  }
+
+  /**
+   * Password checks of one account run one after another in this process.
+   * Each holds an attempt while it runs, so simultaneous right passwords
+   * would otherwise be refused as if they were failures; in line, a success
+   * gives its attempt back before the next one takes it.
+   */
+  private async oneAtATime<T>(accountKey: string, check: () => Promise<T>): Promise<T> {
+    const run = (this.checking.get(accountKey) ?? Promise.resolve()).then(check);
+    const tail = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.checking.set(accountKey, tail);
+    try {
+      return await run;
+    } finally {
+      if (this.checking.get(accountKey) === tail) this.checking.delete(accountKey);
+    }
   }
 
   private async verifyBasic(basic: BasicCredentials, user: UserRow | undefined, address: string): Promise<UserRow> {

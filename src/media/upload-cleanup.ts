@@ -154,7 +154,12 @@ const TIMER_KEY = 'upload-cleanup';
 // State lives in services.features: several services may share this process (tests).
 export const uploadCleanupFeature: Feature = {
   name: 'upload-cleanup',
-  start(services) {
+  async start(services) {
+    // Temp files of a crashed process go before this one serves: nothing half-received outlives a restart.
+    const { tmpDir } = uploadServicesOf(services);
+    await sweepTempFiles(tmpDir, Date.now() - services.config.uploadExpirySeconds * 1000).catch((err: unknown) =>
+      services.log.error({ err }, 'start-up sweep of temporary files failed'),
+    );
     const sweep = () => {
       if (state.running) return;
       state.running = sweepExpiredUploads(services)

@@ -44,6 +44,20 @@ eachDatabase((kind) => {
     expect(right.code).toBe('login_throttled');
   });
 
+  it('20 simultaneous right passwords for one account all log in: only failures count', async () => {
+    svc = await TestService.start(kind);
+    const app = await svc.app();
+    const user = await svc.user();
+    const results = await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const res = await svc!.raw(app, 'GET', '/whoami.xml', { headers: { authorization: basicAuth(user.email, user.password) } });
+        await res.text();
+        return { status: res.status, cookie: res.headers.get('set-cookie') !== null };
+      }),
+    );
+    expect(results.filter((r) => r.status === 200 && r.cookie)).toHaveLength(20);
+  });
+
   it('72 simultaneous wrong passwords over 8 accounts from one address: exactly 50 checked, 22 throttled', async () => {
     svc = await TestService.start(kind);
     const app = await svc.app();
