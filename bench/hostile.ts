@@ -1,0 +1,142 @@
+// The service's memory while hostile clients hammer it: huge multipart forms
+// at the unauthenticated upload target, parts without names and unterminated
+// files, oversized arrays and forms from a signed-in user, deep gallery
+// chains read over and over, and stalled bodies holding connections. RSS is
+// sampled all along; the service must stay under 256 MiB, answer no 5xx and
+// keep serving.
+import { readFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { text } from '../src/client/xml.js';
+import type { BenchContext, BenchLine } from './lib.js';
+import { signedHeaders } from './lib.js';
+
+const MiB = 1024 * 1024;
+const RSS_TARGET_MIB = 256;
+
+function rssMiB(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : 0;
+}
+
+/**
+ * Writes `head` then `bodyChunks` chunks of `chunk` (flow-controlled, never
+ * buffered beyond the socket) and resolves with the status code the service
+ * answered, or 0 when it closed without one.
+ */
+function rawRequest(port: number, head: string, chunk: Buffer = Buffer.alloc(0), bodyChunks = 0, tail = ''): Promise<number> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    let answer = '';
+    let sent = 0;
+    const pump = () => {
+      while (sent < bodyChunks) {
+        sent++;
+        if (!socket.write(chunk)) return void socket.once('drain', pump);
+      }
+      if (tail) socket.write(tail);
+    };
+    socket.on('connect', () => {
+      socket.write(head);
+      pump();
+    });
+    socket.on('data', (d) => {
+      answer += d.toString('latin1');
+      // The status line is all we need; the service closes refused uploads itself.
+      if (answer.includes('\r\n')) socket.destroy();
+    });
+    socket.on('error', () => undefined);
+    socket.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0)));
+  });
+}
+
+function multipartHead(port: number, path: string, boundary: string, length: number, extra: Record<string, string> = {}): string {
+  const headers = Object.entries(extra).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  return `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${length}\r\n${headers}\r\n`;
+}
+
+export async function benchHostile(b: BenchContext): Promise<BenchLine[]> {
+  const port = Number(new URL(b.url).port);
+  const statuses: number[] = [];
+  const record = (p: Promise<number>) => p.then((s) => void statuses.push(s));
+
+  // A deep chain of galleries to read: 31 levels below the root, near the depth limit.
+  const site = (await b.client.request('GET', '/websites.xml', { view: 'details' })).doc;
+  const urlname = text(site, 'websites/website/urlname')!;
+  let parent = text(site, 'websites/website/root-gallery-uuid')!;
+  for (let depth = 1; depth < 32; depth++) {
+    parent = text((await b.client.createGallery(urlname, { name: `Deep ${depth}`, parent })).doc, 'gallery/uuid')!;
+  }
+  const deepest = parent;
+
+  let peak = rssMiB(b.pid);
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(b.pid))), 20);
+  const fourMiB = Buffer.alloc(4 * MiB, 0x61);
+  const seconds = Number(process.env.BENCH_HOSTILE_SECONDS ?? 10);
+  const until = Date.now() + seconds * 1000;
+  const stalled: Array<Promise<number>> = [];
+  try {
+    // Stalled bodies: announced, never sent; they hold connections for the whole section.
+    for (let i = 0; i < 100; i++) {
+      stalled.push(rawRequest(port, multipartHead(port, '/uploads/local.xml', 'stall', 10 * MiB), Buffer.from('--stall\r\nContent-Disposition: form-data; name="key"\r\n\r\n'), 1));
+    }
+    const workers = Array.from({ length: 8 }, async (_, w) => {
+      for (let round = 0; Date.now() < until; round++) {
+        const boundary = `hostile${w}x${round}`;
+        const field = (name: string) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n`);
+        switch (round % 6) {
+          case 0: {
+            // ~1000 text fields of 4 MiB each at the unauthenticated upload target.
+            const part = Buffer.concat([field('f'), fourMiB, Buffer.from('\r\n')]);
+            await record(rawRequest(port, multipartHead(port, '/uploads/local.xml', boundary, part.length * 1000), part, 1000));
+            break;
+          }
+          case 1: {
+            // A part without a name, then a file part whose closing boundary never comes.
+            const body = Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data\r\n\r\nx\r\n`), field('file'), fourMiB]);
+            await record(rawRequest(port, multipartHead(port, '/uploads/local.xml', boundary, body.length), body, 1));
+            break;
+          }
+          case 2: {
+            // 40 000 UUIDs in one array parameter, signed in.
+            const ids = Array.from({ length: 40_000 }, () => `media%5Bpublish_to_galleries%5D%5B%5D=${randomUUID()}`).join('&');
+            const body = `media%5Btitle%5D=x&${ids}`;
+            const path = `/medias/${randomUUID()}.xml`;
+            const headers = Object.entries({ ...signedHeaders(b.app, 'POST', path), Cookie: b.sessionCookie }).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+            await record(rawRequest(port, `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${Buffer.byteLength(body) + 12}\r\n${headers}\r\n`, Buffer.from(body), 1, '&_method=PUT'));
+            break;
+          }
+          case 3: {
+            // A direct upload announcing 5 GB.
+            const path = '/medias.xml';
+            const head = multipartHead(port, path, boundary, 5_000_000_000, { ...signedHeaders(b.app, 'POST', path), Cookie: b.sessionCookie });
+            await record(rawRequest(port, head, Buffer.concat([field('media[content]'), fourMiB]), 1));
+            break;
+          }
+          case 4: {
+            // The deepest gallery's sub-galleries (every ancestor in the reply) and its details.
+            const path = `/websites/${urlname}/galleries/${deepest}/subgalleries.xml`;
+            const headers = Object.entries({ ...signedHeaders(b.app, 'GET', path), Cookie: b.sessionCookie }).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+            await record(rawRequest(port, `GET ${path} HTTP/1.1\r\nHost: x\r\n${headers}\r\n`));
+            break;
+          }
+          default: {
+            // Invalid UTF-8 and a 300-character segment in the path, unsigned.
+            await record(rawRequest(port, `GET /medias/%C3%28.xml HTTP/1.1\r\nHost: x\r\n\r\n`));
+            await record(rawRequest(port, `GET /medias/${'a'.repeat(300)}.xml HTTP/1.1\r\nHost: x\r\n\r\n`));
+          }
+        }
+      }
+    });
+    await Promise.all(workers);
+  } finally {
+    clearInterval(sampler);
+  }
+  // The service still serves a signed-in user.
+  const alive = (await b.client.whoami()).status === 200;
+  const fivexx = statuses.filter((s) => s >= 500).length;
+  return [
+    { name: `hostile inputs for ${seconds} s: requests answered (no 5xx: ${fivexx === 0})`, value: statuses.length, unit: 'req', ok: fivexx === 0 && alive },
+    { name: 'service RSS peak under hostile input (sampled every 20 ms)', value: Math.round(peak), unit: 'MiB', target: `<= ${RSS_TARGET_MIB}`, ok: peak <= RSS_TARGET_MIB },
+  ];
+}
