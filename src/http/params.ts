@@ -40,6 +40,9 @@ export class Params {
   }
 
   add(name: string, value: string): void {
+    // Multipart parts may come without a name, or with no text (unknown charset).
+    if (typeof name !== 'string' || name === '') throw badRequest('a parameter has no name');
+    if (typeof value !== 'string') throw badRequest(`parameter ${name} has no text value`, 'bad_encoding');
     const key = normalizeName(name);
     const list = this.values.get(key);
     if (list) list.push(value);

@@ -2,7 +2,7 @@
 // authentication / rate-limit hook, XML errors, and every feature's routes.
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { features } from '../features.js';
 import { migrate, openStore } from '../store/db.js';
@@ -37,6 +37,15 @@ export interface Service {
 function rawXmlError(status: number, reason: string, message: string): string {
   const body = renderReply({ error: message, 'error-code': status === 413 || status === 431 ? 'payload_too_large' : 'bad_request' });
   return `HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${XML_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`;
+}
+
+/**
+ * An error reply to a request whose body is still arriving ends the
+ * connection: the rest is not read (it may be gigabytes), and the socket
+ * cannot carry another request without it.
+ */
+function closeIfBodyUnread(req: FastifyRequest, reply: FastifyReply): void {
+  if (!req.raw.complete) reply.header('connection', 'close');
 }
 
 export async function createService(config: Config): Promise<Service> {
@@ -92,9 +101,8 @@ export async function createService(config: Config): Promise<Service> {
   // Bodies: urlencoded forms are read (bounded) and decoded by the router;
   // multipart and anything else stay streams for the route to consume.
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer', bodyLimit: FORM_LIMIT_BYTES }, (_req, body, done) =>
-    done(null, body),
-  );
+  // The body limit is the route's (ApiRouter sets it).
+  fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
   fastify.addContentTypeParser('*', (_req, _payload, done) => done(null));
 
   const applyRate = async (rateLimit: RateLimit, key: string, reply: { header(k: string, v: string): unknown }): Promise<void> => {
@@ -137,6 +145,7 @@ export async function createService(config: Config): Promise<Service> {
 
   // Refusals are logged here, on the error path only: a per-response hook would tax every request.
   fastify.setErrorHandler((err, req, reply) => {
+    closeIfBodyUnread(req, reply);
     if (err instanceof ApiError) {
       req.log.info({ method: req.method, path: (req.raw.url ?? '').split('?')[0], status: err.status, code: err.code }, 'request refused');
       return sendError(req, reply, err);
@@ -146,7 +155,11 @@ export async function createService(config: Config): Promise<Service> {
     if (status >= 400 && status < 500) {
       const code = status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : 'bad_request';
       const message =
-        status === 413 ? `request body is larger than ${FORM_LIMIT_BYTES} bytes` : e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'empty body' : (e.message ?? 'bad request');
+        status === 413
+          ? `request body is larger than ${req.routeOptions.bodyLimit ?? FORM_LIMIT_BYTES} bytes`
+          : e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+            ? 'empty body'
+            : (e.message ?? 'bad request');
       return sendError(req, reply, new ApiError(status, code, message));
     }
     req.log.error({ err }, 'unhandled error');
