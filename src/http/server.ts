@@ -9,7 +9,7 @@ import { migrate, openStore } from '../store/db.js';
 import { AppKeys } from './app-keys.js';
 import { Authenticator, type Identity } from './auth.js';
 import type { AppRow, Services } from './context.js';
-import { ApiError } from './errors.js';
+import { ApiError, badRequest } from './errors.js';
 import { createLimiterFactory } from './limiter-store.js';
 import { RateLimit } from './rate-limit.js';
 import { sendError, XML_CONTENT_TYPE } from './reply.js';
@@ -34,9 +34,24 @@ export interface Service {
   close(): Promise<void>;
 }
 
+/** Longest path segment the router matches (a UUID or urlname is far shorter). */
+const MAX_PARAM_LENGTH = 300;
+
 function rawXmlError(status: number, reason: string, message: string): string {
   const body = renderReply({ error: message, 'error-code': status === 413 || status === 431 ? 'payload_too_large' : 'bad_request' });
   return `HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${XML_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`;
+}
+
+/** What Fastify refuses before any route or hook runs, as our errors. */
+function frameworkError(err: { code?: string; message?: string; statusCode?: number }): ApiError {
+  switch (err.code) {
+    case 'FST_ERR_BAD_URL':
+      return badRequest('the path is not valid percent-encoded UTF-8', 'bad_encoding');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new ApiError(414, 'bad_request', `a path segment is longer than ${MAX_PARAM_LENGTH} characters`);
+    default:
+      return new ApiError(err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400, 'bad_request', err.message ?? 'bad request');
+  }
 }
 
 /**
@@ -49,6 +64,7 @@ function closeIfBodyUnread(req: FastifyRequest, reply: FastifyReply): void {
 }
 
 export async function createService(config: Config): Promise<Service> {
+  let closing = false;
   const fastify = Fastify({
     logger: {
       level: config.logLevel,
@@ -66,8 +82,13 @@ export async function createService(config: Config): Promise<Service> {
     childLoggerFactory: (logger) => logger,
     bodyLimit: FORM_LIMIT_BYTES,
     trustProxy: config.trustProxy,
-    routerOptions: { maxParamLength: 300 },
-    return503OnClosing: true,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: (err, req, reply) => {
+      closeIfBodyUnread(req, reply);
+      sendError(req, reply, frameworkError(err));
+    },
+    // Our onRequest hook answers the 503 instead, in XML.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
     keepAliveTimeout: 65_000,
     clientErrorHandler: (err: NodeJS.ErrnoException, socket: Socket) => {
@@ -111,8 +132,15 @@ export async function createService(config: Config): Promise<Service> {
     if (decision.error) throw decision.error;
   };
 
+  fastify.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+
   fastify.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
+    // Requests already on an open connection while the service drains (Fastify adds `Connection: close`).
+    if (closing) throw new ApiError(503, 'service_unavailable', 'the service is shutting down: send the request again', { retryAfter: 1 });
     const auth = req.routeOptions.config?.auth;
     if (auth === undefined || auth === 'none') return;
     let app: AppRow;
@@ -167,7 +195,6 @@ export async function createService(config: Config): Promise<Service> {
   });
 
   fastify.setNotFoundHandler((req, reply) => {
-    reply.header('X-Request-Id', req.id);
     sendError(req, reply, new ApiError(404, 'not_found', `no such endpoint: ${req.method} ${(req.raw.url ?? '').split('?')[0]}`));
   });
 
