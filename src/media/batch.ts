@@ -19,6 +19,11 @@ import { filterFromParams, looksLikeUuid } from './targets.js';
 
 export const BATCH_JOB_KIND = 'media_batch_update';
 
+/** UUIDs `select` or `medias[medias]` may name: a whole library, read in chunks (below). */
+export const MAX_SELECTED_UUIDS = 100_000;
+/** Ids per statement, whatever JOB_CHUNK_SIZE is: far below every database's variable limit. */
+const APPLY_IDS = 500;
+
 export const BATCH_PARAMS = [
   'select',
   'medias_count',
@@ -60,9 +65,9 @@ export async function resolveSelection(db: Db, userId: number, p: Params): Promi
   let uuids: string[] | undefined;
   if (select !== undefined && select !== '') {
     if (select.toLowerCase() === 'all') return mediaIds(db, userId, filter);
-    uuids = p.csvList('select') ?? [];
+    uuids = p.csvList('select', MAX_SELECTED_UUIDS) ?? [];
   } else if (older === 'medias') {
-    uuids = p.csvList('medias[medias]') ?? [];
+    uuids = p.csvList('medias[medias]', MAX_SELECTED_UUIDS) ?? [];
     if (uuids.length === 0) throw invalid('medias[medias] must list the UUIDs of the medias to update');
   } else if (older === 'all') {
     return mediaIds(db, userId, filter);
@@ -103,13 +108,20 @@ registerJobHandler(BATCH_JOB_KIND, {
   async runChunk(trx, job, payload, start, end, services) {
     const { ids, changes } = payload as BatchPayload;
     const chunk = ids.slice(start, end);
-    const r = await applyMediaChanges(trx, services.store.dialect, job.owner_id, chunk, changes, nowIso());
-    const missing = chunk.length - r.affectedIds.length;
+    const now = nowIso();
+    let affected = 0;
+    const deletedStorageKeys: string[] = [];
+    for (let i = 0; i < chunk.length; i += APPLY_IDS) {
+      const r = await applyMediaChanges(trx, services.store.dialect, job.owner_id, chunk.slice(i, i + APPLY_IDS), changes, now);
+      affected += r.affectedIds.length;
+      deletedStorageKeys.push(...r.deletedStorageKeys);
+    }
+    const missing = chunk.length - affected;
     return {
       processed: chunk.length,
       failed: missing,
       errors: missing > 0 ? [`${missing} of the medias ${start + 1} to ${end} no longer exist`] : [],
-      afterCommit: r.deletedStorageKeys.length ? () => removeStoredFiles({ services }, r.deletedStorageKeys) : undefined,
+      afterCommit: deletedStorageKeys.length ? () => removeStoredFiles({ services }, deletedStorageKeys) : undefined,
     };
   },
 });
