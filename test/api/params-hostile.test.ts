@@ -1,15 +1,19 @@
-// Hostile parameter values: huge arrays. Each is a client mistake, so a 4xx
-// naming the parameter, never a 500 (too many SQL variables).
+// Hostile parameter values: huge arrays and names that are properties of
+// every JavaScript object. Each is a client mistake, so a 4xx naming the
+// parameter, never a 500 (too many SQL variables, a prototype method taken
+// for a table entry).
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { int, text } from '../../src/client/xml.js';
+import type { Params } from '../../src/client/params.js';
 import { eachDatabase } from '../support/service.js';
-import { createGallery, insertMedias, waitForJob, type MediaWorld } from '../support/media.js';
+import { createGallery, failure, insertMedias, waitForJob, type MediaWorld } from '../support/media.js';
 import { signedInWorld } from '../support/world.js';
 import { replyOf } from '../support/xml.js';
 
 // Chunks as large as an operator may set: a chunk of ids must still never become one SQL statement's variables.
 const JOB_ENV = { JOB_POLL_MS: '50', JOB_CHUNK_SIZE: '100000', JOB_RETRY_SECONDS: '0', JOB_MAX_ATTEMPTS: '1' };
+const PROTOTYPE_KEYS = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'];
 
 const uuids = (n: number) => Array.from({ length: n }, () => randomUUID());
 
@@ -77,5 +81,38 @@ eachDatabase((kind) => {
     expect(r.status, r.body).toBe(422);
     expect(text(r.doc, 'error')).toContain('gallery[medias_order]');
     expect(text(r.doc, 'error')).toContain('100000');
+  });
+
+  it('refuses smart-rule fields named like Object.prototype properties with a 422 naming the parameter', async () => {
+    for (const field of PROTOTYPE_KEYS) {
+      const params: Params = {
+        'medias_smart_collection[name]': 'Odd',
+        'medias_smart_collection[rules][0][field]': field,
+        'medias_smart_collection[rules][0][operator]': 'is',
+        'medias_smart_collection[rules][0][value]': 'x',
+      };
+      const e = await failure(w.client.request('POST', '/medias_groups.xml', params));
+      expect(e.status, `${field}: ${e.message}`).toBe(422);
+      expect(e.message).toContain('medias_smart_collection[rules][0][field]');
+    }
+  });
+
+  it('takes step-1 file names and types named like Object.prototype properties as unknown ones', async () => {
+    for (const key of PROTOTYPE_KEYS) {
+      const res = await w.client.request('POST', '/medias.xml', {
+        'media[content][upload_location]': 'REQUEST',
+        'media[content][file_name]': `x.${key}`,
+        'media[content][file_size]': 10,
+        'media[content][mime_type]': key,
+      });
+      expect(text(res.doc, 'media/mime-type'), key).toBe('application/octet-stream');
+      const declared = await w.client.request('POST', '/medias.xml', {
+        'media[content][upload_location]': 'REQUEST',
+        'media[content][file_name]': `y.${key}`,
+        'media[content][file_size]': 10,
+        'media[content][mime_type]': 'image/png',
+      });
+      expect(text(declared.doc, 'media/mime-type'), key).toBe('image/png');
+    }
   });
 });
