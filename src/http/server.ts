@@ -43,14 +43,16 @@ function rawXmlError(status: number, reason: string, message: string): string {
 }
 
 /** What Fastify refuses before any route or hook runs, as our errors. */
-function frameworkError(err: { code?: string; message?: string; statusCode?: number }): ApiError {
+function frameworkError(err: { code?: string; message?: string; statusCode?: number }, requestId: string): ApiError {
   switch (err.code) {
     case 'FST_ERR_BAD_URL':
       return badRequest('the path is not valid percent-encoded UTF-8', 'bad_encoding');
     case 'FST_ERR_MAX_PARAM_LENGTH':
       return new ApiError(414, 'bad_request', `a path segment is longer than ${MAX_PARAM_LENGTH} characters`);
     default:
-      return new ApiError(err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400, 'bad_request', err.message ?? 'bad request');
+      // FST_ERR_ASYNC_CONSTRAINT and whatever comes later: a client's fault only when Fastify says so.
+      if (err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500) return new ApiError(err.statusCode, 'bad_request', err.message ?? 'bad request');
+      return new ApiError(500, 'internal', `internal error; quote request id ${requestId}`);
   }
 }
 
@@ -85,7 +87,7 @@ export async function createService(config: Config): Promise<Service> {
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: (err, req, reply) => {
       closeIfBodyUnread(req, reply);
-      sendError(req, reply, frameworkError(err));
+      sendError(req, reply, frameworkError(err, req.id));
     },
     // Our onRequest hook answers the 503 instead, in XML.
     return503OnClosing: false,
