@@ -23,6 +23,8 @@ export type Direction = (typeof DIRECTIONS)[number];
 export const MAX_NAME_LENGTH = 255;
 export const MAX_DESCRIPTION_LENGTH = 65_535;
 export const MAX_PASSWORD_LENGTH = 200;
+/** Media UUIDs one reorder may list: a whole gallery, written in chunks (galleries/medias.ts). */
+export const MAX_MEDIAS_ORDER = 100_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Every parameter name a gallery create or update route accepts. */
@@ -146,7 +148,7 @@ export function readGalleryInput(p: Params, mode: 'create' | 'update'): GalleryI
 }
 
 function readMediasOrder(p: Params): string[] {
-  const uuids = p.csvList('gallery[medias_order]') ?? [];
+  const uuids = p.csvList('gallery[medias_order]', MAX_MEDIAS_ORDER) ?? [];
   const seen = new Set<string>();
   for (const u of uuids) {
     if (!UUID.test(u)) throw invalid(`gallery[medias_order] must list media UUIDs, got ${JSON.stringify(u)}`);

@@ -58,7 +58,8 @@ export async function readRules(db: Db, userId: number, params: Params, prefix: 
   for (const n of indexes) {
     const at = (part: string) => `${base}[${n}][${part}]`;
     const field = params.str(at('field'))?.trim() ?? '';
-    if (!(field in RULE_OPERATORS)) throw invalid(`${at('field')} must be one of ${Object.keys(RULE_OPERATORS).join(', ')}, got ${JSON.stringify(field)}`);
+    // Own keys only: `constructor` or `__proto__` is in every object.
+    if (!Object.hasOwn(RULE_OPERATORS, field)) throw invalid(`${at('field')} must be one of ${Object.keys(RULE_OPERATORS).join(', ')}, got ${JSON.stringify(field)}`);
     const operators: readonly string[] = RULE_OPERATORS[field as RuleField];
     const operator = params.str(at('operator'))?.trim() ?? '';
     if (!operators.includes(operator)) throw invalid(`${at('operator')} for ${field} must be one of ${operators.join(', ')}, got ${JSON.stringify(operator)}`);
@@ -123,7 +124,14 @@ function textRule(column: RawBuilder<unknown>, operator: string, value: string):
   throw new Error(`unknown text operator ${operator}`);
 }
 
-const COMPARE: Record<string, string> = { eq: '=', ne: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' };
+const COMPARE = new Map([
+  ['eq', '='],
+  ['ne', '<>'],
+  ['gt', '>'],
+  ['gte', '>='],
+  ['lt', '<'],
+  ['lte', '<='],
+]);
 
 function mimeOfType(type: string): RawBuilder<SqlBool> {
   if (type === 'image') return sql<SqlBool>`m.mime_type LIKE 'image/%'`;
@@ -143,7 +151,7 @@ function ruleSql(r: SmartRule): RawBuilder<SqlBool> {
     }
     case 'rating':
       // Unrated medias count as 0 stars.
-      return sql<SqlBool>`COALESCE(m.artist_rating, 0) ${sql.raw(COMPARE[r.operator])} ${Number(r.value)}`;
+      return sql<SqlBool>`COALESCE(m.artist_rating, 0) ${sql.raw(COMPARE.get(r.operator) ?? '=')} ${Number(r.value)}`;
     case 'shot_at': {
       if (r.operator === 'is_set') return sql<SqlBool>`m.shot_at IS NOT NULL`;
       if (r.operator === 'is_not_set') return sql<SqlBool>`m.shot_at IS NULL`;

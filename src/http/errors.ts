@@ -25,7 +25,8 @@ export type ErrorCode =
   | 'unprocessable'
   | 'rate_limited'
   | 'login_throttled'
-  | 'internal';
+  | 'internal'
+  | 'service_unavailable';
 
 export interface ApiErrorExtra {
   /** `<auth-method>` of a 401 caused by user credentials. */

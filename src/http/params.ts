@@ -19,6 +19,13 @@ export function normalizeName(name: string): string {
   return name.endsWith('[]') ? name.slice(0, -2) : name;
 }
 
+/**
+ * Values an array parameter takes unless its reader allows more: every list
+ * ends up in SQL, and no statement may carry more variables than the database
+ * takes (32 766 on SQLite, 65 535 on PostgreSQL).
+ */
+export const MAX_LIST_VALUES = 1000;
+
 export class Params {
   private readonly values = new Map<string, string[]>();
 
@@ -40,6 +47,9 @@ export class Params {
   }
 
   add(name: string, value: string): void {
+    // Multipart parts may come without a name, or with no text (unknown charset).
+    if (typeof name !== 'string' || name === '') throw badRequest('a parameter has no name');
+    if (typeof value !== 'string') throw badRequest(`parameter ${name} has no text value`, 'bad_encoding');
     const key = normalizeName(name);
     const list = this.values.get(key);
     if (list) list.push(value);
@@ -66,18 +76,18 @@ export class Params {
     return v;
   }
 
-  /** Every value of an array parameter; a single comma-free value counts as one item. */
-  list(name: string): string[] | undefined {
+  /** Every value of an array parameter; more than `max` is a 422. */
+  list(name: string, max = MAX_LIST_VALUES): string[] | undefined {
     const list = this.values.get(name);
     if (!list) return undefined;
-    return list.filter((v) => v !== '');
+    return capped(name, list.filter((v) => v !== ''), max);
   }
 
-  /** Values of an array parameter that may also arrive as one comma-separated string. */
-  csvList(name: string): string[] | undefined {
+  /** Values of an array parameter that may also arrive as one comma-separated string; more than `max` is a 422. */
+  csvList(name: string, max = MAX_LIST_VALUES): string[] | undefined {
     const list = this.values.get(name);
     if (!list) return undefined;
-    return list.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+    return capped(name, list.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== ''), max);
   }
 
   int(name: string, opts: { min?: number; max?: number } = {}): number | undefined {
@@ -121,6 +131,11 @@ export class Params {
       }
     }
   }
+}
+
+function capped(name: string, values: string[], max: number): string[] {
+  if (values.length > max) throw invalid(`parameter ${name} takes at most ${max} values, got ${values.length}`);
+  return values;
 }
 
 /** Compiles `gallery[acl][*][email]`-style patterns into anchored regexps. */

@@ -27,6 +27,8 @@ export function errorBody(err: ApiError): XmlObject {
 }
 
 export function sendError(req: FastifyRequest, reply: FastifyReply, err: ApiError): void {
+  // Errors Fastify raises itself come before the onRequest hook that sets it on every other reply.
+  reply.header('X-Request-Id', req.id);
   if (err.extra.retryAfter !== undefined) reply.header('Retry-After', String(Math.min(120, Math.max(1, Math.ceil(err.extra.retryAfter)))));
   sendXml(req, reply, err.status, errorBody(err));
 }

@@ -2,14 +2,14 @@
 // authentication / rate-limit hook, XML errors, and every feature's routes.
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { features } from '../features.js';
 import { migrate, openStore } from '../store/db.js';
 import { AppKeys } from './app-keys.js';
 import { Authenticator, type Identity } from './auth.js';
 import type { AppRow, Services } from './context.js';
-import { ApiError } from './errors.js';
+import { ApiError, badRequest } from './errors.js';
 import { createLimiterFactory } from './limiter-store.js';
 import { RateLimit } from './rate-limit.js';
 import { sendError, XML_CONTENT_TYPE } from './reply.js';
@@ -34,14 +34,41 @@ export interface Service {
   close(): Promise<void>;
 }
 
+/** Longest path segment the router matches (a UUID or urlname is far shorter). */
+const MAX_PARAM_LENGTH = 300;
+
 function rawXmlError(status: number, reason: string, message: string): string {
   const code = status === 413 || status === 431 ? 'payload_too_large' : status === 408 ? 'request_timeout' : 'bad_request';
   const body = renderReply({ error: message, 'error-code': code });
   return `HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${XML_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`;
 }
 
+/** What Fastify refuses before any route or hook runs, as our errors. */
+function frameworkError(err: { code?: string; message?: string; statusCode?: number }, requestId: string): ApiError {
+  switch (err.code) {
+    case 'FST_ERR_BAD_URL':
+      return badRequest('the path is not valid percent-encoded UTF-8', 'bad_encoding');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new ApiError(414, 'bad_request', `a path segment is longer than ${MAX_PARAM_LENGTH} characters`);
+    default:
+      // FST_ERR_ASYNC_CONSTRAINT and whatever comes later: a client's fault only when Fastify says so.
+      if (err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500) return new ApiError(err.statusCode, 'bad_request', err.message ?? 'bad request');
+      return new ApiError(500, 'internal', `internal error; quote request id ${requestId}`);
+  }
+}
+
+/**
+ * An error reply to a request whose body is still arriving ends the
+ * connection: the rest is not read (it may be gigabytes), and the socket
+ * cannot carry another request without it.
+ */
+function closeIfBodyUnread(req: FastifyRequest, reply: FastifyReply): void {
+  if (!req.raw.complete) reply.header('connection', 'close');
+}
+
 export async function createService(config: Config): Promise<Service> {
   const limits = config.connections;
+  let closing = false;
   const fastify = Fastify({
     logger: {
       level: config.logLevel,
@@ -59,8 +86,13 @@ export async function createService(config: Config): Promise<Service> {
     childLoggerFactory: (logger) => logger,
     bodyLimit: FORM_LIMIT_BYTES,
     trustProxy: config.trustProxy,
-    routerOptions: { maxParamLength: 300 },
-    return503OnClosing: true,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: (err, req, reply) => {
+      closeIfBodyUnread(req, reply);
+      sendError(req, reply, frameworkError(err, req.id));
+    },
+    // Our onRequest hook answers the 503 instead, in XML.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
     // Between requests; during one, the idle timeout below applies.
     keepAliveTimeout: 65_000,
@@ -115,9 +147,8 @@ export async function createService(config: Config): Promise<Service> {
   // Bodies: urlencoded forms are read (bounded) and decoded by the router;
   // multipart and anything else stay streams for the route to consume.
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer', bodyLimit: FORM_LIMIT_BYTES }, (_req, body, done) =>
-    done(null, body),
-  );
+  // The body limit is the route's (ApiRouter sets it).
+  fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
   fastify.addContentTypeParser('*', (_req, _payload, done) => done(null));
 
   const applyRate = async (rateLimit: RateLimit, key: string, reply: { header(k: string, v: string): unknown }): Promise<void> => {
@@ -126,10 +157,17 @@ export async function createService(config: Config): Promise<Service> {
     if (decision.error) throw decision.error;
   };
 
+  fastify.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+
   // Order matters: the budget is taken after the cheap checks and reads, before
   // any password hash or database write, so a refused request costs nothing.
   fastify.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
+    // Requests already on an open connection while the service drains (Fastify adds `Connection: close`).
+    if (closing) throw new ApiError(503, 'service_unavailable', 'the service is shutting down: send the request again', { retryAfter: 1 });
     const auth = req.routeOptions.config?.auth;
     if (auth === undefined || auth === 'none') return;
     let app: AppRow;
@@ -157,6 +195,7 @@ export async function createService(config: Config): Promise<Service> {
 
   // Refusals are logged here, on the error path only: a per-response hook would tax every request.
   fastify.setErrorHandler((err, req, reply) => {
+    closeIfBodyUnread(req, reply);
     if (err instanceof ApiError) {
       req.log.info({ method: req.method, path: (req.raw.url ?? '').split('?')[0], status: err.status, code: err.code }, 'request refused');
       return sendError(req, reply, err);
@@ -166,7 +205,11 @@ export async function createService(config: Config): Promise<Service> {
     if (status >= 400 && status < 500) {
       const code = status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : 'bad_request';
       const message =
-        status === 413 ? `request body is larger than ${FORM_LIMIT_BYTES} bytes` : e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'empty body' : (e.message ?? 'bad request');
+        status === 413
+          ? `request body is larger than ${req.routeOptions.bodyLimit ?? FORM_LIMIT_BYTES} bytes`
+          : e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+            ? 'empty body'
+            : (e.message ?? 'bad request');
       return sendError(req, reply, new ApiError(status, code, message));
     }
     req.log.error({ err }, 'unhandled error');
@@ -174,7 +217,6 @@ export async function createService(config: Config): Promise<Service> {
   });
 
   fastify.setNotFoundHandler((req, reply) => {
-    reply.header('X-Request-Id', req.id);
     sendError(req, reply, new ApiError(404, 'not_found', `no such endpoint: ${req.method} ${(req.raw.url ?? '').split('?')[0]}`));
   });
 

@@ -20,6 +20,11 @@ import { filterFromParams, looksLikeUuid } from './targets.js';
 
 export const BATCH_JOB_KIND = 'media_batch_update';
 
+/** UUIDs `select` or `medias[medias]` may name: a whole library, read in chunks (below). */
+export const MAX_SELECTED_UUIDS = 100_000;
+/** Ids per statement, whatever JOB_CHUNK_SIZE is: far below every database's variable limit. */
+const APPLY_IDS = 500;
+
 export const BATCH_PARAMS = [
   'select',
   'medias_count',
@@ -61,9 +66,9 @@ export async function resolveSelection(db: Db, userId: number, p: Params): Promi
   let uuids: string[] | undefined;
   if (select !== undefined && select !== '') {
     if (select.toLowerCase() === 'all') return mediaIds(db, userId, filter);
-    uuids = p.csvList('select') ?? [];
+    uuids = p.csvList('select', MAX_SELECTED_UUIDS) ?? [];
   } else if (older === 'medias') {
-    uuids = p.csvList('medias[medias]') ?? [];
+    uuids = p.csvList('medias[medias]', MAX_SELECTED_UUIDS) ?? [];
     if (uuids.length === 0) throw invalid('medias[medias] must list the UUIDs of the medias to update');
   } else if (older === 'all') {
     return mediaIds(db, userId, filter);
@@ -104,10 +109,17 @@ registerJobHandler(BATCH_JOB_KIND, {
   async runChunk(trx, job, payload, start, end, services) {
     const { ids, changes } = payload as BatchPayload;
     const chunk = ids.slice(start, end);
-    const r = await applyMediaChanges(trx, services.store.dialect, job.owner_id, chunk, changes, nowIso());
+    const now = nowIso();
+    const affectedIds: number[] = [];
+    const deletedStorageKeys: string[] = [];
+    for (let i = 0; i < chunk.length; i += APPLY_IDS) {
+      const r = await applyMediaChanges(trx, services.store.dialect, job.owner_id, chunk.slice(i, i + APPLY_IDS), changes, now);
+      affectedIds.push(...r.affectedIds);
+      deletedStorageKeys.push(...r.deletedStorageKeys);
+    }
     // Recorded with the chunk: a crash after its commit leaves the files to the cleanup sweep, not orphaned.
-    const files = changes.delete ? await dropFilesOfDeletedMedias(trx, r.affectedIds, r.deletedStorageKeys) : [];
-    const missing = chunk.length - r.affectedIds.length;
+    const files = changes.delete ? await dropFilesOfDeletedMedias(trx, affectedIds, deletedStorageKeys) : [];
+    const missing = chunk.length - affectedIds.length;
     return {
       processed: chunk.length,
       failed: missing,

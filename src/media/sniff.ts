@@ -42,23 +42,28 @@ export const ACCEPTED_TYPES: ReadonlyMap<string, MediaKind> = new Map<string, Me
   ['application/pdf', 'document'],
 ]);
 
-const BY_EXTENSION: Record<string, string> = {
-  jpg: 'image/jpeg', jpeg: 'image/jpeg', jpe: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp',
-  tif: 'image/tiff', tiff: 'image/tiff', heic: 'image/heic', heif: 'image/heif', avif: 'image/avif', bmp: 'image/bmp',
-  jxl: 'image/jxl', psd: 'image/vnd.adobe.photoshop', dng: 'image/x-adobe-dng', cr2: 'image/x-canon-cr2',
-  cr3: 'image/x-canon-cr3', nef: 'image/x-nikon-nef', arw: 'image/x-sony-arw', orf: 'image/x-olympus-orf',
-  rw2: 'image/x-panasonic-rw2', raf: 'image/x-fujifilm-raf', mp4: 'video/mp4', mov: 'video/quicktime',
-  qt: 'video/quicktime', m4v: 'video/x-m4v', avi: 'video/vnd.avi', mkv: 'video/matroska', webm: 'video/webm',
-  mpg: 'video/mpeg', mpeg: 'video/mpeg', '3gp': 'video/3gpp', mts: 'video/mp2t', m2ts: 'video/mp2t', pdf: 'application/pdf',
-};
+// Maps, not object literals: the keys come from clients, and `constructor` is a key of every object.
+const BY_EXTENSION: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    jpg: 'image/jpeg', jpeg: 'image/jpeg', jpe: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp',
+    tif: 'image/tiff', tiff: 'image/tiff', heic: 'image/heic', heif: 'image/heif', avif: 'image/avif', bmp: 'image/bmp',
+    jxl: 'image/jxl', psd: 'image/vnd.adobe.photoshop', dng: 'image/x-adobe-dng', cr2: 'image/x-canon-cr2',
+    cr3: 'image/x-canon-cr3', nef: 'image/x-nikon-nef', arw: 'image/x-sony-arw', orf: 'image/x-olympus-orf',
+    rw2: 'image/x-panasonic-rw2', raf: 'image/x-fujifilm-raf', mp4: 'video/mp4', mov: 'video/quicktime',
+    qt: 'video/quicktime', m4v: 'video/x-m4v', avi: 'video/vnd.avi', mkv: 'video/matroska', webm: 'video/webm',
+    mpg: 'video/mpeg', mpeg: 'video/mpeg', '3gp': 'video/3gpp', mts: 'video/mp2t', m2ts: 'video/mp2t', pdf: 'application/pdf',
+  }),
+);
 
 /** Other names clients use for accepted types. */
-const ALIASES: Record<string, string> = {
-  'image/jpg': 'image/jpeg', 'image/pjpeg': 'image/jpeg', 'image/x-png': 'image/png', 'image/x-tiff': 'image/tiff',
-  'image/x-ms-bmp': 'image/bmp', 'image/x-dng': 'image/x-adobe-dng', 'image/x-adobe-photoshop': 'image/vnd.adobe.photoshop',
-  'video/avi': 'video/vnd.avi', 'video/x-msvideo': 'video/vnd.avi', 'video/msvideo': 'video/vnd.avi',
-  'video/x-matroska': 'video/matroska', 'application/x-pdf': 'application/pdf',
-};
+const ALIASES: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    'image/jpg': 'image/jpeg', 'image/pjpeg': 'image/jpeg', 'image/x-png': 'image/png', 'image/x-tiff': 'image/tiff',
+    'image/x-ms-bmp': 'image/bmp', 'image/x-dng': 'image/x-adobe-dng', 'image/x-adobe-photoshop': 'image/vnd.adobe.photoshop',
+    'video/avi': 'video/vnd.avi', 'video/x-msvideo': 'video/vnd.avi', 'video/msvideo': 'video/vnd.avi',
+    'video/x-matroska': 'video/matroska', 'application/x-pdf': 'application/pdf',
+  }),
+);
 
 export const UNKNOWN_TYPE = 'application/octet-stream';
 
@@ -83,9 +88,9 @@ export interface DeclaredType {
  */
 export function normalizeDeclaredType(declared: string | undefined, fileName: string): DeclaredType {
   const raw = (declared ?? '').split(';')[0].trim().toLowerCase();
-  const aliased = ALIASES[raw] ?? raw;
+  const aliased = ALIASES.get(raw) ?? raw;
   if (ACCEPTED_TYPES.has(aliased)) return { mimeType: aliased, refused: false };
-  const byExtension = BY_EXTENSION[extensionOf(fileName)];
+  const byExtension = BY_EXTENSION.get(extensionOf(fileName));
   if (byExtension) return { mimeType: byExtension, refused: false };
   const vague = aliased === '' || aliased === UNKNOWN_TYPE || aliased === 'binary/octet-stream' || !/^[a-z0-9.+-]+\/[a-z0-9.+-]+$/.test(aliased);
   if (vague) return { mimeType: UNKNOWN_TYPE, refused: false };

@@ -68,7 +68,8 @@ export async function beginUpload(ctx: RequestContext, media: MediaRow, params: 
   if (size === undefined) throw missing('media[content][file_size]');
   if (size < 1) throw unprocessable('media[content][file_size] must be at least 1 byte: empty files are not media', true);
   if (size > config.maxUploadBytes) throw unprocessable(`the file is larger than the ${config.maxUploadBytes} bytes allowed`, true);
-  const declared = normalizeDeclaredType(params.str('media[content][mime_type]'), fileName);
+  // Mandatory in step 1 (spec 4.7), even though the bytes decide in the end.
+  const declared = normalizeDeclaredType(params.required('media[content][mime_type]'), fileName);
   if (declared.refused) throw unprocessable(`files of type ${declared.mimeType} are not accepted: send images, videos or PDF documents`, true);
 
   const capabilities = params.csvList('media[content][capabilities]') ?? [];

@@ -121,6 +121,8 @@ export async function receiveToTempFile(source: Readable, dir: string, maxSize: 
   request?.on('close', onRequestClose);
   source.pipe(limit);
   if (request?.destroyed && !request.complete) interrupted();
+  // A multipart part can fail (body cut short) before anyone reads it: it will never end.
+  if (source.destroyed && !source.readableEnded) interrupted();
   try {
     await done;
     return { path, size: limit.bytes };

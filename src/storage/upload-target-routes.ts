@@ -19,6 +19,12 @@ import { receiveToTempFile } from './temp-file.js';
 /** Room for the form fields around the file in a multipart body. */
 const MULTIPART_OVERHEAD = 64 * 1024;
 
+/**
+ * All form fields of one request (key, policy, signature, Content-Type): the
+ * target is unauthenticated until the policy is checked, after the fields.
+ */
+export const UPLOAD_FORM_LIMIT_BYTES = 64 * 1024;
+
 function refuseEarly(ctx: RequestContext, policy: UploadPolicy, overhead: number): void {
   const header = ctx.req.headers['content-length'];
   if (header === undefined) return;
@@ -98,6 +104,7 @@ export const uploadTargetFeature: Feature = {
       auth: 'none',
       params: ['key', 'policy', 'signature', 'Content-Type', 'content-type'],
       files: true,
+      formLimitBytes: UPLOAD_FORM_LIMIT_BYTES,
       handler: (ctx) => closingOnRefusal(ctx, async () => {
         const { secret } = uploadServicesOf(ctx.services);
         const policy = verifyPolicy(ctx.params.str('policy'), ctx.params.str('signature'), secret);
@@ -119,6 +126,7 @@ export const uploadTargetFeature: Feature = {
       auth: 'none',
       params: ['policy', 'signature'],
       rawBody: true,
+      formLimitBytes: UPLOAD_FORM_LIMIT_BYTES,
       handler: (ctx) => closingOnRefusal(ctx, async () => {
         const { secret } = uploadServicesOf(ctx.services);
         const policy = verifyPolicy(ctx.params.str('policy'), ctx.params.str('signature'), secret);
