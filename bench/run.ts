@@ -1,6 +1,6 @@
 // `npm run bench`: the service and a bare node:http baseline loaded in the
 // same run, plus each feature's section. Prints ratios against the baseline.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -66,9 +66,11 @@ async function main(): Promise<void> {
   const app = { key: randomBytes(16).toString('hex'), secret: randomBytes(32).toString('hex') };
   await store.db.insertInto('apps').values({ name: 'bench', api_key: app.key, api_secret: app.secret, created_at: nowIso() }).execute();
 
+  // The service runs as `npm start` runs it: built, without the TypeScript loader (its memory is the service's own).
+  execFileSync(process.execPath, [join('node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { stdio: 'inherit' });
   // BENCH_NODE_FLAGS adds node flags to the service, e.g. --cpu-prof for profiling.
   const extraFlags = process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(' ') : [];
-  const serviceProc = spawn(process.execPath, [...extraFlags, '--expose-gc', '--import', 'tsx', 'src/main.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const serviceProc = spawn(process.execPath, [...extraFlags, '--expose-gc', 'dist/main.js'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
   const client = new MediaPortfolioClient({ baseUrl: url, apiKey: app.key, apiSecret: app.secret, login: user.email, password, throttle: false });
   const lines: BenchLine[] = [];
