@@ -4,10 +4,11 @@
 // id, nothing may escape as an uncaught error, the service must still answer
 // afterwards, and the database must still hold its invariants.
 //
-//   FUZZ_RUNS=20000   requests per database (default 400)
+//   FUZZ_RUNS=20000   requests per database (default 500)
 //   FUZZ_SEED=123     another seed (default below); FUZZ_SEED=random for a new one
 //   FUZZ_PATH=42      replay run 42 of the seed alone (as printed in a report)
-//   FUZZ_SHRINK=1     stop at the first failure and let fast-check shrink it
+//   FUZZ_SHRINK=1     stop at the first failure and let fast-check shrink it (replay
+//                     the printed path, e.g. 7:0:0, with FUZZ_SHRINK=1 too)
 //   FUZZ_STATS=1      print how often each status and error message came back
 //   FUZZ_TIMEOUT_MS   how long a reply may take before it counts as a hang (default 5000)
 import { createHash } from 'node:crypto';
@@ -27,7 +28,7 @@ import { jpegWithExif, png } from './uploads-support.js';
 const DEFAULT_SEED = 20_250_611;
 const SEED = process.env.FUZZ_SEED === 'random' ? Date.now() % 2 ** 31 : Number(process.env.FUZZ_SEED ?? DEFAULT_SEED);
 const PATH = process.env.FUZZ_PATH;
-const RUNS = Number(process.env.FUZZ_RUNS ?? (PATH ? 1 : 400));
+const RUNS = Number(process.env.FUZZ_RUNS ?? (PATH ? 1 : 500));
 const SHRINK = process.env.FUZZ_SHRINK === '1';
 /** Hang detection, not a speed requirement: a correct reply takes milliseconds. */
 const REPLY_TIMEOUT_MS = Number(process.env.FUZZ_TIMEOUT_MS ?? 5_000);
@@ -310,7 +311,7 @@ eachDatabase((kind) => {
     let run = PATH ? Number(PATH.split(':')[0]) : 0;
     const started = Date.now();
 
-    await fc.assert(
+    const details = await fc.check(
       fc.asyncProperty(requestArb(routes), async (req) => {
         const index = run++;
         const route = label(routes[req.route]);
@@ -348,10 +349,17 @@ eachDatabase((kind) => {
         if (problems.length === 0) return;
         const failure: Failure = { run: index, route, problems, status: reply?.status, error: reply ? errorText(reply) : undefined, summary: wire.summary };
         failures.push(failure);
-        if (SHRINK) throw new Error(report([failure]));
+        if (SHRINK) throw new Error(report([failure], false));
       }),
-      { seed: SEED, numRuns: RUNS, ...(PATH ? { path: PATH } : {}), endOnFailure: !SHRINK },
+      // Shrinking replays requests against the live service: bounded in time, it reports the smallest failure found by then.
+      { seed: SEED, numRuns: RUNS, ...(PATH ? { path: PATH } : {}), endOnFailure: !SHRINK, ...(SHRINK ? { interruptAfterTimeLimit: 180_000 } : {}) },
     );
+    // Only a shrunk failure or a harness error stops the run; the path replays exactly that request.
+    if (details.failed) {
+      const error = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance ?? 'interrupted');
+      // A shrunk path goes down through failures: it replays only with the property failing again.
+      throw new Error(`${error}\n\nreplay: FUZZ_SEED=${SEED} FUZZ_PATH=${details.counterexamplePath ?? '?'}${SHRINK ? ' FUZZ_SHRINK=1' : ''} npx vitest run test/api/fuzz.test.ts`);
+    }
 
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     const statusLine = [...statuses].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}:${n}`).join(' ');
@@ -386,7 +394,7 @@ eachDatabase((kind) => {
 });
 
 /** The failures grouped by what went wrong (across routes), each group with the runs that reproduce it. */
-function report(failures: Failure[]): string {
+function report(failures: Failure[], byRun = true): string {
   if (failures.length === 0) return '';
   const normalize = (s: string) =>
     s
@@ -400,7 +408,11 @@ function report(failures: Failure[]): string {
     const key = `${caused ? '' : (f.status ?? '-')} ${f.problems.map(normalize).join('; ')}`;
     groups.set(key, [...(groups.get(key) ?? []), f]);
   }
-  const lines = [`${failures.length} failing requests in ${groups.size} groups (seed ${SEED}); replay one with FUZZ_SEED=${SEED} FUZZ_PATH=<run> npx vitest run test/api/fuzz.test.ts`];
+  const lines = [
+    byRun
+      ? `${failures.length} failing requests in ${groups.size} groups (seed ${SEED}); replay one with FUZZ_SEED=${SEED} FUZZ_PATH=<run> npx vitest run test/api/fuzz.test.ts`
+      : 'a failing request (while shrinking, run numbers mean nothing: replay with the path below)',
+  ];
   for (const fs of groups.values()) {
     const f = fs[0];
     const routes = [...new Set(fs.map((x) => x.route))];
@@ -408,10 +420,12 @@ function report(failures: Failure[]): string {
       '',
       `* ${f.problems.join('; ')}${f.status !== undefined ? ` [status ${f.status}${f.error ? `: ${f.error.slice(0, 160)}` : ''}]` : ''}`,
       `  routes: ${routes.slice(0, 6).join(', ')}${routes.length > 6 ? ` and ${routes.length - 6} more` : ''}`,
-      `  runs ${fs
-        .slice(0, 12)
-        .map((x) => x.run)
-        .join(', ')}${fs.length > 12 ? ` … (${fs.length} in all)` : ''}; the first (FUZZ_SEED=${SEED} FUZZ_PATH=${f.run}):`,
+      byRun
+        ? `  runs ${fs
+            .slice(0, 12)
+            .map((x) => x.run)
+            .join(', ')}${fs.length > 12 ? ` … (${fs.length} in all)` : ''}; the first (FUZZ_SEED=${SEED} FUZZ_PATH=${f.run}):`
+        : '  the request:',
       f.summary.replace(/^/gm, '    '),
     );
   }

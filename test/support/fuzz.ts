@@ -253,9 +253,9 @@ function validValue(name: string): fc.Arbitrary<Value> {
   return fc.string({ maxLength: 16 }).map(lit);
 }
 
-/** Parameters read as lists (comma-separated or repeated): where huge arrays go. */
-const LIST_PARAM = /^(select|medias\[medias\]|gallery_id|artist_id)$|(galleries|collections|pricing_profiles|medias_order|keywords|capabilities|failed_locations)\]$|\[value\]$/;
-
+/** Parameters read as lists of UUIDs (comma-separated or repeated), looked up in SQL: where huge arrays go. */
+const LIST_PARAM =
+  /^(select|medias\[medias\])$|\[((add_to_|remove_from_)?medias_collections|(publish_to_|unpublish_from_)?galleries|(add|remove)_pricing_profiles|medias_order|value)\]$/;
 /** A wrong value for this parameter: a generic mutation, an edge of its own type, or a prototype name. */
 function hostileValue(name: string): fc.Arbitrary<Value> {
   return fc.oneof(w(4, mutatedValue), w(2, validValue(name)), w(1, fc.constantFrom(...PROTO).map(lit)));
@@ -339,18 +339,21 @@ function fieldsArb(route: RouteSpec, inBody: boolean): fc.Arbitrary<Field[]> {
   const baseline = recipes.length ? fc.oneof(w(2, subset), w(3, fc.constantFrom(...recipes).chain(recipeArb))) : subset;
   const anyName = patterns.length ? fc.oneof(w(4, fc.constantFrom(...patterns).chain((p) => starFill.map((f) => lit(nameOf(p, f))))), w(1, strangeName)) : strangeName;
   const lists = patterns.filter((p) => LIST_PARAM.test(p));
-  const hugeArray = fc
-    .tuple(
-      fc.constantFrom(...(lists.length ? lists : patterns.length ? patterns : ['x'])),
-      // Beyond SQLite's 32 766 and PostgreSQL's 65 535 bound parameters.
-      fc.oneof(w(2, fc.integer({ min: 1000, max: 5000 })), w(1, fc.integer({ min: 32_767, max: 33_500 })), w(1, fc.integer({ min: 65_536, max: 70_000 }))),
-      fc.boolean(),
-      fc.nat(0xffff),
-      fc.oneof(w(4, fc.constant<'uuid'>('uuid')), w(1, fc.constantFrom(...REFS).map((r): Value => [{ ref: r }]))),
-    )
-    .map(([p, count, csv, from, item]): Field =>
-      csv && item === 'uuid' ? { name: [nameOf(p, '0')], value: [{ uuids: count, sep: ',', from }] } : { many: { name: nameOf(p, '0'), count, item, from } },
-    );
+  // Preferably one of the lists the request already sends, so the handler gets to read it.
+  const hugeArray = (sent: string[]) =>
+    fc
+      .tuple(
+        fc.constantFrom(...(sent.length ? sent : lists.length ? lists : patterns.length ? patterns : ['x'])),
+        // Beyond SQLite's 32 766 and PostgreSQL's 65 535 bound parameters.
+        fc.oneof(w(2, fc.integer({ min: 1000, max: 5000 })), w(1, fc.integer({ min: 32_767, max: 33_500 })), w(1, fc.integer({ min: 65_536, max: 70_000 }))),
+        // Mostly one comma-separated value: repeated names soon meet the form and field-count limits.
+        fc.oneof(w(3, fc.constant(true)), w(1, fc.constant(false))),
+        fc.nat(0xffff),
+        fc.oneof(w(4, fc.constant<'uuid'>('uuid')), w(1, fc.constantFrom(...REFS).map((r): Value => [{ ref: r }]))),
+      )
+      .map(([p, count, csv, from, item]): Field =>
+        csv && item === 'uuid' ? { name: [nameOf(p, '0')], value: [{ uuids: count, sep: ',', from }] } : { many: { name: nameOf(p, '0'), count, item, from } },
+      );
   const extra = (base: Field[]): fc.Arbitrary<Field> => {
     const named = base.flatMap((f) => ('many' in f || typeof f.name[0] !== 'string' ? [] : [f.name[0]]));
     return fc.oneof(
@@ -362,11 +365,11 @@ function fieldsArb(route: RouteSpec, inBody: boolean): fc.Arbitrary<Field[]> {
       w(1, anyName.map((name): Field => ({ name }))),
       w(inBody ? 1 : 0, fc.tuple(anyName, hugeValue).map(([name, value]): Field => ({ name, value }))),
       // Huge arrays: thousands of values, now and then more than a database binds in one statement.
-      w(inBody ? 1 : 0, hugeArray),
+      w(inBody ? 1 : 0, hugeArray(named.filter((n) => LIST_PARAM.test(n)))),
       w(1, fc.constantFrom(...METHOD_OVERRIDES).map((m): Field => ({ name: ['_method'], value: [m] }))),
     );
   };
-  return baseline.chain((base) =>
+  const mutated = baseline.chain((base) =>
     fc.tuple(fc.oneof(w(4, fc.constant<Field[]>([])), w(6, fc.array(extra(base), { minLength: 1, maxLength: 3 }))), sometimes(20, fc.nat())).map(([more, drop]) => {
       const fields = [...base, ...more];
       // Sometimes one of the coherent values goes missing: a required parameter left out.
@@ -374,6 +377,13 @@ function fieldsArb(route: RouteSpec, inBody: boolean): fc.Arbitrary<Field[]> {
       return fields;
     }),
   );
+  if (!inBody || lists.length === 0) return mutated;
+  // A coherent request whose one fault is a huge array in a list it reads.
+  const huge = baseline.chain((base) => {
+    const sent = base.flatMap((f) => ('many' in f || typeof f.name[0] !== 'string' || !LIST_PARAM.test(f.name[0]) ? [] : [f.name[0]]));
+    return hugeArray(sent).map((f) => [...base, f]);
+  });
+  return fc.oneof(w(6, mutated), w(2, huge));
 }
 
 /** What goes in a path segment: the right thing, the wrong kind, someone else's, or junk. */
@@ -1002,7 +1012,7 @@ export function toWire(req: FuzzRequest, r: Resolver): Wire {
               ),
             ].join(' ; ');
   const summary = [
-    `${req.method} ${clip(target)}`,
+    `${req.method} ${clip(target)}${req.omitHost ? '   (no Host header)' : ''}`,
     ...headers.map(([k, v]) => `  ${k}: ${clip(JSON.stringify(v).slice(1, -1))}`),
     `  body (${body.length} bytes${lengthNote}): ${clip(bodyText)}`,
     req.query.length ? `  query fields: ${clip(req.query.map(describeField).join(' & '))}` : '',
