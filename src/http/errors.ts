@@ -26,7 +26,8 @@ export type ErrorCode =
   | 'rate_limited'
   | 'login_throttled'
   | 'internal'
-  | 'service_unavailable';
+  | 'service_unavailable'
+  | 'expectation_failed';
 
 export interface ApiErrorExtra {
   /** `<auth-method>` of a 401 caused by user credentials. */

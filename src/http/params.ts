@@ -50,6 +50,8 @@ export class Params {
     // Multipart parts may come without a name, or with no text (unknown charset).
     if (typeof name !== 'string' || name === '') throw badRequest('a parameter has no name');
     if (typeof value !== 'string') throw badRequest(`parameter ${name} has no text value`, 'bad_encoding');
+    // No database stores NUL in text (PostgreSQL refuses it): it is never a character a client means.
+    if (name.includes('\0') || value.includes('\0')) throw badRequest(`parameter ${name} contains a NUL character`, 'bad_encoding');
     const key = normalizeName(name);
     const list = this.values.get(key);
     if (list) list.push(value);

@@ -143,6 +143,9 @@ export class ApiRouter {
         throw new ApiError(400, 'unknown_parameter', `unexpected file in field ${file.field}`);
       }
       params.checkAllowed(route.patterns);
+      for (const segment of Object.values(req.params as Record<string, string>)) {
+        if (segment.includes('\0')) throw badRequest('a path segment contains a NUL character', 'bad_encoding');
+      }
       const ctx: RequestContext = {
         services,
         method,

@@ -106,6 +106,8 @@ export async function createService(config: Config): Promise<Service> {
       requestTimeout: limits.requestTimeoutMs,
       // Node enforces both deadlines on this tick (30 s by default, as long as our headers timeout).
       connectionsCheckingInterval: Math.max(250, Math.min(30_000, Math.floor(limits.headersTimeoutMs / 4))),
+      // Node would answer a missing Host with a bare 400; our onRequest hook answers it in XML.
+      requireHostHeader: false,
     },
     clientErrorHandler: (err: NodeJS.ErrnoException, socket: Socket) => {
       // Nothing more can be written after a reply that has started (Node's own rule).
@@ -124,6 +126,11 @@ export async function createService(config: Config): Promise<Service> {
   });
   // Beyond this, Node closes new connections as they are accepted; open ones are served as usual.
   fastify.server.maxConnections = limits.maxConnections;
+  // An Expect other than 100-continue: Node's own reply would be a bare 417.
+  fastify.server.on('checkExpectation', (req, res) => {
+    const body = renderReply({ error: `the service cannot meet Expect: ${String(req.headers.expect).slice(0, 100)}`, 'error-code': 'expectation_failed' });
+    res.writeHead(417, { 'content-type': XML_CONTENT_TYPE, 'content-length': Buffer.byteLength(body), 'x-request-id': randomUUID(), connection: 'close' }).end(body);
+  });
 
   const store = openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   await migrate(store);
@@ -168,6 +175,7 @@ export async function createService(config: Config): Promise<Service> {
     reply.header('X-Request-Id', req.id);
     // Requests already on an open connection while the service drains (Fastify adds `Connection: close`).
     if (closing) throw new ApiError(503, 'service_unavailable', 'the service is shutting down: send the request again', { retryAfter: 1 });
+    if (req.headers.host === undefined) throw badRequest('the Host header is required (HTTP/1.1)');
     const auth = req.routeOptions.config?.auth;
     if (auth === undefined || auth === 'none') return;
     let app: AppRow;

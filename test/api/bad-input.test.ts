@@ -31,6 +31,23 @@ eachDatabase((kind) => {
   const galleryCount = async () => Number((await svc.db.selectFrom('galleries').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
   const port = () => Number(new URL(svc.url).port);
 
+  it('a NUL character in a path segment, a query value or a form value is a 400, whatever the database', async () => {
+    const before = await galleryCount();
+    const inPath = await replyOf(await svc.raw(app, 'GET', '/websites/%00/galleries.xml', { headers: { cookie } }));
+    expect(inPath.status).toBe(400);
+    expect(text(inPath.doc, 'error-code')).toBe('bad_encoding');
+    const inQuery = await replyOf(await svc.raw(app, 'GET', '/ping.xml?text=a%00b', { headers: { cookie } }));
+    expect(inQuery.status).toBe(400);
+    const inForm = await replyOf(
+      await svc.raw(app, 'POST', `/websites/${site.urlname}/galleries.xml`, {
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: `gallery[parent]=${site.rootGalleryUuid}&gallery[name]=a%00b`,
+      }),
+    );
+    expect(inForm.status).toBe(400);
+    expect(await galleryCount()).toBe(before);
+  });
+
   it('bad percent-encoding in the query string is a 400', async () => {
     const r = await replyOf(await svc.raw(app, 'GET', '/ping.xml?text=%E9%ZZ'));
     expect(r.status).toBe(400);

@@ -82,6 +82,22 @@ eachDatabase((kind) => {
     expectXmlError(await exchange(port(), { method: 'POST', path: '/ping.xml', headers: { 'Content-Length': 'abc' } }), 400, 'bad_request');
   });
 
+  it('answers a request without a Host header with a 400 XML', async () => {
+    const conn = await rawConnection(port());
+    conn.socket.write('GET /ping.xml HTTP/1.1\r\nConnection: close\r\n\r\n');
+    await conn.closed;
+    const raw = await conn.waitFor(/^HTTP/).catch(() => '');
+    const [headPart, body] = raw.split('\r\n\r\n');
+    expect(headPart).toMatch(/^HTTP\/1\.1 400 /);
+    expect(headPart).toMatch(/\r\nx-request-id: [0-9a-f-]{36}/i);
+    expect(text(parseReply(body), 'error-code')).toBe('bad_request');
+  });
+
+  it('answers an Expect header it cannot meet with a 417 XML', async () => {
+    const r = await exchange(port(), { method: 'POST', path: '/ping.xml', headers: { Expect: 'nonsense', 'Content-Length': '0' } });
+    expectXmlError(r, 417, 'expectation_failed');
+  });
+
   it('answers a request that arrives while the service closes with a 503 XML, and closes the connection', async () => {
     const closing = await TestService.start(kind);
     const closingApp = await closing.app();
