@@ -238,6 +238,7 @@ const INVARIANTS: Array<[string, string]> = [
   ['gallery_acl rows point to an existing gallery', `SELECT x.gallery_id, x.email FROM gallery_acl x WHERE NOT EXISTS (SELECT 1 FROM galleries g WHERE g.id = x.gallery_id)`],
   ['a media is placed in galleries of its owner only', `SELECT m.uuid, g.uuid AS gallery FROM media_galleries x JOIN medias m ON m.id = x.media_id JOIN galleries g ON g.id = x.gallery_id JOIN websites w ON w.id = g.website_id WHERE w.owner_id <> m.owner_id AND NOT EXISTS (SELECT 1 FROM website_members wm WHERE wm.website_id = w.id AND wm.user_id = m.owner_id)`],
   ['a collection holds medias of its owner only', `SELECT m.uuid, g.uuid AS grp FROM media_group_medias x JOIN medias m ON m.id = x.media_id JOIN media_groups g ON g.id = x.group_id WHERE g.owner_id <> m.owner_id`],
+  ['a pending upload belongs to an existing media', `SELECT u.storage_key FROM uploads u WHERE NOT EXISTS (SELECT 1 FROM medias m WHERE m.id = u.media_id)`],
   ['a pending media has its pending upload', `SELECT m.uuid FROM medias m WHERE m.status = 'pending' AND NOT EXISTS (SELECT 1 FROM uploads u WHERE u.media_id = m.id)`],
   ['a live media has its file', `SELECT uuid FROM medias WHERE status = 'live' AND (storage_key IS NULL OR file_size IS NULL)`],
   ['a media status is pending or live', `SELECT uuid, status FROM medias WHERE status NOT IN ('pending', 'live')`],
