@@ -33,33 +33,30 @@ export class AppKeys {
   /** Verifies spec 5.1 over the method, path and query string exactly as sent. */
   async verify(req: FastifyRequest, now = Date.now()): Promise<AppRow> {
     const authorization = header(req, 'x-service-authorization');
-    if (!authorization) throw sigError('signature_missing', 'missing X-Service-Authorization header');
+    if (!authorization) throw new ApiError('signature_missing', 'missing X-Service-Authorization header');
     const timestamp = header(req, 'x-service-timestamp');
-    if (!timestamp) throw sigError('signature_missing', 'missing X-Service-Timestamp header');
+    if (!timestamp) throw new ApiError('signature_missing', 'missing X-Service-Timestamp header');
     const colon = authorization.lastIndexOf(':');
-    if (colon <= 0) throw sigError('signature_invalid', 'X-Service-Authorization must be API_KEY:SIGNATURE');
+    if (colon <= 0) throw new ApiError('signature_invalid', 'X-Service-Authorization must be API_KEY:SIGNATURE');
     const apiKey = authorization.slice(0, colon).trim();
     const signature = authorization.slice(colon + 1).trim();
     // Awaiting only on a cache miss keeps the common path free of extra ticks.
     const app = (this.cached(apiKey) ?? { app: await this.load(apiKey) }).app;
-    if (!app) throw sigError('unknown_api_key', 'unknown API key');
+    if (!app) throw new ApiError('unknown_api_key');
     const at = parseTimestamp(timestamp);
     if (at === undefined) {
-      throw sigError('timestamp_invalid', 'X-Service-Timestamp is not an RFC 2822, ISO 8601 or POSIX time');
+      throw new ApiError('timestamp_invalid');
     }
     if (Math.abs(now - at) > SIGNATURE_WINDOW_MS) {
       const minutes = Math.round(Math.abs(now - at) / 60_000);
-      throw sigError('timestamp_out_of_window', `X-Service-Timestamp is ${minutes} minutes away from the service's time; the window is 30 minutes`);
+      throw new ApiError('timestamp_out_of_window', `X-Service-Timestamp is ${minutes} minutes away from the service's time; the window is 30 minutes`);
     }
     const url = req.raw.url ?? '';
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
     const query = q < 0 ? '' : url.slice(q + 1);
     if (!signatureMatches(signature, req.method, path, query, app.api_secret, timestamp)) {
-      throw sigError(
-        'signature_invalid',
-        'signature does not match: sign the method, the path, the query string as sent, the secret and the timestamp header, one per line (SHA-1 or MD5, lower-case hex)',
-      );
+      throw new ApiError('signature_invalid');
     }
     return app;
   }
@@ -68,8 +65,4 @@ export class AppKeys {
 function header(req: FastifyRequest, name: string): string | undefined {
   const v = req.headers[name];
   return Array.isArray(v) ? v[0] : v;
-}
-
-function sigError(code: 'signature_missing' | 'signature_invalid' | 'unknown_api_key' | 'timestamp_invalid' | 'timestamp_out_of_window', msg: string): ApiError {
-  return new ApiError(401, code, msg);
 }

@@ -42,13 +42,13 @@ const ADDRESS_FAILURES = { points: 50, durationSeconds: 15 * 60 };
 
 function credentialsError(otp: boolean): ApiError {
   return otp
-    ? new ApiError(401, 'invalid_credentials', 'invalid login, password or one-time code', { authMethod: 'basic:password+otp' })
-    : new ApiError(401, 'invalid_credentials', 'invalid login or password', { authMethod: 'basic' });
+    ? new ApiError('invalid_credentials', 'invalid login, password or one-time code', { authMethod: 'basic:password+otp' })
+    : new ApiError('invalid_credentials', 'invalid login or password', { authMethod: 'basic' });
 }
 
 function throttledError(refusals: RateLimiterRes[]): ApiError {
   const retryAfter = Math.max(1, Math.ceil(Math.max(...refusals.map((r) => r.msBeforeNext)) / 1000));
-  return new ApiError(429, 'login_throttled', `too many failed logins: try again in ${retryAfter} s`, { retryAfter });
+  return new ApiError('login_throttled', `too many failed logins: try again in ${retryAfter} s`, { retryAfter });
 }
 
 /**
@@ -108,7 +108,7 @@ export class Authenticator {
     const sessionUser = claim.session?.owes ? await this.sessions.settle(claim.session) : claim.session?.user;
     const sessionToken = claim.session?.token;
     if (claim.malformedBasic) {
-      throw new ApiError(401, 'invalid_credentials', 'malformed HTTP Basic credentials', { authMethod: 'basic' });
+      throw new ApiError('invalid_credentials', 'malformed HTTP Basic credentials', { authMethod: 'basic' });
     }
     if (claim.basic) {
       // A client that keeps sending Basic alongside a valid session for the same
@@ -150,7 +150,7 @@ export class Authenticator {
       // Asked for the code before the password is checked: no oracle on the
       // password alone, and no attempt spent (clients send the code next).
       await this.refuseWhenThrottled(accountKey, address);
-      throw new ApiError(401, 'otp_required', 'this account uses two-factor authentication: send PASSWORD+CODE', {
+      throw new ApiError('otp_required', 'this account uses two-factor authentication: send PASSWORD+CODE', {
         authMethod: 'basic:password+otp',
       });
     }

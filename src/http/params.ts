@@ -74,7 +74,7 @@ export class Params {
 
   required(name: string): string {
     const v = this.str(name);
-    if (v === undefined || v === '') throw new ApiError(422, 'missing_parameter', `parameter ${name} is required`);
+    if (v === undefined || v === '') throw new ApiError('missing_parameter', `parameter ${name} is required`);
     return v;
   }
 
@@ -129,7 +129,7 @@ export class Params {
     for (const name of this.values.keys()) {
       if (name === '_method') continue;
       if (!patterns.some((re) => re.test(name))) {
-        throw new ApiError(400, 'unknown_parameter', `unknown parameter ${name}`);
+        throw new ApiError('unknown_parameter', `unknown parameter ${name}`);
       }
     }
   }

@@ -37,7 +37,7 @@ export class RateLimit {
         headers['Retry-After'] = String(retryAfter);
         return {
           headers,
-          error: new ApiError(429, 'rate_limited', `too many requests: wait ${retryAfter} s`, { retryAfter }),
+          error: new ApiError('rate_limited', `too many requests: wait ${retryAfter} s`, { retryAfter }),
         };
       }
       // The shared store is down: serving beats refusing everyone.

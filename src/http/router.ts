@@ -96,14 +96,14 @@ export class ApiRouter {
     const contentType = (req.headers['content-type'] ?? '').toLowerCase();
     const announced = Number(req.headers['content-length']);
     if (announced > limits.bodyBytes) {
-      throw new ApiError(413, 'payload_too_large', `the request body announces ${announced} bytes; this endpoint takes at most ${limits.bodyBytes}`);
+      throw new ApiError('payload_too_large', `the request body announces ${announced} bytes; this endpoint takes at most ${limits.bodyBytes}`);
     }
     let file: UploadedFile | undefined;
     let parser: MultipartParser | undefined;
     let form = false;
     try {
       if (limits.rawOnly && FORM_TYPES.some((t) => contentType.startsWith(t))) {
-        throw new ApiError(415, 'unsupported_media_type', `${wire} ${url.split('?')[0]} takes the raw bytes of the file, not a form`);
+        throw new ApiError('unsupported_media_type', `${wire} ${url.split('?')[0]} takes the raw bytes of the file, not a form`);
       }
       if (wire !== 'GET') {
         if (contentType.startsWith('application/x-www-form-urlencoded')) {
@@ -129,18 +129,18 @@ export class ApiRouter {
         throw badRequest(`_method must be PUT or DELETE, got ${params.str('_method')}`);
       }
       const route = methods.get(method);
-      if (!route) throw new ApiError(405, 'method_not_allowed', `${method} is not allowed on ${url.split('?')[0]}`);
+      if (!route) throw new ApiError('method_not_allowed', `${method} is not allowed on ${url.split('?')[0]}`);
       if (route.multipartOnly && form) {
-        throw new ApiError(415, 'unsupported_media_type', `${method} ${url.split('?')[0]} accepts only multipart/form-data`);
+        throw new ApiError('unsupported_media_type', `${method} ${url.split('?')[0]} accepts only multipart/form-data`);
       }
       if (route.rawBody && (form || parser)) {
-        throw new ApiError(415, 'unsupported_media_type', `${method} ${url.split('?')[0]} takes the raw bytes of the file, not a form`);
+        throw new ApiError('unsupported_media_type', `${method} ${url.split('?')[0]} takes the raw bytes of the file, not a form`);
       }
       if (!form && !parser && wire !== 'GET' && !route.rawBody && hasBody(req)) {
-        throw new ApiError(415, 'unsupported_media_type', `unsupported content type ${contentType || '(none)'}: send application/x-www-form-urlencoded or multipart/form-data`);
+        throw new ApiError('unsupported_media_type', `unsupported content type ${contentType || '(none)'}: send application/x-www-form-urlencoded or multipart/form-data`);
       }
       if (file && !(route.files === true || (Array.isArray(route.files) && route.files.includes(file.field)))) {
-        throw new ApiError(400, 'unknown_parameter', `unexpected file in field ${file.field}`);
+        throw new ApiError('unknown_parameter', `unexpected file in field ${file.field}`);
       }
       params.checkAllowed(route.patterns);
       for (const segment of Object.values(req.params as Record<string, string>)) {
@@ -239,7 +239,7 @@ class MultipartParser {
         reject(badRequest(`malformed multipart request: ${(err as Error).message}`));
         return;
       }
-      const tooLarge = () => new ApiError(413, 'payload_too_large', `the form fields are larger than ${this.limitBytes} bytes in all`);
+      const tooLarge = () => new ApiError('payload_too_large', `the form fields are larger than ${this.limitBytes} bytes in all`);
       bb.on('field', (name, value, info) => {
         if (this.settled) return;
         try {
@@ -270,8 +270,8 @@ class MultipartParser {
         }
       });
       bb.on('filesLimit', () => refuse(badRequest('only one file part is accepted per request')));
-      bb.on('fieldsLimit', () => refuse(new ApiError(413, 'payload_too_large', 'too many form fields')));
-      bb.on('partsLimit', () => refuse(new ApiError(413, 'payload_too_large', 'too many multipart parts')));
+      bb.on('fieldsLimit', () => refuse(new ApiError('payload_too_large', 'too many form fields')));
+      bb.on('partsLimit', () => refuse(new ApiError('payload_too_large', 'too many multipart parts')));
       bb.on('close', () => settle(() => resolve(undefined)));
       bb.on('error', (err: Error) => settle(() => reject(badRequest(`malformed multipart body: ${err.message}`))));
       this.req.raw.on('error', (err) => settle(() => reject(badRequest(`request body aborted: ${err.message}`))));

@@ -1,6 +1,7 @@
 // Builds the HTTP service: Fastify with our body parsers, the signing /
 // authentication / rate-limit hook, XML errors, and every feature's routes.
 import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
@@ -9,10 +10,10 @@ import { migrate, openStore } from '../store/db.js';
 import { AppKeys } from './app-keys.js';
 import { Authenticator, type Identity } from './auth.js';
 import type { AppRow, Services } from './context.js';
-import { ApiError, badRequest } from './errors.js';
+import { ApiError, badRequest, codeForStatus, type ErrorCode } from './errors.js';
 import { createLimiterFactory } from './limiter-store.js';
 import { RateLimit } from './rate-limit.js';
-import { sendError, XML_CONTENT_TYPE } from './reply.js';
+import { errorBody, sendError, XML_CONTENT_TYPE } from './reply.js';
 import { ApiRouter, type AuthLevel, FORM_LIMIT_BYTES } from './router.js';
 import { SessionStore } from './sessions.js';
 import { renderReply } from './xml.js';
@@ -37,10 +38,12 @@ export interface Service {
 /** Longest path segment the router matches (a UUID or urlname is far shorter). */
 const MAX_PARAM_LENGTH = 300;
 
-function rawXmlError(status: number, reason: string, message: string): string {
-  const code = status === 413 || status === 431 ? 'payload_too_large' : status === 408 ? 'request_timeout' : 'bad_request';
-  const body = renderReply({ error: message, 'error-code': code });
-  return `HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${XML_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`;
+/** A whole HTTP response, for the refusals Node makes before a request exists (no Fastify reply to write to). */
+function rawXmlError(code: ErrorCode, message?: string): string {
+  const err = new ApiError(code, message);
+  const body = renderReply(errorBody(err));
+  const reason = STATUS_CODES[err.status] ?? 'Error';
+  return `HTTP/1.1 ${err.status} ${reason}\r\nContent-Type: ${XML_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`;
 }
 
 /** What Fastify refuses before any route or hook runs, as our errors. */
@@ -49,11 +52,11 @@ function frameworkError(err: { code?: string; message?: string; statusCode?: num
     case 'FST_ERR_BAD_URL':
       return badRequest('the path is not valid percent-encoded UTF-8', 'bad_encoding');
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return new ApiError(414, 'bad_request', `a path segment is longer than ${MAX_PARAM_LENGTH} characters`);
+      return new ApiError('uri_too_long', `a path segment is longer than ${MAX_PARAM_LENGTH} characters`);
     default:
       // FST_ERR_ASYNC_CONSTRAINT and whatever comes later: a client's fault only when Fastify says so.
-      if (err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500) return new ApiError(err.statusCode, 'bad_request', err.message ?? 'bad request');
-      return new ApiError(500, 'internal', `internal error; quote request id ${requestId}`);
+      if (err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500) return new ApiError(codeForStatus(err.statusCode), err.message);
+      return new ApiError('internal', `internal error; quote request id ${requestId}`);
   }
 }
 
@@ -116,10 +119,10 @@ export async function createService(config: Config): Promise<Service> {
       const code = err.code ?? '';
       const reply =
         code === 'HPE_HEADER_OVERFLOW'
-          ? rawXmlError(431, 'Request Header Fields Too Large', 'request headers are too large')
+          ? rawXmlError('headers_too_large')
           : code === 'ERR_HTTP_REQUEST_TIMEOUT'
-            ? rawXmlError(408, 'Request Timeout', 'the request did not arrive in time')
-            : rawXmlError(400, 'Bad Request', `malformed HTTP request (${code || 'parse error'})`);
+            ? rawXmlError('request_timeout')
+            : rawXmlError('bad_request', `malformed HTTP request (${code || 'parse error'})`);
       // Closed once written: a client that neither reads nor closes must not keep the socket.
       socket.end(reply, () => socket.destroy());
     },
@@ -174,7 +177,7 @@ export async function createService(config: Config): Promise<Service> {
   fastify.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
     // Requests already on an open connection while the service drains (Fastify adds `Connection: close`).
-    if (closing) throw new ApiError(503, 'service_unavailable', 'the service is shutting down: send the request again', { retryAfter: 1 });
+    if (closing) throw new ApiError('service_unavailable', 'the service is shutting down: send the request again', { retryAfter: 1 });
     if (req.headers.host === undefined) throw badRequest('the Host header is required (HTTP/1.1)');
     const auth = req.routeOptions.config?.auth;
     if (auth === undefined || auth === 'none') return;
@@ -192,9 +195,7 @@ export async function createService(config: Config): Promise<Service> {
     req.identity = identity;
     if (identity.setCookie) reply.header('set-cookie', identity.setCookie);
     if (auth === 'user' && !identity.user) {
-      throw new ApiError(
-        401,
-        'authentication_required',
+      throw new ApiError('authentication_required',
         identity.staleSession ? 'session expired or unknown: log in again with HTTP Basic' : 'authentication required: send HTTP Basic credentials',
         { authMethod: 'basic' },
       );
@@ -205,27 +206,21 @@ export async function createService(config: Config): Promise<Service> {
   fastify.setErrorHandler((err, req, reply) => {
     closeIfBodyUnread(req, reply);
     if (err instanceof ApiError) {
-      req.log.info({ method: req.method, path: (req.raw.url ?? '').split('?')[0], status: err.status, code: err.code }, 'request refused');
+      req.log.info({ reqId: req.id, method: req.method, path: (req.raw.url ?? '').split('?')[0], status: err.status, code: err.code }, 'request refused');
       return sendError(req, reply, err);
     }
     const e = err as { statusCode?: number; code?: string; message?: string };
     const status = e.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      const code = status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : 'bad_request';
-      const message =
-        status === 413
-          ? `request body is larger than ${req.routeOptions.bodyLimit ?? FORM_LIMIT_BYTES} bytes`
-          : e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
-            ? 'empty body'
-            : (e.message ?? 'bad request');
-      return sendError(req, reply, new ApiError(status, code, message));
+      const message = status === 413 ? `request body is larger than ${req.routeOptions.bodyLimit ?? FORM_LIMIT_BYTES} bytes` : e.message;
+      return sendError(req, reply, new ApiError(codeForStatus(status), message));
     }
-    req.log.error({ err }, 'unhandled error');
-    return sendError(req, reply, new ApiError(500, 'internal', `internal error; quote request id ${req.id}`));
+    req.log.error({ reqId: req.id, method: req.method, path: (req.raw.url ?? '').split('?')[0], err }, 'unhandled error');
+    return sendError(req, reply, new ApiError('internal', `internal error; quote request id ${req.id}`));
   });
 
   fastify.setNotFoundHandler((req, reply) => {
-    sendError(req, reply, new ApiError(404, 'not_found', `no such endpoint: ${req.method} ${(req.raw.url ?? '').split('?')[0]}`));
+    sendError(req, reply, new ApiError('not_found', `no such endpoint: ${req.method} ${(req.raw.url ?? '').split('?')[0]}`));
   });
 
   const router = new ApiRouter();

@@ -12,7 +12,7 @@ export interface Inspection {
 }
 
 export function refusedType(): ApiError {
-  return new ApiError(422, 'unprocessable', 'the file is not an image, video or PDF document of a type the service accepts', { stopWithError: true });
+  return new ApiError('unprocessable', 'the file is not an image, video or PDF document of a type the service accepts', { stopWithError: true });
 }
 
 async function inspect(head: Buffer, input: string | Buffer): Promise<Inspection> {

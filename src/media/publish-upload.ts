@@ -36,7 +36,7 @@ export async function publishUpload(
     const unpublished = await trx.deleteFrom('file_deletions').where('storage_key', '=', file.storageKey).executeTakeFirst();
     // Only a sweep a day later takes that record: the file may be gone with it.
     if (Number(unpublished.numDeletedRows) === 0) {
-      throw new ApiError(422, 'unprocessable', 'the upload took too long to complete: send the file again', { stopWithError: false });
+      throw new ApiError('unprocessable', 'the upload took too long to complete: send the file again', { stopWithError: false });
     }
     const giveUp = async (): Promise<PublishOutcome> => {
       orphaned.push(file.storageKey);

@@ -49,7 +49,7 @@ export const UPLOAD_PARAMS = [
 /** How long one step-2 authorisation lives, at most (never beyond the pending upload). */
 const TARGET_LIFETIME_MS = 3600 * 1000;
 
-const unprocessable = (message: string, stopWithError: boolean) => new ApiError(422, 'unprocessable', message, { stopWithError });
+const unprocessable = (message: string, stopWithError: boolean) => new ApiError('unprocessable', message, { stopWithError });
 
 /**
  * Step 1 (after the media row exists, status 'pending' for a new media): validates the

@@ -29,7 +29,7 @@ export function signPolicy(policy: UploadPolicy, secret: Buffer): SignedPolicy {
   return { policy: encoded, signature: hmac(secret, encoded).toString('hex') };
 }
 
-const forbidden = (message: string) => new ApiError(403, 'forbidden', message);
+const forbidden = (message: string) => new ApiError('forbidden', message);
 
 /** Checks signature (constant time), shape and expiry; throws a 403 ApiError otherwise. */
 export function verifyPolicy(encoded: string | undefined, signature: string | undefined, secret: Buffer, now = Date.now()): UploadPolicy {

@@ -36,7 +36,7 @@ class ByteLimit extends Transform {
     this.bytes += chunk.length;
     this.pacer.received(chunk.length);
     if (this.bytes > this.max) {
-      done(new ApiError(413, 'payload_too_large', `the file is larger than the ${this.max} bytes allowed`));
+      done(new ApiError('payload_too_large', `the file is larger than the ${this.max} bytes allowed`));
       return;
     }
     done(null, chunk);
@@ -107,7 +107,7 @@ export async function receiveToTempFile(source: Readable, dir: string, maxSize: 
   const limit = new ByteLimit(maxSize);
   const sink = createWriteStream(path, { flags: 'wx', mode: PRIVATE_FILE_MODE, highWaterMark: BUFFER_BYTES });
   const done = pipeline(limit, sink);
-  const interrupted = () => limit.destroy(new ApiError(400, 'bad_request', 'the upload was interrupted before the end of the file'));
+  const interrupted = () => limit.destroy(new ApiError('bad_request', 'the upload was interrupted before the end of the file'));
   const onError = (err: Error) => limit.destroy(err);
   const onSourceClose = () => {
     if (!source.readableEnded) interrupted();
@@ -134,7 +134,7 @@ export async function receiveToTempFile(source: Readable, dir: string, maxSize: 
     await rm(path, { force: true });
     // A file-system error (disk full…) is ours: a 500. Anything else came from the request.
     if (err instanceof ApiError || (err as NodeJS.ErrnoException).syscall) throw err;
-    throw new ApiError(400, 'bad_request', `the upload failed: ${(err as Error).message}`);
+    throw new ApiError('bad_request', `the upload failed: ${(err as Error).message}`);
   } finally {
     source.off('error', onError);
     source.off('close', onSourceClose);

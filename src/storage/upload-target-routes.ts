@@ -34,7 +34,7 @@ function refuseEarly(ctx: RequestContext, policy: UploadPolicy, overhead: number
 }
 
 function tooLarge(policy: UploadPolicy): ApiError {
-  return new ApiError(413, 'payload_too_large', `the file is larger than the ${policy.maxSize} bytes this upload allows`);
+  return new ApiError('payload_too_large', `the file is larger than the ${policy.maxSize} bytes this upload allows`);
 }
 
 function tooSmall(policy: UploadPolicy): ApiError {
@@ -108,10 +108,10 @@ export const uploadTargetFeature: Feature = {
       handler: (ctx) => closingOnRefusal(ctx, async () => {
         const { secret } = uploadServicesOf(ctx.services);
         const policy = verifyPolicy(ctx.params.str('policy'), ctx.params.str('signature'), secret);
-        if (ctx.params.str('key') !== policy.key) throw new ApiError(403, 'forbidden', 'key does not match the upload policy');
+        if (ctx.params.str('key') !== policy.key) throw new ApiError('forbidden', 'key does not match the upload policy');
         const contentType = ctx.params.str('Content-Type') ?? ctx.params.str('content-type');
         if (contentType !== undefined && policy.contentType !== undefined && contentType.toLowerCase() !== policy.contentType.toLowerCase()) {
-          throw new ApiError(403, 'forbidden', `Content-Type must be ${policy.contentType}, as given in the upload parameters`);
+          throw new ApiError('forbidden', `Content-Type must be ${policy.contentType}, as given in the upload parameters`);
         }
         if (!ctx.file) throw badRequest('no file: send the upload parameters first, then the file');
         refuseEarly(ctx, policy, MULTIPART_OVERHEAD);

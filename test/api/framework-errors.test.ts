@@ -66,7 +66,7 @@ eachDatabase((kind) => {
 
   it('answers a path segment longer than the router takes with a 414', async () => {
     for (const path of [`/medias/${'a'.repeat(301)}.xml`, `/websites/${'w'.repeat(1000)}/galleries.xml`]) {
-      expectXmlError(await get(path, signatureHeaders(app, 'GET', path)), 414, 'bad_request');
+      expectXmlError(await get(path, signatureHeaders(app, 'GET', path)), 414, 'uri_too_long');
     }
   });
 
@@ -78,7 +78,7 @@ eachDatabase((kind) => {
   });
 
   it('answers what Node.js refuses before Fastify sees it in XML', async () => {
-    expectXmlError(await get('/ping.xml', { 'X-Big': 'a'.repeat(20_000) }), 431, 'payload_too_large');
+    expectXmlError(await get('/ping.xml', { 'X-Big': 'a'.repeat(20_000) }), 431, 'headers_too_large');
     expectXmlError(await exchange(port(), { method: 'POST', path: '/ping.xml', headers: { 'Content-Length': 'abc' } }), 400, 'bad_request');
   });
 
