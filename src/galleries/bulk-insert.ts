@@ -7,7 +7,7 @@ import { invalid } from '../http/errors.js';
 import type { Db } from '../store/db.js';
 import { checkDepth, checkFullUrlPathLength, checkWebsiteRoom, levelOf } from './limits.js';
 import { nextListPos } from './list-positions.js';
-import type { GalleryRow } from './queries.js';
+import type { GalleryRow } from '../store/schema.js';
 import { baseUrlPath, childFullUrlPath, uniqueUrlPath } from './url-path.js';
 import { lockWebsite, MAX_SUBGALLERIES } from './write.js';
 

@@ -8,7 +8,8 @@ import { conflict, invalid } from '../http/errors.js';
 import { dropFilesOfDeletedMedias } from '../media/pending-uploads.js';
 import type { Db } from '../store/db.js';
 import { closeListGaps } from './list-positions.js';
-import { subtreeCte, subtreeOf, type GalleryRow } from './queries.js';
+import { subtreeCte, subtreeOf } from './queries.js';
+import type { GalleryRow } from '../store/schema.js';
 import { lockWebsite } from './write.js';
 
 export interface DeleteOptions {

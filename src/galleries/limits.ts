@@ -5,7 +5,8 @@
 import { sql } from 'kysely';
 import { invalid } from '../http/errors.js';
 import type { Db } from '../store/db.js';
-import { galleryTotal, subtreeCte, type GalleryRow } from './queries.js';
+import { galleryTotal, subtreeCte } from './queries.js';
+import type { GalleryRow } from '../store/schema.js';
 
 /** Levels below the root: its children are on level 1. */
 export const MAX_GALLERY_DEPTH = 32;

@@ -4,7 +4,7 @@
 import { sql } from 'kysely';
 import { invalid } from '../http/errors.js';
 import type { Db } from '../store/db.js';
-import type { GalleryRow } from './queries.js';
+import type { GalleryRow } from '../store/schema.js';
 
 const REORDER_CHUNK = 500;
 const byName = new Intl.Collator('en', { sensitivity: 'base' });

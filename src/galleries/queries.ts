@@ -1,11 +1,9 @@
 // Reads of the gallery tree. Every read that serves a page of galleries is a
 // fixed number of queries, whatever the page size or the depth of the tree.
-import { sql, type Selectable } from 'kysely';
+import { sql } from 'kysely';
 import type { Db } from '../store/db.js';
-import type { GalleriesTable } from '../store/schema.js';
 import { prepared, preparedAll } from '../store/prepared.js';
-
-export type GalleryRow = Selectable<GalleriesTable>;
+import type { GalleryRow } from '../store/schema.js';
 
 /** A gallery with the UUIDs of what it refers to, as replies show it. */
 export interface GalleryRecord extends GalleryRow {

@@ -26,7 +26,8 @@ import {
   mediaCounts,
   type GalleryRecord,
 } from './queries.js';
-import { createGallery, lockWebsite, updateGallery, type Hashed, type WebsiteRow } from './write.js';
+import { createGallery, lockWebsite, updateGallery, type Hashed } from './write.js';
+import type { WebsiteRow } from '../store/schema.js';
 import { galleryLocation, galleryXml } from './xml.js';
 
 export const GALLERIES_MAX_PER_PAGE = 500;

@@ -7,19 +7,17 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Updateable } from 'kysely';
 import { invalid } from '../http/errors.js';
 import type { Db } from '../store/db.js';
-import type { GalleriesTable, WebsitesTable } from '../store/schema.js';
-import type { Selectable } from 'kysely';
+import type { GalleriesTable } from '../store/schema.js';
 import { insertAcl } from './acl.js';
 import type { GalleryInput } from './input.js';
 import { checkDepth, checkFullUrlPathLength, checkWebsiteRoom, levelOf, subtreeReach } from './limits.js';
 import { nextListPos } from './list-positions.js';
 import { reorderMedias } from './medias.js';
-import type { GalleryRow } from './queries.js';
+import type { GalleryRow } from '../store/schema.js';
 import { baseUrlPath, childFullUrlPath, slugify, uniqueUrlPath } from './url-path.js';
+import type { WebsiteRow } from '../store/schema.js';
 
 export const MAX_SUBGALLERIES = 1000;
-
-export type WebsiteRow = Selectable<WebsitesTable>;
 
 /**
  * What to write besides the input: the password already hashed (argon2 is

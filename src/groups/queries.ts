@@ -1,12 +1,11 @@
 // Media groups of a user: finding them and turning one into a media scope.
-import type { Selectable } from 'kysely';
+
 import { notFound } from '../http/errors.js';
 import type { Db } from '../store/db.js';
-import type { MediaGroupsTable } from '../store/schema.js';
 import type { GroupScope } from '../media/selection.js';
 import { parseStoredRules } from './rules.js';
+import type { GroupRow } from '../store/schema.js';
 
-export type GroupRow = Selectable<MediaGroupsTable>;
 export type GroupKind = 'collection' | 'smart';
 
 export function findOwnedGroup(db: Db, ownerId: number, uuid: string): Promise<GroupRow | undefined> {

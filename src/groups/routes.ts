@@ -13,7 +13,8 @@ import { removeStoredFiles } from '../media/service.js';
 import { filterArtistId, ownedArtistId } from '../media/targets.js';
 import { mediaXml } from '../media/xml.js';
 import { nowIso, type Db } from '../store/db.js';
-import { groupScope, requireOwnedGroup, type GroupKind, type GroupRow } from './queries.js';
+import { groupScope, requireOwnedGroup, type GroupKind } from './queries.js';
+import type { GroupRow } from '../store/schema.js';
 import { EMPTY_RULES, readRules, ruleParams } from './rules.js';
 import { groupLocation, groupType, groupXml, type GroupView } from './xml.js';
 

@@ -1,6 +1,6 @@
 // How a media group looks in replies (docs/media-groups.md).
 import { xmlArray, type XmlObject } from '../http/xml.js';
-import type { GroupRow } from './queries.js';
+import type { GroupRow } from '../store/schema.js';
 import { parseStoredRules } from './rules.js';
 
 export type GroupView = 'list' | 'details';

@@ -1,7 +1,7 @@
 // Looks up the application behind an API key and checks the request signature.
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../store/db.js';
-import type { AppRow } from './context.js';
+import type { AppRow } from '../store/schema.js';
 import { ApiError } from './errors.js';
 import { parseTimestamp, SIGNATURE_WINDOW_MS, signatureMatches } from './signing.js';
 

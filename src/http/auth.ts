@@ -6,7 +6,8 @@
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Db } from '../store/db.js';
 import { burnPasswordCheck, verifyPassword } from '../users/passwords.js';
-import { findUserByEmail, type UserRow } from '../users/queries.js';
+import { findUserByEmail } from '../users/queries.js';
+import type { UserRow } from '../store/schema.js';
 import { matchTotpStep } from '../users/totp.js';
 import { ApiError } from './errors.js';
 import type { LimiterFactory } from './limiter-store.js';

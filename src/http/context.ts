@@ -3,13 +3,10 @@ import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import type { Config } from '../config.js';
 import type { Db, Store } from '../store/db.js';
-import type { AppsTable } from '../store/schema.js';
-import type { Selectable } from 'kysely';
-import type { UserRow } from '../users/queries.js';
+import type { UserRow } from '../store/schema.js';
 import type { Params } from './params.js';
 import type { SessionStore } from './sessions.js';
-
-export type AppRow = Selectable<AppsTable>;
+import type { AppRow } from '../store/schema.js';
 
 /** Process-wide services, built once at start (see server.ts). Features add theirs to `features`. */
 export interface Services {

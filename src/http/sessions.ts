@@ -3,7 +3,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db, Store } from '../store/db.js';
 import type { CompiledQuery } from 'kysely';
-import type { UserRow } from '../users/queries.js';
+import type { UserRow } from '../store/schema.js';
 
 type SessionUserRow = UserRow & { expires_at: string; last_seen_at: string };
 

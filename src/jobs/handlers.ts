@@ -2,7 +2,7 @@
 // handlers when their module loads.
 import type { Services } from '../http/context.js';
 import type { Db } from '../store/db.js';
-import type { JobRow } from './queue.js';
+import type { JobRow } from '../store/schema.js';
 
 export interface ChunkResult {
   /** Items of the chunk that were handled (successfully or not). */

@@ -1,13 +1,12 @@
 // The persistent job queue: enqueue, claim with a lease, and the job row as
 // the status resource reads it (docs/batch-updates.md).
 import { randomUUID } from 'node:crypto';
-import { sql, type Selectable } from 'kysely';
+import { sql } from 'kysely';
 import type { Db } from '../store/db.js';
 import { nowIso } from '../store/db.js';
 import type { Dialect } from '../store/migration-helpers.js';
-import type { JobsTable } from '../store/schema.js';
+import type { JobRow } from '../store/schema.js';
 
-export type JobRow = Selectable<JobsTable>;
 export type JobState = 'queued' | 'running' | 'done' | 'failed';
 
 /** At most this many error lines are kept on a job (the counts stay exact). */

@@ -7,7 +7,8 @@ import type { JobSettings } from '../config.js';
 import type { Services } from '../http/context.js';
 import { nowIso, type Db } from '../store/db.js';
 import { jobHandler, type ChunkResult } from './handlers.js';
-import { appendErrors, claimJob, failJob, leaseUntil, parseErrors, releaseJob, type JobRow } from './queue.js';
+import { appendErrors, claimJob, failJob, leaseUntil, parseErrors, releaseJob } from './queue.js';
+import type { JobRow } from '../store/schema.js';
 
 /** The lease was taken over (it expired): this worker must not touch the job any more. */
 class LeaseLost extends Error {}

@@ -1,6 +1,7 @@
 // The job status resource (docs/batch-updates.md).
 import { xmlArray, type XmlObject } from '../http/xml.js';
-import { parseErrors, type JobRow } from './queue.js';
+import { parseErrors } from './queue.js';
+import type { JobRow } from '../store/schema.js';
 
 export function jobLocation(job: Pick<JobRow, 'uuid'>): string {
   return `/jobs/${job.uuid}.xml`;

@@ -1,13 +1,11 @@
 // The `uploads` table: one pending upload per media, between step 1 and step 3.
 // Its storage key is the incoming key step 2 may write to, and only while the
 // row exists: the upload target looks it up before reading a byte.
-import type { Selectable } from 'kysely';
 import type { Db } from '../store/db.js';
-import type { UploadsTable } from '../store/schema.js';
 import { recordFileDeletions } from '../storage/file-deletions.js';
+import type { PendingUploadRow } from '../store/schema.js';
 
-export type PendingUpload = Selectable<UploadsTable>;
-export type NewPendingUpload = Omit<PendingUpload, 'id'>;
+export type NewPendingUpload = Omit<PendingUploadRow, 'id'>;
 
 /** Keys per IN list. */
 const CHUNK = 500;
@@ -28,7 +26,7 @@ export async function replacePendingUpload(db: Db, row: NewPendingUpload): Promi
   });
 }
 
-export function findPendingUpload(db: Db, mediaId: number): Promise<PendingUpload | undefined> {
+export function findPendingUpload(db: Db, mediaId: number): Promise<PendingUploadRow | undefined> {
   return db.selectFrom('uploads').selectAll().where('media_id', '=', mediaId).executeTakeFirst();
 }
 

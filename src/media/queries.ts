@@ -1,7 +1,7 @@
 // Reading medias: one media, or the rows and related lists of a page, with a
 // fixed number of queries whatever the page size.
 import type { Db } from '../store/db.js';
-import type { MediaRow } from './uploads.js';
+import type { MediaRow } from '../store/schema.js';
 
 export type { MediaRow };
 

@@ -3,13 +3,11 @@
 // bodies; the media engineer calls these from the /medias routes.
 // How uploads work end to end: docs/uploads.md.
 import { rm } from 'node:fs/promises';
-import type { Selectable } from 'kysely';
 import type { RequestContext, UploadedFile } from '../http/context.js';
 import { ApiError, missing } from '../http/errors.js';
 import type { Params } from '../http/params.js';
 import type { XmlObject } from '../http/xml.js';
 import { nowIso } from '../store/db.js';
-import type { MediasTable } from '../store/schema.js';
 import { ObjectGone } from '../storage/backend.js';
 import { recordFileDeletions, recordUnpublishedFile, removeRecordedFiles } from '../storage/file-deletions.js';
 import { newIncomingKey, newOriginalKey } from '../storage/object-keys.js';
@@ -21,8 +19,7 @@ import { deleteNeverLiveMedia, findPendingUpload, replacePendingUpload } from '.
 import { publishUpload, type VerifiedFile } from './publish-upload.js';
 import { normalizeDeclaredType } from './sniff.js';
 import { candidateLocations, chooseLocation, uploadTarget } from './upload-locations.js';
-
-export type MediaRow = Selectable<MediasTable>;
+import type { MediaRow } from '../store/schema.js';
 
 /** `media[content][upload_location]` is REQUEST: step 1 (POST /medias.xml, or PUT of an existing media to replace its file). */
 export function isUploadRequest(params: Params): boolean {

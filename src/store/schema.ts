@@ -1,6 +1,6 @@
 // Row types of every table, as Kysely sees them. Timestamps are ISO text,
 // flags 0/1 integers (see 001_core.ts). Feature migrations add their tables here.
-import type { Generated } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 
 export interface UsersTable {
   id: Generated<number>;
@@ -274,3 +274,21 @@ export interface Database {
   uploads: UploadsTable;
   file_deletions: FileDeletionsTable;
 }
+
+// Row types: what a select of every column of each table gives.
+export type UserRow = Selectable<UsersTable>;
+export type AppRow = Selectable<AppsTable>;
+export type SessionRow = Selectable<SessionsTable>;
+export type WebsiteRow = Selectable<WebsitesTable>;
+export type ArtistRow = Selectable<ArtistsTable>;
+export type DisplayStyleRow = Selectable<DisplayStylesTable>;
+export type WatermarkRow = Selectable<WatermarksTable>;
+export type PricingProfileRow = Selectable<PricingProfilesTable>;
+export type LightboxRow = Selectable<LightboxesTable>;
+export type GalleryRow = Selectable<GalleriesTable>;
+export type GalleryAclRow = Selectable<GalleryAclTable>;
+export type MediaRow = Selectable<MediasTable>;
+export type GroupRow = Selectable<MediaGroupsTable>;
+export type JobRow = Selectable<JobsTable>;
+export type PendingUploadRow = Selectable<UploadsTable>;
+export type FileDeletionRow = Selectable<FileDeletionsTable>;

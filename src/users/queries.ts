@@ -1,11 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../store/db.js';
 import { nowIso } from '../store/db.js';
-import type { UsersTable } from '../store/schema.js';
-import type { Selectable } from 'kysely';
 import { hashPassword } from './passwords.js';
-
-export type UserRow = Selectable<UsersTable>;
+import type { UserRow } from '../store/schema.js';
 
 export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
