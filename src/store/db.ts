@@ -2,12 +2,12 @@
 // (WAL) by default, PostgreSQL when DATABASE_URL is a postgres:// URL.
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import pg from 'pg';
 import { ensurePrivateDir, ensurePrivateFile, tightenIfPresent } from '../storage/private-files.js';
 import type { Database } from './schema.js';
-import { setMigrationDialect, type Dialect } from './migration-helpers.js';
-import { migrations } from './migrations/index.js';
+import type { Dialect } from './migration-helpers.js';
+import { migrationsFor } from './migrations/index.js';
 
 export type Db = Kysely<Database>;
 
@@ -72,11 +72,7 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
 
 /** Applies every migration not yet applied; safe to call from several processes. */
 export async function migrate(store: Store): Promise<void> {
-  setMigrationDialect(store.dialect);
-  const migrator = new Migrator({
-    db: store.db,
-    provider: { getMigrations: async () => migrations as Record<string, Migration> },
-  });
+  const migrator = new Migrator({ db: store.db, provider: { getMigrations: async () => migrationsFor(store.dialect) } });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');

@@ -6,17 +6,10 @@ import type { CreateTableBuilder, Kysely } from 'kysely';
 export type MigrationDb = any;
 
 export type Dialect = 'sqlite' | 'postgres';
-let currentDialect: Dialect = 'sqlite';
-export function setMigrationDialect(d: Dialect): void {
-  currentDialect = d;
-}
-export function migrationDialect(): Dialect {
-  return currentDialect;
-}
 
 /** An auto-incrementing integer primary key named id, on either database. */
-export function idColumn<T extends string>(table: CreateTableBuilder<T, never>): CreateTableBuilder<T, 'id'> {
-  return currentDialect === 'postgres'
+export function idColumn<T extends string>(dialect: Dialect, table: CreateTableBuilder<T, never>): CreateTableBuilder<T, 'id'> {
+  return dialect === 'postgres'
     ? table.addColumn('id', 'serial', (c) => c.primaryKey())
     : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
 }

@@ -3,10 +3,10 @@
 // Timestamps are ISO 8601 UTC text and booleans 0/1 integers on both databases,
 // so the same queries run unchanged on SQLite and PostgreSQL.
 import { type Kysely, sql } from 'kysely';
-import { idColumn, type MigrationDb } from '../migration-helpers.js';
+import { idColumn, type Dialect, type MigrationDb } from '../migration-helpers.js';
 
-export async function up(db: Kysely<MigrationDb>): Promise<void> {
-  await idColumn(db.schema.createTable('users'))
+export async function up(db: Kysely<MigrationDb>, dialect: Dialect): Promise<void> {
+  await idColumn(dialect, db.schema.createTable('users'))
     .addColumn('uuid', 'text', (c) => c.notNull().unique())
     .addColumn('email', 'text', (c) => c.notNull().unique())
     .addColumn('password_hash', 'text', (c) => c.notNull())
@@ -17,7 +17,7 @@ export async function up(db: Kysely<MigrationDb>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
 
-  await idColumn(db.schema.createTable('apps'))
+  await idColumn(dialect, db.schema.createTable('apps'))
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('api_key', 'text', (c) => c.notNull().unique())
     .addColumn('api_secret', 'text', (c) => c.notNull())
@@ -35,7 +35,7 @@ export async function up(db: Kysely<MigrationDb>): Promise<void> {
     .execute();
   await db.schema.createIndex('sessions_user').on('sessions').column('user_id').execute();
 
-  await idColumn(db.schema.createTable('websites'))
+  await idColumn(dialect, db.schema.createTable('websites'))
     .addColumn('uuid', 'text', (c) => c.notNull().unique())
     .addColumn('urlname', 'text', (c) => c.notNull().unique())
     .addColumn('title', 'text', (c) => c.notNull().defaultTo(''))
@@ -56,7 +56,7 @@ export async function up(db: Kysely<MigrationDb>): Promise<void> {
   await db.schema.createIndex('website_members_user').on('website_members').columns(['user_id', 'website_id']).execute();
 
   // Media libraries ("artists" in paths).
-  await idColumn(db.schema.createTable('artists'))
+  await idColumn(dialect, db.schema.createTable('artists'))
     .addColumn('uuid', 'text', (c) => c.notNull().unique())
     .addColumn('owner_id', 'integer', (c) => c.notNull().references('users.id'))
     .addColumn('name', 'text', (c) => c.notNull())
@@ -65,7 +65,7 @@ export async function up(db: Kysely<MigrationDb>): Promise<void> {
     .execute();
   await db.schema.createIndex('artists_owner').on('artists').columns(['owner_id', 'id']).execute();
 
-  await idColumn(db.schema.createTable('display_styles'))
+  await idColumn(dialect, db.schema.createTable('display_styles'))
     .addColumn('uuid', 'text', (c) => c.notNull().unique())
     .addColumn('website_id', 'integer', (c) => c.notNull().references('websites.id').onDelete('cascade'))
     .addColumn('name', 'text', (c) => c.notNull())
@@ -75,7 +75,7 @@ export async function up(db: Kysely<MigrationDb>): Promise<void> {
     .execute();
   await db.schema.createIndex('display_styles_website').on('display_styles').columns(['website_id', 'id']).execute();
 
-  await idColumn(db.schema.createTable('watermarks'))
+  await idColumn(dialect, db.schema.createTable('watermarks'))
     .addColumn('uuid', 'text', (c) => c.notNull().unique())
     .addColumn('artist_id', 'integer', (c) => c.notNull().references('artists.id').onDelete('cascade'))
     .addColumn('text', 'text')
@@ -91,14 +91,14 @@ export async function up(db: Kysely<MigrationDb>): Promise<void> {
     .execute();
   await db.schema.createIndex('watermarks_artist').on('watermarks').columns(['artist_id', 'id']).execute();
 
-  await idColumn(db.schema.createTable('pricing_profiles'))
+  await idColumn(dialect, db.schema.createTable('pricing_profiles'))
     .addColumn('uuid', 'text', (c) => c.notNull().unique())
     .addColumn('owner_id', 'integer', (c) => c.notNull().references('users.id'))
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
 
-  await idColumn(db.schema.createTable('lightboxes'))
+  await idColumn(dialect, db.schema.createTable('lightboxes'))
     .addColumn('uuid', 'text', (c) => c.notNull().unique())
     .addColumn('owner_id', 'integer', (c) => c.notNull().references('users.id'))
     .addColumn('name', 'text', (c) => c.notNull())
@@ -107,7 +107,7 @@ export async function up(db: Kysely<MigrationDb>): Promise<void> {
 
   // The gallery tree. list_pos is a dense 1..n position within the website so
   // that page N of the list is an index range, not an OFFSET scan.
-  await idColumn(db.schema.createTable('galleries'))
+  await idColumn(dialect, db.schema.createTable('galleries'))
     .addColumn('uuid', 'text', (c) => c.notNull().unique())
     .addColumn('website_id', 'integer', (c) => c.notNull().references('websites.id').onDelete('cascade'))
     .addColumn('parent_id', 'integer', (c) => c.references('galleries.id'))
@@ -133,7 +133,7 @@ export async function up(db: Kysely<MigrationDb>): Promise<void> {
   await db.schema.createIndex('galleries_parent_path').on('galleries').columns(['parent_id', 'url_path']).unique().execute();
   await db.schema.createIndex('galleries_parent_name').on('galleries').columns(['parent_id', 'name']).execute();
 
-  await idColumn(db.schema.createTable('medias'))
+  await idColumn(dialect, db.schema.createTable('medias'))
     .addColumn('uuid', 'text', (c) => c.notNull().unique())
     .addColumn('owner_id', 'integer', (c) => c.notNull().references('users.id'))
     .addColumn('artist_id', 'integer', (c) => c.notNull().references('artists.id'))

@@ -1,11 +1,11 @@
 // Media groups (collections and smart collections) and the job queue that runs
 // batch updates in the background (docs/media-groups.md, docs/batch-updates.md).
 import type { Kysely } from 'kysely';
-import { idColumn, type MigrationDb } from '../migration-helpers.js';
+import { idColumn, type Dialect, type MigrationDb } from '../migration-helpers.js';
 
-export async function up(db: Kysely<MigrationDb>): Promise<void> {
+export async function up(db: Kysely<MigrationDb>, dialect: Dialect): Promise<void> {
   // kind: 'collection' (explicit members) or 'smart' (rules evaluated at read time).
-  await idColumn(db.schema.createTable('media_groups'))
+  await idColumn(dialect, db.schema.createTable('media_groups'))
     .addColumn('uuid', 'text', (c) => c.notNull().unique())
     .addColumn('owner_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('artist_id', 'integer', (c) => c.references('artists.id').onDelete('cascade'))
@@ -30,7 +30,7 @@ export async function up(db: Kysely<MigrationDb>): Promise<void> {
 
   // A generic persistent job queue. cursor = how many items of the payload are
   // done; it moves in the same transaction as the work of each chunk.
-  await idColumn(db.schema.createTable('jobs'))
+  await idColumn(dialect, db.schema.createTable('jobs'))
     .addColumn('uuid', 'text', (c) => c.notNull().unique())
     .addColumn('owner_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('kind', 'text', (c) => c.notNull())

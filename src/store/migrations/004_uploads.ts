@@ -2,10 +2,10 @@
 // expected; step 3 verifies it and deletes the row; the cleanup sweep removes
 // rows (and their objects) whose step 3 never came. See docs/uploads.md.
 import type { Kysely } from 'kysely';
-import { idColumn, type MigrationDb } from '../migration-helpers.js';
+import { idColumn, type Dialect, type MigrationDb } from '../migration-helpers.js';
 
-export async function up(db: Kysely<MigrationDb>): Promise<void> {
-  await idColumn(db.schema.createTable('uploads'))
+export async function up(db: Kysely<MigrationDb>, dialect: Dialect): Promise<void> {
+  await idColumn(dialect, db.schema.createTable('uploads'))
     // One pending upload per media: a new step 1 replaces the previous one.
     // No foreign key on purpose: when the media is deleted mid-upload, the row
     // stays until the sweep, which then removes the object it points to.

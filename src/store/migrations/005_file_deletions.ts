@@ -3,10 +3,10 @@
 // an abandoned upload), removed after the commit, and whatever a failure or a
 // crash left is removed by the cleanup sweep (and once at start). See docs/uploads.md.
 import type { Kysely } from 'kysely';
-import { idColumn, type MigrationDb } from '../migration-helpers.js';
+import { idColumn, type Dialect, type MigrationDb } from '../migration-helpers.js';
 
-export async function up(db: Kysely<MigrationDb>): Promise<void> {
-  await idColumn(db.schema.createTable('file_deletions'))
+export async function up(db: Kysely<MigrationDb>, dialect: Dialect): Promise<void> {
+  await idColumn(dialect, db.schema.createTable('file_deletions'))
     .addColumn('storage_key', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     // When the sweep may remove the file: at once for garbage; a day later for

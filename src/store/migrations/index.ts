@@ -1,4 +1,6 @@
 // Every migration, in order. Names sort lexicographically; never rename one.
+import type { Kysely, Migration } from 'kysely';
+import type { Dialect, MigrationDb } from '../migration-helpers.js';
 import * as m001 from './001_core.js';
 import * as m002 from './002_galleries.js';
 import * as m003 from './003_media.js';
@@ -6,7 +8,7 @@ import * as m004 from './004_uploads.js';
 import * as m005 from './005_file_deletions.js';
 import * as m006 from './006_session_expiry.js';
 
-export const migrations = {
+const modules = {
   '001_core': m001,
   '002_galleries': m002,
   '003_media': m003,
@@ -14,3 +16,10 @@ export const migrations = {
   '005_file_deletions': m005,
   '006_session_expiry': m006,
 };
+
+/** The migrations for one database: each is told the dialect it runs on. */
+export function migrationsFor(dialect: Dialect): Record<string, Migration> {
+  return Object.fromEntries(
+    Object.entries(modules).map(([name, m]) => [name, { up: (db: Kysely<MigrationDb>) => m.up(db, dialect), down: m.down as Migration['down'] }]),
+  );
+}
