@@ -1,9 +1,9 @@
 // Entry point: `npm start`. Serves the API until SIGTERM/SIGINT, then drains.
 import { loadConfig } from './config.js';
-import { createService } from './http/server.js';
+import { buildApp } from './app.js';
 
 const config = loadConfig();
-const service = await createService(config);
+const service = await buildApp(config);
 await service.fastify.listen({ port: config.port, host: config.host });
 const address = service.fastify.server.address();
 const port = typeof address === 'object' && address ? address.port : config.port;

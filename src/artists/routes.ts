@@ -1,5 +1,5 @@
 // GET /artists.xml: the media libraries the user can access (spec 4.5).
-import type { Feature } from '../features.js';
+import type { RouteSpec } from '../http/router.js';
 import { userOf } from '../http/context.js';
 import { pageParams, PAGINATION_PARAMS, totalPages } from '../http/params.js';
 import { xmlArray } from '../http/xml.js';
@@ -7,10 +7,9 @@ import { xmlArray } from '../http/xml.js';
 export const ARTISTS_MAX_PER_PAGE = 100;
 const UNPAGINATED_CAP = 1000;
 
-export const artistsFeature: Feature = {
-  name: 'artists',
-  routes(router) {
-    router.add({
+export function artistRoutes(): RouteSpec[] {
+  return [
+    {
       method: 'GET',
       path: '/artists.xml',
       params: ['view', ...PAGINATION_PARAMS],
@@ -36,6 +35,6 @@ export const artistsFeature: Feature = {
         );
         return { artists: xmlArray('artist', items), 'total-pages': totalPages(Number(total), limit) };
       },
-    });
-  },
-};
+    },
+  ];
+}

@@ -1,7 +1,7 @@
 // GET /artists/<uuid>/watermarks.xml: the watermarks of a media library the
 // user owns (client-compat: uuid, text, file-name, width, height, strength,
 // position, tile, default).
-import type { Feature } from '../features.js';
+import type { RouteSpec } from '../http/router.js';
 import { userOf } from '../http/context.js';
 import { notFound } from '../http/errors.js';
 import { pageParams, PAGINATION_PARAMS, totalPages } from '../http/params.js';
@@ -10,10 +10,9 @@ import { xmlArray, type XmlObject } from '../http/xml.js';
 export const WATERMARKS_MAX_PER_PAGE = 500;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export const watermarksFeature: Feature = {
-  name: 'watermarks',
-  routes(router) {
-    router.add({
+export function watermarkRoutes(): RouteSpec[] {
+  return [
+    {
       method: 'GET',
       path: '/artists/:uuid/watermarks.xml',
       params: ['view', ...PAGINATION_PARAMS],
@@ -57,6 +56,6 @@ export const watermarksFeature: Feature = {
         });
         return { watermarks: xmlArray('watermark', items), 'total-pages': totalPages(Number(total), page.perPage) };
       },
-    });
-  },
-};
+    },
+  ];
+}

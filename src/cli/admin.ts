@@ -9,7 +9,7 @@ import sharp from 'sharp';
 import { loadConfig } from '../config.js';
 import { migrate, nowIso, openStore, type Db } from '../store/db.js';
 import { createUser, findUserByEmail } from '../users/queries.js';
-import { isValidBase32Secret } from '../users/totp.js';
+import { isValidBase32Secret } from '../http/totp.js';
 import { createWebsite, isValidUrlname } from '../websites/queries.js';
 
 class UsageError extends Error {}

@@ -2,7 +2,7 @@
 // every visitor-facing read of a gallery goes through. Restrictions inherit:
 // a gallery is only as open as its most restricted ancestor.
 import type { Db } from '../store/db.js';
-import { verifyPassword } from '../users/passwords.js';
+import { verifyPassword } from '../http/passwords.js';
 import { DEFAULT_ACL_EMAIL, loadAcls } from './acl.js';
 import { ancestorsOf } from './queries.js';
 

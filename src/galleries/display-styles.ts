@@ -1,5 +1,5 @@
 // GET /websites/<urlname>/gallery_display_styles.xml (spec 4.4).
-import type { Feature } from '../features.js';
+import type { RouteSpec } from '../http/router.js';
 import { userOf } from '../http/context.js';
 import { notFound } from '../http/errors.js';
 import { pageParams, PAGINATION_PARAMS, totalPages } from '../http/params.js';
@@ -8,10 +8,9 @@ import { findAccessibleWebsite } from '../websites/queries.js';
 
 export const DISPLAY_STYLES_MAX_PER_PAGE = 500;
 
-export const displayStylesFeature: Feature = {
-  name: 'display-styles',
-  routes(router) {
-    router.add({
+export function displayStyleRoutes(): RouteSpec[] {
+  return [
+    {
       method: 'GET',
       path: '/websites/:urlname/gallery_display_styles.xml',
       params: ['view', ...PAGINATION_PARAMS],
@@ -43,6 +42,6 @@ export const displayStylesFeature: Feature = {
         );
         return { 'gallery-display-styles': xmlArray('gallery-display-style', items), 'total-pages': totalPages(Number(total), page.perPage) };
       },
-    });
-  },
-};
+    },
+  ];
+}

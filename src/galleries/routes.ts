@@ -1,14 +1,14 @@
 // Gallery endpoints (spec 4.3). Handlers find the website among the user's
 // own (anything else is a 404), read the input, run writes in one
 // transaction and render galleries through galleryXml.
-import type { Feature } from '../features.js';
+import type { RouteSpec } from '../http/router.js';
 import { userOf, type RequestContext } from '../http/context.js';
 import { notFound } from '../http/errors.js';
 import { pageParams, PAGINATION_PARAMS, totalPages } from '../http/params.js';
 import { xmlArray, type XmlObject } from '../http/xml.js';
 import { deleteStoredFiles } from '../media/uploads.js';
 import { nowIso } from '../store/db.js';
-import { hashPassword } from '../users/passwords.js';
+import { hashPassword } from '../http/passwords.js';
 import { findAccessibleWebsite } from '../websites/queries.js';
 import { loadAcls } from './acl.js';
 import { deleteGalleryTree } from './delete.js';
@@ -86,10 +86,9 @@ async function renderedDetails(ctx: RequestContext, ids: number[]): Promise<XmlO
   return rows.map((r) => galleryXml(r, 'details', { counts: counts.get(r.id) }));
 }
 
-export const galleriesFeature: Feature = {
-  name: 'galleries',
-  routes(router) {
-    router.add({
+export function galleryRoutes(): RouteSpec[] {
+  return [
+    {
       method: 'GET',
       path: '/websites/:urlname/galleries.xml',
       params: ['view', ...PAGINATION_PARAMS],
@@ -109,9 +108,9 @@ export const galleriesFeature: Feature = {
           'total-entries': total,
         };
       },
-    });
+    },
 
-    router.add({
+    {
       method: 'GET',
       path: '/websites/:urlname/galleries/:uuid.xml',
       params: ['view'],
@@ -125,9 +124,9 @@ export const galleriesFeature: Feature = {
           view === 'details_with_contents' ? await renderedDetails(ctx, (await orderedChildren(ctx, g)).map((c) => c.id)) : undefined;
         return { gallery: await fullGalleryXml(ctx, g, { medias, subgalleries }), location: galleryLocation(website.urlname, g.uuid) };
       },
-    });
+    },
 
-    router.add({
+    {
       method: 'POST',
       path: '/websites/:urlname/galleries.xml',
       params: GALLERY_PARAMS,
@@ -146,9 +145,9 @@ export const galleriesFeature: Feature = {
           message: `Gallery ${g.name} created. ${UPDATED_LATER}`,
         };
       },
-    });
+    },
 
-    router.add({
+    {
       method: 'PUT',
       path: '/websites/:urlname/galleries/:uuid.xml',
       params: GALLERY_PARAMS,
@@ -176,9 +175,9 @@ export const galleriesFeature: Feature = {
           message: `Gallery ${g.name} updated. ${UPDATED_LATER}`,
         };
       },
-    });
+    },
 
-    router.add({
+    {
       method: 'DELETE',
       path: '/websites/:urlname/galleries/:uuid.xml',
       params: ['delete_medias', 'medias_count'],
@@ -206,9 +205,9 @@ export const galleriesFeature: Feature = {
           message: `Gallery deleted with ${result.galleriesDeleted - 1} sub-galleries and ${result.mediasDeleted} medias. ${UPDATED_LATER}`,
         };
       },
-    });
+    },
 
-    router.add({
+    {
       method: 'GET',
       path: '/websites/:urlname/galleries/:uuid/subgalleries.xml',
       params: ['filter[name]', ...PAGINATION_PARAMS],
@@ -234,6 +233,6 @@ export const galleriesFeature: Feature = {
           'total-pages': pages,
         };
       },
-    });
-  },
-};
+    },
+  ];
+}

@@ -1,6 +1,6 @@
 // The /medias_groups routes (spec 4.6): collections and smart collections.
 import { randomUUID } from 'node:crypto';
-import type { Feature } from '../features.js';
+import type { RouteSpec } from '../http/router.js';
 import { userOf, type RequestContext } from '../http/context.js';
 import { conflict, invalid } from '../http/errors.js';
 import { pageParams, PAGINATION_PARAMS, totalPages, type Params } from '../http/params.js';
@@ -149,10 +149,9 @@ async function deleteGroup(ctx: RequestContext): Promise<XmlObject> {
   return { message: deleteMedias ? 'group and its medias deleted' : 'group deleted' };
 }
 
-export const groupsFeature: Feature = {
-  name: 'groups',
-  routes(router) {
-    router.add({
+export function groupRoutes(): RouteSpec[] {
+  return [
+    {
       method: 'GET',
       path: '/medias_groups.xml',
       params: ['view', 'artist_id', ...PAGINATION_PARAMS],
@@ -174,8 +173,8 @@ export const groupsFeature: Feature = {
           'total-pages': totalPages(Number(total), page.perPage),
         };
       },
-    });
-    router.add({
+    },
+    {
       method: 'GET',
       path: '/medias_groups/:uuid.xml',
       params: ['view'],
@@ -194,24 +193,24 @@ export const groupsFeature: Feature = {
         }
         return { 'medias-group': element };
       },
-    });
-    router.add({
+    },
+    {
       method: 'POST',
       path: '/medias_groups.xml',
       params: [...NAME_PARAMS, 'artist_id', ...ruleParams(SMART)],
       handler: createGroup,
-    });
-    router.add({
+    },
+    {
       method: 'PUT',
       path: '/medias_groups/:uuid.xml',
       params: [...NAME_PARAMS, ...ruleParams(SMART)],
       handler: updateGroup,
-    });
-    router.add({
+    },
+    {
       method: 'DELETE',
       path: '/medias_groups/:uuid.xml',
       params: ['delete_medias', 'medias_count'],
       handler: deleteGroup,
-    });
-  },
-};
+    },
+  ];
+}

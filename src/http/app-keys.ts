@@ -1,6 +1,5 @@
 // Looks up the application behind an API key and checks the request signature.
 import type { FastifyRequest } from 'fastify';
-import type { Db } from '../store/db.js';
 import type { AppRow } from '../store/schema.js';
 import { ApiError } from './errors.js';
 import { parseTimestamp, SIGNATURE_WINDOW_MS, signatureMatches } from './signing.js';
@@ -10,10 +9,15 @@ import { parseTimestamp, SIGNATURE_WINDOW_MS, signatureMatches } from './signing
 const CACHE_MS = 60_000;
 const UNKNOWN_CACHE_MS = 2_000;
 
+/** Where applications are kept (src/apps/repository.ts). */
+export interface AppLookup {
+  byKey(apiKey: string): Promise<AppRow | undefined>;
+}
+
 export class AppKeys {
   private readonly cache = new Map<string, { app: AppRow | undefined; until: number }>();
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly apps: AppLookup) {}
 
   /** The cached answer for a key, or undefined when it must be looked up. */
   cached(apiKey: string): { app: AppRow | undefined } | undefined {
@@ -24,7 +28,7 @@ export class AppKeys {
   /** Reads the key from the database and remembers the answer. */
   private async load(apiKey: string): Promise<AppRow | undefined> {
     const now = Date.now();
-    const app = await this.db.selectFrom('apps').selectAll().where('api_key', '=', apiKey).executeTakeFirst();
+    const app = await this.apps.byKey(apiKey);
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(apiKey, { app, until: now + (app ? CACHE_MS : UNKNOWN_CACHE_MS) });
     return app;

@@ -4,11 +4,9 @@
 // server.ts takes the rate budget in between: `claim` only reads, `identify`
 // checks passwords and writes.
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { Db } from '../store/db.js';
-import { burnPasswordCheck, verifyPassword } from '../users/passwords.js';
-import { findUserByEmail } from '../users/queries.js';
+import { burnPasswordCheck, verifyPassword } from './passwords.js';
 import type { UserRow } from '../store/schema.js';
-import { matchTotpStep } from '../users/totp.js';
+import { matchTotpStep } from './totp.js';
 import { ApiError } from './errors.js';
 import type { LimiterFactory } from './limiter-store.js';
 import { readSessionCookie, sessionCookie, type SessionLookup, SessionStore } from './sessions.js';
@@ -52,6 +50,13 @@ function throttledError(refusals: RateLimiterRes[]): ApiError {
   return new ApiError('login_throttled', `too many failed logins: try again in ${retryAfter} s`, { retryAfter });
 }
 
+/** The accounts behind logins (src/users/repository.ts). */
+export interface UserLookup {
+  byEmail(email: string): Promise<UserRow | undefined>;
+  /** Moves the user's last used one-time-code step forward to `step`; false when it was used already: each code logs in once. */
+  advanceOtpStep(userId: number, step: number): Promise<boolean>;
+}
+
 /**
  * Who a request says it is, found with reads only: the rate budget is taken
  * on `subject` before `identify` checks a password or writes anything.
@@ -78,7 +83,7 @@ export class Authenticator {
   private readonly checking = new Map<string, Promise<void>>();
 
   constructor(
-    private readonly db: Db,
+    private readonly users: UserLookup,
     private readonly sessions: SessionStore,
     limiters: LimiterFactory,
     private readonly secureCookies: boolean,
@@ -100,7 +105,7 @@ export class Authenticator {
     }
     const login = basic.login.trim().toLowerCase();
     if (session?.user?.email === login) return { subject: session.user, rateUser: session.user, session, basic, malformedBasic: false, cookieSent };
-    return { subject: await findUserByEmail(this.db, login), session, basic, malformedBasic: false, cookieSent };
+    return { subject: await this.users.byEmail(login), session, basic, malformedBasic: false, cookieSent };
   }
 
   /** Checks the claim, once the request is admitted: the session's pending write, Basic, a new session. */
@@ -168,13 +173,7 @@ export class Authenticator {
     const step = matchTotpStep(user.otp_secret, withCode[2]);
     if (passwordOk && step !== undefined) {
       // Each code is usable once: the step only moves forward, atomically.
-      const res = await this.db
-        .updateTable('users')
-        .set({ otp_last_step: step })
-        .where('id', '=', user.id)
-        .where((eb) => eb.or([eb('otp_last_step', 'is', null), eb('otp_last_step', '<', step)]))
-        .executeTakeFirst();
-      if (Number(res.numUpdatedRows) === 1) return this.succeeded(user, accountKey, address);
+      if (await this.users.advanceOtpStep(user.id, step)) return this.succeeded(user, accountKey, address);
     }
     throw credentialsError(true);
   }

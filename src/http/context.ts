@@ -1,22 +1,32 @@
 // What a route handler is given: the services of the process and the request.
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
 import type { Readable } from 'node:stream';
 import type { Config } from '../config.js';
+import type { StorageBackend } from '../storage/backend.js';
 import type { Db, Store } from '../store/db.js';
 import type { UserRow } from '../store/schema.js';
 import type { Params } from './params.js';
 import type { SessionStore } from './sessions.js';
 import type { AppRow } from '../store/schema.js';
 
-/** Process-wide services, built once at start (see server.ts). Features add theirs to `features`. */
+/**
+ * The process's dependencies, built once by the composition root (src/app.ts)
+ * and given to the route handlers that still read them from their context.
+ */
 export interface Services {
   config: Config;
   store: Store;
   db: Db;
   sessions: SessionStore;
-  log: FastifyBaseLogger;
-  /** Feature services (storage, jobs, …) registered by their modules at start. */
-  features: Map<string, unknown>;
+  log: Logger;
+  storage: StorageBackend;
+  /** Signs upload policies and raw-upload URLs. */
+  uploadSecret: Buffer;
+  /** Where upload bodies are received before they are moved into the store. */
+  tmpDir: string;
+  /** The job worker of this process: woken when a job is enqueued here. */
+  jobs: { wake(): void };
 }
 
 export interface UploadedFile {

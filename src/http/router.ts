@@ -59,11 +59,6 @@ export class ApiRouter {
     methods.set(spec.method, { ...spec, patterns: compileParamPatterns(spec.params ?? []) });
   }
 
-  /** Every declared route, for tools that walk the whole API (the fuzz test). */
-  specs(): RouteSpec[] {
-    return [...this.byPath.values()].flatMap((methods) => [...methods.values()]);
-  }
-
   install(fastify: FastifyInstance, services: Services): void {
     for (const [path, methods] of this.byPath) {
       const wire = new Set<HttpMethod>();

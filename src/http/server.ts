@@ -1,22 +1,20 @@
-// Builds the HTTP service: Fastify with our body parsers, the signing /
-// authentication / rate-limit hook, XML errors, and every feature's routes.
+// The HTTP server: Fastify with our body parsers, limits and timeouts, the
+// signing / rate-limit / authentication hook, XML errors, and the routes the
+// composition root (src/app.ts) hands it.
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
-import { features } from '../features.js';
-import { migrate, openStore } from '../store/db.js';
-import { AppKeys } from './app-keys.js';
-import { Authenticator, type Identity } from './auth.js';
+import type { Logger } from 'pino';
+import type { AppKeys } from './app-keys.js';
+import type { Authenticator, Identity } from './auth.js';
 import type { Services } from './context.js';
 import type { AppRow } from '../store/schema.js';
 import { ApiError, badRequest, codeForStatus, type ErrorCode } from './errors.js';
-import { createLimiterFactory } from './limiter-store.js';
-import { RateLimit } from './rate-limit.js';
+import type { RateLimit } from './rate-limit.js';
 import { errorBody, sendError, XML_CONTENT_TYPE } from './reply.js';
-import { ApiRouter, type AuthLevel, FORM_LIMIT_BYTES } from './router.js';
-import { SessionStore } from './sessions.js';
+import { type ApiRouter, type AuthLevel, FORM_LIMIT_BYTES } from './router.js';
 import { renderReply } from './xml.js';
 
 declare module 'fastify' {
@@ -27,13 +25,6 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: AuthLevel;
   }
-}
-
-export interface Service {
-  fastify: FastifyInstance;
-  services: Services;
-  /** Stops accepting connections, finishes requests in flight, stops features, closes the database. */
-  close(): Promise<void>;
 }
 
 /** Longest path segment the router matches (a UUID or urlname is far shorter). */
@@ -70,18 +61,31 @@ function closeIfBodyUnread(req: FastifyRequest, reply: FastifyReply): void {
   if (!req.raw.complete) reply.header('connection', 'close');
 }
 
-export async function createService(config: Config): Promise<Service> {
+/** What the HTTP layer is built from: the composition root (src/app.ts) provides it. */
+export interface HttpDeps {
+  config: Config;
+  log: Logger;
+  appKeys: AppKeys;
+  authenticator: Authenticator;
+  rateLimit: RateLimit | null;
+  /** Every route of the service, declared by the features. */
+  router: ApiRouter;
+  /** Given to the route handlers (their context's `services`). */
+  services: Services;
+}
+
+export interface HttpServer {
+  fastify: FastifyInstance;
+  /** Stops accepting connections and finishes the requests in flight. */
+  close(): Promise<void>;
+}
+
+export function createHttpServer(deps: HttpDeps): HttpServer {
+  const { config, appKeys, authenticator, rateLimit, router, services } = deps;
   const limits = config.connections;
   let closing = false;
   const fastify = Fastify({
-    logger: {
-      level: config.logLevel,
-      redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-service-authorization"]', 'res.headers["set-cookie"]'],
-      serializers: {
-        // Paths only: query strings of upload URLs carry their authorisation.
-        req: (r: { method: string; url: string; id: string }) => ({ method: r.method, path: (r.url ?? '').split('?')[0], id: r.id }),
-      },
-    },
+    loggerInstance: deps.log as FastifyBaseLogger,
     // Our own onResponse line replaces Fastify's two per-request lines.
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => randomUUID(),
@@ -135,25 +139,6 @@ export async function createService(config: Config): Promise<Service> {
     const body = renderReply({ error: `the service cannot meet Expect: ${String(req.headers.expect).slice(0, 100)}`, 'error-code': 'expectation_failed' });
     res.writeHead(417, { 'content-type': XML_CONTENT_TYPE, 'content-length': Buffer.byteLength(body), 'x-request-id': randomUUID(), connection: 'close' }).end(body);
   });
-
-  const store = openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
-  await migrate(store);
-  const services: Services = {
-    config,
-    store,
-    db: store.db,
-    sessions: new SessionStore(store),
-    log: fastify.log,
-    features: new Map(),
-  };
-  const limiters = createLimiterFactory(config.redisUrl);
-  const appKeys = new AppKeys(store.db);
-  const authenticator = new Authenticator(store.db, services.sessions, limiters, config.publicUrl.startsWith('https:'), (err) =>
-    fastify.log.error({ err }, 'login-throttle store unavailable; login let through'),
-  );
-  const rateLimit = config.rateLimit
-    ? new RateLimit(config.rateLimit, limiters, (err) => fastify.log.error({ err }, 'rate-limit store unavailable; request let through'))
-    : null;
 
   // Bodies: urlencoded forms are read (bounded) and decoded by the router;
   // multipart and anything else stay streams for the route to consume.
@@ -224,15 +209,11 @@ export async function createService(config: Config): Promise<Service> {
     sendError(req, reply, new ApiError('not_found', `no such endpoint: ${req.method} ${(req.raw.url ?? '').split('?')[0]}`));
   });
 
-  const router = new ApiRouter();
-  for (const feature of features) feature.routes?.(router);
   router.install(fastify, services);
-  for (const feature of features) await feature.start?.(services);
 
   let closed = false;
   return {
     fastify,
-    services,
     async close() {
       if (closed) return;
       closed = true;
@@ -244,9 +225,6 @@ export async function createService(config: Config): Promise<Service> {
       } finally {
         clearInterval(sweep);
       }
-      for (const feature of [...features].reverse()) await feature.stop?.(services);
-      await limiters.close();
-      await store.close();
     },
   };
 }

@@ -1,11 +1,20 @@
 // Server-side sessions behind the `_ficelle_session` cookie. The cookie holds a
 // random 256-bit token; the database holds only its SHA-256.
 import { createHash, randomBytes } from 'node:crypto';
-import type { Db, Store } from '../store/db.js';
-import type { CompiledQuery } from 'kysely';
-import type { UserRow } from '../store/schema.js';
+import type { Sometimes } from '../store/db.js';
+import type { SessionRow, UserRow } from '../store/schema.js';
 
-type SessionUserRow = UserRow & { expires_at: string; last_seen_at: string };
+/** A session's user, with the session's expiry. */
+export type SessionUserRow = UserRow & { expires_at: string; last_seen_at: string };
+
+/** Where sessions are kept (src/users/repository.ts); found by the SHA-256 of their token. */
+export interface SessionRepository {
+  /** Synchronous where the database allows it: the hot path then awaits nothing. */
+  findSession(tokenHash: string): Sometimes<SessionUserRow | undefined>;
+  createSession(row: SessionRow): Promise<void>;
+  touchSession(tokenHash: string, lastSeenAt: string, expiresAt: string): Promise<void>;
+  deleteSession(tokenHash: string): Promise<void>;
+}
 
 export const SESSION_COOKIE = '_ficelle_session';
 const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
@@ -50,41 +59,20 @@ export interface SessionLookup {
 }
 
 export class SessionStore {
-  // Compiled once: this lookup runs on every authenticated request, and
-  // building + compiling the query costs more than running it.
-  private readonly findQuery: CompiledQuery<SessionUserRow>;
-  private readonly findSync?: (tokenHash: string) => SessionUserRow | undefined;
-  private readonly db: Db;
   private readonly recent = new Map<string, { user: UserRow; until: number }>();
 
-  constructor(store: Store) {
-    const db = (this.db = store.db);
-    this.findQuery = db
-      .selectFrom('sessions')
-      .innerJoin('users', 'users.id', 'sessions.user_id')
-      .selectAll('users')
-      .select(['sessions.expires_at', 'sessions.last_seen_at'])
-      .where('sessions.token_hash', '=', '')
-      .compile();
-    if (store.sqlite) {
-      const stmt = store.sqlite.prepare(this.findQuery.sql);
-      this.findSync = (tokenHash) => stmt.get(tokenHash) as SessionUserRow | undefined;
-    }
-  }
+  constructor(private readonly repo: SessionRepository) {}
 
   async create(userId: number): Promise<string> {
     const token = randomBytes(32).toString('base64url');
     const now = new Date();
-    await this.db
-      .insertInto('sessions')
-      .values({
-        token_hash: hashToken(token),
-        user_id: userId,
-        created_at: now.toISOString(),
-        last_seen_at: now.toISOString(),
-        expires_at: new Date(now.getTime() + SESSION_TTL_MS).toISOString(),
-      })
-      .execute();
+    await this.repo.createSession({
+      token_hash: hashToken(token),
+      user_id: userId,
+      created_at: now.toISOString(),
+      last_seen_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + SESSION_TTL_MS).toISOString(),
+    });
     return token;
   }
 
@@ -103,9 +91,8 @@ export class SessionStore {
     const hit = this.cached(token);
     if (hit) return hit;
     const tokenHash = hashToken(token);
-    const row = this.findSync
-      ? this.findSync(tokenHash)
-      : (await this.db.executeQuery<SessionUserRow>({ ...this.findQuery, parameters: [tokenHash] } as CompiledQuery<SessionUserRow>)).rows[0];
+    const found = this.repo.findSession(tokenHash);
+    const row = found instanceof Promise ? await found : found;
     if (!row || Date.parse(row.expires_at) <= now) {
       this.recent.delete(token);
       return row ? { token, owes: 'delete' } : { token };
@@ -120,14 +107,10 @@ export class SessionStore {
   /** Does the write a lookup owes (drop an expired row, slide a live one); the session's user, if live. */
   async settle(lookup: SessionLookup): Promise<UserRow | undefined> {
     if (lookup.owes === 'delete') {
-      await this.db.deleteFrom('sessions').where('token_hash', '=', hashToken(lookup.token)).execute();
+      await this.repo.deleteSession(hashToken(lookup.token));
     } else if (lookup.owes === 'touch' && lookup.user) {
       const now = Date.now();
-      await this.db
-        .updateTable('sessions')
-        .set({ last_seen_at: new Date(now).toISOString(), expires_at: new Date(now + SESSION_TTL_MS).toISOString() })
-        .where('token_hash', '=', hashToken(lookup.token))
-        .execute();
+      await this.repo.touchSession(hashToken(lookup.token), new Date(now).toISOString(), new Date(now + SESSION_TTL_MS).toISOString());
       this.remember(lookup.token, lookup.user, now);
     }
     return lookup.user;
@@ -140,6 +123,6 @@ export class SessionStore {
 
   async destroy(token: string): Promise<void> {
     this.recent.delete(token);
-    await this.db.deleteFrom('sessions').where('token_hash', '=', hashToken(token)).execute();
+    await this.repo.deleteSession(hashToken(token));
   }
 }

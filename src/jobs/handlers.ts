@@ -1,6 +1,5 @@
-// What the worker knows about each kind of job. Features register their
-// handlers when their module loads.
-import type { Services } from '../http/context.js';
+// What the worker knows about each kind of job: features provide handlers,
+// the composition root hands them to the worker.
 import type { Db } from '../store/db.js';
 import type { JobRow } from '../store/schema.js';
 
@@ -19,16 +18,8 @@ export interface JobHandler {
    * Handles items [start, end) of the payload inside `trx`. Runs in the same
    * transaction that moves the job's cursor, so a chunk is applied exactly once.
    */
-  runChunk(trx: Db, job: JobRow, payload: unknown, start: number, end: number, services: Services): Promise<ChunkResult>;
+  runChunk(trx: Db, job: JobRow, payload: unknown, start: number, end: number): Promise<ChunkResult>;
 }
 
-const handlers = new Map<string, JobHandler>();
-
-export function registerJobHandler(kind: string, handler: JobHandler): void {
-  if (handlers.has(kind)) throw new Error(`job handler ${kind} registered twice`);
-  handlers.set(kind, handler);
-}
-
-export function jobHandler(kind: string): JobHandler | undefined {
-  return handlers.get(kind);
-}
+/** The handler of each kind of job, built once by the composition root (src/app.ts). */
+export type JobHandlers = ReadonlyMap<string, JobHandler>;

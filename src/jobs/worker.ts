@@ -4,9 +4,9 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { JobSettings } from '../config.js';
-import type { Services } from '../http/context.js';
-import { nowIso, type Db } from '../store/db.js';
-import { jobHandler, type ChunkResult } from './handlers.js';
+import type { Logger } from 'pino';
+import { nowIso, type Db, type Store } from '../store/db.js';
+import type { ChunkResult, JobHandlers } from './handlers.js';
 import { appendErrors, claimJob, failJob, leaseUntil, parseErrors, releaseJob } from './queue.js';
 import type { JobRow } from '../store/schema.js';
 
@@ -20,12 +20,14 @@ export class JobWorker {
   private wakeUp: (() => void) | undefined;
 
   constructor(
-    private readonly services: Services,
+    private readonly store: Store,
+    private readonly log: Logger,
+    private readonly handlers: JobHandlers,
     readonly options: JobSettings,
   ) {}
 
   private get db(): Db {
-    return this.services.db;
+    return this.store.db;
   }
 
   start(): void {
@@ -64,9 +66,9 @@ export class JobWorker {
     while (!this.stopping) {
       let job: JobRow | undefined;
       try {
-        job = await claimJob(this.db, this.services.store.dialect, this.id, this.options.leaseSeconds);
+        job = await claimJob(this.db, this.store.dialect, this.id, this.options.leaseSeconds);
       } catch (err) {
-        this.services.log.error({ err }, 'job queue: claiming failed');
+        this.log.error({ err }, 'job queue: claiming failed');
       }
       if (job) await this.run(job);
       else if (!this.stopping) await this.sleep(this.options.pollMs);
@@ -74,8 +76,8 @@ export class JobWorker {
   }
 
   private async run(job: JobRow): Promise<void> {
-    const log = this.services.log.child({ job: job.uuid, kind: job.kind });
-    const handler = jobHandler(job.kind);
+    const log = this.log.child({ job: job.uuid, kind: job.kind });
+    const handler = this.handlers.get(job.kind);
     if (!handler) return failJob(this.db, job, this.id, `no handler for job kind ${job.kind}`);
     if (job.attempts > this.options.maxAttempts) return failJob(this.db, job, this.id, `given up after ${job.attempts - 1} attempts`);
     let payload: unknown;
@@ -107,7 +109,7 @@ export class JobWorker {
             .where('cursor', '=', cursor)
             .executeTakeFirst();
           if (Number(held.numUpdatedRows) !== 1) throw new LeaseLost();
-          const r = await handler.runChunk(trx, job, payload, cursor, end, this.services);
+          const r = await handler.runChunk(trx, job, payload, cursor, end);
           const now = nowIso();
           const last = end >= job.total;
           nextErrors = appendErrors(errors, r.errors);

@@ -1,14 +1,13 @@
 // PUT /medias/batch_update.xml: resolves the selection and validates the
 // attributes at request time, then hands a fixed list of media ids to the job
 // queue (docs/batch-updates.md). The job applies them chunk by chunk.
-import type { RequestContext } from '../http/context.js';
+import type { RequestContext, Services } from '../http/context.js';
 import { userOf } from '../http/context.js';
 import { conflict, invalid, notFound } from '../http/errors.js';
 import type { Params } from '../http/params.js';
 import type { XmlObject } from '../http/xml.js';
-import { registerJobHandler } from '../jobs/handlers.js';
+import type { JobHandler } from '../jobs/handlers.js';
 import { enqueueJob } from '../jobs/queue.js';
-import { jobWorkerOf } from '../jobs/routes.js';
 import { jobLocation, jobXml } from '../jobs/xml.js';
 import { nowIso, type Db } from '../store/db.js';
 import { applyMediaChanges } from './apply.js';
@@ -95,7 +94,7 @@ export async function batchUpdate(ctx: RequestContext): Promise<XmlObject> {
   }
   const payload: BatchPayload = { ids, changes };
   const job = await enqueueJob(db, { ownerId: user.id, kind: BATCH_JOB_KIND, payload, total: ids.length });
-  jobWorkerOf(ctx.services)?.wake();
+  ctx.services.jobs.wake();
   return {
     job: jobXml(job),
     'job-uuid': job.uuid,
@@ -105,8 +104,10 @@ export async function batchUpdate(ctx: RequestContext): Promise<XmlObject> {
   };
 }
 
-registerJobHandler(BATCH_JOB_KIND, {
-  async runChunk(trx, job, payload, start, end, services) {
+/** Applies one chunk of a batch update, in the worker's chunk transaction. */
+export function batchJobHandler(services: Services): JobHandler {
+  return {
+  async runChunk(trx, job, payload, start, end) {
     const { ids, changes } = payload as BatchPayload;
     const chunk = ids.slice(start, end);
     const now = nowIso();
@@ -127,4 +128,5 @@ registerJobHandler(BATCH_JOB_KIND, {
       afterCommit: files.length ? () => removeStoredFiles({ services }, files) : undefined,
     };
   },
-});
+  };
+}

@@ -26,7 +26,7 @@ export type PublishOutcome = 'published' | 'already-completed';
  * Either way a file that is not published is recorded for deletion.
  */
 export async function publishUpload(
-  services: Pick<Services, 'config' | 'features' | 'db' | 'log'>,
+  services: Pick<Services, 'storage' | 'db' | 'log'>,
   mediaId: number,
   file: VerifiedFile,
   pendingUploadId?: number,

@@ -1,6 +1,6 @@
 // The /medias routes (spec 4.7): listing, one media, create, update, delete,
 // batch update.
-import type { Feature } from '../features.js';
+import type { RouteSpec } from '../http/router.js';
 import { userOf } from '../http/context.js';
 import { notFound } from '../http/errors.js';
 import { pageParams, PAGINATION_PARAMS, totalPages } from '../http/params.js';
@@ -18,10 +18,9 @@ export const MEDIAS_MAX_PER_PAGE = 500;
 
 const MEDIA_PARAMS = mediaAttributeParams('media', 'single');
 
-export const mediaFeature: Feature = {
-  name: 'media',
-  routes(router) {
-    router.add({
+export function mediaRoutes(): RouteSpec[] {
+  return [
+    {
       method: 'GET',
       path: '/medias.xml',
       params: ['view', 'artist_id', 'gallery_id', 'medias_group_id', 'lightbox_id', ...PAGINATION_PARAMS],
@@ -40,8 +39,8 @@ export const mediaFeature: Feature = {
         const items = records.map((m) => mediaXml(m, relations?.get(m.id) ?? NO_RELATIONS, view));
         return { medias: xmlArray('media', items), page: page.page, 'total-pages': totalPages(total, page.perPage), 'total-count': total };
       },
-    });
-    router.add({
+    },
+    {
       method: 'GET',
       path: '/medias/:uuid.xml',
       params: ['view'],
@@ -51,33 +50,33 @@ export const mediaFeature: Feature = {
         const view = ctx.params.oneOf('view', MEDIA_VIEWS) ?? 'details';
         return { media: await mediaElement(ctx.services.db, media.id, view) };
       },
-    });
-    router.add({
+    },
+    {
       method: 'POST',
       path: '/medias.xml',
       params: [...UPLOAD_PARAMS, ...MEDIA_PARAMS, 'media[replace]', 'artist_id'],
       files: [CONTENT_FIELD],
       handler: createMedia,
-    });
-    router.add({
+    },
+    {
       method: 'PUT',
       path: '/medias/batch_update.xml',
       params: BATCH_PARAMS,
       handler: batchUpdate,
-    });
-    router.add({
+    },
+    {
       method: 'PUT',
       path: '/medias/:uuid.xml',
       params: [...UPLOAD_PARAMS, ...MEDIA_PARAMS, 'media[replace]', 'artist_id'],
       files: [CONTENT_FIELD],
       multipartOnly: true,
       handler: updateMedia,
-    });
-    router.add({
+    },
+    {
       method: 'DELETE',
       path: '/medias/:uuid.xml',
       params: [],
       handler: deleteMedia,
-    });
-  },
-};
+    },
+  ];
+}

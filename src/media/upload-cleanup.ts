@@ -10,12 +10,11 @@
 //  - finished jobs older than JOB_RETENTION_SECONDS.
 // Safe to run in several processes at once: every step is idempotent. A part
 // that fails is logged and the others still run.
-import type { Feature } from '../features.js';
+import { PeriodicTask } from '../jobs/periodic.js';
 import type { Services } from '../http/context.js';
 import { purgeFinishedJobs } from '../jobs/queue.js';
 import { drainFileDeletions, recordFileDeletions, removeRecordedFiles } from '../storage/file-deletions.js';
 import { INCOMING_PREFIX } from '../storage/object-keys.js';
-import { closeUploadServices, uploadServicesOf } from '../storage/registry.js';
 import { sweepTempFiles } from '../storage/temp-file.js';
 import type { Db } from '../store/db.js';
 
@@ -30,7 +29,7 @@ export interface SweepResult {
   jobs: number;
 }
 
-type SweepServices = Pick<Services, 'config' | 'features' | 'db' | 'log'>;
+type SweepServices = Pick<Services, 'config' | 'storage' | 'tmpDir' | 'db' | 'log'>;
 
 const BATCH = 200;
 
@@ -95,7 +94,7 @@ async function sweepAbandonedUploads(services: SweepServices, now: Date, result:
 
 /** Incoming objects older than the grace period that no pending upload points to. */
 async function sweepIncoming(services: SweepServices, now: Date): Promise<number> {
-  const { storage } = uploadServicesOf(services);
+  const { storage } = services;
   const before = now.getTime() - INCOMING_GRACE_MS;
   let removed = 0;
   for await (const page of storage.list(INCOMING_PREFIX)) {
@@ -114,7 +113,7 @@ async function sweepIncoming(services: SweepServices, now: Date): Promise<number
 
 export async function sweepExpiredUploads(services: SweepServices, now = new Date()): Promise<SweepResult> {
   const { config, db, log } = services;
-  const { tmpDir } = uploadServicesOf(services);
+  const { tmpDir } = services;
   const result: SweepResult = { uploads: 0, medias: 0, tempFiles: 0, fileDeletions: 0, incoming: 0, jobs: 0 };
   const part = async (name: string, fn: () => Promise<void>) => {
     try {
@@ -144,46 +143,19 @@ export function sweepIntervalMs(uploadExpirySeconds: number): number {
   return Math.min(600_000, Math.max(1000, Math.floor((uploadExpirySeconds * 1000) / 4)));
 }
 
-interface SweepTimer {
-  timer: NodeJS.Timeout;
-  running?: Promise<void>;
+/**
+ * The cleanup sweep of this process, once at start and then every
+ * sweepIntervalMs. Temporary files of a crashed process are removed before
+ * this one serves: nothing half-received outlives a restart.
+ */
+export async function startCleanupSweep(services: SweepServices): Promise<PeriodicTask> {
+  await sweepTempFiles(services.tmpDir, Date.now() - services.config.uploadExpirySeconds * 1000).catch((err: unknown) =>
+    services.log.error({ err }, 'start-up sweep of temporary files failed'),
+  );
+  const task = new PeriodicTask('cleanup sweep', sweepIntervalMs(services.config.uploadExpirySeconds), async () => {
+    const r = await sweepExpiredUploads(services);
+    if (Object.values(r).some((n) => n > 0)) services.log.info(r, 'cleanup sweep removed leftovers');
+  }, services.log);
+  task.start({ now: true });
+  return task;
 }
-
-const TIMER_KEY = 'upload-cleanup';
-
-// State lives in services.features: several services may share this process (tests).
-export const uploadCleanupFeature: Feature = {
-  name: 'upload-cleanup',
-  async start(services) {
-    // Temp files of a crashed process go before this one serves: nothing half-received outlives a restart.
-    const { tmpDir } = uploadServicesOf(services);
-    await sweepTempFiles(tmpDir, Date.now() - services.config.uploadExpirySeconds * 1000).catch((err: unknown) =>
-      services.log.error({ err }, 'start-up sweep of temporary files failed'),
-    );
-    const sweep = () => {
-      if (state.running) return;
-      state.running = sweepExpiredUploads(services)
-        .then((r) => {
-          if (Object.values(r).some((n) => n > 0)) services.log.info(r, 'cleanup sweep removed leftovers');
-        })
-        .catch((err: unknown) => services.log.error({ err }, 'cleanup sweep failed'))
-        .finally(() => {
-          state.running = undefined;
-        });
-    };
-    const state: SweepTimer = { timer: setInterval(sweep, sweepIntervalMs(services.config.uploadExpirySeconds)) };
-    state.timer.unref();
-    services.features.set(TIMER_KEY, state);
-    // Once at start, in the background: what a crash of this or another process left.
-    sweep();
-  },
-  async stop(services) {
-    const state = services.features.get(TIMER_KEY) as SweepTimer | undefined;
-    if (state) {
-      clearInterval(state.timer);
-      await state.running;
-      services.features.delete(TIMER_KEY);
-    }
-    closeUploadServices(services);
-  },
-};

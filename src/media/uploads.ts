@@ -11,7 +11,6 @@ import { nowIso } from '../store/db.js';
 import { ObjectGone } from '../storage/backend.js';
 import { recordFileDeletions, recordUnpublishedFile, removeRecordedFiles } from '../storage/file-deletions.js';
 import { newIncomingKey, newOriginalKey } from '../storage/object-keys.js';
-import { uploadServicesOf } from '../storage/registry.js';
 import { receiveToTempFile } from '../storage/temp-file.js';
 import { sanitizeFileName } from './file-names.js';
 import { inspectLocalFile, inspectStoredObject, type Inspection } from './inspect-upload.js';
@@ -59,7 +58,7 @@ const unprocessable = (message: string, stopWithError: boolean) => new ApiError(
  */
 export async function beginUpload(ctx: RequestContext, media: MediaRow, params: Params): Promise<XmlObject> {
   const { config, db } = ctx.services;
-  const { storage, secret } = uploadServicesOf(ctx.services);
+  const { storage, uploadSecret: secret } = ctx.services;
   const fileName = sanitizeFileName(params.required('media[content][file_name]'));
   const size = params.int('media[content][file_size]');
   if (size === undefined) throw missing('media[content][file_size]');
@@ -121,7 +120,7 @@ export async function beginUpload(ctx: RequestContext, media: MediaRow, params: 
  */
 export async function completeUpload(ctx: RequestContext, media: MediaRow, params: Params): Promise<XmlObject> {
   const { db } = ctx.services;
-  const { storage } = uploadServicesOf(ctx.services);
+  const { storage } = ctx.services;
   const location = params.required('media[content][upload_location]');
   const sentSize = params.int('media[content][file_size]');
   const pending = await findPendingUpload(db, media.id);
@@ -209,7 +208,7 @@ async function raceLost(ctx: RequestContext, mediaId: number): Promise<XmlObject
  */
 export async function storeDirectUpload(ctx: RequestContext, media: MediaRow, file: UploadedFile): Promise<XmlObject> {
   const { config, db } = ctx.services;
-  const { storage, tmpDir } = uploadServicesOf(ctx.services);
+  const { storage, tmpDir } = ctx.services;
   const received = await receiveToTempFile(file.stream, tmpDir, config.maxUploadBytes, ctx.req.raw).catch((err: unknown) => {
     // The rest of an oversized body is not read: the connection ends with the reply.
     if (err instanceof ApiError && err.status === 413) ctx.reply.header('connection', 'close');

@@ -9,7 +9,6 @@
 // takes the record off, and a crash in between leaves nothing forever.
 import type { Services } from '../http/context.js';
 import { nowIso, type Db } from '../store/db.js';
-import { uploadServicesOf } from './registry.js';
 
 /** Rows per INSERT, keys per IN list: well under every database's parameter limit. */
 const CHUNK = 500;
@@ -17,7 +16,7 @@ const CHUNK = 500;
 /** How long a file stored for a media may wait for the media to be published. */
 export const UNPUBLISHED_FILE_GRACE_MS = 24 * 3600 * 1000;
 
-type FileServices = Pick<Services, 'config' | 'features' | 'db' | 'log'>;
+type FileServices = Pick<Services, 'storage' | 'db' | 'log'>;
 
 /** Records files to remove (call inside the transaction that drops their references). */
 export async function recordFileDeletions(trx: Db, keys: readonly (string | null | undefined)[], dueAt?: Date): Promise<void> {
@@ -40,7 +39,7 @@ export function recordUnpublishedFile(db: Db, key: string): Promise<void> {
 
 /** Deletes each key's file; the keys whose file is gone now. */
 async function deleteEach(services: FileServices, keys: readonly string[]): Promise<{ gone: string[]; failed: number; error?: unknown }> {
-  const { storage } = uploadServicesOf(services);
+  const { storage } = services;
   const gone: string[] = [];
   let failed = 0;
   let error: unknown;

@@ -7,13 +7,12 @@
 // put into the store in one piece.
 import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import type { Feature } from '../features.js';
+import type { RouteSpec } from '../http/router.js';
 import type { RequestContext } from '../http/context.js';
 import { ApiError, badRequest, conflict } from '../http/errors.js';
 import { LOCAL_UPLOAD_PATH, RAW_UPLOAD_PATH } from '../media/upload-locations.js';
 import { nowIso } from '../store/db.js';
 import { verifyPolicy, type UploadPolicy } from './policy.js';
-import { uploadServicesOf } from './registry.js';
 import { receiveToTempFile } from './temp-file.js';
 
 /** Room for the form fields around the file in a multipart body. */
@@ -56,7 +55,7 @@ async function requirePending(ctx: RequestContext, policy: UploadPolicy): Promis
 }
 
 async function receive(ctx: RequestContext, policy: UploadPolicy, source: Readable): Promise<{ key: string; size: number }> {
-  const { storage, tmpDir } = uploadServicesOf(ctx.services);
+  const { storage, tmpDir } = ctx.services;
   const received = await receiveToTempFile(source, tmpDir, policy.maxSize, ctx.req.raw).catch((err: unknown) => {
     if (err instanceof ApiError && err.status === 413) throw tooLarge(policy);
     throw err;
@@ -90,15 +89,10 @@ function receipt(stored: { key: string; size: number }) {
   return { message: 'file received', key: stored.key, 'file-size': stored.size };
 }
 
-export const uploadTargetFeature: Feature = {
-  name: 'upload-target',
-  // The store and the secret are built at start: a bad STORAGE_URL stops the service there, not at the first upload.
-  start(services) {
-    uploadServicesOf(services);
-  },
-  routes(router) {
+export function uploadTargetRoutes(): RouteSpec[] {
+  return [
     // Multipart, like an S3 browser POST: key, policy, signature, Content-Type (any order), then the file.
-    router.add({
+    {
       method: 'POST',
       path: LOCAL_UPLOAD_PATH,
       auth: 'none',
@@ -106,8 +100,7 @@ export const uploadTargetFeature: Feature = {
       files: true,
       formLimitBytes: UPLOAD_FORM_LIMIT_BYTES,
       handler: (ctx) => closingOnRefusal(ctx, async () => {
-        const { secret } = uploadServicesOf(ctx.services);
-        const policy = verifyPolicy(ctx.params.str('policy'), ctx.params.str('signature'), secret);
+        const policy = verifyPolicy(ctx.params.str('policy'), ctx.params.str('signature'), ctx.services.uploadSecret);
         if (ctx.params.str('key') !== policy.key) throw new ApiError('forbidden', 'key does not match the upload policy');
         const contentType = ctx.params.str('Content-Type') ?? ctx.params.str('content-type');
         if (contentType !== undefined && policy.contentType !== undefined && contentType.toLowerCase() !== policy.contentType.toLowerCase()) {
@@ -118,9 +111,9 @@ export const uploadTargetFeature: Feature = {
         await requirePending(ctx, policy);
         return receipt(await receive(ctx, policy, ctx.file.stream));
       }),
-    });
+    },
     // Raw bytes to a URL that carries its own authorisation (clients with the `raw` capability).
-    router.add({
+    {
       method: 'PUT',
       path: RAW_UPLOAD_PATH,
       auth: 'none',
@@ -128,12 +121,11 @@ export const uploadTargetFeature: Feature = {
       rawBody: true,
       formLimitBytes: UPLOAD_FORM_LIMIT_BYTES,
       handler: (ctx) => closingOnRefusal(ctx, async () => {
-        const { secret } = uploadServicesOf(ctx.services);
-        const policy = verifyPolicy(ctx.params.str('policy'), ctx.params.str('signature'), secret);
+        const policy = verifyPolicy(ctx.params.str('policy'), ctx.params.str('signature'), ctx.services.uploadSecret);
         refuseEarly(ctx, policy, 0);
         await requirePending(ctx, policy);
         return receipt(await receive(ctx, policy, ctx.req.raw));
       }),
-    });
-  },
-};
+    },
+  ];
+}

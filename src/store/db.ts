@@ -2,7 +2,7 @@
 // (WAL) by default, PostgreSQL when DATABASE_URL is a postgres:// URL.
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type CompiledQuery, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import pg from 'pg';
 import { ensurePrivateDir, ensurePrivateFile, tightenIfPresent } from '../storage/private-files.js';
 import type { Database } from './schema.js';
@@ -17,6 +17,23 @@ export interface Store {
   /** The raw SQLite handle, for the few hot-path reads that run synchronously. */
   sqlite?: SQLite.Database;
   close(): Promise<void>;
+}
+
+/** A value now (SQLite), or later (PostgreSQL): hot paths await only the latter. */
+export type Sometimes<T> = T | Promise<T>;
+
+/**
+ * A compiled query for the reads every request makes (sessions, app keys):
+ * on SQLite a prepared statement run synchronously, so the caller needs no
+ * await; on PostgreSQL the pool. `query` is compiled once by the caller with
+ * placeholder parameters; each call passes the real ones in order.
+ */
+export function hotQuery<R>(store: Store, query: CompiledQuery<R>): (...parameters: unknown[]) => Sometimes<R[]> {
+  if (store.sqlite) {
+    const stmt = store.sqlite.prepare(query.sql);
+    return (...parameters) => stmt.all(...parameters) as R[];
+  }
+  return async (...parameters) => (await store.db.executeQuery<R>({ ...query, parameters } as CompiledQuery<R>)).rows;
 }
 
 // COUNT(*) and bigint columns arrive as strings from pg; our values fit in a double.

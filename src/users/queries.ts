@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../store/db.js';
 import { nowIso } from '../store/db.js';
-import { hashPassword } from './passwords.js';
+import { hashPassword } from '../http/passwords.js';
 import type { UserRow } from '../store/schema.js';
 
 export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {

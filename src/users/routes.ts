@@ -1,25 +1,24 @@
 // Session and ping endpoints (spec 4.1).
-import type { Feature } from '../features.js';
+import type { RouteSpec } from '../http/router.js';
 import { userOf } from '../http/context.js';
 import { clearedSessionCookie, readSessionCookie } from '../http/sessions.js';
 
-export const sessionFeature: Feature = {
-  name: 'session',
-  routes(router) {
-    router.add({
+export function sessionRoutes(): RouteSpec[] {
+  return [
+    {
       method: 'GET',
       path: '/ping.xml',
       auth: 'app',
       params: ['text'],
       handler: async (ctx) => ({ message: 'OK', 'input-text': ctx.params.str('text') }),
-    });
-    router.add({
+    },
+    {
       method: 'GET',
       path: '/ping_auth.xml',
       params: ['text'],
       handler: async (ctx) => ({ message: 'OK', 'input-text': ctx.params.str('text') }),
-    });
-    router.add({
+    },
+    {
       method: 'GET',
       path: '/whoami.xml',
       handler: async (ctx) => {
@@ -36,8 +35,8 @@ export const sessionFeature: Feature = {
           message: 'session valid',
         };
       },
-    });
-    router.add({
+    },
+    {
       method: 'GET',
       path: '/logout.xml',
       auth: 'app',
@@ -47,6 +46,6 @@ export const sessionFeature: Feature = {
         ctx.reply.header('set-cookie', clearedSessionCookie(ctx.services.config.publicUrl.startsWith('https:')));
         return { message: token ? 'logged out' : 'no session' };
       },
-    });
-  },
-};
+    },
+  ];
+}

@@ -1,5 +1,5 @@
 // GET /websites.xml (spec 4.2).
-import type { Feature } from '../features.js';
+import type { RouteSpec } from '../http/router.js';
 import { userOf } from '../http/context.js';
 import { pageParams, PAGINATION_PARAMS, totalPages } from '../http/params.js';
 import { xmlArray, type XmlObject } from '../http/xml.js';
@@ -13,10 +13,9 @@ export function homeUrl(publicUrl: string, w: { urlname: string; hostname: strin
   return w.hostname ? `https://${w.hostname}` : `${publicUrl}/sites/${w.urlname}`;
 }
 
-export const websitesFeature: Feature = {
-  name: 'websites',
-  routes(router) {
-    router.add({
+export function websiteRoutes(): RouteSpec[] {
+  return [
+    {
       method: 'GET',
       path: '/websites.xml',
       params: ['view', ...PAGINATION_PARAMS],
@@ -51,6 +50,6 @@ export const websitesFeature: Feature = {
         );
         return { websites: xmlArray('website', items), 'total-pages': totalPages(Number(total), limit) };
       },
-    });
-  },
-};
+    },
+  ];
+}

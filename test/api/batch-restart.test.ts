@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MediaPortfolioClient } from '../../src/client/index.js';
 import { int, text } from '../../src/client/xml.js';
 import { loadConfig } from '../../src/config.js';
-import { createService, type Service } from '../../src/http/server.js';
+import { buildApp as createService, type App as Service } from '../../src/app.js';
 import type { Db } from '../../src/store/db.js';
 import { nowIso, openStore } from '../../src/store/db.js';
 import { createUser } from '../../src/users/queries.js';

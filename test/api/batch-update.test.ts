@@ -3,7 +3,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { all, int, text } from '../../src/client/xml.js';
 import type { Params } from '../../src/client/params.js';
-import { jobWorkerOf } from '../../src/jobs/routes.js';
 import { eachDatabase } from '../support/service.js';
 import {
   createCollection,
@@ -200,7 +199,7 @@ eachDatabase((kind) => {
   it('skips a gallery deleted between the request and the job', async () => {
     const g = await createGallery(w, 'Short-lived');
     const [m] = await insertMedias(w.svc.db, w.user, 1);
-    const worker = jobWorkerOf(w.svc.service.services)!;
+    const worker = w.svc.service.worker;
     await worker.stop();
     const res = await batch({ select: m, 'medias[publish_to_galleries]': [g], 'medias[title]': 'Still applied' });
     await w.client.deleteGallery(w.urlname, g);
@@ -223,7 +222,7 @@ eachDatabase((kind) => {
       .insertInto('jobs')
       .values({ uuid, owner_id: w.user.id, kind: 'media_batch_update', state: 'queued', payload: JSON.stringify({ ids: [id], changes: { columns: { title: 'Changed', artist_id: 987654 } } }), total: 1, created_at: now, updated_at: now })
       .execute();
-    jobWorkerOf(w.svc.service.services)!.wake();
+    w.svc.service.worker.wake();
     const done = await waitForJob(w.client, `/jobs/${uuid}.xml`);
     expect(text(done.doc, 'job/state')).toBe('failed');
     expect(int(done.doc, 'job/processed')).toBe(0);
@@ -237,7 +236,7 @@ eachDatabase((kind) => {
   it('counts medias deleted before the job reached them as failed', async () => {
     const ms = await insertMedias(w.svc.db, w.user, 3);
     // Stop the worker so the job waits, delete one media, then let it run.
-    const worker = jobWorkerOf(w.svc.service.services)!;
+    const worker = w.svc.service.worker;
     await worker.stop();
     const res = await batch({ select: ms.join(','), 'medias[title]': 'Late' });
     await w.client.request('DELETE', `/medias/${ms[1]}.xml`);

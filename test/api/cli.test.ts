@@ -10,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MediaPortfolioClient } from '../../src/client/index.js';
 import { all, text } from '../../src/client/xml.js';
 import { loadConfig } from '../../src/config.js';
-import { createService, type Service } from '../../src/http/server.js';
+import { buildApp as createService, type App as Service } from '../../src/app.js';
 import { openStore, type Db, type Store } from '../../src/store/db.js';
-import { randomTotpSecret, totpCode } from '../../src/users/totp.js';
+import { randomTotpSecret, totpCode } from '../../src/http/totp.js';
 import { childEnv, runNode, signedFetch, type RunResult } from '../support/processes.js';
 import { basicAuth, createPgDatabase, eachDatabase, type DbKind } from '../support/service.js';
 

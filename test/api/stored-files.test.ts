@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MediaPortfolioClient } from '../../src/client/index.js';
 import { find, text, type XmlNode } from '../../src/client/xml.js';
 import { loadConfig } from '../../src/config.js';
-import { createService, type Service } from '../../src/http/server.js';
+import { buildApp as createService, type App as Service } from '../../src/app.js';
 import { sweepExpiredUploads } from '../../src/media/upload-cleanup.js';
 import { tempFileName } from '../../src/storage/temp-file.js';
 import { nowIso } from '../../src/store/db.js';

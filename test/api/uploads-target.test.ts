@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { newIncomingKey } from '../../src/storage/object-keys.js';
 import { signPolicy, type UploadPolicy } from '../../src/storage/policy.js';
-import { uploadServicesOf } from '../../src/storage/registry.js';
 import { eachDatabase, TestService } from '../support/service.js';
 import { errorOf, jpegWithExif, postUpload, putRaw, sendChunked, sendThenAbort } from './uploads-support.js';
 
@@ -20,7 +19,7 @@ eachDatabase((kind) => {
 
   beforeAll(async () => {
     svc = await TestService.start(kind);
-    secret = uploadServicesOf(svc.service.services).secret;
+    secret = svc.service.services.uploadSecret;
     file = await jpegWithExif();
   });
   afterAll(() => svc?.close());

@@ -7,18 +7,8 @@
 import fc from 'fast-check';
 import { connect, type Socket } from 'node:net';
 import { parseXml } from '../../src/client/xml.js';
-import { features } from '../../src/features.js';
-import { ApiRouter, type RouteSpec } from '../../src/http/router.js';
+import type { RouteSpec } from '../../src/http/router.js';
 import { computeSignature } from '../../src/http/signing.js';
-
-// ---- the route table ---------------------------------------------------------
-
-/** Every route the service declares, from the features themselves: a new route is fuzzed without touching the test. */
-export function routeTable(): RouteSpec[] {
-  const router = new ApiRouter();
-  for (const feature of features) feature.routes?.(router);
-  return router.specs();
-}
 
 // ---- values ------------------------------------------------------------------
 

@@ -9,7 +9,7 @@ import { describe } from 'vitest';
 import { MediaPortfolioClient, type ClientOptions } from '../../src/client/index.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { computeSignature, rfc2822 } from '../../src/http/signing.js';
-import { createService, type Service } from '../../src/http/server.js';
+import { buildApp as createService, type App as Service } from '../../src/app.js';
 import { nowIso } from '../../src/store/db.js';
 import { createUser } from '../../src/users/queries.js';
 import { createWebsite } from '../../src/websites/queries.js';

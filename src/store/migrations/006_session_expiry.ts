@@ -1,4 +1,4 @@
-// Expired sessions are purged in the background (src/users/session-cleanup.ts):
+// Expired sessions are purged in the background (a periodic task built in src/app.ts):
 // the purge finds them by expiry.
 import type { Kysely } from 'kysely';
 import type { MigrationDb } from '../migration-helpers.js';

@@ -1,0 +1,147 @@
+// The composition root: every dependency of the service is built here, once,
+// eagerly, from the configuration, handed typed to whatever uses it, and
+// closed in the reverse order of its building. Nothing else creates a
+// database, a store, a limiter or a worker.
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { pino, type Logger } from 'pino';
+import type { Config } from './config.js';
+import { AppsRepository } from './apps/repository.js';
+import { artistRoutes } from './artists/routes.js';
+import { watermarkRoutes } from './artists/watermarks.js';
+import { displayStyleRoutes } from './galleries/display-styles.js';
+import { galleryRoutes } from './galleries/routes.js';
+import { groupRoutes } from './groups/routes.js';
+import { AppKeys } from './http/app-keys.js';
+import { Authenticator } from './http/auth.js';
+import type { Services } from './http/context.js';
+import { createLimiterFactory } from './http/limiter-store.js';
+import { RateLimit } from './http/rate-limit.js';
+import { ApiRouter, type RouteSpec } from './http/router.js';
+import { createHttpServer } from './http/server.js';
+import { SessionStore } from './http/sessions.js';
+import { PeriodicTask } from './jobs/periodic.js';
+import { jobRoutes } from './jobs/routes.js';
+import { JobWorker } from './jobs/worker.js';
+import { BATCH_JOB_KIND, batchJobHandler } from './media/batch.js';
+import { mediaRoutes } from './media/routes.js';
+import { startCleanupSweep } from './media/upload-cleanup.js';
+import { createStorage } from './storage/factory.js';
+import { ensurePrivateDir } from './storage/private-files.js';
+import { loadUploadSecret } from './storage/secret.js';
+import { tempDirOf } from './storage/temp-file.js';
+import { uploadTargetRoutes } from './storage/upload-target-routes.js';
+import { migrate, openStore } from './store/db.js';
+import { UsersRepository } from './users/repository.js';
+import { sessionRoutes } from './users/routes.js';
+import { websiteRoutes } from './websites/routes.js';
+
+export interface App {
+  fastify: FastifyInstance;
+  services: Services;
+  /** Every route the service declares, in the order they were declared. */
+  routes: readonly RouteSpec[];
+  /** This process's job worker. */
+  worker: JobWorker;
+  /** Stops accepting connections, finishes requests in flight, stops background work, closes every dependency. */
+  close(): Promise<void>;
+}
+
+/** The service's logger: secrets and query strings (upload URLs carry their authorisation there) never reach it. */
+export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
+  return pino({
+    level: config.logLevel,
+    redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-service-authorization"]', 'res.headers["set-cookie"]'],
+    serializers: {
+      req: (r: { method: string; url: string; id: string }) => ({ method: r.method, path: (r.url ?? '').split('?')[0], id: r.id }),
+    },
+  });
+}
+
+export async function buildApp(config: Config, log: Logger = createLogger(config)): Promise<App> {
+  // Closed in reverse order; whatever was built before a failure is closed too.
+  const closers: Array<() => unknown> = [];
+  const closeAll = async () => {
+    for (const close of closers.splice(0).reverse()) await close();
+  };
+  try {
+    const store = openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+    closers.push(() => store.close());
+    await migrate(store);
+
+    // The store is built here, not on first use: a bad STORAGE_URL stops the service at start.
+    ensurePrivateDir(config.dataDir);
+    const storage = createStorage(config);
+    closers.push(() => storage.close?.());
+    if (storage.kind === 'local') ensurePrivateDir(join(config.dataDir, 'media'));
+    const tmpDir = tempDirOf(config.dataDir);
+    ensurePrivateDir(tmpDir);
+    const uploadSecret = loadUploadSecret(config);
+
+    const limiters = createLimiterFactory(config.redisUrl);
+    closers.push(() => limiters.close());
+    const users = new UsersRepository(store);
+    const sessions = new SessionStore(users);
+    const appKeys = new AppKeys(new AppsRepository(store.db));
+    const authenticator = new Authenticator(users, sessions, limiters, config.publicUrl.startsWith('https:'), (err) =>
+      log.error({ err }, 'login-throttle store unavailable; login let through'),
+    );
+    const rateLimit = config.rateLimit ? new RateLimit(config.rateLimit, limiters, (err) => log.error({ err }, 'rate-limit store unavailable; request let through')) : null;
+
+    let worker: JobWorker | undefined;
+    const services: Services = {
+      config,
+      store,
+      db: store.db,
+      sessions,
+      log,
+      storage,
+      uploadSecret,
+      tmpDir,
+      jobs: { wake: () => worker?.wake() },
+    };
+
+    const routes: RouteSpec[] = [
+      ...sessionRoutes(),
+      ...websiteRoutes(),
+      ...artistRoutes(),
+      ...watermarkRoutes(),
+      ...galleryRoutes(),
+      ...displayStyleRoutes(),
+      ...uploadTargetRoutes(),
+      ...mediaRoutes(),
+      ...groupRoutes(),
+      ...jobRoutes(),
+    ];
+    const router = new ApiRouter();
+    for (const route of routes) router.add(route);
+
+    // Background work, after migrations and before the first request.
+    const jobWorker = (worker = new JobWorker(store, log, new Map([[BATCH_JOB_KIND, batchJobHandler(services)]]), config.jobs));
+    jobWorker.start();
+    closers.push(() => jobWorker.stop());
+    const cleanup = await startCleanupSweep(services);
+    closers.push(() => cleanup.stop());
+    const sessionPurge = new PeriodicTask('session purge', config.sessionPurgeSeconds * 1000, async () => {
+      const n = await users.purgeExpiredSessions();
+      if (n) log.info({ sessions: n }, 'expired sessions purged');
+    }, log);
+    sessionPurge.start();
+    closers.push(() => sessionPurge.stop());
+
+    const http = createHttpServer({ config, log, appKeys, authenticator, rateLimit, router, services });
+    closers.push(() => http.close());
+
+    let closed: Promise<void> | undefined;
+    return {
+      fastify: http.fastify,
+      services,
+      routes,
+      worker: jobWorker,
+      close: () => (closed ??= closeAll()),
+    };
+  } catch (err) {
+    await closeAll();
+    throw err;
+  }
+}

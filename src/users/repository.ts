@@ -1,0 +1,110 @@
+// SQL of accounts and their sessions. The session and e-mail lookups are the
+// reads every authenticated request makes: compiled once, and synchronous on
+// SQLite (src/store/db.ts hotQuery).
+import { randomUUID } from 'node:crypto';
+import type { Db, Store } from '../store/db.js';
+import { hotQuery, nowIso, type Sometimes } from '../store/db.js';
+import type { SessionRow, UserRow } from '../store/schema.js';
+import type { SessionUserRow } from '../http/sessions.js';
+
+export interface NewUserRow {
+  email: string;
+  passwordHash: string;
+  firstName: string;
+  lastName: string;
+  otpSecret: string | null;
+}
+
+/** Sessions deleted per statement: a large backlog never holds the table (SQLite's single writer) for long. */
+const PURGE_BATCH = 1000;
+
+export class UsersRepository {
+  private readonly db: Db;
+  private readonly sessionQuery: (tokenHash: string) => Sometimes<SessionUserRow[]>;
+
+  constructor(store: Store) {
+    this.db = store.db;
+    const query = this.db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .selectAll('users')
+      .select(['sessions.expires_at', 'sessions.last_seen_at'])
+      .where('sessions.token_hash', '=', '')
+      .compile();
+    this.sessionQuery = hotQuery(store, query) as (tokenHash: string) => Sometimes<SessionUserRow[]>;
+  }
+
+  byEmail(email: string): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
+  }
+
+  /** Moves the user's last used one-time-code step forward to `step`; false when a code of that step (or later) was used already. */
+  async advanceOtpStep(userId: number, step: number): Promise<boolean> {
+    const res = await this.db
+      .updateTable('users')
+      .set({ otp_last_step: step })
+      .where('id', '=', userId)
+      .where((eb) => eb.or([eb('otp_last_step', 'is', null), eb('otp_last_step', '<', step)]))
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+
+  /** Creates the user and the default media library every user has (client-compat). */
+  createWithDefaultArtist(input: NewUserRow): Promise<{ user: UserRow; defaultArtistUuid: string }> {
+    const now = nowIso();
+    return this.db.transaction().execute(async (trx) => {
+      const user = await trx
+        .insertInto('users')
+        .values({
+          uuid: randomUUID(),
+          email: input.email,
+          password_hash: input.passwordHash,
+          first_name: input.firstName,
+          last_name: input.lastName,
+          otp_secret: input.otpSecret,
+          otp_last_step: null,
+          created_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const defaultArtistUuid = randomUUID();
+      const name = [input.firstName, input.lastName].filter(Boolean).join(' ') || user.email;
+      await trx.insertInto('artists').values({ uuid: defaultArtistUuid, owner_id: user.id, name, is_default: 1, created_at: now }).execute();
+      return { user, defaultArtistUuid };
+    });
+  }
+
+  // ---- sessions (src/http/sessions.ts decides what they mean) ----
+
+  /** The session's user with its expiry, by the SHA-256 of its token; synchronous on SQLite. */
+  findSession(tokenHash: string): Sometimes<SessionUserRow | undefined> {
+    const rows = this.sessionQuery(tokenHash);
+    return Array.isArray(rows) ? rows[0] : rows.then((r) => r[0]);
+  }
+
+  async createSession(row: SessionRow): Promise<void> {
+    await this.db.insertInto('sessions').values(row).execute();
+  }
+
+  async touchSession(tokenHash: string, lastSeenAt: string, expiresAt: string): Promise<void> {
+    await this.db.updateTable('sessions').set({ last_seen_at: lastSeenAt, expires_at: expiresAt }).where('token_hash', '=', tokenHash).execute();
+  }
+
+  async deleteSession(tokenHash: string): Promise<void> {
+    await this.db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
+  }
+
+  /** Deletes every session expired at `now`, a batch at a time; how many. */
+  async purgeExpiredSessions(now = new Date()): Promise<number> {
+    let purged = 0;
+    for (;;) {
+      const res = await this.db
+        .deleteFrom('sessions')
+        .where('token_hash', 'in', (eb) => eb.selectFrom('sessions').select('token_hash').where('expires_at', '<=', now.toISOString()).limit(PURGE_BATCH))
+        .executeTakeFirst();
+      const n = Number(res.numDeletedRows);
+      purged += n;
+      if (n < PURGE_BATCH) return purged;
+    }
+  }
+}
