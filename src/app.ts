@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
 import type { Config } from './config.js';
+import { Access } from './access/access.js';
+import { AccessRepository } from './access/repository.js';
 import { AppsRepository } from './apps/repository.js';
 import { artistRoutes } from './artists/routes.js';
 import { watermarkRoutes } from './artists/watermarks.js';
@@ -99,6 +101,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       uploadSecret,
       tmpDir,
       jobs: { wake: () => worker?.wake() },
+      access: new Access(new AccessRepository(store.db)),
     };
 
     const routes: RouteSpec[] = [

@@ -2,6 +2,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { Readable } from 'node:stream';
+import type { Access } from '../access/access.js';
 import type { Config } from '../config.js';
 import type { StorageBackend } from '../storage/backend.js';
 import type { Db, Store } from '../store/db.js';
@@ -27,6 +28,8 @@ export interface Services {
   tmpDir: string;
   /** The job worker of this process: woken when a job is enqueued here. */
   jobs: { wake(): void };
+  /** Which things named by a request the user may use (src/access). */
+  access: Access;
 }
 
 export interface UploadedFile {
