@@ -1,6 +1,6 @@
-// Medias published in a gallery: their display order (content_order), the
-// manual reorder of gallery[medias_order], and where a newly published media
-// goes in the manual order (for the media feature).
+// Medias published in a gallery: their display order (content_order) and the
+// manual reorder of gallery[medias_order]. Where a newly published media goes:
+// membership-repository.ts.
 import { sql } from 'kysely';
 import { invalid } from '../http/errors.js';
 import type { Db } from '../store/db.js';
@@ -100,19 +100,4 @@ export async function reorderMedias(db: Db, galleryId: number, uuids: readonly s
     await sql`UPDATE media_galleries SET position = CASE media_id ${sql.join(branches, sql` `)} END
       WHERE gallery_id = ${galleryId} AND media_id IN (${sql.join(chunk.map((c) => c.id))})`.execute(db);
   }
-}
-
-/**
- * The manual position a media gets when it is published in a gallery:
- * before every other media when the gallery's order is manual-first, after
- * them otherwise. For the media feature, inside its publishing transaction.
- */
-export async function publicationPosition(db: Db, gallery: Pick<GalleryRow, 'id' | 'content_order'>): Promise<number> {
-  const row = await db
-    .selectFrom('media_galleries')
-    .select((eb) => [eb.fn.min('position').as('first'), eb.fn.max('position').as('last')])
-    .where('gallery_id', '=', gallery.id)
-    .executeTakeFirst();
-  if (row?.first === null || row?.first === undefined) return 1;
-  return gallery.content_order === 'manual-first' ? Number(row.first) - 1 : Number(row.last) + 1;
 }

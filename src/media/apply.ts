@@ -4,6 +4,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../store/db.js';
 import type { Dialect } from '../store/migration-helpers.js';
+import { MembershipRepository } from '../galleries/membership-repository.js';
 import type { MediaChanges } from './metadata.js';
 
 /** Rows per multi-row INSERT: stays under every database's bound-parameter limit. */
@@ -33,9 +34,9 @@ export async function applyMediaChanges(trx: Db, dialect: Dialect, ownerId: numb
   const affectedIds = present.map((r) => r.id);
   if (affectedIds.length === 0) return { deletedStorageKeys: [], affectedIds };
 
+  const membership = new MembershipRepository(dialect);
   if (ch.delete) {
-    // Gallery covers point at medias without a foreign key: clear them first.
-    await trx.updateTable('galleries').set({ cover_media_id: null }).where('cover_media_id', 'in', affectedIds).execute();
+    await membership.forgetMedias(trx, affectedIds);
     await trx.deleteFrom('medias').where('id', 'in', affectedIds).execute();
     return { deletedStorageKeys: present.map((r) => r.storage_key).filter((k): k is string => k !== null), affectedIds };
   }
@@ -46,8 +47,11 @@ export async function applyMediaChanges(trx: Db, dialect: Dialect, ownerId: numb
     .where('id', 'in', affectedIds)
     .execute();
   await applyKeywords(trx, affectedIds, ch);
-  await applyMemberships(trx, lock, MEDIA_GALLERIES, affectedIds, ch.galleries, ch.publish, ch.unpublish, now);
-  await applyMemberships(trx, lock, GROUP_MEDIAS, affectedIds, ch.collections, ch.addCollections, ch.removeCollections, now);
+  // Gallery membership is the galleries feature's (where a media goes in a gallery's order).
+  if (ch.galleries) await membership.setGalleries(trx, affectedIds, ch.galleries, now);
+  if (ch.publish) await membership.publish(trx, affectedIds, ch.publish, now);
+  if (ch.unpublish) await membership.unpublish(trx, affectedIds, ch.unpublish);
+  await applyMemberships(trx, lock, GROUP_MEDIAS, affectedIds, ch.collections, ch.addCollections, ch.removeCollections);
   await applyPricing(trx, affectedIds, ch);
   return { deletedStorageKeys: [], affectedIds };
 }
@@ -75,15 +79,13 @@ async function applyKeywords(trx: Db, ids: number[], ch: MediaChanges): Promise<
 }
 
 interface MembershipTable {
-  table: 'media_galleries' | 'media_group_medias';
-  target: 'gallery_id' | 'group_id';
+  table: 'media_group_medias';
+  target: 'group_id';
   /** The table of the targets, locked before appending to them. */
-  targets: 'galleries' | 'media_groups';
-  /** media_galleries records when a media was published. */
-  stamped: boolean;
+  targets: 'media_groups';
 }
-const MEDIA_GALLERIES: MembershipTable = { table: 'media_galleries', target: 'gallery_id', targets: 'galleries', stamped: true };
-const GROUP_MEDIAS: MembershipTable = { table: 'media_group_medias', target: 'group_id', targets: 'media_groups', stamped: false };
+// Collections stay here: the groups feature builds on media, not the other way round.
+const GROUP_MEDIAS: MembershipTable = { table: 'media_group_medias', target: 'group_id', targets: 'media_groups' };
 
 /** Replace (exact set), add (appended at the end of each target's order) and remove. */
 async function applyMemberships(
@@ -94,7 +96,6 @@ async function applyMemberships(
   exact: number[] | undefined,
   add: number[] | undefined,
   remove: number[] | undefined,
-  now: string,
 ): Promise<void> {
   const table = sql.table(t.table);
   const target = sql.ref(t.target);
@@ -108,13 +109,11 @@ async function applyMemberships(
     await sql`SELECT id FROM ${sql.table(t.targets)} WHERE id IN (${idList(toAdd)}) ORDER BY id FOR UPDATE`.execute(trx);
   }
   for (const targetId of toAdd) {
-    const columns = t.stamped ? sql`(${target}, media_id, position, published_at)` : sql`(${target}, media_id, position)`;
-    const stamp = t.stamped ? sql`, CAST(${now} AS text)` : sql``;
     // Joined to its target: a gallery or collection deleted since the request was validated is skipped.
     await sql`
-      INSERT INTO ${table} ${columns}
+      INSERT INTO ${table} (${target}, media_id, position)
       SELECT t.id, m.id,
-        (SELECT COALESCE(MAX(x.position), 0) FROM ${table} x WHERE x.${target} = ${targetId}) + ROW_NUMBER() OVER (ORDER BY m.id)${stamp}
+        (SELECT COALESCE(MAX(x.position), 0) FROM ${table} x WHERE x.${target} = ${targetId}) + ROW_NUMBER() OVER (ORDER BY m.id)
       FROM medias m JOIN ${sql.table(t.targets)} t ON t.id = ${targetId}
       WHERE m.id IN (${idList(ids)})
         AND NOT EXISTS (SELECT 1 FROM ${table} y WHERE y.${target} = ${targetId} AND y.media_id = m.id)`.execute(trx);

@@ -2,9 +2,9 @@
 // the manual reorder of gallery[medias_order], details_with_contents.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { all, text } from '../../src/client/xml.js';
-import { publicationPosition } from '../../src/galleries/medias.js';
+import { insertMedias, updateMedia, waitForJob } from '../support/media.js';
 import { eachDatabase } from '../support/service.js';
-import { create, details, failure, galleryId, publishMedias, startWorld, type GalleryWorld } from './galleries-fixtures.js';
+import { create, details, failure, publishMedias, startWorld, type GalleryWorld } from './galleries-fixtures.js';
 
 eachDatabase((kind) => {
   let w: GalleryWorld;
@@ -59,10 +59,21 @@ eachDatabase((kind) => {
     expect(f.status).toBe(422);
     expect(f.message).toContain('gallery[medias_order]');
     expect(await order(g)).toEqual([e, d, c, b, a]);
-    // Where the media feature puts a newly published media.
-    const id = await galleryId(w.svc.db, g);
-    expect(await publicationPosition(w.svc.db, { id, content_order: 'manual-last' })).toBe(6);
-    expect(await publicationPosition(w.svc.db, { id, content_order: 'manual-first' })).toBe(0);
+  });
+
+  it('puts a media published later first in a manual-first gallery, last in a manual-last one (docs/galleries.md)', async () => {
+    const first = await create(w, 'Newest first', w.rootUuid, { content_order: 'manual-first' });
+    const last = await create(w, 'Newest last', w.rootUuid, { content_order: 'manual-last' });
+    const [a, b, c] = await insertMedias(w.svc.db, w.user, 3);
+    // Published one after the other, as a publishing plugin does, through the media API.
+    for (const m of [a, b, c]) await updateMedia(w.client, m, { 'media[publish_to_galleries][]': [first, last] });
+    expect(await order(first)).toEqual([c, b, a]);
+    expect(await order(last)).toEqual([a, b, c]);
+    // A batch published at once goes first as a block, in its own order.
+    const [d, e] = await insertMedias(w.svc.db, w.user, 2);
+    const job = await w.client.request('PUT', '/medias/batch_update.xml', { select: [d, e].join(','), 'medias[publish_to_galleries]': [first] }, { multipart: true, methodOverride: true });
+    await waitForJob(w.client, text(job.doc, 'location')!);
+    expect(await order(first)).toEqual([d, e, c, b, a]);
   });
 
   it('shows medias and sub-galleries with details_with_contents', async () => {

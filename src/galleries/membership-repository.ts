@@ -1,0 +1,59 @@
+// Which medias are published in which galleries, and where a newly published
+// media goes in a gallery's manual order: the galleries feature owns this;
+// the media feature calls it inside the transaction of its change.
+import { sql } from 'kysely';
+import type { Db } from '../store/db.js';
+import type { Dialect } from '../store/migration-helpers.js';
+
+const idList = (ids: readonly number[]) => sql.join(ids.map((id) => sql`${id}`));
+
+export class MembershipRepository {
+  constructor(private readonly dialect: Dialect) {}
+
+  /**
+   * Publishes `mediaIds` in each of `galleryIds` (those already there stay
+   * where they are). In a `manual-first` gallery the new ones go before every
+   * other media, so the latest publication comes first; elsewhere after them.
+   * Medias published together keep their id order. Galleries deleted since the
+   * request was validated are skipped.
+   */
+  async publish(tx: Db, mediaIds: readonly number[], galleryIds: readonly number[], now: string): Promise<void> {
+    if (mediaIds.length === 0 || galleryIds.length === 0) return;
+    // PostgreSQL: concurrent publications to one gallery wait for each other instead of computing the same positions.
+    if (this.dialect === 'postgres') await sql`SELECT id FROM galleries WHERE id IN (${idList(galleryIds)}) ORDER BY id FOR UPDATE`.execute(tx);
+    for (const galleryId of galleryIds) {
+      // COUNT(*) OVER () is the number of medias actually inserted: window functions see the rows left by WHERE.
+      await sql`
+        INSERT INTO media_galleries (gallery_id, media_id, position, published_at)
+        SELECT g.id, m.id,
+          CASE WHEN g.content_order = 'manual-first'
+            THEN (SELECT COALESCE(MIN(x.position), 1) FROM media_galleries x WHERE x.gallery_id = g.id) - COUNT(*) OVER () - 1 + ROW_NUMBER() OVER (ORDER BY m.id)
+            ELSE (SELECT COALESCE(MAX(x.position), 0) FROM media_galleries x WHERE x.gallery_id = g.id) + ROW_NUMBER() OVER (ORDER BY m.id)
+          END,
+          CAST(${now} AS text)
+        FROM medias m JOIN galleries g ON g.id = ${galleryId}
+        WHERE m.id IN (${idList(mediaIds)})
+          AND NOT EXISTS (SELECT 1 FROM media_galleries y WHERE y.gallery_id = g.id AND y.media_id = m.id)`.execute(tx);
+    }
+  }
+
+  async unpublish(tx: Db, mediaIds: readonly number[], galleryIds: readonly number[]): Promise<void> {
+    if (mediaIds.length === 0 || galleryIds.length === 0) return;
+    await tx.deleteFrom('media_galleries').where('media_id', 'in', mediaIds).where('gallery_id', 'in', galleryIds).execute();
+  }
+
+  /** The medias end up published in exactly `galleryIds` (spec 2.6: galleries[]); the ones they stay in keep their place. */
+  async setGalleries(tx: Db, mediaIds: readonly number[], galleryIds: readonly number[], now: string): Promise<void> {
+    if (mediaIds.length === 0) return;
+    let gone = tx.deleteFrom('media_galleries').where('media_id', 'in', mediaIds);
+    if (galleryIds.length > 0) gone = gone.where('gallery_id', 'not in', galleryIds);
+    await gone.execute();
+    await this.publish(tx, mediaIds, galleryIds, now);
+  }
+
+  /** Before medias are deleted: gallery covers are plain ids (no foreign key), cleared here; publications go with the medias. */
+  async forgetMedias(tx: Db, mediaIds: readonly number[]): Promise<void> {
+    if (mediaIds.length === 0) return;
+    await tx.updateTable('galleries').set({ cover_media_id: null }).where('cover_media_id', 'in', mediaIds).execute();
+  }
+}
