@@ -31,7 +31,6 @@ module.exports = {
   options: {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
-    parser: 'swc',
     tsConfig: { fileName: 'tsconfig.json' },
     exclude: { path: '^dist/' },
   },
