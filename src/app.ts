@@ -24,6 +24,8 @@ import { createHttpServer } from './http/server.js';
 import { SessionStore } from './http/sessions.js';
 import { PeriodicTask } from './jobs/periodic.js';
 import { jobRoutes } from './jobs/routes.js';
+import { JobsRepository } from './jobs/repository.js';
+import { JobQueue } from './jobs/service.js';
 import { JobWorker } from './jobs/worker.js';
 import { BATCH_JOB_KIND, batchJobHandler } from './media/batch.js';
 import { mediaRoutes } from './media/routes.js';
@@ -90,7 +92,10 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     );
     const rateLimit = config.rateLimit ? new RateLimit(config.rateLimit, limiters, (err) => log.error({ err }, 'rate-limit store unavailable; request let through')) : null;
 
+    const jobsRepo = new JobsRepository(store);
+    // The worker is built below, once the handlers (which take `services`) exist.
     let worker: JobWorker | undefined;
+    const jobs = new JobQueue(jobsRepo, () => worker?.wake());
     const services: Services = {
       config,
       store,
@@ -100,7 +105,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       storage,
       uploadSecret,
       tmpDir,
-      jobs: { wake: () => worker?.wake() },
+      jobs,
       access: new Access(new AccessRepository(store.db)),
     };
 
@@ -114,13 +119,13 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       ...uploadTargetRoutes(),
       ...mediaRoutes(),
       ...groupRoutes(),
-      ...jobRoutes(),
+      ...jobRoutes({ jobs }),
     ];
     const router = new ApiRouter();
     for (const route of routes) router.add(route);
 
     // Background work, after migrations and before the first request.
-    const jobWorker = (worker = new JobWorker(store, log, new Map([[BATCH_JOB_KIND, batchJobHandler(services)]]), config.jobs));
+    const jobWorker = (worker = new JobWorker(jobsRepo, log, new Map([[BATCH_JOB_KIND, batchJobHandler(services)]]), config.jobs));
     jobWorker.start();
     closers.push(() => jobWorker.stop());
     const cleanup = await startCleanupSweep(services);

@@ -1,7 +1,9 @@
 // Configuration from the environment (operations.md), with an optional .env file
-// whose values the real environment overrides.
+// whose values the real environment overrides. The server and the `api` command
+// (src/cli/api.ts) read .env with the same function.
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { parseEnv } from 'node:util';
 
 export interface RateLimitConfig {
   points: number;
@@ -65,27 +67,21 @@ export interface Config {
   sessionPurgeSeconds: number;
 }
 
+/**
+ * The settings of a `.env` file, read by Node's own parser (util.parseEnv):
+ * `NAME=value` lines, `#` comments, an optional `export ` prefix, single,
+ * double or back quotes (double-quoted values may span lines and expand `\n`).
+ */
 export function parseDotEnv(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const line of text.split(/\r?\n/)) {
-    const m = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)\s*$/.exec(line);
-    if (!m) continue;
-    let value = m[2];
-    if ((value.startsWith('"') && value.endsWith('"')) || (value.startsWith("'") && value.endsWith("'"))) {
-      value = value.slice(1, -1);
-    } else {
-      value = value.replace(/\s+#.*$/, '');
-    }
-    out[m[1]] = value;
-  }
-  return out;
+  return parseEnv(text) as Record<string, string>;
 }
 
 /** Environment merged over `.env` (in the working directory) — the environment wins. */
-export function loadEnv(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Record<string, string | undefined> {
+export function loadEnv(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): Record<string, string | undefined> {
   const file = resolve(cwd, '.env');
-  const fromFile = existsSync(file) ? parseDotEnv(readFileSync(file, 'utf8')) : {};
-  return { ...fromFile, ...env };
+  const merged: Record<string, string | undefined> = existsSync(file) ? parseDotEnv(readFileSync(file, 'utf8')) : {};
+  for (const [name, value] of Object.entries(env)) if (value !== undefined) merged[name] = value;
+  return merged;
 }
 
 export function parseRateLimit(value: string | undefined): RateLimitConfig | null {

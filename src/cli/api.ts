@@ -4,14 +4,14 @@
 //   npm run --silent api -- --method-override --multipart PUT /medias/<uuid>.xml 'media[title]=Dunes'
 // Exit status: 0 on success, 1 on a reply status >= 400 (the body is still
 // printed), 2 on usage or transport errors.
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
-import { openAsBlob } from 'node:fs';
+import { openAsBlob, realpathSync } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { Readable, Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
-import { parseEnv } from 'node:util';
+import { parseArgs as parseArgv } from 'node:util';
 import { ApiRequestError, FileSessionStore, MediaPortfolioClient, type ApiResponse, type FilePart, type Params } from '../client/index.js';
+import { loadEnv } from '../config.js';
 
 const USAGE = `usage: npm run --silent api -- [flags] METHOD PATH [name=value ...]
   flags: --multipart          send a multipart/form-data body
@@ -42,26 +42,33 @@ interface Args {
 
 class UsageError extends Error {}
 
+const FLAGS = {
+  multipart: { type: 'boolean' },
+  'method-override': { type: 'boolean' },
+  include: { type: 'boolean', short: 'i' },
+  file: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
 export function parseArgs(argv: readonly string[]): Args {
-  const positional: string[] = [];
-  const flags = { multipart: false, methodOverride: false, include: false };
-  let file: Args['file'];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === '--multipart') flags.multipart = true;
-    else if (arg === '--method-override') flags.methodOverride = true;
-    else if (arg === '--include' || arg === '-i') flags.include = true;
-    else if (arg === '--file' || arg.startsWith('--file=')) {
-      const spec = arg === '--file' ? argv[++i] : arg.slice('--file='.length);
-      const eq = spec?.indexOf('=') ?? -1;
-      if (!spec || eq <= 0) throw new UsageError('--file wants field=path');
-      const [path, type] = spec.slice(eq + 1).split(';type=');
-      file = { field: spec.slice(0, eq), path, type };
-    } else if (arg === '--') continue;
-    else if (arg.startsWith('--') || arg === '-h') throw new UsageError(arg === '--help' || arg === '-h' ? '' : `unknown flag ${arg}`);
-    else positional.push(arg);
+  let parsed;
+  try {
+    parsed = parseArgv({ args: [...argv], options: FLAGS, allowPositionals: true, strict: true });
+  } catch (e) {
+    // Node's message names the flag ("Unknown option '--x'", "Option '--file <value>' argument missing").
+    throw new UsageError((e as Error).message.split('\n')[0]);
   }
-  const [method, path, ...pairs] = positional;
+  const { values, positionals } = parsed;
+  if (values.help) throw new UsageError('');
+  let file: Args['file'];
+  if (values.file !== undefined) {
+    const spec = values.file;
+    const eq = spec.indexOf('=');
+    if (eq <= 0) throw new UsageError('--file wants field=path');
+    const [path, type] = spec.slice(eq + 1).split(';type=');
+    file = { field: spec.slice(0, eq), path, type };
+  }
+  const [method, path, ...pairs] = positionals;
   if (!method || !path) throw new UsageError('METHOD and PATH are required');
 
   // Repeating a name makes an array; a single value stays a plain value.
@@ -75,16 +82,15 @@ export function parseArgs(argv: readonly string[]): Args {
     if (previous === undefined) params[name] = value;
     else params[name] = [...(Array.isArray(previous) ? previous : [previous as string]), value];
   }
-  return { method: method.toUpperCase(), path, params, ...flags, file };
-}
-
-/** Settings from ./.env with the real environment taking precedence. */
-export function loadEnv(cwd: string, env: Env): Env {
-  const file = resolve(cwd, '.env');
-  const fromFile = existsSync(file) ? parseEnv(readFileSync(file, 'utf8')) : {};
-  const merged: Env = { ...fromFile };
-  for (const [k, v] of Object.entries(env)) if (v !== undefined) merged[k] = v;
-  return merged;
+  return {
+    method: method.toUpperCase(),
+    path,
+    params,
+    multipart: values.multipart ?? false,
+    methodOverride: values['method-override'] ?? false,
+    include: values.include ?? false,
+    file,
+  };
 }
 
 export function sessionFilePath(cwd: string, env: Env): string {
@@ -144,7 +150,7 @@ export async function runCli(argv: readonly string[], rawEnv: Env, io: CliIo, cw
     io.stderr.write((e.message ? `api: ${e.message}\n` : '') + USAGE + '\n');
     return 2;
   }
-  const env = loadEnv(cwd, rawEnv);
+  const env = loadEnv(rawEnv, cwd);
   const apiKey = env.MPS_API_KEY;
   const apiSecret = env.MPS_API_SECRET;
   if (!apiKey || !apiSecret) {

@@ -1,8 +1,10 @@
-// A small, dependency-free XML reader for the replies of this service
-// (spec 2.1): declaration, elements, attributes, text, the five standard
-// entities and numeric character references. No DTDs, no namespaces.
-// The tree is plain data; the helpers below are free functions so that a
-// node's `children` field and the `children(node, name)` helper can coexist.
+// The XML reader of the SDK for the replies of this service (spec 2.1):
+// saxes, a strict XML 1.0 parser, reads the document (well-formedness, the
+// five entities, character references, line ends); this file builds the
+// plain tree the helpers below walk. DTDs are refused; no namespaces.
+// The helpers are free functions so that a node's `children` field and the
+// `children(node, name)` helper can coexist.
+import { SaxesParser } from 'saxes';
 
 export interface XmlNode {
   name: string;
@@ -19,171 +21,35 @@ export class XmlParseError extends Error {
   }
 }
 
-const NAMED_ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
-const NAME = /[A-Za-z_:][-A-Za-z0-9_:.\u00B7\u00C0-\uFFFF]*/y;
-const SPACE = /[ \t\r\n]*/y;
-
-/** Decodes entity and character references; throws on anything unknown. */
-export function decodeEntities(raw: string, offset = 0): string {
-  if (!raw.includes('&')) return raw;
-  let out = '';
-  let i = 0;
-  for (;;) {
-    const amp = raw.indexOf('&', i);
-    if (amp < 0) return out + raw.slice(i);
-    out += raw.slice(i, amp);
-    const semi = raw.indexOf(';', amp);
-    if (semi < 0) throw new XmlParseError('unterminated entity reference', offset + amp);
-    const ref = raw.slice(amp + 1, semi);
-    out += decodeReference(ref, offset + amp);
-    i = semi + 1;
-  }
-}
-
-function decodeReference(ref: string, position: number): string {
-  const named = NAMED_ENTITIES[ref];
-  if (named !== undefined) return named;
-  let code = NaN;
-  if (/^#[0-9]+$/.test(ref)) code = Number.parseInt(ref.slice(1), 10);
-  else if (/^#x[0-9A-Fa-f]+$/.test(ref)) code = Number.parseInt(ref.slice(2), 16);
-  const allowed =
-    code === 0x9 || code === 0xa || code === 0xd ||
-    (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff);
-  if (!allowed) throw new XmlParseError(`invalid reference &${ref};`, position);
-  return String.fromCodePoint(code);
-}
-
-/** XML 1.0 section 2.11: literal CR LF and lone CR become LF (references are untouched). */
-function normalizeNewlines(raw: string): string {
-  return raw.includes('\r') ? raw.replace(/\r\n?/g, '\n') : raw;
-}
-
-class Reader {
-  private pos = 0;
-  constructor(private readonly src: string) {}
-
-  parseDocument(): XmlNode {
-    if (this.src.charCodeAt(0) === 0xfeff) this.pos = 1;
-    this.skipMisc();
-    if (this.src.startsWith('<!DOCTYPE', this.pos)) this.fail('DTDs are not supported');
-    if (this.src[this.pos] !== '<') this.fail('expected the root element');
-    const root = this.parseElement();
-    this.skipMisc();
-    if (this.pos < this.src.length) this.fail('content after the root element');
-    return root;
-  }
-
-  /** Whitespace, comments and processing instructions (the declaration included). */
-  private skipMisc(): void {
-    for (;;) {
-      this.skipSpace();
-      if (this.src.startsWith('<?', this.pos)) this.pos = this.after('?>');
-      else if (this.src.startsWith('<!--', this.pos)) this.pos = this.after('-->');
-      else return;
-    }
-  }
-
-  private parseElement(): XmlNode {
-    this.pos++; // '<'
-    const node: XmlNode = { name: this.readName(), attrs: {}, children: [], text: '' };
-    for (;;) {
-      const hadSpace = this.skipSpace();
-      const c = this.src[this.pos];
-      if (c === '/') {
-        this.expect('/>');
-        return node;
-      }
-      if (c === '>') {
-        this.pos++;
-        break;
-      }
-      if (c === undefined) this.fail(`unterminated start tag <${node.name}>`);
-      if (!hadSpace) this.fail('expected whitespace before attribute');
-      this.readAttribute(node);
-    }
-    this.parseContent(node);
-    return node;
-  }
-
-  private readAttribute(node: XmlNode): void {
-    const name = this.readName();
-    this.skipSpace();
-    this.expect('=');
-    this.skipSpace();
-    const quote = this.src[this.pos];
-    if (quote !== '"' && quote !== "'") this.fail('expected a quoted attribute value');
-    const start = this.pos + 1;
-    const end = this.src.indexOf(quote, start);
-    if (end < 0) this.fail('unterminated attribute value');
-    const raw = this.src.slice(start, end);
-    if (raw.includes('<')) this.fail('"<" in attribute value');
-    if (Object.hasOwn(node.attrs, name)) this.fail(`duplicate attribute ${name}`);
-    node.attrs[name] = decodeEntities(raw, start);
-    this.pos = end + 1;
-  }
-
-  private parseContent(node: XmlNode): void {
-    const text: string[] = [];
-    for (;;) {
-      const lt = this.src.indexOf('<', this.pos);
-      if (lt < 0) this.fail(`missing </${node.name}>`);
-      if (lt > this.pos) text.push(decodeEntities(normalizeNewlines(this.src.slice(this.pos, lt)), this.pos));
-      this.pos = lt;
-      if (this.src.startsWith('</', lt)) {
-        this.pos += 2;
-        const name = this.readName();
-        if (name !== node.name) this.fail(`expected </${node.name}>, found </${name}>`);
-        this.skipSpace();
-        this.expect('>');
-        node.text = text.join('');
-        return;
-      }
-      if (this.src.startsWith('<!--', lt)) this.pos = this.after('-->');
-      else if (this.src.startsWith('<![CDATA[', lt)) {
-        const end = this.after(']]>');
-        text.push(normalizeNewlines(this.src.slice(lt + 9, end - 3)));
-        this.pos = end;
-      } else if (this.src.startsWith('<?', lt)) this.pos = this.after('?>');
-      else node.children.push(this.parseElement());
-    }
-  }
-
-  private readName(): string {
-    NAME.lastIndex = this.pos;
-    const m = NAME.exec(this.src);
-    if (!m) this.fail('expected a name');
-    this.pos += m[0].length;
-    return m[0];
-  }
-
-  private skipSpace(): boolean {
-    SPACE.lastIndex = this.pos;
-    const m = SPACE.exec(this.src);
-    const n = m ? m[0].length : 0;
-    this.pos += n;
-    return n > 0;
-  }
-
-  private expect(s: string): void {
-    if (!this.src.startsWith(s, this.pos)) this.fail(`expected "${s}"`);
-    this.pos += s.length;
-  }
-
-  /** Position just past the next `marker`. */
-  private after(marker: string): number {
-    const i = this.src.indexOf(marker, this.pos);
-    if (i < 0) this.fail(`expected "${marker}"`);
-    return i + marker.length;
-  }
-
-  private fail(message: string): never {
-    throw new XmlParseError(message, this.pos);
-  }
-}
-
 /** Parses a document and returns its root element (for this service, `<reply>`). */
 export function parseXml(source: string): XmlNode {
-  return new Reader(source).parseDocument();
+  const parser = new SaxesParser<{ xmlns: false; position: true }>({ xmlns: false, position: true });
+  const fail = (message: string): never => {
+    throw new XmlParseError(message, parser.position);
+  };
+  const open: Array<{ node: XmlNode; text: string[] }> = [];
+  let root: XmlNode | undefined;
+  // saxes reports each error here and would go on; the first one ends the parse.
+  parser.on('error', (err) => fail(err.message.replace(/^\d+:\d+: /, '').replace(/\.$/, '')));
+  // An internal subset could declare entities: refused, as replies never carry one.
+  parser.on('doctype', () => fail('DTDs are not supported'));
+  parser.on('opentag', (tag) => {
+    const node: XmlNode = { name: tag.name, attrs: { ...tag.attributes }, children: [], text: '' };
+    const parent = open.at(-1);
+    if (parent) parent.node.children.push(node);
+    else root = node;
+    open.push({ node, text: [] });
+  });
+  // Text outside the root can only be whitespace (saxes refuses anything else).
+  const addText = (text: string) => open.at(-1)?.text.push(text);
+  parser.on('text', addText);
+  parser.on('cdata', addText);
+  parser.on('closetag', () => {
+    const { node, text } = open.pop()!;
+    node.text = text.join('');
+  });
+  parser.write(source).close();
+  return root ?? fail('expected the root element');
 }
 
 // ---- helpers -------------------------------------------------------------

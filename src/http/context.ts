@@ -6,7 +6,7 @@ import type { Access } from '../access/access.js';
 import type { Config } from '../config.js';
 import type { StorageBackend } from '../storage/backend.js';
 import type { Db, Store } from '../store/db.js';
-import type { UserRow } from '../store/schema.js';
+import type { JobRow, UserRow } from '../store/schema.js';
 import type { Params } from './params.js';
 import type { SessionStore } from './sessions.js';
 import type { AppRow } from '../store/schema.js';
@@ -26,8 +26,11 @@ export interface Services {
   uploadSecret: Buffer;
   /** Where upload bodies are received before they are moved into the store. */
   tmpDir: string;
-  /** The job worker of this process: woken when a job is enqueued here. */
-  jobs: { wake(): void };
+  /** The job queue (src/jobs/service.ts): enqueueing also wakes this process's worker. */
+  jobs: {
+    enqueue(ownerId: number, kind: string, payload: unknown, total: number): Promise<JobRow>;
+    purgeFinished(finishedBefore: Date): Promise<number>;
+  };
   /** Which things named by a request the user may use (src/access). */
   access: Access;
 }

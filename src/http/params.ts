@@ -62,10 +62,6 @@ export class Params {
     return this.values.has(name);
   }
 
-  names(): IterableIterator<string> {
-    return this.values.keys();
-  }
-
   /** Last value given for a name (later values win, as in Rails). */
   str(name: string): string | undefined {
     const list = this.values.get(name);

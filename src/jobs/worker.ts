@@ -5,13 +5,10 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { JobSettings } from '../config.js';
 import type { Logger } from 'pino';
-import { nowIso, type Db, type Store } from '../store/db.js';
-import type { ChunkResult, JobHandlers } from './handlers.js';
-import { appendErrors, claimJob, failJob, leaseUntil, parseErrors, releaseJob } from './queue.js';
 import type { JobRow } from '../store/schema.js';
-
-/** The lease was taken over (it expired): this worker must not touch the job any more. */
-class LeaseLost extends Error {}
+import type { ChunkResult, JobHandlers } from './handlers.js';
+import { LeaseLost, type JobsRepository } from './repository.js';
+import { appendErrors, parseErrors } from './service.js';
 
 export class JobWorker {
   readonly id = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
@@ -20,15 +17,11 @@ export class JobWorker {
   private wakeUp: (() => void) | undefined;
 
   constructor(
-    private readonly store: Store,
+    private readonly repo: JobsRepository,
     private readonly log: Logger,
     private readonly handlers: JobHandlers,
     readonly options: JobSettings,
   ) {}
-
-  private get db(): Db {
-    return this.store.db;
-  }
 
   start(): void {
     if (this.running) return;
@@ -66,7 +59,7 @@ export class JobWorker {
     while (!this.stopping) {
       let job: JobRow | undefined;
       try {
-        job = await claimJob(this.db, this.store.dialect, this.id, this.options.leaseSeconds);
+        job = await this.repo.claim(this.id, this.options.leaseSeconds);
       } catch (err) {
         this.log.error({ err }, 'job queue: claiming failed');
       }
@@ -78,20 +71,20 @@ export class JobWorker {
   private async run(job: JobRow): Promise<void> {
     const log = this.log.child({ job: job.uuid, kind: job.kind });
     const handler = this.handlers.get(job.kind);
-    if (!handler) return failJob(this.db, job, this.id, `no handler for job kind ${job.kind}`);
-    if (job.attempts > this.options.maxAttempts) return failJob(this.db, job, this.id, `given up after ${job.attempts - 1} attempts`);
+    if (!handler) return this.fail(job, `no handler for job kind ${job.kind}`);
+    if (job.attempts > this.options.maxAttempts) return this.fail(job, `given up after ${job.attempts - 1} attempts`);
     let payload: unknown;
     try {
       payload = JSON.parse(job.payload);
     } catch {
-      return failJob(this.db, job, this.id, 'unreadable payload');
+      return this.fail(job, 'unreadable payload');
     }
     let cursor = job.cursor;
     let errors = parseErrors(job.errors);
-    if (cursor >= job.total) return this.finishEmpty(job);
+    if (cursor >= job.total) return this.repo.finish(job.id, this.id);
     while (cursor < job.total) {
       if (this.stopping) {
-        await releaseJob(this.db, job, this.id);
+        await this.repo.release(job.id, this.id);
         log.info({ cursor, total: job.total }, 'job released at shutdown; it resumes on the next start');
         return;
       }
@@ -99,33 +92,10 @@ export class JobWorker {
       let result: ChunkResult;
       let nextErrors = errors;
       try {
-        result = await this.db.transaction().execute(async (trx) => {
-          // Lock the job row first and prove the lease is still ours and the cursor unmoved.
-          const held = await trx
-            .updateTable('jobs')
-            .set({ locked_until: leaseUntil(this.options.leaseSeconds) })
-            .where('id', '=', job.id)
-            .where('locked_by', '=', this.id)
-            .where('cursor', '=', cursor)
-            .executeTakeFirst();
-          if (Number(held.numUpdatedRows) !== 1) throw new LeaseLost();
+        result = await this.repo.runChunk(job, this.id, cursor, this.options.leaseSeconds, async (trx) => {
           const r = await handler.runChunk(trx, job, payload, cursor, end);
-          const now = nowIso();
-          const last = end >= job.total;
           nextErrors = appendErrors(errors, r.errors);
-          await trx
-            .updateTable('jobs')
-            .set((eb) => ({
-              cursor: end,
-              processed: eb('processed', '+', r.processed),
-              failed: eb('failed', '+', r.failed),
-              errors: JSON.stringify(nextErrors),
-              updated_at: now,
-              ...(last ? { state: 'done', finished_at: now, locked_by: null, locked_until: null } : {}),
-            }))
-            .where('id', '=', job.id)
-            .execute();
-          return r;
+          return { value: r, move: { end, processed: r.processed, failed: r.failed, errors: nextErrors } };
         });
       } catch (err) {
         if (err instanceof LeaseLost) {
@@ -136,7 +106,7 @@ export class JobWorker {
         const backoff = Math.min(300, this.options.retrySeconds * 2 ** Math.max(0, job.attempts - 1));
         // The rolled-back chunk's lines are not kept; the failure itself is, for the status resource.
         const lines = appendErrors(errors, [`attempt ${job.attempts} failed at item ${cursor + 1} (see the service log); it is retried`]);
-        await releaseJob(this.db, job, this.id, backoff, lines).catch((e) => log.error({ err: e }, 'job release failed'));
+        await this.repo.release(job.id, this.id, backoff, lines).catch((e) => log.error({ err: e }, 'job release failed'));
         return;
       }
       cursor = end;
@@ -147,13 +117,7 @@ export class JobWorker {
     log.info({ total: job.total }, 'job done');
   }
 
-  private async finishEmpty(job: JobRow): Promise<void> {
-    const now = nowIso();
-    await this.db
-      .updateTable('jobs')
-      .set({ state: 'done', finished_at: now, updated_at: now, locked_by: null, locked_until: null })
-      .where('id', '=', job.id)
-      .where('locked_by', '=', this.id)
-      .execute();
+  private fail(job: JobRow, message: string): Promise<void> {
+    return this.repo.fail(job.id, this.id, appendErrors(parseErrors(job.errors), [message]));
   }
 }

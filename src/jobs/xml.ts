@@ -1,6 +1,6 @@
 // The job status resource (docs/batch-updates.md).
 import { xmlArray, type XmlObject } from '../http/xml.js';
-import { parseErrors } from './queue.js';
+import { parseErrors } from './service.js';
 import type { JobRow } from '../store/schema.js';
 
 export function jobLocation(job: Pick<JobRow, 'uuid'>): string {

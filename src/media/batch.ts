@@ -7,7 +7,6 @@ import { conflict, invalid, notFound } from '../http/errors.js';
 import type { Params } from '../http/params.js';
 import type { XmlObject } from '../http/xml.js';
 import type { JobHandler } from '../jobs/handlers.js';
-import { enqueueJob } from '../jobs/queue.js';
 import { jobLocation, jobXml } from '../jobs/xml.js';
 import { nowIso, type Db } from '../store/db.js';
 import { applyMediaChanges } from './apply.js';
@@ -93,8 +92,7 @@ export async function batchUpdate(ctx: RequestContext): Promise<XmlObject> {
     throw conflict(`medias_count is ${expected} but the selection holds ${ids.length} medias: nothing was done`, 'count_mismatch');
   }
   const payload: BatchPayload = { ids, changes };
-  const job = await enqueueJob(db, { ownerId: user.id, kind: BATCH_JOB_KIND, payload, total: ids.length });
-  ctx.services.jobs.wake();
+  const job = await ctx.services.jobs.enqueue(user.id, BATCH_JOB_KIND, payload, ids.length);
   return {
     job: jobXml(job),
     'job-uuid': job.uuid,

@@ -12,7 +12,6 @@
 // that fails is logged and the others still run.
 import { PeriodicTask } from '../jobs/periodic.js';
 import type { Services } from '../http/context.js';
-import { purgeFinishedJobs } from '../jobs/queue.js';
 import { drainFileDeletions, recordFileDeletions, removeRecordedFiles } from '../storage/file-deletions.js';
 import { INCOMING_PREFIX } from '../storage/object-keys.js';
 import { sweepTempFiles } from '../storage/temp-file.js';
@@ -29,7 +28,7 @@ export interface SweepResult {
   jobs: number;
 }
 
-type SweepServices = Pick<Services, 'config' | 'storage' | 'tmpDir' | 'db' | 'log'>;
+type SweepServices = Pick<Services, 'config' | 'storage' | 'tmpDir' | 'db' | 'log' | 'jobs'>;
 
 const BATCH = 200;
 
@@ -112,7 +111,7 @@ async function sweepIncoming(services: SweepServices, now: Date): Promise<number
 }
 
 export async function sweepExpiredUploads(services: SweepServices, now = new Date()): Promise<SweepResult> {
-  const { config, db, log } = services;
+  const { config, log } = services;
   const { tmpDir } = services;
   const result: SweepResult = { uploads: 0, medias: 0, tempFiles: 0, fileDeletions: 0, incoming: 0, jobs: 0 };
   const part = async (name: string, fn: () => Promise<void>) => {
@@ -133,7 +132,7 @@ export async function sweepExpiredUploads(services: SweepServices, now = new Dat
     result.tempFiles = await sweepTempFiles(tmpDir, now.getTime() - config.uploadExpirySeconds * 1000);
   });
   await part('finished jobs', async () => {
-    result.jobs = await purgeFinishedJobs(db, new Date(now.getTime() - config.jobs.retentionSeconds * 1000));
+    result.jobs = await services.jobs.purgeFinished(new Date(now.getTime() - config.jobs.retentionSeconds * 1000));
   });
   return result;
 }

@@ -4,9 +4,11 @@ import { all, bool, child, children, find, int, isNil, items, parseXml, text, Xm
 const DECL = '<?xml version="1.0" encoding="UTF-8"?>\n';
 
 // Independent escaper for the round-trip test: the five entities, plus CR as
-// a character reference because literal CRs are normalised away by XML.
-function escape(s: string): string {
-  return s.replace(/[&<>"'\r]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;', '\r': '&#13;' })[c] as string);
+// a character reference because literal CRs are normalised away by XML; in an
+// attribute value literal tabs and line feeds are too (XML 1.0 section 3.3.3).
+function escape(s: string, attribute = false): string {
+  const refs: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;', '\r': '&#13;', '\t': '&#9;', '\n': '&#10;' };
+  return s.replace(attribute ? /[&<>"'\r\t\n]/g : /[&<>"'\r]/g, (c) => refs[c]);
 }
 
 describe('client xml reader', () => {
@@ -60,7 +62,7 @@ describe('client xml reader', () => {
     const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
     for (let i = 0; i < 300; i++) {
       const value = Array.from({ length: Math.floor(rnd() * 40) }, () => alphabet[Math.floor(rnd() * alphabet.length)]).join('');
-      const doc = parseXml(`${DECL}<reply><title>${escape(value)}</title><x k="${escape(value)}"/></reply>`);
+      const doc = parseXml(`${DECL}<reply><title>${escape(value)}</title><x k="${escape(value, true)}"/></reply>`);
       expect(text(doc, 'title')).toBe(value);
       expect(find(doc, 'x')?.attrs.k).toBe(value);
     }

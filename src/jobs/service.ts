@@ -1,0 +1,50 @@
+// The job queue as features and the status resource see it
+// (docs/batch-updates.md): enqueue (which wakes this process's worker), a
+// user's job, the purge of finished jobs, and the job's error lines.
+import { notFound } from '../http/errors.js';
+import type { JobRow, UserRow } from '../store/schema.js';
+import type { JobsRepository } from './repository.js';
+
+/** At most this many error lines are kept on a job (the counts stay exact). */
+export const MAX_JOB_ERRORS = 100;
+
+export function parseErrors(text: string): string[] {
+  try {
+    const v = JSON.parse(text) as unknown;
+    return Array.isArray(v) ? v.map(String) : [];
+  } catch {
+    return [];
+  }
+}
+
+export function appendErrors(errors: string[], more: string[]): string[] {
+  return more.length === 0 ? errors : [...errors, ...more].slice(0, MAX_JOB_ERRORS);
+}
+
+export class JobQueue {
+  /** `wake` tells this process's worker to look now rather than at its next poll. */
+  constructor(
+    private readonly repo: JobsRepository,
+    private readonly wake: () => void,
+  ) {}
+
+  /** Queues `total` items of work of `kind` for `ownerId`; the handler of `kind` reads `payload` (JSON-serialisable). */
+  async enqueue(ownerId: number, kind: string, payload: unknown, total: number): Promise<JobRow> {
+    const job = await this.repo.enqueue({ ownerId, kind, payload, total });
+    this.wake();
+    return job;
+  }
+
+  /** A job of the user; any other is a 404, as if it did not exist. */
+  async status(user: Pick<UserRow, 'id'>, uuid: string): Promise<JobRow> {
+    // One lookup by owner rather than Access: the row is what the reply shows.
+    const job = await this.repo.findOwned(user.id, uuid);
+    if (!job) throw notFound(`job ${uuid}`);
+    return job;
+  }
+
+  /** Deletes jobs finished before `finishedBefore` (JOB_RETENTION_SECONDS); how many went. */
+  purgeFinished(finishedBefore: Date): Promise<number> {
+    return this.repo.purgeFinished(finishedBefore);
+  }
+}
