@@ -39,21 +39,9 @@ function readFilter(p: Params): MediaFilterInput {
   return { artist: p.str('artist_id') || undefined, gallery: p.str('gallery_id') || undefined, group: p.str('medias_group_id') || undefined, lightbox: p.str('lightbox_id') || undefined };
 }
 
-/** `select` (all or UUIDs), or the older medias[on]=medias with medias[medias]. */
+/** `select` (all or UUIDs), or the older medias[on] with medias[medias]. */
 function readSelection(p: Params): BatchSelection {
-  const select = p.str('select')?.trim();
-  const older = p.str('medias[on]')?.trim();
-  if (select !== undefined && select !== '') {
-    if (select.toLowerCase() === 'all') return { all: true };
-    return { uuids: p.csvList('select', MAX_SELECTED_UUIDS) ?? [] };
-  }
-  if (older === 'medias') {
-    const uuids = p.csvList('medias[medias]', MAX_SELECTED_UUIDS) ?? [];
-    if (uuids.length === 0) throw invalid('medias[medias] must list the UUIDs of the medias to update');
-    return { uuids };
-  }
-  if (older === 'all') return { all: true };
-  throw invalid('select is required: all, or comma-separated media UUIDs (or medias[on]=medias with medias[medias])');
+  return { select: p.str('select'), on: p.str('medias[on]'), selectList: p.csvList('select', MAX_SELECTED_UUIDS), mediasList: p.csvList('medias[medias]', MAX_SELECTED_UUIDS) };
 }
 
 function contentOf(ctx: RequestContext): UploadedFile | undefined {

@@ -95,7 +95,14 @@ export interface UpdateMediaInput {
   direct?: IncomingFile;
 }
 
-export type BatchSelection = { all: true } | { uuids: string[] };
+/** `select` (all, or UUIDs), or the older medias[on]=medias with medias[medias] (or medias[on]=all). */
+export interface BatchSelection {
+  select?: string;
+  on?: string;
+  /** `select` as a list of UUIDs. */
+  selectList?: string[];
+  mediasList?: string[];
+}
 
 export interface BatchInput {
   attributes: MediaInput;
@@ -339,11 +346,24 @@ export class MediaService {
     return scope;
   }
 
-  /** `select=all` or UUIDs (404 for any unknown one); a scope restricts an explicit selection to the medias it holds. */
+  /** All medias of the scope, or those named (404 for any unknown one); a scope restricts an explicit selection to the medias it holds. */
   private async selection(user: User, selection: BatchSelection, filter: MediaFilterInput): Promise<number[]> {
+    const select = selection.select?.trim();
+    const older = selection.on?.trim();
     const scope = await this.scope(user, filter);
-    if ('all' in selection) return this.repo.ids(user.id, scope);
-    const ids = await this.access.require(user, 'media', selection.uuids, { notFound: 'media' });
+    let uuids: string[];
+    if (select !== undefined && select !== '') {
+      if (select.toLowerCase() === 'all') return this.repo.ids(user.id, scope);
+      uuids = selection.selectList ?? [];
+    } else if (older === 'medias') {
+      uuids = selection.mediasList ?? [];
+      if (uuids.length === 0) throw invalid('medias[medias] must list the UUIDs of the medias to update');
+    } else if (older === 'all') {
+      return this.repo.ids(user.id, scope);
+    } else {
+      throw invalid('select is required: all, or comma-separated media UUIDs (or medias[on]=medias with medias[medias])');
+    }
+    const ids = await this.access.require(user, 'media', uuids, { notFound: 'media' });
     if (Object.keys(scope).length === 0) return ids;
     const inScope = new Set(await this.repo.ids(user.id, scope));
     return ids.filter((id) => inScope.has(id));
@@ -400,7 +420,7 @@ export class MediaService {
     }
     let file: VerifiedFile;
     try {
-      file = await this.uploads.verify(media, pending, completion);
+      file = await this.uploads.complete(media, pending, completion);
     } catch (err) {
       if (err instanceof ObjectGone) return this.raceLost(media.id);
       if (endsTheUpload(err)) {

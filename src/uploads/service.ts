@@ -167,7 +167,7 @@ export class UploadsService {
    * object went or changed meanwhile (a concurrent step 3, a replay); a type
    * the service refuses throws with stop-with-error (see endsTheUpload).
    */
-  async verify(media: UploadingMedia, pending: PendingUploadRow, completion: UploadCompletion): Promise<VerifiedFile> {
+  async complete(media: UploadingMedia, pending: PendingUploadRow, completion: UploadCompletion): Promise<VerifiedFile> {
     if (pending.location !== completion.location) throw unprocessable(`media[content][upload_location] must be ${pending.location}, as returned by step 1`, false);
     if (pending.expires_at <= nowIso()) throw unprocessable('this upload has expired: start again with step 1', false);
     const declaredSize = Number(pending.declared_size);
