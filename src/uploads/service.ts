@@ -245,8 +245,8 @@ export class UploadsService {
       if (contentType !== undefined && policy.contentType !== undefined && contentType.toLowerCase() !== policy.contentType.toLowerCase()) {
         throw new ApiError('forbidden', `Content-Type must be ${policy.contentType}, as given in the upload parameters`);
       }
-      if (!body) throw badRequest('no file: send the upload parameters first, then the file');
     }
+    if (!body) throw badRequest('no file: send the upload parameters first, then the file');
     if (req.announcedBytes !== undefined) {
       if (req.announcedBytes > policy.maxSize + (req.form ? MULTIPART_OVERHEAD : 0)) throw tooLarge(policy);
       if (req.announcedBytes < policy.minSize) throw tooSmall(policy);
@@ -255,7 +255,7 @@ export class UploadsService {
     if (!(await this.repo.isPending(policy.key, nowIso()))) {
       throw conflict('this upload is no longer pending (completed, replaced, expired or its media deleted): start again with step 1');
     }
-    const received = await receiveToTempFile(body!, this.settings.tmpDir, policy.maxSize, request).catch((err: unknown) => {
+    const received = await receiveToTempFile(body, this.settings.tmpDir, policy.maxSize, request).catch((err: unknown) => {
       if (err instanceof ApiError && err.status === 413) throw tooLarge(policy);
       throw err;
     });
