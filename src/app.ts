@@ -13,7 +13,9 @@ import { artistRoutes } from './artists/routes.js';
 import { watermarkRoutes } from './artists/watermarks.js';
 import { displayStyleRoutes } from './galleries/display-styles.js';
 import { galleryRoutes } from './galleries/routes.js';
+import { GroupsRepository } from './groups/repository.js';
 import { groupRoutes } from './groups/routes.js';
+import { GroupsService } from './groups/service.js';
 import { AppKeys } from './http/app-keys.js';
 import { Authenticator } from './http/auth.js';
 import type { Services } from './http/context.js';
@@ -27,15 +29,19 @@ import { jobRoutes } from './jobs/routes.js';
 import { JobsRepository } from './jobs/repository.js';
 import { JobQueue } from './jobs/service.js';
 import { JobWorker } from './jobs/worker.js';
-import { BATCH_JOB_KIND, batchJobHandler } from './media/batch.js';
+import { MediaRepository } from './media/repository.js';
 import { mediaRoutes } from './media/routes.js';
-import { startCleanupSweep } from './media/upload-cleanup.js';
+import { BATCH_JOB_KIND, MediaService } from './media/service.js';
+import { DeletionsRepository } from './storage/deletions-repository.js';
+import { FileDeletions } from './storage/file-deletions.js';
 import { createStorage } from './storage/factory.js';
 import { ensurePrivateDir } from './storage/private-files.js';
 import { loadUploadSecret } from './storage/secret.js';
 import { tempDirOf } from './storage/temp-file.js';
-import { uploadTargetRoutes } from './storage/upload-target-routes.js';
 import { migrate, openStore } from './store/db.js';
+import { UploadsRepository } from './uploads/repository.js';
+import { uploadRoutes } from './uploads/routes.js';
+import { UploadsService } from './uploads/service.js';
 import { UsersRepository } from './users/repository.js';
 import { sessionRoutes } from './users/routes.js';
 import { websiteRoutes } from './websites/routes.js';
@@ -47,6 +53,8 @@ export interface App {
   routes: readonly RouteSpec[];
   /** This process's job worker. */
   worker: JobWorker;
+  /** Runs the cleanup sweep once, as the periodic task does, as if it were `now`. */
+  sweep(now?: Date): Promise<SweepResult>;
   /** Stops accepting connections, finishes requests in flight, stops background work, closes every dependency. */
   close(): Promise<void>;
 }
@@ -60,6 +68,25 @@ export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
       req: (r: { method: string; url: string; id: string }) => ({ method: r.method, path: (r.url ?? '').split('?')[0], id: r.id }),
     },
   });
+}
+
+/** What one run of the cleanup sweep removed. */
+export interface SweepResult {
+  /** Uploads whose step 3 never came. */
+  uploads: number;
+  /** Medias that never went live. */
+  medias: number;
+  tempFiles: number;
+  /** Recorded file deletions carried out. */
+  fileDeletions: number;
+  /** Incoming objects removed that no pending upload pointed to. */
+  incoming: number;
+  jobs: number;
+}
+
+/** Every so often, a fraction of the upload expiry: from 1 s to 10 min. */
+function sweepIntervalMs(uploadExpirySeconds: number): number {
+  return Math.min(600_000, Math.max(1000, Math.floor((uploadExpirySeconds * 1000) / 4)));
 }
 
 export async function buildApp(config: Config, log: Logger = createLogger(config)): Promise<App> {
@@ -96,6 +123,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     // The worker is built below, once the handlers (which take `services`) exist.
     let worker: JobWorker | undefined;
     const jobs = new JobQueue(jobsRepo, () => worker?.wake());
+    const access = new Access(new AccessRepository(store.db));
     const services: Services = {
       config,
       store,
@@ -106,8 +134,16 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       uploadSecret,
       tmpDir,
       jobs,
-      access: new Access(new AccessRepository(store.db)),
+      access,
     };
+
+    // Uploads, media and groups, on the storage's bookkeeping of files to remove.
+    const deletions = new DeletionsRepository(store.db);
+    const fileDeletions = new FileDeletions(storage, deletions, log);
+    const uploadsRepo = new UploadsRepository(store.db, deletions);
+    const uploads = new UploadsService(uploadsRepo, storage, fileDeletions, { secret: uploadSecret, tmpDir, config });
+    const media = new MediaService(new MediaRepository(store.db, store.dialect, uploadsRepo, deletions), uploads, fileDeletions, access, jobs, log, config);
+    const groups = new GroupsService(new GroupsRepository(store.db), media, access);
 
     const routes: RouteSpec[] = [
       ...sessionRoutes(),
@@ -116,19 +152,54 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       ...watermarkRoutes(),
       ...galleryRoutes(),
       ...displayStyleRoutes(),
-      ...uploadTargetRoutes(),
-      ...mediaRoutes(),
-      ...groupRoutes(),
+      ...uploadRoutes(uploads),
+      ...mediaRoutes(media),
+      ...groupRoutes(groups),
       ...jobRoutes({ jobs }),
     ];
     const router = new ApiRouter();
     for (const route of routes) router.add(route);
 
     // Background work, after migrations and before the first request.
-    const jobWorker = (worker = new JobWorker(jobsRepo, log, new Map([[BATCH_JOB_KIND, batchJobHandler(services)]]), config.jobs));
+    const handlers = new Map([[BATCH_JOB_KIND, { runChunk: media.batchChunk.bind(media) }]]);
+    const jobWorker = (worker = new JobWorker(jobsRepo, log, handlers, config.jobs));
     jobWorker.start();
     closers.push(() => jobWorker.stop());
-    const cleanup = await startCleanupSweep(services);
+    // The cleanup sweep of this process: every part is idempotent (several processes may sweep at
+    // once); a part that fails is logged and the others still run.
+    const sweep = async (now = new Date()): Promise<SweepResult> => {
+      const result: SweepResult = { uploads: 0, medias: 0, tempFiles: 0, fileDeletions: 0, incoming: 0, jobs: 0 };
+      const part = async (name: string, fn: () => Promise<void>) => {
+        try {
+          await fn();
+        } catch (err) {
+          log.error({ err, part: name }, 'cleanup sweep: a part failed; the next sweep tries again');
+        }
+      };
+      await part('abandoned uploads', async () => {
+        Object.assign(result, await media.sweepAbandonedUploads(now));
+      });
+      await part('file deletions', async () => {
+        result.fileDeletions = await fileDeletions.drain(now);
+      });
+      await part('incoming objects', async () => {
+        result.incoming = await uploads.sweepIncoming(now);
+      });
+      await part('temporary files', async () => {
+        result.tempFiles = await uploads.sweepTempFiles(now.getTime());
+      });
+      await part('finished jobs', async () => {
+        result.jobs = await jobs.purgeFinished(new Date(now.getTime() - config.jobs.retentionSeconds * 1000));
+      });
+      return result;
+    };
+    // Temporary files of a crashed process go before this one serves: nothing half-received outlives a restart.
+    await uploads.sweepTempFiles(Date.now()).catch((err: unknown) => log.error({ err }, 'start-up sweep of temporary files failed'));
+    const cleanup = new PeriodicTask('cleanup sweep', sweepIntervalMs(config.uploadExpirySeconds), async () => {
+      const r = await sweep();
+      if (Object.values(r).some((n) => n > 0)) log.info(r, 'cleanup sweep removed leftovers');
+    }, log);
+    cleanup.start({ now: true });
     closers.push(() => cleanup.stop());
     const sessionPurge = new PeriodicTask('session purge', config.sessionPurgeSeconds * 1000, async () => {
       const n = await users.purgeExpiredSessions();
@@ -146,6 +217,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       services,
       routes,
       worker: jobWorker,
+      sweep,
       close: () => (closed ??= closeAll()),
     };
   } catch (err) {

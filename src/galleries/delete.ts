@@ -5,8 +5,9 @@
 // own are counted and deleted.
 import { sql } from 'kysely';
 import { conflict, invalid } from '../http/errors.js';
-import { dropFilesOfDeletedMedias } from '../media/pending-uploads.js';
+import { DeletionsRepository } from '../storage/deletions-repository.js';
 import type { Db } from '../store/db.js';
+import { UploadsRepository } from '../uploads/repository.js';
 import { closeListGaps } from './list-positions.js';
 import { subtreeCte, subtreeOf } from './queries.js';
 import type { GalleryRow } from '../store/schema.js';
@@ -57,11 +58,10 @@ export async function deleteGalleryTree(db: Db, gallery: GalleryRow, opts: Delet
     await sql`UPDATE galleries SET cover_media_id = NULL WHERE cover_media_id IN (${ids})`.execute(db);
     await sql`DELETE FROM medias WHERE id IN (${ids})`.execute(db);
     // In this transaction: the files go after the commit, or the cleanup sweep removes them.
-    storageKeys = await dropFilesOfDeletedMedias(
-      db,
-      mediaRows.map((m) => m.id),
-      mediaRows.map((m) => m.storage_key),
-    );
+    const deletions = new DeletionsRepository(db);
+    const pending = await new UploadsRepository(db, deletions).endOfMedias(db, mediaRows.map((m) => m.id));
+    storageKeys = [...mediaRows.map((m) => m.storage_key).filter((k): k is string => k !== null && k !== ''), ...pending];
+    await deletions.record(db, storageKeys);
   }
   // One statement, so the parent_id foreign key only sees the end state.
   await sql`${subtreeCte([gallery.id])} DELETE FROM galleries WHERE id IN (SELECT id FROM sub)`.execute(db);

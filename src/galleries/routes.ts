@@ -6,7 +6,8 @@ import { userOf, type RequestContext } from '../http/context.js';
 import { notFound } from '../http/errors.js';
 import { pageParams, PAGINATION_PARAMS, totalPages } from '../http/params.js';
 import { xmlArray, type XmlObject } from '../http/xml.js';
-import { deleteStoredFiles } from '../media/uploads.js';
+import { DeletionsRepository } from '../storage/deletions-repository.js';
+import { FileDeletions } from '../storage/file-deletions.js';
 import { nowIso } from '../store/db.js';
 import { hashPassword } from '../http/passwords.js';
 import { findAccessibleWebsite } from '../websites/queries.js';
@@ -195,7 +196,7 @@ export function galleryRoutes(): RouteSpec[] {
           return deleteGalleryTree(trx, g, { callerId: userOf(ctx).id, deleteMedias, expectedMediasCount }, now);
         });
         if (result.storageKeys.length > 0) {
-          await deleteStoredFiles(ctx, result.storageKeys).catch((err: unknown) =>
+          await new FileDeletions(ctx.services.storage, new DeletionsRepository(ctx.services.db), ctx.services.log).remove(result.storageKeys).catch((err: unknown) =>
             ctx.services.log.warn({ err, count: result.storageKeys.length }, 'files of deleted medias left for the media cleanup'),
           );
         }

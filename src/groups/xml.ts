@@ -1,7 +1,7 @@
 // How a media group looks in replies (docs/media-groups.md).
 import { xmlArray, type XmlObject } from '../http/xml.js';
+import { parseStoredRules } from '../media/smart-rules.js';
 import type { GroupRow } from '../store/schema.js';
-import { parseStoredRules } from './rules.js';
 
 export type GroupView = 'list' | 'details';
 

@@ -1,16 +1,9 @@
 // Reads the writable media attributes of a request (spec 2.6 and
-// client-compat) into a validated, JSON-serialisable change set: every UUID
-// is resolved to an id here, so applying it cannot fail on a bad value.
+// client-compat) into typed input: every value is checked here; the UUIDs it
+// names are resolved to ids by the service (through src/access), into a
+// JSON-serialisable change set that applying cannot fail on.
 import type { Params } from '../http/params.js';
 import { invalid } from '../http/errors.js';
-import type { Db } from '../store/db.js';
-import {
-  accessibleGalleryIds,
-  ownedArtistId,
-  ownedCollectionIds,
-  ownedPricingProfileIds,
-  ownedWatermarkId,
-} from './targets.js';
 
 /** Columns of `medias` an update may set. */
 export interface MediaColumnChanges {
@@ -46,6 +39,30 @@ export interface MediaChanges {
   removeCollections?: number[];
   addPricing?: number[];
   removePricing?: number[];
+  delete?: boolean;
+}
+
+/** The attributes as a request gives them: UUIDs not resolved yet. */
+export interface MediaInput {
+  /** The parameter names are `${prefix}[attribute]`. */
+  prefix: 'media' | 'medias';
+  /** Every column but the library and the watermark, which are named by UUID. */
+  columns: Omit<MediaColumnChanges, 'artist_id' | 'watermark_id'>;
+  artist?: string;
+  /** null: no watermark. */
+  watermark?: string | null;
+  keywords?: string[];
+  addKeywords?: string[];
+  removeKeywords?: string[];
+  /** An empty list (galleries[] sent with no value) unpublishes from every gallery. */
+  galleries?: string[];
+  publish?: string[];
+  unpublish?: string[];
+  collections?: string[];
+  addCollections?: string[];
+  removeCollections?: string[];
+  addPricing?: string[];
+  removePricing?: string[];
   delete?: boolean;
 }
 
@@ -136,11 +153,11 @@ function textValue(params: Params, name: string, attr: string): string | null | 
   return t;
 }
 
-/** Validates and resolves every attribute under `prefix`; a bad value is a 422 naming it. */
-export async function readMediaChanges(db: Db, userId: number, params: Params, prefix: 'media' | 'medias', mode: ChangeMode): Promise<MediaChanges> {
+/** Reads and checks every attribute under `prefix`; a bad value is a 422 naming it. */
+export function readMediaInput(params: Params, prefix: 'media' | 'medias', mode: ChangeMode): MediaInput {
   const name = (attr: string) => `${prefix}[${attr}]`;
-  const columns: MediaColumnChanges = {};
-  const changes: MediaChanges = { columns };
+  const columns: MediaInput['columns'] = {};
+  const input: MediaInput = { prefix, columns };
 
   const textAttrs: readonly string[] = mode === 'single' ? [...TEXT_ATTRS, ...SINGLE_ONLY_TEXT] : TEXT_ATTRS;
   for (const attr of textAttrs) {
@@ -163,46 +180,34 @@ export async function readMediaChanges(db: Db, userId: number, params: Params, p
   if (created !== undefined) columns.shot_at = created.trim() === '' ? null : parseCaptureTime(created, name('date_created'));
 
   const artist = params.str(name('artist_id'));
-  if (artist !== undefined && artist !== '') columns.artist_id = await ownedArtistId(db, userId, artist, name('artist_id'));
-
+  if (artist !== undefined && artist !== '') input.artist = artist;
   const watermark = params.str(name('watermark_uuid'));
-  if (watermark !== undefined) columns.watermark_id = watermark.trim() === '' ? null : await ownedWatermarkId(db, userId, watermark.trim(), name('watermark_uuid'));
+  if (watermark !== undefined) input.watermark = watermark.trim() === '' ? null : watermark.trim();
 
   const keywords = params.str(name('keywords'));
-  if (keywords !== undefined) changes.keywords = parseKeywords(keywords, name('keywords'));
+  if (keywords !== undefined) input.keywords = parseKeywords(keywords, name('keywords'));
   const addKeywords = params.str(name('add_keywords'));
-  if (addKeywords !== undefined) changes.addKeywords = parseKeywords(addKeywords, name('add_keywords'));
+  if (addKeywords !== undefined) input.addKeywords = parseKeywords(addKeywords, name('add_keywords'));
   const removeKeywords = params.str(name('remove_keywords'));
-  if (removeKeywords !== undefined) changes.removeKeywords = parseKeywords(removeKeywords, name('remove_keywords'));
+  if (removeKeywords !== undefined) input.removeKeywords = parseKeywords(removeKeywords, name('remove_keywords'));
 
   // Array attributes: repeated values, or one comma-separated value.
   const list = (attr: string) => params.csvList(name(attr));
-  const galleries = list('galleries');
-  // An empty galleries[] (sent with no value) unpublishes from every gallery.
-  if (galleries !== undefined) changes.galleries = await accessibleGalleryIds(db, userId, galleries, name('galleries'));
-  const publish = list('publish_to_galleries');
-  if (publish?.length) changes.publish = await accessibleGalleryIds(db, userId, publish, name('publish_to_galleries'));
-  const unpublish = list('unpublish_from_galleries');
-  if (unpublish?.length) changes.unpublish = await accessibleGalleryIds(db, userId, unpublish, name('unpublish_from_galleries'));
-
-  const collections = list('medias_collections');
-  if (collections !== undefined) changes.collections = await ownedCollectionIds(db, userId, collections, name('medias_collections'));
-  const addCollections = list('add_to_medias_collections');
-  if (addCollections?.length) changes.addCollections = await ownedCollectionIds(db, userId, addCollections, name('add_to_medias_collections'));
-  const removeCollections = list('remove_from_medias_collections');
-  if (removeCollections?.length) changes.removeCollections = await ownedCollectionIds(db, userId, removeCollections, name('remove_from_medias_collections'));
-
-  const addPricing = list('add_pricing_profiles');
-  if (addPricing?.length) changes.addPricing = await ownedPricingProfileIds(db, userId, addPricing, name('add_pricing_profiles'));
-  const removePricing = list('remove_pricing_profiles');
-  if (removePricing?.length) changes.removePricing = await ownedPricingProfileIds(db, userId, removePricing, name('remove_pricing_profiles'));
+  input.galleries = list('galleries');
+  input.publish = list('publish_to_galleries');
+  input.unpublish = list('unpublish_from_galleries');
+  input.collections = list('medias_collections');
+  input.addCollections = list('add_to_medias_collections');
+  input.removeCollections = list('remove_from_medias_collections');
+  input.addPricing = list('add_pricing_profiles');
+  input.removePricing = list('remove_pricing_profiles');
 
   if (mode === 'batch' && params.str(name('delete')) !== undefined) {
     const v = params.str(name('delete'))!.trim();
     if (v !== '1' && v !== '0' && v !== '') throw invalid(`${name('delete')} must be 1 to delete the medias, got ${JSON.stringify(v)}`);
-    if (v === '1') changes.delete = true;
+    if (v === '1') input.delete = true;
   }
-  return changes;
+  return input;
 }
 
 /** True when the change set would change nothing (only updated_at). */

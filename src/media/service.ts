@@ -1,166 +1,478 @@
-// The media operations behind the routes: create (upload step 1 or direct
-// upload), update (metadata, publication, upload steps), delete. Upload
-// mechanics live in uploads.ts; this module decides what happens around them.
+// The media operations (docs/media.md): listing, one media, create (upload
+// step 1 or a direct upload), update (metadata, publication, upload steps),
+// delete, batch updates (enqueued, then applied chunk by chunk by the job
+// worker), deleting medias for other features, and the sweep of abandoned
+// uploads. Upload mechanics are the uploads feature's; this service decides
+// what happens to the media around them.
 import { randomUUID } from 'node:crypto';
-import { userOf, type RequestContext } from '../http/context.js';
-import { invalid, notFound } from '../http/errors.js';
-import type { XmlObject } from '../http/xml.js';
+import type { IncomingMessage } from 'node:http';
+import type { Logger } from 'pino';
+import type { Access } from '../access/access.js';
+import type { Config } from '../config.js';
+import { ApiError, conflict, invalid, notFound } from '../http/errors.js';
+import type { ChunkResult } from '../jobs/handlers.js';
+import type { JobQueue } from '../jobs/service.js';
 import { nowIso, type Db } from '../store/db.js';
-import { applyMediaChanges } from './apply.js';
-import { isEmptyChange, readMediaChanges, type MediaChanges } from './metadata.js';
-import { dropFilesOfDeletedMedias } from './pending-uploads.js';
-import { findOwnedMedia, loadMediaRecords, loadMediaRelations, NO_RELATIONS, type MediaRow } from './queries.js';
-import { defaultArtistId, ownedArtistId } from './targets.js';
-import { beginUpload, completeUpload, deleteStoredFiles, isUploadCompletion, isUploadRequest, storeDirectUpload } from './uploads.js';
-import { mediaLocation, mediaXml, type MediaView } from './xml.js';
-import { sanitizeFileName } from './file-names.js';
+import type { JobRow, MediaRow, UserRow } from '../store/schema.js';
+import { ObjectGone } from '../storage/backend.js';
+import type { FileDeletions } from '../storage/file-deletions.js';
+import { sanitizeFileName } from '../uploads/file-names.js';
+import type { UploadCompletion, UploadDeclaration, UploadStep } from '../uploads/input.js';
+import { endsTheUpload, notArrived, type IncomingFile, type UploadInstructions, type UploadsService, type VerifiedFile } from '../uploads/service.js';
+import { isEmptyChange, type MediaChanges, type MediaInput } from './metadata.js';
+import { NO_RELATIONS, type GroupScope, type MediaRecord, type MediaRelations, type MediaRepository, type MediaScope } from './repository.js';
 
-/** The file part that is the media itself on a direct upload. */
-export const CONTENT_FIELD = 'media[content]';
+export { NO_RELATIONS } from './repository.js';
+export type { GroupScope, MediaRecord, MediaRelations, MediaScope } from './repository.js';
 
-/** One media as `<media>` (relations loaded). */
-export async function mediaElement(db: Db, id: number, view: MediaView = 'details'): Promise<XmlObject> {
-  const [record] = await loadMediaRecords(db, [id]);
-  if (!record) throw notFound('media');
-  const rel = view === 'list' ? NO_RELATIONS : ((await loadMediaRelations(db, [id])).get(id) ?? NO_RELATIONS);
-  return mediaXml(record, rel, view);
+export const BATCH_JOB_KIND = 'media_batch_update';
+
+/** Ids per statement of a batch chunk or a deletion, whatever JOB_CHUNK_SIZE is: far below every database's variable limit. */
+const APPLY_IDS = 500;
+/** Expired uploads and stale medias per transaction of the sweep. */
+const SWEEP_BATCH = 200;
+
+type User = Pick<UserRow, 'id'>;
+
+/** Enqueues a job and wakes this process's worker (filled by the composition root). */
+
+/** The UUIDs of a request's artist_id, gallery_id, medias_group_id and lightbox_id (those it has). */
+export interface MediaFilterInput {
+  artist?: string;
+  gallery?: string;
+  group?: string;
+  lightbox?: string;
 }
 
-async function reload(db: Db, id: number): Promise<MediaRow> {
-  return db.selectFrom('medias').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+export interface MediaDetails {
+  record: MediaRecord;
+  /** NO_RELATIONS when not asked for. */
+  relations: MediaRelations;
 }
 
-function applyInTransaction(ctx: RequestContext, ownerId: number, id: number, changes: MediaChanges) {
-  const { db, store } = ctx.services;
-  return db.transaction().execute((trx) => applyMediaChanges(trx, store.dialect, ownerId, [id], changes, nowIso()));
+export interface MediaPage {
+  total: number;
+  records: MediaRecord[];
+  /** When asked for. */
+  relations?: Map<number, MediaRelations>;
 }
 
-/** POST /medias.xml: upload step 1 (or a direct upload), with metadata and placements. */
-export async function createMedia(ctx: RequestContext): Promise<XmlObject> {
-  const user = userOf(ctx);
-  const { db } = ctx.services;
-  const p = ctx.params;
-  const file = ctx.file?.field === CONTENT_FIELD ? ctx.file : undefined;
-  if (!file && !isUploadRequest(p)) {
-    throw invalid('media[content][upload_location] must be REQUEST (upload step 1), or media[content] must be the file (direct upload)');
+/** The file a media holds after step 3 or a direct upload. */
+export interface StoredFile {
+  fileName: string;
+  mimeType: string | null;
+  size: number | null;
+}
+
+export type UploadOutcome = { step: 'begun'; instructions: UploadInstructions } | { step: 'completed' | 'received'; file: StoredFile };
+
+export interface MediaWriteResult {
+  media: MediaDetails;
+  /** The upload steps the request took, in order. */
+  uploads: UploadOutcome[];
+  /** Create with media[replace]: an existing media took the file. */
+  replaced?: boolean;
+}
+
+export interface CreateMediaInput {
+  attributes: MediaInput;
+  /** The top-level artist_id: the library when media[artist_id] names none. */
+  artist?: string;
+  /** media[replace]: the latest media of the library with this file name takes the file instead. */
+  replace: boolean;
+  fileName: string;
+  upload: { direct: IncomingFile } | { declaration: UploadDeclaration };
+}
+
+export interface UpdateMediaInput {
+  attributes: MediaInput;
+  /** The top-level artist_id of a client replacing the file (spec 4.7). */
+  artist?: string;
+  upload?: UploadStep;
+  direct?: IncomingFile;
+}
+
+/** `select` (all, or UUIDs), or the older medias[on]=medias with medias[medias] (or medias[on]=all). */
+export interface BatchSelection {
+  select?: string;
+  on?: string;
+  /** `select` as a list of UUIDs. */
+  selectList?: string[];
+  mediasList?: string[];
+}
+
+export interface BatchInput {
+  attributes: MediaInput;
+  selection: BatchSelection;
+  filter: MediaFilterInput;
+  /** medias_count: the number of medias the client expects. */
+  expectedCount?: number;
+}
+
+export interface BatchPayload {
+  /** Media ids fixed at request time; the job's cursor indexes this list. */
+  ids: number[];
+  changes: MediaChanges;
+}
+
+export class MediaService {
+  constructor(
+    private readonly repo: MediaRepository,
+    private readonly uploads: UploadsService,
+    private readonly files: FileDeletions,
+    private readonly access: Access,
+    private readonly jobs: JobQueue,
+    private readonly log: Pick<Logger, 'error'>,
+    private readonly config: Pick<Config, 'uploadExpirySeconds'>,
+  ) {}
+
+  /** A page of the user's live medias in the filter's scope and order. */
+  async list(user: User, filter: MediaFilterInput, page: { limit: number; offset: number }, withRelations: boolean): Promise<MediaPage> {
+    const scope = await this.scope(user, filter);
+    const [total, ids] = await Promise.all([this.repo.count(user.id, scope), this.repo.ids(user.id, scope, page)]);
+    const [records, relations] = await Promise.all([this.repo.records(ids), withRelations ? this.repo.relations(ids) : undefined]);
+    return { total, records, relations };
   }
-  const givenName = (p.str('media[content][file_name]') ?? file?.fileName ?? '').trim();
-  if (givenName === '') throw invalid('media[content][file_name] is required');
-  // The name as it is stored and handed back, so media[replace] finds what an earlier upload stored.
-  const fileName = sanitizeFileName(givenName);
 
-  // Everything is validated before anything is created.
-  const changes = await readMediaChanges(db, user.id, p, 'media', 'single');
-  const topArtist = p.str('artist_id');
-  const artistId = changes.columns.artist_id ?? (topArtist ? await ownedArtistId(db, user.id, topArtist, 'artist_id') : await defaultArtistId(db, user.id));
-  changes.columns.artist_id = artistId;
-  const replace = p.flag('media[replace]') === true;
+  /** One media of the user; 404 otherwise. */
+  async get(user: User, uuid: string, withRelations: boolean): Promise<MediaDetails> {
+    return this.details(await this.access.requireOne(user, 'media', uuid, { notFound: 'media' }), withRelations);
+  }
 
-  const existing = replace
-    ? await db
-        .selectFrom('medias')
-        .selectAll()
-        .where('owner_id', '=', user.id)
-        .where('artist_id', '=', artistId)
-        .where('file_name', '=', fileName)
-        .orderBy('id', 'desc')
-        .limit(1)
-        .executeTakeFirst()
-    : undefined;
+  /**
+   * POST /medias.xml: a new media (or, with replace, the latest of its library
+   * with that file name) and upload step 1, or a direct upload. Everything is
+   * validated before anything is created.
+   */
+  async create(user: User, input: CreateMediaInput, request?: IncomingMessage): Promise<MediaWriteResult> {
+    // The name as it is stored and handed back, so media[replace] finds what an earlier upload stored.
+    const fileName = sanitizeFileName(input.fileName);
+    const changes = await this.resolve(user, input.attributes);
+    const artistId =
+      changes.columns.artist_id ??
+      (input.artist ? await this.access.requireOne(user, 'artist', input.artist, { invalid: 'artist_id' }) : await this.access.defaultArtist(user));
+    changes.columns.artist_id = artistId;
+    const existing = input.replace ? await this.repo.latestByFileName(user.id, artistId, fileName) : undefined;
 
-  let media: MediaRow;
-  let uploadFields: XmlObject;
-  if (existing) {
-    // Replacing: the media keeps its UUID; the upload is checked first, then the metadata applied.
-    uploadFields = file ? await storeDirectUpload(ctx, existing, file) : await beginUpload(ctx, existing, p);
-    await applyInTransaction(ctx, user.id, existing.id, changes);
-    media = existing;
-  } else {
+    let media: MediaRow;
+    let upload: UploadOutcome;
+    if (existing) {
+      // Replacing: the media keeps its UUID; the upload is checked first, then the metadata applied.
+      upload = await this.takeUpload(existing, input.upload, request);
+      await this.repo.update(user.id, existing.id, changes, nowIso());
+      media = existing;
+    } else {
+      media = await this.repo.create({ ownerId: user.id, artistId, uuid: randomUUID(), fileName }, changes, nowIso());
+      try {
+        upload = await this.takeUpload(media, input.upload, request);
+      } catch (err) {
+        // The upload was refused: the media must not exist (its relations go with it).
+        await this.repo.remove(media.id).catch((e: unknown) => this.log.error({ err: e, media: media.uuid }, 'could not remove the media of a refused upload'));
+        throw err;
+      }
+    }
+    return { media: await this.details(media.id), uploads: [upload], replaced: existing !== undefined };
+  }
+
+  /** PUT /medias/<uuid>.xml: metadata and publication, and any upload step. */
+  async update(user: User, uuid: string, input: UpdateMediaInput, request?: IncomingMessage): Promise<MediaWriteResult> {
+    const media = await this.owned(user, uuid);
+    const changes = await this.resolve(user, input.attributes);
+    // Clients replace a file by sending the step 1 parameters here (spec 4.7): the top-level
+    // artist_id then names the library, and media[replace] is implied.
+    if (changes.columns.artist_id === undefined && input.artist) {
+      changes.columns.artist_id = await this.access.requireOne(user, 'artist', input.artist, { invalid: 'artist_id' });
+    }
+    const uploads: UploadOutcome[] = [];
+    if (input.upload?.step === 'request') uploads.push({ step: 'begun', instructions: await this.beginUpload(media, input.upload.declaration) });
+    else if (input.upload?.step === 'complete') uploads.push({ step: 'completed', file: await this.completeUpload(media, input.upload.completion) });
+    if (input.direct) {
+      const now = await this.repo.byId(media.id);
+      if (!now) throw notFound(`media ${uuid}`);
+      uploads.push({ step: 'received', file: await this.receiveDirect(now, input.direct, request) });
+    }
+    if (!isEmptyChange(changes)) await this.repo.update(user.id, media.id, changes, nowIso());
+    return { media: await this.details(media.id), uploads };
+  }
+
+  /** DELETE /medias/<uuid>.xml: the row, its relations and its pending upload; its files recorded for deletion, then removed. Returns its UUID. */
+  async delete(user: User, uuid: string): Promise<string> {
+    const media = await this.owned(user, uuid);
+    const keys = await this.repo.inTransaction((tx) => this.repo.deleteMedias(tx, user.id, [media.id], nowIso()));
+    await this.files.remove(keys);
+    return media.uuid;
+  }
+
+  /**
+   * PUT /medias/batch_update.xml: resolves the selection and validates the
+   * attributes now, then hands a fixed list of media ids to the job queue
+   * (docs/batch-updates.md).
+   */
+  async batchUpdate(user: User, input: BatchInput): Promise<{ job: JobRow; count: number }> {
+    const changes = await this.resolve(user, input.attributes);
+    if (isEmptyChange(changes)) throw invalid('nothing to do: give at least one medias[...] attribute');
+    const ids = await this.selection(user, input.selection, input.filter);
+    if (input.expectedCount !== undefined && input.expectedCount !== ids.length) {
+      throw conflict(`medias_count is ${input.expectedCount} but the selection holds ${ids.length} medias: nothing was done`, 'count_mismatch');
+    }
+    const payload: BatchPayload = { ids, changes };
+    const job = await this.jobs.enqueue(user.id, BATCH_JOB_KIND, payload, ids.length);
+    return { job, count: ids.length };
+  }
+
+  /** Applies items [start, end) of a batch update, in the worker's chunk transaction. */
+  async batchChunk(trx: Db, job: JobRow, payload: unknown, start: number, end: number): Promise<ChunkResult> {
+    const { ids, changes } = payload as BatchPayload;
+    const chunk = ids.slice(start, end);
     const now = nowIso();
-    media = await db.transaction().execute(async (trx) => {
-      const row = await trx
-        .insertInto('medias')
-        .values({ uuid: randomUUID(), owner_id: user.id, artist_id: artistId, status: 'pending', file_name: fileName, created_at: now, updated_at: now })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await applyMediaChanges(trx, ctx.services.store.dialect, user.id, [row.id], changes, now);
-      return reload(trx, row.id);
-    });
+    const affectedIds: number[] = [];
+    const deletedStorageKeys: string[] = [];
+    for (let i = 0; i < chunk.length; i += APPLY_IDS) {
+      const r = await this.repo.apply(trx, job.owner_id, chunk.slice(i, i + APPLY_IDS), changes, now);
+      affectedIds.push(...r.affectedIds);
+      deletedStorageKeys.push(...r.deletedStorageKeys);
+    }
+    // Recorded with the chunk: a crash after its commit leaves the files to the cleanup sweep, not orphaned.
+    const files = changes.delete ? await this.repo.dropFilesOf(trx, affectedIds, deletedStorageKeys) : [];
+    const missing = chunk.length - affectedIds.length;
+    return {
+      processed: chunk.length,
+      failed: missing,
+      errors: missing > 0 ? [`${missing} of the medias ${start + 1} to ${end} no longer exist`] : [],
+      afterCommit: files.length ? () => this.removeFiles(files) : undefined,
+    };
+  }
+
+  /**
+   * Deletes medias of `ownerId` among `mediaIds` in the caller's transaction
+   * (another feature deleting what holds them), with their pending uploads;
+   * returns their files' keys, recorded for deletion: pass them to
+   * removeFiles after the commit.
+   */
+  async deleteInTransaction(tx: Db, ownerId: number, mediaIds: readonly number[]): Promise<string[]> {
+    const now = nowIso();
+    const keys: string[] = [];
+    for (let i = 0; i < mediaIds.length; i += APPLY_IDS) keys.push(...(await this.repo.deleteMedias(tx, ownerId, mediaIds.slice(i, i + APPLY_IDS), now)));
+    return keys;
+  }
+
+  /**
+   * Files of deleted medias, after the commit of the transaction that
+   * recorded them; a failure leaves them recorded for the cleanup sweep,
+   * never fails the caller.
+   */
+  removeFiles(keys: readonly string[]): Promise<void> {
+    return this.files.remove(keys);
+  }
+
+  // ---- for the groups feature: medias in a scope
+
+  /** How many of the user's live medias the scope holds (in `tx` when given). */
+  count(user: User, scope: MediaScope, tx?: Db): Promise<number> {
+    return this.repo.count(user.id, scope, tx);
+  }
+
+  /** Ids of the user's live medias in the scope's order; a page when given. */
+  idsIn(user: User, scope: MediaScope, page?: { limit: number; offset: number }, tx?: Db): Promise<number[]> {
+    return this.repo.ids(user.id, scope, page, tx);
+  }
+
+  /** Records of `ids`, in their order. */
+  records(ids: readonly number[]): Promise<MediaRecord[]> {
+    return this.repo.records(ids);
+  }
+
+  /** Live medias of each group: one statement for the collections, one for the smart ones. */
+  async countGroups(user: User, groups: readonly GroupScope[]): Promise<Map<number, number>> {
+    const [plain, smart] = await Promise.all([
+      this.repo.countCollections(user.id, groups.filter((g) => g.kind !== 'smart').map((g) => g.id)),
+      this.repo.countSmartGroups(user.id, groups.filter((g) => g.kind === 'smart')),
+    ]);
+    return new Map([...plain, ...smart]);
+  }
+
+  // ---- the cleanup sweep's part
+
+  /**
+   * Abandoned uploads (a step 1 whose step 3 never came, UPLOAD_EXPIRY_SECONDS
+   * later): the pending row, and the media when it never went live, with the
+   * file recorded for deletion in the same transaction; then medias that
+   * stayed pending without any upload (a refused or failed file).
+   */
+  async sweepAbandonedUploads(now: Date): Promise<{ uploads: number; medias: number }> {
+    const result = { uploads: 0, medias: 0 };
+    for (;;) {
+      const r = await this.repo.abandonExpiredUploads(now.toISOString(), SWEEP_BATCH);
+      if (r.uploads === 0) break;
+      result.uploads += r.uploads;
+      result.medias += r.medias;
+      await this.files.remove(r.keys);
+      if (r.uploads < SWEEP_BATCH) break;
+    }
+    const cutoff = new Date(now.getTime() - this.config.uploadExpirySeconds * 1000).toISOString();
+    for (;;) {
+      const stale = await this.repo.staleNeverLive(cutoff, SWEEP_BATCH);
+      if (stale.length === 0) break;
+      result.medias += await this.repo.deleteNeverLiveIn(stale);
+      if (stale.length < SWEEP_BATCH) break;
+    }
+    return result;
+  }
+
+  // ---- inside
+
+  private async owned(user: User, uuid: string): Promise<MediaRow> {
+    const media = await this.repo.byId(await this.access.requireOne(user, 'media', uuid, { notFound: 'media' }));
+    if (!media) throw notFound(`media ${uuid}`);
+    return media;
+  }
+
+  private async details(id: number, withRelations = true): Promise<MediaDetails> {
+    const [[record], relations] = await Promise.all([this.repo.records([id]), withRelations ? this.repo.relations([id]) : undefined]);
+    if (!record) throw notFound('media');
+    return { record, relations: relations?.get(id) ?? NO_RELATIONS };
+  }
+
+  /** The scope named by a request's filters; a target that is unknown or not the user's is a 404. */
+  private async scope(user: User, f: MediaFilterInput): Promise<MediaScope> {
+    const scope: MediaScope = {};
+    if (f.artist) scope.artistId = await this.access.requireOne(user, 'artist', f.artist, { notFound: 'media library' });
+    if (f.gallery) scope.galleryId = await this.access.requireOne(user, 'gallery', f.gallery, { notFound: 'gallery' });
+    if (f.group) scope.group = await this.repo.groupScope(await this.access.requireOne(user, 'group', f.group, { notFound: 'medias group' }));
+    if (f.lightbox) scope.lightboxId = await this.access.requireOne(user, 'lightbox', f.lightbox, { notFound: 'lightbox' });
+    return scope;
+  }
+
+  /** All medias of the scope, or those named (404 for any unknown one); a scope restricts an explicit selection to the medias it holds. */
+  private async selection(user: User, selection: BatchSelection, filter: MediaFilterInput): Promise<number[]> {
+    const select = selection.select?.trim();
+    const older = selection.on?.trim();
+    const scope = await this.scope(user, filter);
+    let uuids: string[];
+    if (select !== undefined && select !== '') {
+      if (select.toLowerCase() === 'all') return this.repo.ids(user.id, scope);
+      uuids = selection.selectList ?? [];
+    } else if (older === 'medias') {
+      uuids = selection.mediasList ?? [];
+      if (uuids.length === 0) throw invalid('medias[medias] must list the UUIDs of the medias to update');
+    } else if (older === 'all') {
+      return this.repo.ids(user.id, scope);
+    } else {
+      throw invalid('select is required: all, or comma-separated media UUIDs (or medias[on]=medias with medias[medias])');
+    }
+    const ids = await this.access.require(user, 'media', uuids, { notFound: 'media' });
+    if (Object.keys(scope).length === 0) return ids;
+    const inScope = new Set(await this.repo.ids(user.id, scope));
+    return ids.filter((id) => inScope.has(id));
+  }
+
+  /** The change set of `input`: every UUID resolved to an id the user may use (422 naming the parameter otherwise). */
+  private async resolve(user: User, input: MediaInput): Promise<MediaChanges> {
+    const name = (attr: string) => `${input.prefix}[${attr}]`;
+    const ids = (kind: 'gallery' | 'collection' | 'pricing-profile', uuids: readonly string[], attr: string) =>
+      this.access.require(user, kind, uuids, { invalid: name(attr) });
+    const changes: MediaChanges = { columns: { ...input.columns } };
+    if (input.artist !== undefined) changes.columns.artist_id = await this.access.requireOne(user, 'artist', input.artist, { invalid: name('artist_id') });
+    if (input.watermark !== undefined) {
+      changes.columns.watermark_id = input.watermark === null ? null : await this.access.requireOne(user, 'watermark', input.watermark, { invalid: name('watermark_uuid') });
+    }
+    if (input.keywords) changes.keywords = input.keywords;
+    if (input.addKeywords) changes.addKeywords = input.addKeywords;
+    if (input.removeKeywords) changes.removeKeywords = input.removeKeywords;
+    // An empty galleries[] unpublishes from every gallery; the other lists do nothing when empty.
+    if (input.galleries) changes.galleries = await ids('gallery', input.galleries, 'galleries');
+    if (input.publish?.length) changes.publish = await ids('gallery', input.publish, 'publish_to_galleries');
+    if (input.unpublish?.length) changes.unpublish = await ids('gallery', input.unpublish, 'unpublish_from_galleries');
+    if (input.collections) changes.collections = await ids('collection', input.collections, 'medias_collections');
+    if (input.addCollections?.length) changes.addCollections = await ids('collection', input.addCollections, 'add_to_medias_collections');
+    if (input.removeCollections?.length) changes.removeCollections = await ids('collection', input.removeCollections, 'remove_from_medias_collections');
+    if (input.addPricing?.length) changes.addPricing = await ids('pricing-profile', input.addPricing, 'add_pricing_profiles');
+    if (input.removePricing?.length) changes.removePricing = await ids('pricing-profile', input.removePricing, 'remove_pricing_profiles');
+    if (input.delete) changes.delete = true;
+    return changes;
+  }
+
+  private async takeUpload(media: MediaRow, upload: CreateMediaInput['upload'], request?: IncomingMessage): Promise<UploadOutcome> {
+    if ('direct' in upload) return { step: 'received', file: await this.receiveDirect(media, upload.direct, request) };
+    return { step: 'begun', instructions: await this.beginUpload(media, upload.declaration) };
+  }
+
+  /** Step 1: the upload's instructions; a media without a file yet takes the declared name. */
+  private async beginUpload(media: MediaRow, declaration: UploadDeclaration): Promise<UploadInstructions> {
+    const instructions = await this.uploads.begin(media, declaration);
+    if (media.status === 'pending' && media.file_name !== instructions.fileName) await this.repo.setFileName(media.id, instructions.fileName, nowIso());
+    return instructions;
+  }
+
+  /**
+   * Step 3: the uploads feature verifies what arrived and moves it into
+   * place; the media goes live with it. A repeated step 3 of an upload that
+   * is complete answers as the first one did.
+   */
+  private async completeUpload(media: MediaRow, completion: UploadCompletion): Promise<StoredFile> {
+    const pending = await this.uploads.pendingOf(media.id);
+    if (!pending) {
+      if (media.status === 'live' && media.storage_key && (completion.fileSize === undefined || completion.fileSize === Number(media.file_size))) return liveFile(media);
+      throw new ApiError('unprocessable', 'no upload is pending for this media: start again with step 1', { stopWithError: false });
+    }
+    let file: VerifiedFile;
     try {
-      uploadFields = file ? await storeDirectUpload(ctx, media, file) : await beginUpload(ctx, media, p);
+      file = await this.uploads.complete(media, pending, completion);
     } catch (err) {
-      // The upload was refused: the media must not exist (its relations go with it).
-      await db
-        .deleteFrom('medias')
-        .where('id', '=', media.id)
-        .execute()
-        .catch((e) => ctx.services.log.error({ err: e, media: media.uuid }, 'could not remove the media of a refused upload'));
+      if (err instanceof ObjectGone) return this.raceLost(media.id);
+      if (endsTheUpload(err)) {
+        // Pointless to retry: the upload is over, its bytes go, and so does a media that never had a file.
+        await this.repo.abandonUpload(media.id, pending.id, pending.storage_key);
+        await this.files.remove([pending.storage_key]);
+      }
       throw err;
     }
+    if ((await this.publish(media.id, file, pending.id)) === 'already-completed') {
+      const now = await this.repo.byId(media.id);
+      if (now) return liveFile(now);
+    }
+    return { fileName: file.fileName, mimeType: file.mimeType, size: file.size };
   }
-  const element = { ...(await mediaElement(db, media.id)), ...uploadFields };
-  return {
-    media: element,
-    'media-uuid': media.uuid,
-    location: mediaLocation(media),
-    message: file ? 'media uploaded' : existing ? 'upload the new file as instructed, then complete it with PUT' : 'media created: upload the file as instructed, then complete it with PUT',
-  };
+
+  /**
+   * The incoming object went (or changed) while step 3 looked at it: a
+   * concurrent step 3 took it, answered as that one did, or a replay rewrote
+   * it: send again.
+   */
+  private async raceLost(mediaId: number): Promise<StoredFile> {
+    if (!(await this.uploads.pendingOf(mediaId))) {
+      const now = await this.repo.byId(mediaId);
+      if (now?.status === 'live') return liveFile(now);
+    }
+    throw notArrived();
+  }
+
+  /** A direct upload: the file part is the media's new file. */
+  private async receiveDirect(media: MediaRow, part: IncomingFile, request?: IncomingMessage): Promise<StoredFile> {
+    const file = await this.uploads.receiveDirect({ id: media.id, uuid: media.uuid, fileName: media.file_name }, part, request);
+    await this.publish(media.id, file);
+    return { fileName: file.fileName, mimeType: file.mimeType, size: file.size };
+  }
+
+  /** Makes the media live with a verified file; a file that is not published is removed, as is every file the media no longer points to. */
+  private async publish(mediaId: number, file: VerifiedFile, pendingUploadId?: number): Promise<'published' | 'already-completed'> {
+    let r;
+    try {
+      r = await this.repo.publish(mediaId, file, pendingUploadId);
+    } catch (err) {
+      await this.files.remove([file.storageKey]);
+      throw err;
+    }
+    if (r.outcome === 'too-late') {
+      await this.files.remove([file.storageKey]);
+      throw new ApiError('unprocessable', 'the upload took too long to complete: send the file again', { stopWithError: false });
+    }
+    // A file left behind here is garbage, not a failure of the upload.
+    await this.files.remove(r.orphaned);
+    return r.outcome;
+  }
 }
 
-/** PUT /medias/<uuid>.xml: metadata and publication, and any upload step. */
-export async function updateMedia(ctx: RequestContext): Promise<XmlObject> {
-  const user = userOf(ctx);
-  const { db } = ctx.services;
-  const p = ctx.params;
-  const media = await findOwnedMedia(db, user.id, ctx.path.uuid);
-  if (!media) throw notFound(`media ${ctx.path.uuid}`);
-  const changes = await readMediaChanges(db, user.id, p, 'media', 'single');
-  // Clients replace a file by sending the step 1 parameters here (spec 4.7): the top-level
-  // artist_id then names the library, and media[replace] is implied.
-  const topArtist = p.str('artist_id');
-  if (changes.columns.artist_id === undefined && topArtist) changes.columns.artist_id = await ownedArtistId(db, user.id, topArtist, 'artist_id');
-
-  let uploadFields: XmlObject = {};
-  let message = 'media updated';
-  if (isUploadRequest(p)) {
-    uploadFields = await beginUpload(ctx, media, p);
-    message = 'upload the new file as instructed, then complete it with PUT';
-  } else if (isUploadCompletion(p)) {
-    uploadFields = await completeUpload(ctx, media, p);
-    message = 'upload complete';
-  }
-  const file = ctx.file?.field === CONTENT_FIELD ? ctx.file : undefined;
-  if (file) {
-    uploadFields = { ...uploadFields, ...(await storeDirectUpload(ctx, await reload(db, media.id), file)) };
-    message = 'media uploaded';
-  }
-  if (!isEmptyChange(changes)) await applyInTransaction(ctx, user.id, media.id, changes);
-  return {
-    media: { ...(await mediaElement(db, media.id)), ...uploadFields },
-    location: mediaLocation(media),
-    message,
-  };
-}
-
-/** DELETE /medias/<uuid>.xml: the row, its relations and its pending upload; its files recorded for deletion, then removed. */
-export async function deleteMedia(ctx: RequestContext): Promise<XmlObject> {
-  const user = userOf(ctx);
-  const { db, store } = ctx.services;
-  const media = await findOwnedMedia(db, user.id, ctx.path.uuid);
-  if (!media) throw notFound(`media ${ctx.path.uuid}`);
-  const keys = await db.transaction().execute(async (trx) => {
-    const r = await applyMediaChanges(trx, store.dialect, user.id, [media.id], { columns: {}, delete: true }, nowIso());
-    return dropFilesOfDeletedMedias(trx, r.affectedIds, r.deletedStorageKeys);
-  });
-  await removeStoredFiles(ctx, keys);
-  return { message: 'media deleted', 'media-uuid': media.uuid };
-}
-
-/**
- * Files of deleted medias, after the commit of the transaction that recorded
- * them (dropFilesOfDeletedMedias); a failure leaves them recorded for the
- * cleanup sweep, never fails the request.
- */
-export async function removeStoredFiles(ctx: Pick<RequestContext, 'services'>, keys: string[]): Promise<void> {
-  await deleteStoredFiles(ctx, keys);
+function liveFile(media: MediaRow): StoredFile {
+  return { fileName: media.file_name, mimeType: media.mime_type, size: media.file_size === null ? null : Number(media.file_size) };
 }

@@ -1,7 +1,7 @@
 // The one place that decides how a media looks in a reply, per view
 // (docs/media.md).
 import { xmlArray, type XmlObject } from '../http/xml.js';
-import type { MediaRecord, MediaRelations } from './queries.js';
+import type { MediaRecord, MediaRelations } from './repository.js';
 
 export const MEDIA_VIEWS = ['list', 'base', 'details', 'public_details'] as const;
 export type MediaView = (typeof MEDIA_VIEWS)[number];

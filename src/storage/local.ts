@@ -1,7 +1,6 @@
 // Local object store: files under DATA_DIR/media/<key>, folders 0700 and files
 // 0600 (they are received into 0600 temporary files and moved, never copied).
-// Uploads reach it through the service's own upload target (upload-target-routes.ts).
-import { createReadStream } from 'node:fs';
+// Uploads reach it through the service's own upload target (src/uploads/routes.ts).
 import { link, mkdir, open, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { ObjectGone, type ObjectInfo, type StorageBackend, type StoredObject } from './backend.js';
@@ -124,10 +123,5 @@ export class LocalStorage implements StorageBackend {
       // Drop the media's now empty folder; a folder still in use stays.
       await rmdir(dirname(path)).catch(() => undefined);
     }
-  }
-
-  /** For serving or copying an original. */
-  openRead(key: string) {
-    return createReadStream(this.localPath(key));
   }
 }

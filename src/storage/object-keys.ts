@@ -3,6 +3,7 @@
 //   incoming/<media-uuid>/<random>   where step 2 of an upload writes; never served
 //   originals/<media-uuid>/<random>  a verified original, written by the service only
 import { randomBytes } from 'node:crypto';
+import { isUuid } from '../access/uuid.js';
 
 const SAFE_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
 
@@ -10,7 +11,7 @@ const SAFE_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
 export const INCOMING_PREFIX = 'incoming/';
 
 function keyUnder(folder: string, mediaUuid: string): string {
-  if (!/^[0-9a-f-]{36}$/i.test(mediaUuid)) throw new Error(`not a media uuid: ${mediaUuid}`);
+  if (!isUuid(mediaUuid)) throw new Error(`not a media uuid: ${mediaUuid}`);
   return `${folder}/${mediaUuid.toLowerCase()}/${randomBytes(16).toString('hex')}`;
 }
 

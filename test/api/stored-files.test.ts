@@ -11,7 +11,6 @@ import type { MediaPortfolioClient } from '../../src/client/index.js';
 import { find, text, type XmlNode } from '../../src/client/xml.js';
 import { loadConfig } from '../../src/config.js';
 import { buildApp as createService, type App as Service } from '../../src/app.js';
-import { sweepExpiredUploads } from '../../src/media/upload-cleanup.js';
 import { tempFileName } from '../../src/storage/temp-file.js';
 import { nowIso } from '../../src/store/db.js';
 import { createCollection, createGallery, updateMedia, waitForJob, worldOn, type MediaWorld } from '../support/media.js';
@@ -172,7 +171,7 @@ eachDatabase((kind) => {
         rmSync(storedFile(key), { recursive: true });
         writeFileSync(storedFile(key), 'leftover');
       }
-      await sweepExpiredUploads(w.svc.service.services);
+      await w.svc.service.sweep();
       for (const key of keys) expect(existsSync(storedFile(key))).toBe(false);
       expect(await recorded()).toEqual([]);
     }
@@ -244,7 +243,7 @@ eachDatabase((kind) => {
     it('the file of an abandoned upload', async () => {
       const media = await pendingMedia('abandoned.png');
       block(keyOf(media));
-      const swept = await sweepExpiredUploads(w.svc.service.services, new Date(Date.now() + (w.svc.config.uploadExpirySeconds + 60) * 1000));
+      const swept = await w.svc.service.sweep(new Date(Date.now() + (w.svc.config.uploadExpirySeconds + 60) * 1000));
       expect(swept.uploads).toBeGreaterThanOrEqual(1);
       expect(await w.svc.db.selectFrom('medias').select('id').where('uuid', '=', text(media, 'uuid')!).execute()).toEqual([]);
       await expectKeptThenSwept([keyOf(media)]);
@@ -276,9 +275,9 @@ eachDatabase((kind) => {
         .execute();
 
       const finished = Date.parse(job.finished_at!);
-      expect((await sweepExpiredUploads(w.svc.service.services, new Date(finished + 30_000))).jobs).toBe(0);
+      expect((await w.svc.service.sweep(new Date(finished + 30_000))).jobs).toBe(0);
       expect(text((await w.client.request('GET', location)).doc, 'job/state')).toBe('done');
-      expect((await sweepExpiredUploads(w.svc.service.services, new Date(finished + 61_000))).jobs).toBe(1);
+      expect((await w.svc.service.sweep(new Date(finished + 61_000))).jobs).toBe(1);
       const gone = await w.svc.db.selectFrom('jobs').select('uuid').execute();
       expect(gone.map((j) => j.uuid)).toEqual(['00000000-0000-4000-8000-00000000cafe']);
     });

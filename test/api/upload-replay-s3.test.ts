@@ -7,7 +7,6 @@ import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } f
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { MediaPortfolioClient } from '../../src/client/index.js';
 import { find, text, type XmlNode } from '../../src/client/xml.js';
-import { sweepExpiredUploads } from '../../src/media/upload-cleanup.js';
 import { eachDatabase, TestService } from '../support/service.js';
 import { errorOf, jpegWithExif, pdf, png, postUpload, putRaw, startS3, uploadParamsOf, type LocalS3 } from './uploads-support.js';
 
@@ -104,9 +103,9 @@ eachDatabase((kind) => {
     expect((await head(final)).ContentType).toBe('image/jpeg');
     expect(await exists(keyOf(media))).toBe(true);
 
-    await sweepExpiredUploads(svc.service.services);
+    await svc.service.sweep();
     expect(await exists(keyOf(media))).toBe(true); // within the grace period
-    const swept = await sweepExpiredUploads(svc.service.services, new Date(Date.now() + 3600 * 1000));
+    const swept = await svc.service.sweep(new Date(Date.now() + 3600 * 1000));
     expect(swept.incoming).toBeGreaterThanOrEqual(1);
     expect(await exists(keyOf(media))).toBe(false);
     expect(await bytes(final)).toEqual(jpeg);

@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { MediaPortfolioClient } from '../../src/client/index.js';
 import { find, text, type XmlNode } from '../../src/client/xml.js';
-import { sweepExpiredUploads } from '../../src/media/upload-cleanup.js';
 import { eachDatabase, TestService } from '../support/service.js';
 import { errorOf, jpegWithExif, postUpload, putRaw, sendThenAbort, uploadParamsOf } from './uploads-support.js';
 
@@ -195,10 +194,10 @@ eachDatabase((kind) => {
     mkdirSync(join(svc.config.dataDir, 'media', 'incoming', text(waiting, 'uuid')!), { recursive: true });
     writeFileSync(storedFile(strayKey), html);
 
-    await sweepExpiredUploads(svc.service.services);
+    await svc.service.sweep();
     expect(existsSync(storedFile(strayKey))).toBe(true);
 
-    const swept = await sweepExpiredUploads(svc.service.services, new Date(Date.now() + 3600 * 1000));
+    const swept = await svc.service.sweep(new Date(Date.now() + 3600 * 1000));
     expect(swept.incoming).toBe(1);
     expect(existsSync(storedFile(strayKey))).toBe(false);
     expect(await readFile(storedFile(keyOf(waiting)))).toEqual(jpeg);

@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { MediaPortfolioClient } from '../../src/client/index.js';
 import { find, text, type XmlNode } from '../../src/client/xml.js';
-import { sweepExpiredUploads } from '../../src/media/upload-cleanup.js';
 import { eachDatabase, TestService, type TestApp, type TestUser } from '../support/service.js';
 import { rejection as failure } from '../support/world.js';
 import { errorOf, jpegWithExif, mp4, pdf, plainText, png, postUpload, putRaw, uploadParamsOf } from './uploads-support.js';
@@ -244,10 +243,10 @@ eachDatabase((kind) => {
     await step2(media, jpeg);
     expect(existsSync(storedFile(keyOf(media)))).toBe(true);
 
-    const notYet = await sweepExpiredUploads(svc.service.services);
+    const notYet = await svc.service.sweep();
     expect(notYet.uploads).toBe(0);
     const later = new Date(Date.now() + (svc.config.uploadExpirySeconds + 60) * 1000);
-    const swept = await sweepExpiredUploads(svc.service.services, later);
+    const swept = await svc.service.sweep(later);
     expect(swept.uploads).toBeGreaterThanOrEqual(1);
     expect(existsSync(storedFile(keyOf(media)))).toBe(false);
     expect(await pendingUploads()).toEqual([]);

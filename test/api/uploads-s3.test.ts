@@ -6,7 +6,6 @@ import { GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { MediaPortfolioClient } from '../../src/client/index.js';
 import { find, text, type XmlNode } from '../../src/client/xml.js';
-import { sweepExpiredUploads } from '../../src/media/upload-cleanup.js';
 import { eachDatabase, TestService, type TestApp, type TestUser } from '../support/service.js';
 import { rejection as failure } from '../support/world.js';
 import { jpegWithExif, pdf, plainText, png, postUpload, putRaw, startS3, uploadParamsOf, type LocalS3 } from './uploads-support.js';
@@ -149,7 +148,7 @@ eachDatabase((kind) => {
     const media = await step1({ 'media[content][file_name]': 'gone.jpg', 'media[content][file_size]': jpeg.length, 'media[content][mime_type]': 'image/jpeg' });
     await step2(media, jpeg);
     expect(await objectExists(keyOf(media))).toBe(true);
-    await sweepExpiredUploads(svc.service.services, new Date(Date.now() + (svc.config.uploadExpirySeconds + 60) * 1000));
+    await svc.service.sweep(new Date(Date.now() + (svc.config.uploadExpirySeconds + 60) * 1000));
     expect(await objectExists(keyOf(media))).toBe(false);
     expect((await failure(c.request('GET', `/medias/${text(media, 'uuid')}.xml`))).status).toBe(404);
   });

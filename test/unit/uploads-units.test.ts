@@ -1,8 +1,8 @@
 // The pure parts of the upload machinery: policies, names, types, locations, STORAGE_URL.
 import { describe, expect, it } from 'vitest';
-import { sanitizeFileName } from '../../src/media/file-names.js';
-import { normalizeDeclaredType } from '../../src/media/sniff.js';
-import { chooseLocation } from '../../src/media/upload-locations.js';
+import { sanitizeFileName } from '../../src/uploads/file-names.js';
+import { normalizeDeclaredType } from '../../src/uploads/sniff.js';
+import { chooseLocation } from '../../src/uploads/locations.js';
 import { parseS3Url } from '../../src/storage/factory.js';
 import { isSafeKey, newOriginalKey } from '../../src/storage/object-keys.js';
 import { signPolicy, verifyPolicy } from '../../src/storage/policy.js';

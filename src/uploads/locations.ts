@@ -29,10 +29,6 @@ export function chooseLocation(candidates: readonly UploadLocation[], failed: re
   return candidates.find((c) => !failedSet.has(c)) ?? candidates[0];
 }
 
-export function isUploadLocation(value: string): value is UploadLocation {
-  return value === 's3' || value === 'local' || value === 'local-raw';
-}
-
 export async function uploadTarget(
   location: UploadLocation,
   spec: UploadSpec,

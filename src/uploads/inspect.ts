@@ -11,7 +11,7 @@ export interface Inspection {
   facts: MediaFacts;
 }
 
-export function refusedType(): ApiError {
+function refusedType(): ApiError {
   return new ApiError('unprocessable', 'the file is not an image, video or PDF document of a type the service accepts', { stopWithError: true });
 }
 

@@ -1,0 +1,611 @@
+// All SQL of medias: records and their relations, which medias a listing,
+// batch or group is about (with the smart-collection rules compiled to SQL),
+// applying a change set, making a media live with its file, deleting medias.
+// Gallery membership is the galleries feature's (MembershipRepository), the
+// pending uploads the uploads feature's and recorded file deletions the
+// storage's: their repositories run in this repository's transactions.
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { MembershipRepository } from '../galleries/membership-repository.js';
+import type { DeletionsRepository } from '../storage/deletions-repository.js';
+import { nowIso, type Db } from '../store/db.js';
+import type { Dialect } from '../store/migration-helpers.js';
+import type { MediaRow } from '../store/schema.js';
+import type { UploadsRepository } from '../uploads/repository.js';
+import type { VerifiedFile } from '../uploads/service.js';
+import type { MediaChanges } from './metadata.js';
+import { parseStoredRules, type SmartRule, type SmartRules } from './smart-rules.js';
+
+/** A media row with the UUIDs of the rows it points at. */
+export interface MediaRecord extends MediaRow {
+  artist_uuid: string;
+  watermark_uuid: string | null;
+}
+
+export interface MediaRelations {
+  keywords: string[];
+  galleries: string[];
+  collections: string[];
+  pricingProfiles: string[];
+}
+
+export const NO_RELATIONS: MediaRelations = { keywords: [], galleries: [], collections: [], pricingProfiles: [] };
+
+/** A media group as a scope of medias. */
+export interface GroupScope {
+  id: number;
+  kind: 'collection' | 'smart';
+  rules: SmartRules;
+  artistId: number | null;
+}
+
+/** Which of a user's live medias: narrowed by library, gallery, lightbox or group. */
+export interface MediaScope {
+  artistId?: number;
+  galleryId?: number;
+  lightboxId?: number;
+  group?: GroupScope;
+}
+
+export interface ApplyResult {
+  /** Storage keys of deleted medias, for removing their files after commit. */
+  deletedStorageKeys: string[];
+  /** Ids that were found (owned by the user) and changed or deleted. */
+  affectedIds: number[];
+}
+
+/**
+ * published: the media is live with the file. already-completed: a concurrent
+ * step 3 won, or the media went; the file is recorded for deletion.
+ * too-late: the file's unpublished record was swept (it may be gone).
+ */
+export type PublishOutcome = 'published' | 'already-completed' | 'too-late';
+
+export interface NewMedia {
+  ownerId: number;
+  artistId: number;
+  uuid: string;
+  fileName: string;
+}
+
+/** Rows per multi-row INSERT: stays under every database's bound-parameter limit. */
+const INSERT_ROWS = 1000;
+
+const idList = (ids: readonly number[]) => sql.join(ids.map((id) => sql`${id}`));
+
+export class MediaRepository {
+  private readonly membership: MembershipRepository;
+
+  constructor(
+    private readonly db: Db,
+    private readonly dialect: Dialect,
+    private readonly uploads: UploadsRepository,
+    private readonly deletions: DeletionsRepository,
+  ) {
+    this.membership = new MembershipRepository(dialect);
+  }
+
+  inTransaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(fn);
+  }
+
+  byId(id: number, tx: Db = this.db): Promise<MediaRow | undefined> {
+    return tx.selectFrom('medias').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** The latest media of the library with this file name: the one media[replace] replaces. */
+  latestByFileName(ownerId: number, artistId: number, fileName: string): Promise<MediaRow | undefined> {
+    return this.db
+      .selectFrom('medias')
+      .selectAll()
+      .where('owner_id', '=', ownerId)
+      .where('artist_id', '=', artistId)
+      .where('file_name', '=', fileName)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  /** Records of `ids`, in the order of `ids`. */
+  async records(ids: readonly number[]): Promise<MediaRecord[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('medias as m')
+      .innerJoin('artists as a', 'a.id', 'm.artist_id')
+      .leftJoin('watermarks as w', 'w.id', 'm.watermark_id')
+      .selectAll('m')
+      .select(['a.uuid as artist_uuid', 'w.uuid as watermark_uuid'])
+      .where('m.id', 'in', ids)
+      .execute();
+    const byId = new Map(rows.map((r) => [r.id, r as MediaRecord]));
+    return ids.map((id) => byId.get(id)).filter((r): r is MediaRecord => r !== undefined);
+  }
+
+  /** Keywords, galleries, collections and pricing profiles of `ids`: one query each. */
+  async relations(ids: readonly number[]): Promise<Map<number, MediaRelations>> {
+    const out = new Map<number, MediaRelations>();
+    if (ids.length === 0) return out;
+    const db = this.db;
+    const [keywords, galleries, collections, pricing] = await Promise.all([
+      db.selectFrom('media_keywords').select(['media_id', 'keyword']).where('media_id', 'in', ids).orderBy('media_id').orderBy('position').execute(),
+      db
+        .selectFrom('media_galleries as mg')
+        .innerJoin('galleries as g', 'g.id', 'mg.gallery_id')
+        .select(['mg.media_id', 'g.uuid'])
+        .where('mg.media_id', 'in', ids)
+        .orderBy('mg.media_id')
+        .orderBy('mg.published_at')
+        .orderBy('g.id')
+        .execute(),
+      db
+        .selectFrom('media_group_medias as gm')
+        .innerJoin('media_groups as mg', 'mg.id', 'gm.group_id')
+        .select(['gm.media_id', 'mg.uuid'])
+        .where('gm.media_id', 'in', ids)
+        .orderBy('gm.media_id')
+        .orderBy('mg.id')
+        .execute(),
+      db
+        .selectFrom('media_pricing_profiles as mp')
+        .innerJoin('pricing_profiles as p', 'p.id', 'mp.pricing_profile_id')
+        .select(['mp.media_id', 'p.uuid'])
+        .where('mp.media_id', 'in', ids)
+        .orderBy('mp.media_id')
+        .orderBy('p.id')
+        .execute(),
+    ]);
+    const k = byMedia(ids, keywords, (r) => r.keyword);
+    const g = byMedia(ids, galleries, (r) => r.uuid);
+    const c = byMedia(ids, collections, (r) => r.uuid);
+    const p = byMedia(ids, pricing, (r) => r.uuid);
+    for (const id of ids) out.set(id, { keywords: k.get(id)!, galleries: g.get(id)!, collections: c.get(id)!, pricingProfiles: p.get(id)! });
+    return out;
+  }
+
+  /** A new pending media with its attributes, in one transaction. */
+  create(media: NewMedia, changes: MediaChanges, now: string): Promise<MediaRow> {
+    return this.inTransaction(async (trx) => {
+      const row = await trx
+        .insertInto('medias')
+        .values({ uuid: media.uuid, owner_id: media.ownerId, artist_id: media.artistId, status: 'pending', file_name: media.fileName, created_at: now, updated_at: now })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await this.apply(trx, media.ownerId, [row.id], changes, now);
+      return (await this.byId(row.id, trx))!;
+    });
+  }
+
+  /** The media of a refused upload: it must not exist (its relations go with it). */
+  async remove(id: number): Promise<void> {
+    await this.db.deleteFrom('medias').where('id', '=', id).execute();
+  }
+
+  async setFileName(id: number, fileName: string, now: string): Promise<void> {
+    await this.db.updateTable('medias').set({ file_name: fileName, updated_at: now }).where('id', '=', id).execute();
+  }
+
+  /** Applies a change set to one media in its own transaction. */
+  async update(ownerId: number, id: number, changes: MediaChanges, now: string): Promise<void> {
+    await this.inTransaction((trx) => this.apply(trx, ownerId, [id], changes, now));
+  }
+
+  /**
+   * Applies a validated change set to medias of `ownerId` among `ids` (others
+   * are skipped), with a fixed number of statements whatever their number, so
+   * one media (PUT) and a chunk of a batch update run the same code. Call
+   * inside a transaction. On PostgreSQL the medias, then the galleries and
+   * collections they join, are locked in id order: concurrent updates of the
+   * same rows wait for each other instead of computing the same "next
+   * position". SQLite has one writer anyway.
+   */
+  async apply(trx: Db, ownerId: number, ids: readonly number[], ch: MediaChanges, now: string): Promise<ApplyResult> {
+    if (ids.length === 0) return { deletedStorageKeys: [], affectedIds: [] };
+    const lock = this.dialect === 'postgres';
+    let presentQuery = trx.selectFrom('medias').select(['id', 'storage_key']).where('id', 'in', ids).where('owner_id', '=', ownerId).orderBy('id');
+    if (lock) presentQuery = presentQuery.forUpdate();
+    const present = await presentQuery.execute();
+    const affectedIds = present.map((r) => r.id);
+    if (affectedIds.length === 0) return { deletedStorageKeys: [], affectedIds };
+
+    if (ch.delete) {
+      await this.membership.forgetMedias(trx, affectedIds);
+      await trx.deleteFrom('medias').where('id', 'in', affectedIds).execute();
+      return { deletedStorageKeys: present.map((r) => r.storage_key).filter((k): k is string => k !== null), affectedIds };
+    }
+
+    await trx
+      .updateTable('medias')
+      .set({ ...ch.columns, updated_at: now })
+      .where('id', 'in', affectedIds)
+      .execute();
+    await applyKeywords(trx, affectedIds, ch);
+    // Gallery membership is the galleries feature's (where a media goes in a gallery's order).
+    if (ch.galleries) await this.membership.setGalleries(trx, affectedIds, ch.galleries, now);
+    if (ch.publish) await this.membership.publish(trx, affectedIds, ch.publish, now);
+    if (ch.unpublish) await this.membership.unpublish(trx, affectedIds, ch.unpublish);
+    await applyCollections(trx, lock, affectedIds, ch.collections, ch.addCollections, ch.removeCollections);
+    await applyPricing(trx, affectedIds, ch);
+    return { deletedStorageKeys: [], affectedIds };
+  }
+
+  /**
+   * Call in the transaction that deleted medias: their pending uploads end too
+   * (step 2 is refused from now on), and every file of theirs — the originals
+   * given, the incoming files — is recorded for deletion. Returns all those
+   * keys, for removing the files after the commit.
+   */
+  async dropFilesOf(trx: Db, mediaIds: readonly number[], storageKeys: readonly (string | null)[]): Promise<string[]> {
+    const keys = storageKeys.filter((k): k is string => k !== null && k !== '');
+    keys.push(...(await this.uploads.endOfMedias(trx, mediaIds)));
+    await this.deletions.record(trx, keys);
+    return keys;
+  }
+
+  /** Deletes medias of `ownerId` among `ids` in `trx`, with their pending uploads; returns their files' keys, recorded for deletion. */
+  async deleteMedias(trx: Db, ownerId: number, ids: readonly number[], now: string): Promise<string[]> {
+    const r = await this.apply(trx, ownerId, ids, { columns: {}, delete: true }, now);
+    return this.dropFilesOf(trx, r.affectedIds, r.deletedStorageKeys);
+  }
+
+  /**
+   * The last move of every upload: in one transaction the media becomes live
+   * with its verified file (already at its final key), the pending upload it
+   * came from ends, and every file the media no longer points to is recorded
+   * for deletion (`orphaned`: to remove after the commit).
+   * `pendingUploadId`: the step-1 row this file answers (step 3). It must still
+   * exist, or a concurrent step 3 won the race and this one changes nothing.
+   * Without it (direct upload) any pending upload of the media is cancelled.
+   */
+  async publish(mediaId: number, file: VerifiedFile, pendingUploadId?: number): Promise<{ outcome: PublishOutcome; orphaned: string[] }> {
+    const orphaned: string[] = [];
+    const outcome = await this.inTransaction(async (trx): Promise<PublishOutcome> => {
+      // Only a sweep a day later takes that record: the file may be gone with it.
+      if (!(await this.deletions.takeOff(trx, file.storageKey))) return 'too-late';
+      const giveUp = async (): Promise<PublishOutcome> => {
+        orphaned.push(file.storageKey);
+        await this.deletions.record(trx, orphaned);
+        return 'already-completed';
+      };
+      if (pendingUploadId !== undefined) {
+        if (!(await this.uploads.end(trx, pendingUploadId))) return giveUp();
+      } else {
+        orphaned.push(...(await this.uploads.endOfMedias(trx, [mediaId])));
+      }
+      const current = await trx.selectFrom('medias').select(['storage_key', 'shot_at']).where('id', '=', mediaId).executeTakeFirst();
+      if (!current) return giveUp();
+      await trx
+        .updateTable('medias')
+        .set({
+          status: 'live',
+          file_name: file.fileName,
+          file_size: file.size,
+          mime_type: file.mimeType,
+          storage_key: file.storageKey,
+          width: file.facts.width ?? null,
+          height: file.facts.height ?? null,
+          // A capture time the client gave wins over the file's EXIF.
+          shot_at: current.shot_at ?? file.facts.shotAt ?? null,
+          updated_at: nowIso(),
+        })
+        .where('id', '=', mediaId)
+        .execute();
+      if (current.storage_key && current.storage_key !== file.storageKey) orphaned.push(current.storage_key);
+      await this.deletions.record(trx, orphaned);
+      return 'published';
+    });
+    return { outcome, orphaned };
+  }
+
+  /**
+   * An upload whose file was refused for good: the pending row ends, its
+   * incoming file is recorded for deletion, and a media that never had a file goes.
+   */
+  async abandonUpload(mediaId: number, pendingUploadId: number, incomingKey: string): Promise<void> {
+    await this.inTransaction(async (trx) => {
+      await this.uploads.end(trx, pendingUploadId);
+      await this.deleteNeverLive(trx, [mediaId]);
+      await this.deletions.record(trx, [incomingKey]);
+    });
+  }
+
+  /**
+   * Up to `limit` uploads whose step 3 never came: each ends with its
+   * incoming file recorded for deletion, and its media goes when it never went live.
+   */
+  async abandonExpiredUploads(now: string, limit: number): Promise<{ uploads: number; medias: number; keys: string[] }> {
+    const expired = await this.uploads.expired(now, limit);
+    if (expired.length === 0) return { uploads: 0, medias: 0, keys: [] };
+    const keys = expired.map((u) => u.storage_key);
+    const medias = await this.inTransaction(async (trx) => {
+      await this.uploads.endMany(trx, expired.map((u) => u.id));
+      await this.deletions.record(trx, keys);
+      return this.deleteNeverLive(trx, expired.map((u) => u.media_id));
+    });
+    return { uploads: expired.length, medias, keys };
+  }
+
+  /** Medias that stayed pending since `cutoff` without any upload (a refused or failed file). */
+  async staleNeverLive(cutoff: string, limit: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('medias')
+      .select('id')
+      .where('status', '=', 'pending')
+      .where('created_at', '<=', cutoff)
+      // The uploads table is the uploads feature's; this is a read of it, in one statement.
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('uploads').select('uploads.id').whereRef('uploads.media_id', '=', 'medias.id'))))
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** Deletes the never-live medias among `ids` in a transaction of their own; returns how many went. */
+  deleteNeverLiveIn(ids: readonly number[]): Promise<number> {
+    return this.inTransaction((trx) => this.deleteNeverLive(trx, ids));
+  }
+
+  /** Deletes never-live medias among `ids` (clearing covers that point at them); a live one is left alone. Returns how many went. */
+  private async deleteNeverLive(trx: Db, ids: readonly number[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    const doomed = await trx.selectFrom('medias').select(['id', 'storage_key']).where('id', 'in', ids).where('status', '=', 'pending').execute();
+    if (doomed.length === 0) return 0;
+    const doomedIds = doomed.map((m) => m.id);
+    await this.membership.forgetMedias(trx, doomedIds);
+    await trx.deleteFrom('medias').where('id', 'in', doomedIds).where('status', '=', 'pending').execute();
+    await this.deletions.record(trx, doomed.map((m) => m.storage_key));
+    return doomed.length;
+  }
+
+  // ---- scopes: which medias a listing, a batch update or a group is about
+
+  /** The group's kind and rules, as a scope (medias_group_id filters). */
+  async groupScope(groupId: number): Promise<GroupScope> {
+    const g = await this.db.selectFrom('media_groups').select(['id', 'kind', 'rules', 'artist_id']).where('id', '=', groupId).executeTakeFirstOrThrow();
+    return { id: g.id, kind: g.kind === 'smart' ? 'smart' : 'collection', rules: parseStoredRules(g.rules), artistId: g.artist_id };
+  }
+
+  async count(ownerId: number, scope: MediaScope, tx: Db = this.db): Promise<number> {
+    const s = scopeSql(ownerId, scope);
+    const r = await sql<{ n: number }>`SELECT COUNT(*) AS n FROM ${s.from} WHERE ${s.where}`.execute(tx);
+    return Number(r.rows[0]?.n ?? 0);
+  }
+
+  /** Ids in the scope's order; a page when given. */
+  async ids(ownerId: number, scope: MediaScope, page?: { limit: number; offset: number }, tx: Db = this.db): Promise<number[]> {
+    const s = scopeSql(ownerId, scope);
+    const limit = page ? sql`LIMIT ${page.limit} OFFSET ${page.offset}` : sql``;
+    const r = await sql<{ id: number }>`SELECT m.id FROM ${s.from} WHERE ${s.where} ORDER BY ${s.order} ${limit}`.execute(tx);
+    return r.rows.map((row) => Number(row.id));
+  }
+
+  /** Counts of several smart collections in one statement. */
+  async countSmartGroups(ownerId: number, groups: readonly GroupScope[]): Promise<Map<number, number>> {
+    const out = new Map<number, number>();
+    if (groups.length === 0) return out;
+    const parts = groups.map((g) => {
+      const s = scopeSql(ownerId, { group: g });
+      return sql`SELECT ${sql.lit(g.id)} AS group_id, COUNT(*) AS n FROM ${s.from} WHERE ${s.where}`;
+    });
+    const r = await sql<{ group_id: number; n: number }>`${sql.join(parts, sql` UNION ALL `)}`.execute(this.db);
+    for (const row of r.rows) out.set(Number(row.group_id), Number(row.n));
+    return out;
+  }
+
+  /** Counts of live members of several collections in one statement. */
+  async countCollections(ownerId: number, groupIds: readonly number[]): Promise<Map<number, number>> {
+    const out = new Map<number, number>(groupIds.map((id) => [id, 0]));
+    if (groupIds.length === 0) return out;
+    const rows = await this.db
+      .selectFrom('media_group_medias as c')
+      .innerJoin('medias as m', 'm.id', 'c.media_id')
+      .select(['c.group_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('c.group_id', 'in', groupIds)
+      .where('m.owner_id', '=', ownerId)
+      .where('m.status', '=', 'live')
+      .groupBy('c.group_id')
+      .execute();
+    for (const r of rows) out.set(r.group_id, Number(r.n));
+    return out;
+  }
+}
+
+function byMedia<T extends { media_id: number }>(ids: readonly number[], rows: readonly T[], value: (r: T) => string): Map<number, string[]> {
+  const out = new Map<number, string[]>(ids.map((id) => [id, []]));
+  for (const r of rows) out.get(r.media_id)?.push(value(r));
+  return out;
+}
+
+async function applyKeywords(trx: Db, ids: number[], ch: MediaChanges): Promise<void> {
+  if (ch.keywords) {
+    await trx.deleteFrom('media_keywords').where('media_id', 'in', ids).execute();
+    const rows = ids.flatMap((media_id) => ch.keywords!.map((keyword, i) => ({ media_id, position: i + 1, keyword })));
+    for (let i = 0; i < rows.length; i += INSERT_ROWS) await trx.insertInto('media_keywords').values(rows.slice(i, i + INSERT_ROWS)).execute();
+  }
+  // One statement per added keyword: appended after the media's last one unless it has it already (any case).
+  for (const keyword of ch.addKeywords ?? []) {
+    await sql`
+      INSERT INTO media_keywords (media_id, position, keyword)
+      SELECT m.id, (SELECT COALESCE(MAX(k.position), 0) FROM media_keywords k WHERE k.media_id = m.id) + 1, CAST(${keyword} AS text)
+      FROM medias m
+      WHERE m.id IN (${idList(ids)})
+        AND NOT EXISTS (SELECT 1 FROM media_keywords d WHERE d.media_id = m.id AND LOWER(d.keyword) = LOWER(${keyword}))`.execute(trx);
+  }
+  if (ch.removeKeywords?.length) {
+    await sql`
+      DELETE FROM media_keywords
+      WHERE media_id IN (${idList(ids)}) AND LOWER(keyword) IN (${sql.join(ch.removeKeywords.map((k) => sql`LOWER(${k})`))})`.execute(trx);
+  }
+}
+
+/**
+ * Collection membership: replace (exact set), add (appended at the end of
+ * each collection's order) and remove. Collections stay here: the groups
+ * feature builds on media, not the other way round.
+ */
+async function applyCollections(
+  trx: Db,
+  lock: boolean,
+  ids: number[],
+  exact: number[] | undefined,
+  add: number[] | undefined,
+  remove: number[] | undefined,
+): Promise<void> {
+  if (exact) {
+    await sql`
+      DELETE FROM media_group_medias WHERE media_id IN (${idList(ids)})
+      ${exact.length ? sql`AND group_id NOT IN (${idList(exact)})` : sql``}`.execute(trx);
+  }
+  const toAdd = [...new Set([...(exact ?? []), ...(add ?? [])])];
+  if (lock && toAdd.length) {
+    await sql`SELECT id FROM media_groups WHERE id IN (${idList(toAdd)}) ORDER BY id FOR UPDATE`.execute(trx);
+  }
+  for (const targetId of toAdd) {
+    // Joined to its collection: one deleted since the request was validated is skipped.
+    await sql`
+      INSERT INTO media_group_medias (group_id, media_id, position)
+      SELECT t.id, m.id,
+        (SELECT COALESCE(MAX(x.position), 0) FROM media_group_medias x WHERE x.group_id = ${targetId}) + ROW_NUMBER() OVER (ORDER BY m.id)
+      FROM medias m JOIN media_groups t ON t.id = ${targetId}
+      WHERE m.id IN (${idList(ids)})
+        AND NOT EXISTS (SELECT 1 FROM media_group_medias y WHERE y.group_id = ${targetId} AND y.media_id = m.id)`.execute(trx);
+  }
+  if (remove?.length) {
+    await sql`DELETE FROM media_group_medias WHERE media_id IN (${idList(ids)}) AND group_id IN (${idList(remove)})`.execute(trx);
+  }
+}
+
+async function applyPricing(trx: Db, ids: number[], ch: MediaChanges): Promise<void> {
+  for (const profileId of ch.addPricing ?? []) {
+    await sql`
+      INSERT INTO media_pricing_profiles (media_id, pricing_profile_id)
+      SELECT m.id, p.id FROM medias m JOIN pricing_profiles p ON p.id = ${profileId}
+      WHERE m.id IN (${idList(ids)})
+        AND NOT EXISTS (SELECT 1 FROM media_pricing_profiles x WHERE x.media_id = m.id AND x.pricing_profile_id = ${profileId})`.execute(trx);
+  }
+  if (ch.removePricing?.length) {
+    await trx.deleteFrom('media_pricing_profiles').where('media_id', 'in', ids).where('pricing_profile_id', 'in', ch.removePricing).execute();
+  }
+}
+
+interface ScopeSql {
+  from: RawBuilder<unknown>;
+  where: RawBuilder<unknown>;
+  order: RawBuilder<unknown>;
+}
+
+/**
+ * The user's live medias in a scope (docs/media.md, "Listing"). The first
+ * container named (gallery, then collection, then lightbox) gives the order
+ * and is joined; any other one is an EXISTS condition.
+ */
+function scopeSql(ownerId: number, f: MediaScope): ScopeSql {
+  const where: RawBuilder<unknown>[] = [sql`m.owner_id = ${ownerId}`, sql`m.status = 'live'`];
+  if (f.artistId !== undefined) where.push(sql`m.artist_id = ${f.artistId}`);
+  let from: RawBuilder<unknown> = sql`medias m`;
+  let order: RawBuilder<unknown> = sql`m.id`;
+  const containers: Array<{ table: string; column: string; id: number }> = [];
+  if (f.galleryId !== undefined) containers.push({ table: 'media_galleries', column: 'gallery_id', id: f.galleryId });
+  if (f.group?.kind === 'collection') containers.push({ table: 'media_group_medias', column: 'group_id', id: f.group.id });
+  if (f.lightboxId !== undefined) containers.push({ table: 'lightbox_medias', column: 'lightbox_id', id: f.lightboxId });
+  containers.forEach((c, i) => {
+    const t = sql.table(c.table);
+    const col = sql.ref(c.column);
+    if (i === 0) {
+      from = sql`${t} c JOIN medias m ON m.id = c.media_id`;
+      where.push(sql`c.${col} = ${c.id}`);
+      order = sql`c.position, m.id`;
+    } else {
+      where.push(sql`EXISTS (SELECT 1 FROM ${t} x WHERE x.media_id = m.id AND x.${col} = ${c.id})`);
+    }
+  });
+  if (f.group?.kind === 'smart') {
+    where.push(rulesCondition(f.group.rules));
+    if (f.group.artistId !== null) where.push(sql`m.artist_id = ${f.group.artistId}`);
+  }
+  return { from, where: sql.join(where, sql` AND `), order };
+}
+
+// ---- smart-collection rules, evaluated at read time against the medias table aliased `m`
+
+// '!' rather than a backslash: a backslash in the ESCAPE literal breaks on
+// PostgreSQL with standard_conforming_strings=off.
+const escapeLike = (s: string) => s.replace(/[!%_]/g, (c) => `!${c}`);
+
+/** Case-insensitive text comparison on `column` (ASCII case on SQLite). */
+function textRule(column: RawBuilder<unknown>, operator: string, value: string): RawBuilder<SqlBool> {
+  const v = value.toLowerCase();
+  switch (operator) {
+    case 'is':
+      return sql<SqlBool>`LOWER(${column}) = LOWER(${value})`;
+    case 'contains':
+      return sql<SqlBool>`LOWER(${column}) LIKE LOWER(${`%${escapeLike(v)}%`}) ESCAPE '!'`;
+    case 'starts_with':
+      return sql<SqlBool>`LOWER(${column}) LIKE LOWER(${`${escapeLike(v)}%`}) ESCAPE '!'`;
+    case 'ends_with':
+      return sql<SqlBool>`LOWER(${column}) LIKE LOWER(${`%${escapeLike(v)}`}) ESCAPE '!'`;
+    case 'is_set':
+      return sql<SqlBool>`(${column} IS NOT NULL AND ${column} <> '')`;
+    case 'is_not_set':
+      return sql<SqlBool>`(${column} IS NULL OR ${column} = '')`;
+  }
+  throw new Error(`unknown text operator ${operator}`);
+}
+
+const COMPARE = new Map([
+  ['eq', '='],
+  ['ne', '<>'],
+  ['gt', '>'],
+  ['gte', '>='],
+  ['lt', '<'],
+  ['lte', '<='],
+]);
+
+function mimeOfType(type: string): RawBuilder<SqlBool> {
+  if (type === 'image') return sql<SqlBool>`m.mime_type LIKE 'image/%'`;
+  if (type === 'video') return sql<SqlBool>`m.mime_type LIKE 'video/%'`;
+  return sql<SqlBool>`(m.mime_type IS NULL OR (m.mime_type NOT LIKE 'image/%' AND m.mime_type NOT LIKE 'video/%'))`;
+}
+
+function ruleSql(r: SmartRule): RawBuilder<SqlBool> {
+  switch (r.field) {
+    case 'keyword': {
+      const cond =
+        r.operator === 'contains'
+          ? sql`LOWER(k.keyword) LIKE LOWER(${`%${escapeLike(r.value.toLowerCase())}%`}) ESCAPE '!'`
+          : sql`LOWER(k.keyword) = LOWER(${r.value})`;
+      const exists = sql<SqlBool>`EXISTS (SELECT 1 FROM media_keywords k WHERE k.media_id = m.id AND ${cond})`;
+      return r.operator === 'is_not' ? sql<SqlBool>`NOT ${exists}` : exists;
+    }
+    case 'rating':
+      // Unrated medias count as 0 stars.
+      return sql<SqlBool>`COALESCE(m.artist_rating, 0) ${sql.raw(COMPARE.get(r.operator) ?? '=')} ${Number(r.value)}`;
+    case 'shot_at': {
+      if (r.operator === 'is_set') return sql<SqlBool>`m.shot_at IS NOT NULL`;
+      if (r.operator === 'is_not_set') return sql<SqlBool>`m.shot_at IS NULL`;
+      if (r.operator === 'before') return sql<SqlBool>`m.shot_at < ${r.value}`;
+      if (r.operator === 'on_or_after') return sql<SqlBool>`m.shot_at >= ${r.value}`;
+      const day = r.value.slice(0, 10);
+      const next = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString();
+      return sql<SqlBool>`(m.shot_at >= ${`${day}T00:00:00.000Z`} AND m.shot_at < ${next})`;
+    }
+    case 'file_type':
+      return r.operator === 'is' ? mimeOfType(r.value) : sql<SqlBool>`NOT ${mimeOfType(r.value)}`;
+    case 'mime_type':
+      if (r.operator === 'starts_with') return textRule(sql`m.mime_type`, 'starts_with', r.value);
+      return r.operator === 'is' ? sql<SqlBool>`LOWER(m.mime_type) = LOWER(${r.value})` : sql<SqlBool>`(m.mime_type IS NULL OR LOWER(m.mime_type) <> LOWER(${r.value}))`;
+    case 'gallery': {
+      const exists = sql<SqlBool>`EXISTS (SELECT 1 FROM media_galleries mg JOIN galleries g ON g.id = mg.gallery_id WHERE mg.media_id = m.id AND g.uuid = ${r.value})`;
+      return r.operator === 'in' ? exists : sql<SqlBool>`NOT ${exists}`;
+    }
+    case 'file_name':
+      return textRule(sql`m.file_name`, r.operator, r.value);
+    case 'title':
+      return textRule(sql`m.title`, r.operator, r.value);
+  }
+}
+
+/** The rules as one SQL condition on `m`; no rules match every media. */
+function rulesCondition(rules: SmartRules): RawBuilder<SqlBool> {
+  if (rules.rules.length === 0) return sql<SqlBool>`1 = 1`;
+  const parts = rules.rules.map((r) => sql`(${ruleSql(r)})`);
+  return sql<SqlBool>`(${sql.join(parts, rules.match === 'any' ? sql` OR ` : sql` AND `)})`;
+}
