@@ -9,9 +9,10 @@ import type { Config } from './config.js';
 import { Access } from './access/access.js';
 import { AccessRepository } from './access/repository.js';
 import { AppsRepository } from './apps/repository.js';
+import { AppsService } from './apps/service.js';
+import { ArtistsRepository } from './artists/repository.js';
 import { artistRoutes } from './artists/routes.js';
-import { watermarkRoutes } from './artists/watermarks.js';
-import { displayStyleRoutes } from './galleries/display-styles.js';
+import { ArtistsService } from './artists/service.js';
 import { galleryRoutes } from './galleries/routes.js';
 import { groupRoutes } from './groups/routes.js';
 import { AppKeys } from './http/app-keys.js';
@@ -25,22 +26,76 @@ import { SessionStore } from './http/sessions.js';
 import { PeriodicTask } from './jobs/periodic.js';
 import { jobRoutes } from './jobs/routes.js';
 import { JobWorker } from './jobs/worker.js';
+import { LightboxesRepository } from './lightboxes/repository.js';
+import { LightboxesService } from './lightboxes/service.js';
 import { BATCH_JOB_KIND, batchJobHandler } from './media/batch.js';
 import { mediaRoutes } from './media/routes.js';
 import { startCleanupSweep } from './media/upload-cleanup.js';
+import { PricingProfilesRepository } from './pricing-profiles/repository.js';
+import { PricingProfilesService } from './pricing-profiles/service.js';
 import { createStorage } from './storage/factory.js';
 import { ensurePrivateDir } from './storage/private-files.js';
 import { loadUploadSecret } from './storage/secret.js';
 import { tempDirOf } from './storage/temp-file.js';
 import { uploadTargetRoutes } from './storage/upload-target-routes.js';
-import { migrate, openStore } from './store/db.js';
+import { migrate, openStore, type Store } from './store/db.js';
 import { UsersRepository } from './users/repository.js';
 import { sessionRoutes } from './users/routes.js';
+import { UsersService } from './users/service.js';
+import { WebsitesRepository } from './websites/repository.js';
 import { websiteRoutes } from './websites/routes.js';
+import { WebsitesService } from './websites/service.js';
+
+/**
+ * The store and the services that need neither HTTP nor background work:
+ * what the admin command line runs on, and what the service builds on.
+ */
+export interface Core {
+  store: Store;
+  access: Access;
+  /** What the HTTP layer reads on every request: sessions and logins, application keys. */
+  repositories: { users: UsersRepository; apps: AppsRepository };
+  users: UsersService;
+  apps: AppsService;
+  websites: WebsitesService;
+  artists: ArtistsService;
+  lightboxes: LightboxesService;
+  pricingProfiles: PricingProfilesService;
+  /** Closes the store. */
+  close(): Promise<void>;
+}
+
+/** Opens and migrates the store and builds the services on it; starts nothing. */
+export async function buildCore(config: Pick<Config, 'dataDir' | 'databaseUrl'>): Promise<Core> {
+  const store = openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  try {
+    await migrate(store);
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  const access = new Access(new AccessRepository(store.db));
+  const users = new UsersRepository(store);
+  const apps = new AppsRepository(store.db);
+  return {
+    store,
+    access,
+    repositories: { users, apps },
+    users: new UsersService(users),
+    apps: new AppsService(apps),
+    websites: new WebsitesService(new WebsitesRepository(store.db), access),
+    artists: new ArtistsService(new ArtistsRepository(store.db), access, config.dataDir),
+    lightboxes: new LightboxesService(new LightboxesRepository(store.db), access),
+    pricingProfiles: new PricingProfilesService(new PricingProfilesRepository(store.db)),
+    close: () => store.close(),
+  };
+}
 
 export interface App {
   fastify: FastifyInstance;
   services: Services;
+  /** The services the admin command line uses too (tests create their users, websites and applications through them). */
+  core: Core;
   /** Every route the service declares, in the order they were declared. */
   routes: readonly RouteSpec[];
   /** This process's job worker. */
@@ -67,9 +122,9 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     for (const close of closers.splice(0).reverse()) await close();
   };
   try {
-    const store = openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
-    closers.push(() => store.close());
-    await migrate(store);
+    const core = await buildCore(config);
+    closers.push(() => core.close());
+    const { store } = core;
 
     // The store is built here, not on first use: a bad STORAGE_URL stops the service at start.
     ensurePrivateDir(config.dataDir);
@@ -82,10 +137,11 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
 
     const limiters = createLimiterFactory(config.redisUrl);
     closers.push(() => limiters.close());
-    const users = new UsersRepository(store);
+    const users = core.repositories.users;
     const sessions = new SessionStore(users);
-    const appKeys = new AppKeys(new AppsRepository(store.db));
-    const authenticator = new Authenticator(users, sessions, limiters, config.publicUrl.startsWith('https:'), (err) =>
+    const appKeys = new AppKeys(core.repositories.apps);
+    const secureCookies = config.publicUrl.startsWith('https:');
+    const authenticator = new Authenticator(users, sessions, limiters, secureCookies, (err) =>
       log.error({ err }, 'login-throttle store unavailable; login let through'),
     );
     const rateLimit = config.rateLimit ? new RateLimit(config.rateLimit, limiters, (err) => log.error({ err }, 'rate-limit store unavailable; request let through')) : null;
@@ -101,16 +157,14 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       uploadSecret,
       tmpDir,
       jobs: { wake: () => worker?.wake() },
-      access: new Access(new AccessRepository(store.db)),
+      access: core.access,
     };
 
     const routes: RouteSpec[] = [
-      ...sessionRoutes(),
-      ...websiteRoutes(),
-      ...artistRoutes(),
-      ...watermarkRoutes(),
+      ...sessionRoutes({ sessions, secureCookies }),
+      ...websiteRoutes({ websites: core.websites, config }),
+      ...artistRoutes({ artists: core.artists }),
       ...galleryRoutes(),
-      ...displayStyleRoutes(),
       ...uploadTargetRoutes(),
       ...mediaRoutes(),
       ...groupRoutes(),
@@ -139,6 +193,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     return {
       fastify: http.fastify,
       services,
+      core,
       routes,
       worker: jobWorker,
       close: () => (closed ??= closeAll()),
