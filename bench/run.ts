@@ -8,9 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MediaPortfolioClient } from '../src/client/index.js';
 import { loadConfig } from '../src/config.js';
-import { migrate, nowIso, openStore } from '../src/store/db.js';
-import { createUser } from '../src/users/queries.js';
-import { createWebsite } from '../src/websites/queries.js';
+import { buildCore } from '../src/app.js';
 import { type BenchContext, type BenchLine, median, runLoad, signedHeaders, startPortPrinter, stopChild, time } from './lib.js';
 
 type Section = (b: BenchContext) => Promise<BenchLine[]>;
@@ -57,14 +55,13 @@ async function main(): Promise<void> {
   const port = await freePort();
   const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', RATE_LIMIT: 'off', LOG_LEVEL: 'warn', DATABASE_URL: '', STORAGE_URL: '', PUBLIC_URL: `http://127.0.0.1:${port}` };
 
-  // Fixtures go straight into the database the service will open.
-  const store = openStore({ dataDir, databaseUrl: undefined });
-  await migrate(store);
+  // Fixtures go into the database the service will open, through the services the admin command line uses.
+  const core = await buildCore({ dataDir, databaseUrl: undefined });
+  const store = core.store;
   const password = 'bench-' + randomBytes(6).toString('hex');
-  const { user, defaultArtistUuid } = await createUser(store.db, { email: 'bench@example.com', password, firstName: 'Bench', lastName: 'Mark' });
-  await createWebsite(store.db, { ownerId: user.id, urlname: 'bench', title: 'Bench' });
-  const app = { key: randomBytes(16).toString('hex'), secret: randomBytes(32).toString('hex') };
-  await store.db.insertInto('apps').values({ name: 'bench', api_key: app.key, api_secret: app.secret, created_at: nowIso() }).execute();
+  const { user, defaultArtistUuid } = await core.users.create({ email: 'bench@example.com', password, firstName: 'Bench', lastName: 'Mark' });
+  await core.websites.create(user, { urlname: 'bench', title: 'Bench' });
+  const app = await core.apps.create('bench');
 
   // The service runs as `npm start` runs it: built, without the TypeScript loader (its memory is the service's own).
   execFileSync(process.execPath, [join('node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { stdio: 'inherit' });
@@ -152,7 +149,7 @@ async function main(): Promise<void> {
   } finally {
     if (bare) await stopChild(bare.child);
     await stopChild(serviceProc);
-    await store.close();
+    await core.close();
     await rm(dataDir, { recursive: true, force: true });
   }
   console.log(`\nMedia Portfolio Service benchmark — ${new Date().toISOString()} — node ${process.version}, ${loadConfig({}).host}`);

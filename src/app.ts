@@ -9,9 +9,10 @@ import type { Config } from './config.js';
 import { Access } from './access/access.js';
 import { AccessRepository } from './access/repository.js';
 import { AppsRepository } from './apps/repository.js';
+import { AppsService } from './apps/service.js';
+import { ArtistsRepository } from './artists/repository.js';
 import { artistRoutes } from './artists/routes.js';
-import { watermarkRoutes } from './artists/watermarks.js';
-import { displayStyleRoutes } from './galleries/display-styles.js';
+import { ArtistsService } from './artists/service.js';
 import { galleryRoutes } from './galleries/routes.js';
 import { GroupsRepository } from './groups/repository.js';
 import { groupRoutes } from './groups/routes.js';
@@ -29,26 +30,80 @@ import { jobRoutes } from './jobs/routes.js';
 import { JobsRepository } from './jobs/repository.js';
 import { JobQueue } from './jobs/service.js';
 import { JobWorker } from './jobs/worker.js';
+import { LightboxesRepository } from './lightboxes/repository.js';
+import { LightboxesService } from './lightboxes/service.js';
 import { MediaRepository } from './media/repository.js';
 import { mediaRoutes } from './media/routes.js';
 import { BATCH_JOB_KIND, MediaService } from './media/service.js';
+import { PricingProfilesRepository } from './pricing-profiles/repository.js';
+import { PricingProfilesService } from './pricing-profiles/service.js';
 import { DeletionsRepository } from './storage/deletions-repository.js';
 import { FileDeletions } from './storage/file-deletions.js';
 import { createStorage } from './storage/factory.js';
 import { ensurePrivateDir } from './storage/private-files.js';
 import { loadUploadSecret } from './storage/secret.js';
 import { tempDirOf } from './storage/temp-file.js';
-import { migrate, openStore } from './store/db.js';
+import { migrate, openStore, type Store } from './store/db.js';
 import { UploadsRepository } from './uploads/repository.js';
 import { uploadRoutes } from './uploads/routes.js';
 import { UploadsService } from './uploads/service.js';
 import { UsersRepository } from './users/repository.js';
 import { sessionRoutes } from './users/routes.js';
+import { UsersService } from './users/service.js';
+import { WebsitesRepository } from './websites/repository.js';
 import { websiteRoutes } from './websites/routes.js';
+import { WebsitesService } from './websites/service.js';
+
+/**
+ * The store and the services that need neither HTTP nor background work:
+ * what the admin command line runs on, and what the service builds on.
+ */
+export interface Core {
+  store: Store;
+  access: Access;
+  /** What the HTTP layer reads on every request: sessions and logins, application keys. */
+  repositories: { users: UsersRepository; apps: AppsRepository };
+  users: UsersService;
+  apps: AppsService;
+  websites: WebsitesService;
+  artists: ArtistsService;
+  lightboxes: LightboxesService;
+  pricingProfiles: PricingProfilesService;
+  /** Closes the store. */
+  close(): Promise<void>;
+}
+
+/** Opens and migrates the store and builds the services on it; starts nothing. */
+export async function buildCore(config: Pick<Config, 'dataDir' | 'databaseUrl'>): Promise<Core> {
+  const store = openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  try {
+    await migrate(store);
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  const access = new Access(new AccessRepository(store.db));
+  const users = new UsersRepository(store);
+  const apps = new AppsRepository(store.db);
+  return {
+    store,
+    access,
+    repositories: { users, apps },
+    users: new UsersService(users),
+    apps: new AppsService(apps),
+    websites: new WebsitesService(new WebsitesRepository(store.db), access),
+    artists: new ArtistsService(new ArtistsRepository(store.db), access, config.dataDir),
+    lightboxes: new LightboxesService(new LightboxesRepository(store.db), access),
+    pricingProfiles: new PricingProfilesService(new PricingProfilesRepository(store.db)),
+    close: () => store.close(),
+  };
+}
 
 export interface App {
   fastify: FastifyInstance;
   services: Services;
+  /** The services the admin command line uses too (tests create their users, websites and applications through them). */
+  core: Core;
   /** Every route the service declares, in the order they were declared. */
   routes: readonly RouteSpec[];
   /** This process's job worker. */
@@ -96,9 +151,9 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     for (const close of closers.splice(0).reverse()) await close();
   };
   try {
-    const store = openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
-    closers.push(() => store.close());
-    await migrate(store);
+    const core = await buildCore(config);
+    closers.push(() => core.close());
+    const { store } = core;
 
     // The store is built here, not on first use: a bad STORAGE_URL stops the service at start.
     ensurePrivateDir(config.dataDir);
@@ -111,10 +166,11 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
 
     const limiters = createLimiterFactory(config.redisUrl);
     closers.push(() => limiters.close());
-    const users = new UsersRepository(store);
+    const users = core.repositories.users;
     const sessions = new SessionStore(users);
-    const appKeys = new AppKeys(new AppsRepository(store.db));
-    const authenticator = new Authenticator(users, sessions, limiters, config.publicUrl.startsWith('https:'), (err) =>
+    const appKeys = new AppKeys(core.repositories.apps);
+    const secureCookies = config.publicUrl.startsWith('https:');
+    const authenticator = new Authenticator(users, sessions, limiters, secureCookies, (err) =>
       log.error({ err }, 'login-throttle store unavailable; login let through'),
     );
     const rateLimit = config.rateLimit ? new RateLimit(config.rateLimit, limiters, (err) => log.error({ err }, 'rate-limit store unavailable; request let through')) : null;
@@ -123,7 +179,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     // The worker is built below, once the handlers (which take `services`) exist.
     let worker: JobWorker | undefined;
     const jobs = new JobQueue(jobsRepo, () => worker?.wake());
-    const access = new Access(new AccessRepository(store.db));
+    const { access } = core;
     const services: Services = {
       config,
       store,
@@ -146,12 +202,10 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     const groups = new GroupsService(new GroupsRepository(store.db), media, access);
 
     const routes: RouteSpec[] = [
-      ...sessionRoutes(),
-      ...websiteRoutes(),
-      ...artistRoutes(),
-      ...watermarkRoutes(),
+      ...sessionRoutes({ sessions, secureCookies }),
+      ...websiteRoutes({ websites: core.websites, config }),
+      ...artistRoutes({ artists: core.artists }),
       ...galleryRoutes(),
-      ...displayStyleRoutes(),
       ...uploadRoutes(uploads),
       ...mediaRoutes(media),
       ...groupRoutes(groups),
@@ -215,6 +269,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     return {
       fastify: http.fastify,
       services,
+      core,
       routes,
       worker: jobWorker,
       sweep,

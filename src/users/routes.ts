@@ -1,9 +1,17 @@
-// Session and ping endpoints (spec 4.1).
+// Session and ping endpoints (spec 4.1). Logging in is the auth hook's
+// (src/http/auth.ts); whoami answers from the user it found, with no query.
 import type { RouteSpec } from '../http/router.js';
 import { userOf } from '../http/context.js';
-import { clearedSessionCookie, readSessionCookie } from '../http/sessions.js';
+import { clearedSessionCookie, readSessionCookie, type SessionStore } from '../http/sessions.js';
+import { whoamiXml } from './xml.js';
 
-export function sessionRoutes(): RouteSpec[] {
+export interface SessionRoutesDeps {
+  sessions: SessionStore;
+  /** The service is reached over HTTPS: cookies carry Secure. */
+  secureCookies: boolean;
+}
+
+export function sessionRoutes({ sessions, secureCookies }: SessionRoutesDeps): RouteSpec[] {
   return [
     {
       method: 'GET',
@@ -21,20 +29,7 @@ export function sessionRoutes(): RouteSpec[] {
     {
       method: 'GET',
       path: '/whoami.xml',
-      handler: async (ctx) => {
-        const user = userOf(ctx);
-        return {
-          user: {
-            uuid: user.uuid,
-            login: user.email,
-            email: user.email,
-            firstname: user.first_name,
-            lastname: user.last_name,
-            'two-factor': user.otp_secret !== null,
-          },
-          message: 'session valid',
-        };
-      },
+      handler: async (ctx) => whoamiXml(userOf(ctx)),
     },
     {
       method: 'GET',
@@ -42,8 +37,8 @@ export function sessionRoutes(): RouteSpec[] {
       auth: 'app',
       handler: async (ctx) => {
         const token = ctx.req.identity?.sessionToken ?? readSessionCookie(ctx.req.headers.cookie);
-        if (token) await ctx.services.sessions.destroy(token);
-        ctx.reply.header('set-cookie', clearedSessionCookie(ctx.services.config.publicUrl.startsWith('https:')));
+        if (token) await sessions.destroy(token);
+        ctx.reply.header('set-cookie', clearedSessionCookie(secureCookies));
         return { message: token ? 'logged out' : 'no session' };
       },
     },

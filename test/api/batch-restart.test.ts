@@ -12,8 +12,6 @@ import { loadConfig } from '../../src/config.js';
 import { buildApp as createService, type App as Service } from '../../src/app.js';
 import type { Db } from '../../src/store/db.js';
 import { nowIso, openStore } from '../../src/store/db.js';
-import { createUser } from '../../src/users/queries.js';
-import { createWebsite } from '../../src/websites/queries.js';
 import { createPgDatabase, eachDatabase, type TestUser } from '../support/service.js';
 import { insertMedias, waitForJob } from '../support/media.js';
 
@@ -65,13 +63,12 @@ eachDatabase((kind) => {
     const first = await startOn(env);
     running.push(first.service);
     const db = first.service.services.db;
-    const key = 'restart-key';
-    const secret = 'restart-secret';
-    await db.insertInto('apps').values({ name: 'test', api_key: key, api_secret: secret, created_at: nowIso() }).execute();
+    const { core } = first.service;
+    const { key, secret } = await core.apps.create('test');
     const password = 'pw-restart';
-    const { user, defaultArtistUuid } = await createUser(db, { email: 'restart@example.com', password });
+    const { user, defaultArtistUuid } = await core.users.create({ email: 'restart@example.com', password });
     const testUser: TestUser = { uuid: user.uuid, id: user.id, email: user.email, password, defaultArtistUuid };
-    const site = await createWebsite(db, { ownerId: user.id, urlname: 'restart-site' });
+    const site = await core.websites.create(user, { urlname: 'restart-site' });
     const clientOf = (url: string) => new MediaPortfolioClient({ baseUrl: url, apiKey: key, apiSecret: secret, login: user.email, password, throttle: false, retry429: false });
     const c1 = clientOf(first.url);
     const gallery = text((await c1.createGallery(site.urlname, { name: 'Restart', parent: site.rootGalleryUuid })).doc, 'gallery/uuid')!;

@@ -15,8 +15,7 @@ eachDatabase((kind) => {
     w = await startWorld(kind);
     member = await w.svc.user();
     // What `website share` does.
-    const site = await w.svc.db.selectFrom('websites').select('id').where('urlname', '=', w.urlname).executeTakeFirstOrThrow();
-    await w.svc.db.insertInto('website_members').values({ website_id: site.id, user_id: member.id }).execute();
+    await w.svc.core.websites.share(w.urlname, member);
     memberClient = w.svc.client(w.app, member);
   });
   afterAll(() => w?.svc.close());

@@ -73,8 +73,7 @@ eachDatabase((kind) => {
 
   it('lets a user given access to the website read and change its galleries', async () => {
     const member = await w.svc.user();
-    const site = await w.svc.db.selectFrom('websites').select('id').where('urlname', '=', w.urlname).executeTakeFirstOrThrow();
-    await w.svc.db.insertInto('website_members').values({ website_id: site.id, user_id: member.id }).execute();
+    await w.svc.core.websites.share(w.urlname, member);
     const c = w.svc.client(w.app, member);
     expect(all((await c.galleries(w.urlname)).doc, 'galleries/gallery').length).toBeGreaterThanOrEqual(3);
     const created = await c.createGallery(w.urlname, { name: 'By a member', parent: gallery });

@@ -9,9 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { computeSignature, rfc2822 } from '../../src/http/signing.js';
-import { migrate, nowIso, openStore } from '../../src/store/db.js';
-import { createUser } from '../../src/users/queries.js';
-import { createWebsite } from '../../src/websites/queries.js';
+import { buildCore } from '../../src/app.js';
+import { openStore } from '../../src/store/db.js';
 import { connectionRefused, freePort, signedFetch, spawnService, waitForPing, type AppKeys, type ServiceProcess } from '../support/processes.js';
 import { basicAuth, createPgDatabase, eachDatabase } from '../support/service.js';
 
@@ -25,19 +24,17 @@ interface Seeded {
 
 /** A database (in `dataDir`, or at `databaseUrl`) with an application, a user and a website. */
 async function seed(dataDir: string, databaseUrl?: string): Promise<Seeded> {
-  const app = { key: randomBytes(16).toString('hex'), secret: randomBytes(32).toString('hex') };
   const email = `life-${randomBytes(4).toString('hex')}@example.com`;
   const password = 'lifecycle password';
   const urlname = 'life-site';
-  const store = openStore({ dataDir, databaseUrl });
+  const core = await buildCore({ dataDir, databaseUrl });
   try {
-    await migrate(store);
-    await store.db.insertInto('apps').values({ name: 'lifecycle', api_key: app.key, api_secret: app.secret, created_at: nowIso() }).execute();
-    const { user } = await createUser(store.db, { email, password });
-    const { rootGalleryUuid } = await createWebsite(store.db, { ownerId: user.id, urlname });
+    const app = await core.apps.create('lifecycle');
+    const { user } = await core.users.create({ email, password });
+    const { rootGalleryUuid } = await core.websites.create(user, { urlname });
     return { app, email, password, urlname, rootGalleryUuid };
   } finally {
-    await store.close();
+    await core.close();
   }
 }
 

@@ -5,8 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, nowIso, openStore } from '../../src/store/db.js';
-import { createUser } from '../../src/users/queries.js';
+import { buildCore } from '../../src/app.js';
 import { signedFetch, spawnService, waitForPing, type AppKeys, type ServiceProcess } from '../support/processes.js';
 import { basicAuth, REDIS_URL, sessionCookieOf } from '../support/service.js';
 
@@ -19,23 +18,21 @@ describe.skipIf(!REDIS_URL)('rate limit shared through Redis by two service proc
   let dataDir: string;
   let a: ServiceProcess | undefined;
   let b: ServiceProcess | undefined;
-  // A fresh key per run: buckets left in Redis by earlier runs never match.
-  const app: AppKeys = { key: `rl-${randomBytes(12).toString('hex')}`, secret: randomBytes(32).toString('hex') };
-  const otherApp: AppKeys = { key: `rl-${randomBytes(12).toString('hex')}`, secret: randomBytes(32).toString('hex') };
+  // A fresh (random) key per run: buckets left in Redis by earlier runs never match.
+  let app: AppKeys;
+  let otherApp: AppKeys;
   const ann: Login = { email: `ann-${randomBytes(4).toString('hex')}@example.com`, password: 'ann password 1' };
   const bob: Login = { email: `bob-${randomBytes(4).toString('hex')}@example.com`, password: 'bob password 1' };
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'mps-redis-'));
-    const store = openStore({ dataDir });
+    const core = await buildCore({ dataDir });
     try {
-      await migrate(store);
-      for (const k of [app, otherApp]) {
-        await store.db.insertInto('apps').values({ name: 'rate test', api_key: k.key, api_secret: k.secret, created_at: nowIso() }).execute();
-      }
-      for (const u of [ann, bob]) await createUser(store.db, { ...u, firstName: 'R', lastName: 'L' });
+      app = await core.apps.create('rate test');
+      otherApp = await core.apps.create('rate test');
+      for (const u of [ann, bob]) await core.users.create({ ...u, firstName: 'R', lastName: 'L' });
     } finally {
-      await store.close();
+      await core.close();
     }
     const env = { DATA_DIR: dataDir, RATE_LIMIT: '6/60s', REDIS_URL, LOG_LEVEL: 'warn' };
     [a, b] = await Promise.all([spawnService({ env }), spawnService({ env })]);

@@ -7,9 +7,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MediaPortfolioClient } from '../../src/client/index.js';
-import { migrate, nowIso, openStore, type Store } from '../../src/store/db.js';
-import { createUser } from '../../src/users/queries.js';
-import { createWebsite } from '../../src/websites/queries.js';
+import { buildCore } from '../../src/app.js';
+import type { Store } from '../../src/store/db.js';
 import { freePort, spawnService, waitForPing, type AppKeys, type ServiceProcess } from './processes.js';
 import { createPgDatabase, type DbKind, type TestUser } from './service.js';
 
@@ -35,14 +34,13 @@ export interface CrashWorld {
 export async function crashWorld(kind: DbKind, settings: Record<string, string> = {}): Promise<CrashWorld> {
   const dataDir = await mkdtemp(join(tmpdir(), 'mps-crash-'));
   const pgDb = kind === 'postgres' ? await createPgDatabase() : undefined;
-  const store = openStore({ dataDir, databaseUrl: pgDb?.url });
-  await migrate(store);
-  const app = { key: randomBytes(16).toString('hex'), secret: randomBytes(32).toString('hex') };
-  await store.db.insertInto('apps').values({ name: 'crash', api_key: app.key, api_secret: app.secret, created_at: nowIso() }).execute();
+  const core = await buildCore({ dataDir, databaseUrl: pgDb?.url });
+  const store = core.store;
+  const app = await core.apps.create('crash');
   const email = `crash-${randomBytes(4).toString('hex')}@example.com`;
   const password = 'crash password';
-  const { user, defaultArtistUuid } = await createUser(store.db, { email, password });
-  const site = await createWebsite(store.db, { ownerId: user.id, urlname: 'crash-site' });
+  const { user, defaultArtistUuid } = await core.users.create({ email, password });
+  const site = await core.websites.create(user, { urlname: 'crash-site' });
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const env = { DATA_DIR: dataDir, RATE_LIMIT: 'off', PUBLIC_URL: url, ...(pgDb ? { DATABASE_URL: pgDb.url } : {}), ...settings };
@@ -73,7 +71,7 @@ export async function crashWorld(kind: DbKind, settings: Record<string, string> 
     },
     async close() {
       if (world.proc) await world.kill();
-      await store.close();
+      await core.close();
       await pgDb?.drop();
       await rm(dataDir, { recursive: true, force: true });
     },

@@ -10,9 +10,6 @@ import { MediaPortfolioClient, type ClientOptions } from '../../src/client/index
 import { loadConfig, type Config } from '../../src/config.js';
 import { computeSignature, rfc2822 } from '../../src/http/signing.js';
 import { buildApp as createService, type App as Service } from '../../src/app.js';
-import { nowIso } from '../../src/store/db.js';
-import { createUser } from '../../src/users/queries.js';
-import { createWebsite } from '../../src/websites/queries.js';
 
 export type DbKind = 'sqlite' | 'postgres';
 export const PG_URL = process.env.TEST_DATABASE_URL;
@@ -98,17 +95,19 @@ export class TestService {
     return this.cleanup();
   }
 
-  async app(): Promise<TestApp> {
-    const key = randomBytes(16).toString('hex');
-    const secret = randomBytes(32).toString('hex');
-    await this.db.insertInto('apps').values({ name: 'test', api_key: key, api_secret: secret, created_at: nowIso() }).execute();
-    return { key, secret };
+  /** The services users, websites and applications are created with (as the admin command line does). */
+  get core() {
+    return this.service.core;
+  }
+
+  app(): Promise<TestApp> {
+    return this.core.apps.create('test');
   }
 
   async user(opts: { otpSecret?: string; firstName?: string; lastName?: string } = {}): Promise<TestUser> {
     const email = `u${randomBytes(5).toString('hex')}@example.com`;
     const password = `pw-${randomBytes(6).toString('hex')}`;
-    const { user, defaultArtistUuid } = await createUser(this.db, {
+    const { user, defaultArtistUuid } = await this.core.users.create({
       email,
       password,
       firstName: opts.firstName ?? 'Test',
@@ -119,7 +118,7 @@ export class TestService {
   }
 
   async website(owner: TestUser, urlname = `site-${randomBytes(4).toString('hex')}`) {
-    return createWebsite(this.db, { ownerId: owner.id, urlname, title: `Site ${urlname}` });
+    return this.core.websites.create(owner, { urlname, title: `Site ${urlname}` });
   }
 
   client(app: TestApp, user?: TestUser, extra: Partial<ClientOptions> = {}): MediaPortfolioClient {
