@@ -158,6 +158,9 @@ export interface MediasTable {
   watermark_id: number | null;
   width: number | null;
   height: number | null;
+  /** none, pending, ready or failed (migration 007). */
+  renditions_state: Generated<string>;
+  renditions_error: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -250,6 +253,20 @@ export interface FileDeletionsTable {
   due_at: string;
 }
 
+export interface RenditionsTable {
+  id: Generated<number>;
+  media_id: number;
+  /** Long edge in pixels ('320' … '3840'), or 'poster'. */
+  name: string;
+  width: number;
+  height: number;
+  mime_type: string;
+  storage_key: string;
+  bytes: number;
+  watermarked: Generated<number>;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   apps: AppsTable;
@@ -273,6 +290,7 @@ export interface Database {
   jobs: JobsTable;
   uploads: UploadsTable;
   file_deletions: FileDeletionsTable;
+  renditions: RenditionsTable;
 }
 
 // Row types: what a select of every column of each table gives.
@@ -292,3 +310,4 @@ export type GroupRow = Selectable<MediaGroupsTable>;
 export type JobRow = Selectable<JobsTable>;
 export type PendingUploadRow = Selectable<UploadsTable>;
 export type FileDeletionRow = Selectable<FileDeletionsTable>;
+export type RenditionRow = Selectable<RenditionsTable>;

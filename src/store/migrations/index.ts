@@ -7,6 +7,7 @@ import * as m003 from './003_media.js';
 import * as m004 from './004_uploads.js';
 import * as m005 from './005_file_deletions.js';
 import * as m006 from './006_session_expiry.js';
+import * as m007 from './007_renditions.js';
 
 const modules = {
   '001_core': m001,
@@ -15,6 +16,7 @@ const modules = {
   '004_uploads': m004,
   '005_file_deletions': m005,
   '006_session_expiry': m006,
+  '007_renditions': m007,
 };
 
 /** The migrations for one database: each is told the dialect it runs on. */

@@ -1,0 +1,77 @@
+// A visitor's pass: what a visitor of one website has proved, kept in a signed,
+// HttpOnly cookie (no server state, so every node accepts it): the protected
+// galleries whose password they gave, and the e-mail address they signed in
+// with. The signing key is derived from the upload secret (shared by every
+// process of one installation).
+import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+
+export const PASS_COOKIE = 'mps_visitor';
+/** A pass lasts a month from its last change. */
+export const PASS_LIFETIME_SECONDS = 30 * 24 * 3600;
+/** Passwords remembered per pass: the oldest are forgotten first (the cookie stays small). */
+export const MAX_PASS_GALLERIES = 40;
+
+export interface VisitorPass {
+  /** Random, names the visitor in signed file addresses. */
+  id: string;
+  /** The website the pass belongs to. */
+  website: string;
+  /** Protected galleries (UUIDs) whose password the visitor gave. */
+  galleries: string[];
+  /** Lower-cased address proved by a sign-in link. */
+  email?: string;
+  /** Unix seconds. */
+  expires: number;
+}
+
+export class PassCodec {
+  private readonly key: Buffer;
+
+  constructor(secret: Buffer) {
+    this.key = Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), 'mps visitor pass', 32));
+  }
+
+  /** A new, empty pass for a website. */
+  fresh(website: string, now = Date.now()): VisitorPass {
+    return { id: randomBytes(12).toString('base64url'), website, galleries: [], expires: Math.floor(now / 1000) + PASS_LIFETIME_SECONDS };
+  }
+
+  encode(pass: VisitorPass): string {
+    const body = Buffer.from(JSON.stringify(pass)).toString('base64url');
+    return `${body}.${this.mac(body)}`;
+  }
+
+  /** The pass in a cookie value, when it is ours, intact, unexpired and for this website. */
+  decode(value: string | undefined, website: string, now = Date.now()): VisitorPass | undefined {
+    if (!value || value.length > 4096) return undefined;
+    const dot = value.indexOf('.');
+    if (dot <= 0) return undefined;
+    const body = value.slice(0, dot);
+    const given = Buffer.from(value.slice(dot + 1));
+    const expected = Buffer.from(this.mac(body));
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+    let pass: VisitorPass;
+    try {
+      pass = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as VisitorPass;
+    } catch {
+      return undefined;
+    }
+    if (pass.website !== website || !(pass.expires * 1000 > now) || !Array.isArray(pass.galleries)) return undefined;
+    return pass;
+  }
+
+  /** The pass with one more gallery opened, its lifetime renewed. */
+  withGallery(pass: VisitorPass, galleryUuid: string, now = Date.now()): VisitorPass {
+    const galleries = [...pass.galleries.filter((g) => g !== galleryUuid), galleryUuid].slice(-MAX_PASS_GALLERIES);
+    return { ...pass, galleries, expires: Math.floor(now / 1000) + PASS_LIFETIME_SECONDS };
+  }
+
+  /** The pass with a proved e-mail address, its lifetime renewed. */
+  withEmail(pass: VisitorPass, email: string, now = Date.now()): VisitorPass {
+    return { ...pass, email: email.toLowerCase(), expires: Math.floor(now / 1000) + PASS_LIFETIME_SECONDS };
+  }
+
+  private mac(body: string): string {
+    return createHmac('sha256', this.key).update(body).digest('base64url');
+  }
+}

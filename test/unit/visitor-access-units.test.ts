@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { FileUrls } from '../../src/renditions/urls.js';
+import { decide, isPublic, type GateGallery } from '../../src/visitors/gate.js';
+import { PassCodec } from '../../src/visitors/pass.js';
+
+const secret = Buffer.from('s'.repeat(64));
+const open = (uuid: string): GateGallery => ({ uuid, passwordProtected: false, acl: [] });
+const acl = (read: boolean, comp = false, hires = false, email = 'DEFAULT') => ({ email, read, compDownload: comp, hiresDownload: hires });
+
+describe('signed file addresses', () => {
+  const urls = new FileUrls(secret, 'http://x');
+  const q = (u: string) => Object.fromEntries(new URL(u).searchParams);
+
+  it('accepts its own signature until it expires, and nothing altered', () => {
+    const now = Date.now();
+    const u = urls.signed('r/a/b.webp', new Date(now + 60_000), 'v1');
+    expect(urls.check('r/a/b.webp', q(u), now)).toMatchObject({ kind: 'signed', visitor: 'v1', download: false });
+    expect(urls.check('r/a/b.webp', q(u), now + 61_000).kind).toBe('expired');
+    expect(urls.check('r/a/c.webp', q(u), now).kind).toBe('invalid');
+    expect(urls.check('r/a/b.webp', { ...q(u), v: 'v2' }, now).kind).toBe('invalid');
+    expect(urls.check('r/a/b.webp', { ...q(u), d: '1' }, now).kind).toBe('invalid');
+    expect(urls.check('r/a/b.webp', { ...q(u), e: String(Number(q(u).e) + 1) }, now).kind).toBe('invalid');
+    expect(new FileUrls(Buffer.from('other'), 'http://x').check('r/a/b.webp', q(u), now).kind).toBe('invalid');
+    expect(urls.check('r/a/b.webp', {}, now).kind).toBe('unsigned');
+  });
+});
+
+describe('visitor pass', () => {
+  const codec = new PassCodec(secret);
+  it('round-trips, refuses tampering, other websites and expiry', () => {
+    const now = Date.now();
+    const pass = codec.withEmail(codec.withGallery(codec.fresh('w1', now), 'g1', now), 'A@B.C', now);
+    const value = codec.encode(pass);
+    expect(codec.decode(value, 'w1', now)).toEqual({ ...pass, email: 'a@b.c' });
+    expect(codec.decode(value, 'w2', now)).toBeUndefined();
+    expect(codec.decode(value, 'w1', now + 31 * 24 * 3600 * 1000)).toBeUndefined();
+    const [body, mac] = value.split('.');
+    const forged = Buffer.from(JSON.stringify({ ...pass, galleries: ['g1', 'g2'] })).toString('base64url');
+    expect(codec.decode(`${forged}.${mac}`, 'w1', now)).toBeUndefined();
+    expect(codec.decode(`${body}.x${mac.slice(1)}`, 'w1', now)).toBeUndefined();
+    expect(codec.decode('garbage', 'w1', now)).toBeUndefined();
+  });
+});
+
+describe('access decision', () => {
+  const codec = new PassCodec(secret);
+  const pass = codec.fresh('w');
+
+  it('opens unprotected galleries to everyone, with no downloads', () => {
+    expect(decide([open('r'), open('g')], undefined)).toEqual({ ok: true, compDownload: false, hiresDownload: false, restricted: false });
+    expect(isPublic([open('r'), open('g')])).toBe(true);
+  });
+
+  it('asks for the password of the first protected gallery on the way, and a protection covers sub-galleries', () => {
+    const chain = [open('r'), { ...open('p'), passwordProtected: true }, open('child')];
+    expect(decide(chain, undefined)).toEqual({ ok: false, need: 'password', gallery: 'p' });
+    expect(decide(chain, codec.withGallery(pass, 'child'))).toEqual({ ok: false, need: 'password', gallery: 'p' });
+    expect(decide(chain, codec.withGallery(pass, 'p'))).toMatchObject({ ok: true, restricted: true });
+    expect(isPublic(chain)).toBe(false);
+  });
+
+  it('applies the default entry to everyone and a client entry to its proved address', () => {
+    const closed = { ...open('c'), acl: [acl(false), acl(true, true, true, 'client@x.org')] };
+    expect(decide([open('r'), closed, open('sub')], undefined)).toEqual({ ok: false, need: 'signin' });
+    expect(decide([open('r'), closed, open('sub')], codec.withEmail(pass, 'other@x.org'))).toEqual({ ok: false, need: 'signin' });
+    expect(decide([open('r'), closed, open('sub')], codec.withEmail(pass, 'Client@X.org'))).toEqual({ ok: true, compDownload: true, hiresDownload: true, restricted: true });
+    const readable = { ...open('d'), acl: [acl(true, true, false)] };
+    expect(decide([open('r'), readable], undefined)).toEqual({ ok: true, compDownload: true, hiresDownload: false, restricted: false });
+    // Rights narrow down the tree: a sub-gallery cannot grant what its parent refused.
+    const sub = { ...open('s'), acl: [acl(true, true, true)] };
+    expect(decide([open('r'), readable, sub], undefined)).toMatchObject({ ok: true, compDownload: true, hiresDownload: false });
+    // A client entry replaces the default for that address, refusals included.
+    const refused = { ...open('e'), acl: [acl(true), acl(false, false, false, 'ex@x.org')] };
+    expect(decide([refused], codec.withEmail(pass, 'ex@x.org'))).toEqual({ ok: false, need: 'signin' });
+  });
+});
