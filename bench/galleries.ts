@@ -2,7 +2,7 @@
 // 10 000 galleries, page 20 of view=details (per_page=500) within 1.2x of
 // page 1. Also one gallery's details under load, against the bare baseline.
 import { randomUUID } from 'node:crypto';
-import { insertChildren } from '../src/galleries/bulk-insert.js';
+import { insertChildren } from '../test/support/gallery-seed.js';
 import { nowIso } from '../src/store/db.js';
 import { median, type BenchContext, type BenchLine } from './lib.js';
 
