@@ -8,6 +8,7 @@ import { ensurePrivateDir, ensurePrivateFile, tightenIfPresent } from '../storag
 import type { Database } from './schema.js';
 import type { Dialect } from './migration-helpers.js';
 import { migrationsFor } from './migrations/index.js';
+import { runDirectlyOn } from './prepared.js';
 
 export type Db = Kysely<Database>;
 
@@ -63,6 +64,7 @@ export function openStore(opts: { dataDir: string; databaseUrl?: string }): Stor
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 10000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  runDirectlyOn(db, sqlite);
   return { db, dialect: 'sqlite', sqlite, close: () => db.destroy() };
 }
 
