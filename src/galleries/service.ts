@@ -140,8 +140,9 @@ export class GalleriesService {
     const id = this.galleryUuid(uuid);
     const row = id === undefined ? undefined : await this.repo.details(user.id, urlname, id);
     if (!row) {
-      // Which of the two is missing decides the message.
+      // Which of the two is missing decides the message; a bad input is reported before a missing gallery, as on every read.
       await this.access.website(user, urlname);
+      read();
       throw notFound(`gallery ${uuid}`);
     }
     const want = read();
