@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { migrate, nowIso, openStore, type Db, type Store } from '../../src/store/db.js';
+import { hotQuery, migrate, nowIso, openStore, type Db, type Store } from '../../src/store/db.js';
 import { prepared, preparedAll } from '../../src/store/prepared.js';
 
 let store: Store;
@@ -72,4 +72,27 @@ it('runs on the SQLite handle directly, yet never reads what an open transaction
   release();
   expect(await tx).toBe('rolled back on purpose');
   expect(await read).toBeUndefined();
+});
+
+it('hot reads (sessions, app keys) never read what an open transaction has not committed either', async () => {
+  const byEmail = hotQuery(store, store.db.selectFrom('users').select('uuid').where('email', '=', '?').compile());
+  expect(await byEmail('a@example.com')).toEqual([{ uuid: 'u-a' }]);
+  let inserted!: () => void;
+  const didInsert = new Promise<void>((resolve) => (inserted = resolve));
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const tx = store.db
+    .transaction()
+    .execute(async (trx) => {
+      await trx.insertInto('users').values({ uuid: 'u-hot', email: 'hot@example.com', password_hash: 'x', first_name: 'Hot', last_name: '0', created_at: nowIso() }).execute();
+      inserted();
+      await gate;
+      throw new Error('rolled back on purpose');
+    })
+    .catch((err: Error) => err.message);
+  await didInsert;
+  const read = byEmail('hot@example.com');
+  release();
+  expect(await tx).toBe('rolled back on purpose');
+  expect(await read).toEqual([]);
 });
