@@ -51,6 +51,12 @@ import { UploadsService } from './uploads/service.js';
 import { UsersRepository } from './users/repository.js';
 import { sessionRoutes } from './users/routes.js';
 import { UsersService } from './users/service.js';
+import { createMailer, type Mailer } from './visitors/mailer.js';
+import { PassCodec } from './visitors/pass.js';
+import { VisitorsRepository } from './visitors/repository.js';
+import { visitorRoutes } from './visitors/routes.js';
+import { SignInService, VisitorLinks } from './visitors/service.js';
+import { LinkThrottle, PasswordThrottle } from './visitors/throttle.js';
 import { WebsitesRepository } from './websites/repository.js';
 import { websiteRoutes } from './websites/routes.js';
 import { WebsitesService } from './websites/service.js';
@@ -70,12 +76,14 @@ export interface Core {
   artists: ArtistsService;
   lightboxes: LightboxesService;
   pricingProfiles: PricingProfilesService;
+  /** Visitors' sign-in links (the admin command line hands them out too). */
+  visitorLinks: VisitorLinks;
   /** Closes the store. */
   close(): Promise<void>;
 }
 
 /** Opens and migrates the store and builds the services on it; starts nothing. */
-export async function buildCore(config: Pick<Config, 'dataDir' | 'databaseUrl'>): Promise<Core> {
+export async function buildCore(config: Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Pick<Config, 'publicUrl' | 'visitors'>>): Promise<Core> {
   const store = openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   try {
     await migrate(store);
@@ -96,6 +104,7 @@ export async function buildCore(config: Pick<Config, 'dataDir' | 'databaseUrl'>)
     artists: new ArtistsService(new ArtistsRepository(store.db), access, config.dataDir),
     lightboxes: new LightboxesService(new LightboxesRepository(store.db), access),
     pricingProfiles: new PricingProfilesService(new PricingProfilesRepository(store.db)),
+    visitorLinks: new VisitorLinks(new VisitorsRepository(store.db), config),
     close: () => store.close(),
   };
 }
@@ -114,6 +123,8 @@ export interface App {
   routes: readonly RouteSpec[];
   /** This process's job worker. */
   worker: JobWorker;
+  /** The visitors' side: sign-in by mail, the pass, the password throttle (for the website's password form). */
+  visitors: { signIn: SignInService; links: VisitorLinks; passCodec: PassCodec; passwordThrottle: PasswordThrottle; mailer: Mailer };
   /** Runs the cleanup sweep once, as the periodic task does, as if it were `now`. */
   sweep(now?: Date): Promise<SweepResult>;
   /** Stops accepting connections, finishes requests in flight, stops background work, closes every dependency. */
@@ -143,6 +154,8 @@ export interface SweepResult {
   /** Incoming objects removed that no pending upload pointed to. */
   incoming: number;
   jobs: number;
+  /** Visitors' sign-in links long dead. */
+  visitorLinks: number;
 }
 
 /** Every so often, a fraction of the upload expiry: from 1 s to 10 min. */
@@ -209,6 +222,16 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     const router = new ApiRouter();
     for (const route of routes) router.add(route);
 
+    // Visitors: sign-in links by mail (or to the log), the pass cookie, the password throttle.
+    const mailer = createMailer(config.visitors, log);
+    closers.push(() => mailer.close());
+    const passCodec = new PassCodec(uploadSecret);
+    const onVisitorStoreError = (err: unknown) => log.error({ err }, 'visitor-throttle store unavailable; request let through');
+    const signIn = new SignInService(core.visitorLinks, mailer, new LinkThrottle(limiters, onVisitorStoreError), log);
+    // Links still being made when the service stops are made and handed to the mailer first.
+    closers.push(() => signIn.idle());
+    const passwordThrottle = new PasswordThrottle(limiters, onVisitorStoreError);
+
     // Background work, after migrations and before the first request.
     const handlers = new Map([[BATCH_JOB_KIND, { runChunk: media.batchChunk.bind(media) }]]);
     const jobWorker = (worker = new JobWorker(jobsRepo, log, handlers, config.jobs));
@@ -217,7 +240,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     // The cleanup sweep of this process: every part is idempotent (several processes may sweep at
     // once); a part that fails is logged and the others still run.
     const sweep = async (now = new Date()): Promise<SweepResult> => {
-      const result: SweepResult = { uploads: 0, medias: 0, tempFiles: 0, fileDeletions: 0, incoming: 0, jobs: 0 };
+      const result: SweepResult = { uploads: 0, medias: 0, tempFiles: 0, fileDeletions: 0, incoming: 0, jobs: 0, visitorLinks: 0 };
       const part = async (name: string, fn: () => Promise<void>) => {
         try {
           await fn();
@@ -240,6 +263,9 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       await part('finished jobs', async () => {
         result.jobs = await jobs.purgeFinished(new Date(now.getTime() - config.jobs.retentionSeconds * 1000));
       });
+      await part('visitor sign-in links', async () => {
+        result.visitorLinks = await core.visitorLinks.purge(now);
+      });
       return result;
     };
     // Temporary files of a crashed process go before this one serves: nothing half-received outlives a restart.
@@ -259,6 +285,8 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
 
     const http = createHttpServer({ config, log, appKeys, authenticator, rateLimit, router });
     closers.push(() => http.close());
+    // Pages, not API endpoints: mounted beside the router (unsigned, HTML).
+    await http.fastify.register(visitorRoutes({ links: core.visitorLinks, signIn, codec: passCodec, config, secureCookies }));
 
     let closed: Promise<void> | undefined;
     return {
@@ -270,6 +298,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       core,
       routes,
       worker: jobWorker,
+      visitors: { signIn, links: core.visitorLinks, passCodec, passwordThrottle, mailer },
       sweep,
       close: () => (closed ??= closeAll()),
     };

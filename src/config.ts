@@ -40,6 +40,16 @@ export interface JobSettings {
   retentionSeconds: number;
 }
 
+/** Visitors' e-mail sign-in (docs/visitors.md). */
+export interface VisitorSettings {
+  /** smtp://user:pass@host:port or smtps://…; unset: sign-in links go to the log. */
+  smtpUrl?: string;
+  /** The From of sign-in mails. */
+  mailFrom: string;
+  /** A sign-in link works once, within this. */
+  linkTtlSeconds: number;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -65,6 +75,7 @@ export interface Config {
   connections: ConnectionLimits;
   /** How often expired sessions are deleted. */
   sessionPurgeSeconds: number;
+  visitors: VisitorSettings;
 }
 
 /**
@@ -114,6 +125,31 @@ function connectionLimits(env: Record<string, string | undefined>): ConnectionLi
   };
 }
 
+function visitorSettings(env: Record<string, string | undefined>, publicUrl: string): VisitorSettings {
+  const smtpUrl = env.SMTP_URL || undefined;
+  if (smtpUrl) {
+    let url: URL | undefined;
+    try {
+      url = new URL(smtpUrl);
+    } catch {
+      url = undefined;
+    }
+    // The URL holds a password: never echoed.
+    if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || !url.hostname) throw new Error('SMTP_URL must look like smtp://user:pass@host:587 or smtps://user:pass@host:465');
+  }
+  let host = 'localhost';
+  try {
+    host = new URL(publicUrl).hostname || host;
+  } catch {
+    /* PUBLIC_URL is used as given elsewhere; the default sender only needs a name */
+  }
+  return {
+    smtpUrl,
+    mailFrom: env.MAIL_FROM || `no-reply@${host}`,
+    linkTtlSeconds: intSetting(env, 'VISITOR_LINK_TTL_SECONDS', 1800, 1, 7 * 24 * 3600),
+  };
+}
+
 export function loadConfig(env: Record<string, string | undefined> = loadEnv()): Config {
   const port = intSetting(env, 'PORT', 8080, 0, 65535);
   const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, '');
@@ -147,5 +183,6 @@ export function loadConfig(env: Record<string, string | undefined> = loadEnv()):
     },
     connections: connectionLimits(env),
     sessionPurgeSeconds: intSetting(env, 'SESSION_PURGE_SECONDS', 3600, 1, 7 * 24 * 3600),
+    visitors: visitorSettings(env, publicUrl),
   };
 }

@@ -108,6 +108,17 @@ const commands: Record<string, Command> = {
       return { json: { uuid }, text: `watermark created (${uuid})` };
     },
   },
+  'client link': {
+    // A visitor's sign-in link, for an operator to hand over (no mail is sent): docs/visitors.md.
+    options: { website: { type: 'string' }, email: { type: 'string' }, back: { type: 'string' } },
+    async run(core, o) {
+      const link = await core.visitorLinks.createFor(str(o, 'website')!, str(o, 'email')!, str(o, 'back', false));
+      return {
+        json: { url: link.url, expiresAt: link.expiresAt.toISOString() },
+        text: `${link.url}\n(works once, until ${link.expiresAt.toISOString()})`,
+      };
+    },
+  },
   'lightbox create': {
     options: { owner: { type: 'string' }, name: { type: 'string' }, media: { type: 'string', multiple: true } },
     async run(core, o) {

@@ -267,6 +267,21 @@ export interface RenditionsTable {
   created_at: string;
 }
 
+/** Sign-in links of website visitors (migration 008). */
+export interface VisitorLinksTable {
+  id: Generated<number>;
+  /** SHA-256 of the token, base64url: the token itself is never stored. */
+  token_hash: string;
+  website_id: number;
+  /** Lower-cased. */
+  email: string;
+  /** Where the visitor goes once signed in: a path under the website's home. */
+  back: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   apps: AppsTable;
@@ -291,6 +306,7 @@ export interface Database {
   uploads: UploadsTable;
   file_deletions: FileDeletionsTable;
   renditions: RenditionsTable;
+  visitor_links: VisitorLinksTable;
 }
 
 // Row types: what a select of every column of each table gives.
@@ -311,3 +327,4 @@ export type JobRow = Selectable<JobsTable>;
 export type PendingUploadRow = Selectable<UploadsTable>;
 export type FileDeletionRow = Selectable<FileDeletionsTable>;
 export type RenditionRow = Selectable<RenditionsTable>;
+export type VisitorLinkRow = Selectable<VisitorLinksTable>;

@@ -38,6 +38,9 @@ const SERVICE_SETTINGS = [
   'REQUEST_TIMEOUT_SECONDS',
   'IDLE_TIMEOUT_SECONDS',
   'MAX_CONNECTIONS',
+  'SMTP_URL',
+  'MAIL_FROM',
+  'VISITOR_LINK_TTL_SECONDS',
 ];
 
 /** This process's environment without any service setting, plus `extra`. */

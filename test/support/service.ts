@@ -5,6 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import type { Logger } from 'pino';
 import { describe } from 'vitest';
 import { MediaPortfolioClient, type ClientOptions } from '../../src/client/index.js';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -62,7 +63,8 @@ export class TestService {
     private readonly cleanup: () => Promise<void>,
   ) {}
 
-  static async start(kind: DbKind, env: Record<string, string> = {}): Promise<TestService> {
+  /** `log`: a logger of the test's own, to read what the service logs. */
+  static async start(kind: DbKind, env: Record<string, string> = {}, log?: Logger): Promise<TestService> {
     const dataDir = await mkdtemp(join(tmpdir(), 'mps-test-'));
     const pgDb = kind === 'postgres' ? await createPgDatabase() : undefined;
     const config = loadConfig({
@@ -73,7 +75,7 @@ export class TestService {
       ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
       ...env,
     });
-    const service = await createService(config);
+    const service = await createService(config, log);
     await service.fastify.listen({ port: 0, host: '127.0.0.1' });
     const addr = service.fastify.server.address();
     const port = typeof addr === 'object' && addr ? addr.port : 0;

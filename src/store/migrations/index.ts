@@ -8,6 +8,7 @@ import * as m004 from './004_uploads.js';
 import * as m005 from './005_file_deletions.js';
 import * as m006 from './006_session_expiry.js';
 import * as m007 from './007_renditions.js';
+import * as m008 from './008_visitor_links.js';
 
 const modules = {
   '001_core': m001,
@@ -17,6 +18,7 @@ const modules = {
   '005_file_deletions': m005,
   '006_session_expiry': m006,
   '007_renditions': m007,
+  '008_visitor_links': m008,
 };
 
 /** The migrations for one database: each is told the dialect it runs on. */

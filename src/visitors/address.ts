@@ -1,0 +1,60 @@
+// Where a website is being visited, and which return addresses stay on it.
+// A website is seen at `${PUBLIC_URL}/sites/<urlname>` or, when it has one,
+// at its own host name; a visitor keeps to the address they came by (cookies
+// are per host and path).
+import { homeUrl } from '../websites/xml.js';
+import type { SiteRow } from './repository.js';
+
+export interface SiteAddress {
+  site: SiteRow;
+  /** Absolute, no trailing slash: `https://photos.example` or `https://svc.example/sites/jane`. */
+  home: string;
+  /** The home's path, no trailing slash: '' on its own host, else `/sites/jane` (with PUBLIC_URL's own path first). */
+  basePath: string;
+}
+
+function addressAt(site: SiteRow, home: string): SiteAddress {
+  return { site, home, basePath: new URL(home).pathname.replace(/\/+$/, '') };
+}
+
+/** The website's address as the API announces it (`home-url`). */
+export function canonicalAddress(publicUrl: string, site: SiteRow): SiteAddress {
+  return addressAt(site, homeUrl(publicUrl, site));
+}
+
+/** The website visited through the service's own address. */
+export function pathAddress(publicUrl: string, site: SiteRow): SiteAddress {
+  return addressAt(site, `${publicUrl}/sites/${site.urlname}`);
+}
+
+/** The website visited on its own host name. */
+export function hostAddress(site: SiteRow): SiteAddress {
+  return addressAt(site, `https://${site.hostname!.toLowerCase()}`);
+}
+
+/** The path of the cookie that carries a visitor's pass on this address. */
+export function cookiePath(a: SiteAddress): string {
+  return a.basePath || '/';
+}
+
+export const MAX_BACK_LENGTH = 2048;
+
+/**
+ * `back` when it is a path on this website (so redirecting to it cannot take
+ * the visitor elsewhere), the home page when it is absent, else undefined.
+ * Only normalised paths pass: no scheme, host, `//`, backslash, dot segment or
+ * control character can survive the comparison with what a URL parser makes of it.
+ */
+export function safeBack(a: SiteAddress, back: string | undefined): string | undefined {
+  if (back === undefined || back === '') return `${a.basePath}/`;
+  if (back.length > MAX_BACK_LENGTH || !back.startsWith('/') || back.startsWith('//') || /[\\\x00-\x20\x7f]/.test(back)) return undefined;
+  let url: URL;
+  try {
+    url = new URL(back, 'http://visitor.invalid');
+  } catch {
+    return undefined;
+  }
+  if (url.origin !== 'http://visitor.invalid' || url.hash !== '' || `${url.pathname}${url.search}` !== back) return undefined;
+  if (url.pathname !== a.basePath && !url.pathname.startsWith(`${a.basePath}/`)) return undefined;
+  return back;
+}

@@ -1,0 +1,59 @@
+// The sign-in mail: plain text and a simple HTML part, the website's title
+// escaped by the JSX renderer.
+import { renderToString } from 'preact-render-to-string';
+
+export interface SignInMail {
+  to: string;
+  siteTitle: string;
+  /** `<home>/_signin/<token>`. */
+  url: string;
+  /** Minutes the link stays valid. */
+  minutes: number;
+}
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** A title fit for a header line: no control characters, bounded. */
+function oneLine(s: string): string {
+  return s.replace(/[\x00-\x1f\x7f]+/g, ' ').trim().slice(0, 200);
+}
+
+export function signInMessage(m: SignInMail): MailMessage {
+  const title = oneLine(m.siteTitle);
+  const validity = m.minutes === 1 ? '1 minute' : `${m.minutes} minutes`;
+  const text = [
+    `To sign in to ${title}, open this link:`,
+    '',
+    m.url,
+    '',
+    `It works once, within ${validity}.`,
+    'If you did not ask for it, ignore this mail: nothing happens without the link.',
+    '',
+  ].join('\n');
+  const html =
+    '<!doctype html>' +
+    renderToString(
+      <html lang="en">
+        <head>
+          <meta charset="utf-8" />
+          <title>Sign in to {title}</title>
+        </head>
+        <body>
+          <p>
+            To sign in to <strong>{title}</strong>, open this link:
+          </p>
+          <p>
+            <a href={m.url}>Sign in to {title}</a>
+          </p>
+          <p>It works once, within {validity}.</p>
+          <p>If you did not ask for it, ignore this mail: nothing happens without the link.</p>
+        </body>
+      </html>,
+    );
+  return { to: m.to, subject: `Sign in to ${title}`, text, html };
+}

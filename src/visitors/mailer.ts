@@ -1,0 +1,65 @@
+// Sends visitors' mail: through SMTP_URL with nodemailer, or, with no SMTP_URL,
+// writes the sign-in link to the log (the operator hands it over, or uses
+// `admin client link`). Sending runs after the visitor has had their answer:
+// a slow or failing mail server neither delays nor changes it (failures are
+// logged).
+import { createTransport, type Transporter } from 'nodemailer';
+import type { Logger } from 'pino';
+import type { VisitorSettings } from '../config.js';
+import { signInMessage, type SignInMail } from './mail.js';
+
+export interface Mailer {
+  /** Starts sending; never throws (failures are logged). */
+  sendSignIn(mail: SignInMail): void;
+  /** Resolves once every send started has finished. */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+// A mail server that does not answer in time is a failed send.
+const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
+
+export function createMailer(settings: VisitorSettings, log: Logger): Mailer {
+  const pending = new Set<Promise<void>>();
+  const track = (p: Promise<void>) => {
+    pending.add(p);
+    void p.finally(() => pending.delete(p));
+  };
+  const idle = async () => {
+    while (pending.size) await Promise.allSettled([...pending]);
+  };
+
+  if (!settings.smtpUrl) {
+    return {
+      sendSignIn(mail) {
+        // The link is the secret: only this fallback, which exists to hand it over, logs it.
+        log.info({ to: mail.to, url: mail.url }, 'visitor sign-in link (no SMTP_URL set, so it is logged instead of mailed)');
+      },
+      idle,
+      close: idle,
+    };
+  }
+
+  const transport: Transporter = createTransport({ url: settings.smtpUrl, ...TIMEOUTS }, { from: settings.mailFrom });
+  // An SMTP URL names its own host; the password in it is never logged.
+  const server = new URL(settings.smtpUrl).host;
+  return {
+    sendSignIn(mail) {
+      const message = signInMessage(mail);
+      track(
+        transport.sendMail(message).then(
+          () => log.info({ server }, 'visitor sign-in mail sent'),
+          (err: unknown) => {
+            const e = err as { code?: string; responseCode?: number; message?: string };
+            log.error({ server, code: e.code, responseCode: e.responseCode, reason: e.message }, 'visitor sign-in mail could not be sent');
+          },
+        ),
+      );
+    },
+    idle,
+    async close() {
+      await idle();
+      transport.close();
+    },
+  };
+}

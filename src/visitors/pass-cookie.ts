@@ -1,0 +1,21 @@
+// The visitor's pass (pass.ts) on the wire: read from the Cookie header, set
+// with the attributes of docs/visitors.md (HttpOnly, SameSite=Lax, the home's
+// path, Secure when PUBLIC_URL is https).
+import { parseCookie, stringifySetCookie } from 'cookie';
+import { PASS_COOKIE, PASS_LIFETIME_SECONDS, type PassCodec, type VisitorPass } from './pass.js';
+
+/** The request's valid pass for the website, if any. */
+export function readPass(codec: PassCodec, cookieHeader: string | undefined, websiteUuid: string, now = Date.now()): VisitorPass | undefined {
+  if (!cookieHeader || !cookieHeader.includes(`${PASS_COOKIE}=`)) return undefined;
+  let value: string | undefined;
+  try {
+    value = parseCookie(cookieHeader)[PASS_COOKIE];
+  } catch {
+    return undefined;
+  }
+  return codec.decode(value, websiteUuid, now);
+}
+
+export function passCookie(codec: PassCodec, pass: VisitorPass, path: string, secure: boolean): string {
+  return stringifySetCookie({ name: PASS_COOKIE, value: codec.encode(pass), path, maxAge: PASS_LIFETIME_SECONDS, httpOnly: true, sameSite: 'lax', secure });
+}

@@ -1,0 +1,111 @@
+// Every query of the visitors' sign-in: the websites a visitor's request names,
+// whether an address is on a website's access lists, and the one-time links.
+import { sql } from 'kysely';
+import type { Db } from '../store/db.js';
+import type { WebsiteRow } from '../store/schema.js';
+
+/** What sign-in needs of a website. */
+export type SiteRow = Pick<WebsiteRow, 'id' | 'uuid' | 'urlname' | 'title' | 'hostname'>;
+
+export interface NewLink {
+  tokenHash: string;
+  websiteId: number;
+  email: string;
+  back: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+/** A link just used: the address it proves and where it leads. */
+export interface UsedLink {
+  email: string;
+  back: string;
+}
+
+/** Why a link opened nothing. */
+export type DeadLink = 'unknown' | 'used' | 'expired';
+
+const SITE_COLUMNS = ['websites.id', 'websites.uuid', 'websites.urlname', 'websites.title', 'websites.hostname'] as const;
+
+export class VisitorsRepository {
+  constructor(private readonly db: Db) {}
+
+  siteByUrlname(urlname: string): Promise<SiteRow | undefined> {
+    return this.db.selectFrom('websites').select(SITE_COLUMNS).where('urlname', '=', urlname).executeTakeFirst();
+  }
+
+  siteByUuid(uuid: string): Promise<SiteRow | undefined> {
+    return this.db.selectFrom('websites').select(SITE_COLUMNS).where('uuid', '=', uuid).executeTakeFirst();
+  }
+
+  /** `hosts`: lower-case spellings of the request's Host (with and without its port). */
+  siteByHostname(hosts: readonly string[]): Promise<SiteRow | undefined> {
+    return this.db
+      .selectFrom('websites')
+      .select(SITE_COLUMNS)
+      .where(sql<string>`lower(hostname)`, 'in', hosts)
+      .orderBy('id')
+      .executeTakeFirst();
+  }
+
+  /** Whether a client entry of any of the website's galleries names the (lower-cased, as stored) address. */
+  async isListed(websiteId: number, email: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('gallery_acl')
+      .innerJoin('galleries', 'galleries.id', 'gallery_acl.gallery_id')
+      .select('gallery_acl.gallery_id')
+      .where('galleries.website_id', '=', websiteId)
+      .where('gallery_acl.email', '=', email)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async insertLink(link: NewLink): Promise<void> {
+    await this.db
+      .insertInto('visitor_links')
+      .values({
+        token_hash: link.tokenHash,
+        website_id: link.websiteId,
+        email: link.email,
+        back: link.back,
+        created_at: link.createdAt,
+        expires_at: link.expiresAt,
+        used_at: null,
+      })
+      .execute();
+  }
+
+  /**
+   * Marks the link used, in one statement: of two simultaneous uses, only one
+   * matches `used_at IS NULL`. Both databases support UPDATE … RETURNING.
+   * A link opens only the website it was made for.
+   */
+  async useLink(websiteId: number, tokenHash: string, now: string): Promise<UsedLink | DeadLink> {
+    const used = await this.db
+      .updateTable('visitor_links')
+      .set({ used_at: now })
+      .where('token_hash', '=', tokenHash)
+      .where('website_id', '=', websiteId)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .returning(['email', 'back'])
+      .executeTakeFirst();
+    if (!used) {
+      const dead = await this.db
+        .selectFrom('visitor_links')
+        .select(['used_at'])
+        .where('token_hash', '=', tokenHash)
+        .where('website_id', '=', websiteId)
+        .executeTakeFirst();
+      return !dead ? 'unknown' : dead.used_at !== null ? 'used' : 'expired';
+    }
+    return { email: used.email, back: used.back };
+  }
+
+  /** Deletes the links that expired before `before`; the number deleted. */
+  async purgeLinks(before: string): Promise<number> {
+    const res = await this.db.deleteFrom('visitor_links').where('expires_at', '<', before).executeTakeFirst();
+    return Number(res.numDeletedRows);
+  }
+}
