@@ -5,6 +5,7 @@
 // own are counted and deleted.
 import { sql } from 'kysely';
 import { conflict, invalid } from '../http/errors.js';
+import { RenditionsRepository } from '../renditions/repository.js';
 import { DeletionsRepository } from '../storage/deletions-repository.js';
 import type { Db } from '../store/db.js';
 import { UploadsRepository } from '../uploads/repository.js';
@@ -56,11 +57,13 @@ export async function deleteGalleryTree(db: Db, gallery: GalleryRow, opts: Delet
     const ids = sql`SELECT id FROM (${subtreeMediasSql(gallery.id, opts.callerId)}) AS doomed`;
     // Covers are plain ids (no foreign key): clear the ones about to dangle.
     await sql`UPDATE galleries SET cover_media_id = NULL WHERE cover_media_id IN (${ids})`.execute(db);
+    // Read before their rows cascade away with the medias.
+    const renditionKeys = await new RenditionsRepository(db).keysOf(db, mediaRows.map((m) => m.id));
     await sql`DELETE FROM medias WHERE id IN (${ids})`.execute(db);
     // In this transaction: the files go after the commit, or the cleanup sweep removes them.
     const deletions = new DeletionsRepository(db);
     const pending = await new UploadsRepository(db, deletions).endOfMedias(db, mediaRows.map((m) => m.id));
-    storageKeys = [...mediaRows.map((m) => m.storage_key).filter((k): k is string => k !== null && k !== ''), ...pending];
+    storageKeys = [...mediaRows.map((m) => m.storage_key).filter((k): k is string => k !== null && k !== ''), ...pending, ...renditionKeys];
     await deletions.record(db, storageKeys);
   }
   // One statement, so the parent_id foreign key only sees the end state.

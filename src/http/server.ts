@@ -72,6 +72,8 @@ export interface HttpDeps {
   router: ApiRouter;
   /** Given to the route handlers (their context's `services`). */
   services: Services;
+  /** Plain routes outside the API (no signature, no XML): e.g. /files/<key>. Each registers itself. */
+  plainRoutes?: ReadonlyArray<(fastify: FastifyInstance) => void>;
 }
 
 export interface HttpServer {
@@ -210,6 +212,7 @@ export function createHttpServer(deps: HttpDeps): HttpServer {
   });
 
   router.install(fastify, services);
+  for (const register of deps.plainRoutes ?? []) register(fastify);
 
   let closed = false;
   return {
