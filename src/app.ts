@@ -205,10 +205,14 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     const uploads = new UploadsService(uploadsRepo, storage, fileDeletions, { secret: uploadSecret, tmpDir, config });
     // Read at each use: the public URL may be set once the port is known.
     const fileUrls = new FileUrls(uploadSecret, () => config.publicUrl);
+    const renditionsWork = join(config.dataDir, 'renditions-work');
+    ensurePrivateDir(renditionsWork);
     const renditions = new RenditionsService(new RenditionsRepository(store.db), storage, fileDeletions, deletions, jobs, fileUrls, log, {
-      tmpDir,
+      workDir: renditionsWork,
       dataDir: config.dataDir,
     });
+    // Before the worker starts: what a crashed job left behind.
+    await renditions.sweepWork();
     const mediaRepo = new MediaRepository(store.db, store.dialect, uploadsRepo, deletions, renditions);
     const media = new MediaService(mediaRepo, uploads, fileDeletions, access, jobs, log, config, renditions);
     const groups = new GroupsService(new GroupsRepository(store.db), media, access);

@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createRequire } from 'node:module';
@@ -57,7 +57,8 @@ type Prepared =
 class Undecodable extends Error {}
 
 export interface RenditionsSettings {
-  tmpDir: string;
+  /** Private working folder of the job (copies from S3, poster frames, encoded files): emptied at start. */
+  workDir: string;
   dataDir: string;
   /** libvips threads for the ladder (1 keeps the worker from starving requests on a small machine). */
   threads?: number;
@@ -90,6 +91,11 @@ export class RenditionsService {
     const payload: RenditionsPayload = { mediaId, storageKey };
     await this.jobs.enqueueIn(trx, ownerId, RENDITIONS_JOB_KIND, payload, 1);
     return old;
+  }
+
+  /** Leftovers of a process that stopped mid-job (only this process's worker writes here once it runs). */
+  async sweepWork(): Promise<void> {
+    for (const entry of await readdir(this.settings.workDir)) await rm(join(this.settings.workDir, entry), { recursive: true, force: true });
   }
 
   /** Tells this process's worker a job is waiting (after the commit that queued it). */
@@ -141,7 +147,7 @@ export class RenditionsService {
   private async prepare(_job: JobRow, p: RenditionsPayload): Promise<Prepared> {
     const source = await this.repo.source(p.mediaId);
     if (!source || source.storageKey !== p.storageKey || source.status !== 'live') return { kind: 'skip' };
-    const work = await mkdtemp(join(this.settings.tmpDir, 'renditions-'));
+    const work = await mkdtemp(join(this.settings.workDir, 'job-'));
     const stored: string[] = [];
     try {
       const input = await this.localCopy(p.storageKey, work);
