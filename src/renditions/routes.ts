@@ -84,13 +84,11 @@ async function serve(deps: FileRouteDeps, req: FastifyRequest, reply: FastifyRep
   if (access.kind === 'invalid') return text(reply, 404, 'not found');
   if (access.kind === 'expired') return text(reply, 403, 'this link has expired: reload the page for a new one');
 
-  const info = await deps.renditions.fileInfo(key);
+  const info = await deps.renditions.servable(key, access.kind === 'signed');
   if (!info) return text(reply, 404, 'not found');
-  if (access.kind === 'unsigned' && (info.kind !== 'rendition' || !(await deps.renditions.isPublicMedia(info.mediaId)))) return text(reply, 404, 'not found');
-
-  const stat = await deps.storage.stat(key);
-  if (!stat) return text(reply, 404, 'not found');
-  const size = stat.size;
+  // The size the database knows saves a stat (an S3 HEAD) per request; an original without one is looked at.
+  const size = info.bytes ?? (await deps.storage.stat(key))?.size;
+  if (size === undefined) return text(reply, 404, 'not found');
   const etag = etagOf(key);
   const mime = info.mimeType.toLowerCase();
   const inline = INLINE.test(mime) && !(access.kind === 'signed' && access.download);

@@ -64,7 +64,13 @@ export interface RenditionsSettings {
   threads?: number;
 }
 
+/** How long a key found public stays known as such in this process, and how many keys are remembered. */
+const PUBLIC_CACHE_MS = 10_000;
+const PUBLIC_CACHE_ENTRIES = 10_000;
+
 export class RenditionsService {
+  private readonly publicCache = new Map<string, { info: StoredFileInfo; until: number }>();
+
   constructor(
     private readonly repo: RenditionsRepository,
     private readonly storage: StorageBackend,
@@ -122,13 +128,23 @@ export class RenditionsService {
 
   // ---- the file route
 
-  fileInfo(key: string): Promise<StoredFileInfo | undefined> {
-    return this.repo.fileInfo(key);
-  }
-
-  /** Whether anyone may fetch the media's renditions unsigned: live, published in a gallery open to everyone. */
-  isPublicMedia(mediaId: number): Promise<boolean> {
-    return this.repo.publiclyVisible(mediaId, isPublic);
+  /**
+   * What `key` is, if the request may have it: unsigned, only a rendition of
+   * a public media (live, published in a gallery open to everyone); signed,
+   * any rendition or original (the signature is the proof).
+   */
+  async servable(key: string, signed: boolean): Promise<StoredFileInfo | undefined> {
+    if (!signed) {
+      const hit = this.publicCache.get(key);
+      if (hit && hit.until > Date.now()) return hit.info;
+    }
+    const info = await this.repo.fileInfo(key);
+    if (!info || signed) return info;
+    if (info.kind !== 'rendition' || !(await this.repo.publiclyVisible(info.mediaId, isPublic))) return undefined;
+    // Public answers are cached for ever downstream anyway (immutable); here briefly, so a hot thumbnail costs no query.
+    if (this.publicCache.size >= PUBLIC_CACHE_ENTRIES) this.publicCache.delete(this.publicCache.keys().next().value!);
+    this.publicCache.set(key, { info, until: Date.now() + PUBLIC_CACHE_MS });
+    return info;
   }
 
   // ---- the job
