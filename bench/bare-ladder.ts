@@ -9,7 +9,7 @@ sharp.cache(false);
 // Warm: libvips' start-up is not the ladder's cost (the service is warm too).
 await sharp({ create: { width: 64, height: 64, channels: 3, background: '#808080' } }).webp().toBuffer();
 const t0 = performance.now();
-const { data, info } = await sharp(input).rotate().resize(3840, 3840, { fit: 'inside', withoutEnlargement: true }).toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+const { data, info } = await sharp(input, { sequentialRead: true }).rotate().resize(3840, 3840, { fit: 'inside', withoutEnlargement: true }).toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
 const long = Math.max(info.width, info.height);
 for (const edge of [320, 640, 1280, 2048, 3840].filter((e) => e <= long)) {
   const width = Math.round((info.width * edge) / long);

@@ -40,6 +40,9 @@ export interface LadderOptions {
   name?: (longEdge: number, largest: boolean) => string;
 }
 
+/** The media's watermark cannot be read or drawn. */
+export class WatermarkFailed extends Error {}
+
 export interface RenditionFile {
   name: string;
   width: number;
@@ -85,7 +88,12 @@ export async function makeLadder(input: string | Buffer, options: LadderOptions,
   const exif = exifOf(options);
   for (const [i, rung] of rungs.entries()) {
     const watermarked = options.watermark !== undefined && rung.longEdge >= WATERMARK_FROM;
-    const overlay = watermarked ? await watermarkOverlay(options.watermark!, rung.width, rung.height) : undefined;
+    const overlay = watermarked
+      ? await watermarkOverlay(options.watermark!, rung.width, rung.height).catch(() => {
+          // Never publish the large sizes unprotected: the ladder fails instead.
+          throw new WatermarkFailed('the watermark could not be applied');
+        })
+      : undefined;
     const name = options.name ? options.name(rung.longEdge, i === rungs.length - 1) : String(rung.longEdge);
     for (const format of formats) {
       let img: Sharp = sharp(data, { raw }).resize(rung.width, rung.height, { fit: 'fill' });

@@ -4,6 +4,7 @@
 // urls.ts): whatever was signed, originals included, until it expires. A key
 // that does not exist and a key the caller may not fetch look the same: 404.
 // Files are streamed (Range, HEAD, conditional GET), never buffered.
+import { readFile } from 'node:fs/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { StorageBackend } from '../storage/backend.js';
 import type { RenditionsService } from './service.js';
@@ -18,6 +19,8 @@ export interface FileRouteDeps {
 /** Shown in place; anything else (SVG, HTML, PDF, …) is a download, so it never runs as a page. */
 const INLINE = /^(image\/(jpeg|png|webp|avif|gif)|video\/[a-z0-9.+-]+)$/;
 const ONE_YEAR = 31_536_000;
+/** Local files up to this size are read whole rather than streamed. */
+const SMALL_FILE_BYTES = 128 * 1024;
 
 type Query = Record<string, string | string[] | undefined>;
 
@@ -120,6 +123,12 @@ async function serve(deps: FileRouteDeps, req: FastifyRequest, reply: FastifyRep
     reply.code(200).header('content-length', size);
   }
   if (req.method === 'HEAD') return reply.send();
+  // A small local file (a thumbnail) in one read: cheaper than a stream, and bounded.
+  const local = !range && size <= SMALL_FILE_BYTES ? deps.storage.localPath(key) : undefined;
+  if (local) {
+    const bytes = await readFile(local).catch(() => undefined);
+    if (bytes && bytes.length === size) return reply.send(bytes);
+  }
   const body = await deps.storage.read(key, range ?? (size > 0 ? { start: 0, end: size - 1 } : undefined));
   if (!body) {
     reply.removeHeader('content-length').removeHeader('content-range').removeHeader('etag').removeHeader('content-disposition');

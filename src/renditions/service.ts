@@ -22,7 +22,7 @@ import type { DeletionsRepository } from '../storage/deletions-repository.js';
 import type { FileDeletions } from '../storage/file-deletions.js';
 import { PRIVATE_FILE_MODE } from '../storage/private-files.js';
 import { isPublic } from '../visitors/gate.js';
-import { makeLadder, type LadderOptions, type RenditionFile, type WatermarkSpec } from './ladder.js';
+import { makeLadder, WatermarkFailed, type LadderOptions, type RenditionFile, type WatermarkSpec } from './ladder.js';
 import type { NewRendition, RenditionRow, RenditionSource, RenditionsRepository, StoredFileInfo } from './repository.js';
 import type { FileUrls } from './urls.js';
 
@@ -185,22 +185,30 @@ export class RenditionsService {
         picture = await placeholder(mime);
       }
       const rows: NewRendition[] = [];
+      let storeError: unknown;
       const emit = async (f: RenditionFile) => {
         // The source key is part of the address: a replace by identical bytes still gets new keys.
         const hash = createHash('sha256').update(p.storageKey).update('\n').update(f.bytes).digest('hex').slice(0, 16);
         const key = `r/${source.uuid}/${hash}-${f.name}.${f.ext}`;
         const tmp = join(work, `${hash}.${f.ext}`);
-        await writeFile(tmp, f.bytes, { mode: PRIVATE_FILE_MODE });
-        // Recorded before it exists: recording the rendition takes the record off; a crash leaves it to the sweep.
-        await this.files.recordUnpublished(key);
-        stored.push(key);
-        await this.storage.putFile(key, tmp, f.bytes.length, f.mimeType);
+        try {
+          await writeFile(tmp, f.bytes, { mode: PRIVATE_FILE_MODE });
+          // Recorded before it exists: recording the rendition takes the record off; a crash leaves it to the sweep.
+          await this.files.recordUnpublished(key);
+          stored.push(key);
+          await this.storage.putFile(key, tmp, f.bytes.length, f.mimeType);
+        } catch (err) {
+          // The machine's failure, not the file's: retried.
+          storeError = err;
+          throw err;
+        }
         rows.push({ name: f.name, width: f.width, height: f.height, mime_type: f.mimeType, storage_key: key, bytes: f.bytes.length, watermarked: f.watermarked ? 1 : 0 });
       };
       try {
         await makeLadder(picture, options, emit);
       } catch (err) {
-        throw isDecodeError(err) ? new Undecodable('the file could not be decoded as a picture') : err;
+        if (storeError !== undefined || !isDecodeError(err)) throw err;
+        throw new Undecodable(err instanceof WatermarkFailed ? err.message : 'the file could not be decoded as a picture');
       }
       return { kind: 'made', rows };
     } catch (err) {
@@ -262,6 +270,7 @@ async function creditsOf(path: string): Promise<{ copyright?: string; author?: s
 
 /** sharp's refusals of the bytes (not of the machine): corrupt, truncated, unsupported, too many pixels. */
 function isDecodeError(err: unknown): boolean {
+  if (err instanceof WatermarkFailed) return true;
   const message = err instanceof Error ? err.message : '';
   return /unsupported image format|Input file|Input buffer|VipsJpeg|VipsPng|VipsWebp|VipsForeign|pngload|jpegload|webpload|heifload|tiffload|gifload|corrupt|premature|truncated|pixel limit|bad|invalid/i.test(message);
 }

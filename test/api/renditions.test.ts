@@ -4,7 +4,7 @@
 // /files/<key> route (caching, conditional GET, ranges, HEAD, who may fetch).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -188,6 +188,42 @@ eachDatabase((kind) => {
         expect(await centreSpread(await bytesOf('2048'))).toBeGreaterThan(100);
         const flags = await w.svc.db.selectFrom('renditions as r').innerJoin('medias as m', 'm.id', 'r.media_id').select(['r.name', 'r.watermarked']).where('m.uuid', '=', uuid).execute();
         expect(Object.fromEntries(flags.map((f) => [f.name, f.watermarked]))).toEqual({ '320': 0, '640': 0, '1280': 1, '2048': 1 });
+      } finally {
+        await w.svc.db.deleteFrom('watermarks').where('artist_id', '=', artist.id).execute();
+      }
+    });
+
+    it("prefers the media's own watermark (an image, tiled); a watermark that cannot be read fails the renditions rather than leave them bare", async () => {
+      const artist = await w.svc.db.selectFrom('artists').select('id').where('uuid', '=', w.user.defaultArtistUuid).executeTakeFirstOrThrow();
+      const folder = join(w.svc.config.dataDir, 'watermarks');
+      await mkdir(folder, { recursive: true });
+      const mark = await sharp({ create: { width: 200, height: 100, channels: 4, background: '#ff0000ff' } }).png().toBuffer();
+      await writeFile(join(folder, 'mark.png'), mark);
+      const own = crypto.randomUUID();
+      const broken = crypto.randomUUID();
+      await w.svc.db
+        .insertInto('watermarks')
+        .values([
+          { uuid: own, artist_id: artist.id, file_name: 'mark.png', storage_key: 'watermarks/mark.png', width: 200, height: 100, strength: 100, position: 'center', tile: 1, is_default: 0, created_at: nowIso() },
+          { uuid: broken, artist_id: artist.id, file_name: 'gone.png', storage_key: 'watermarks/gone.png', width: 200, height: 100, strength: 100, position: 'center', tile: 0, is_default: 0, created_at: nowIso() },
+        ])
+        .execute();
+      try {
+        const uuid = await upload(w, await grey(1400, 1000), 'tiled.jpg', { 'media[watermark_uuid]': own });
+        const list = renditionsOf(await settled(w, uuid));
+        const big = await readFile(stored(keyOf(list.find((r) => r.name === '1280' && r.type === 'image/jpeg')!.url)));
+        // Tiled red marks: the top-left corner is red too, not only the centre.
+        const { data } = await sharp(big).extract({ left: 5, top: 5, width: 1, height: 1 }).raw().toBuffer({ resolveWithObject: true });
+        expect(data[0]).toBeGreaterThan(200);
+        expect(data[1]).toBeLessThan(60);
+        const small = await readFile(stored(keyOf(list.find((r) => r.name === '320' && r.type === 'image/jpeg')!.url)));
+        expect(await centreSpread(small)).toBeLessThan(12);
+
+        const failing = await upload(w, await grey(1400, 1000), 'unprotected.jpg', { 'media[watermark_uuid]': broken });
+        const media = await settled(w, failing);
+        expect(text(media, 'renditions-state')).toBe('failed');
+        expect(text(media, 'renditions-error')).toBe('the watermark could not be applied');
+        expect(renditionsOf(media)).toEqual([]);
       } finally {
         await w.svc.db.deleteFrom('watermarks').where('artist_id', '=', artist.id).execute();
       }
