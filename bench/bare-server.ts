@@ -1,6 +1,7 @@
 // The baseline: a bare node:http server answering a fixed XML body of the
-// same size as the service's reply, or streaming a request body to disk.
-import { createWriteStream } from 'node:fs';
+// same size as the service's reply, streaming a request body to disk, or
+// streaming a file (`file <path> <content-type>`).
+import { createReadStream, createWriteStream, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -15,11 +16,16 @@ const server =
           .then(() => res.writeHead(200, { 'content-type': 'application/xml' }).end('<?xml version="1.0" encoding="UTF-8"?>\n<reply><message>ok</message></reply>\n'))
           .catch(() => res.writeHead(500).end());
       })
-    : createServer((_req, res) => {
-        res.writeHead(200, { 'content-type': 'application/xml; charset=utf-8', 'x-request-id': 'bench' });
-        res.end(body);
-      });
-const body = mode === 'sink' ? '' : Buffer.from(arg, 'base64');
+    : mode === 'file'
+      ? createServer((_req, res) => {
+          res.writeHead(200, { 'content-type': process.argv[4] ?? 'application/octet-stream', 'content-length': statSync(arg).size });
+          pipeline(createReadStream(arg), res).catch(() => res.destroy());
+        })
+      : createServer((_req, res) => {
+          res.writeHead(200, { 'content-type': 'application/xml; charset=utf-8', 'x-request-id': 'bench' });
+          res.end(body);
+        });
+const body = mode === 'body' ? Buffer.from(arg, 'base64') : '';
 server.keepAliveTimeout = 65_000;
 server.listen(0, '127.0.0.1', () => {
   const addr = server.address();

@@ -31,6 +31,7 @@ import { jobRoutes } from './jobs/routes.js';
 import { JobsRepository } from './jobs/repository.js';
 import { JobQueue } from './jobs/service.js';
 import { JobWorker } from './jobs/worker.js';
+import type { JobHandler, JobHandlers } from './jobs/handlers.js';
 import { LightboxesRepository } from './lightboxes/repository.js';
 import { LightboxesService } from './lightboxes/service.js';
 import { MediaRepository } from './media/repository.js';
@@ -38,6 +39,10 @@ import { mediaRoutes } from './media/routes.js';
 import { BATCH_JOB_KIND, MediaService } from './media/service.js';
 import { PricingProfilesRepository } from './pricing-profiles/repository.js';
 import { PricingProfilesService } from './pricing-profiles/service.js';
+import { RenditionsRepository } from './renditions/repository.js';
+import { fileRoutes } from './renditions/routes.js';
+import { RENDITIONS_JOB_KIND, RenditionsService } from './renditions/service.js';
+import { FileUrls } from './renditions/urls.js';
 import { DeletionsRepository } from './storage/deletions-repository.js';
 import { FileDeletions } from './storage/file-deletions.js';
 import { createStorage } from './storage/factory.js';
@@ -205,7 +210,18 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     const fileDeletions = new FileDeletions(storage, deletions, log);
     const uploadsRepo = new UploadsRepository(store.db, deletions);
     const uploads = new UploadsService(uploadsRepo, storage, fileDeletions, { secret: uploadSecret, tmpDir, config });
-    const media = new MediaService(new MediaRepository(store.db, store.dialect, uploadsRepo, deletions), uploads, fileDeletions, access, jobs, log, config);
+    // Read at each use: the public URL may be set once the port is known.
+    const fileUrls = new FileUrls(uploadSecret, () => config.publicUrl);
+    const renditionsWork = join(config.dataDir, 'renditions-work');
+    ensurePrivateDir(renditionsWork);
+    const renditions = new RenditionsService(new RenditionsRepository(store.db), storage, fileDeletions, deletions, jobs, fileUrls, log, {
+      workDir: renditionsWork,
+      dataDir: config.dataDir,
+    });
+    // Before the worker starts: what a crashed job left behind.
+    await renditions.sweepWork();
+    const mediaRepo = new MediaRepository(store.db, store.dialect, uploadsRepo, deletions, renditions);
+    const media = new MediaService(mediaRepo, uploads, fileDeletions, access, jobs, log, config, renditions);
     const groups = new GroupsService(new GroupsRepository(store.db), media, access);
     const galleries = new GalleriesService(new GalleriesRepository(store.db), access, media, config.galleryListCap);
 
@@ -233,7 +249,10 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     const passwordThrottle = new PasswordThrottle(limiters, onVisitorStoreError);
 
     // Background work, after migrations and before the first request.
-    const handlers = new Map([[BATCH_JOB_KIND, { runChunk: media.batchChunk.bind(media) }]]);
+    const handlers: JobHandlers = new Map<string, JobHandler<any>>([
+      [BATCH_JOB_KIND, { runChunk: media.batchChunk.bind(media) }],
+      [RENDITIONS_JOB_KIND, renditions.handler()],
+    ]);
     const jobWorker = (worker = new JobWorker(jobsRepo, log, handlers, config.jobs));
     jobWorker.start();
     closers.push(() => jobWorker.stop());
@@ -283,7 +302,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     sessionPurge.start();
     closers.push(() => sessionPurge.stop());
 
-    const http = createHttpServer({ config, log, appKeys, authenticator, rateLimit, router });
+    const http = createHttpServer({ config, log, appKeys, authenticator, rateLimit, router, plainRoutes: [fileRoutes({ renditions, storage, urls: fileUrls })] });
     closers.push(() => http.close());
     // Pages, not API endpoints: mounted beside the router (unsigned, HTML).
     await http.fastify.register(visitorRoutes({ links: core.visitorLinks, signIn, codec: passCodec, config, secureCookies }));

@@ -69,6 +69,8 @@ export interface HttpDeps {
   rateLimit: RateLimit | null;
   /** Every route of the service, declared by the features. */
   router: ApiRouter;
+  /** Plain routes outside the API (no signature, no XML): e.g. /files/<key>. Each registers itself. */
+  plainRoutes?: ReadonlyArray<(fastify: FastifyInstance) => void>;
 }
 
 export interface HttpServer {
@@ -207,6 +209,7 @@ export function createHttpServer(deps: HttpDeps): HttpServer {
   });
 
   router.install(fastify, config.maxUploadBytes);
+  for (const register of deps.plainRoutes ?? []) register(fastify);
 
   let closed = false;
   return {

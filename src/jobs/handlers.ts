@@ -13,13 +13,21 @@ export interface ChunkResult {
   afterCommit?: () => Promise<void>;
 }
 
-export interface JobHandler {
+export interface JobHandler<Prepared = unknown> {
+  /**
+   * Slow work for items [start, end) that must not hold a transaction open
+   * (decoding images, storing files): runs before the chunk's transaction,
+   * whose runChunk receives its result. A throw counts as a failed chunk.
+   */
+  prepare?(job: JobRow, payload: unknown, start: number, end: number): Promise<Prepared>;
   /**
    * Handles items [start, end) of the payload inside `trx`. Runs in the same
    * transaction that moves the job's cursor, so a chunk is applied exactly once.
    */
-  runChunk(trx: Db, job: JobRow, payload: unknown, start: number, end: number): Promise<ChunkResult>;
+  runChunk(trx: Db, job: JobRow, payload: unknown, start: number, end: number, prepared?: Prepared): Promise<ChunkResult>;
+  /** The job is given up after too many attempts: leave what it was about in a final state. */
+  giveUp?(job: JobRow, payload: unknown): Promise<void>;
 }
 
 /** The handler of each kind of job, built once by the composition root (src/app.ts). */
-export type JobHandlers = ReadonlyMap<string, JobHandler>;
+export type JobHandlers = ReadonlyMap<string, JobHandler<any>>;

@@ -37,9 +37,9 @@ export class JobsRepository {
     this.db = store.db;
   }
 
-  enqueue(job: NewJob): Promise<JobRow> {
+  enqueue(job: NewJob, tx: Db = this.db): Promise<JobRow> {
     const now = nowIso();
-    return this.db
+    return tx
       .insertInto('jobs')
       .values({
         uuid: randomUUID(),

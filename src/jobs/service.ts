@@ -2,6 +2,7 @@
 // (docs/batch-updates.md): enqueue (which wakes this process's worker), a
 // user's job, the purge of finished jobs, and the job's error lines.
 import { notFound } from '../http/errors.js';
+import type { Db } from '../store/db.js';
 import type { JobRow, UserRow } from '../store/schema.js';
 import type { JobsRepository } from './repository.js';
 
@@ -33,6 +34,19 @@ export class JobQueue {
     const job = await this.repo.enqueue({ ownerId, kind, payload, total });
     this.wake();
     return job;
+  }
+
+  /**
+   * Queues a job in the caller's transaction `trx` (it exists exactly when the
+   * caller's writes do); call wakeWorker() after the commit.
+   */
+  enqueueIn(trx: Db, ownerId: number, kind: string, payload: unknown, total: number): Promise<JobRow> {
+    return this.repo.enqueue({ ownerId, kind, payload, total }, trx);
+  }
+
+  /** This process's worker looks now rather than at its next poll. */
+  wakeWorker(): void {
+    this.wake();
   }
 
   /** A job of the user; any other is a 404, as if it did not exist. */

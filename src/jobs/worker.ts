@@ -72,12 +72,15 @@ export class JobWorker {
     const log = this.log.child({ job: job.uuid, kind: job.kind });
     const handler = this.handlers.get(job.kind);
     if (!handler) return this.fail(job, `no handler for job kind ${job.kind}`);
-    if (job.attempts > this.options.maxAttempts) return this.fail(job, `given up after ${job.attempts - 1} attempts`);
     let payload: unknown;
     try {
       payload = JSON.parse(job.payload);
     } catch {
       return this.fail(job, 'unreadable payload');
+    }
+    if (job.attempts > this.options.maxAttempts) {
+      await handler.giveUp?.(job, payload).catch((err: unknown) => log.error({ err }, 'job give-up step failed'));
+      return this.fail(job, `given up after ${job.attempts - 1} attempts`);
     }
     let cursor = job.cursor;
     let errors = parseErrors(job.errors);
@@ -92,8 +95,9 @@ export class JobWorker {
       let result: ChunkResult;
       let nextErrors = errors;
       try {
+        const prepared = handler.prepare ? await handler.prepare(job, payload, cursor, end) : undefined;
         result = await this.repo.runChunk(job, this.id, cursor, this.options.leaseSeconds, async (trx) => {
-          const r = await handler.runChunk(trx, job, payload, cursor, end);
+          const r = await handler.runChunk(trx, job, payload, cursor, end, prepared);
           nextErrors = appendErrors(errors, r.errors);
           return { value: r, move: { end, processed: r.processed, failed: r.failed, errors: nextErrors } };
         });

@@ -72,6 +72,14 @@ const INSERT_ROWS = 1000;
 
 const idList = (ids: readonly number[]) => sql.join(ids.map((id) => sql`${id}`));
 
+/** Files derived from a media's file (renditions), kept in step with it inside this repository's transactions. */
+export interface DerivedFiles {
+  /** A media got a new file in `trx`: returns the keys of the derived files it no longer needs (recorded for deletion with it). */
+  renew(trx: Db, ownerId: number, mediaId: number, storageKey: string): Promise<string[]>;
+  /** Keys of the derived files of medias about to be deleted in `trx`. */
+  keysOf(trx: Db, mediaIds: readonly number[]): Promise<string[]>;
+}
+
 export class MediaRepository {
   private readonly membership: MembershipRepository;
 
@@ -80,6 +88,7 @@ export class MediaRepository {
     private readonly dialect: Dialect,
     private readonly uploads: UploadsRepository,
     private readonly deletions: DeletionsRepository,
+    private readonly derived?: DerivedFiles,
   ) {
     this.membership = new MembershipRepository(dialect);
   }
@@ -207,9 +216,11 @@ export class MediaRepository {
     if (affectedIds.length === 0) return { deletedStorageKeys: [], affectedIds };
 
     if (ch.delete) {
+      // Read before the rows cascade away with the medias.
+      const derivedKeys = this.derived ? await this.derived.keysOf(trx, affectedIds) : [];
       await this.membership.forgetMedias(trx, affectedIds);
       await trx.deleteFrom('medias').where('id', 'in', affectedIds).execute();
-      return { deletedStorageKeys: present.map((r) => r.storage_key).filter((k): k is string => k !== null), affectedIds };
+      return { deletedStorageKeys: [...present.map((r) => r.storage_key).filter((k): k is string => k !== null), ...derivedKeys], affectedIds };
     }
 
     await trx
@@ -270,7 +281,7 @@ export class MediaRepository {
       } else {
         orphaned.push(...(await this.uploads.endOfMedias(trx, [mediaId])));
       }
-      const current = await trx.selectFrom('medias').select(['storage_key', 'shot_at']).where('id', '=', mediaId).executeTakeFirst();
+      const current = await trx.selectFrom('medias').select(['storage_key', 'shot_at', 'owner_id']).where('id', '=', mediaId).executeTakeFirst();
       if (!current) return giveUp();
       await trx
         .updateTable('medias')
@@ -289,6 +300,8 @@ export class MediaRepository {
         .where('id', '=', mediaId)
         .execute();
       if (current.storage_key && current.storage_key !== file.storageKey) orphaned.push(current.storage_key);
+      // New renditions are queued with the file; the old ones go with the old file.
+      if (this.derived) orphaned.push(...(await this.derived.renew(trx, current.owner_id, mediaId, file.storageKey)));
       await this.deletions.record(trx, orphaned);
       return 'published';
     });

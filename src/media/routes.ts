@@ -60,7 +60,7 @@ async function closingWhenTooLarge<T>(ctx: RequestContext, fn: () => Promise<T>)
 
 /** `<media>` with the fields of the upload steps the request took merged in, later ones winning. */
 function writtenMediaXml(r: MediaWriteResult): XmlObject {
-  let element = mediaXml(r.media.record, r.media.relations, 'details');
+  let element = mediaXml(r.media.record, r.media.relations, 'details', r.media.renditions);
   for (const u of r.uploads) element = { ...element, ...(u.step === 'begun' ? instructionsXml(u.instructions) : storedFileXml(u.file)) };
   return element;
 }
@@ -83,7 +83,7 @@ export function mediaRoutes(media: MediaService): RouteSpec[] {
         // Without page/per_page a listing holds the first 500 medias.
         const page = pageParams(ctx.params, MEDIAS_MAX_PER_PAGE, MEDIAS_MAX_PER_PAGE);
         const r = await media.list(userOf(ctx), readFilter(ctx.params), { limit: page.perPage, offset: (page.page - 1) * page.perPage }, view !== 'list');
-        const items = r.records.map((m) => mediaXml(m, r.relations?.get(m.id) ?? NO_RELATIONS, view));
+        const items = r.records.map((m) => mediaXml(m, r.relations?.get(m.id) ?? NO_RELATIONS, view, r.renditions?.get(m.id)));
         return { medias: xmlArray('media', items), page: page.page, 'total-pages': totalPages(r.total, page.perPage), 'total-count': r.total };
       },
     },
@@ -94,7 +94,7 @@ export function mediaRoutes(media: MediaService): RouteSpec[] {
       handler: async (ctx) => {
         const view = ctx.params.oneOf('view', MEDIA_VIEWS) ?? 'details';
         const m = await media.get(userOf(ctx), ctx.path.uuid, view !== 'list');
-        return { media: mediaXml(m.record, m.relations, view) };
+        return { media: mediaXml(m.record, m.relations, view, m.renditions) };
       },
     },
     {

@@ -19,6 +19,7 @@ import type { FileDeletions } from '../storage/file-deletions.js';
 import { sanitizeFileName } from '../uploads/file-names.js';
 import type { UploadCompletion, UploadDeclaration, UploadStep } from '../uploads/input.js';
 import { endsTheUpload, notArrived, type IncomingFile, type UploadInstructions, type UploadsService, type VerifiedFile } from '../uploads/service.js';
+import type { RenditionView } from '../renditions/service.js';
 import { isEmptyChange, type MediaChanges, type MediaInput } from './metadata.js';
 import { NO_RELATIONS, type GroupScope, type MediaRecord, type MediaRelations, type MediaRepository, type MediaScope } from './repository.js';
 
@@ -48,13 +49,24 @@ export interface MediaDetails {
   record: MediaRecord;
   /** NO_RELATIONS when not asked for. */
   relations: MediaRelations;
+  /** Its renditions (empty when relations were not asked for). */
+  renditions: RenditionView[];
+}
+
+/** What media replies need of the renditions feature (src/renditions). */
+export interface MediaRenditions {
+  /** The renditions of a page of medias, in one query. */
+  views(mediaIds: readonly number[]): Promise<Map<number, RenditionView[]>>;
+  /** A renditions job was queued by a commit: this process's worker looks now. */
+  wake(): void;
 }
 
 export interface MediaPage {
   total: number;
   records: MediaRecord[];
-  /** When asked for. */
+  /** When asked for, with the renditions. */
   relations?: Map<number, MediaRelations>;
+  renditions?: Map<number, RenditionView[]>;
 }
 
 /** The file a media holds after step 3 or a direct upload. */
@@ -124,14 +136,19 @@ export class MediaService {
     private readonly jobs: JobQueue,
     private readonly log: Pick<Logger, 'error'>,
     private readonly config: Pick<Config, 'uploadExpirySeconds'>,
+    private readonly renditions?: MediaRenditions,
   ) {}
 
   /** A page of the user's live medias in the filter's scope and order. */
   async list(user: User, filter: MediaFilterInput, page: { limit: number; offset: number }, withRelations: boolean): Promise<MediaPage> {
     const scope = await this.scope(user, filter);
     const [total, ids] = await Promise.all([this.repo.count(user.id, scope), this.repo.ids(user.id, scope, page)]);
-    const [records, relations] = await Promise.all([this.repo.records(ids), withRelations ? this.repo.relations(ids) : undefined]);
-    return { total, records, relations };
+    const [records, relations, renditions] = await Promise.all([
+      this.repo.records(ids),
+      withRelations ? this.repo.relations(ids) : undefined,
+      withRelations ? this.renditions?.views(ids) : undefined,
+    ]);
+    return { total, records, relations, renditions };
   }
 
   /** One media of the user; 404 otherwise. */
@@ -328,9 +345,13 @@ export class MediaService {
   }
 
   private async details(id: number, withRelations = true): Promise<MediaDetails> {
-    const [[record], relations] = await Promise.all([this.repo.records([id]), withRelations ? this.repo.relations([id]) : undefined]);
+    const [[record], relations, renditions] = await Promise.all([
+      this.repo.records([id]),
+      withRelations ? this.repo.relations([id]) : undefined,
+      withRelations ? this.renditions?.views([id]) : undefined,
+    ]);
     if (!record) throw notFound('media');
-    return { record, relations: relations?.get(id) ?? NO_RELATIONS };
+    return { record, relations: relations?.get(id) ?? NO_RELATIONS, renditions: renditions?.get(id) ?? [] };
   }
 
   /** The scope named by a request's filters; a target that is unknown or not the user's is a 404. */
@@ -469,6 +490,7 @@ export class MediaService {
     }
     // A file left behind here is garbage, not a failure of the upload.
     await this.files.remove(r.orphaned);
+    if (r.outcome === 'published') this.renditions?.wake();
     return r.outcome;
   }
 }

@@ -1,6 +1,7 @@
 // The one place that decides how a media looks in a reply, per view
 // (docs/media.md).
 import { xmlArray, type XmlObject } from '../http/xml.js';
+import type { RenditionView } from '../renditions/service.js';
 import type { MediaRecord, MediaRelations } from './repository.js';
 
 export const MEDIA_VIEWS = ['list', 'base', 'details', 'public_details'] as const;
@@ -31,7 +32,20 @@ function placeAndCredits(m: MediaRecord): XmlObject {
   };
 }
 
-export function mediaXml(m: MediaRecord, rel: MediaRelations, view: MediaView): XmlObject {
+/** Added elements (clients accept them): the renditions job's state and what it made. */
+function renditionsXml(m: MediaRecord, renditions: readonly RenditionView[]): XmlObject {
+  return {
+    // 'processing' while the job is queued or running (issue 9's word for pending).
+    'renditions-state': m.renditions_state === 'pending' ? 'processing' : m.renditions_state,
+    'renditions-error': m.renditions_state === 'failed' ? m.renditions_error : undefined,
+    renditions: xmlArray(
+      'rendition',
+      renditions.map((r) => ({ name: r.name, width: r.width, height: r.height, type: r.type, url: r.url })),
+    ),
+  };
+}
+
+export function mediaXml(m: MediaRecord, rel: MediaRelations, view: MediaView, renditions: readonly RenditionView[] = []): XmlObject {
   if (view === 'list') return { uuid: m.uuid, 'file-name': m.file_name };
   const keywords = xmlArray('keyword', rel.keywords);
   const galleries = uuids('gallery', rel.galleries);
@@ -79,5 +93,6 @@ export function mediaXml(m: MediaRecord, rel: MediaRelations, view: MediaView): 
     'watermark-uuid': m.watermark_uuid,
     'medias-collections': uuids('medias-collection', rel.collections),
     'pricing-profiles': uuids('pricing-profile', rel.pricingProfiles),
+    ...renditionsXml(m, renditions),
   };
 }

@@ -18,10 +18,16 @@ export type FileAccess =
 
 export class FileUrls {
   private readonly key: Buffer;
+  private readonly base: () => string;
 
-  /** `baseUrl` is PUBLIC_URL; `secret` the upload secret. */
-  constructor(secret: Buffer, private readonly baseUrl: string) {
+  /** `baseUrl` is PUBLIC_URL (or reads it at each use: it may be set once the port is known); `secret` the upload secret. */
+  constructor(secret: Buffer, baseUrl: string | (() => string)) {
     this.key = Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), 'mps file urls', 32));
+    this.base = typeof baseUrl === 'string' ? () => baseUrl : baseUrl;
+  }
+
+  private get baseUrl(): string {
+    return this.base();
   }
 
   /** The permanent address of a public, content-addressed file. */

@@ -3,6 +3,7 @@
 // Uploads reach it through the service's own upload target (src/uploads/routes.ts).
 import { link, mkdir, open, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { ObjectGone, type ObjectInfo, type StorageBackend, type StoredObject } from './backend.js';
 import { isSafeKey } from './object-keys.js';
 import { PRIVATE_DIR_MODE } from './private-files.js';
@@ -47,6 +48,16 @@ export class LocalStorage implements StorageBackend {
     } finally {
       await fh.close();
     }
+  }
+
+  async read(key: string, range?: { start: number; end: number }): Promise<Readable | undefined> {
+    // Opened first, so a missing file is an answer rather than a stream error.
+    const fh = await open(this.localPath(key), 'r').catch((err: unknown) => {
+      if (errno(err) === 'ENOENT' || errno(err) === 'EISDIR') return undefined;
+      throw err;
+    });
+    if (!fh) return undefined;
+    return fh.createReadStream(range ? { start: range.start, end: range.end } : {});
   }
 
   private async folderFor(key: string): Promise<string> {

@@ -4,6 +4,7 @@
 // policy, then copies it to its final key with the type the bytes have.
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import {
   CopyObjectCommand,
   DeleteObjectCommand,
@@ -109,6 +110,18 @@ export class S3Storage implements StorageBackend {
       // An empty object has no byte 0: a 416.
       if (statusOf(err) === 416) return Buffer.alloc(0);
       if (isNotFound(err) || isPreconditionFailure(err)) throw new ObjectGone(key);
+      throw err;
+    }
+  }
+
+  async read(key: string, range?: { start: number; end: number }): Promise<Readable | undefined> {
+    try {
+      const got = await this.client.send(
+        new GetObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey(key), Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
+      );
+      return got.Body as Readable;
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
       throw err;
     }
   }

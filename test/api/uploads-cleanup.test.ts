@@ -58,6 +58,8 @@ eachDatabase((kind) => {
     const abandoned = await begin('/medias.xml', 'POST', image);
 
     await waitFor(async () => (await svc.db.selectFrom('uploads').select('id').execute()).length === 0);
+    // The files go just after the commit that ended the uploads.
+    await waitFor(async () => !existsSync(storedFile(keyOf(abandoned))) && !existsSync(storedFile(keyOf(replacement))), 2000).catch(() => undefined);
     expect(existsSync(storedFile(keyOf(abandoned)))).toBe(false);
     expect(existsSync(storedFile(keyOf(replacement)))).toBe(false);
     expect(await svc.db.selectFrom('medias').select('uuid').where('uuid', '=', text(abandoned, 'uuid')!).execute()).toEqual([]);

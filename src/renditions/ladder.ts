@@ -1,0 +1,178 @@
+// The rendition ladder of one picture (docs/renditions.md): decoded ONCE
+// (EXIF orientation applied, converted to sRGB, shrunk on load to at most
+// the largest rung) into a raw buffer, then each rung resized from that
+// buffer and encoded, one rung at a time to bound memory. Metadata is
+// stripped except copyright and author. A watermark goes on the public sizes
+// from WATERMARK_FROM up; never on the small ones (nor on the original, which
+// is never touched).
+import { createHash } from 'node:crypto';
+import sharp, { type OverlayOptions, type Sharp } from 'sharp';
+
+/** Long edges of the ladder, smallest first. */
+export const RUNGS = [320, 640, 1280, 2048, 3840] as const;
+/** Rungs at least this long get the watermark. */
+export const WATERMARK_FROM = 1280;
+/** Pictures beyond this many pixels are refused (a decompression bomb, not a photo). */
+export const MAX_INPUT_PIXELS = 200_000_000;
+
+export type RenditionFormat = 'webp' | 'jpeg' | 'avif';
+const MIME: Record<RenditionFormat, string> = { webp: 'image/webp', jpeg: 'image/jpeg', avif: 'image/avif' };
+const EXT: Record<RenditionFormat, string> = { webp: 'webp', jpeg: 'jpg', avif: 'avif' };
+
+/** What a watermark is made of, resolved by the service (text, or an image file on this machine). */
+export interface WatermarkSpec {
+  text?: string;
+  imagePath?: string;
+  /** Opacity 0–100. */
+  strength: number;
+  /** center, top-left, top, top-right, left, right, bottom-left, bottom, bottom-right. */
+  position: string;
+  tile: boolean;
+}
+
+export interface LadderOptions {
+  formats?: readonly RenditionFormat[];
+  watermark?: WatermarkSpec;
+  /** Kept in the renditions' EXIF; everything else is stripped. */
+  copyright?: string;
+  author?: string;
+  /** Name of the rungs ('poster' for a video frame's largest): by default the long edge. */
+  name?: (longEdge: number, largest: boolean) => string;
+}
+
+/** The media's watermark cannot be read or drawn. */
+export class WatermarkFailed extends Error {}
+
+export interface RenditionFile {
+  name: string;
+  width: number;
+  height: number;
+  format: RenditionFormat;
+  mimeType: string;
+  ext: string;
+  bytes: Buffer;
+  /** First 16 hex digits of the SHA-256 of the bytes: the content address. */
+  hash: string;
+  watermarked: boolean;
+}
+
+/** The rung sizes of a picture `width` × `height`: never larger than it; a small picture gets one at its own size. */
+export function rungsFor(width: number, height: number): Array<{ longEdge: number; width: number; height: number }> {
+  const long = Math.max(width, height);
+  const fit = (edge: number) => {
+    const scale = edge / long;
+    return { longEdge: edge, width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
+  };
+  const out = RUNGS.filter((r) => r <= long).map(fit);
+  if (out.length === 0) out.push({ longEdge: long, width, height });
+  return out;
+}
+
+/**
+ * Makes the ladder of `input` (a local path or the bytes). Calls `emit` for
+ * each encoded file as it is ready, so at most one rung's bytes are held.
+ * Throws sharp's error for what cannot be decoded.
+ */
+export async function makeLadder(input: string | Buffer, options: LadderOptions, emit: (file: RenditionFile) => Promise<void>): Promise<void> {
+  const formats = options.formats ?? ['webp', 'jpeg'];
+  const maxRung = RUNGS[RUNGS.length - 1];
+  // The one decode: shrink-on-load does most of the work for JPEG.
+  const { data, info } = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error', sequentialRead: true })
+    .rotate()
+    .resize(maxRung, maxRung, { fit: 'inside', withoutEnlargement: true })
+    .toColourspace('srgb')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const raw = { width: info.width, height: info.height, channels: info.channels };
+  const rungs = rungsFor(raw.width, raw.height);
+  const exif = exifOf(options);
+  for (const [i, rung] of rungs.entries()) {
+    const watermarked = options.watermark !== undefined && rung.longEdge >= WATERMARK_FROM;
+    const overlay = watermarked
+      ? await watermarkOverlay(options.watermark!, rung.width, rung.height).catch(() => {
+          // Never publish the large sizes unprotected: the ladder fails instead.
+          throw new WatermarkFailed('the watermark could not be applied');
+        })
+      : undefined;
+    const name = options.name ? options.name(rung.longEdge, i === rungs.length - 1) : String(rung.longEdge);
+    for (const format of formats) {
+      let img: Sharp = sharp(data, { raw }).resize(rung.width, rung.height, { fit: 'fill' });
+      if (overlay) img = img.composite(overlay);
+      if (format === 'jpeg' && raw.channels === 4) img = img.flatten({ background: '#ffffff' });
+      img = img.withExif(exif);
+      img = format === 'webp' ? img.webp({ quality: 80, effort: 3 }) : format === 'avif' ? img.avif({ quality: 55, effort: 2 }) : img.jpeg({ quality: 82, mozjpeg: false });
+      const bytes = await img.toBuffer();
+      await emit({
+        name,
+        width: rung.width,
+        height: rung.height,
+        format,
+        mimeType: MIME[format],
+        ext: EXT[format],
+        bytes,
+        hash: createHash('sha256').update(bytes).digest('hex').slice(0, 16),
+        watermarked,
+      });
+    }
+  }
+}
+
+function exifOf(options: LadderOptions): Record<string, Record<string, string>> {
+  const ifd0: Record<string, string> = {};
+  // EXIF ASCII: keep it printable and short.
+  const clean = (s: string) => s.replace(/[^\x20-\x7e]/g, '?').slice(0, 200);
+  if (options.copyright) ifd0.Copyright = clean(options.copyright);
+  if (options.author) ifd0.Artist = clean(options.author);
+  return { IFD0: ifd0 };
+}
+
+const GRAVITY: Record<string, string> = {
+  center: 'centre',
+  centre: 'centre',
+  'top-left': 'northwest',
+  top: 'north',
+  'top-right': 'northeast',
+  left: 'west',
+  right: 'east',
+  'bottom-left': 'southwest',
+  bottom: 'south',
+  'bottom-right': 'southeast',
+};
+
+/** The watermark for a rung `width` × `height`: a quarter of the short edge high (text) or a third of the width (image). */
+async function watermarkOverlay(w: WatermarkSpec, width: number, height: number): Promise<OverlayOptions[]> {
+  const opacity = Math.max(0, Math.min(100, w.strength)) / 100;
+  let mark: Buffer;
+  if (w.imagePath) {
+    const target = Math.max(16, Math.round(width / 3));
+    mark = await sharp(w.imagePath, { limitInputPixels: 50_000_000 })
+      .resize(target, Math.max(16, Math.round(height / 3)), { fit: 'inside' })
+      .ensureAlpha()
+      .png()
+      .toBuffer();
+  } else {
+    const text = (w.text ?? '').slice(0, 200);
+    const size = Math.max(12, Math.round(Math.min(width, height) / 12));
+    const svgWidth = Math.min(width, Math.max(size, Math.round(size * 0.62 * Math.max(1, text.length))));
+    const svg =
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${svgWidth}" height="${Math.round(size * 1.4)}">` +
+      `<text x="50%" y="72%" text-anchor="middle" font-family="sans-serif" font-weight="bold" font-size="${size}" ` +
+      `fill="#ffffff" stroke="#000000" stroke-width="${Math.max(1, Math.round(size / 24))}">${escapeXml(text)}</text></svg>`;
+    mark = await sharp(Buffer.from(svg)).png().toBuffer();
+  }
+  // Opacity: scale the alpha channel.
+  const meta = await sharp(mark).metadata();
+  const faded = await sharp(mark)
+    .ensureAlpha()
+    .composite([{ input: Buffer.from([255, 255, 255, Math.round(255 * opacity)]), raw: { width: 1, height: 1, channels: 4 }, tile: true, blend: 'dest-in' }])
+    .png()
+    .toBuffer();
+  const fits = (meta.width ?? 0) <= width && (meta.height ?? 0) <= height;
+  const input = fits ? faded : await sharp(faded).resize(width, height, { fit: 'inside' }).png().toBuffer();
+  if (w.tile) return [{ input, tile: true, gravity: 'northwest' }];
+  return [{ input, gravity: GRAVITY[w.position] ?? 'centre' }];
+}
+
+function escapeXml(s: string): string {
+  return s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

@@ -1,0 +1,184 @@
+// All SQL of renditions (docs/renditions.md): resetting a media's renditions
+// when its file changes (in the upload's transaction), what the job needs to
+// make them, recording them (in the job's chunk transaction, only if the
+// media still holds the file they were made from), the renditions of a page
+// of medias, and what the file route needs to decide who may fetch a key.
+import { MAX_GALLERY_DEPTH } from '../galleries/limits.js';
+import { nowIso, type Db } from '../store/db.js';
+import type { RenditionsTable } from '../store/schema.js';
+import type { GateGallery } from '../visitors/gate.js';
+
+export interface RenditionRow {
+  media_id: number;
+  name: string;
+  width: number;
+  height: number;
+  mime_type: string;
+  storage_key: string;
+  bytes: number;
+  watermarked: number;
+}
+
+export type NewRendition = Omit<RenditionsTable, 'id' | 'media_id' | 'created_at' | 'watermarked'> & { watermarked: number };
+
+/** What the job reads about a media to make its renditions. */
+export interface RenditionSource {
+  id: number;
+  uuid: string;
+  status: string;
+  storageKey: string | null;
+  mimeType: string | null;
+  copyright: string | null;
+  author: string | null;
+  /** The media's watermark, else its library's default one. */
+  watermark?: { text: string | null; storageKey: string | null; strength: number; position: string; tile: boolean };
+}
+
+/** A stored file as the file route sees it. */
+export type StoredFileInfo =
+  | { kind: 'rendition'; mimeType: string; bytes: number; mediaId: number }
+  | { kind: 'original'; mimeType: string; bytes: number | null; mediaId: number; fileName: string };
+
+const RENDITION_COLUMNS = ['media_id', 'name', 'width', 'height', 'mime_type', 'storage_key', 'bytes', 'watermarked'] as const;
+
+export class RenditionsRepository {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * In the transaction that gives a media a new file: its renditions' rows go
+   * (their keys are returned, to be recorded for deletion in that same
+   * transaction) and the media waits for new ones.
+   */
+  async reset(trx: Db, mediaId: number): Promise<string[]> {
+    const old = await trx.selectFrom('renditions').select('storage_key').where('media_id', '=', mediaId).execute();
+    if (old.length) await trx.deleteFrom('renditions').where('media_id', '=', mediaId).execute();
+    await trx.updateTable('medias').set({ renditions_state: 'pending', renditions_error: null }).where('id', '=', mediaId).execute();
+    return old.map((r) => r.storage_key);
+  }
+
+  /** Keys of the renditions of `mediaIds`: read in the transaction that deletes the medias (the rows go with them). */
+  async keysOf(trx: Db, mediaIds: readonly number[]): Promise<string[]> {
+    if (mediaIds.length === 0) return [];
+    const rows = await trx.selectFrom('renditions').select('storage_key').where('media_id', 'in', mediaIds).execute();
+    return rows.map((r) => r.storage_key);
+  }
+
+  async source(mediaId: number): Promise<RenditionSource | undefined> {
+    const m = await this.db
+      .selectFrom('medias')
+      .select(['id', 'uuid', 'status', 'storage_key', 'mime_type', 'copyright', 'author', 'watermark_id', 'artist_id'])
+      .where('id', '=', mediaId)
+      .executeTakeFirst();
+    if (!m) return undefined;
+    // The media's own watermark, else the default of its library (the lowest id if several claim it).
+    let q = this.db.selectFrom('watermarks').select(['text', 'storage_key', 'strength', 'position', 'tile']);
+    q = m.watermark_id !== null ? q.where('id', '=', m.watermark_id) : q.where('artist_id', '=', m.artist_id).where('is_default', '=', 1).orderBy('id').limit(1);
+    const w = await q.executeTakeFirst();
+    return {
+      id: m.id,
+      uuid: m.uuid,
+      status: m.status,
+      storageKey: m.storage_key,
+      mimeType: m.mime_type,
+      copyright: m.copyright,
+      author: m.author,
+      watermark: w ? { text: w.text, storageKey: w.storage_key, strength: w.strength, position: w.position, tile: w.tile === 1 } : undefined,
+    };
+  }
+
+  /**
+   * In the job's chunk transaction: the renditions become the media's, and
+   * its state ready, only if it still holds the file they were made from
+   * (a replace or a delete meanwhile makes them garbage: false).
+   */
+  async commit(trx: Db, mediaId: number, fromStorageKey: string, rows: readonly NewRendition[]): Promise<boolean> {
+    if (!(await this.stillHolds(trx, mediaId, fromStorageKey))) return false;
+    const now = nowIso();
+    if (rows.length) await trx.insertInto('renditions').values(rows.map((r) => ({ ...r, media_id: mediaId, created_at: now }))).execute();
+    await trx.updateTable('medias').set({ renditions_state: 'ready', renditions_error: null }).where('id', '=', mediaId).execute();
+    return true;
+  }
+
+  /** The media's renditions failed (its file cannot be decoded): a short reason, no paths. */
+  async fail(trx: Db, mediaId: number, fromStorageKey: string, reason: string): Promise<void> {
+    if (!(await this.stillHolds(trx, mediaId, fromStorageKey))) return;
+    await trx.updateTable('medias').set({ renditions_state: 'failed', renditions_error: reason.slice(0, 200) }).where('id', '=', mediaId).execute();
+  }
+
+  /** As fail, in a transaction of its own (a job given up). */
+  failNow(mediaId: number, fromStorageKey: string, reason: string): Promise<void> {
+    return this.db.transaction().execute((trx) => this.fail(trx, mediaId, fromStorageKey, reason));
+  }
+
+  private async stillHolds(trx: Db, mediaId: number, storageKey: string): Promise<boolean> {
+    // Locks the media row on PostgreSQL; SQLite has one writer anyway.
+    const m = await trx.selectFrom('medias').select('storage_key').where('id', '=', mediaId).where('renditions_state', '=', 'pending').executeTakeFirst();
+    return m?.storage_key === storageKey;
+  }
+
+  /** The renditions of a page of medias, in one query; by media id, smallest first. */
+  async forMedias(mediaIds: readonly number[]): Promise<Map<number, RenditionRow[]>> {
+    const out = new Map<number, RenditionRow[]>();
+    if (mediaIds.length === 0) return out;
+    const rows = await this.db.selectFrom('renditions').select(RENDITION_COLUMNS).where('media_id', 'in', mediaIds).orderBy('media_id').orderBy('width').orderBy('mime_type').execute();
+    for (const r of rows) {
+      const list = out.get(r.media_id);
+      if (list) list.push(r);
+      else out.set(r.media_id, [r]);
+    }
+    return out;
+  }
+
+  /** What `key` is: a rendition, the original of a live media, or nothing we serve. */
+  async fileInfo(key: string): Promise<StoredFileInfo | undefined> {
+    const r = await this.db.selectFrom('renditions').select(['media_id', 'mime_type', 'bytes']).where('storage_key', '=', key).executeTakeFirst();
+    if (r) return { kind: 'rendition', mimeType: r.mime_type, bytes: r.bytes, mediaId: r.media_id };
+    const m = await this.db.selectFrom('medias').select(['id', 'mime_type', 'file_size', 'file_name']).where('storage_key', '=', key).where('status', '=', 'live').executeTakeFirst();
+    if (m) return { kind: 'original', mimeType: m.mime_type ?? 'application/octet-stream', bytes: m.file_size === null ? null : Number(m.file_size), mediaId: m.id, fileName: m.file_name };
+    return undefined;
+  }
+
+  /**
+   * Whether the media is live and published in at least one gallery open to
+   * everyone. Chains are loaded level by level (one query per level, all
+   * galleries at once), at most MAX_GALLERY_DEPTH + 1 levels.
+   */
+  async publiclyVisible(mediaId: number, isPublic: (chain: GateGallery[]) => boolean): Promise<boolean> {
+    const live = await this.db.selectFrom('medias').select('id').where('id', '=', mediaId).where('status', '=', 'live').executeTakeFirst();
+    if (!live) return false;
+    const leaves = await this.db.selectFrom('media_galleries').select('gallery_id').where('media_id', '=', mediaId).execute();
+    if (leaves.length === 0) return false;
+    // Every gallery on the way up, by id.
+    const nodes = new Map<number, { parent: number | null; gate: GateGallery }>();
+    let wanted = [...new Set(leaves.map((l) => l.gallery_id))];
+    for (let level = 0; wanted.length > 0 && level <= MAX_GALLERY_DEPTH + 1; level++) {
+      const rows = await this.db.selectFrom('galleries').select(['id', 'uuid', 'parent_id', 'password_hash']).where('id', 'in', wanted).execute();
+      const acl = await this.db
+        .selectFrom('gallery_acl')
+        .select(['gallery_id', 'email', 'can_read', 'comp_download', 'hires_download'])
+        .where('gallery_id', 'in', wanted)
+        .orderBy('gallery_id')
+        .orderBy('position')
+        .execute();
+      for (const g of rows) {
+        const rules = acl
+          .filter((a) => a.gallery_id === g.id)
+          .map((a) => ({ email: a.email, read: a.can_read === 1, compDownload: a.comp_download === 1, hiresDownload: a.hires_download === 1 }));
+        nodes.set(g.id, { parent: g.parent_id, gate: { uuid: g.uuid, passwordProtected: g.password_hash !== null, acl: rules } });
+      }
+      wanted = [...new Set(rows.map((g) => g.parent_id).filter((p): p is number => p !== null && !nodes.has(p)))];
+    }
+    for (const leaf of new Set(leaves.map((l) => l.gallery_id))) {
+      const chain: GateGallery[] = [];
+      let at: number | null = leaf;
+      while (at !== null && chain.length <= MAX_GALLERY_DEPTH + 1) {
+        const node = nodes.get(at);
+        if (!node) break;
+        chain.unshift(node.gate);
+        at = node.parent;
+      }
+      if (at === null && isPublic(chain)) return true;
+    }
+    return false;
+  }
+}

@@ -1,0 +1,144 @@
+// GET/HEAD /files/<storage-key> (docs/renditions.md "Serving files"): a plain
+// route, no API signature. Unsigned: only a rendition of a media that is
+// public (published in a gallery open to everyone). Signed (?e&v&d&s, see
+// urls.ts): whatever was signed, originals included, until it expires. A key
+// that does not exist and a key the caller may not fetch look the same: 404.
+// Files are streamed (Range, HEAD, conditional GET), never buffered.
+import { readFile } from 'node:fs/promises';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { StorageBackend } from '../storage/backend.js';
+import type { RenditionsService } from './service.js';
+import { FILE_KEY, type FileUrls } from './urls.js';
+
+export interface FileRouteDeps {
+  renditions: RenditionsService;
+  storage: StorageBackend;
+  urls: FileUrls;
+}
+
+/** Shown in place; anything else (SVG, HTML, PDF, …) is a download, so it never runs as a page. */
+const INLINE = /^(image\/(jpeg|png|webp|avif|gif)|video\/[a-z0-9.+-]+)$/;
+const ONE_YEAR = 31_536_000;
+/** Local files up to this size are read whole rather than streamed. */
+const SMALL_FILE_BYTES = 128 * 1024;
+
+type Query = Record<string, string | string[] | undefined>;
+
+function text(reply: FastifyReply, status: number, body: string): FastifyReply {
+  return reply
+    .code(status)
+    .header('content-type', 'text/plain; charset=utf-8')
+    .header('x-content-type-options', 'nosniff')
+    .header('cache-control', 'no-store')
+    .send(body);
+}
+
+/** The strong validator of an immutable key: its content hash (renditions) or its random name (originals). */
+function etagOf(key: string): string {
+  const last = key.slice(key.lastIndexOf('/') + 1);
+  const hash = /^([0-9a-f]{16})-/.exec(last)?.[1] ?? last.replace(/[^A-Za-z0-9]/g, '');
+  return `"${hash}"`;
+}
+
+function matches(ifNoneMatch: string, etag: string): boolean {
+  return ifNoneMatch
+    .split(',')
+    .map((t) => t.trim().replace(/^W\//, ''))
+    .some((t) => t === '*' || t === etag);
+}
+
+/** A single `bytes=` range of a file of `size` bytes: the range, 'unsatisfiable', or undefined (serve it all). */
+function rangeOf(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | undefined {
+  if (!header) return undefined;
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  // Several ranges or another unit: the whole file is a correct answer.
+  if (!m || (m[1] === '' && m[2] === '')) return undefined;
+  let start: number;
+  let end: number;
+  if (m[1] === '') {
+    const suffix = Number(m[2]);
+    if (suffix === 0) return 'unsatisfiable';
+    start = Math.max(0, size - suffix);
+    end = size - 1;
+  } else {
+    start = Number(m[1]);
+    end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+    if (m[2] !== '' && Number(m[2]) < start) return undefined;
+  }
+  if (start >= size || size === 0) return 'unsatisfiable';
+  return { start, end };
+}
+
+export function fileRoutes(deps: FileRouteDeps): (fastify: FastifyInstance) => void {
+  const handler = (req: FastifyRequest, reply: FastifyReply) => serve(deps, req, reply);
+  return (fastify) => {
+    fastify.route({ method: 'GET', url: '/files/*', exposeHeadRoute: false, config: { auth: 'none' }, handler });
+    fastify.route({ method: 'HEAD', url: '/files/*', config: { auth: 'none' }, handler });
+  };
+}
+
+async function serve(deps: FileRouteDeps, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const key = (req.params as { '*': string })['*'];
+  if (typeof key !== 'string' || !FILE_KEY.test(key) || key.split('/').some((s) => s === '' || s === '.' || s === '..')) return text(reply, 404, 'not found');
+  const q = req.query as Query;
+  const one = (name: string) => (Array.isArray(q[name]) ? '\u0000' : (q[name] as string | undefined));
+  const access = deps.urls.check(key, { e: one('e'), v: one('v'), d: one('d'), s: one('s') });
+  // A bad signature says nothing about the key: the same 404 as a missing file.
+  if (access.kind === 'invalid') return text(reply, 404, 'not found');
+  if (access.kind === 'expired') return text(reply, 403, 'this link has expired: reload the page for a new one');
+
+  const info = await deps.renditions.servable(key, access.kind === 'signed');
+  if (!info) return text(reply, 404, 'not found');
+  // The size the database knows saves a stat (an S3 HEAD) per request; an original without one is looked at.
+  const size = info.bytes ?? (await deps.storage.stat(key))?.size;
+  if (size === undefined) return text(reply, 404, 'not found');
+  const etag = etagOf(key);
+  const mime = info.mimeType.toLowerCase();
+  const inline = INLINE.test(mime) && !(access.kind === 'signed' && access.download);
+  reply
+    .header('etag', etag)
+    .header('accept-ranges', 'bytes')
+    .header('x-content-type-options', 'nosniff')
+    .header('content-security-policy', "default-src 'none'; sandbox")
+    .header('cross-origin-resource-policy', 'same-site')
+    .header(
+      'cache-control',
+      access.kind === 'signed' ? `private, max-age=${Math.max(0, Math.floor((access.expiresAt - Date.now()) / 1000))}` : `public, max-age=${ONE_YEAR}, immutable`,
+    );
+  if (!inline) reply.header('content-disposition', info.kind === 'original' && info.fileName ? attachment(info.fileName) : 'attachment');
+
+  const inm = req.headers['if-none-match'];
+  if (typeof inm === 'string' && matches(inm, etag)) return reply.code(304).send();
+
+  let range = rangeOf(typeof req.headers.range === 'string' ? req.headers.range : undefined, size);
+  // If-Range with another validator: the whole (current) file.
+  const ifRange = req.headers['if-range'];
+  if (range && typeof ifRange === 'string' && ifRange.trim() !== etag) range = undefined;
+  if (range === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${size}`).header('content-type', 'text/plain; charset=utf-8').send('range not satisfiable');
+
+  reply.header('content-type', mime);
+  if (range) {
+    reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${size}`).header('content-length', range.end - range.start + 1);
+  } else {
+    reply.code(200).header('content-length', size);
+  }
+  if (req.method === 'HEAD') return reply.send();
+  // A small local file (a thumbnail) in one read: cheaper than a stream, and bounded.
+  const local = !range && size <= SMALL_FILE_BYTES ? deps.storage.localPath(key) : undefined;
+  if (local) {
+    const bytes = await readFile(local).catch(() => undefined);
+    if (bytes && bytes.length === size) return reply.send(bytes);
+  }
+  const body = await deps.storage.read(key, range ?? (size > 0 ? { start: 0, end: size - 1 } : undefined));
+  if (!body) {
+    reply.removeHeader('content-length').removeHeader('content-range').removeHeader('etag').removeHeader('content-disposition');
+    return text(reply, 404, 'not found');
+  }
+  return reply.send(body);
+}
+
+/** A download's name: ASCII fallback and the UTF-8 original (RFC 6266). */
+function attachment(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
