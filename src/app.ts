@@ -37,6 +37,10 @@ import { mediaRoutes } from './media/routes.js';
 import { BATCH_JOB_KIND, MediaService } from './media/service.js';
 import { PricingProfilesRepository } from './pricing-profiles/repository.js';
 import { PricingProfilesService } from './pricing-profiles/service.js';
+import { FileUrls } from './renditions/urls.js';
+import { SiteRepository } from './site/repository.js';
+import { siteRoutes } from './site/routes.js';
+import { SiteService } from './site/service.js';
 import { DeletionsRepository } from './storage/deletions-repository.js';
 import { FileDeletions } from './storage/file-deletions.js';
 import { createStorage } from './storage/factory.js';
@@ -50,6 +54,7 @@ import { UploadsService } from './uploads/service.js';
 import { UsersRepository } from './users/repository.js';
 import { sessionRoutes } from './users/routes.js';
 import { UsersService } from './users/service.js';
+import { PassCodec } from './visitors/pass.js';
 import { WebsitesRepository } from './websites/repository.js';
 import { websiteRoutes } from './websites/routes.js';
 import { WebsitesService } from './websites/service.js';
@@ -264,6 +269,18 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
 
     const http = createHttpServer({ config, log, appKeys, authenticator, rateLimit, router, services });
     closers.push(() => http.close());
+    // The visitor website, beside the signed API. Its file addresses are host-relative: a website at its own hostname is served by this same process.
+    const site = new SiteService(new SiteRepository(store.db), new FileUrls(uploadSecret, ''), config);
+    siteRoutes(http.fastify, {
+      site,
+      passes: new PassCodec(uploadSecret),
+      limiters,
+      visitorRateLimit: config.visitorRateLimit,
+      cacheSeconds: config.siteCacheSeconds,
+      publicUrl: config.publicUrl,
+      storageUrl: config.storageUrl,
+      log,
+    });
 
     let closed: Promise<void> | undefined;
     return {
