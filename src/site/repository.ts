@@ -209,40 +209,46 @@ export class SiteRepository {
 
   /**
    * A cover for each gallery: its cover media when that one is visible in it,
-   * else its first visible media in manual order.
+   * else its first visible media in manual order. Three indexed queries, none
+   * per gallery nor per media.
    */
   async covers(galleryIds: readonly number[]): Promise<Map<number, number>> {
     const out = new Map<number, number>();
     if (galleryIds.length === 0) return out;
+    const chosen = await this.db
+      .selectFrom('galleries as c')
+      .innerJoin('media_galleries as mg', (j) => j.onRef('mg.gallery_id', '=', 'c.id').onRef('mg.media_id', '=', 'c.cover_media_id'))
+      .innerJoin('medias as m', 'm.id', 'mg.media_id')
+      .select(['c.id', 'mg.media_id'])
+      .where('c.id', 'in', galleryIds)
+      .where('m.status', '=', 'live')
+      .where('m.renditions_state', '!=', 'failed')
+      .execute();
+    for (const r of chosen) out.set(r.id, r.media_id);
+    const rest = galleryIds.filter((id) => !out.has(id));
+    if (rest.length === 0) return out;
+    const firsts = await this.db
+      .selectFrom('media_galleries as mg')
+      .innerJoin('medias as m', 'm.id', 'mg.media_id')
+      .select(['mg.gallery_id', (eb) => eb.fn.min('mg.position').as('position')])
+      .where('mg.gallery_id', 'in', rest)
+      .where('m.status', '=', 'live')
+      .where('m.renditions_state', '!=', 'failed')
+      .groupBy('mg.gallery_id')
+      .execute();
+    if (firsts.length === 0) return out;
+    const wanted = new Map(firsts.map((f) => [f.gallery_id, Number(f.position)]));
     const rows = await this.db
       .selectFrom('media_galleries as mg')
       .innerJoin('medias as m', 'm.id', 'mg.media_id')
-      .innerJoin('galleries as c', 'c.id', 'mg.gallery_id')
-      .select(['mg.gallery_id', 'mg.media_id', 'c.cover_media_id'])
-      .where('mg.gallery_id', 'in', galleryIds)
+      .select(['mg.gallery_id', 'mg.media_id', 'mg.position'])
+      .where('mg.gallery_id', 'in', [...wanted.keys()])
+      .where('mg.position', 'in', [...new Set(wanted.values())])
       .where('m.status', '=', 'live')
       .where('m.renditions_state', '!=', 'failed')
-      .where((eb) =>
-        eb.or([
-          eb('mg.media_id', '=', eb.ref('c.cover_media_id')),
-          eb(
-            'mg.position',
-            '=',
-            eb
-              .selectFrom('media_galleries as x')
-              .innerJoin('medias as xm', 'xm.id', 'x.media_id')
-              .select((e) => e.fn.min('x.position').as('p'))
-              .whereRef('x.gallery_id', '=', 'mg.gallery_id')
-              .where('xm.status', '=', 'live')
-              .where('xm.renditions_state', '!=', 'failed'),
-          ),
-        ]),
-      )
       .orderBy('mg.media_id')
       .execute();
-    for (const r of rows) {
-      if (r.media_id === r.cover_media_id || !out.has(r.gallery_id)) out.set(r.gallery_id, r.media_id);
-    }
+    for (const r of rows) if (wanted.get(r.gallery_id) === r.position && !out.has(r.gallery_id)) out.set(r.gallery_id, r.media_id);
     return out;
   }
 

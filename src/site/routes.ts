@@ -287,19 +287,17 @@ export function siteRoutes(fastify: FastifyInstance, deps: SiteRouteDeps): void 
     fastify.route({ method: ['GET', 'POST'], url, bodyLimit: FORM_BYTES, handler: byUrlname });
   }
 
-  // A website at its own hostname: every path the API does not answer. Other hosts get the API's 404.
-  fastify.route({
-    method: ['GET', 'POST'],
-    url: '/*',
-    bodyLimit: FORM_BYTES,
-    handler: guarded(async (req, reply) => {
-      const host = hostOf(req.headers.host);
-      const website = host ? await site.website({ host }) : undefined;
-      if (!website) return reply.callNotFound();
-      const { path, query } = split(req);
-      return visit(req, reply, { website, homePath: '' }, path.slice(1), query);
-    }),
+  // A website at its own hostname: the site's own paths (a catch-all would take over the
+  // API's refusals of malformed paths). Other hosts get the API's 404.
+  const byHost = guarded(async (req, reply) => {
+    const host = hostOf(req.headers.host);
+    const website = host ? await site.website({ host }) : undefined;
+    if (!website) return reply.callNotFound();
+    const { path, query } = split(req);
+    return visit(req, reply, { website, homePath: '' }, path.slice(1), query);
   });
+  for (const url of ['/', '/-/*', '/_/*', '/robots.txt', '/sitemap.xml']) fastify.route({ method: 'GET', url, handler: byHost });
+  fastify.route({ method: 'POST', url: '/_password', bodyLimit: FORM_BYTES, handler: byHost });
 
   fastify.get('/_site/:name', (req, reply) => {
     const asset = ASSETS.get((req.params as { name: string }).name);

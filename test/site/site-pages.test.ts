@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { all, text } from '../../src/client/xml.js';
+import { FileUrls } from '../../src/renditions/urls.js';
 import { nowIso } from '../../src/store/db.js';
 import { create, galleryId, publishMedias } from '../api/galleries-fixtures.js';
 import { eachDatabase, TestService } from '../support/service.js';
@@ -259,6 +260,27 @@ eachDatabase((kind) => {
       expect((await visit(w.svc, `${home}/-/clients/_/${media}`)).status).toBe(403);
     });
 
+    it('offers the original only where hires_download allows it, at an address signed for the visitor that expires', async () => {
+      const withHires = await create(w, 'Hires', w.rootUuid, { acl: [{ email: 'DEFAULT', read: 1, comp_download: 0, hires_download: 1 }] });
+      const without = await create(w, 'No hires', w.rootUuid, { acl: [{ email: 'DEFAULT', read: 1, comp_download: 1, hires_download: 0 }] });
+      const [m] = await publishMedias(w.svc.db, w.user, withHires, ['orig.jpg']);
+      const mid = (await w.svc.db.selectFrom('medias').select('id').where('uuid', '=', m).executeTakeFirstOrThrow()).id;
+      await w.svc.db.insertInto('media_galleries').values({ gallery_id: await galleryId(w.svc.db, without), media_id: mid, position: 1, published_at: nowIso() }).execute();
+      await w.svc.db.updateTable('medias').set({ storage_key: 'media/ab/original-test.jpg', width: 6000, height: 4000 }).where('id', '=', mid).execute();
+      const page = await visit(w.svc, `${home}/-/hires/_/${m}`);
+      const href = /<a href="([^"]+)" download>Download the original \(6000 × 4000\)<\/a>/.exec(page.body.replace(/&amp;/g, '&'))?.[1];
+      expect(href).toMatch(/^\/files\/media\/ab\/original-test\.jpg\?e=\d+&v=anonymous&d=1&s=[\w-]+$/);
+      const files = new FileUrls(w.svc.service.services.uploadSecret, '');
+      const query = Object.fromEntries(new URL(href!, 'http://x').searchParams);
+      expect(files.check('media/ab/original-test.jpg', query)).toMatchObject({ kind: 'signed', visitor: 'anonymous', download: true });
+      expect(files.check('media/ab/original-test.jpg', query, Date.now() + 3 * 3600_000).kind).toBe('expired');
+      // No original where the list does not grant it; no comp before a watermarked rendition exists.
+      const other = await visit(w.svc, `${home}/-/no-hires/_/${m}`);
+      expect(other.status).toBe(200);
+      expect(other.body).not.toContain('original-test');
+      expect(other.body).not.toContain('Download');
+    });
+
     it('a DEFAULT entry with read lets everyone in', async () => {
       const g = await create(w, 'Open list', w.rootUuid, { acl: [{ email: 'DEFAULT', read: 1, comp_download: 0, hires_download: 0 }] });
       await publishMedias(w.svc.db, w.user, g, ['open.jpg']);
@@ -351,8 +373,13 @@ eachDatabase((kind) => {
       expect(gallery.status).toBe(200);
       expect(gallery.body).toContain(`href="/-/portraits/_/${m}"`);
       expect((await visit(w.svc, `/-/portraits/_/${m}`, { host })).status).toBe(200);
-      const missing = await visit(w.svc, '/-/nothing', { host });
+      const missing = await visit(w.svc, '/-/portraits/nothing', { host });
       expect([missing.status, missing.body.includes('<h1>Not found</h1>')]).toEqual([404, true]);
+      const locked = text((await w.client.createGallery(site.urlname, { name: 'Private', parent: site.rootGalleryUuid, password: 'pw' })).doc, 'gallery/uuid')!;
+      const opened = await visit(w.svc, '/_password', { host, form: { gallery: locked, password: 'pw', back: '/-/private' } });
+      expect([opened.status, opened.headers.location]).toEqual([303, '/-/private']);
+      expect(String(opened.headers['set-cookie'])).toContain('; Path=/;');
+      expect((await visit(w.svc, '/-/private', { host, cookie: cookieOf(opened) })).status).toBe(200);
       const sitemap = await visit(w.svc, '/sitemap.xml', { host });
       expect(sitemap.body).toContain(`<loc>https://${host}/-/portraits</loc>`);
       expect((await visit(w.svc, '/robots.txt', { host })).body).toContain(`Sitemap: https://${host}/sitemap.xml`);
