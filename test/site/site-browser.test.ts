@@ -7,15 +7,71 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { find, text } from '../../src/client/xml.js';
 import { nowIso } from '../../src/store/db.js';
 import { create, galleryId } from '../api/galleries-fixtures.js';
 import { startWorld, type World } from '../support/world.js';
+import { postUpload, uploadParamsOf } from '../api/uploads-support.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'site');
 const present = existsSync(CHROMIUM);
 const LIMIT_BYTES = 1.5 * 1000 * 1000;
+/** Photos uploaded for real: more than one page (60) of a gallery. */
+const UPLOADED = 64;
+let renditions = false;
+
+/** A photo-like JPEG (detail at every scale, unlike a flat colour), different for each `seed`. */
+async function photo(seed: number): Promise<Buffer> {
+  const w = 240;
+  const h = 160;
+  const raw = Buffer.alloc(w * h * 3);
+  let x = seed * 2654435761 + 1;
+  for (let i = 0; i < raw.length; i++) {
+    x = (x * 1103515245 + 12345) >>> 0;
+    raw[i] = (x >>> 24) & 0xff;
+  }
+  return sharp(raw, { raw: { width: w, height: h, channels: 3 } }).blur(1.2).resize(2400, 1600, { kernel: 'cubic' }).jpeg({ quality: 90 }).toBuffer();
+}
+
+/** The three upload steps of one photo, published to a gallery; its media UUID. */
+async function uploadPhoto(w: World, galleryUuid: string, i: number): Promise<string> {
+  const data = await photo(i);
+  const r1 = await w.client.request('POST', '/medias.xml', {
+    'media[content][upload_location]': 'REQUEST',
+    'media[content][file_name]': `UPLOAD_${String(i + 1).padStart(4, '0')}.jpg`,
+    'media[content][file_size]': data.length,
+    'media[content][mime_type]': 'image/jpeg',
+    'media[title]': `Photo ${i + 1}`,
+    'media[publish_to_galleries]': galleryUuid,
+  });
+  const media = find(r1.doc, 'media')!;
+  const r2 = await postUpload(text(media, 'upload-url')!, uploadParamsOf(media), { field: text(media, 'upload-file-param')!, data, name: 'photo.jpg', type: 'image/jpeg' });
+  if (r2.status !== 200) throw new Error(`upload step 2 answered ${r2.status}`);
+  await w.client.completeUpload(media, data.length);
+  return text(media, 'uuid')!;
+}
+
+/**
+ * Waits until the uploaded photos have their renditions, when this service makes them; false
+ * when it does not (every media stays at renditions_state 'none'): the weight then counts
+ * HTML, CSS, JS and the icon only.
+ */
+async function waitForRenditions(w: World, uuids: string[]): Promise<boolean> {
+  const states = async () => (await w.svc.db.selectFrom('medias').select('renditions_state').where('uuid', 'in', uuids).execute()).map((r) => r.renditions_state);
+  await new Promise((r) => setTimeout(r, 500));
+  if ((await states()).every((s) => s === 'none')) return false;
+  const deadline = Date.now() + 100_000;
+  for (;;) {
+    const now = await states();
+    if (now.includes('failed')) throw new Error('renditions failed');
+    if (now.every((s) => s === 'ready')) return true;
+    if (Date.now() > deadline) throw new Error(`renditions not ready: ${now.filter((s) => s !== 'ready').length} left`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
 
 if (!present && process.env.CI) {
   // CI must run the browser tests: fail loudly rather than skip.
@@ -35,12 +91,18 @@ describe.skipIf(!present)('the website in a browser', () => {
     w = await startWorld('sqlite', { VISITOR_RATE_LIMIT: 'off' });
     const g = await create(w, 'Five hundred', w.rootUuid, { content_order: 'manual-last', description: 'A large gallery.' });
     await create(w, 'A sub-gallery', g);
-    // 500 live medias published in the gallery, inserted in bulk.
+    // The first page: real photos uploaded and published through the API (three steps, as
+    // publishing plugins do), so that their renditions are made when the service makes them.
+    const uploaded: string[] = [];
+    for (let i = 0; i < UPLOADED; i++) uploaded.push(await uploadPhoto(w, g, i));
+    renditions = await waitForRenditions(w, uploaded);
+    // The rest of the 500 inserted in bulk after them: live medias published in the gallery.
     const artist = await w.svc.db.selectFrom('artists').select('id').where('uuid', '=', w.user.defaultArtistUuid).executeTakeFirstOrThrow();
     const gid = await galleryId(w.svc.db, g);
     const now = nowIso();
-    for (let start = 0; start < 500; start += 100) {
-      const rows = Array.from({ length: 100 }, (_, i) => ({
+    for (let start = UPLOADED; start < 500; start += 110) {
+      const count = Math.min(110, 500 - start);
+      const rows = Array.from({ length: count }, (_, i) => ({
         uuid: randomUUID(),
         owner_id: w.user.id,
         artist_id: artist.id,
@@ -55,7 +117,7 @@ describe.skipIf(!present)('the website in a browser', () => {
       const ids = await w.svc.db.insertInto('medias').values(rows).returning('id').execute();
       await w.svc.db
         .insertInto('media_galleries')
-        .values(ids.map((r, i) => ({ gallery_id: gid, media_id: r.id, position: start + i + 1, published_at: now })))
+        .values(ids.map((r, i) => ({ gallery_id: gid, media_id: r.id, position: 1000 + start + i, published_at: now })))
         .execute();
     }
     galleryPath = `${w.svc.url}/sites/${w.urlname}/-/five-hundred`;
@@ -64,7 +126,7 @@ describe.skipIf(!present)('the website in a browser', () => {
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
     mkdirSync(ARTIFACTS, { recursive: true });
-  });
+  }, 300_000);
   afterAll(async () => {
     await browser?.close();
     await w?.svc.close();
@@ -100,9 +162,12 @@ describe.skipIf(!present)('the website in a browser', () => {
       expect(await page.locator('h1').textContent()).toBe('Five hundred');
       // HTML, stylesheet, script, and only the images the first screen shows.
       expect(view.bytes).toBeLessThan(LIMIT_BYTES);
+      // With renditions, the first screen's photos are real images (their srcset chosen by the browser).
+      if (renditions) expect(view.images).toBeGreaterThan(3);
+      else expect(await page.locator('ul.media img').count()).toBe(0);
       // No CSP violation or script error.
       expect(errors).toEqual([]);
-      console.log(`[site] first view at ${name} ${viewport.width}x${viewport.height}@${scale}x: ${view.bytes} bytes in ${view.requests} responses (${view.images} images)`);
+      console.log(`[site] first view at ${name} ${viewport.width}x${viewport.height}@${scale}x: ${view.bytes} bytes in ${view.requests} responses (${view.images} images${renditions ? '' : ', no renditions made by this service yet'})`);
       await context.close();
     });
   }
@@ -126,6 +191,7 @@ describe.skipIf(!present)('the website in a browser', () => {
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Close');
     expect(await dialog.getAttribute('data-index')).toBe('0');
     expect(await dialog.locator('figcaption').textContent()).toBe('Photo 1 (1 / 60)');
+    if (renditions) await expect.poll(() => dialog.locator('img').evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth > 0)).toBe(true);
     await page.screenshot({ path: join(ARTIFACTS, 'lightbox.png') });
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowRight');
