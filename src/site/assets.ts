@@ -23,6 +23,7 @@ header.site a{color:inherit;text-decoration:none;font-weight:600}
 main{padding:1rem;max-width:1400px;margin:0 auto}
 h1{font-size:1.6rem;margin:.5rem 0}
 h2{font-size:1.2rem;margin:1.5rem 0 .5rem}
+.crumbs{padding:.5rem 1rem 0;max-width:1400px;margin:0 auto}
 .crumbs ol{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.25rem;font-size:.9rem}
 .crumbs li+li::before{content:"/";margin-right:.25rem;color:#777}
 .desc{max-width:70ch;white-space:pre-line}
@@ -33,9 +34,9 @@ h2{font-size:1.2rem;margin:1.5rem 0 .5rem}
 .media{list-style:none;margin:0;padding:0}
 .media a{display:block}
 .media img,.media .ph{display:block;width:100%;height:auto;background:#e6e6e6}
-.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(150px,1fr));gap:.5rem}
+.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(100px,1fr));gap:.5rem}
 .grid img,.grid .ph{aspect-ratio:1;object-fit:cover}
-.rows{--row:160px;display:flex;flex-wrap:wrap;gap:.5rem}
+.rows{--row:120px;display:flex;flex-wrap:wrap;gap:.5rem}
 .rows li{flex-grow:13;flex-basis:calc(var(--row)*1.3)}
 .rows::after{content:"";flex-grow:999}
 .rows img,.rows .ph{height:var(--row);object-fit:cover}
