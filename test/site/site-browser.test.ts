@@ -7,13 +7,11 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { find, text } from '../../src/client/xml.js';
 import { nowIso } from '../../src/store/db.js';
 import { create, galleryId } from '../api/galleries-fixtures.js';
 import { startWorld, type World } from '../support/world.js';
-import { postUpload, uploadParamsOf } from '../api/uploads-support.js';
+import { uploadPhoto, waitForRenditions } from './site-support.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'site');
@@ -22,61 +20,6 @@ const LIMIT_BYTES = 1.5 * 1000 * 1000;
 /** Photos uploaded for real: more than one page (60) of a gallery. */
 const UPLOADED = 64;
 let renditions = false;
-
-/**
- * A photo-like JPEG, different for each `seed`: smooth colour fields with grain, about as heavy
- * as a detailed photograph once made small (about 22 kB at 320 px and 60 kB at 640 px in WebP
- * q80; pure noise would be twice that, a flat colour next to nothing).
- */
-async function photo(seed: number): Promise<Buffer> {
-  let x = seed * 2654435761 + 1;
-  const next = () => {
-    x = (x * 1103515245 + 12345) >>> 0;
-    return (x >>> 24) & 0xff;
-  };
-  const low = Buffer.alloc(24 * 16 * 3);
-  for (let i = 0; i < low.length; i++) low[i] = next();
-  const base = await sharp(low, { raw: { width: 24, height: 16, channels: 3 } }).resize(240, 160, { kernel: 'cubic' }).raw().toBuffer();
-  for (let i = 0; i < base.length; i++) base[i] = Math.max(0, Math.min(255, base[i] + ((next() - 128) * 40) / 128));
-  return sharp(base, { raw: { width: 240, height: 160, channels: 3 } }).blur(1.2).resize(1800, 1200, { kernel: 'cubic' }).jpeg({ quality: 90 }).toBuffer();
-}
-
-/** The three upload steps of one photo, published to a gallery; its media UUID. */
-async function uploadPhoto(w: World, galleryUuid: string, i: number): Promise<string> {
-  const data = await photo(i);
-  const r1 = await w.client.request('POST', '/medias.xml', {
-    'media[content][upload_location]': 'REQUEST',
-    'media[content][file_name]': `UPLOAD_${String(i + 1).padStart(4, '0')}.jpg`,
-    'media[content][file_size]': data.length,
-    'media[content][mime_type]': 'image/jpeg',
-    'media[title]': `Photo ${i + 1}`,
-    'media[publish_to_galleries]': galleryUuid,
-  });
-  const media = find(r1.doc, 'media')!;
-  const r2 = await postUpload(text(media, 'upload-url')!, uploadParamsOf(media), { field: text(media, 'upload-file-param')!, data, name: 'photo.jpg', type: 'image/jpeg' });
-  if (r2.status !== 200) throw new Error(`upload step 2 answered ${r2.status}`);
-  await w.client.completeUpload(media, data.length);
-  return text(media, 'uuid')!;
-}
-
-/**
- * Waits until the uploaded photos have their renditions, when this service makes them; false
- * when it does not (every media stays at renditions_state 'none'): the weight then counts
- * HTML, CSS, JS and the icon only.
- */
-async function waitForRenditions(w: World, uuids: string[]): Promise<boolean> {
-  const states = async () => (await w.svc.db.selectFrom('medias').select('renditions_state').where('uuid', 'in', uuids).execute()).map((r) => r.renditions_state);
-  await new Promise((r) => setTimeout(r, 500));
-  if ((await states()).every((s) => s === 'none')) return false;
-  const deadline = Date.now() + 100_000;
-  for (;;) {
-    const now = await states();
-    if (now.includes('failed')) throw new Error('renditions failed');
-    if (now.every((s) => s === 'ready')) return true;
-    if (Date.now() > deadline) throw new Error(`renditions not ready: ${now.filter((s) => s !== 'ready').length} left`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 if (!present && process.env.CI) {
   // CI must run the browser tests: fail loudly rather than skip.
@@ -99,7 +42,7 @@ describe.skipIf(!present)('the website in a browser', () => {
     // The first page: real photos uploaded and published through the API (three steps, as
     // publishing plugins do), so that their renditions are made when the service makes them.
     const uploaded: string[] = [];
-    for (let i = 0; i < UPLOADED; i++) uploaded.push(await uploadPhoto(w, g, i));
+    for (let i = 0; i < UPLOADED; i++) uploaded.push(await uploadPhoto(w, g, i, 1800));
     renditions = await waitForRenditions(w, uploaded);
     // The rest of the 500 inserted in bulk after them: live medias published in the gallery.
     const artist = await w.svc.db.selectFrom('artists').select('id').where('uuid', '=', w.user.defaultArtistUuid).executeTakeFirstOrThrow();
