@@ -31,6 +31,13 @@ const MAX_BACK_LENGTH = 2000;
 const PAGE = /^[1-9][0-9]{0,5}$/;
 const URLNAME = /^[A-Za-z0-9_-]{1,100}$/;
 const FULL_PATH = /^[a-z0-9-]+(\/[a-z0-9-]+)*$/;
+/** No gallery has a longer full url path or lies deeper (docs/galleries.md): refused before any query. */
+const MAX_FULL_PATH_CHARS = 1000;
+const MAX_DEPTH = 32;
+
+function isGalleryPath(path: string): boolean {
+  return path.length <= MAX_FULL_PATH_CHARS && FULL_PATH.test(path) && path.split('/').length <= MAX_DEPTH;
+}
 /** Pages kept by the micro-cache; the oldest go first. */
 const CACHE_ENTRIES = 1000;
 
@@ -239,7 +246,11 @@ export function siteRoutes(fastify: FastifyInstance, deps: SiteRouteDeps): void 
       const hit = cache.get(v.cacheKey);
       if (hit) return sendHtml(reply, 200, hit.html, hit.indexable);
     }
-    if (req.method === 'POST') return rest === '_password' ? password(req, reply, v) : notFound(reply, at);
+    if (req.method === 'POST') {
+      // A body we do not read (not a form) must not stay on the connection.
+      if (!req.raw.complete) reply.header('connection', 'close');
+      return rest === '_password' ? password(req, reply, v) : notFound(reply, at);
+    }
     if (rest === '') return galleryPage(reply, v, '', here);
     if (rest === 'robots.txt') return robots(reply, v);
     if (rest === 'sitemap.xml') return sitemap(reply, v);
@@ -248,7 +259,7 @@ export function siteRoutes(fastify: FastifyInstance, deps: SiteRouteDeps): void 
       const inner = rest.slice(2);
       const cut = inner.indexOf('/_/');
       const path = cut < 0 ? inner : inner.slice(0, cut);
-      if (!FULL_PATH.test(path)) return notFound(reply, at);
+      if (!isGalleryPath(path)) return notFound(reply, at);
       return cut < 0 ? galleryPage(reply, v, path, here) : mediaPage(reply, v, path, inner.slice(cut + 3), here);
     }
     return notFound(reply, at);
@@ -331,7 +342,7 @@ function backGalleryPath(back: string, homePath: string): string {
   const inner = rest.slice(2);
   const cut = inner.indexOf('/_/');
   const path = cut < 0 ? inner : inner.slice(0, cut);
-  return FULL_PATH.test(path) ? path : '';
+  return isGalleryPath(path) ? path : '';
 }
 
 /** The pages' policy: nothing inline, images from here (and from the object store when files are there). */

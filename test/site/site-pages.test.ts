@@ -197,6 +197,9 @@ eachDatabase((kind) => {
         `${home}/_/not-a-uuid`,
         `${home}/elsewhere`,
         `${home}/-/../x`,
+        `${home}/-/${'a'.repeat(1001)}`,
+        `${home}/-/${'a/'.repeat(4000)}a`,
+        `${home}/-/ordered?page=${'9'.repeat(50)}`,
       ]) {
         const page = await visit(w.svc, path);
         expect(page.status, path).toBe(404);
