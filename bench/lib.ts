@@ -38,6 +38,8 @@ export interface BenchContext {
   sessionCookie: string;
   /** Requests/s of the bare node:http server answering a whoami-sized body. */
   baselineRps: number;
+  /** That bare server's address (it answers /whoami.xml), for sections that alternate rounds with it. */
+  bareUrl: string;
   /** Loads a signed GET carrying the session cookie. */
   load(pathAndQuery: string, opts?: { headers?: Record<string, string>; connections?: number; durationSeconds?: number; url?: string }): Promise<LoadResult>;
   /** Wall time of fn in ms. */

@@ -97,6 +97,7 @@ async function main(): Promise<void> {
       client,
       sessionCookie,
       baselineRps: baseline.rps,
+      bareUrl,
       load,
       time,
       async startBareUploadSink(dir) {

@@ -13,13 +13,14 @@ import { AppsService } from './apps/service.js';
 import { ArtistsRepository } from './artists/repository.js';
 import { artistRoutes } from './artists/routes.js';
 import { ArtistsService } from './artists/service.js';
+import { GalleriesRepository } from './galleries/repository.js';
 import { galleryRoutes } from './galleries/routes.js';
+import { GalleriesService } from './galleries/service.js';
 import { GroupsRepository } from './groups/repository.js';
 import { groupRoutes } from './groups/routes.js';
 import { GroupsService } from './groups/service.js';
 import { AppKeys } from './http/app-keys.js';
 import { Authenticator } from './http/auth.js';
-import type { Services } from './http/context.js';
 import { createLimiterFactory } from './http/limiter-store.js';
 import { RateLimit } from './http/rate-limit.js';
 import { ApiRouter, type RouteSpec } from './http/router.js';
@@ -106,7 +107,12 @@ export async function buildCore(config: Pick<Config, 'dataDir' | 'databaseUrl'>)
 
 export interface App {
   fastify: FastifyInstance;
-  services: Services;
+  store: Store;
+  /** Sessions (tests sign users in without a login). */
+  sessions: SessionStore;
+  /** Signs upload policies and raw-upload URLs. */
+  uploadSecret: Buffer;
+  galleries: GalleriesService;
   /** The services the admin command line uses too (tests create their users, websites and applications through them). */
   core: Core;
   /** Every route the service declares, in the order they were declared. */
@@ -181,22 +187,10 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     const rateLimit = config.rateLimit ? new RateLimit(config.rateLimit, limiters, (err) => log.error({ err }, 'rate-limit store unavailable; request let through')) : null;
 
     const jobsRepo = new JobsRepository(store);
-    // The worker is built below, once the handlers (which take `services`) exist.
+    // The worker is built below, once its handlers exist; enqueueing wakes it.
     let worker: JobWorker | undefined;
     const jobs = new JobQueue(jobsRepo, () => worker?.wake());
     const { access } = core;
-    const services: Services = {
-      config,
-      store,
-      db: store.db,
-      sessions,
-      log,
-      storage,
-      uploadSecret,
-      tmpDir,
-      jobs,
-      access,
-    };
 
     // Uploads, media and groups, on the storage's bookkeeping of files to remove.
     const deletions = new DeletionsRepository(store.db);
@@ -205,12 +199,13 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     const uploads = new UploadsService(uploadsRepo, storage, fileDeletions, { secret: uploadSecret, tmpDir, config });
     const media = new MediaService(new MediaRepository(store.db, store.dialect, uploadsRepo, deletions), uploads, fileDeletions, access, jobs, log, config);
     const groups = new GroupsService(new GroupsRepository(store.db), media, access);
+    const galleries = new GalleriesService(new GalleriesRepository(store.db), access, media, config.galleryListCap);
 
     const routes: RouteSpec[] = [
       ...sessionRoutes({ sessions, secureCookies }),
       ...websiteRoutes({ websites: core.websites, config }),
       ...artistRoutes({ artists: core.artists }),
-      ...galleryRoutes(),
+      ...galleryRoutes(galleries),
       ...uploadRoutes(uploads),
       ...mediaRoutes(media),
       ...groupRoutes(groups),
@@ -267,7 +262,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     sessionPurge.start();
     closers.push(() => sessionPurge.stop());
 
-    const http = createHttpServer({ config, log, appKeys, authenticator, rateLimit, router, services });
+    const http = createHttpServer({ config, log, appKeys, authenticator, rateLimit, router });
     closers.push(() => http.close());
     // The visitor website, beside the signed API. Its file addresses are host-relative: a website at its own hostname is served by this same process.
     const site = new SiteService(new SiteRepository(store.db), new FileUrls(uploadSecret, ''), config);
@@ -285,7 +280,10 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     let closed: Promise<void> | undefined;
     return {
       fastify: http.fastify,
-      services,
+      store,
+      sessions,
+      uploadSecret,
+      galleries,
       core,
       routes,
       worker: jobWorker,

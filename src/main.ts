@@ -7,7 +7,7 @@ const service = await buildApp(config);
 await service.fastify.listen({ port: config.port, host: config.host });
 const address = service.fastify.server.address();
 const port = typeof address === 'object' && address ? address.port : config.port;
-service.fastify.log.info({ port, host: config.host, database: service.services.store.dialect, publicUrl: config.publicUrl }, 'media portfolio service ready');
+service.fastify.log.info({ port, host: config.host, database: service.store.dialect, publicUrl: config.publicUrl }, 'media portfolio service ready');
 
 let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

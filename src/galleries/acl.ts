@@ -1,11 +1,9 @@
 // Gallery access lists (spec 2.3): gallery[acl][n][email|read|comp_download|hires_download]
 // on create. n = 0 is the DEFAULT entry (what any visitor may do); n >= 1 are
 // client entries, numbered by the client; their rights replace the default
-// for that e-mail address.
+// for that e-mail address. Stored by repository.ts.
 import { invalid } from '../http/errors.js';
 import type { Params } from '../http/params.js';
-import type { Db } from '../store/db.js';
-import { preparedAll } from '../store/prepared.js';
 
 export const DEFAULT_ACL_EMAIL = 'DEFAULT';
 const ENTRY = /^gallery\[acl\]\[([^\]]*)\]\[(email|read|comp_download|hires_download)\]$/;
@@ -60,52 +58,4 @@ export function readAcl(p: Params): AclEntryInput[] | undefined {
     });
   }
   return entries;
-}
-
-export async function insertAcl(db: Db, galleryId: number, entries: readonly AclEntryInput[], now: string): Promise<void> {
-  if (entries.length === 0) return;
-  await db
-    .insertInto('gallery_acl')
-    .values(
-      entries.map((e) => ({
-        gallery_id: galleryId,
-        position: e.position,
-        email: e.email,
-        can_read: e.read ? 1 : 0,
-        comp_download: e.compDownload ? 1 : 0,
-        hires_download: e.hiresDownload ? 1 : 0,
-        created_at: now,
-      })),
-    )
-    .execute();
-}
-
-export interface AclEntry {
-  position: number;
-  email: string;
-  read: boolean;
-  compDownload: boolean;
-  hiresDownload: boolean;
-}
-
-/** Access lists of several galleries in one query, entries in position order. */
-const aclRows = preparedAll((db: Db, galleryIds: readonly number[]) =>
-  db
-    .selectFrom('gallery_acl')
-    .select(['gallery_id', 'position', 'email', 'can_read', 'comp_download', 'hires_download'])
-    .where('gallery_id', 'in', galleryIds)
-    .orderBy('gallery_id')
-    .orderBy('position'),
-);
-
-export async function loadAcls(db: Db, galleryIds: readonly number[]): Promise<Map<number, AclEntry[]>> {
-  const out = new Map<number, AclEntry[]>();
-  if (galleryIds.length === 0) return out;
-  const rows = await aclRows(db, galleryIds);
-  for (const r of rows) {
-    let list = out.get(r.gallery_id);
-    if (!list) out.set(r.gallery_id, (list = []));
-    list.push({ position: r.position, email: r.email, read: r.can_read === 1, compDownload: r.comp_download === 1, hiresDownload: r.hires_download === 1 });
-  }
-  return out;
 }

@@ -23,7 +23,7 @@ export type Direction = (typeof DIRECTIONS)[number];
 export const MAX_NAME_LENGTH = 255;
 export const MAX_DESCRIPTION_LENGTH = 65_535;
 export const MAX_PASSWORD_LENGTH = 200;
-/** Media UUIDs one reorder may list: a whole gallery, written in chunks (galleries/medias.ts). */
+/** Media UUIDs one reorder may list: a whole gallery, written in chunks (repository.ts setPositions). */
 export const MAX_MEDIAS_ORDER = 100_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -2,11 +2,7 @@
 // list a gallery's ancestors, and every full url path rewrite, cost the depth
 // times the path length: both stay bounded so that no tree can make a reply,
 // a statement or the process's memory grow without limit.
-import { sql } from 'kysely';
 import { invalid } from '../http/errors.js';
-import type { Db } from '../store/db.js';
-import { galleryTotal, subtreeCte } from './queries.js';
-import type { GalleryRow } from '../store/schema.js';
 
 /** Levels below the root: its children are on level 1. */
 export const MAX_GALLERY_DEPTH = 32;
@@ -17,14 +13,6 @@ export const MAX_GALLERIES_PER_WEBSITE = 20_000;
 /** Level of a gallery: url paths never contain '/', so it is the number of segments of its full url path. */
 export function levelOf(fullUrlPath: string): number {
   return fullUrlPath === '' ? 0 : fullUrlPath.split('/').length;
-}
-
-/** Refuses `adding` more galleries when the website would hold more than the limit. Run it with the website locked. */
-export async function checkWebsiteRoom(db: Db, websiteId: number, adding: number): Promise<void> {
-  const total = await galleryTotal(db, websiteId);
-  if (total + adding > MAX_GALLERIES_PER_WEBSITE) {
-    throw invalid(`gallery[parent]: the website holds ${total} galleries; it may hold at most ${MAX_GALLERIES_PER_WEBSITE} galleries`);
-  }
 }
 
 /**
@@ -45,23 +33,4 @@ export function checkFullUrlPathLength(length: number, attr: string, wasLength =
   if (length > MAX_FULL_URL_PATH_LENGTH && length > wasLength) {
     throw invalid(`${attr}: a full-url-path would be ${length} characters long; it may be at most ${MAX_FULL_URL_PATH_LENGTH} characters long`);
   }
-}
-
-/**
- * How far a gallery's sub-tree reaches below it: the levels and the full url
- * path characters its deepest and its longest descendants add to its own. One
- * query, and none for a gallery without sub-galleries.
- */
-export async function subtreeReach(db: Db, g: Pick<GalleryRow, 'id' | 'full_url_path' | 'subgalleries_count'>): Promise<{ levels: number; chars: number }> {
-  if (g.subgalleries_count === 0) return { levels: 0, chars: 0 };
-  const { rows } = await sql<{ longest: number | string | null; slashes: number | string | null }>`${subtreeCte([g.id])}
-    SELECT MAX(LENGTH(g.full_url_path)) AS longest,
-      MAX(LENGTH(g.full_url_path) - LENGTH(REPLACE(g.full_url_path, '/', ''))) AS slashes
-    FROM sub JOIN galleries g ON g.id = sub.id`.execute(db);
-  const row = rows[0];
-  if (row?.longest === null || row?.longest === undefined || row.slashes === null) return { levels: 0, chars: 0 };
-  return {
-    levels: Math.max(0, Number(row.slashes) + 1 - levelOf(g.full_url_path)),
-    chars: Math.max(0, Number(row.longest) - g.full_url_path.length),
-  };
 }

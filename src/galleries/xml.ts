@@ -2,8 +2,7 @@
 // client-compat). Create, update, details, lists and sub-gallery listings
 // all render through galleryXml.
 import { xmlArray, type XmlObject, type XmlValue } from '../http/xml.js';
-import type { AclEntry } from './acl.js';
-import type { GalleryRecord, MediaCounts } from './queries.js';
+import type { AclEntry, CountedGallery, GalleryDetails, GalleryRecord, MediaCounts } from './service.js';
 
 /** list: identity and place in the tree; details: every field. */
 export type GalleryView = 'list' | 'details';
@@ -68,4 +67,19 @@ function aclEntryXml(e: AclEntry): XmlObject {
 
 export function galleryLocation(urlname: string, uuid: string): string {
   return `/websites/${urlname}/galleries/${uuid}.xml`;
+}
+
+/** A gallery with its counts, as lists and sub-gallery listings show it. */
+export function countedXml(g: CountedGallery, view: GalleryView): XmlObject {
+  return galleryXml(g.record, view, { counts: g.counts });
+}
+
+/** The gallery as create, update and details show it: every field and its access list. */
+export function detailsXml(d: GalleryDetails): XmlObject {
+  return galleryXml(d.record, 'details', {
+    counts: d.counts,
+    acl: d.acl,
+    medias: d.medias,
+    subgalleries: d.subgalleries?.map((s) => countedXml(s, 'details')),
+  });
 }

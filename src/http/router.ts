@@ -2,7 +2,7 @@
 // `_method` override, parameter whitelist, the handler, the XML reply.
 import busboy from 'busboy';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { HttpMethod, RequestContext, Services, UploadedFile } from './context.js';
+import type { HttpMethod, RequestContext, UploadedFile } from './context.js';
 import { ApiError, badRequest } from './errors.js';
 import { compileParamPatterns, Params } from './params.js';
 import { sendXml } from './reply.js';
@@ -59,7 +59,7 @@ export class ApiRouter {
     methods.set(spec.method, { ...spec, patterns: compileParamPatterns(spec.params ?? []) });
   }
 
-  install(fastify: FastifyInstance, services: Services): void {
+  install(fastify: FastifyInstance, maxUploadBytes: number): void {
     for (const [path, methods] of this.byPath) {
       const wire = new Set<HttpMethod>();
       for (const m of methods.keys()) {
@@ -70,20 +70,20 @@ export class ApiRouter {
       for (const method of wire) {
         const candidates = method === 'POST' ? [...methods.values()].filter((r) => r.method !== 'GET') : [methods.get(method)!];
         const auth = candidates.reduce<AuthLevel>((a, r) => (AUTH_RANK[r.auth ?? 'user'] > AUTH_RANK[a] ? (r.auth ?? 'user') : a), 'none');
-        const limits = wireLimits(candidates, services.config.maxUploadBytes);
+        const limits = wireLimits(candidates, maxUploadBytes);
         fastify.route({
           method,
           url: path,
           config: { auth },
           // Fastify reads urlencoded bodies itself: the same bound applies there.
           bodyLimit: limits.formBytes,
-          handler: (req, reply) => this.dispatch(req, reply, methods, services, limits),
+          handler: (req, reply) => this.dispatch(req, reply, methods, limits),
         });
       }
     }
   }
 
-  private async dispatch(req: FastifyRequest, reply: FastifyReply, methods: Map<HttpMethod, CompiledRoute>, services: Services, limits: WireLimits): Promise<void> {
+  private async dispatch(req: FastifyRequest, reply: FastifyReply, methods: Map<HttpMethod, CompiledRoute>, limits: WireLimits): Promise<void> {
     const url = req.raw.url ?? '';
     const q = url.indexOf('?');
     const params = Params.parse(q < 0 ? '' : url.slice(q + 1));
@@ -142,7 +142,6 @@ export class ApiRouter {
         if (segment.includes('\0')) throw badRequest('a path segment contains a NUL character', 'bad_encoding');
       }
       const ctx: RequestContext = {
-        services,
         method,
         params,
         path: req.params as Record<string, string>,

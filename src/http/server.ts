@@ -9,7 +9,6 @@ import type { Config } from '../config.js';
 import type { Logger } from 'pino';
 import type { AppKeys } from './app-keys.js';
 import type { Authenticator, Identity } from './auth.js';
-import type { Services } from './context.js';
 import type { AppRow } from '../store/schema.js';
 import { ApiError, badRequest, codeForStatus, type ErrorCode } from './errors.js';
 import type { RateLimit } from './rate-limit.js';
@@ -70,8 +69,6 @@ export interface HttpDeps {
   rateLimit: RateLimit | null;
   /** Every route of the service, declared by the features. */
   router: ApiRouter;
-  /** Given to the route handlers (their context's `services`). */
-  services: Services;
 }
 
 export interface HttpServer {
@@ -81,7 +78,7 @@ export interface HttpServer {
 }
 
 export function createHttpServer(deps: HttpDeps): HttpServer {
-  const { config, appKeys, authenticator, rateLimit, router, services } = deps;
+  const { config, appKeys, authenticator, rateLimit, router } = deps;
   const limits = config.connections;
   let closing = false;
   const fastify = Fastify({
@@ -209,7 +206,7 @@ export function createHttpServer(deps: HttpDeps): HttpServer {
     sendError(req, reply, new ApiError('not_found', `no such endpoint: ${req.method} ${(req.raw.url ?? '').split('?')[0]}`));
   });
 
-  router.install(fastify, services);
+  router.install(fastify, config.maxUploadBytes);
 
   let closed = false;
   return {

@@ -8,6 +8,7 @@ import { ensurePrivateDir, ensurePrivateFile, tightenIfPresent } from '../storag
 import type { Database } from './schema.js';
 import type { Dialect } from './migration-helpers.js';
 import { migrationsFor } from './migrations/index.js';
+import { runDirectlyOn } from './prepared.js';
 
 export type Db = Kysely<Database>;
 
@@ -29,11 +30,14 @@ export type Sometimes<T> = T | Promise<T>;
  * placeholder parameters; each call passes the real ones in order.
  */
 export function hotQuery<R>(store: Store, query: CompiledQuery<R>): (...parameters: unknown[]) => Sometimes<R[]> {
+  const viaKysely = async (...parameters: unknown[]) => (await store.db.executeQuery<R>({ ...query, parameters } as CompiledQuery<R>)).rows;
   if (store.sqlite) {
-    const stmt = store.sqlite.prepare(query.sql);
-    return (...parameters) => stmt.all(...parameters) as R[];
+    const sqlite = store.sqlite;
+    const stmt = sqlite.prepare(query.sql);
+    // While a transaction is open on the handle, a synchronous read would see its uncommitted rows: wait for it in Kysely's queue.
+    return (...parameters) => (sqlite.inTransaction ? viaKysely(...parameters) : (stmt.all(...parameters) as R[]));
   }
-  return async (...parameters) => (await store.db.executeQuery<R>({ ...query, parameters } as CompiledQuery<R>)).rows;
+  return viaKysely;
 }
 
 // COUNT(*) and bigint columns arrive as strings from pg; our values fit in a double.
@@ -63,6 +67,7 @@ export function openStore(opts: { dataDir: string; databaseUrl?: string }): Stor
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 10000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  runDirectlyOn(db, sqlite);
   return { db, dialect: 'sqlite', sqlite, close: () => db.destroy() };
 }
 

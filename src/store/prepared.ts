@@ -1,8 +1,24 @@
 // Compile-once queries. Building and compiling a Kysely query costs several
 // times what SQLite needs to run a keyed lookup, so the lookups every request
 // makes are compiled on first use and later calls only swap their parameters.
-import type { Compilable, CompiledQuery } from 'kysely';
-import type { Db } from './db.js';
+import type SQLite from 'better-sqlite3';
+import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import type { Database } from './schema.js';
+
+// Not db.ts's Db: db.ts registers its SQLite handle here.
+type Db = Kysely<Database>;
+
+/** The SQLite handle under each SQLite Db (not its transactions), for the synchronous path. */
+const sqliteOf = new WeakMap<Db, SQLite.Database>();
+
+/**
+ * Lets the compile-once queries on `db` run their statements on the SQLite
+ * handle directly, without Kysely's connection queue: what a keyed lookup
+ * costs is then mostly SQLite's own work.
+ */
+export function runDirectlyOn(db: Db, sqlite: SQLite.Database): void {
+  sqliteOf.set(db, sqlite);
+}
 
 type Scalar = string | number;
 type Arg = Scalar | readonly Scalar[];
@@ -12,6 +28,8 @@ const MAX_CACHED_LIST = 16;
 
 interface Entry<R> {
   query: CompiledQuery<R>;
+  /** The statement on the SQLite handle, when the Db has one. */
+  stmt?: SQLite.Statement;
   /** For each compiled parameter: [argument index, element index or -1], or undefined for a constant. */
   slots: Array<readonly [number, number] | undefined>;
 }
@@ -45,16 +63,20 @@ function compileOnce<A extends Arg[], R>(build: (db: Db, ...args: A) => Compilab
       if (args.some((_, i) => !slots.some((s) => s?.[0] === i))) {
         throw new Error('prepared query: every argument must be used as a plain parameter');
       }
-      entry = { query, slots };
+      const sqlite = sqliteOf.get(db);
+      entry = { query, slots, stmt: sqlite?.prepare(query.sql) };
       forDb.set(shape, entry);
     }
-    const { query, slots } = entry;
+    const { query, slots, stmt } = entry;
     const parameters = query.parameters.map((p, k) => {
       const slot = slots[k];
       if (!slot) return p;
       const a = args[slot[0]];
       return slot[1] < 0 ? a : (a as readonly Scalar[])[slot[1]];
     });
+    // While a transaction is open on the handle (between its statements), the
+    // read waits its turn in Kysely's queue: it must not see uncommitted rows.
+    if (stmt && !sqliteOf.get(db)!.inTransaction) return stmt.all(...parameters) as R[];
     return (await db.executeQuery<R>({ ...query, parameters } as CompiledQuery<R>)).rows;
   };
 }

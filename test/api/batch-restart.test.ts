@@ -62,7 +62,7 @@ eachDatabase((kind) => {
   it('resumes a batch job after a restart and applies it exactly once', async () => {
     const first = await startOn(env);
     running.push(first.service);
-    const db = first.service.services.db;
+    const db = first.service.store.db;
     const { core } = first.service;
     const { key, secret } = await core.apps.create('test');
     const password = 'pw-restart';
@@ -97,7 +97,7 @@ eachDatabase((kind) => {
     expect(appliedSoFar).toHaveLength(left.cursor);
 
     const stopped = await startOn(env);
-    const stoppedDb = stopped.service.services.db;
+    const stoppedDb = stopped.service.store.db;
     running.push(stopped.service);
 
     const c2 = clientOf(stopped.url);
@@ -124,7 +124,7 @@ eachDatabase((kind) => {
 
   it('leaves a job leased by a crashed worker alone until the lease expires, then resumes it', async () => {
     const svc = running[running.length - 1];
-    const db = svc.services.db;
+    const db = svc.store.db;
     const user = await db.selectFrom('users').selectAll().where('email', '=', 'restart@example.com').executeTakeFirstOrThrow();
     const artist = await db.selectFrom('artists').select('uuid').where('owner_id', '=', user.id).executeTakeFirstOrThrow();
     const testUser: TestUser = { uuid: user.uuid, id: user.id, email: user.email, password: 'pw-restart', defaultArtistUuid: artist.uuid };
@@ -173,7 +173,7 @@ eachDatabase((kind) => {
     const a = running[running.length - 1];
     const b = await startOn(env);
     running.push(b.service);
-    const db = a.services.db;
+    const db = a.store.db;
     const user = await db.selectFrom('users').selectAll().where('email', '=', 'restart@example.com').executeTakeFirstOrThrow();
     const artist = await db.selectFrom('artists').select('uuid').where('owner_id', '=', user.id).executeTakeFirstOrThrow();
     const testUser: TestUser = { uuid: user.uuid, id: user.id, email: user.email, password: 'pw-restart', defaultArtistUuid: artist.uuid };

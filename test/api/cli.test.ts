@@ -307,7 +307,7 @@ eachDatabase((kind) => {
       expect(text(sites.doc, 'websites/website/uuid')).toBe(site.uuid);
       expect(text(sites.doc, 'websites/website/root-gallery-uuid')).toBe(site.rootGalleryUuid);
 
-      const db = service.services.db;
+      const db = service.store.db;
       const owner = await db.selectFrom('users').select('id').where('uuid', '=', user.uuid as string).executeTakeFirstOrThrow();
       const library = await db.selectFrom('artists').selectAll().where('owner_id', '=', owner.id).where('is_default', '=', 1).executeTakeFirstOrThrow();
       const artists = await client.artists('details');
@@ -330,7 +330,7 @@ eachDatabase((kind) => {
       const password = 'dan has two factors';
       const secret = randomTotpSecret();
       jsonOf(await admin(target, 'user', 'create', '--email', email, '--password', password, '--otp-secret', secret, '--json'));
-      const stored = await service.services.db.selectFrom('users').select(['otp_secret', 'password_hash']).where('email', '=', email).executeTakeFirstOrThrow();
+      const stored = await service.store.db.selectFrom('users').select(['otp_secret', 'password_hash']).where('email', '=', email).executeTakeFirstOrThrow();
       expect(stored.otp_secret).not.toBeNull();
       expect(stored.password_hash.startsWith('$argon2id$')).toBe(true);
 

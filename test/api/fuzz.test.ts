@@ -115,7 +115,7 @@ class FuzzWorld implements Resolver {
   }
 
   private async newSession(): Promise<void> {
-    this.sessionToken = await this.svc.service.services.sessions.create(this.user.id);
+    this.sessionToken = await this.svc.service.sessions.create(this.user.id);
     this.refs.sessionCookie = `_ficelle_session=${this.sessionToken}`;
   }
 

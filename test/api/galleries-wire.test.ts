@@ -27,6 +27,13 @@ eachDatabase((kind) => {
     expect(all(list.doc, 'galleries/gallery')).toHaveLength(2);
   });
 
+  it('checks the view of a gallery read before looking the gallery up, as every read does (422 before 404)', async () => {
+    const res = await replyOf(await w.svc.raw(w.app, 'GET', `/websites/${w.urlname}/galleries/00000000-0000-4000-8000-000000000000.xml?view=bogus`, { headers: { cookie } }));
+    expect(res.status).toBe(422);
+    const missing = await replyOf(await w.svc.raw(w.app, 'GET', `/websites/${w.urlname}/galleries/00000000-0000-4000-8000-000000000000.xml?view=details`, { headers: { cookie } }));
+    expect(missing.status).toBe(404);
+  });
+
   it('takes an update sent as POST with _method=PUT and a raw UTF-8 body', async () => {
     const g = await create(w, 'Override me');
     const body = Buffer.from(`_method=PUT&gallery[name]=Caf\u00e9 "<Noir>"&gallery[description]=a & b`.replace(' & b', '%20%26%20b'), 'utf8');

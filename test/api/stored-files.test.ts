@@ -112,7 +112,7 @@ eachDatabase((kind) => {
 
       restarted = await createService(svc.config);
       await eventually(() => !existsSync(dead));
-      await eventually(async () => !existsSync(storedFile(key!)) && (await restarted!.services.db.selectFrom('file_deletions').selectAll().execute()).length === 0);
+      await eventually(async () => !existsSync(storedFile(key!)) && (await restarted!.store.db.selectFrom('file_deletions').selectAll().execute()).length === 0);
       expect(existsSync(live)).toBe(true);
       expect(existsSync(unnamed)).toBe(true);
       expect(modeOf(dataDir)).toBe(0o700);

@@ -19,7 +19,7 @@ eachDatabase((kind) => {
 
   beforeAll(async () => {
     svc = await TestService.start(kind);
-    secret = svc.service.services.uploadSecret;
+    secret = svc.service.uploadSecret;
     file = await jpegWithExif();
   });
   afterAll(() => svc?.close());

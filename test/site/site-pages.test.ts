@@ -170,7 +170,7 @@ eachDatabase((kind) => {
       expect(pub[1]).toMatch(/^\/files\/[A-Za-z0-9._/-]+$/);
       expect(pub[2].split(', ').every((c) => /^\/files\/[A-Za-z0-9._/-]+ \d+w$/.test(c))).toBe(true);
       expect([pub[4], pub[5], pub[6]]).toEqual(['800', '533', 'Photo 2']);
-      const files = new FileUrls(w.svc.service.services.uploadSecret, '');
+      const files = new FileUrls(w.svc.service.uploadSecret, '');
       for (const page of [lockedPage, lockedMedia]) {
         const m = img(page.body)!;
         for (const url of [m[1], ...m[2].split(', ').map((c) => c.split(' ')[0])]) {
@@ -316,7 +316,7 @@ eachDatabase((kind) => {
       const page = await visit(w.svc, `${home}/-/hires/_/${m}`);
       const href = /<a href="([^"]+)" download>Download the original \(6000 × 4000\)<\/a>/.exec(page.body.replace(/&amp;/g, '&'))?.[1];
       expect(href).toMatch(/^\/files\/media\/ab\/original-test\.jpg\?e=\d+&v=anonymous&d=1&s=[\w-]+$/);
-      const files = new FileUrls(w.svc.service.services.uploadSecret, '');
+      const files = new FileUrls(w.svc.service.uploadSecret, '');
       const query = Object.fromEntries(new URL(href!, 'http://x').searchParams);
       expect(files.check('media/ab/original-test.jpg', query)).toMatchObject({ kind: 'signed', visitor: 'anonymous', download: true });
       expect(files.check('media/ab/original-test.jpg', query, Date.now() + 3 * 3600_000).kind).toBe('expired');

@@ -88,7 +88,7 @@ export class TestService {
   }
 
   get db() {
-    return this.service.services.db;
+    return this.service.store.db;
   }
 
   close(): Promise<void> {

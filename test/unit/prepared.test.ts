@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { migrate, nowIso, openStore, type Db, type Store } from '../../src/store/db.js';
+import { hotQuery, migrate, nowIso, openStore, type Db, type Store } from '../../src/store/db.js';
 import { prepared, preparedAll } from '../../src/store/prepared.js';
 
 let store: Store;
@@ -48,4 +48,51 @@ it('compiles one form per list length, and answers like a fresh query', async ()
 it('refuses a query that does not use an argument as a parameter', async () => {
   const broken = prepared((db: Db, _unused: string) => db.selectFrom('users').select('uuid'));
   await expect(broken(store.db, 'x')).rejects.toThrow(/every argument/);
+});
+
+it('runs on the SQLite handle directly, yet never reads what an open transaction has not committed', async () => {
+  // Seen through the direct path: a row committed a moment ago.
+  expect(await byEmailOrName(store.db, 'nobody', 'D')).toEqual({ uuid: 'u-d' });
+  let inserted!: () => void;
+  const didInsert = new Promise<void>((resolve) => (inserted = resolve));
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const tx = store.db
+    .transaction()
+    .execute(async (trx) => {
+      await trx.insertInto('users').values({ uuid: 'u-tx', email: 'tx@example.com', password_hash: 'x', first_name: 'Tx', last_name: '0', created_at: nowIso() }).execute();
+      inserted();
+      await gate;
+      throw new Error('rolled back on purpose');
+    })
+    .catch((err: Error) => err.message);
+  await didInsert;
+  // Asked while the transaction is open between its statements: it waits, and sees the end state.
+  const read = byEmailOrName(store.db, 'tx@example.com', 'nobody');
+  release();
+  expect(await tx).toBe('rolled back on purpose');
+  expect(await read).toBeUndefined();
+});
+
+it('hot reads (sessions, app keys) never read what an open transaction has not committed either', async () => {
+  const byEmail = hotQuery(store, store.db.selectFrom('users').select('uuid').where('email', '=', '?').compile());
+  expect(await byEmail('a@example.com')).toEqual([{ uuid: 'u-a' }]);
+  let inserted!: () => void;
+  const didInsert = new Promise<void>((resolve) => (inserted = resolve));
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const tx = store.db
+    .transaction()
+    .execute(async (trx) => {
+      await trx.insertInto('users').values({ uuid: 'u-hot', email: 'hot@example.com', password_hash: 'x', first_name: 'Hot', last_name: '0', created_at: nowIso() }).execute();
+      inserted();
+      await gate;
+      throw new Error('rolled back on purpose');
+    })
+    .catch((err: Error) => err.message);
+  await didInsert;
+  const read = byEmail('hot@example.com');
+  release();
+  expect(await tx).toBe('rolled back on purpose');
+  expect(await read).toEqual([]);
 });

@@ -1,30 +1,35 @@
-// Many sub-galleries under one parent in a few statements (imports, test and
-// benchmark fixtures): same rules as one create (unique url paths, dense
-// list positions, the 1000 sub-galleries limit, the tree limits of
-// limits.ts), without a query per gallery.
+// Many sub-galleries under one parent in a few statements, for test and
+// benchmark fixtures only (no route creates galleries in bulk): same rules
+// as one create (unique url paths, dense list positions, the 1000
+// sub-galleries limit, the tree limits), without a request per gallery.
 import { randomUUID } from 'node:crypto';
-import { invalid } from '../http/errors.js';
-import type { Db } from '../store/db.js';
-import { checkDepth, checkFullUrlPathLength, checkWebsiteRoom, levelOf } from './limits.js';
-import { nextListPos } from './list-positions.js';
-import type { GalleryRow } from '../store/schema.js';
-import { baseUrlPath, childFullUrlPath, uniqueUrlPath } from './url-path.js';
-import { lockWebsite, MAX_SUBGALLERIES } from './write.js';
+import { checkDepth, checkFullUrlPathLength, levelOf, MAX_GALLERIES_PER_WEBSITE } from '../../src/galleries/limits.js';
+import { invalid } from '../../src/http/errors.js';
+import { MAX_SUBGALLERIES } from '../../src/galleries/service.js';
+import { baseUrlPath, childFullUrlPath, uniqueUrlPath } from '../../src/galleries/url-path.js';
+import type { Db } from '../../src/store/db.js';
+import type { GalleryRow } from '../../src/store/schema.js';
 
 const ROWS_PER_INSERT = 200;
 
+/** The next free list position of a website (positions are dense 1..n). */
+export async function nextListPos(db: Db, websiteId: number): Promise<number> {
+  const row = await db.selectFrom('galleries').select((eb) => eb.fn.max('list_pos').as('max')).where('website_id', '=', websiteId).executeTakeFirst();
+  return Number(row?.max ?? 0) + 1;
+}
+
 /** Inserts children named `names` under `parent`; returns their ids in order. Run it in a transaction. */
 export async function insertChildren(db: Db, parent: GalleryRow, names: readonly string[], now: string): Promise<number[]> {
-  await lockWebsite(db, parent.website_id, now);
+  await db.updateTable('websites').set({ updated_at: now }).where('id', '=', parent.website_id).execute();
   const current = await db.selectFrom('galleries').select(['subgalleries_count']).where('id', '=', parent.id).executeTakeFirstOrThrow();
   if (current.subgalleries_count + names.length > MAX_SUBGALLERIES) {
     throw invalid(`gallery ${parent.uuid} would hold more than ${MAX_SUBGALLERIES} sub-galleries`);
   }
   checkDepth(levelOf(parent.full_url_path) + 1, parent.uuid);
-  await checkWebsiteRoom(db, parent.website_id, names.length);
+  let listPos = await nextListPos(db, parent.website_id);
+  if (listPos - 1 + names.length > MAX_GALLERIES_PER_WEBSITE) throw invalid(`gallery[parent]: the website would hold more than ${MAX_GALLERIES_PER_WEBSITE} galleries`);
   const style = await db.selectFrom('display_styles').select('id').where('website_id', '=', parent.website_id).orderBy('is_default', 'desc').orderBy('id').executeTakeFirst();
   const taken = new Set((await db.selectFrom('galleries').select('url_path').where('parent_id', '=', parent.id).execute()).map((r) => r.url_path));
-  let listPos = await nextListPos(db, parent.website_id);
   const rows = names.map((name) => {
     const urlPath = uniqueUrlPath(baseUrlPath(undefined, name), taken);
     taken.add(urlPath);

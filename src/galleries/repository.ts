@@ -1,0 +1,434 @@
+// The galleries feature's SQL (with membership-repository.ts): the gallery
+// tree, its list positions, access lists, media counts and the order of the
+// medias published in a gallery. Every read that serves a page of galleries
+// is a fixed number of queries, whatever the page size or the depth of the
+// tree; the lookups every request makes are compiled once.
+import { sql, type Insertable, type Updateable } from 'kysely';
+import type { Db } from '../store/db.js';
+import { prepared, preparedAll } from '../store/prepared.js';
+import type { GalleriesTable, GalleryAclTable, GalleryRow, WebsiteRow } from '../store/schema.js';
+
+/** Columns an update sets. */
+export type GalleryChanges = Updateable<GalleriesTable>;
+
+/** A gallery with the UUIDs of what it refers to, as replies show it. */
+export interface GalleryRecord extends GalleryRow {
+  parent_uuid: string | null;
+  display_style_uuid: string | null;
+  cover_media_uuid: string | null;
+}
+
+export interface MediaCounts {
+  /** Live medias published in the gallery. */
+  medias: number;
+  /** Distinct live medias published in the gallery or any gallery below it. */
+  full: number;
+}
+
+export interface AclEntry {
+  position: number;
+  email: string;
+  read: boolean;
+  compDownload: boolean;
+  hiresDownload: boolean;
+}
+
+/** A media published in a gallery, with what the gallery's content orders sort on. */
+export interface PublishedMedia {
+  media_id: number;
+  uuid: string;
+  position: number;
+  file_name: string;
+  mg_published_at: string;
+  shot_at: string | null;
+  created_at: string;
+  updated_at: string;
+  artist_rating: number | null;
+}
+
+/** One gallery as its details show it, with its own media count and the size of its access list. */
+export interface GalleryDetailsRow extends GalleryRecord {
+  website_urlname: string;
+  own_medias: number;
+  acl_entries: number;
+}
+
+/** CASE branches per statement when closing list gaps (keeps statements and parameter counts small). */
+const RUNS_PER_STATEMENT = 200;
+/** Rows per statement of a reorder or a bulk insert. */
+const ROWS_PER_STATEMENT = 500;
+
+/** Galleries with their references resolved; callers add the where clause. */
+function galleryRecords(db: Db) {
+  return db
+    .selectFrom('galleries as g')
+    .leftJoin('galleries as p', 'p.id', 'g.parent_id')
+    .leftJoin('display_styles as ds', 'ds.id', 'g.display_style_id')
+    .leftJoin('medias as cm', 'cm.id', 'g.cover_media_id')
+    .selectAll('g')
+    .select(['p.uuid as parent_uuid', 'ds.uuid as display_style_uuid', 'cm.uuid as cover_media_uuid']);
+}
+
+function liveMediasOf(db: Db) {
+  return db.selectFrom('media_galleries as mg').innerJoin('medias as m', 'm.id', 'mg.media_id').where('m.status', '=', 'live');
+}
+
+/**
+ * One gallery of a website the user may see, in one statement: the access
+ * check, the record, its own media count and whether it has an access list
+ * (so the list is read only when there is one). The details of a gallery are
+ * the most frequent read of the API.
+ */
+const galleryDetailsQuery = prepared((db: Db, userId: number, urlname: string, uuid: string) =>
+  galleryRecords(db)
+    .innerJoin('websites as w', 'w.id', 'g.website_id')
+    .select('w.urlname as website_urlname')
+    .select((eb) => [
+      eb
+        .selectFrom('media_galleries as mg')
+        .innerJoin('medias as m', 'm.id', 'mg.media_id')
+        .whereRef('mg.gallery_id', '=', 'g.id')
+        .where('m.status', '=', 'live')
+        .select(eb.fn.countAll<number>().as('n'))
+        .as('own_medias'),
+      eb.selectFrom('gallery_acl as a').whereRef('a.gallery_id', '=', 'g.id').select(eb.fn.countAll<number>().as('n')).as('acl_entries'),
+    ])
+    .where('w.urlname', '=', urlname)
+    .where('g.uuid', '=', uuid)
+    .where((eb) =>
+      eb.or([
+        eb('w.owner_id', '=', userId),
+        eb('w.id', 'in', eb.selectFrom('website_members').select('website_id').where('user_id', '=', userId)),
+      ]),
+    ),
+);
+
+const galleryRecordByUuid = prepared((db: Db, websiteId: number, uuid: string) =>
+  galleryRecords(db).where('g.website_id', '=', websiteId).where('g.uuid', '=', uuid),
+);
+
+const galleryByUuid = prepared((db: Db, websiteId: number, uuid: string) =>
+  db.selectFrom('galleries').selectAll().where('website_id', '=', websiteId).where('uuid', '=', uuid),
+);
+
+const ownMediaCounts = preparedAll((db: Db, galleryIds: readonly number[]) =>
+  liveMediasOf(db)
+    .select((eb) => ['mg.gallery_id', eb.fn.countAll<number>().as('n')])
+    .where('mg.gallery_id', 'in', galleryIds)
+    .groupBy('mg.gallery_id'),
+);
+
+const aclRows = preparedAll((db: Db, galleryIds: readonly number[]) =>
+  db
+    .selectFrom('gallery_acl')
+    .select(['gallery_id', 'position', 'email', 'can_read', 'comp_download', 'hires_download'])
+    .where('gallery_id', 'in', galleryIds)
+    .orderBy('gallery_id')
+    .orderBy('position'),
+);
+
+/**
+ * Sub-tree of every given gallery (the gallery itself included) as
+ * (top_id, id) pairs: a recursive CTE, usable as a subquery.
+ */
+function subtreeCte(ids: readonly number[]) {
+  return sql`WITH RECURSIVE sub(top_id, id) AS (
+      SELECT id, id FROM galleries WHERE id IN (${sql.join(ids)})
+      UNION ALL
+      SELECT sub.top_id, g.id FROM galleries g JOIN sub ON g.parent_id = sub.id
+    )`;
+}
+
+/** The caller's live medias published in the sub-tree: the ones a delete counts and may delete. */
+function subtreeMediasSql(galleryId: number, ownerId: number) {
+  return sql<{ id: number }>`${subtreeCte([galleryId])}
+    SELECT DISTINCT m.id FROM sub
+    CROSS JOIN media_galleries mg
+    CROSS JOIN medias m
+    WHERE mg.gallery_id = sub.id AND m.id = mg.media_id AND m.status = 'live' AND m.owner_id = ${ownerId}`;
+}
+
+interface Run {
+  start: number;
+  end: number;
+  /** Positions removed up to and including this run. */
+  removedSoFar: number;
+}
+
+function runsOf(sortedPositions: readonly number[]): Run[] {
+  const runs: Run[] = [];
+  for (const p of sortedPositions) {
+    const last = runs[runs.length - 1];
+    if (last && p === last.end + 1) {
+      last.end = p;
+      last.removedSoFar++;
+    } else {
+      runs.push({ start: p, end: p, removedSoFar: (last?.removedSoFar ?? 0) + 1 });
+    }
+  }
+  return runs;
+}
+
+export class GalleriesRepository {
+  constructor(readonly db: Db) {}
+
+  /** Runs `fn` in one transaction, with a repository (and the raw transaction, for other features' ports) bound to it. */
+  inTransaction<T>(fn: (repo: GalleriesRepository, tx: Db) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((tx) => fn(new GalleriesRepository(tx), tx));
+  }
+
+  // ---- reads
+
+  /** See galleryDetailsQuery; undefined when the website is not the user's or the gallery not the website's. */
+  async details(userId: number, urlname: string, uuid: string): Promise<GalleryDetailsRow | undefined> {
+    const row = await galleryDetailsQuery(this.db, userId, urlname, uuid);
+    if (row) {
+      row.own_medias = Number(row.own_medias);
+      row.acl_entries = Number(row.acl_entries);
+    }
+    return row as GalleryDetailsRow | undefined;
+  }
+
+  record(websiteId: number, uuid: string): Promise<GalleryRecord | undefined> {
+    return galleryRecordByUuid(this.db, websiteId, uuid);
+  }
+
+  find(websiteId: number, uuid: string): Promise<GalleryRow | undefined> {
+    return galleryByUuid(this.db, websiteId, uuid);
+  }
+
+  findById(id: number): Promise<GalleryRow | undefined> {
+    return this.db.selectFrom('galleries').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  byIds(ids: readonly number[]): Promise<GalleryRecord[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return galleryRecords(this.db).where('g.id', 'in', ids).execute();
+  }
+
+  /** Number of galleries of a website: list positions are dense, so the highest one (an index lookup). */
+  async total(websiteId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('galleries')
+      .select((eb) => eb.fn.max('list_pos').as('total'))
+      .where('website_id', '=', websiteId)
+      .executeTakeFirst();
+    return Number(row?.total ?? 0);
+  }
+
+  /** Galleries at list positions first..last (an index range, never an OFFSET scan). */
+  byListPos(websiteId: number, first: number, last: number): Promise<GalleryRecord[]> {
+    return galleryRecords(this.db)
+      .where('g.website_id', '=', websiteId)
+      .where('g.list_pos', '>=', first)
+      .where('g.list_pos', '<=', last)
+      .orderBy('g.list_pos')
+      .execute();
+  }
+
+  /** The gallery's ancestors, root first (its full url path's prefixes), in one query. */
+  ancestors(g: GalleryRow): Promise<GalleryRecord[]> {
+    if (g.parent_id === null) return Promise.resolve([]);
+    const segments = g.full_url_path.split('/');
+    const prefixes = [''];
+    for (let i = 1; i < segments.length; i++) prefixes.push(segments.slice(0, i).join('/'));
+    return galleryRecords(this.db)
+      .where('g.website_id', '=', g.website_id)
+      .where('g.full_url_path', 'in', prefixes)
+      .execute()
+      .then((rows) => rows.sort((a, b) => a.full_url_path.length - b.full_url_path.length));
+  }
+
+  /** Direct children (id, name), in creation order. At most 1000 per gallery. */
+  children(galleryId: number): Promise<Array<{ id: number; name: string }>> {
+    return this.db.selectFrom('galleries').select(['id', 'name']).where('parent_id', '=', galleryId).orderBy('id').execute();
+  }
+
+  /** Live medias published in each gallery (absent: none). */
+  async ownMediaCounts(galleryIds: readonly number[]): Promise<Map<number, number>> {
+    if (galleryIds.length === 0) return new Map();
+    const rows = await ownMediaCounts(this.db, galleryIds);
+    return new Map(rows.map((r) => [r.gallery_id, Number(r.n)]));
+  }
+
+  /**
+   * Distinct live medias of each gallery's sub-tree. CROSS JOIN keeps SQLite
+   * walking from the sub-tree into media_galleries (without statistics it
+   * would rather scan all of media_galleries); PostgreSQL plans it as an
+   * ordinary join.
+   */
+  async fullMediaCounts(ids: readonly number[]): Promise<Map<number, number>> {
+    if (ids.length === 0) return new Map();
+    const { rows } = await sql<{ id: number; full_count: number | string }>`
+      ${subtreeCte(ids)}
+      SELECT sub.top_id AS id, COUNT(DISTINCT mg.media_id) AS full_count
+      FROM sub
+      CROSS JOIN media_galleries mg
+      CROSS JOIN medias m
+      WHERE mg.gallery_id = sub.id AND m.id = mg.media_id AND m.status = 'live'
+      GROUP BY sub.top_id`.execute(this.db);
+    return new Map(rows.map((r) => [Number(r.id), Number(r.full_count)]));
+  }
+
+  /** Access lists of several galleries in one query, entries in position order. */
+  async acls(galleryIds: readonly number[]): Promise<Map<number, AclEntry[]>> {
+    const out = new Map<number, AclEntry[]>();
+    if (galleryIds.length === 0) return out;
+    for (const r of await aclRows(this.db, galleryIds)) {
+      let list = out.get(r.gallery_id);
+      if (!list) out.set(r.gallery_id, (list = []));
+      list.push({ position: r.position, email: r.email, read: r.can_read === 1, compDownload: r.comp_download === 1, hiresDownload: r.hires_download === 1 });
+    }
+    return out;
+  }
+
+  /** The live medias of a gallery, unordered (the service sorts them). */
+  publishedMedias(galleryId: number): Promise<PublishedMedia[]> {
+    return liveMediasOf(this.db)
+      .select(['mg.media_id', 'm.uuid', 'mg.position', 'm.file_name', 'mg.published_at as mg_published_at', 'm.shot_at', 'm.created_at', 'm.updated_at', 'm.artist_rating'])
+      .where('mg.gallery_id', '=', galleryId)
+      .execute();
+  }
+
+  /** Every media published in a gallery (live or not) in its manual order. */
+  manualOrder(galleryId: number): Promise<Array<{ media_id: number; uuid: string; position: number }>> {
+    return this.db
+      .selectFrom('media_galleries as mg')
+      .innerJoin('medias as m', 'm.id', 'mg.media_id')
+      .select(['mg.media_id', 'm.uuid', 'mg.position'])
+      .where('mg.gallery_id', '=', galleryId)
+      .orderBy('mg.position')
+      .orderBy('mg.media_id')
+      .execute();
+  }
+
+  /** Ids and list positions of a gallery and everything below it. */
+  async subtree(galleryId: number): Promise<Array<{ id: number; list_pos: number }>> {
+    const { rows } = await sql<{ id: number; list_pos: number }>`
+      ${subtreeCte([galleryId])}
+      SELECT g.id, g.list_pos FROM sub JOIN galleries g ON g.id = sub.id ORDER BY g.list_pos`.execute(this.db);
+    return rows.map((r) => ({ id: Number(r.id), list_pos: Number(r.list_pos) }));
+  }
+
+  /** The deepest and the longest full url path of a sub-tree: (number of '/', length). */
+  async subtreeExtent(galleryId: number): Promise<{ slashes: number; longest: number } | undefined> {
+    const { rows } = await sql<{ longest: number | string | null; slashes: number | string | null }>`${subtreeCte([galleryId])}
+      SELECT MAX(LENGTH(g.full_url_path)) AS longest,
+        MAX(LENGTH(g.full_url_path) - LENGTH(REPLACE(g.full_url_path, '/', ''))) AS slashes
+      FROM sub JOIN galleries g ON g.id = sub.id`.execute(this.db);
+    const row = rows[0];
+    if (row?.longest === null || row?.longest === undefined || row.slashes === null) return undefined;
+    return { slashes: Number(row.slashes), longest: Number(row.longest) };
+  }
+
+  /** Ids of the caller's live medias published in the gallery or below it. */
+  async subtreeMediaIds(galleryId: number, ownerId: number): Promise<number[]> {
+    const { rows } = await subtreeMediasSql(galleryId, ownerId).execute(this.db);
+    return rows.map((r) => Number(r.id));
+  }
+
+  async siblingUrlPaths(parentId: number, exceptId?: number): Promise<Set<string>> {
+    let q = this.db.selectFrom('galleries').select('url_path').where('parent_id', '=', parentId);
+    if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
+    return new Set((await q.execute()).map((r) => r.url_path));
+  }
+
+  /** The style's id; null asks for the website's default style. undefined: no such style. */
+  async displayStyleId(websiteId: number, uuid: string | null): Promise<number | undefined> {
+    let q = this.db.selectFrom('display_styles').select('id').where('website_id', '=', websiteId);
+    q = uuid === null ? q.orderBy('is_default', 'desc').orderBy('id') : q.where('uuid', '=', uuid);
+    return (await q.executeTakeFirst())?.id;
+  }
+
+  /** A media of the website's owner (a member editing the website uses the owner's library). */
+  async ownerMediaId(website: Pick<WebsiteRow, 'owner_id'>, uuid: string): Promise<number | undefined> {
+    return (await this.db.selectFrom('medias').select('id').where('uuid', '=', uuid).where('owner_id', '=', website.owner_id).executeTakeFirst())?.id;
+  }
+
+  // ---- writes (in a transaction)
+
+  /** Serialises writes to one website's tree (a row lock on PostgreSQL, the write lock on SQLite). */
+  async lockWebsite(websiteId: number, now: string): Promise<void> {
+    await this.db.updateTable('websites').set({ updated_at: now }).where('id', '=', websiteId).execute();
+  }
+
+  async nextListPos(websiteId: number): Promise<number> {
+    const row = await this.db.selectFrom('galleries').select((eb) => eb.fn.max('list_pos').as('max')).where('website_id', '=', websiteId).executeTakeFirst();
+    return Number(row?.max ?? 0) + 1;
+  }
+
+  async insert(values: Insertable<GalleriesTable>): Promise<number> {
+    return (await this.db.insertInto('galleries').values(values).returning('id').executeTakeFirstOrThrow()).id;
+  }
+
+  async insertAcl(rows: ReadonlyArray<Insertable<GalleryAclTable>>): Promise<void> {
+    if (rows.length > 0) await this.db.insertInto('gallery_acl').values([...rows]).execute();
+  }
+
+  async update(galleryId: number, changes: GalleryChanges): Promise<void> {
+    await this.db.updateTable('galleries').set(changes).where('id', '=', galleryId).execute();
+  }
+
+  /** Takes one of the parent's sub-gallery places if fewer than `max` are taken; false when full. */
+  async takeSubgallerySlot(parentId: number, max: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('galleries')
+      .set((eb) => ({ subgalleries_count: eb('subgalleries_count', '+', 1) }))
+      .where('id', '=', parentId)
+      .where('subgalleries_count', '<', max)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async releaseSubgallerySlot(parentId: number): Promise<void> {
+    await this.db
+      .updateTable('galleries')
+      .set((eb) => ({ subgalleries_count: eb('subgalleries_count', '-', 1) }))
+      .where('id', '=', parentId)
+      .execute();
+  }
+
+  /** Every gallery below `oldPath` gets `newPath` as its prefix instead: one statement. */
+  async rewriteDescendantPaths(websiteId: number, oldPath: string, newPath: string): Promise<void> {
+    const oldPrefix = `${oldPath}/`;
+    const newPrefix = `${newPath}/`;
+    await sql`UPDATE galleries
+      SET full_url_path = ${newPrefix} || substr(full_url_path, ${oldPrefix.length + 1})
+      WHERE website_id = ${websiteId} AND substr(full_url_path, 1, ${oldPrefix.length}) = ${oldPrefix}`.execute(this.db);
+  }
+
+  /** New manual positions of medias in a gallery: a few statements whatever their number. */
+  async setPositions(galleryId: number, changes: ReadonlyArray<{ id: number; position: number }>): Promise<void> {
+    for (let i = 0; i < changes.length; i += ROWS_PER_STATEMENT) {
+      const chunk = changes.slice(i, i + ROWS_PER_STATEMENT);
+      const branches = chunk.map((c) => sql`WHEN ${c.id} THEN CAST(${c.position} AS INTEGER)`);
+      await sql`UPDATE media_galleries SET position = CASE media_id ${sql.join(branches, sql` `)} END
+        WHERE gallery_id = ${galleryId} AND media_id IN (${sql.join(chunk.map((c) => c.id))})`.execute(this.db);
+    }
+  }
+
+  /** Deletes a gallery and everything below it in one statement, so the parent_id foreign key only sees the end state. */
+  async deleteSubtree(galleryId: number): Promise<void> {
+    await sql`${subtreeCte([galleryId])} DELETE FROM galleries WHERE id IN (SELECT id FROM sub)`.execute(this.db);
+  }
+
+  /**
+   * After the galleries at `removed` positions were deleted, moves every later
+   * gallery down by the number of removed positions before it. Rows first go to
+   * negative positions so the unique (website_id, list_pos) index never sees
+   * two rows on the same position mid-statement.
+   */
+  async closeListGaps(websiteId: number, removed: readonly number[]): Promise<void> {
+    if (removed.length === 0) return;
+    const runs = runsOf([...removed].sort((a, b) => a - b));
+    for (let i = 0; i < runs.length; i += RUNS_PER_STATEMENT) {
+      const group = runs.slice(i, i + RUNS_PER_STATEMENT);
+      const next = runs[i + RUNS_PER_STATEMENT];
+      const branches = [...group].reverse().map((r) => sql`WHEN list_pos > ${r.end} THEN CAST(${r.removedSoFar} AS INTEGER)`);
+      const upper = next ? sql` AND list_pos < ${next.start}` : sql``;
+      await sql`UPDATE galleries SET list_pos = -(list_pos - CASE ${sql.join(branches, sql` `)} ELSE 0 END)
+        WHERE website_id = ${websiteId} AND list_pos > ${group[0].end}${upper}`.execute(this.db);
+    }
+    await sql`UPDATE galleries SET list_pos = -list_pos WHERE website_id = ${websiteId} AND list_pos < 0`.execute(this.db);
+  }
+}

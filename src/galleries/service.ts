@@ -1,0 +1,537 @@
+// The gallery operations (spec 4.3, docs/galleries.md): list, details,
+// create, update, delete (optionally with the caller's medias, through the
+// media feature), sub-gallery listings, and what a visitor of the public
+// website may do with a gallery. Writes lock the website's tree and run in
+// one transaction, so a refusal leaves nothing changed.
+import { randomUUID } from 'node:crypto';
+import type { Access } from '../access/access.js';
+import { isUuid } from '../access/uuid.js';
+import { conflict, invalid, notFound } from '../http/errors.js';
+import { hashPassword, verifyPassword } from '../http/passwords.js';
+import type { MediaService } from '../media/service.js';
+import { nowIso } from '../store/db.js';
+import type { GalleryRow, UserRow, WebsiteRow } from '../store/schema.js';
+import { DEFAULT_ACL_EMAIL } from './acl.js';
+import { sortByContentOrder } from './content-order.js';
+import type { GalleryInput } from './input.js';
+import { checkDepth, checkFullUrlPathLength, levelOf, MAX_GALLERIES_PER_WEBSITE } from './limits.js';
+import type { AclEntry, GalleriesRepository, GalleryChanges, GalleryRecord, MediaCounts } from './repository.js';
+import { baseUrlPath, childFullUrlPath, slugify, uniqueUrlPath } from './url-path.js';
+
+export type { AclEntry, GalleryRecord, MediaCounts } from './repository.js';
+
+export const MAX_SUBGALLERIES = 1000;
+
+type User = Pick<UserRow, 'id'>;
+
+export interface CountedGallery {
+  record: GalleryRecord;
+  counts: MediaCounts;
+}
+
+export interface GalleryDetails extends CountedGallery {
+  website: Pick<WebsiteRow, 'urlname'>;
+  acl: AclEntry[];
+  /** Media UUIDs in the gallery's order, when asked for. */
+  medias?: string[];
+  /** Direct sub-galleries in the gallery's order, when asked for. */
+  subgalleries?: CountedGallery[];
+}
+
+export interface GalleryPage {
+  total: number;
+  records: GalleryRecord[];
+  /** When asked for. */
+  counts?: Map<number, MediaCounts>;
+}
+
+export interface SubgalleryPage {
+  ancestors: GalleryRecord[];
+  gallery: CountedGallery;
+  page: number;
+  /** The page asked for. */
+  children: CountedGallery[];
+  /** Sub-galleries that pass the filter, and the page size used. */
+  total: number;
+  perPage: number;
+}
+
+/**
+ * What a write reads from the request, called once the website (and for an
+ * update the gallery) is found: a request naming neither is a 404 whatever
+ * its parameters.
+ */
+export type InputOf<T> = () => T;
+
+export interface ListInput {
+  page: number;
+  /** undefined: the first listCap galleries. */
+  perPage?: number;
+  withCounts: boolean;
+}
+
+export interface SubgalleriesInput {
+  /** Part of the name, any case. */
+  filter?: string;
+  page: number;
+  /** undefined: every sub-gallery. */
+  perPage?: number;
+}
+
+export interface DeleteInput {
+  deleteMedias: boolean;
+  /** medias_count: the number of medias the client expects the delete to concern. */
+  expectedMediasCount?: number;
+}
+
+export interface DeleteResult {
+  galleriesDeleted: number;
+  mediasDeleted: number;
+}
+
+export interface VisitorAccess {
+  /** The visitor may see the gallery and its medias. */
+  read: boolean;
+  compDownload: boolean;
+  hiresDownload: boolean;
+  /** Read is refused only for want of the right gallery password: ask for it. */
+  passwordRequired: boolean;
+  /** Shown in the website's navigation (no hidden gallery on the way); a hidden gallery is still reachable by its address. */
+  listed: boolean;
+  /** Search engines may index it: indexing is 2 (always), or 1 (auto) when listed and open to anyone. */
+  indexable: boolean;
+}
+
+const NO_ACCESS: VisitorAccess = { read: false, compDownload: false, hiresDownload: false, passwordRequired: false, listed: false, indexable: false };
+const byName = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+
+/** The attribute a full url path comes from, to name in a refusal: the url path sent, else the name. */
+function pathSource(input: GalleryInput): string {
+  return input.urlPath !== undefined && slugify(input.urlPath) !== '' ? 'gallery[url_path]' : 'gallery[name]';
+}
+
+/** The password hashed before any transaction starts (argon2 is slow). undefined: unchanged; null: removed. */
+async function hashed(input: GalleryInput): Promise<string | null | undefined> {
+  if (input.password === undefined) return undefined;
+  return input.password === null ? null : hashPassword(input.password);
+}
+
+export class GalleriesService {
+  constructor(
+    private readonly repo: GalleriesRepository,
+    private readonly access: Access,
+    private readonly media: MediaService,
+    /** How many galleries an unpaginated list shows (spec 8, 9). */
+    private readonly listCap: number,
+  ) {}
+
+  /** Page `page` of a website's galleries in list order; `perPage` undefined: the first listCap. */
+  async list(user: User, urlname: string, read: InputOf<ListInput>): Promise<GalleryPage & { perPage: number }> {
+    const website = await this.access.website(user, urlname);
+    const { page, perPage, withCounts } = read();
+    const size = perPage ?? this.listCap;
+    const first = (page - 1) * size + 1;
+    const [total, records] = await Promise.all([this.repo.total(website.id), this.repo.byListPos(website.id, first, first + size - 1)]);
+    return { total, records, perPage: size, counts: withCounts ? await this.mediaCounts(this.repo, records) : undefined };
+  }
+
+  /** One gallery with its counts and access list; its medias and sub-galleries when asked for. */
+  async get(user: User, urlname: string, uuid: string, read: InputOf<{ medias?: boolean; subgalleries?: boolean }> = () => ({})): Promise<GalleryDetails> {
+    const id = this.galleryUuid(uuid);
+    const row = id === undefined ? undefined : await this.repo.details(user.id, urlname, id);
+    if (!row) {
+      // Which of the two is missing decides the message; a bad input is reported before a missing gallery, as on every read.
+      await this.access.website(user, urlname);
+      read();
+      throw notFound(`gallery ${uuid}`);
+    }
+    const want = read();
+    const [full, acls, medias, subgalleries] = await Promise.all([
+      row.subgalleries_count > 0 ? this.repo.fullMediaCounts([row.id]) : undefined,
+      row.acl_entries > 0 ? this.repo.acls([row.id]) : undefined,
+      want.medias ? this.orderedMediaUuids(row) : undefined,
+      want.subgalleries ? this.orderedChildren(row).then((c) => this.counted(c.map((x) => x.id))) : undefined,
+    ]);
+    return {
+      website: { urlname: row.website_urlname },
+      record: row,
+      counts: { medias: row.own_medias, full: full?.get(row.id) ?? row.own_medias },
+      acl: acls?.get(row.id) ?? [],
+      medias,
+      subgalleries,
+    };
+  }
+
+  /** A page of a gallery's direct sub-galleries (filtered by name), with the gallery and its ancestors. */
+  async subgalleries(user: User, urlname: string, uuid: string, read: InputOf<SubgalleriesInput>): Promise<SubgalleryPage> {
+    const website = await this.access.website(user, urlname);
+    const g = await this.record(website, uuid);
+    const { filter, page, perPage } = read();
+    let children = await this.orderedChildren(g);
+    const wanted = filter?.trim().toLowerCase();
+    if (wanted) children = children.filter((c) => c.name.toLowerCase().includes(wanted));
+    // Without pagination every sub-gallery is listed (1000 at most).
+    const size = perPage ?? Math.max(1, children.length);
+    const pageIds = children.slice((page - 1) * size, page * size).map((c) => c.id);
+    const [ancestors, rows] = await Promise.all([this.repo.ancestors(g), this.counted([g.id, ...pageIds])]);
+    return { ancestors, gallery: rows[0], children: rows.slice(1), page, total: children.length, perPage: size };
+  }
+
+  async create(user: User, urlname: string, read: InputOf<GalleryInput>): Promise<GalleryDetails> {
+    const website = await this.access.website(user, urlname);
+    const input = read();
+    const passwordHash = await hashed(input);
+    const id = await this.repo.inTransaction((repo) => this.insert(repo, website, input, passwordHash ?? null, nowIso()));
+    return this.reread(website, id);
+  }
+
+  async update(user: User, urlname: string, uuid: string, read: InputOf<GalleryInput>): Promise<GalleryDetails> {
+    const website = await this.access.website(user, urlname);
+    const existing = await this.row(this.repo, website, uuid);
+    const input = read();
+    const passwordHash = await hashed(input);
+    await this.repo.inTransaction(async (repo) => {
+      // Lock, then re-read: the tree may have changed since the first read.
+      const now = nowIso();
+      await repo.lockWebsite(website.id, now);
+      await this.change(repo, website, await this.row(repo, website, uuid), input, passwordHash, now);
+    });
+    return this.reread(website, existing.id);
+  }
+
+  /**
+   * Deletes a gallery with everything below it, and with deleteMedias the
+   * caller's live medias published there (on a shared website the sub-tree may
+   * hold other users' medias: only the caller's are counted and deleted). The
+   * medias_count guard compares before anything is changed.
+   */
+  async delete(user: User, urlname: string, uuid: string, read: InputOf<DeleteInput>): Promise<DeleteResult> {
+    const website = await this.access.website(user, urlname);
+    if (this.galleryUuid(uuid) === undefined) throw notFound(`gallery ${uuid}`);
+    const opts = read();
+    const { result, files } = await this.repo.inTransaction(async (repo, tx) => {
+      const now = nowIso();
+      await repo.lockWebsite(website.id, now);
+      const g = await this.row(repo, website, uuid);
+      if (g.parent_id === null) throw invalid('the root gallery cannot be deleted');
+      const mediaIds = await repo.subtreeMediaIds(g.id, user.id);
+      if (opts.expectedMediasCount !== undefined && opts.expectedMediasCount !== mediaIds.length) {
+        throw conflict(
+          `medias_count is ${opts.expectedMediasCount} but ${mediaIds.length} medias of yours are published in this gallery and its sub-galleries: nothing was deleted`,
+          'count_mismatch',
+        );
+      }
+      const subtree = await repo.subtree(g.id);
+      // The media feature deletes its medias (covers cleared, uploads ended, files recorded) in this transaction.
+      const files = opts.deleteMedias ? await this.media.deleteInTransaction(tx, user.id, mediaIds) : [];
+      await repo.deleteSubtree(g.id);
+      await repo.releaseSubgallerySlot(g.parent_id);
+      await repo.closeListGaps(website.id, subtree.map((s) => s.list_pos));
+      return { result: { galleriesDeleted: subtree.length, mediasDeleted: opts.deleteMedias ? mediaIds.length : 0 }, files };
+    });
+    if (files.length > 0) await this.media.removeFiles(files);
+    return result;
+  }
+
+  /**
+   * Rights of a visitor (identified by e-mail, or anonymous) on a gallery.
+   * Along the chain root → gallery: every gallery with an access list
+   * contributes the visitor's entry (or the DEFAULT entry) and rights are
+   * and-ed; without any access list anyone may read and nobody may download.
+   * A password on any gallery of the chain must be given (one password that
+   * opens them all); downloads need read. Restrictions inherit: a gallery is
+   * only as open as its most restricted ancestor.
+   */
+  async visitorAccess(galleryId: number, email: string | null, password?: string): Promise<VisitorAccess> {
+    const gallery = await this.repo.findById(galleryId);
+    if (!gallery) return NO_ACCESS;
+    const chain = [...(await this.repo.ancestors(gallery)), gallery];
+    const acls = await this.repo.acls(chain.map((g) => g.id));
+    const who = email?.trim().toLowerCase() || null;
+
+    let restricted = false;
+    let read = true;
+    let comp = true;
+    let hires = true;
+    for (const g of chain) {
+      const list = acls.get(g.id);
+      if (!list || list.length === 0) continue;
+      restricted = true;
+      const entry = (who && list.find((e) => e.email === who)) || list.find((e) => e.email === DEFAULT_ACL_EMAIL);
+      read &&= entry?.read ?? false;
+      comp &&= entry?.compDownload ?? false;
+      hires &&= entry?.hiresDownload ?? false;
+    }
+    if (!restricted) {
+      comp = false;
+      hires = false;
+    }
+
+    let passwordOk = true;
+    for (const g of chain) {
+      if (g.password_hash === null) continue;
+      if (password === undefined || password === '' || !(await verifyPassword(g.password_hash, password))) {
+        passwordOk = false;
+        break;
+      }
+    }
+    const passwordRequired = read && !passwordOk;
+    read &&= passwordOk;
+    const listed = chain.every((g) => g.hidden === 0);
+    const openToAnyone = !restricted || chain.every((g) => acls.get(g.id)?.find((e) => e.email === DEFAULT_ACL_EMAIL)?.read !== false);
+    const anyPassword = chain.some((g) => g.password_hash !== null);
+    const indexable = read && gallery.indexing !== 0 && (gallery.indexing === 2 || (listed && openToAnyone && !anyPassword));
+    return { read, compDownload: read && comp, hiresDownload: read && hires, passwordRequired, listed, indexable };
+  }
+
+  // ---- reads
+
+  /** The UUID lower-cased; undefined when it cannot name a gallery. */
+  private galleryUuid(uuid: string): string | undefined {
+    return isUuid(uuid) ? uuid.toLowerCase() : undefined;
+  }
+
+  private async record(website: WebsiteRow, uuid: string): Promise<GalleryRecord> {
+    const id = this.galleryUuid(uuid);
+    const g = id === undefined ? undefined : await this.repo.record(website.id, id);
+    if (!g) throw notFound(`gallery ${uuid}`);
+    return g;
+  }
+
+  private async row(repo: GalleriesRepository, website: WebsiteRow, uuid: string): Promise<GalleryRow> {
+    const id = this.galleryUuid(uuid);
+    const g = id === undefined ? undefined : await repo.find(website.id, id);
+    if (!g) throw notFound(`gallery ${uuid}`);
+    return g;
+  }
+
+  /** A gallery just written, as create and update show it. */
+  private async reread(website: WebsiteRow, id: number): Promise<GalleryDetails> {
+    const [record] = await this.repo.byIds([id]);
+    const [counts, acls] = await Promise.all([this.mediaCounts(this.repo, [record]), this.repo.acls([id])]);
+    return { website, record, counts: counts.get(id)!, acl: acls.get(id) ?? [] };
+  }
+
+  /**
+   * medias-count and full-medias-count of several galleries: one grouped query
+   * for the galleries' own medias, and a recursive one only for those that have
+   * sub-galleries (a leaf's full count is its own count).
+   */
+  private async mediaCounts(repo: GalleriesRepository, galleries: ReadonlyArray<Pick<GalleryRow, 'id' | 'subgalleries_count'>>): Promise<Map<number, MediaCounts>> {
+    const out = new Map<number, MediaCounts>();
+    if (galleries.length === 0) return out;
+    const own = await repo.ownMediaCounts(galleries.map((g) => g.id));
+    for (const g of galleries) {
+      const n = own.get(g.id) ?? 0;
+      out.set(g.id, { medias: n, full: n });
+    }
+    const parents = galleries.filter((g) => g.subgalleries_count > 0).map((g) => g.id);
+    for (const [id, full] of await repo.fullMediaCounts(parents)) out.get(id)!.full = full;
+    return out;
+  }
+
+  /** Galleries in the order of `ids`, with their media counts: a fixed number of queries whatever the number. */
+  private async counted(ids: readonly number[]): Promise<CountedGallery[]> {
+    const byId = new Map((await this.repo.byIds(ids)).map((r) => [r.id, r]));
+    const rows = ids.map((id) => byId.get(id)!);
+    const counts = await this.mediaCounts(this.repo, rows);
+    return rows.map((record) => ({ record, counts: counts.get(record.id)! }));
+  }
+
+  /** Direct sub-galleries in the parent's order: by name when order_subgalleries is set, else by creation. */
+  private async orderedChildren(g: Pick<GalleryRow, 'id' | 'order_subgalleries'>) {
+    const children = await this.repo.children(g.id);
+    if (g.order_subgalleries === 1) children.sort((a, b) => byName.compare(a.name, b.name) || a.id - b.id);
+    return children;
+  }
+
+  private async orderedMediaUuids(g: Pick<GalleryRow, 'id' | 'content_order' | 'content_order_direction'>): Promise<string[]> {
+    return sortByContentOrder(await this.repo.publishedMedias(g.id), g.content_order, g.content_order_direction).map((r) => r.uuid);
+  }
+
+  // ---- writes, in the caller's transaction
+
+  private async parent(repo: GalleriesRepository, websiteId: number, uuid: string): Promise<GalleryRow> {
+    const parent = await repo.find(websiteId, uuid);
+    if (!parent) throw invalid(`gallery[parent]: ${uuid} is not a gallery of this website`);
+    return parent;
+  }
+
+  private async displayStyle(repo: GalleriesRepository, websiteId: number, uuid: string | null): Promise<number | null> {
+    const id = await repo.displayStyleId(websiteId, uuid);
+    if (id === undefined && uuid !== null) throw invalid(`gallery[display_style]: ${uuid} is not a display style of this website`);
+    return id ?? null;
+  }
+
+  private async coverMedia(repo: GalleriesRepository, website: WebsiteRow, uuid: string | null): Promise<number | null> {
+    if (uuid === null) return null;
+    const id = await repo.ownerMediaId(website, uuid);
+    if (id === undefined) throw invalid(`gallery[cover_media]: ${uuid} is not a media of this website's owner`);
+    return id;
+  }
+
+  /** Takes one of the parent's 1000 sub-gallery places, atomically. */
+  private async takeSlot(repo: GalleriesRepository, parent: GalleryRow): Promise<void> {
+    if (!(await repo.takeSubgallerySlot(parent.id, MAX_SUBGALLERIES))) {
+      throw invalid(`gallery[parent]: gallery ${parent.uuid} already holds ${MAX_SUBGALLERIES} sub-galleries, the most a gallery may hold`);
+    }
+  }
+
+  /** Refuses `adding` more galleries when the website would hold more than the limit. Run it with the website locked. */
+  private async checkWebsiteRoom(repo: GalleriesRepository, websiteId: number, adding: number): Promise<void> {
+    const total = await repo.total(websiteId);
+    if (total + adding > MAX_GALLERIES_PER_WEBSITE) {
+      throw invalid(`gallery[parent]: the website holds ${total} galleries; it may hold at most ${MAX_GALLERIES_PER_WEBSITE} galleries`);
+    }
+  }
+
+  /**
+   * How far a gallery's sub-tree reaches below it: the levels and the full url
+   * path characters its deepest and its longest descendants add to its own. One
+   * query, and none for a gallery without sub-galleries.
+   */
+  private async subtreeReach(repo: GalleriesRepository, g: GalleryRow): Promise<{ levels: number; chars: number }> {
+    if (g.subgalleries_count === 0) return { levels: 0, chars: 0 };
+    const extent = await repo.subtreeExtent(g.id);
+    if (!extent) return { levels: 0, chars: 0 };
+    return {
+      levels: Math.max(0, extent.slashes + 1 - levelOf(g.full_url_path)),
+      chars: Math.max(0, extent.longest - g.full_url_path.length),
+    };
+  }
+
+  private async insert(repo: GalleriesRepository, website: WebsiteRow, input: GalleryInput, passwordHash: string | null, now: string): Promise<number> {
+    await repo.lockWebsite(website.id, now);
+    const parent = await this.parent(repo, website.id, input.parent!);
+    checkDepth(levelOf(parent.full_url_path) + 1, parent.uuid);
+    await this.checkWebsiteRoom(repo, website.id, 1);
+    const displayStyleId = await this.displayStyle(repo, website.id, input.displayStyle ?? null);
+    const coverMediaId = await this.coverMedia(repo, website, input.coverMedia ?? null);
+    const urlPath = uniqueUrlPath(baseUrlPath(input.urlPath, input.name!), await repo.siblingUrlPaths(parent.id));
+    const fullUrlPath = childFullUrlPath(parent.full_url_path, urlPath);
+    checkFullUrlPathLength(fullUrlPath.length, pathSource(input));
+    await this.takeSlot(repo, parent);
+    const id = await repo.insert({
+      uuid: randomUUID(),
+      website_id: website.id,
+      parent_id: parent.id,
+      list_pos: await repo.nextListPos(website.id),
+      name: input.name!,
+      url_path: urlPath,
+      url_path_auto: input.urlPath === undefined || slugify(input.urlPath) === '' ? 1 : 0,
+      full_url_path: fullUrlPath,
+      description: input.description ?? null,
+      hidden: input.hidden ? 1 : 0,
+      indexing: input.indexing ?? 1,
+      password_hash: passwordHash,
+      content_order: input.contentOrder ?? 'manual-last',
+      content_order_direction: input.contentOrderDirection ?? 'asc',
+      order_subgalleries: input.orderSubgalleries ? 1 : 0,
+      display_style_id: displayStyleId,
+      cover_media_id: coverMediaId,
+      published_at: now,
+      created_at: now,
+      updated_at: now,
+    });
+    if (input.acl) {
+      await repo.insertAcl(
+        input.acl.map((e) => ({
+          gallery_id: id,
+          position: e.position,
+          email: e.email,
+          can_read: e.read ? 1 : 0,
+          comp_download: e.compDownload ? 1 : 0,
+          hires_download: e.hiresDownload ? 1 : 0,
+          created_at: now,
+        })),
+      );
+    }
+    return id;
+  }
+
+  /** Applies an update; attributes not sent stay as they are (client-compat: partial updates). */
+  private async change(repo: GalleriesRepository, website: WebsiteRow, gallery: GalleryRow, input: GalleryInput, passwordHash: string | null | undefined, now: string): Promise<void> {
+    const isRoot = gallery.parent_id === null;
+    const changes: GalleryChanges = { updated_at: now };
+
+    let parent: GalleryRow | undefined;
+    let moving = false;
+    if (input.parent !== undefined) {
+      if (isRoot) throw invalid('gallery[parent]: the root gallery cannot be moved');
+      parent = await this.parent(repo, website.id, input.parent);
+      if (parent.id !== gallery.parent_id) {
+        if (parent.id === gallery.id || parent.full_url_path.startsWith(`${gallery.full_url_path}/`)) {
+          throw invalid('gallery[parent]: a gallery cannot be moved under itself or one of its own sub-galleries');
+        }
+        moving = true;
+      }
+    }
+    if (input.displayStyle !== undefined) changes.display_style_id = await this.displayStyle(repo, website.id, input.displayStyle);
+    if (input.coverMedia !== undefined) changes.cover_media_id = await this.coverMedia(repo, website, input.coverMedia);
+    if (input.name !== undefined) changes.name = input.name;
+    if (input.description !== undefined) changes.description = input.description;
+    if (input.hidden !== undefined) changes.hidden = input.hidden ? 1 : 0;
+    if (input.indexing !== undefined) changes.indexing = input.indexing;
+    if (passwordHash !== undefined) changes.password_hash = passwordHash;
+    if (input.contentOrder !== undefined) changes.content_order = input.contentOrder;
+    if (input.contentOrderDirection !== undefined) changes.content_order_direction = input.contentOrderDirection;
+    if (input.mediasOrder) await this.reorderMedias(repo, gallery.id, input.mediasOrder);
+
+    if (isRoot) {
+      // The root's url path is '' and stays so: its address is the website's.
+      if (input.urlPath !== undefined && input.urlPath.trim() !== '') throw invalid('gallery[url_path]: the root gallery has no url path');
+    } else {
+      const newName = input.name ?? gallery.name;
+      const renamed = input.name !== undefined && input.name !== gallery.name;
+      if (moving || input.urlPath !== undefined || (renamed && gallery.url_path_auto === 1)) {
+        const target = parent ?? (await repo.findById(gallery.parent_id!))!;
+        let base: string;
+        if (input.urlPath !== undefined) {
+          changes.url_path_auto = slugify(input.urlPath) === '' ? 1 : 0;
+          base = baseUrlPath(input.urlPath, newName);
+        } else {
+          // A derived path follows the name; one the user chose is kept.
+          base = gallery.url_path_auto === 1 ? baseUrlPath(undefined, newName) : gallery.url_path;
+        }
+        const urlPath = uniqueUrlPath(base, await repo.siblingUrlPaths(target.id, gallery.id));
+        const fullUrlPath = childFullUrlPath(target.full_url_path, urlPath);
+        if (fullUrlPath !== gallery.full_url_path) {
+          // Every gallery below moves and grows along with this one.
+          const reach = await this.subtreeReach(repo, gallery);
+          if (moving) checkDepth(levelOf(target.full_url_path) + 1 + reach.levels, target.uuid, levelOf(gallery.full_url_path) + reach.levels);
+          checkFullUrlPathLength(fullUrlPath.length + reach.chars, moving ? 'gallery[parent]' : pathSource(input), gallery.full_url_path.length + reach.chars);
+        }
+        if (moving) {
+          await this.takeSlot(repo, target);
+          await repo.releaseSubgallerySlot(gallery.parent_id!);
+          changes.parent_id = target.id;
+        }
+        changes.url_path = urlPath;
+        changes.full_url_path = fullUrlPath;
+        if (fullUrlPath !== gallery.full_url_path) await repo.rewriteDescendantPaths(website.id, gallery.full_url_path, fullUrlPath);
+      }
+    }
+    await repo.update(gallery.id, changes);
+  }
+
+  /**
+   * gallery[medias_order]: the listed medias (all published in the gallery)
+   * come first, in the order given; the others keep their order after them.
+   */
+  private async reorderMedias(repo: GalleriesRepository, galleryId: number, uuids: readonly string[]): Promise<void> {
+    if (uuids.length === 0) return;
+    const rows = await repo.manualOrder(galleryId);
+    const byUuid = new Map(rows.map((r) => [r.uuid.toLowerCase(), r]));
+    const listed = uuids.map((u) => {
+      const row = byUuid.get(u);
+      if (!row) throw invalid(`gallery[medias_order]: media ${u} is not published in this gallery`);
+      return row;
+    });
+    const listedIds = new Set(listed.map((r) => r.media_id));
+    const order = [...listed, ...rows.filter((r) => !listedIds.has(r.media_id))];
+    await repo.setPositions(
+      galleryId,
+      order.map((r, i) => ({ id: r.media_id, position: i + 1, old: r.position })).filter((c) => c.position !== c.old),
+    );
+  }
+}
