@@ -43,6 +43,9 @@ import { RenditionsRepository } from './renditions/repository.js';
 import { fileRoutes } from './renditions/routes.js';
 import { RENDITIONS_JOB_KIND, RenditionsService } from './renditions/service.js';
 import { FileUrls } from './renditions/urls.js';
+import { SiteRepository } from './site/repository.js';
+import { siteRoutes } from './site/routes.js';
+import { SiteService } from './site/service.js';
 import { DeletionsRepository } from './storage/deletions-repository.js';
 import { FileDeletions } from './storage/file-deletions.js';
 import { createStorage } from './storage/factory.js';
@@ -306,6 +309,18 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     closers.push(() => http.close());
     // Pages, not API endpoints: mounted beside the router (unsigned, HTML).
     await http.fastify.register(visitorRoutes({ links: core.visitorLinks, signIn, codec: passCodec, config, secureCookies }));
+    // The visitor website, beside the signed API. Its file addresses are host-relative: a website at its own hostname is served by this same process.
+    const site = new SiteService(new SiteRepository(store.db), new FileUrls(uploadSecret, ''), config);
+    siteRoutes(http.fastify, {
+      site,
+      passes: passCodec,
+      limiters,
+      visitorRateLimit: config.visitorRateLimit,
+      cacheSeconds: config.siteCacheSeconds,
+      publicUrl: config.publicUrl,
+      storageUrl: config.storageUrl,
+      log,
+    });
 
     let closed: Promise<void> | undefined;
     return {

@@ -57,6 +57,10 @@ export interface Config {
   databaseUrl?: string;
   publicUrl: string;
   rateLimit: RateLimitConfig | null;
+  /** Visitor requests per address to the website's pages (VISITOR_RATE_LIMIT), apart from the API's budget. */
+  visitorRateLimit: RateLimitConfig | null;
+  /** Seconds an anonymous visitor's gallery or media page is served from memory (SITE_CACHE_SECONDS); 0: never. */
+  siteCacheSeconds: number;
   redisUrl?: string;
   storageUrl?: string;
   /** AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN) for STORAGE_URL; unset: the AWS SDK's default chain. */
@@ -95,11 +99,11 @@ export function loadEnv(env: Record<string, string | undefined> = process.env, c
   return merged;
 }
 
-export function parseRateLimit(value: string | undefined): RateLimitConfig | null {
-  const v = (value ?? '60/60s').trim();
+export function parseRateLimit(value: string | undefined, name = 'RATE_LIMIT', fallback = '60/60s'): RateLimitConfig | null {
+  const v = (value ?? fallback).trim();
   if (v === 'off' || v === '0') return null;
   const m = /^(\d+)\s*\/\s*(\d+)\s*(s|m|h)?$/.exec(v);
-  if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) throw new Error(`RATE_LIMIT must look like 60/60s or be off, got ${JSON.stringify(value)}`);
+  if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) throw new Error(`${name} must look like 60/60s or be off, got ${JSON.stringify(value)}`);
   const unit = m[3] === 'h' ? 3600 : m[3] === 'm' ? 60 : 1;
   return { points: Number(m[1]), windowSeconds: Number(m[2]) * unit };
 }
@@ -160,6 +164,8 @@ export function loadConfig(env: Record<string, string | undefined> = loadEnv()):
     databaseUrl: env.DATABASE_URL || undefined,
     publicUrl,
     rateLimit: parseRateLimit(env.RATE_LIMIT),
+    visitorRateLimit: parseRateLimit(env.VISITOR_RATE_LIMIT, 'VISITOR_RATE_LIMIT', '300/60s'),
+    siteCacheSeconds: intSetting(env, 'SITE_CACHE_SECONDS', 2, 0, 3600),
     redisUrl: env.REDIS_URL || undefined,
     storageUrl: env.STORAGE_URL || undefined,
     storageCredentials:

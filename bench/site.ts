@@ -1,0 +1,76 @@
+// A 500-media gallery page of the visitor website: its render time, and its
+// requests/s against a bare node:http server answering the same bytes, in
+// alternating rounds (target: at least 0.25x). Under load anonymous visitors
+// are served by the page micro-cache, as in production.
+import { randomUUID } from 'node:crypto';
+import { text } from '../src/client/xml.js';
+import { nowIso } from '../src/store/db.js';
+import { median, runLoad, startPortPrinter, stopChild, type BenchContext, type BenchLine } from './lib.js';
+
+const MEDIAS = 500;
+const RUNS = Number(process.env.BENCH_SITE_RUNS ?? 30);
+
+export async function benchSite(b: BenchContext): Promise<BenchLine[]> {
+  const urlname = 'bench';
+  const website = await b.db.selectFrom('websites').select('id').where('urlname', '=', urlname).executeTakeFirstOrThrow();
+  const root = await b.db.selectFrom('galleries').select('uuid').where('website_id', '=', website.id).where('parent_id', 'is', null).executeTakeFirstOrThrow();
+  const created = await b.client.createGallery(urlname, { name: 'Site bench', parent: root.uuid, url_path: 'site-bench', content_order: 'file_name_nat' });
+  const galleryUuid = text(created.doc, 'gallery/uuid')!;
+  const gallery = await b.db.selectFrom('galleries').select('id').where('uuid', '=', galleryUuid).executeTakeFirstOrThrow();
+  const artist = await b.db.selectFrom('artists').select('id').where('uuid', '=', b.user.defaultArtistUuid).executeTakeFirstOrThrow();
+  const now = nowIso();
+  for (let i = 0; i < MEDIAS; i += 250) {
+    const rows = Array.from({ length: 250 }, (_, k) => ({
+      uuid: randomUUID(),
+      owner_id: b.user.id,
+      artist_id: artist.id,
+      status: 'live',
+      file_name: `IMG_${i + k}.jpg`,
+      title: `Photo ${i + k}`,
+      width: 3000,
+      height: 2000,
+      created_at: now,
+      updated_at: now,
+    }));
+    const medias = await b.db.insertInto('medias').values(rows).returning('id').execute();
+    await b.db
+      .insertInto('media_galleries')
+      .values(medias.map((m, k) => ({ gallery_id: gallery.id, media_id: m.id, position: i + k + 1, published_at: now })))
+      .execute();
+  }
+  const path = `/sites/${urlname}/-/site-bench`;
+  const page = await fetch(b.url + path);
+  const html = Buffer.from(await page.arrayBuffer());
+  if (page.status !== 200 || !html.includes('data-layout=')) throw new Error(`the gallery page answered ${page.status}`);
+
+  // A query the page ignores makes every request a miss of the micro-cache: the full cost (queries, order, rendering).
+  const times: number[] = [];
+  for (let i = 0; i < 5; i++) await fetch(`${b.url}${path}?warm=${i}`).then((r) => r.arrayBuffer());
+  for (let i = 0; i < RUNS; i++) times.push(await b.time(() => fetch(`${b.url}${path}?run=${i}`).then((r) => r.arrayBuffer())));
+  times.sort((x, y) => x - y);
+
+  const bare = await startPortPrinter(process.execPath, ['--import', 'tsx', 'bench/bare-server.ts', 'body', html.toString('base64')]);
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
+  const ratios: number[] = [];
+  const siteRps: number[] = [];
+  try {
+    await runLoad(`http://127.0.0.1:${bare.port}${path}`, {}, undefined, 1);
+    await runLoad(b.url + path, {}, undefined, 1);
+    for (let i = 0; i < rounds; i++) {
+      const base = await runLoad(`http://127.0.0.1:${bare.port}${path}`, {});
+      const site = await runLoad(b.url + path, {});
+      if (site.non2xx > 0 || site.errors > 0) throw new Error(`site load had ${site.non2xx} non-2xx replies and ${site.errors} errors`);
+      siteRps.push(site.rps);
+      ratios.push(site.rps / base.rps);
+    }
+  } finally {
+    await stopChild(bare.child);
+  }
+  const ratio = median(ratios);
+  return [
+    { name: `gallery page, ${MEDIAS} medias (60 shown), HTML bytes`, value: html.length, unit: 'B' },
+    { name: `gallery page render, uncached, median of ${RUNS} (min ${times[0].toFixed(1)}, max ${times[times.length - 1].toFixed(1)})`, value: median(times), unit: 'ms' },
+    { name: 'gallery page under load (anonymous: micro-cache, SITE_CACHE_SECONDS=2)', value: Math.round(median(siteRps)), unit: 'req/s' },
+    { name: `gallery page / bare ratio (median of ${rounds}; ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})`, value: ratio, unit: 'x', target: '>= 0.25', ok: ratio >= 0.25 },
+  ];
+}

@@ -1,0 +1,46 @@
+// The order of a gallery's medias on the website: the gallery's content_order
+// and direction, exactly as the API lists them (src/galleries/medias.ts):
+// sorted here rather than in SQL so both databases agree on collation and on
+// where missing values go (always last, whatever the direction). The site test
+// compares the two orders.
+import type { OrderRow } from './repository.js';
+
+const byName = new Intl.Collator('en', { sensitivity: 'base' });
+const natural = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+
+type Key = (r: OrderRow) => string | number | null;
+const KEYS: Record<string, Key> = {
+  published_at: (r) => r.mg_published_at,
+  shot_at: (r) => r.shot_at,
+  created_at: (r) => r.created_at,
+  updated_at: (r) => r.updated_at,
+  artist_rating: (r) => (r.artist_rating === null ? null : Number(r.artist_rating)),
+};
+
+export function sortForGallery(rows: OrderRow[], contentOrder: string, direction: string): OrderRow[] {
+  const sign = direction === 'desc' ? -1 : 1;
+  const manual = (a: OrderRow, b: OrderRow) => a.position - b.position || a.media_id - b.media_id;
+  let compare: (a: OrderRow, b: OrderRow) => number;
+  switch (contentOrder) {
+    case 'file_name':
+      compare = (a, b) => sign * byName.compare(a.file_name, b.file_name) || manual(a, b);
+      break;
+    case 'file_name_nat':
+      compare = (a, b) => sign * natural.compare(a.file_name, b.file_name) || manual(a, b);
+      break;
+    case 'manual-first':
+    case 'manual-last':
+      compare = (a, b) => sign * manual(a, b);
+      break;
+    default: {
+      const key = KEYS[contentOrder] ?? KEYS.published_at;
+      compare = (a, b) => {
+        const ka = key(a);
+        const kb = key(b);
+        if (ka === null || kb === null) return ka === kb ? manual(a, b) : ka === null ? 1 : -1;
+        return sign * (ka < kb ? -1 : ka > kb ? 1 : 0) || manual(a, b);
+      };
+    }
+  }
+  return rows.sort(compare);
+}

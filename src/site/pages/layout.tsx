@@ -1,0 +1,83 @@
+// The frame of every page: landmarks, the site's name, breadcrumbs, the
+// stylesheet and the script (both external: the CSP allows nothing inline).
+import type { ComponentChildren, VNode } from 'preact';
+import { renderToString } from 'preact-render-to-string';
+import { ICON_ASSET, SCRIPT, STYLESHEET } from '../assets.js';
+import type { Crumb, Picture } from '../service.js';
+
+export interface Frame {
+  siteTitle: string;
+  homeHref: string;
+  title: string;
+  /** false: `noindex`. */
+  indexable: boolean;
+  canonical?: string;
+  crumbs?: Crumb[];
+  /** Pages with a media list load the lightbox script. */
+  script?: boolean;
+}
+
+export function Layout(props: Frame & { children: ComponentChildren }): VNode {
+  const { crumbs } = props;
+  return (
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{props.title === props.siteTitle ? props.title : `${props.title} · ${props.siteTitle}`}</title>
+        {props.indexable ? null : <meta name="robots" content="noindex" />}
+        {props.canonical ? <link rel="canonical" href={props.canonical} /> : null}
+        <link rel="icon" href={`/_site/${ICON_ASSET.name}`} type="image/svg+xml" />
+        <link rel="stylesheet" href={`/_site/${STYLESHEET.name}`} />
+        {props.script ? <script src={`/_site/${SCRIPT.name}`} defer /> : null}
+      </head>
+      <body>
+        <a class="skip" href="#main">
+          Skip to content
+        </a>
+        <header class="site">
+          <a href={props.homeHref}>{props.siteTitle}</a>
+        </header>
+        {crumbs && crumbs.length > 1 ? (
+          <nav class="crumbs" aria-label="Breadcrumb">
+            <ol>
+              {crumbs.map((c, i) => (
+                <li key={c.href}>{i === crumbs.length - 1 ? <span aria-current="page">{c.name}</span> : <a href={c.href}>{c.name}</a>}</li>
+              ))}
+            </ol>
+          </nav>
+        ) : null}
+        <main id="main">{props.children}</main>
+      </body>
+    </html>
+  );
+}
+
+/** An image with its sizes, or a placeholder of its shape while it has none. */
+export function Img(props: { picture: Picture; sizes: string; eager?: boolean; class?: string }): VNode {
+  const p = props.picture;
+  if (!p.src) {
+    return (
+      <svg class={props.class ? `ph ${props.class}` : 'ph'} viewBox={`0 0 ${p.width} ${p.height}`} width={p.width} height={p.height} role="img" aria-label={p.alt}>
+        <rect width="100%" height="100%" />
+      </svg>
+    );
+  }
+  return (
+    <img
+      class={props.class}
+      src={p.src}
+      srcset={p.srcset}
+      sizes={props.sizes}
+      width={p.width}
+      height={p.height}
+      alt={p.alt}
+      loading={props.eager ? 'eager' : 'lazy'}
+      decoding="async"
+    />
+  );
+}
+
+export function render(page: VNode): string {
+  return '<!doctype html>' + renderToString(page);
+}

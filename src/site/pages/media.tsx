@@ -1,0 +1,77 @@
+// A media inside its gallery: the large image, what is known of it, the way
+// to the previous and next one, and the downloads the visitor is allowed.
+import type { VNode } from 'preact';
+import type { MediaView } from '../service.js';
+import { Img, Layout, type Frame } from './layout.js';
+
+export function MediaPage(props: { view: MediaView; frame: Omit<Frame, 'title' | 'indexable' | 'crumbs' | 'script'> }): VNode {
+  const v = props.view;
+  return (
+    <Layout {...props.frame} title={v.title} indexable={v.indexable} crumbs={v.crumbs}>
+      <article>
+        <h1>{v.title}</h1>
+        <figure class="photo">
+          <Img picture={v.picture} sizes="(min-width: 1400px) 1400px, 100vw" eager />
+        </figure>
+        <nav class="step" aria-label="Photos">
+          {v.prev ? (
+            <a href={v.prev} rel="prev">
+              Previous photo
+            </a>
+          ) : (
+            <span />
+          )}
+          <a href={v.galleryHref}>Back to the gallery</a>
+          {v.next ? (
+            <a href={v.next} rel="next">
+              Next photo
+            </a>
+          ) : (
+            <span />
+          )}
+        </nav>
+        {v.description ? <p class="desc">{v.description}</p> : null}
+        <dl class="meta">
+          {v.shotAt ? (
+            <>
+              <dt>Taken</dt>
+              <dd>
+                <time datetime={v.shotAt}>{v.shotAt.slice(0, 10)}</time>
+              </dd>
+            </>
+          ) : null}
+          {v.location ? (
+            <>
+              <dt>Place</dt>
+              <dd>{v.location}</dd>
+            </>
+          ) : null}
+        </dl>
+        {v.keywords.length > 0 ? (
+          <section aria-labelledby="kw">
+            <h2 id="kw">Keywords</h2>
+            <ul class="kw">
+              {v.keywords.map((k) => (
+                <li key={k}>{k}</li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
+        {v.downloads.length > 0 ? (
+          <section aria-labelledby="dl">
+            <h2 id="dl">Downloads</h2>
+            <ul>
+              {v.downloads.map((d) => (
+                <li key={d.href}>
+                  <a href={d.href} download>
+                    {d.label}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
+      </article>
+    </Layout>
+  );
+}

@@ -1,0 +1,329 @@
+// Every query of the visitor website: websites by address, a gallery and the
+// chain above it, sub-galleries with their covers, the medias a visitor may see
+// (live, renditions not failed, published to the gallery), their renditions
+// and keywords, and what the sitemap lists. Reads only.
+import { sql } from 'kysely';
+import type { Db } from '../store/db.js';
+
+export interface SiteWebsite {
+  id: number;
+  uuid: string;
+  urlname: string;
+  title: string;
+  hostname: string | null;
+}
+
+export interface SiteGallery {
+  id: number;
+  uuid: string;
+  parent_id: number | null;
+  name: string;
+  full_url_path: string;
+  description: string | null;
+  hidden: number;
+  indexing: number;
+  password_hash: string | null;
+  content_order: string;
+  content_order_direction: string;
+  cover_media_id: number | null;
+  layout: string | null;
+  updated_at: string;
+}
+
+export interface SiteAclEntry {
+  email: string;
+  read: boolean;
+  compDownload: boolean;
+  hiresDownload: boolean;
+}
+
+/** What the gallery order needs of each media (the same keys as the API's order). */
+export interface OrderRow {
+  media_id: number;
+  uuid: string;
+  position: number;
+  file_name: string;
+  mg_published_at: string;
+  shot_at: string | null;
+  created_at: string;
+  updated_at: string;
+  artist_rating: number | null;
+}
+
+export interface SiteMedia {
+  id: number;
+  uuid: string;
+  file_name: string;
+  mime_type: string | null;
+  storage_key: string | null;
+  title: string | null;
+  description: string | null;
+  location: string | null;
+  city: string | null;
+  state: string | null;
+  country: string | null;
+  shot_at: string | null;
+  width: number | null;
+  height: number | null;
+  renditions_state: string;
+}
+
+export interface SiteRendition {
+  media_id: number;
+  name: string;
+  width: number;
+  height: number;
+  mime_type: string;
+  storage_key: string;
+  watermarked: number;
+}
+
+export interface SitemapGallery {
+  id: number;
+  uuid: string;
+  full_url_path: string;
+  hidden: number;
+  indexing: number;
+  password_hash: string | null;
+  updated_at: string;
+}
+
+export interface ChildGallery {
+  id: number;
+  uuid: string;
+  name: string;
+  full_url_path: string;
+  password_hash: string | null;
+  cover_media_id: number | null;
+}
+
+const GALLERY_COLUMNS = [
+  'g.id',
+  'g.uuid',
+  'g.parent_id',
+  'g.name',
+  'g.full_url_path',
+  'g.description',
+  'g.hidden',
+  'g.indexing',
+  'g.password_hash',
+  'g.content_order',
+  'g.content_order_direction',
+  'g.cover_media_id',
+  'ds.layout',
+  'g.updated_at',
+] as const;
+
+const MEDIA_COLUMNS = [
+  'm.id',
+  'm.uuid',
+  'm.file_name',
+  'm.mime_type',
+  'm.storage_key',
+  'm.title',
+  'm.description',
+  'm.location',
+  'm.city',
+  'm.state',
+  'm.country',
+  'm.shot_at',
+  'm.width',
+  'm.height',
+  'm.renditions_state',
+] as const;
+
+export class SiteRepository {
+  constructor(private readonly db: Db) {}
+
+  websiteByUrlname(urlname: string): Promise<SiteWebsite | undefined> {
+    return this.db.selectFrom('websites').select(['id', 'uuid', 'urlname', 'title', 'hostname']).where('urlname', '=', urlname).executeTakeFirst();
+  }
+
+  /** The website at a Host header (`name` or `name:port`, lower-cased): a hostname set with its port wins over one without. */
+  async websiteByHost(host: string, name: string): Promise<SiteWebsite | undefined> {
+    const rows = await this.db
+      .selectFrom('websites')
+      .select(['id', 'uuid', 'urlname', 'title', 'hostname'])
+      .where(sql<string>`lower(hostname)`, 'in', [host, name])
+      .orderBy('id')
+      .execute();
+    return rows.find((r) => r.hostname!.toLowerCase() === host) ?? rows[0];
+  }
+
+  /**
+   * A gallery and every gallery above it, the root first. The ancestors'
+   * full url paths are the prefixes of the gallery's: one query, no recursion.
+   */
+  async chainByPath(websiteId: number, fullUrlPath: string): Promise<SiteGallery[]> {
+    const segments = fullUrlPath === '' ? [] : fullUrlPath.split('/');
+    const paths = [''];
+    for (let i = 1; i <= segments.length; i++) paths.push(segments.slice(0, i).join('/'));
+    const rows = await this.db
+      .selectFrom('galleries as g')
+      .leftJoin('display_styles as ds', 'ds.id', 'g.display_style_id')
+      .select(GALLERY_COLUMNS)
+      .where('g.website_id', '=', websiteId)
+      .where('g.full_url_path', 'in', paths)
+      .execute();
+    const byPath = new Map(rows.map((r) => [r.full_url_path, r]));
+    const chain: SiteGallery[] = [];
+    for (const p of paths) {
+      const g = byPath.get(p);
+      // A root gallery has no parent; every other link must be the child of the one before.
+      if (!g || (chain.length === 0 ? g.parent_id !== null : g.parent_id !== chain[chain.length - 1].id)) return [];
+      chain.push(g);
+    }
+    return chain;
+  }
+
+  /** Access lists of several galleries, entries in position order (DEFAULT first). */
+  async acls(galleryIds: readonly number[]): Promise<Map<number, SiteAclEntry[]>> {
+    const out = new Map<number, SiteAclEntry[]>();
+    if (galleryIds.length === 0) return out;
+    const rows = await this.db
+      .selectFrom('gallery_acl')
+      .select(['gallery_id', 'email', 'can_read', 'comp_download', 'hires_download'])
+      .where('gallery_id', 'in', galleryIds)
+      .orderBy('gallery_id')
+      .orderBy('position')
+      .execute();
+    for (const r of rows) {
+      let list = out.get(r.gallery_id);
+      if (!list) out.set(r.gallery_id, (list = []));
+      list.push({ email: r.email, read: r.can_read === 1, compDownload: r.comp_download === 1, hiresDownload: r.hires_download === 1 });
+    }
+    return out;
+  }
+
+  /** Sub-galleries shown in navigation (not hidden), in their list order. */
+  listedChildren(galleryId: number): Promise<ChildGallery[]> {
+    return this.db
+      .selectFrom('galleries')
+      .select(['id', 'uuid', 'name', 'full_url_path', 'password_hash', 'cover_media_id'])
+      .where('parent_id', '=', galleryId)
+      .where('hidden', '=', 0)
+      .orderBy('list_pos')
+      .orderBy('id')
+      .execute();
+  }
+
+  /**
+   * A cover for each gallery: its cover media when that one is visible in it,
+   * else its first visible media in manual order. Three indexed queries, none
+   * per gallery nor per media.
+   */
+  async covers(galleryIds: readonly number[]): Promise<Map<number, number>> {
+    const out = new Map<number, number>();
+    if (galleryIds.length === 0) return out;
+    const chosen = await this.db
+      .selectFrom('galleries as c')
+      .innerJoin('media_galleries as mg', (j) => j.onRef('mg.gallery_id', '=', 'c.id').onRef('mg.media_id', '=', 'c.cover_media_id'))
+      .innerJoin('medias as m', 'm.id', 'mg.media_id')
+      .select(['c.id', 'mg.media_id'])
+      .where('c.id', 'in', galleryIds)
+      .where('m.status', '=', 'live')
+      .where('m.renditions_state', '!=', 'failed')
+      .execute();
+    for (const r of chosen) out.set(r.id, r.media_id);
+    const rest = galleryIds.filter((id) => !out.has(id));
+    if (rest.length === 0) return out;
+    const firsts = await this.db
+      .selectFrom('media_galleries as mg')
+      .innerJoin('medias as m', 'm.id', 'mg.media_id')
+      .select(['mg.gallery_id', (eb) => eb.fn.min('mg.position').as('position')])
+      .where('mg.gallery_id', 'in', rest)
+      .where('m.status', '=', 'live')
+      .where('m.renditions_state', '!=', 'failed')
+      .groupBy('mg.gallery_id')
+      .execute();
+    if (firsts.length === 0) return out;
+    const wanted = new Map(firsts.map((f) => [f.gallery_id, Number(f.position)]));
+    const rows = await this.db
+      .selectFrom('media_galleries as mg')
+      .innerJoin('medias as m', 'm.id', 'mg.media_id')
+      .select(['mg.gallery_id', 'mg.media_id', 'mg.position'])
+      .where('mg.gallery_id', 'in', [...wanted.keys()])
+      .where('mg.position', 'in', [...new Set(wanted.values())])
+      .where('m.status', '=', 'live')
+      .where('m.renditions_state', '!=', 'failed')
+      .orderBy('mg.media_id')
+      .execute();
+    for (const r of rows) if (wanted.get(r.gallery_id) === r.position && !out.has(r.gallery_id)) out.set(r.gallery_id, r.media_id);
+    return out;
+  }
+
+  /** What orders the medias a visitor may see in a gallery: live, published there, renditions not failed. */
+  orderRows(galleryId: number): Promise<OrderRow[]> {
+    return this.db
+      .selectFrom('media_galleries as mg')
+      .innerJoin('medias as m', 'm.id', 'mg.media_id')
+      .select(['mg.media_id', 'm.uuid', 'mg.position', 'm.file_name', 'mg.published_at as mg_published_at', 'm.shot_at', 'm.created_at', 'm.updated_at', 'm.artist_rating'])
+      .where('mg.gallery_id', '=', galleryId)
+      .where('m.status', '=', 'live')
+      .where('m.renditions_state', '!=', 'failed')
+      .execute();
+  }
+
+  /** Medias by id with their renditions and keywords, three queries for any number. */
+  async medias(ids: readonly number[]): Promise<{ medias: Map<number, SiteMedia>; renditions: Map<number, SiteRendition[]>; keywords: Map<number, string[]> }> {
+    const medias = new Map<number, SiteMedia>();
+    const renditions = new Map<number, SiteRendition[]>();
+    const keywords = new Map<number, string[]>();
+    if (ids.length === 0) return { medias, renditions, keywords };
+    const [m, r, k] = await Promise.all([
+      this.db.selectFrom('medias as m').select(MEDIA_COLUMNS).where('m.id', 'in', ids).execute(),
+      this.db
+        .selectFrom('renditions')
+        .select(['media_id', 'name', 'width', 'height', 'mime_type', 'storage_key', 'watermarked'])
+        .where('media_id', 'in', ids)
+        .orderBy('media_id')
+        .orderBy('width')
+        .execute(),
+      this.db.selectFrom('media_keywords').select(['media_id', 'keyword']).where('media_id', 'in', ids).orderBy('media_id').orderBy('position').execute(),
+    ]);
+    for (const row of m) medias.set(row.id, row);
+    for (const row of r) {
+      let list = renditions.get(row.media_id);
+      if (!list) renditions.set(row.media_id, (list = []));
+      list.push(row);
+    }
+    for (const row of k) {
+      let list = keywords.get(row.media_id);
+      if (!list) keywords.set(row.media_id, (list = []));
+      list.push(row.keyword);
+    }
+    return { medias, renditions, keywords };
+  }
+
+  /** Every gallery of a website, for the sitemap (a website holds at most 20 000). */
+  sitemapGalleries(websiteId: number): Promise<SitemapGallery[]> {
+    return this.db
+      .selectFrom('galleries')
+      .select(['id', 'uuid', 'full_url_path', 'hidden', 'indexing', 'password_hash', 'updated_at'])
+      .where('website_id', '=', websiteId)
+      .orderBy('full_url_path')
+      .execute();
+  }
+
+  /** Galleries of a website that have an access list. */
+  async galleriesWithAcl(websiteId: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('gallery_acl as a')
+      .innerJoin('galleries as g', 'g.id', 'a.gallery_id')
+      .select('a.gallery_id')
+      .distinct()
+      .where('g.website_id', '=', websiteId)
+      .execute();
+    return rows.map((r) => r.gallery_id);
+  }
+
+  /** A gallery of a website by UUID (the password form names it). */
+  galleryByUuid(websiteId: number, uuid: string): Promise<{ id: number; uuid: string; full_url_path: string; password_hash: string | null } | undefined> {
+    return this.db
+      .selectFrom('galleries')
+      .select(['id', 'uuid', 'full_url_path', 'password_hash'])
+      .where('website_id', '=', websiteId)
+      .where('uuid', '=', uuid.toLowerCase())
+      .executeTakeFirst();
+  }
+}

@@ -1,0 +1,360 @@
+// What a visitor sees of a website: the gallery and media pages as typed
+// views, after the access decision (src/visitors/gate.ts) over the chain of
+// galleries from the root. No HTML here (pages/*.tsx) and no HTTP (routes.ts).
+import { verifyPassword } from '../http/passwords.js';
+import type { FileUrls } from '../renditions/urls.js';
+import { decide, type Decision, type GateGallery } from '../visitors/gate.js';
+import type { VisitorPass } from '../visitors/pass.js';
+import { homeUrl } from '../websites/xml.js';
+import { sortForGallery } from './order.js';
+import type { SiteGallery, SiteMedia, SiteRendition, SiteRepository, SiteWebsite } from './repository.js';
+
+export const MEDIAS_PER_PAGE = 60;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The display styles' layouts; anything else is shown as a grid. */
+export const LAYOUTS = ['grid', 'masonry', 'slideshow', 'filmstrip'] as const;
+export type Layout = (typeof LAYOUTS)[number];
+
+/** Where a website is being visited: its home path on this host ('' at its own hostname). */
+export interface SiteAddress {
+  website: SiteWebsite;
+  homePath: string;
+}
+
+export interface Picture {
+  alt: string;
+  width: number;
+  height: number;
+  /** Absent until renditions exist: the page shows a placeholder of the right shape. */
+  src?: string;
+  srcset?: string;
+}
+
+export interface Crumb {
+  name: string;
+  href: string;
+}
+
+export interface MediaItem {
+  uuid: string;
+  href: string;
+  title: string;
+  picture: Picture;
+  /** The largest size fit for a lightbox (2048 at most). */
+  large?: { src: string; width: number; height: number };
+}
+
+export interface ChildItem {
+  name: string;
+  href: string;
+  locked: boolean;
+  cover?: Picture;
+}
+
+export interface GalleryView {
+  kind: 'gallery';
+  title: string;
+  description: string | null;
+  layout: Layout;
+  crumbs: Crumb[];
+  children: ChildItem[];
+  medias: MediaItem[];
+  page: number;
+  pages: number;
+  href: string;
+  indexable: boolean;
+  restricted: boolean;
+}
+
+export interface MediaView {
+  kind: 'media';
+  title: string;
+  uuid: string;
+  description: string | null;
+  keywords: string[];
+  location: string | null;
+  shotAt: string | null;
+  picture: Picture;
+  crumbs: Crumb[];
+  galleryHref: string;
+  prev?: string;
+  next?: string;
+  downloads: Array<{ label: string; href: string }>;
+  indexable: boolean;
+  restricted: boolean;
+}
+
+/** A page the visitor may not see yet. */
+export type Refusal =
+  | { kind: 'password'; gallery: string; galleryName: string; back: string; crumbs: Crumb[] }
+  | { kind: 'signin'; back: string; crumbs: Crumb[] }
+  | { kind: 'not-found' };
+
+export interface SitemapEntry {
+  loc: string;
+  lastmod: string;
+}
+
+export class SiteService {
+  constructor(
+    private readonly repo: SiteRepository,
+    private readonly files: FileUrls,
+    /** Read at each use: PUBLIC_URL may be settled after start (the tests learn their port then). */
+    private readonly config: { readonly publicUrl: string },
+  ) {}
+
+  /** A website by its urlname, or by a Host header (lower-cased, with or without its port). */
+  website(by: { urlname: string } | { host: string }): Promise<SiteWebsite | undefined> {
+    if ('urlname' in by) return this.repo.websiteByUrlname(by.urlname);
+    return this.repo.websiteByHost(by.host, by.host.replace(/:\d+$/, ''));
+  }
+
+  /** The website's canonical home URL (its hostname when it has one). */
+  homeUrl(website: SiteWebsite): string {
+    return homeUrl(this.config.publicUrl, website);
+  }
+
+  async gallery(at: SiteAddress, fullUrlPath: string, page: number, pass: VisitorPass | undefined, now = Date.now()): Promise<GalleryView | Refusal> {
+    const access = await this.access(at, fullUrlPath, pass);
+    if (access.kind !== 'ok') return access.refusal;
+    const { chain, decision } = access;
+    const gallery = chain[chain.length - 1];
+    const href = galleryHref(at.homePath, gallery.full_url_path);
+
+    const order = sortForGallery(await this.repo.orderRows(gallery.id), gallery.content_order, gallery.content_order_direction);
+    const pages = Math.max(1, Math.ceil(order.length / MEDIAS_PER_PAGE));
+    if (page > pages) return { kind: 'not-found' };
+    const slice = order.slice((page - 1) * MEDIAS_PER_PAGE, page * MEDIAS_PER_PAGE);
+
+    const childRows = page === 1 ? await this.repo.listedChildren(gallery.id) : [];
+    const [covers, childAcls] = await Promise.all([this.repo.covers(childRows.map((c) => c.id)), this.repo.acls(childRows.map((c) => c.id))]);
+    const { medias, renditions } = await this.repo.medias([...slice.map((r) => r.media_id), ...covers.values()]);
+    const sign = this.signer(decision, pass, now);
+
+    const children: ChildItem[] = childRows.map((c) => {
+      const childDecision = decide([...toGate(chain, access.acls), { uuid: c.uuid, passwordProtected: c.password_hash !== null, acl: childAcls.get(c.id) ?? [] }], pass);
+      const coverId = covers.get(c.id);
+      const media = coverId === undefined ? undefined : medias.get(coverId);
+      // A cover shows only what the visitor may already see inside.
+      const cover = childDecision.ok && media ? picture(media, renditions.get(media.id) ?? [], this.signer(childDecision, pass, now)) : undefined;
+      return { name: c.name, href: galleryHref(at.homePath, c.full_url_path), locked: !childDecision.ok, cover };
+    });
+    const items: MediaItem[] = slice.flatMap((r) => {
+      const m = medias.get(r.media_id);
+      if (!m) return [];
+      const rs = renditions.get(m.id) ?? [];
+      return [{ uuid: m.uuid, href: mediaHref(at.homePath, gallery.full_url_path, m.uuid), title: titleOf(m), picture: picture(m, rs, sign), large: large(rs, sign) }];
+    });
+    return {
+      kind: 'gallery',
+      title: chain.length === 1 ? at.website.title || gallery.name : gallery.name,
+      description: gallery.description,
+      layout: (LAYOUTS as readonly string[]).includes(gallery.layout ?? '') ? (gallery.layout as Layout) : 'grid',
+      crumbs: crumbs(at, chain),
+      children,
+      medias: items,
+      page,
+      pages,
+      href,
+      indexable: indexable(chain, decision),
+      restricted: decision.restricted,
+    };
+  }
+
+  async media(at: SiteAddress, fullUrlPath: string, mediaUuid: string, pass: VisitorPass | undefined, now = Date.now()): Promise<MediaView | Refusal> {
+    if (!UUID.test(mediaUuid)) return { kind: 'not-found' };
+    const access = await this.access(at, fullUrlPath, pass);
+    if (access.kind !== 'ok') return access.refusal;
+    const { chain, decision } = access;
+    const gallery = chain[chain.length - 1];
+    const order = sortForGallery(await this.repo.orderRows(gallery.id), gallery.content_order, gallery.content_order_direction);
+    const at_ = order.findIndex((r) => r.uuid === mediaUuid.toLowerCase());
+    if (at_ < 0) return { kind: 'not-found' };
+    const { medias, renditions, keywords } = await this.repo.medias([order[at_].media_id]);
+    const m = medias.get(order[at_].media_id);
+    if (!m) return { kind: 'not-found' };
+    const rs = renditions.get(m.id) ?? [];
+    const sign = this.signer(decision, pass, now);
+    const downloads: MediaView['downloads'] = [];
+    if (decision.ok && decision.compDownload) {
+      const comp = compRendition(rs);
+      if (comp) downloads.push({ label: `Download (${comp.width} × ${comp.height})`, href: this.files.signed(comp.storage_key, expiry(now), visitorOf(pass), true) });
+    }
+    if (decision.ok && decision.hiresDownload && m.storage_key) {
+      downloads.push({ label: `Download the original${m.width && m.height ? ` (${m.width} × ${m.height})` : ''}`, href: this.files.signed(m.storage_key, expiry(now), visitorOf(pass), true) });
+    }
+    const place = [m.location, m.city, m.state, m.country].filter((s): s is string => !!s && s.trim() !== '').join(', ');
+    return {
+      kind: 'media',
+      title: titleOf(m),
+      uuid: m.uuid,
+      description: m.description,
+      keywords: keywords.get(m.id) ?? [],
+      location: place || null,
+      shotAt: m.shot_at,
+      picture: picture(m, rs, sign, true),
+      crumbs: crumbs(at, chain),
+      galleryHref: galleryHref(at.homePath, gallery.full_url_path),
+      prev: at_ > 0 ? mediaHref(at.homePath, gallery.full_url_path, order[at_ - 1].uuid) : undefined,
+      next: at_ < order.length - 1 ? mediaHref(at.homePath, gallery.full_url_path, order[at_ + 1].uuid) : undefined,
+      downloads,
+      indexable: indexable(chain, decision),
+      restricted: decision.restricted,
+    };
+  }
+
+  /** A gallery password: 'ok' (the gallery's UUID to put in the pass), 'wrong', or 'unknown' gallery. */
+  async checkPassword(website: SiteWebsite, galleryUuid: string, password: string): Promise<{ result: 'ok' | 'wrong' | 'unknown'; uuid?: string }> {
+    if (!UUID.test(galleryUuid)) return { result: 'unknown' };
+    const g = await this.repo.galleryByUuid(website.id, galleryUuid);
+    if (!g || g.password_hash === null) return { result: 'unknown' };
+    // argon2's verify compares in constant time.
+    return (await verifyPassword(g.password_hash, password)) ? { result: 'ok', uuid: g.uuid } : { result: 'wrong', uuid: g.uuid };
+  }
+
+  /** Galleries search engines may index: the sitemap (hidden, protected and noindex ones left out, as the gallery's indexing says). */
+  async sitemap(website: SiteWebsite): Promise<SitemapEntry[]> {
+    const [galleries, withAcl] = await Promise.all([this.repo.sitemapGalleries(website.id), this.repo.galleriesWithAcl(website.id)]);
+    const acls = await this.repo.acls(withAcl);
+    const byPath = new Map(galleries.map((g) => [g.full_url_path, g]));
+    const home = this.homeUrl(website);
+    const out: SitemapEntry[] = [];
+    for (const g of galleries) {
+      if (g.indexing === 0) continue;
+      const chain = ancestorPaths(g.full_url_path).map((p) => byPath.get(p));
+      if (chain.some((c) => c === undefined)) continue;
+      const links = chain as NonNullable<(typeof chain)[number]>[];
+      const listed = links.every((c) => c.hidden === 0);
+      const open = decide(
+        links.map((c) => ({ uuid: c.uuid, passwordProtected: c.password_hash !== null, acl: acls.get(c.id) ?? [] })),
+        undefined,
+      );
+      const publicOk = open.ok && !open.restricted;
+      if (g.indexing === 2 || (listed && publicOk)) out.push({ loc: home + galleryHref('', g.full_url_path), lastmod: g.updated_at });
+    }
+    return out;
+  }
+
+  /** Whether the website may be crawled at all: its root gallery's indexing is not 0. */
+  async crawlable(website: SiteWebsite): Promise<boolean> {
+    const chain = await this.repo.chainByPath(website.id, '');
+    return chain.length === 1 && chain[0].indexing !== 0;
+  }
+
+  private async access(
+    at: SiteAddress,
+    fullUrlPath: string,
+    pass: VisitorPass | undefined,
+  ): Promise<{ kind: 'ok'; chain: SiteGallery[]; acls: Map<number, GateAcl>; decision: Extract<Decision, { ok: true }> } | { kind: 'refused'; refusal: Refusal }> {
+    const chain = await this.repo.chainByPath(at.website.id, fullUrlPath);
+    if (chain.length === 0) return { kind: 'refused', refusal: { kind: 'not-found' } };
+    const acls = await this.repo.acls(chain.map((g) => g.id));
+    const decision = decide(toGate(chain, acls), pass);
+    if (decision.ok) return { kind: 'ok', chain, acls, decision };
+    const gallery = chain[chain.length - 1];
+    const back = galleryHref(at.homePath, gallery.full_url_path);
+    if (decision.need === 'password') {
+      const locked = chain.find((g) => g.uuid === decision.gallery)!;
+      return { kind: 'refused', refusal: { kind: 'password', gallery: locked.uuid, galleryName: locked.name, back, crumbs: crumbs(at, chain) } };
+    }
+    return { kind: 'refused', refusal: { kind: 'signin', back, crumbs: crumbs(at, chain) } };
+  }
+
+  /** File addresses for one decision: public ones when everyone may see them, else signed for this visitor. */
+  private signer(decision: Decision, pass: VisitorPass | undefined, now: number): (key: string) => string {
+    if (decision.ok && !decision.restricted) return (key) => this.files.public(key);
+    const e = expiry(now);
+    const v = visitorOf(pass);
+    return (key) => this.files.signed(key, e, v);
+  }
+}
+
+type GateAcl = readonly { email: string; read: boolean; compDownload: boolean; hiresDownload: boolean }[];
+
+function toGate(chain: readonly SiteGallery[], acls: Map<number, GateAcl>): GateGallery[] {
+  return chain.map((g) => ({ uuid: g.uuid, passwordProtected: g.password_hash !== null, acl: acls.get(g.id) ?? [] }));
+}
+
+/** Search engines may index it: indexing 2, or 1 when no hidden gallery is on the way and anyone may see it. */
+function indexable(chain: readonly SiteGallery[], decision: Extract<Decision, { ok: true }>): boolean {
+  const g = chain[chain.length - 1];
+  if (g.indexing === 0) return false;
+  if (g.indexing === 2) return true;
+  return chain.every((c) => c.hidden === 0) && !decision.restricted;
+}
+
+/** Signed addresses last until the end of the next hour: the same for a whole hour, so pages and files stay cacheable per visitor. */
+function expiry(now: number): Date {
+  const hour = 3600_000;
+  return new Date(Math.ceil((now + hour) / hour) * hour);
+}
+
+function visitorOf(pass: VisitorPass | undefined): string {
+  return pass?.id ?? 'anonymous';
+}
+
+function ancestorPaths(fullUrlPath: string): string[] {
+  const segments = fullUrlPath === '' ? [] : fullUrlPath.split('/');
+  const out = [''];
+  for (let i = 1; i <= segments.length; i++) out.push(segments.slice(0, i).join('/'));
+  return out;
+}
+
+export function galleryHref(homePath: string, fullUrlPath: string): string {
+  return fullUrlPath === '' ? `${homePath}/` : `${homePath}/-/${fullUrlPath}`;
+}
+
+function mediaHref(homePath: string, fullUrlPath: string, uuid: string): string {
+  return fullUrlPath === '' ? `${homePath}/_/${uuid}` : `${homePath}/-/${fullUrlPath}/_/${uuid}`;
+}
+
+function crumbs(at: SiteAddress, chain: readonly SiteGallery[]): Crumb[] {
+  return chain.map((g, i) => ({ name: i === 0 ? at.website.title || g.name : g.name, href: galleryHref(at.homePath, g.full_url_path) }));
+}
+
+function titleOf(m: SiteMedia): string {
+  return m.title && m.title.trim() !== '' ? m.title : m.file_name;
+}
+
+/** The image renditions of one format: WebP when there are any (smaller), else JPEG; posters for videos. */
+function ladder(rs: readonly SiteRendition[]): SiteRendition[] {
+  const images = rs.filter((r) => r.name !== 'poster');
+  const webp = images.filter((r) => r.mime_type === 'image/webp');
+  const chosen = webp.length > 0 ? webp : images.filter((r) => r.mime_type === 'image/jpeg');
+  if (chosen.length > 0) return [...chosen].sort((a, b) => a.width - b.width);
+  return rs.filter((r) => r.name === 'poster');
+}
+
+function picture(m: SiteMedia, rs: readonly SiteRendition[], sign: (key: string) => string, big = false): Picture {
+  const sizes = ladder(rs);
+  const top = sizes[sizes.length - 1];
+  const width = m.width ?? top?.width ?? 4;
+  const height = m.height ?? top?.height ?? 3;
+  const alt = titleOf(m);
+  if (sizes.length === 0) return { alt, width, height };
+  // The fallback src: the 640 (1280 on a media page), else the nearest size.
+  const want = big ? 1280 : 640;
+  const fallback = sizes.find((r) => Math.max(r.width, r.height) >= want) ?? top;
+  return {
+    alt,
+    width,
+    height,
+    src: sign(fallback.storage_key),
+    srcset: sizes.map((r) => `${sign(r.storage_key)} ${r.width}w`).join(', '),
+  };
+}
+
+function large(rs: readonly SiteRendition[], sign: (key: string) => string): MediaItem['large'] {
+  const sizes = ladder(rs);
+  if (sizes.length === 0) return undefined;
+  const pick = [...sizes].reverse().find((r) => Math.max(r.width, r.height) <= 2048) ?? sizes[0];
+  return { src: sign(pick.storage_key), width: pick.width, height: pick.height };
+}
+
+/** The comp: the watermarked 1280, else the largest watermarked size. */
+function compRendition(rs: readonly SiteRendition[]): SiteRendition | undefined {
+  const marked = rs.filter((r) => r.watermarked === 1 && r.name !== 'poster');
+  const jpeg = marked.filter((r) => r.mime_type === 'image/jpeg');
+  const pool = jpeg.length > 0 ? jpeg : marked;
+  return pool.find((r) => r.name === '1280') ?? [...pool].sort((a, b) => b.width - a.width)[0];
+}

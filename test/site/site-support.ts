@@ -1,0 +1,105 @@
+// Visiting a website as a browser would: plain requests without signature,
+// a cookie jar of one cookie, and requests with any Host header.
+import { request } from 'node:http';
+import sharp from 'sharp';
+import { find, text } from '../../src/client/xml.js';
+import { postUpload, uploadParamsOf } from '../api/uploads-support.js';
+import type { TestService } from '../support/service.js';
+import type { World } from '../support/world.js';
+
+export interface Page {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** One request to the service with full control of the Host header (fetch cannot set it). */
+export function visit(svc: TestService, path: string, opts: { method?: string; host?: string; cookie?: string; form?: Record<string, string> } = {}): Promise<Page> {
+  const url = new URL(svc.url);
+  const body = opts.form ? new URLSearchParams(opts.form).toString() : undefined;
+  const headers: Record<string, string> = { host: opts.host ?? url.host };
+  if (opts.cookie) headers.cookie = opts.cookie;
+  if (body !== undefined) {
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+    headers['content-length'] = String(Buffer.byteLength(body));
+  }
+  return new Promise((resolve, reject) => {
+    const req = request({ host: url.hostname, port: url.port, path, method: opts.method ?? (body !== undefined ? 'POST' : 'GET'), headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** The name=value of a Set-Cookie header. */
+export function cookieOf(page: Page): string | undefined {
+  const set = page.headers['set-cookie'];
+  const first = Array.isArray(set) ? set[0] : set;
+  return first?.split(';')[0];
+}
+
+/** Media UUIDs linked from a page, in page order (each once). */
+export function mediaLinks(html: string): string[] {
+  const out: string[] = [];
+  for (const m of html.matchAll(/href="[^"]*\/_\/([0-9a-f-]{36})"/g)) if (!out.includes(m[1])) out.push(m[1]);
+  return out;
+}
+
+/**
+ * A photo-like JPEG, different for each `seed`: smooth colour fields with grain, about as heavy
+ * as a detailed photograph once made small (about 22 kB at 320 px and 60 kB at 640 px in WebP
+ * q80; pure noise would be twice that, a flat colour next to nothing).
+ */
+export async function photo(seed: number, width = 1800): Promise<Buffer> {
+  let x = seed * 2654435761 + 1;
+  const next = () => {
+    x = (x * 1103515245 + 12345) >>> 0;
+    return (x >>> 24) & 0xff;
+  };
+  const low = Buffer.alloc(24 * 16 * 3);
+  for (let i = 0; i < low.length; i++) low[i] = next();
+  const base = await sharp(low, { raw: { width: 24, height: 16, channels: 3 } }).resize(240, 160, { kernel: 'cubic' }).raw().toBuffer();
+  for (let i = 0; i < base.length; i++) base[i] = Math.max(0, Math.min(255, base[i] + ((next() - 128) * 40) / 128));
+  return sharp(base, { raw: { width: 240, height: 160, channels: 3 } }).blur(1.2).resize(width, Math.round((width * 2) / 3), { kernel: 'cubic' }).jpeg({ quality: 90 }).toBuffer();
+}
+
+/** The three upload steps of one photo, published to a gallery; its media UUID. */
+export async function uploadPhoto(w: World, galleryUuid: string, i: number, width = 1800): Promise<string> {
+  const data = await photo(i, width);
+  const r1 = await w.client.request('POST', '/medias.xml', {
+    'media[content][upload_location]': 'REQUEST',
+    'media[content][file_name]': `UPLOAD_${String(i + 1).padStart(4, '0')}.jpg`,
+    'media[content][file_size]': data.length,
+    'media[content][mime_type]': 'image/jpeg',
+    'media[title]': `Photo ${i + 1}`,
+    'media[publish_to_galleries]': galleryUuid,
+  });
+  const media = find(r1.doc, 'media')!;
+  const r2 = await postUpload(text(media, 'upload-url')!, uploadParamsOf(media), { field: text(media, 'upload-file-param')!, data, name: 'photo.jpg', type: 'image/jpeg' });
+  if (r2.status !== 200) throw new Error(`upload step 2 answered ${r2.status}`);
+  await w.client.completeUpload(media, data.length);
+  return text(media, 'uuid')!;
+}
+
+/**
+ * Waits until the uploaded photos have their renditions, when this service makes them; false
+ * when it does not (every media stays at renditions_state 'none'): the weight then counts
+ * HTML, CSS, JS and the icon only.
+ */
+export async function waitForRenditions(w: World, uuids: string[]): Promise<boolean> {
+  const states = async () => (await w.svc.db.selectFrom('medias').select('renditions_state').where('uuid', 'in', uuids).execute()).map((r) => r.renditions_state);
+  await new Promise((r) => setTimeout(r, 500));
+  if ((await states()).every((s) => s === 'none')) return false;
+  const deadline = Date.now() + 100_000;
+  for (;;) {
+    const now = await states();
+    if (now.includes('failed')) throw new Error('renditions failed');
+    if (now.every((s) => s === 'ready')) return true;
+    if (Date.now() > deadline) throw new Error(`renditions not ready: ${now.filter((s) => s !== 'ready').length} left`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
