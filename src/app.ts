@@ -314,6 +314,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     siteRoutes(http.fastify, {
       site,
       passes: passCodec,
+      passwordThrottle,
       limiters,
       visitorRateLimit: config.visitorRateLimit,
       cacheSeconds: config.siteCacheSeconds,

@@ -16,6 +16,7 @@ import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
 import type { RateLimitConfig } from '../config.js';
 import type { LimiterFactory } from '../http/limiter-store.js';
 import { PASS_COOKIE, PASS_LIFETIME_SECONDS, type PassCodec, type VisitorPass } from '../visitors/pass.js';
+import type { PasswordThrottle } from '../visitors/throttle.js';
 import { ASSETS } from './assets.js';
 import { GalleryPage } from './pages/gallery.js';
 import { render, type Frame } from './pages/layout.js';
@@ -23,9 +24,6 @@ import { MediaPage } from './pages/media.js';
 import { MessagePage, PasswordPage, SigninPage } from './pages/messages.js';
 import { galleryHref, type Refusal, type SiteAddress, type SiteService } from './service.js';
 
-/** Wrong passwords allowed per website, gallery and address in PASSWORD_WINDOW_SECONDS. */
-export const PASSWORD_ATTEMPTS = 5;
-export const PASSWORD_WINDOW_SECONDS = 15 * 60;
 const FORM_BYTES = 4096;
 const MAX_BACK_LENGTH = 2000;
 const PAGE = /^[1-9][0-9]{0,5}$/;
@@ -74,6 +72,8 @@ class PageCache {
 export interface SiteRouteDeps {
   site: SiteService;
   passes: PassCodec;
+  /** Wrong gallery passwords per address (src/visitors/throttle.ts), shared through Redis when set. */
+  passwordThrottle: PasswordThrottle;
   limiters: LimiterFactory;
   /** Visitor requests per address; null: no limit. */
   visitorRateLimit: RateLimitConfig | null;
@@ -103,7 +103,6 @@ export function siteRoutes(fastify: FastifyInstance, deps: SiteRouteDeps): void 
     ? deps.limiters.create({ keyPrefix: 'visitor', points: deps.visitorRateLimit.points, durationSeconds: deps.visitorRateLimit.windowSeconds })
     : null;
   const cache = new PageCache(deps.cacheSeconds * 1000);
-  const passwordTries = deps.limiters.create({ keyPrefix: 'site-password', points: PASSWORD_ATTEMPTS, durationSeconds: PASSWORD_WINDOW_SECONDS });
 
   const frameOf = (at: SiteAddress | undefined): Omit<Frame, 'title' | 'indexable' | 'crumbs' | 'script'> =>
     at ? { siteTitle: at.website.title || at.website.urlname, homeHref: galleryHref(at.homePath, ''), canonical: undefined } : { siteTitle: 'Not found', homeHref: '/' };
@@ -205,16 +204,13 @@ export function siteRoutes(fastify: FastifyInstance, deps: SiteRouteDeps): void 
     const gallery = form.get('gallery') ?? '';
     const given = form.get('password') ?? '';
     const back = safeBack(form.get('back'), v.at.homePath);
-    const key = `${v.at.website.uuid}:${gallery.toLowerCase().slice(0, 36)}:${req.ip}`;
-    // Throttled before the hash is computed: a refused guess costs nothing.
-    try {
-      const seen = await passwordTries.get(key);
-      if (seen && seen.consumedPoints >= PASSWORD_ATTEMPTS) return tooMany(reply, v.at, Math.max(1, Math.ceil(seen.msBeforeNext / 1000)));
-    } catch (err) {
-      log.error({ err }, 'password-throttle store unavailable');
-    }
+    const galleryKey = gallery.toLowerCase().slice(0, 36);
+    // Counted before the hash is computed, so simultaneous guesses cannot all be checked.
+    const taken = await deps.passwordThrottle.take(v.at.website.uuid, galleryKey, req.ip);
+    if (!taken.ok) return tooMany(reply, v.at, taken.retryAfterSeconds);
     const checked = given.length > 0 && given.length <= 200 ? await site.checkPassword(v.at.website, gallery, given) : { result: 'wrong' as const, uuid: undefined };
     if (checked.result === 'ok') {
+      await deps.passwordThrottle.succeeded(v.at.website.uuid, galleryKey, req.ip);
       const pass = passes.withGallery(v.pass ?? passes.fresh(v.at.website.uuid), checked.uuid!);
       reply.header(
         'set-cookie',
@@ -223,11 +219,6 @@ export function siteRoutes(fastify: FastifyInstance, deps: SiteRouteDeps): void 
       return reply.code(303).header('location', back).header('cache-control', 'no-store').send();
     }
     if (checked.result === 'unknown') return notFound(reply, v.at);
-    try {
-      await passwordTries.consume(key, 1);
-    } catch (err) {
-      if (!(err instanceof RateLimiterRes)) log.error({ err }, 'password-throttle store unavailable');
-    }
     const view = await site.gallery(v.at, backGalleryPath(back, v.at.homePath), 1, v.pass);
     const name = view.kind === 'password' ? view.galleryName : 'Protected gallery';
     const crumbs = view.kind === 'password' ? view.crumbs : [];
