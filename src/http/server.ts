@@ -72,6 +72,8 @@ export interface HttpDeps {
   router: ApiRouter;
   /** Given to the route handlers (their context's `services`). */
   services: Services;
+  /** Installed before the API's routes: routes outside the API (health, metrics) and response hooks. */
+  extensions?: ReadonlyArray<(fastify: FastifyInstance) => void>;
 }
 
 export interface HttpServer {
@@ -209,6 +211,7 @@ export function createHttpServer(deps: HttpDeps): HttpServer {
     sendError(req, reply, new ApiError('not_found', `no such endpoint: ${req.method} ${(req.raw.url ?? '').split('?')[0]}`));
   });
 
+  for (const extend of deps.extensions ?? []) extend(fastify);
   router.install(fastify, services);
 
   let closed = false;

@@ -38,6 +38,10 @@ const SERVICE_SETTINGS = [
   'REQUEST_TIMEOUT_SECONDS',
   'IDLE_TIMEOUT_SECONDS',
   'MAX_CONNECTIONS',
+  'ROLE',
+  'METRICS_PORT',
+  'METRICS_TOKEN',
+  'SHUTDOWN_TIMEOUT_SECONDS',
 ];
 
 /** This process's environment without any service setting, plus `extra`. */
