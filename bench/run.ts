@@ -136,6 +136,7 @@ async function main(): Promise<void> {
       ['uploads', './uploads.js', 'benchUploads'],
       ['batch', './batch.js', 'benchBatch'],
       ['hostile', './hostile.js', 'benchHostile'],
+      ['scale', './scale.js', 'benchScale'],
     ];
     for (const [name, path, exportName] of sections) {
       if (only.length > 0 && !only.includes(name)) continue;

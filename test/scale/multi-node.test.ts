@@ -194,6 +194,24 @@ describe.runIf(PG_URL && REDIS_URL && NGINX)('two API nodes and workers behind n
     }
   });
 
+  it('login throttling is one count across the nodes', async () => {
+    const user = await newUser();
+    const keys = await core.apps.create('throttle');
+    const wrong = { authorization: basicAuth(user.email, 'not the password') };
+    // Ten wrong passwords, alternating the nodes, are each checked ...
+    for (let i = 0; i < 10; i++) {
+      const r = await signedFetch([api1.url, api2.url][i % 2]!, keys, 'GET', '/whoami.xml', { headers: wrong });
+      expect(r.status, `attempt ${i + 1}`).toBe(401);
+      await r.text();
+    }
+    // ... then the account is throttled on both.
+    for (const node of [api1.url, api2.url]) {
+      const r = await signedFetch(node, keys, 'GET', '/whoami.xml', { headers: { authorization: basicAuth(user.email, user.password) } });
+      expect(r.status).toBe(429);
+      await r.text();
+    }
+  });
+
   it('a batch update enqueued on an API node is done by the worker; a worker stopped mid-job gives it back and another finishes it', async () => {
     const user = await newUser();
     const MEDIAS = 200;

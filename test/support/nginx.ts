@@ -40,6 +40,9 @@ ${opts.upstreamPorts.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_time
     # Uploads through the service (step 2 to the local target, direct uploads).
     client_max_body_size ${opts.maxBodyMb}m;
     client_body_timeout 60s;
+    # nginx closes a client's keep-alive connection after 1000 requests by default; a client
+    # sending its next request at that moment sees a reset.
+    keepalive_requests 100000;
     location / {
       proxy_pass http://media_portfolio;
       proxy_set_header Host $http_host;
@@ -63,6 +66,8 @@ ${opts.upstreamPorts.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_time
 export interface Nginx {
   url: string;
   child: ChildProcess;
+  /** nginx's error log so far (its warnings and upstream errors). */
+  errorLog(): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -91,6 +96,7 @@ export async function startNginx(binary: string, upstreamPorts: number[], maxBod
   return {
     url,
     child,
+    errorLog: () => readFile(join(dir, 'error.log'), 'utf8').catch(() => ''),
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
       await exited;
