@@ -24,7 +24,7 @@ service.fastify.log.info(
     role: config.ops.role,
     port,
     host: config.host,
-    database: service.services.store.dialect,
+    database: service.core.store.dialect,
     publicUrl: config.publicUrl,
     ...(metricsAddress && typeof metricsAddress === 'object' ? { metricsPort: metricsAddress.port } : {}),
   },

@@ -229,19 +229,19 @@ describe.runIf(PG_URL && REDIS_URL)('scaled out in one process', () => {
     const password = 'scale password';
     const { user, defaultArtistUuid } = await core.users.create({ email: `s-${randomBytes(3).toString('hex')}@example.com`, password });
     const client = new MediaPortfolioClient({ baseUrl: api, apiKey: app.key, apiSecret: app.secret, login: user.email, password, throttle: false, retry429: false });
-    await insertMedias(nodes[0]!.services.db, { uuid: user.uuid, id: user.id, email: user.email, password, defaultArtistUuid }, 5);
+    await insertMedias(nodes[0]!.core.store.db, { uuid: user.uuid, id: user.id, email: user.email, password, defaultArtistUuid }, 5);
     const res = await client.request('PUT', '/medias/batch_update.xml', { select: 'all', medias_count: 5, 'medias[add_keywords]': 'by-worker' }, { multipart: true, methodOverride: true });
     const jobUuid = text(res.doc, 'job-uuid')!;
     // Many poll intervals of the api node's (unstarted) worker pass: the job stays queued.
     await new Promise((r) => setTimeout(r, 300));
-    const queued = await nodes[0]!.services.db.selectFrom('jobs').selectAll().where('uuid', '=', jobUuid).executeTakeFirstOrThrow();
+    const queued = await nodes[0]!.core.store.db.selectFrom('jobs').selectAll().where('uuid', '=', jobUuid).executeTakeFirstOrThrow();
     expect(queued.state).toBe('queued');
     expect(queued.attempts).toBe(0);
 
     const worker = await node('worker');
     const done = await waitForJob(client, text(res.doc, 'location')!);
     expect(text(done.doc, 'job/state')).toBe('done');
-    const row = await nodes[0]!.services.db.selectFrom('jobs').select('locked_by').where('uuid', '=', jobUuid).executeTakeFirstOrThrow();
+    const row = await nodes[0]!.core.store.db.selectFrom('jobs').select('locked_by').where('uuid', '=', jobUuid).executeTakeFirstOrThrow();
     expect(row.locked_by).toBeNull();
     // The worker answers health, not the API.
     expect((await fetch(`${worker}/healthz`)).status).toBe(200);
