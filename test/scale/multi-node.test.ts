@@ -238,7 +238,7 @@ describe.runIf(PG_URL && REDIS_URL && NGINX)('two API nodes and workers behind n
     expect(int(done.doc, 'job/processed')).toBe(MEDIAS);
     const keyworded = await core.store.db.selectFrom('media_keywords').select('media_id').where('keyword', '=', 'scaled').execute();
     expect(keyworded).toHaveLength(MEDIAS);
-  });
+  }, 120_000);
 
   it('a worker killed mid-job: a second worker takes the job over after its lease and applies it exactly once', async () => {
     const user = await newUser();
@@ -261,7 +261,7 @@ describe.runIf(PG_URL && REDIS_URL && NGINX)('two API nodes and workers behind n
     const keyworded = await core.store.db.selectFrom('media_keywords').select('media_id').where('keyword', '=', 'killed').execute();
     expect(keyworded).toHaveLength(MEDIAS);
     expect(new Set(keyworded.map((k) => k.media_id)).size).toBe(MEDIAS);
-  });
+  }, 120_000);
 
   // HOOK visitor-pass-across-nodes (issue 9, for the integrator): a visitor's
   // password cookie issued by api1 must be accepted by api2. Add the scenario
@@ -320,6 +320,6 @@ describe.runIf(PG_URL && REDIS_URL && NGINX)('two API nodes and workers behind n
     const after = await signedFetch(lb.url, app, 'GET', '/ping.xml');
     expect(after.status).toBe(200);
     await after.text();
-  });
+  }, 120_000);
 });
 
