@@ -155,6 +155,7 @@ export function createHttpServer(deps: HttpDeps): HttpServer {
     if (decision.error) throw decision.error;
   };
 
+  const servedBefore = new WeakSet<object>();
   fastify.addHook('preClose', (done) => {
     closing = true;
     done();
@@ -164,8 +165,11 @@ export function createHttpServer(deps: HttpDeps): HttpServer {
   // any password hash or database write, so a refused request costs nothing.
   fastify.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
-    // Requests already on an open connection while the service drains (Fastify adds `Connection: close`).
-    if (closing) throw new ApiError('service_unavailable', 'the service is shutting down: send the request again', { retryAfter: 1 });
+    // A further request on a keep-alive connection while the service drains is refused (Fastify adds
+    // `Connection: close`); the first request of a connection accepted before the listener closed is
+    // served: its client (a balancer's one-request connection) had no chance to go elsewhere.
+    if (closing && servedBefore.has(req.raw.socket)) throw new ApiError('service_unavailable', 'the service is shutting down: send the request again', { retryAfter: 1 });
+    servedBefore.add(req.raw.socket);
     if (req.headers.host === undefined) throw badRequest('the Host header is required (HTTP/1.1)');
     const auth = req.routeOptions.config?.auth;
     if (auth === undefined || auth === 'none') return;
