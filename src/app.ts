@@ -68,6 +68,12 @@ import { LinkThrottle, PasswordThrottle } from './visitors/throttle.js';
 import { WebsitesRepository } from './websites/repository.js';
 import { websiteRoutes } from './websites/routes.js';
 import { WebsitesService } from './websites/service.js';
+import { localExclusive, redisExclusive } from './ops/exclusive.js';
+import { installHealthRoutes, Readiness } from './ops/health.js';
+import { Metrics } from './ops/metrics.js';
+import { checkScaleOut, dutiesOf } from './ops/roles.js';
+import { pingStore } from './store/health.js';
+import type { Server as NodeHttpServer } from 'node:http';
 
 /**
  * The store and the services that need neither HTTP nor background work:
@@ -137,6 +143,16 @@ export interface App {
   sweep(now?: Date): Promise<SweepResult>;
   /** Stops accepting connections, finishes requests in flight, stops background work, closes every dependency. */
   close(): Promise<void>;
+  /** Running at scale (src/ops): readiness (drained at SIGTERM), metrics when configured. */
+  ops: AppOps;
+}
+
+export interface AppOps {
+  readiness: Readiness;
+  /** Present when METRICS_PORT or METRICS_TOKEN is set. */
+  metrics?: Metrics;
+  /** The METRICS_PORT listener, once listening. */
+  metricsServer?: NodeHttpServer;
 }
 
 /** The service's logger: secrets and query strings (upload URLs carry their authorisation there) never reach it. */
@@ -178,6 +194,9 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     for (const close of closers.splice(0).reverse()) await close();
   };
   try {
+    // A scaled-out process with node-local state stops here, before it touches anything.
+    checkScaleOut(config);
+    const duties = dutiesOf(config.ops.role);
     const core = await buildCore(config);
     closers.push(() => core.close());
     const { store } = core;
@@ -194,7 +213,11 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     const limiters = createLimiterFactory(config.redisUrl);
     closers.push(() => limiters.close());
     const users = core.repositories.users;
-    const sessions = new SessionStore(users);
+    // With REDIS_URL, other nodes end sessions too: no cache, so their logouts hold here at once.
+    const sessions = new SessionStore(users, config.redisUrl ? 0 : undefined);
+    // Each sweep runs on one worker at a time.
+    const exclusive = config.redisUrl ? redisExclusive(config.redisUrl) : localExclusive();
+    closers.push(() => exclusive.close());
     const appKeys = new AppKeys(core.repositories.apps);
     const secureCookies = config.publicUrl.startsWith('https:');
     const authenticator = new Authenticator(users, sessions, limiters, secureCookies, (err) =>
@@ -239,7 +262,8 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       ...jobRoutes({ jobs }),
     ];
     const router = new ApiRouter();
-    for (const route of routes) router.add(route);
+    // A worker answers only health and metrics.
+    if (duties.serve) for (const route of routes) router.add(route);
 
     // Visitors: sign-in links by mail (or to the log), the pass cookie, the password throttle.
     const mailer = createMailer(config.visitors, log);
@@ -256,12 +280,14 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       [BATCH_JOB_KIND, { runChunk: media.batchChunk.bind(media) }],
       [RENDITIONS_JOB_KIND, renditions.handler()],
     ]);
-    const jobWorker = (worker = new JobWorker(jobsRepo, log, handlers, config.jobs));
-    jobWorker.start();
+    const metrics = config.ops.metricsPort !== undefined || config.ops.metricsToken ? new Metrics({ queue: () => queueStats(jobsRepo), pool: store.poolStats }) : undefined;
+    const jobWorker = (worker = new JobWorker(jobsRepo, log, metrics ? timedHandlers(handlers, metrics) : handlers, config.jobs));
+    // API nodes enqueue; workers run.
+    if (duties.work) jobWorker.start();
     closers.push(() => jobWorker.stop());
     // The cleanup sweep of this process: every part is idempotent (several processes may sweep at
     // once); a part that fails is logged and the others still run.
-    const sweep = async (now = new Date()): Promise<SweepResult> => {
+    const sweep = async (now = new Date(), parts: 'all' | 'shared' | 'local' = 'all'): Promise<SweepResult> => {
       const result: SweepResult = { uploads: 0, medias: 0, tempFiles: 0, fileDeletions: 0, incoming: 0, jobs: 0, visitorLinks: 0 };
       const part = async (name: string, fn: () => Promise<void>) => {
         try {
@@ -270,22 +296,25 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
           log.error({ err, part: name }, 'cleanup sweep: a part failed; the next sweep tries again');
         }
       };
-      await part('abandoned uploads', async () => {
+      const shared = parts !== 'local';
+      const local = parts !== 'shared';
+      if (shared) await part('abandoned uploads', async () => {
         Object.assign(result, await media.sweepAbandonedUploads(now));
       });
-      await part('file deletions', async () => {
+      if (shared) await part('file deletions', async () => {
         result.fileDeletions = await fileDeletions.drain(now);
       });
-      await part('incoming objects', async () => {
+      if (shared) await part('incoming objects', async () => {
         result.incoming = await uploads.sweepIncoming(now);
       });
-      await part('temporary files', async () => {
+      // Temporary files are this machine's: every node sweeps its own, without the lock.
+      if (local) await part('temporary files', async () => {
         result.tempFiles = await uploads.sweepTempFiles(now.getTime());
       });
-      await part('finished jobs', async () => {
+      if (shared) await part('finished jobs', async () => {
         result.jobs = await jobs.purgeFinished(new Date(now.getTime() - config.jobs.retentionSeconds * 1000));
       });
-      await part('visitor sign-in links', async () => {
+      if (shared) await part('visitor sign-in links', async () => {
         result.visitorLinks = await core.visitorLinks.purge(now);
       });
       return result;
@@ -293,25 +322,50 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     // Temporary files of a crashed process go before this one serves: nothing half-received outlives a restart.
     await uploads.sweepTempFiles(Date.now()).catch((err: unknown) => log.error({ err }, 'start-up sweep of temporary files failed'));
     const cleanup = new PeriodicTask('cleanup sweep', sweepIntervalMs(config.uploadExpirySeconds), async () => {
-      const r = await sweep();
+      const r = await sweep(new Date(), 'local');
+      if (duties.work) await exclusive.run('cleanup-sweep', async () => Object.assign(r, await sweep(new Date(), 'shared'), { tempFiles: r.tempFiles }));
       if (Object.values(r).some((n) => n > 0)) log.info(r, 'cleanup sweep removed leftovers');
     }, log);
     cleanup.start({ now: true });
     closers.push(() => cleanup.stop());
-    const sessionPurge = new PeriodicTask('session purge', config.sessionPurgeSeconds * 1000, async () => {
-      const n = await users.purgeExpiredSessions();
-      if (n) log.info({ sessions: n }, 'expired sessions purged');
-    }, log);
-    sessionPurge.start();
-    closers.push(() => sessionPurge.stop());
+    if (duties.work) {
+      const sessionPurge = new PeriodicTask('session purge', config.sessionPurgeSeconds * 1000, async () => {
+        await exclusive.run('session-purge', async () => {
+          const n = await users.purgeExpiredSessions();
+          if (n) log.info({ sessions: n }, 'expired sessions purged');
+        });
+      }, log);
+      sessionPurge.start();
+      closers.push(() => sessionPurge.stop());
+    }
 
-    const http = createHttpServer({ config, log, appKeys, authenticator, rateLimit, router, plainRoutes: [fileRoutes({ renditions, storage, urls: fileUrls })] });
+    const readiness = new Readiness(
+      [
+        { name: 'database', check: () => pingStore(store) },
+        ...(config.redisUrl ? [{ name: 'redis', check: () => exclusive.ping() }] : []),
+        // Any answer, found or not, shows the store reachable.
+        { name: 'storage', check: () => storage.stat('readyz-probe') },
+      ],
+      log,
+    );
+    const extensions = [
+      (f: FastifyInstance) => installHealthRoutes(f, readiness),
+      ...(metrics ? [(f: FastifyInstance) => metrics.instrument(f)] : []),
+      ...(metrics && config.ops.metricsToken ? [(f: FastifyInstance) => metrics.installRoute(f, config.ops.metricsToken!)] : []),
+    ];
+    const ops: AppOps = { readiness, metrics };
+    if (metrics && config.ops.metricsPort !== undefined) {
+      const server = (ops.metricsServer = await metrics.listen(config.ops.metricsPort, config.host));
+      closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    }
+
+    const http = createHttpServer({ config, log, appKeys, authenticator, rateLimit, router, extensions, plainRoutes: duties.serve ? [fileRoutes({ renditions, storage, urls: fileUrls })] : [] });
     closers.push(() => http.close());
-    // Pages, not API endpoints: mounted beside the router (unsigned, HTML).
-    await http.fastify.register(visitorRoutes({ links: core.visitorLinks, signIn, codec: passCodec, config, secureCookies }));
+    // Pages, not API endpoints: mounted beside the router (unsigned, HTML); workers serve none.
+    if (duties.serve) await http.fastify.register(visitorRoutes({ links: core.visitorLinks, signIn, codec: passCodec, config, secureCookies }));
     // The visitor website, beside the signed API. Its file addresses are host-relative: a website at its own hostname is served by this same process.
     const site = new SiteService(new SiteRepository(store.db), new FileUrls(uploadSecret, ''), config);
-    siteRoutes(http.fastify, {
+    if (duties.serve) siteRoutes(http.fastify, {
       site,
       passes: passCodec,
       passwordThrottle,
@@ -334,11 +388,23 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       routes,
       worker: jobWorker,
       visitors: { signIn, links: core.visitorLinks, passCodec, passwordThrottle, mailer },
-      sweep,
+      sweep: (now?: Date) => sweep(now),
+      ops,
       close: () => (closed ??= closeAll()),
     };
   } catch (err) {
     await closeAll();
     throw err;
   }
+}
+
+/** The queue's depth and age for the metrics. */
+async function queueStats(repo: JobsRepository): Promise<{ pending: number; oldestAgeSeconds: number }> {
+  const { pending, oldestCreatedAt } = await repo.pendingStats();
+  return { pending, oldestAgeSeconds: oldestCreatedAt ? Math.max(0, (Date.now() - Date.parse(oldestCreatedAt)) / 1000) : 0 };
+}
+
+/** Every handler's chunks timed in the metrics, by job kind. */
+function timedHandlers(handlers: JobHandlers, metrics: Metrics): JobHandlers {
+  return new Map([...handlers].map(([kind, h]) => [kind, { ...h, runChunk: (...args: Parameters<typeof h.runChunk>) => metrics.timeChunk(kind, () => h.runChunk(...args)) }]));
 }

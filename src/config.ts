@@ -80,6 +80,34 @@ export interface Config {
   /** How often expired sessions are deleted. */
   sessionPurgeSeconds: number;
   visitors: VisitorSettings;
+  /** Running at scale (src/ops): this process's role, metrics, shutdown bound. */
+  ops: OpsConfig;
+}
+
+/** What a process does: `all` (one process, the default), `api` (requests only) or `worker` (jobs and sweeps only). */
+export type Role = 'all' | 'api' | 'worker';
+
+export interface OpsConfig {
+  role: Role;
+  /** Prometheus metrics on their own listener (bound to HOST); unset: not served there. */
+  metricsPort?: number;
+  /** Prometheus metrics at /metrics on the main port behind `Authorization: Bearer <token>`; unset: no /metrics. */
+  metricsToken?: string;
+  /** SIGTERM: requests in flight get this long to finish before their connections are cut. */
+  shutdownTimeoutMs: number;
+}
+
+function opsConfig(env: Record<string, string | undefined>): OpsConfig {
+  const role = (env.ROLE || 'all').trim();
+  if (role !== 'all' && role !== 'api' && role !== 'worker') throw new Error(`ROLE must be all, api or worker, got ${JSON.stringify(env.ROLE)}`);
+  const token = env.METRICS_TOKEN || undefined;
+  if (token !== undefined && token.length < 16) throw new Error('METRICS_TOKEN must have at least 16 characters');
+  return {
+    role,
+    metricsPort: env.METRICS_PORT ? intSetting(env, 'METRICS_PORT', 0, 0, 65535) : undefined,
+    metricsToken: token,
+    shutdownTimeoutMs: intSetting(env, 'SHUTDOWN_TIMEOUT_SECONDS', 30, 1, 3600) * 1000,
+  };
 }
 
 /**
@@ -190,5 +218,6 @@ export function loadConfig(env: Record<string, string | undefined> = loadEnv()):
     connections: connectionLimits(env),
     sessionPurgeSeconds: intSetting(env, 'SESSION_PURGE_SECONDS', 3600, 1, 7 * 24 * 3600),
     visitors: visitorSettings(env, publicUrl),
+    ops: opsConfig(env),
   };
 }

@@ -1,26 +1,33 @@
-// Entry point: `npm start`. Serves the API until SIGTERM/SIGINT, then drains.
+// Entry point: `npm start` (ROLE=all, api or worker; `npm run worker`). Serves
+// until SIGTERM/SIGINT, then drains (src/ops/shutdown.ts).
 import { loadConfig } from './config.js';
-import { buildApp } from './app.js';
+import { buildApp, createLogger } from './app.js';
+import { ScaleOutError } from './ops/roles.js';
+import { stopOnSignals } from './ops/shutdown.js';
 
 const config = loadConfig();
-const service = await buildApp(config);
+const log = createLogger(config);
+let service;
+try {
+  service = await buildApp(config, log);
+} catch (err) {
+  if (!(err instanceof ScaleOutError)) throw err;
+  process.stderr.write(`media portfolio service: ${err.message}\n`);
+  process.exit(2);
+}
 await service.fastify.listen({ port: config.port, host: config.host });
 const address = service.fastify.server.address();
 const port = typeof address === 'object' && address ? address.port : config.port;
-service.fastify.log.info({ port, host: config.host, database: service.store.dialect, publicUrl: config.publicUrl }, 'media portfolio service ready');
-
-let stopping = false;
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    service.fastify.log.info({ signal }, 'stopping: finishing requests in flight');
-    service
-      .close()
-      .then(() => process.exit(0))
-      .catch((err) => {
-        service.fastify.log.error({ err }, 'error while stopping');
-        process.exit(1);
-      });
-  });
-}
+const metricsAddress = service.ops.metricsServer?.address();
+service.fastify.log.info(
+  {
+    role: config.ops.role,
+    port,
+    host: config.host,
+    database: service.core.store.dialect,
+    publicUrl: config.publicUrl,
+    ...(metricsAddress && typeof metricsAddress === 'object' ? { metricsPort: metricsAddress.port } : {}),
+  },
+  'media portfolio service ready',
+);
+stopOnSignals({ readiness: service.ops.readiness, server: service.fastify.server, close: service.close }, log, config.ops.shutdownTimeoutMs);

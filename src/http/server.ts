@@ -71,6 +71,8 @@ export interface HttpDeps {
   router: ApiRouter;
   /** Plain routes outside the API (no signature, no XML): e.g. /files/<key>. Each registers itself. */
   plainRoutes?: ReadonlyArray<(fastify: FastifyInstance) => void>;
+  /** Installed before the API's routes: routes outside the API (health, metrics) and response hooks. */
+  extensions?: ReadonlyArray<(fastify: FastifyInstance) => void>;
 }
 
 export interface HttpServer {
@@ -152,6 +154,7 @@ export function createHttpServer(deps: HttpDeps): HttpServer {
     if (decision.error) throw decision.error;
   };
 
+  const servedBefore = new WeakSet<object>();
   fastify.addHook('preClose', (done) => {
     closing = true;
     done();
@@ -161,8 +164,11 @@ export function createHttpServer(deps: HttpDeps): HttpServer {
   // any password hash or database write, so a refused request costs nothing.
   fastify.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
-    // Requests already on an open connection while the service drains (Fastify adds `Connection: close`).
-    if (closing) throw new ApiError('service_unavailable', 'the service is shutting down: send the request again', { retryAfter: 1 });
+    // A further request on a keep-alive connection while the service drains is refused (Fastify adds
+    // `Connection: close`); the first request of a connection accepted before the listener closed is
+    // served: its client (a balancer's one-request connection) had no chance to go elsewhere.
+    if (closing && servedBefore.has(req.raw.socket)) throw new ApiError('service_unavailable', 'the service is shutting down: send the request again', { retryAfter: 1 });
+    servedBefore.add(req.raw.socket);
     if (req.headers.host === undefined) throw badRequest('the Host header is required (HTTP/1.1)');
     const auth = req.routeOptions.config?.auth;
     if (auth === undefined || auth === 'none') return;
@@ -208,6 +214,7 @@ export function createHttpServer(deps: HttpDeps): HttpServer {
     sendError(req, reply, new ApiError('not_found', `no such endpoint: ${req.method} ${(req.raw.url ?? '').split('?')[0]}`));
   });
 
+  for (const extend of deps.extensions ?? []) extend(fastify);
   router.install(fastify, config.maxUploadBytes);
   for (const register of deps.plainRoutes ?? []) register(fastify);
 

@@ -68,7 +68,14 @@ export interface SessionLookup {
 export class SessionStore {
   private readonly recent = new Map<string, { user: UserRow; until: number }>();
 
-  constructor(private readonly repo: SessionRepository) {}
+  /**
+   * `cacheMs`: how long a session read is trusted; 0 when other processes may
+   * end sessions (REDIS_URL: several nodes), so a logout anywhere holds at once.
+   */
+  constructor(
+    private readonly repo: SessionRepository,
+    private readonly cacheMs = SESSION_CACHE_MS,
+  ) {}
 
   async create(userId: number): Promise<string> {
     const token = randomBytes(32).toString('base64url');
@@ -124,8 +131,9 @@ export class SessionStore {
   }
 
   private remember(token: string, user: UserRow, now: number): void {
+    if (this.cacheMs <= 0) return;
     if (this.recent.size >= SESSION_CACHE_MAX) this.recent.clear();
-    this.recent.set(token, { user, until: now + SESSION_CACHE_MS });
+    this.recent.set(token, { user, until: now + this.cacheMs });
   }
 
   async destroy(token: string): Promise<void> {

@@ -169,6 +169,16 @@ export class JobsRepository {
     });
   }
 
+  /** How many jobs are not finished, and the oldest one's enqueue time (metrics). */
+  async pendingStats(): Promise<{ pending: number; oldestCreatedAt?: string }> {
+    const row = await this.db
+      .selectFrom('jobs')
+      .select((eb) => [eb.fn.countAll<number>().as('pending'), eb.fn.min('created_at').as('oldest')])
+      .where('state', 'in', ['queued', 'running'])
+      .executeTakeFirst();
+    return { pending: Number(row?.pending ?? 0), oldestCreatedAt: (row?.oldest as string | null) ?? undefined };
+  }
+
   /**
    * Deletes jobs that finished (done or failed) before `finishedBefore`: the
    * status resource keeps them JOB_RETENTION_SECONDS. Returns how many went.

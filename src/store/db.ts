@@ -17,6 +17,8 @@ export interface Store {
   dialect: Dialect;
   /** The raw SQLite handle, for the few hot-path reads that run synchronously. */
   sqlite?: SQLite.Database;
+  /** PostgreSQL's pool counts (metrics); absent on SQLite. */
+  poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -51,7 +53,12 @@ export function openStore(opts: { dataDir: string; databaseUrl?: string }): Stor
     // the pool replaces it on the next checkout.
     pool.on('error', () => {});
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    return {
+      db,
+      dialect: 'postgres',
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      close: () => db.destroy(),
+    };
   }
   if (opts.databaseUrl) throw new Error(`DATABASE_URL must be a postgres:// URL, got ${opts.databaseUrl.split(':')[0]}:…`);
   // The database holds API and TOTP secrets: private before SQLite opens it.

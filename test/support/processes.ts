@@ -41,6 +41,10 @@ const SERVICE_SETTINGS = [
   'SMTP_URL',
   'MAIL_FROM',
   'VISITOR_LINK_TTL_SECONDS',
+  'ROLE',
+  'METRICS_PORT',
+  'METRICS_TOKEN',
+  'SHUTDOWN_TIMEOUT_SECONDS',
 ];
 
 /** This process's environment without any service setting, plus `extra`. */

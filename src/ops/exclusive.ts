@@ -1,0 +1,58 @@
+// One worker at a time for each sweep: a Redis lock (SET NX PX with a random
+// token, renewed while the run lasts, released only by its holder). Without
+// Redis there is a single process, and the work simply runs.
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+
+const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
+const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
+
+export interface Exclusive {
+  /** Runs `work` unless another process holds `name`; false when it was skipped. */
+  run(name: string, work: () => Promise<unknown>): Promise<boolean>;
+  /** Throws when the lock's store is unreachable (readiness). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function localExclusive(): Exclusive {
+  return {
+    run: async (_name, work) => {
+      await work();
+      return true;
+    },
+    ping: async () => {},
+    close: async () => {},
+  };
+}
+
+/** `ttlMs`: how long a lock outlives a holder that died without releasing it. */
+export function redisExclusive(redisUrl: string, ttlMs = 60_000): Exclusive {
+  const client = new Redis(redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false });
+  client.on('error', () => {
+    /* a failed acquire is reported by run() */
+  });
+  return {
+    async run(name, work) {
+      const key = `mps:lock:${name}`;
+      const token = randomBytes(16).toString('hex');
+      const got = await client.set(key, token, 'PX', ttlMs, 'NX');
+      if (got !== 'OK') return false;
+      const renew = setInterval(() => void client.eval(RENEW, 1, key, token, String(ttlMs)).catch(() => {}), Math.floor(ttlMs / 3));
+      renew.unref();
+      try {
+        await work();
+      } finally {
+        clearInterval(renew);
+        await client.eval(RELEASE, 1, key, token).catch(() => {});
+      }
+      return true;
+    },
+    async ping() {
+      await client.ping();
+    },
+    async close() {
+      await client.quit().catch(() => client.disconnect());
+    },
+  };
+}
