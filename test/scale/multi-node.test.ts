@@ -266,10 +266,33 @@ describe.runIf(PG_URL && REDIS_URL && NGINX)('two API nodes and workers behind n
     expect(new Set(keyworded.map((k) => k.media_id)).size).toBe(MEDIAS);
   }, 120_000);
 
-  // HOOK visitor-pass-across-nodes (issue 9, for the integrator): a visitor's
-  // password cookie issued by api1 must be accepted by api2. Add the scenario
-  // here, before the SIGTERM one, with signedFetch/fetch against api1.url and
-  // api2.url; the nodes share UPLOAD_SECRET (env above), from which the pass is derived.
+  it("a visitor's password cookie from node 1 opens the gallery on node 2", async () => {
+    const user = await newUser();
+    const urlname = `vp-${randomBytes(4).toString('hex')}`;
+    const site = await core.websites.create(user, { urlname });
+    const created = await clientOf(api1.url, user).request('POST', `/websites/${urlname}/galleries.xml`, {
+      'gallery[name]': 'Locked',
+      'gallery[parent]': site.rootGalleryUuid,
+      'gallery[password]': 'open sesame',
+    });
+    const gallery = /<gallery-uuid>([^<]+)<\/gallery-uuid>/.exec(created.body)![1]!;
+    const home = `/sites/${urlname}`;
+    const page = `${home}/-/locked`;
+    // Without the cookie, both nodes show the form.
+    for (const node of [api1, api2]) {
+      const r = await fetch(`${node.url}${page}`);
+      expect(r.status).toBe(403);
+      await r.text();
+    }
+    const form = new URLSearchParams({ gallery, password: 'open sesame', back: page });
+    const given = await fetch(`${api1.url}${home}/_password`, { method: 'POST', body: form, redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(given.status).toBe(303);
+    await given.text();
+    const cookie = given.headers.get('set-cookie')!.split(';')[0]!;
+    const onNode2 = await fetch(`${api2.url}${page}`, { headers: { cookie } });
+    expect(onNode2.status).toBe(200);
+    expect(await onNode2.text()).toContain('Locked');
+  });
 
   // Last: node 1 does not come back.
   it('SIGTERM to node 1 under load: no acknowledged write lost, no request nginx could retry failed', async () => {
