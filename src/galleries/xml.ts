@@ -1,7 +1,7 @@
 // The one place that decides how a gallery looks in a reply (spec 2.3,
 // client-compat). Create, update, details, lists and sub-gallery listings
 // all render through galleryXml.
-import { xmlArray, type XmlObject, type XmlValue } from '../http/xml.js';
+import { storedTimestamp, xmlArray, type XmlObject, type XmlValue } from '../http/xml.js';
 import type { AclEntry, CountedGallery, GalleryDetails, GalleryRecord, MediaCounts } from './service.js';
 
 /** list: identity and place in the tree; details: every field. */
@@ -38,7 +38,7 @@ export function galleryXml(g: GalleryRecord, view: GalleryView, extras: GalleryE
     description: g.description,
     'medias-count': extras.counts?.medias ?? 0,
     'full-medias-count': extras.counts?.full ?? 0,
-    'published-at': new Date(g.published_at),
+    'published-at': storedTimestamp(g.published_at),
     'comments-count': 0,
     'parent-uuid': g.parent_uuid,
     'gallery-display-style-uuid': g.display_style_uuid,
@@ -50,8 +50,8 @@ export function galleryXml(g: GalleryRecord, view: GalleryView, extras: GalleryE
     'content-order-direction': g.content_order_direction,
     'order-subgalleries': g.order_subgalleries === 1,
     'password-protected': g.password_hash !== null,
-    'created-at': new Date(g.created_at),
-    'updated-at': new Date(g.updated_at),
+    'created-at': storedTimestamp(g.created_at),
+    'updated-at': storedTimestamp(g.updated_at),
   };
   if (extras.acl) out.acl = xmlArray('entry', extras.acl.map(aclEntryXml));
   if (extras.medias) out.medias = xmlArray('media', extras.medias.map((uuid): XmlValue => ({ uuid })));

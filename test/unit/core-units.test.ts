@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseDotEnv, parseRateLimit } from '../../src/config.js';
 import { Params } from '../../src/http/params.js';
 import { computeSignature, detectAlgorithm, parseTimestamp, signatureText } from '../../src/http/signing.js';
-import { escapeXml, renderReply, xmlArray } from '../../src/http/xml.js';
+import { escapeXml, formatTimestamp, renderReply, storedTimestamp, xmlArray } from '../../src/http/xml.js';
 
 describe('signing', () => {
   it('signs the five lines, each ending with a line feed', () => {
@@ -89,5 +89,13 @@ describe('session cookie', () => {
     expect(readSessionCookie(`x_ficelle_session=${token}`)).toBeUndefined();
     expect(readSessionCookie('_ficelle_session=short')).toBeUndefined();
     expect(readSessionCookie(undefined)).toBeUndefined();
+  });
+});
+
+describe('stored timestamps', () => {
+  it('are written exactly as a Date of the same instant is', () => {
+    for (const stored of ['2026-11-23T06:35:01.123Z', '2026-01-02T03:04:05Z', '1999-12-31T23:59:59.999Z', '2026-11-23T06:35:01.5+01:00']) {
+      expect(storedTimestamp(stored)).toBe(formatTimestamp(new Date(stored)));
+    }
   });
 });
