@@ -6,7 +6,7 @@
 // password gallery then opens it, is refused a client gallery, signs in with
 // the link the mail brought, downloads the comp its rights allow and nothing
 // more, and a copied signed image address stops working once expired.
-// Screenshots land in test-artifacts/site/journey-*.png.
+// On SQLite and PostgreSQL. Screenshots land in test-artifacts/site/journey-<db>-*.png.
 // In CI (CI=1) a missing /usr/bin/chromium fails the suite (.ci/run installs it).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,7 +15,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { all, find, text } from '../../src/client/xml.js';
 import { FileUrls } from '../../src/renditions/urls.js';
-import { TestService } from '../support/service.js';
+import { eachDatabase, TestService, type DbKind } from '../support/service.js';
 import { linkIn, startSmtp, type TestSmtp } from '../support/smtp.js';
 import { worldOn, type World } from '../support/world.js';
 import { ARTIFACTS, CHROMIUM, chromiumPresent, launchChromium, uploadPhoto, waitForRenditions } from './site-support.js';
@@ -30,7 +30,7 @@ if (!chromiumPresent && process.env.CI) {
   });
 }
 
-describe.skipIf(!chromiumPresent)('a visitor journey in a browser', () => {
+eachDatabase((kind: DbKind) => describe.skipIf(!chromiumPresent)('a visitor journey in a browser', () => {
   let smtp: TestSmtp;
   let w: World;
   let browser: Browser;
@@ -41,14 +41,14 @@ describe.skipIf(!chromiumPresent)('a visitor journey in a browser', () => {
   const g: Record<'travels' | 'dunes' | 'locked' | 'proofs', string> = { travels: '', dunes: '', locked: '', proofs: '' };
   const photos: Record<'dunes' | 'locked' | 'proofs', string[]> = { dunes: [], locked: [], proofs: [] };
 
-  const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `journey-${name}.png`), fullPage: true });
+  const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `journey-${kind}-${name}.png`), fullPage: true });
   const h1 = () => page.locator('h1').textContent();
   const gallery = async (name: string, parent: string, attrs: Record<string, unknown> = {}) =>
     text((await w.client.createGallery(w.urlname, { name, parent, ...attrs })).doc, 'gallery/uuid')!;
 
   beforeAll(async () => {
     smtp = await startSmtp({ user: 'mailer', pass: 'secret' });
-    const svc = await TestService.start('sqlite', {
+    const svc = await TestService.start(kind, {
       SMTP_URL: `smtp://mailer:secret@127.0.0.1:${smtp.port}`,
       MAIL_FROM: 'Photos <photos@example.com>',
       VISITOR_RATE_LIMIT: 'off',
@@ -246,4 +246,4 @@ describe.skipIf(!chromiumPresent)('a visitor journey in a browser', () => {
       await other.close();
     }
   });
-});
+}));
