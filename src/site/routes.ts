@@ -6,7 +6,7 @@
 //   /_site/<hash>.css|.js       the stylesheet and the script, immutable
 // Under a website's home: `/` (root gallery), `-/<full-url-path>` (gallery,
 // `?page=N`), `…/_/<media-uuid>` (media), robots.txt, sitemap.xml, and
-// POST `_password`. See docs/site.md.
+// POST `_password`. See docs/website.md.
 import { parseCookie, stringifySetCookie } from 'cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { h, type VNode } from 'preact';
