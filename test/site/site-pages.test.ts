@@ -235,6 +235,9 @@ eachDatabase((kind) => {
         expect(page.body).not.toContain('cake.jpg');
         expect(page.headers['x-robots-tag']).toBe('noindex');
       }
+      // A later page of the gallery is where the visitor comes back to (other query parameters are not kept).
+      const paged = await visit(w.svc, `${home}/-/wedding?page=2&x=%22`);
+      expect(paged.body).toContain(`name="back" value="${home}/-/wedding?page=2"`);
       // Listed on its parent, marked protected, without a cover.
       const root = await visit(w.svc, `${home}/`);
       expect(root.body).toContain('Wedding (protected)');
