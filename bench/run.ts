@@ -139,6 +139,7 @@ async function main(): Promise<void> {
       ['hostile', './hostile.js', 'benchHostile'],
       ['renditions', './renditions.js', 'benchRenditions'],
       ['site', './site.js', 'benchSite'],
+      ['site-weight', './site-weight.js', 'benchSiteWeight'],
       ['scale', './scale.js', 'benchScale'],
     ];
     for (const [name, path, exportName] of sections) {

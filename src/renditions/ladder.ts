@@ -151,14 +151,7 @@ async function watermarkOverlay(w: WatermarkSpec, width: number, height: number)
       .png()
       .toBuffer();
   } else {
-    const text = (w.text ?? '').slice(0, 200);
-    const size = Math.max(12, Math.round(Math.min(width, height) / 12));
-    const svgWidth = Math.min(width, Math.max(size, Math.round(size * 0.62 * Math.max(1, text.length))));
-    const svg =
-      `<svg xmlns="http://www.w3.org/2000/svg" width="${svgWidth}" height="${Math.round(size * 1.4)}">` +
-      `<text x="50%" y="72%" text-anchor="middle" font-family="sans-serif" font-weight="bold" font-size="${size}" ` +
-      `fill="#ffffff" stroke="#000000" stroke-width="${Math.max(1, Math.round(size / 24))}">${escapeXml(text)}</text></svg>`;
-    mark = await sharp(Buffer.from(svg)).png().toBuffer();
+    mark = await textMark(w.text ?? '', width, height);
   }
   // Opacity: scale the alpha channel.
   const meta = await sharp(mark).metadata();
@@ -171,6 +164,41 @@ async function watermarkOverlay(w: WatermarkSpec, width: number, height: number)
   const input = fits ? faded : await sharp(faded).resize(width, height, { fit: 'inside' }).png().toBuffer();
   if (w.tile) return [{ input, tile: true, gravity: 'northwest' }];
   return [{ input, gravity: GRAVITY[w.position] ?? 'centre' }];
+}
+
+/** No glyph of a bold sans-serif is wider than this many ems (W is about 1.1). */
+const MAX_GLYPH_EMS = 1.25;
+const MARK_MARGIN = 2;
+
+/** `text` drawn at `size` px on a canvas wide enough for any glyphs, cut to what was drawn. */
+async function drawText(text: string, size: number): Promise<{ png: Buffer; width: number }> {
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${Math.ceil(size * (MAX_GLYPH_EMS * text.length + 1))}" height="${Math.round(size * 1.6)}">` +
+    `<text x="${Math.round(size / 2)}" y="${Math.round(size * 1.15)}" font-family="sans-serif" font-weight="bold" font-size="${size}" ` +
+    `fill="#ffffff" stroke="#000000" stroke-width="${Math.max(1, Math.round(size / 24))}">${escapeXml(text)}</text></svg>`;
+  const { data, info } = await sharp(await sharp(Buffer.from(svg)).png().toBuffer())
+    .trim()
+    .png()
+    .toBuffer({ resolveWithObject: true });
+  return { png: data, width: info.width };
+}
+
+/**
+ * A text watermark for a rung `width` × `height` (a PNG with transparency): a twelfth of the short
+ * edge high, smaller when the text would not fit the width. Measured by drawing it small first,
+ * then drawn at its size and cut to what was drawn (an estimate of its width clipped letters).
+ */
+export async function textMark(value: string, width: number, height: number): Promise<Buffer> {
+  const text = value.slice(0, 200);
+  if (text.trim() === '') return sharp({ create: { width: 1, height: 1, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } }).png().toBuffer();
+  const probe = 32;
+  const perPixel = (await drawText(text, probe)).width / probe;
+  const fitting = Math.floor((width - 2 * MARK_MARGIN) / perPixel) - 1;
+  const size = Math.max(8, Math.min(Math.round(Math.min(width, height) / 12), fitting));
+  return sharp((await drawText(text, size)).png)
+    .extend({ top: MARK_MARGIN, bottom: MARK_MARGIN, left: MARK_MARGIN, right: MARK_MARGIN, background: { r: 0, g: 0, b: 0, alpha: 0 } })
+    .png()
+    .toBuffer();
 }
 
 function escapeXml(s: string): string {

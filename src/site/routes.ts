@@ -6,7 +6,7 @@
 //   /_site/<hash>.css|.js       the stylesheet and the script, immutable
 // Under a website's home: `/` (root gallery), `-/<full-url-path>` (gallery,
 // `?page=N`), `…/_/<media-uuid>` (media), robots.txt, sitemap.xml, and
-// POST `_password`. See docs/site.md.
+// POST `_password`. See docs/website.md.
 import { parseCookie, stringifySetCookie } from 'cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { h, type VNode } from 'preact';
@@ -232,7 +232,9 @@ export function siteRoutes(fastify: FastifyInstance, deps: SiteRouteDeps): void 
     if (wait !== undefined) return tooMany(reply, at, wait);
     const pass = passes.decode(parseCookie(req.headers.cookie ?? '')[PASS_COOKIE], at.website.uuid);
     const v: Visit = { at, rest, query, pass, cacheKey: `${at.website.id}\n${at.homePath}\n${rest}\n${query.toString()}` };
-    const here = `${at.homePath}/${rest}`;
+    // Where a password or a sign-in leads back to: this page, its page number kept.
+    const pageNumber = query.get('page');
+    const here = `${at.homePath}/${rest}${pageNumber !== null && PAGE.test(pageNumber) ? `?page=${pageNumber}` : ''}`;
     if (req.method === 'GET' && !pass) {
       const hit = cache.get(v.cacheKey);
       if (hit) return sendHtml(reply, 200, hit.html, hit.indexable);

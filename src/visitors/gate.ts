@@ -1,5 +1,5 @@
 // Whether a visitor may see a gallery, and what they may download there: the
-// access rules of docs/site.md in one pure function, applied to the chain of
+// access rules of docs/website.md in one pure function, applied to the chain of
 // galleries from the website's root down to the one asked for. A protection
 // on a gallery (password, access list) applies to all its sub-galleries.
 import type { VisitorPass } from './pass.js';

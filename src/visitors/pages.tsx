@@ -1,28 +1,29 @@
-// The sign-in pages, deliberately plain: the website's layout (src/site)
-// dresses them. JSX escapes every text and attribute.
+// The sign-in pages, in the website's own frame (src/site/pages/layout.tsx:
+// its stylesheet, its name linking home), so a visitor does not seem to leave
+// the website to sign in. JSX escapes every text and attribute.
 import type { ComponentChildren, VNode } from 'preact';
-import { renderToString } from 'preact-render-to-string';
+import { Layout, render } from '../site/pages/layout.js';
 
-function Page(props: { title: string; children: ComponentChildren }) {
+/** The website a page belongs to; absent when the request named none we know. */
+export interface SiteFrame {
+  siteTitle: string;
+  homeHref: string;
+}
+
+const NO_SITE: SiteFrame = { siteTitle: 'Not found', homeHref: '/' };
+
+function Page(props: { frame: SiteFrame | undefined; title: string; children: ComponentChildren }): VNode {
   return (
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex" />
-        <title>{props.title}</title>
-      </head>
-      <body>
-        <main>{props.children}</main>
-      </body>
-    </html>
+    <Layout {...(props.frame ?? NO_SITE)} title={props.title} indexable={false}>
+      {props.children}
+    </Layout>
   );
 }
 
-const html = (node: VNode) => '<!doctype html>' + renderToString(node);
+const html = (node: VNode) => render(node);
 
 export interface SignInFormProps {
-  siteTitle: string;
+  frame: SiteFrame;
   /** Where the form posts: `<home path>/_signin`. */
   action: string;
   back: string;
@@ -32,15 +33,15 @@ export interface SignInFormProps {
 
 export function signInFormPage(p: SignInFormProps): string {
   return html(
-    <Page title={`Sign in – ${p.siteTitle}`}>
-      <h1>Sign in to {p.siteTitle}</h1>
+    <Page frame={p.frame} title="Sign in">
+      <h1>Sign in to {p.frame.siteTitle}</h1>
       <p>Some galleries are open to invited visitors only. Enter the e-mail address you were invited with: we will send you a link that signs you in.</p>
       {p.error ? (
         <p role="alert" id="signin-error">
           {p.error}
         </p>
       ) : null}
-      <form method="post" action={p.action}>
+      <form class="pw" method="post" action={p.action}>
         <input type="hidden" name="back" value={p.back} />
         <label for="signin-email">E-mail address</label>{' '}
         <input
@@ -59,12 +60,12 @@ export function signInFormPage(p: SignInFormProps): string {
   );
 }
 
-export function checkMailPage(p: { siteTitle: string; minutes: number; back: string }): string {
+export function checkMailPage(p: { frame: SiteFrame; minutes: number; back: string }): string {
   return html(
-    <Page title={`Check your mail – ${p.siteTitle}`}>
+    <Page frame={p.frame} title="Check your mail">
       <h1>Check your mail</h1>
       <p>
-        If this address has been invited to {p.siteTitle}, a sign-in link is on its way. It works once, within {p.minutes} minutes.
+        If this address has been invited to {p.frame.siteTitle}, a sign-in link is on its way. It works once, within {p.minutes} minutes.
       </p>
       <p>
         <a href={p.back}>Back to the website</a>
@@ -74,9 +75,9 @@ export function checkMailPage(p: { siteTitle: string; minutes: number; back: str
 }
 
 /** A dead end with a way on: a used or expired link, a refusal, an error. */
-export function messagePage(p: { title: string; text: string; link?: { href: string; text: string } }): string {
+export function messagePage(p: { frame: SiteFrame | undefined; title: string; text: string; link?: { href: string; text: string } }): string {
   return html(
-    <Page title={p.title}>
+    <Page frame={p.frame} title={p.title}>
       <h1>{p.title}</h1>
       <p>{p.text}</p>
       {p.link ? (

@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import type { Config } from '../config.js';
 import { ApiError } from '../http/errors.js';
 import { cookiePath, hostAddress, pathAddress, safeBack, type SiteAddress } from './address.js';
-import { checkMailPage, messagePage, signInFormPage } from './pages.js';
+import { checkMailPage, messagePage, signInFormPage, type SiteFrame } from './pages.js';
 import type { PassCodec } from './pass.js';
 import { passCookie, readPass } from './pass-cookie.js';
 import type { SignInService, VisitorLinks } from './service.js';
@@ -27,15 +27,27 @@ export const SIGNIN_FORM_LIMIT_BYTES = 8 * 1024;
 const URLNAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** What every visitor page carries: no caching of personal pages, no active content but ours, no leaked link. */
-function sendHtml(reply: FastifyReply, status: number, body: string): FastifyReply {
+/**
+ * `no-referrer` on the pages at a token's address (the token must not travel on); elsewhere
+ * `same-origin`: under `no-referrer` a browser posts the form with `Origin: null`, which
+ * the origin check refuses.
+ */
+type Referrer = 'same-origin' | 'no-referrer';
+
+/** The website's frame for its sign-in pages: its name, linking home. */
+function frameOf(at: SiteAddress): SiteFrame {
+  return { siteTitle: at.site.title || at.site.urlname, homeHref: `${at.basePath}/` };
+}
+
+/** What every visitor page carries: no caching of personal pages, no active content but ours (the site's stylesheet and icon), no leaked link. */
+function sendHtml(reply: FastifyReply, status: number, body: string, referrer: Referrer = 'same-origin'): FastifyReply {
   return reply
     .code(status)
     .header('content-type', 'text/html; charset=utf-8')
     .header('cache-control', 'no-store')
     .header('x-content-type-options', 'nosniff')
-    .header('referrer-policy', 'no-referrer')
-    .header('content-security-policy', "default-src 'none'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+    .header('referrer-policy', referrer)
+    .header('content-security-policy', "default-src 'none'; img-src 'self'; style-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
     .send(body);
 }
 
@@ -72,18 +84,25 @@ function formOf(req: FastifyRequest): URLSearchParams {
 
 export function visitorRoutes(deps: VisitorRouteDeps): FastifyPluginAsync {
   const { links, signIn, codec } = deps;
+  /** The website of a request once known, so that its error pages wear its frame too. */
+  const known = new WeakMap<FastifyRequest, SiteAddress>();
 
   /** The website this request visits, by its path or its Host; a 404 page otherwise. */
   async function addressOf(req: FastifyRequest): Promise<SiteAddress> {
     const urlname = (req.params as { urlname?: string }).urlname;
     if (urlname !== undefined) {
       const site = URLNAME.test(urlname) ? await links.siteByUrlname(urlname) : undefined;
-      if (site) return pathAddress(deps.config.publicUrl, site);
+      if (site) return remember(req, pathAddress(deps.config.publicUrl, site));
     } else {
       const site = await links.siteByHost(req.host);
-      if (site) return hostAddress(site);
+      if (site) return remember(req, hostAddress(site));
     }
     throw new ApiError('not_found', 'There is no website at this address.');
+  }
+
+  function remember(req: FastifyRequest, at: SiteAddress): SiteAddress {
+    known.set(req, at);
+    return at;
   }
 
   /** A cross-site form may not make us send mail in a visitor's name (the browser tells where a post comes from). */
@@ -98,7 +117,7 @@ export function visitorRoutes(deps: VisitorRouteDeps): FastifyPluginAsync {
     const at = await addressOf(req);
     const back = safeBack(at, field(queryOf(req), 'back'));
     if (back === undefined) throw new ApiError('invalid_parameter', 'The return address is not on this website.');
-    return sendHtml(reply, 200, signInFormPage({ siteTitle: at.site.title, action: `${at.basePath}/_signin`, back }));
+    return sendHtml(reply, 200, signInFormPage({ frame: frameOf(at), action: `${at.basePath}/_signin`, back }));
   };
 
   const post = async (req: FastifyRequest, reply: FastifyReply) => {
@@ -112,12 +131,12 @@ export function visitorRoutes(deps: VisitorRouteDeps): FastifyPluginAsync {
     } catch (err) {
       // A mistyped address: the form again, with what was typed and why it was refused.
       if (err instanceof ApiError && err.code === 'invalid_parameter' && safeBack(at, back) !== undefined) {
-        const page = signInFormPage({ siteTitle: at.site.title, action: `${at.basePath}/_signin`, back: safeBack(at, back)!, email: email?.slice(0, 254), error: err.message });
+        const page = signInFormPage({ frame: frameOf(at), action: `${at.basePath}/_signin`, back: safeBack(at, back)!, email: email?.slice(0, 254), error: err.message });
         return sendHtml(reply, err.status, page);
       }
       throw err;
     }
-    return sendHtml(reply, 200, checkMailPage({ siteTitle: at.site.title, minutes: minutesOf(links.ttlSeconds), back: safeBack(at, back)! }));
+    return sendHtml(reply, 200, checkMailPage({ frame: frameOf(at), minutes: minutesOf(links.ttlSeconds), back: safeBack(at, back)! }));
   };
 
   const consume = async (req: FastifyRequest, reply: FastifyReply) => {
@@ -131,7 +150,8 @@ export function visitorRoutes(deps: VisitorRouteDeps): FastifyPluginAsync {
           : used === 'expired'
             ? `This sign-in link has expired: links work for ${minutesOf(links.ttlSeconds)} minutes.`
             : 'This sign-in link is not valid.';
-      return sendHtml(reply, used === 'unknown' ? 404 : 410, messagePage({ title: 'Sign-in link not valid', text, link: { href: `${at.basePath}/_signin`, text: 'Ask for a new link' } }));
+      const page = messagePage({ frame: frameOf(at), title: 'Sign-in link not valid', text, link: { href: `${at.basePath}/_signin`, text: 'Ask for a new link' } });
+      return sendHtml(reply, used === 'unknown' ? 404 : 410, page, 'no-referrer');
     }
     const pass = codec.withEmail(readPass(codec, req.headers.cookie, at.site.uuid) ?? codec.fresh(at.site.uuid), used.email);
     return reply
@@ -145,21 +165,24 @@ export function visitorRoutes(deps: VisitorRouteDeps): FastifyPluginAsync {
 
   return async (f: FastifyInstance) => {
     f.setErrorHandler((err, req, reply) => {
+      const at = known.get(req);
+      const frame = at ? frameOf(at) : undefined;
+      const referrer: Referrer = req.routeOptions.url?.endsWith('/:token') ? 'no-referrer' : 'same-origin';
       // A refused body is not read further: the connection ends with the reply.
       if (!req.raw.complete) reply.header('connection', 'close');
       if (err instanceof ApiError) {
         if (err.extra.retryAfter) reply.header('retry-after', String(err.extra.retryAfter));
         const title = err.status === 404 ? 'Not found' : err.status === 429 ? 'Please wait' : 'Request refused';
-        return sendHtml(reply, err.status, messagePage({ title, text: err.message }));
+        return sendHtml(reply, err.status, messagePage({ frame, title, text: err.message }), referrer);
       }
       const status = (err as { statusCode?: number }).statusCode ?? 500;
       if (status >= 400 && status < 500) {
         const text = status === 413 ? 'The form is too large.' : 'The request could not be understood.';
-        return sendHtml(reply, status, messagePage({ title: 'Request refused', text }));
+        return sendHtml(reply, status, messagePage({ frame, title: 'Request refused', text }), referrer);
       }
       // The path may hold a sign-in token: only the route's pattern is logged.
       req.log.error({ reqId: req.id, method: req.method, route: req.routeOptions.url, err }, 'unhandled error');
-      return sendHtml(reply, 500, messagePage({ title: 'Something went wrong', text: `Please try again later (request ${req.id}).` }));
+      return sendHtml(reply, 500, messagePage({ frame, title: 'Something went wrong', text: `Please try again later (request ${req.id}).` }), referrer);
     });
     for (const prefix of ['/sites/:urlname', '']) {
       f.get(`${prefix}/_signin`, form);

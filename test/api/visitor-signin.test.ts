@@ -4,7 +4,6 @@
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { pino, type Logger } from 'pino';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLimiterFactory } from '../../src/http/limiter-store.js';
 import type { UserRow } from '../../src/store/schema.js';
@@ -12,85 +11,8 @@ import { PassCodec } from '../../src/visitors/pass.js';
 import { PasswordThrottle, PASSWORD_LIMITS } from '../../src/visitors/throttle.js';
 import { childEnv, freePort, runNode, type RunResult } from '../support/processes.js';
 import { eachDatabase, REDIS_URL, TestService, type DbKind } from '../support/service.js';
+import { linkIn, partsOf, startSmtp, type ReceivedMail, type TestSmtp } from '../support/smtp.js';
 import { worldOn, type World } from '../support/world.js';
-
-// ---------------------------------------------------------------- a mail server
-
-interface ReceivedMail {
-  user?: string;
-  from: string;
-  to: string[];
-  raw: string;
-}
-
-interface TestSmtp {
-  port: number;
-  mails: ReceivedMail[];
-  close(): Promise<void>;
-}
-
-/** A real SMTP server on loopback that wants the given login and keeps what it receives. */
-async function startSmtp(login: { user: string; pass: string }): Promise<TestSmtp> {
-  const mails: ReceivedMail[] = [];
-  const server = new SMTPServer({
-    secure: false,
-    disabledCommands: ['STARTTLS'],
-    allowInsecureAuth: true,
-    authMethods: ['PLAIN', 'LOGIN'],
-    logger: false,
-    onAuth(auth, _session, cb) {
-      if (auth.username === login.user && auth.password === login.pass) cb(null, { user: auth.username });
-      else cb(new Error('invalid login'));
-    },
-    onData(stream, session, cb) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('error', cb);
-      stream.on('end', () => {
-        mails.push({
-          user: session.user as string | undefined,
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        cb();
-      });
-    },
-  });
-  server.on('error', () => {});
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const addr = server.server.address();
-  return {
-    port: typeof addr === 'object' && addr ? addr.port : 0,
-    mails,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-/** The MIME parts of a raw message, quoted-printable soft breaks undone, by content type. */
-function partsOf(raw: string): Map<string, string> {
-  const boundary = /boundary="?([^";\r\n]+)"?/i.exec(raw)?.[1];
-  const parts = new Map<string, string>();
-  if (!boundary) return parts;
-  for (const chunk of raw.split(`--${boundary}`).slice(1, -1)) {
-    const split = chunk.indexOf('\r\n\r\n');
-    const head = chunk.slice(0, split);
-    let body = chunk.slice(split + 4);
-    if (/quoted-printable/i.test(head)) body = body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
-    else if (/base64/i.test(head)) body = Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
-    parts.set(/content-type:\s*([^;\r\n]+)/i.exec(head)?.[1].toLowerCase() ?? '', body);
-  }
-  return parts;
-}
-
-const LINK = /https?:\/\/[^\s"<>]+\/_signin\/[A-Za-z0-9_-]{43}/;
-
-function linkIn(mail: ReceivedMail): string {
-  const textPart = partsOf(mail.raw).get('text/plain') ?? '';
-  const link = LINK.exec(textPart)?.[0];
-  if (!link) throw new Error(`no sign-in link in the mail:\n${mail.raw}`);
-  return link;
-}
 
 // ---------------------------------------------------------------- logs and HTTP
 
@@ -220,6 +142,13 @@ eachDatabase((kind: DbKind) => {
       expect(form.headers['content-security-policy']).toContain("default-src 'none'");
       expect(form.body).toContain(`action="${home()}/_signin"`);
       expect(form.body).toContain(`value="${home()}/-/proofs"`);
+      // Dressed as the website's pages: its stylesheet (allowed by the policy), its name linking home.
+      expect(form.body).toMatch(/<link rel="stylesheet" href="\/_site\/[^"]+\.css"/);
+      expect(form.headers['content-security-policy']).toContain("style-src 'self'");
+      expect(form.body).toContain(`<header class="site"><a href="${home()}/">`);
+      // A browser posts a form with `Origin: null` from a page whose policy is no-referrer, and
+      // the post refuses that origin: the form's own page must let its origin be sent.
+      expect(form.headers['referrer-policy']).toBe('same-origin');
 
       const { link, mail } = await askAndRead(email.toUpperCase(), `${home()}/-/proofs`);
       expect(mail.user, 'the mail server saw our SMTP login').toBe('mailer');
@@ -235,6 +164,8 @@ eachDatabase((kind: DbKind) => {
       const used = await visit(w.svc.url, 'GET', new URL(link).pathname);
       expect(used.status).toBe(303);
       expect(used.headers.location).toBe(`${home()}/-/proofs`);
+      // The address holding the token is never sent on as a referrer.
+      expect(used.headers['referrer-policy']).toBe('no-referrer');
       const setCookie = setCookieOf(used)!;
       expect(setCookie).toMatch(/^mps_visitor=/);
       expect(setCookie).toContain(`Path=${home()}`);
@@ -247,6 +178,7 @@ eachDatabase((kind: DbKind) => {
       // Once only.
       const again = await visit(w.svc.url, 'GET', new URL(link).pathname);
       expect(again.status).toBe(410);
+      expect(again.headers['referrer-policy']).toBe('no-referrer');
       expect(again.body).toContain('used already');
       expect(setCookieOf(again)).toBeUndefined();
     });

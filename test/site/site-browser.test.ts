@@ -4,18 +4,16 @@
 // back where it was). Screenshots land in test-artifacts/site/.
 // In CI (CI=1) a missing /usr/bin/chromium fails the suite (.ci/run installs it).
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nowIso } from '../../src/store/db.js';
 import { create, galleryId } from '../api/galleries-fixtures.js';
 import { startWorld, type World } from '../support/world.js';
-import { uploadPhoto, waitForRenditions } from './site-support.js';
+import { ARTIFACTS, CHROMIUM, chromiumPresent, firstView, launchChromium, uploadPhoto, waitForRenditions } from './site-support.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'site');
-const present = existsSync(CHROMIUM);
+const present = chromiumPresent;
 const LIMIT_BYTES = 1.5 * 1000 * 1000;
 /** Photos uploaded for real: more than one page (60) of a gallery. */
 const UPLOADED = 64;
@@ -69,29 +67,13 @@ describe.skipIf(!present)('the website in a browser', () => {
         .execute();
     }
     galleryPath = `${w.svc.url}/sites/${w.urlname}/-/five-hundred`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
     mkdirSync(ARTIFACTS, { recursive: true });
   }, 300_000);
   afterAll(async () => {
     await browser?.close();
     await w?.svc.close();
   });
-
-  /** Opens a page and sums the bytes of every response of its first view (headers and bodies). */
-  async function firstView(page: Page, url: string): Promise<{ bytes: number; requests: number; images: number }> {
-    const sizes: Array<Promise<number>> = [];
-    let images = 0;
-    page.on('requestfinished', (req) => {
-      if (req.resourceType() === 'image') images++;
-      sizes.push(req.sizes().then((s) => s.responseBodySize + s.responseHeadersSize));
-    });
-    await page.goto(url, { waitUntil: 'networkidle' });
-    const all = await Promise.all(sizes);
-    return { bytes: all.reduce((a, b) => a + b, 0), requests: all.length, images };
-  }
 
   for (const [name, viewport, scale] of [
     ['phone', { width: 390, height: 844 }, 3],

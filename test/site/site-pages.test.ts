@@ -235,6 +235,9 @@ eachDatabase((kind) => {
         expect(page.body).not.toContain('cake.jpg');
         expect(page.headers['x-robots-tag']).toBe('noindex');
       }
+      // A later page of the gallery is where the visitor comes back to (other query parameters are not kept).
+      const paged = await visit(w.svc, `${home}/-/wedding?page=2&x=%22`);
+      expect(paged.body).toContain(`name="back" value="${home}/-/wedding?page=2"`);
       // Listed on its parent, marked protected, without a cover.
       const root = await visit(w.svc, `${home}/`);
       expect(root.body).toContain('Wedding (protected)');
@@ -444,6 +447,33 @@ eachDatabase((kind) => {
       const elsewhere = await visit(w.svc, '/-/portraits', { host: 'unknown.example.test' });
       expect(elsewhere.status).toBe(404);
       expect(elsewhere.headers['content-type']).toContain('xml');
+    });
+
+    it("a client gallery at the website's hostname: the site's sign-in link, the form, the mailed link and the pass agree", async () => {
+      const host = `proofs-${randomBytes(3).toString('hex')}.example.test`;
+      const site = await w.svc.core.websites.create(w.user, { urlname: `hp-${randomBytes(3).toString('hex')}`, title: 'Proofs by host', hostname: host });
+      const acl = [
+        { email: 'DEFAULT', read: 0, comp_download: 0, hires_download: 0 },
+        { email: 'guest@example.com', read: 1, comp_download: 0, hires_download: 0 },
+      ] as const;
+      await w.client.createGallery(site.urlname, { name: 'Clients', parent: site.rootGalleryUuid, acl });
+      const refused = await visit(w.svc, '/-/clients', { host });
+      expect(refused.status).toBe(403);
+      const href = /href="(\/_signin\?back=[^"]+)"/.exec(refused.body)?.[1].replace(/&amp;/g, '&');
+      expect(href).toBe(`/_signin?back=${encodeURIComponent('/-/clients')}`);
+      const form = await visit(w.svc, href!, { host });
+      expect(form.status).toBe(200);
+      expect(form.body).toContain('value="/-/clients"');
+      // The link the mail would carry, made for this address; opened on the same host.
+      const links = w.svc.core.visitorLinks;
+      const link = await links.create(links.canonical((await links.site(site.urlname))!), 'guest@example.com', '/-/clients');
+      expect(link.url.startsWith(`https://${host}/_signin/`)).toBe(true);
+      const used = await visit(w.svc, new URL(link.url).pathname, { host });
+      expect([used.status, used.headers.location]).toEqual([303, '/-/clients']);
+      expect(String(used.headers['set-cookie'])).toContain('Path=/;');
+      const seen = await visit(w.svc, '/-/clients', { host, cookie: cookieOf(used) });
+      expect(seen.status).toBe(200);
+      expect(seen.body).toContain('<h1>Clients</h1>');
     });
   });
 

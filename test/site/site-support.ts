@@ -1,11 +1,47 @@
 // Visiting a website as a browser would: plain requests without signature,
 // a cookie jar of one cookie, and requests with any Host header.
+import { existsSync } from 'node:fs';
 import { request } from 'node:http';
+import { join } from 'node:path';
+import type { Kysely } from 'kysely';
+import { chromium, type Browser, type Page as BrowserPage } from 'playwright-core';
 import sharp from 'sharp';
 import { find, text } from '../../src/client/xml.js';
 import { postUpload, uploadParamsOf } from '../api/uploads-support.js';
+import type { Database } from '../../src/store/schema.js';
 import type { TestService } from '../support/service.js';
 import type { World } from '../support/world.js';
+
+/** Debian's chromium, driven by playwright-core (.ci/run installs the package). */
+export const CHROMIUM = '/usr/bin/chromium';
+export const chromiumPresent = existsSync(CHROMIUM);
+/** Screenshots of the browser tests (gitignored). */
+export const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'site');
+
+/** Headless chromium as the browser tests and the bench run it. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/**
+ * Opens a page and sums the bytes of every response of its first view (headers and bodies):
+ * HTML, stylesheet, script, icon and the images the browser loads without scrolling
+ * (lazy ones within its loading distance included).
+ */
+export async function firstView(page: BrowserPage, url: string): Promise<{ bytes: number; requests: number; images: number }> {
+  const sizes: Array<Promise<number>> = [];
+  let images = 0;
+  page.on('requestfinished', (req) => {
+    if (req.resourceType() === 'image') images++;
+    sizes.push(req.sizes().then((s) => s.responseBodySize + s.responseHeadersSize));
+  });
+  await page.goto(url, { waitUntil: 'networkidle' });
+  const all = await Promise.all(sizes);
+  return { bytes: all.reduce((a, b) => a + b, 0), requests: all.length, images };
+}
 
 export interface Page {
   status: number;
@@ -68,7 +104,7 @@ export async function photo(seed: number, width = 1800): Promise<Buffer> {
 }
 
 /** The three upload steps of one photo, published to a gallery; its media UUID. */
-export async function uploadPhoto(w: World, galleryUuid: string, i: number, width = 1800): Promise<string> {
+export async function uploadPhoto(w: Pick<World, 'client'>, galleryUuid: string, i: number, width = 1800): Promise<string> {
   const data = await photo(i, width);
   const r1 = await w.client.request('POST', '/medias.xml', {
     'media[content][upload_location]': 'REQUEST',
@@ -90,7 +126,7 @@ export async function uploadPhoto(w: World, galleryUuid: string, i: number, widt
  * when it does not (every media stays at renditions_state 'none'): the weight then counts
  * HTML, CSS, JS and the icon only.
  */
-export async function waitForRenditions(w: World, uuids: string[]): Promise<boolean> {
+export async function waitForRenditions(w: { svc: { db: Kysely<Database> } }, uuids: string[]): Promise<boolean> {
   const states = async () => (await w.svc.db.selectFrom('medias').select('renditions_state').where('uuid', 'in', uuids).execute()).map((r) => r.renditions_state);
   await new Promise((r) => setTimeout(r, 500));
   if ((await states()).every((s) => s === 'none')) return false;
