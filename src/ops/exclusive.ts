@@ -2,7 +2,6 @@
 // token, renewed while the run lasts, released only by its holder). Without
 // Redis there is a single process, and the work simply runs.
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
 
 const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
@@ -27,7 +26,8 @@ export function localExclusive(): Exclusive {
 }
 
 /** `ttlMs`: how long a lock outlives a holder that died without releasing it. */
-export function redisExclusive(redisUrl: string, ttlMs = 60_000): Exclusive {
+export async function redisExclusive(redisUrl: string, ttlMs = 60_000): Promise<Exclusive> {
+  const { Redis } = await import('ioredis');
   const client = new Redis(redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false });
   client.on('error', () => {
     /* a failed acquire is reported by run() */

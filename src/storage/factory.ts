@@ -5,7 +5,7 @@
 import type { Config } from '../config.js';
 import type { StorageBackend } from './backend.js';
 import { LocalStorage } from './local.js';
-import { S3Storage, type S3Settings } from './s3.js';
+import type { S3Settings } from './s3.js';
 
 export function parseS3Url(storageUrl: string, credentials?: Config['storageCredentials']): S3Settings {
   let url: URL;
@@ -30,7 +30,9 @@ export function parseS3Url(storageUrl: string, credentials?: Config['storageCred
   };
 }
 
-export function createStorage(config: Config): StorageBackend {
+// The AWS SDK (~22 MiB of memory) is loaded only when S3 is used.
+export async function createStorage(config: Config): Promise<StorageBackend> {
   if (!config.storageUrl || config.storageUrl === 'local') return new LocalStorage(config.dataDir);
+  const { S3Storage } = await import('./s3.js');
   return new S3Storage(parseS3Url(config.storageUrl, config.storageCredentials));
 }

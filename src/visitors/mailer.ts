@@ -3,7 +3,7 @@
 // `admin client link`). Sending runs after the visitor has had their answer:
 // a slow or failing mail server neither delays nor changes it (failures are
 // logged).
-import { createTransport, type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { VisitorSettings } from '../config.js';
 import { signInMessage, type SignInMail } from './mail.js';
@@ -40,14 +40,19 @@ export function createMailer(settings: VisitorSettings, log: Logger): Mailer {
     };
   }
 
-  const transport: Transporter = createTransport({ url: settings.smtpUrl, ...TIMEOUTS }, { from: settings.mailFrom });
+  const smtpUrl = settings.smtpUrl;
+  // nodemailer (~15 MiB of memory) is loaded with the first mail.
+  let transport: Promise<Transporter> | undefined;
+  const transportOf = () => (transport ??= import('nodemailer').then((m) => m.createTransport({ url: smtpUrl, ...TIMEOUTS }, { from: settings.mailFrom })));
   // An SMTP URL names its own host; the password in it is never logged.
   const server = new URL(settings.smtpUrl).host;
   return {
     sendSignIn(mail) {
       const message = signInMessage(mail);
       track(
-        transport.sendMail(message).then(
+        transportOf()
+          .then((t) => t.sendMail(message))
+          .then(
           () => log.info({ server }, 'visitor sign-in mail sent'),
           (err: unknown) => {
             const e = err as { code?: string; responseCode?: number; message?: string };
@@ -59,7 +64,7 @@ export function createMailer(settings: VisitorSettings, log: Logger): Mailer {
     idle,
     async close() {
       await idle();
-      transport.close();
+      if (transport) (await transport).close();
     },
   };
 }

@@ -494,7 +494,7 @@ eachDatabase((kind: DbKind) => {
 
 describe('password throttle of the gallery password form', () => {
   it('refuses the attempt after five wrong ones, counts parallel attempts, forgives right ones', async () => {
-    const limiters = createLimiterFactory();
+    const limiters = await createLimiterFactory();
     const throttle = new PasswordThrottle(limiters);
     const takes = await Promise.all(Array.from({ length: 12 }, () => throttle.take('site', 'gallery-a', '192.0.2.1')));
     expect(takes.filter((t) => t.ok)).toHaveLength(PASSWORD_LIMITS.perGallery.points);
@@ -518,8 +518,8 @@ describe('password throttle of the gallery password form', () => {
 
 describe.skipIf(!REDIS_URL)('visitor throttles shared through Redis', () => {
   it('counts password attempts of one gallery in one store for every process', async () => {
-    const a = createLimiterFactory(REDIS_URL);
-    const b = createLimiterFactory(REDIS_URL);
+    const a = await createLimiterFactory(REDIS_URL);
+    const b = await createLimiterFactory(REDIS_URL);
     try {
       const site = randomBytes(6).toString('hex');
       const [ta, tb] = [new PasswordThrottle(a), new PasswordThrottle(b)];

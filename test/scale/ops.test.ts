@@ -152,8 +152,8 @@ eachDatabase((kind) => {
 
 describe('the sweep lock', () => {
   it.runIf(REDIS_URL)('lets one holder run a sweep at a time, and the next once it is done', async () => {
-    const a = redisExclusive(REDIS_URL!);
-    const b = redisExclusive(REDIS_URL!);
+    const a = await redisExclusive(REDIS_URL!);
+    const b = await redisExclusive(REDIS_URL!);
     const name = `test-${randomBytes(4).toString('hex')}`;
     try {
       let release!: () => void;
