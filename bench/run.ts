@@ -53,7 +53,7 @@ async function main(): Promise<void> {
   const only = process.argv.slice(2);
   const dataDir = await mkdtemp(join(tmpdir(), 'mps-bench-'));
   const port = await freePort();
-  const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', RATE_LIMIT: 'off', VISITOR_RATE_LIMIT: 'off', LOG_LEVEL: 'warn', DATABASE_URL: '', STORAGE_URL: '', PUBLIC_URL: `http://127.0.0.1:${port}` };
+  const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', RATE_LIMIT: 'off', VISITOR_RATE_LIMIT: 'off', LOG_LEVEL: 'warn', MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2', DATABASE_URL: '', STORAGE_URL: '', PUBLIC_URL: `http://127.0.0.1:${port}` };
 
   // Fixtures go into the database the service will open, through the services the admin command line uses.
   const core = await buildCore({ dataDir, databaseUrl: undefined });
