@@ -1,12 +1,25 @@
 // The order of the medias of a gallery (gallery[content_order]). Sorted here
 // rather than in SQL so both databases agree on collation and on where
-// missing values go (always last, whatever the direction).
-import type { PublishedMedia } from './repository.js';
+// missing values go (always last, whatever the direction). The API's listings
+// and the website's pages both order through sortByContentOrder.
+
+/** What ordering a gallery's medias reads of each: its membership and the media's own fields. */
+export interface OrderableMedia {
+  media_id: number;
+  uuid: string;
+  position: number;
+  file_name: string;
+  mg_published_at: string;
+  shot_at: string | null;
+  created_at: string;
+  updated_at: string;
+  artist_rating: number | null;
+}
 
 const byName = new Intl.Collator('en', { sensitivity: 'base' });
 const natural = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
 
-type Key = (r: PublishedMedia) => string | number | null;
+type Key = (r: OrderableMedia) => string | number | null;
 const KEYS: Record<string, Key> = {
   published_at: (r) => r.mg_published_at,
   shot_at: (r) => r.shot_at,
@@ -16,10 +29,10 @@ const KEYS: Record<string, Key> = {
 };
 
 /** Sorts `rows` in place in the gallery's order and returns them. */
-export function sortByContentOrder(rows: PublishedMedia[], contentOrder: string, direction: string): PublishedMedia[] {
+export function sortByContentOrder<T extends OrderableMedia>(rows: T[], contentOrder: string, direction: string): T[] {
   const sign = direction === 'desc' ? -1 : 1;
-  const manual = (a: PublishedMedia, b: PublishedMedia) => a.position - b.position || a.media_id - b.media_id;
-  let compare: (a: PublishedMedia, b: PublishedMedia) => number;
+  const manual = (a: OrderableMedia, b: OrderableMedia) => a.position - b.position || a.media_id - b.media_id;
+  let compare: (a: OrderableMedia, b: OrderableMedia) => number;
   switch (contentOrder) {
     case 'file_name':
       compare = (a, b) => sign * byName.compare(a.file_name, b.file_name) || manual(a, b);

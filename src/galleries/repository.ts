@@ -7,6 +7,7 @@ import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Db } from '../store/db.js';
 import { prepared, preparedAll } from '../store/prepared.js';
 import type { GalleriesTable, GalleryAclTable, GalleryRow, WebsiteRow } from '../store/schema.js';
+import type { OrderableMedia } from './content-order.js';
 
 /** Columns an update sets. */
 export type GalleryChanges = Updateable<GalleriesTable>;
@@ -34,17 +35,8 @@ export interface AclEntry {
 }
 
 /** A media published in a gallery, with what the gallery's content orders sort on. */
-export interface PublishedMedia {
-  media_id: number;
-  uuid: string;
-  position: number;
-  file_name: string;
-  mg_published_at: string;
-  shot_at: string | null;
-  created_at: string;
-  updated_at: string;
-  artist_rating: number | null;
-}
+/** A live media of a gallery with what orders it. */
+export type PublishedMedia = OrderableMedia;
 
 /** One gallery as its details show it, with its own media count and the size of its access list. */
 export interface GalleryDetailsRow extends GalleryRecord {

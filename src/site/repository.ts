@@ -4,6 +4,7 @@
 // and keywords, and what the sitemap lists. Reads only.
 import { sql } from 'kysely';
 import type { Db } from '../store/db.js';
+import type { OrderableMedia } from '../galleries/content-order.js';
 
 export interface SiteWebsite {
   id: number;
@@ -38,17 +39,8 @@ export interface SiteAclEntry {
 }
 
 /** What the gallery order needs of each media (the same keys as the API's order). */
-export interface OrderRow {
-  media_id: number;
-  uuid: string;
-  position: number;
-  file_name: string;
-  mg_published_at: string;
-  shot_at: string | null;
-  created_at: string;
-  updated_at: string;
-  artist_rating: number | null;
-}
+/** A media a visitor may see in a gallery, with what orders it. */
+export type OrderRow = OrderableMedia;
 
 export interface SiteMedia {
   id: number;

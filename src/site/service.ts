@@ -6,7 +6,7 @@ import type { FileUrls } from '../renditions/urls.js';
 import { decide, type Decision, type GateGallery } from '../visitors/gate.js';
 import type { VisitorPass } from '../visitors/pass.js';
 import { homeUrl } from '../websites/xml.js';
-import { sortForGallery } from './order.js';
+import { sortByContentOrder } from '../galleries/content-order.js';
 import type { SiteGallery, SiteMedia, SiteRendition, SiteRepository, SiteWebsite } from './repository.js';
 
 export const MEDIAS_PER_PAGE = 60;
@@ -121,7 +121,7 @@ export class SiteService {
     const gallery = chain[chain.length - 1];
     const href = galleryHref(at.homePath, gallery.full_url_path);
 
-    const order = sortForGallery(await this.repo.orderRows(gallery.id), gallery.content_order, gallery.content_order_direction);
+    const order = sortByContentOrder(await this.repo.orderRows(gallery.id), gallery.content_order, gallery.content_order_direction);
     const pages = Math.max(1, Math.ceil(order.length / MEDIAS_PER_PAGE));
     if (page > pages) return { kind: 'not-found' };
     const slice = order.slice((page - 1) * MEDIAS_PER_PAGE, page * MEDIAS_PER_PAGE);
@@ -167,7 +167,7 @@ export class SiteService {
     if (access.kind !== 'ok') return access.refusal;
     const { chain, decision } = access;
     const gallery = chain[chain.length - 1];
-    const order = sortForGallery(await this.repo.orderRows(gallery.id), gallery.content_order, gallery.content_order_direction);
+    const order = sortByContentOrder(await this.repo.orderRows(gallery.id), gallery.content_order, gallery.content_order_direction);
     const at_ = order.findIndex((r) => r.uuid === mediaUuid.toLowerCase());
     if (at_ < 0) return { kind: 'not-found' };
     const { medias, renditions, keywords } = await this.repo.medias([order[at_].media_id]);
