@@ -5,19 +5,12 @@
 // of medias, and what the file route needs to decide who may fetch a key.
 import { MAX_GALLERY_DEPTH } from '../galleries/limits.js';
 import { nowIso, type Db } from '../store/db.js';
-import type { RenditionsTable } from '../store/schema.js';
+import type { RenditionRow as StoredRendition, RenditionsTable } from '../store/schema.js';
 import type { GateGallery } from '../visitors/gate.js';
+import { aclRulesOf } from '../visitors/repository.js';
 
-export interface RenditionRow {
-  media_id: number;
-  name: string;
-  width: number;
-  height: number;
-  mime_type: string;
-  storage_key: string;
-  bytes: number;
-  watermarked: number;
-}
+/** A rendition as the media record and the file route read it. */
+export type RenditionRow = Omit<StoredRendition, 'id' | 'created_at'>;
 
 export type NewRendition = Omit<RenditionsTable, 'id' | 'media_id' | 'created_at' | 'watermarked'> & { watermarked: number };
 
@@ -153,19 +146,8 @@ export class RenditionsRepository {
     let wanted = [...new Set(leaves.map((l) => l.gallery_id))];
     for (let level = 0; wanted.length > 0 && level <= MAX_GALLERY_DEPTH + 1; level++) {
       const rows = await this.db.selectFrom('galleries').select(['id', 'uuid', 'parent_id', 'password_hash']).where('id', 'in', wanted).execute();
-      const acl = await this.db
-        .selectFrom('gallery_acl')
-        .select(['gallery_id', 'email', 'can_read', 'comp_download', 'hires_download'])
-        .where('gallery_id', 'in', wanted)
-        .orderBy('gallery_id')
-        .orderBy('position')
-        .execute();
-      for (const g of rows) {
-        const rules = acl
-          .filter((a) => a.gallery_id === g.id)
-          .map((a) => ({ email: a.email, read: a.can_read === 1, compDownload: a.comp_download === 1, hiresDownload: a.hires_download === 1 }));
-        nodes.set(g.id, { parent: g.parent_id, gate: { uuid: g.uuid, passwordProtected: g.password_hash !== null, acl: rules } });
-      }
+      const acls = await aclRulesOf(this.db, wanted);
+      for (const g of rows) nodes.set(g.id, { parent: g.parent_id, gate: { uuid: g.uuid, passwordProtected: g.password_hash !== null, acl: acls.get(g.id) ?? [] } });
       wanted = [...new Set(rows.map((g) => g.parent_id).filter((p): p is number => p !== null && !nodes.has(p)))];
     }
     for (const leaf of new Set(leaves.map((l) => l.gallery_id))) {

@@ -5,89 +5,32 @@
 import { sql } from 'kysely';
 import type { Db } from '../store/db.js';
 import type { OrderableMedia } from '../galleries/content-order.js';
+import type { GalleryRow, MediaRow, RenditionRow, WebsiteRow } from '../store/schema.js';
+import type { AclRule } from '../visitors/gate.js';
+import { aclRulesOf } from '../visitors/repository.js';
 
-export interface SiteWebsite {
-  id: number;
-  uuid: string;
-  urlname: string;
-  title: string;
-  hostname: string | null;
-}
+export type SiteWebsite = Pick<WebsiteRow, 'id' | 'uuid' | 'urlname' | 'title' | 'hostname'>;
 
-export interface SiteGallery {
-  id: number;
-  uuid: string;
-  parent_id: number | null;
-  name: string;
-  full_url_path: string;
-  description: string | null;
-  hidden: number;
-  indexing: number;
-  password_hash: string | null;
-  content_order: string;
-  content_order_direction: string;
-  cover_media_id: number | null;
-  layout: string | null;
-  updated_at: string;
-}
+export type SiteGallery = Pick<
+  GalleryRow,
+  | 'id' | 'uuid' | 'parent_id' | 'name' | 'full_url_path' | 'description' | 'hidden' | 'indexing' | 'password_hash'
+  | 'content_order' | 'content_order_direction' | 'cover_media_id' | 'updated_at'
+> & { layout: string | null };
 
-export interface SiteAclEntry {
-  email: string;
-  read: boolean;
-  compDownload: boolean;
-  hiresDownload: boolean;
-}
-
-/** What the gallery order needs of each media (the same keys as the API's order). */
 /** A media a visitor may see in a gallery, with what orders it. */
 export type OrderRow = OrderableMedia;
 
-export interface SiteMedia {
-  id: number;
-  uuid: string;
-  file_name: string;
-  mime_type: string | null;
-  storage_key: string | null;
-  title: string | null;
-  description: string | null;
-  location: string | null;
-  city: string | null;
-  state: string | null;
-  country: string | null;
-  shot_at: string | null;
-  width: number | null;
-  height: number | null;
-  renditions_state: string;
-}
+export type SiteMedia = Pick<
+  MediaRow,
+  | 'id' | 'uuid' | 'file_name' | 'mime_type' | 'storage_key' | 'title' | 'description' | 'location' | 'city' | 'state' | 'country'
+  | 'shot_at' | 'width' | 'height' | 'renditions_state'
+>;
 
-export interface SiteRendition {
-  media_id: number;
-  name: string;
-  width: number;
-  height: number;
-  mime_type: string;
-  storage_key: string;
-  watermarked: number;
-}
+export type SiteRendition = Pick<RenditionRow, 'media_id' | 'name' | 'width' | 'height' | 'mime_type' | 'storage_key' | 'watermarked'>;
 
-export interface SitemapGallery {
-  id: number;
-  uuid: string;
-  full_url_path: string;
-  hidden: number;
-  indexing: number;
-  password_hash: string | null;
-  updated_at: string;
-}
+export type SitemapGallery = Pick<GalleryRow, 'id' | 'uuid' | 'full_url_path' | 'hidden' | 'indexing' | 'password_hash' | 'updated_at'>;
 
-export interface ChildGallery {
-  id: number;
-  uuid: string;
-  name: string;
-  full_url_path: string;
-  password_hash: string | null;
-  cover_media_id: number | null;
-}
+export type ChildGallery = Pick<GalleryRow, 'id' | 'uuid' | 'name' | 'full_url_path' | 'password_hash' | 'cover_media_id'>;
 
 const GALLERY_COLUMNS = [
   'g.id',
@@ -169,22 +112,8 @@ export class SiteRepository {
   }
 
   /** Access lists of several galleries, entries in position order (DEFAULT first). */
-  async acls(galleryIds: readonly number[]): Promise<Map<number, SiteAclEntry[]>> {
-    const out = new Map<number, SiteAclEntry[]>();
-    if (galleryIds.length === 0) return out;
-    const rows = await this.db
-      .selectFrom('gallery_acl')
-      .select(['gallery_id', 'email', 'can_read', 'comp_download', 'hires_download'])
-      .where('gallery_id', 'in', galleryIds)
-      .orderBy('gallery_id')
-      .orderBy('position')
-      .execute();
-    for (const r of rows) {
-      let list = out.get(r.gallery_id);
-      if (!list) out.set(r.gallery_id, (list = []));
-      list.push({ email: r.email, read: r.can_read === 1, compDownload: r.comp_download === 1, hiresDownload: r.hires_download === 1 });
-    }
-    return out;
+  acls(galleryIds: readonly number[]): Promise<Map<number, AclRule[]>> {
+    return aclRulesOf(this.db, galleryIds);
   }
 
   /** Sub-galleries shown in navigation (not hidden), in their list order. */

@@ -3,7 +3,7 @@
 // galleries from the root. No HTML here (pages/*.tsx) and no HTTP (routes.ts).
 import { verifyPassword } from '../http/passwords.js';
 import type { FileUrls } from '../renditions/urls.js';
-import { decide, type Decision, type GateGallery } from '../visitors/gate.js';
+import { decide, type AclRule, type Decision, type GateGallery } from '../visitors/gate.js';
 import type { VisitorPass } from '../visitors/pass.js';
 import { homeUrl } from '../websites/xml.js';
 import { sortByContentOrder } from '../galleries/content-order.js';
@@ -245,7 +245,7 @@ export class SiteService {
     at: SiteAddress,
     fullUrlPath: string,
     pass: VisitorPass | undefined,
-  ): Promise<{ kind: 'ok'; chain: SiteGallery[]; acls: Map<number, GateAcl>; decision: Extract<Decision, { ok: true }> } | { kind: 'refused'; refusal: Refusal }> {
+  ): Promise<{ kind: 'ok'; chain: SiteGallery[]; acls: Map<number, readonly AclRule[]>; decision: Extract<Decision, { ok: true }> } | { kind: 'refused'; refusal: Refusal }> {
     const chain = await this.repo.chainByPath(at.website.id, fullUrlPath);
     if (chain.length === 0) return { kind: 'refused', refusal: { kind: 'not-found' } };
     const acls = await this.repo.acls(chain.map((g) => g.id));
@@ -269,9 +269,7 @@ export class SiteService {
   }
 }
 
-type GateAcl = readonly { email: string; read: boolean; compDownload: boolean; hiresDownload: boolean }[];
-
-function toGate(chain: readonly SiteGallery[], acls: Map<number, GateAcl>): GateGallery[] {
+function toGate(chain: readonly SiteGallery[], acls: Map<number, readonly AclRule[]>): GateGallery[] {
   return chain.map((g) => ({ uuid: g.uuid, passwordProtected: g.password_hash !== null, acl: acls.get(g.id) ?? [] }));
 }
 
