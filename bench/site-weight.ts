@@ -5,10 +5,8 @@
 // rest inserted after them; every response of the first view summed (HTML,
 // CSS, JS, icon, and the images the browser loads without scrolling).
 // A phone viewport (390×844 at 3×) is printed alongside, for information.
-import { randomUUID } from 'node:crypto';
 import { text } from '../src/client/xml.js';
-import { nowIso } from '../src/store/db.js';
-import { chromiumPresent, CHROMIUM, firstView, launchChromium, uploadPhoto, waitForRenditions } from '../test/site/site-support.js';
+import { chromiumPresent, CHROMIUM, firstView, launchChromium, publishBulk, uploadPhoto, waitForRenditions } from '../test/site/site-support.js';
 import type { BenchContext, BenchLine } from './lib.js';
 
 const MEDIAS = 500;
@@ -29,28 +27,7 @@ export async function benchSiteWeight(b: BenchContext): Promise<BenchLine[]> {
   if (!(await waitForRenditions({ svc: { db: b.db } }, uploaded))) throw new Error('the service made no renditions');
 
   const gallery = await b.db.selectFrom('galleries').select('id').where('uuid', '=', galleryUuid).executeTakeFirstOrThrow();
-  const artist = await b.db.selectFrom('artists').select('id').where('uuid', '=', b.user.defaultArtistUuid).executeTakeFirstOrThrow();
-  const now = nowIso();
-  for (let start = UPLOADED; start < MEDIAS; start += 109) {
-    const count = Math.min(109, MEDIAS - start);
-    const rows = Array.from({ length: count }, (_, i) => ({
-      uuid: randomUUID(),
-      owner_id: b.user.id,
-      artist_id: artist.id,
-      status: 'live',
-      file_name: `IMG_${String(start + i + 1).padStart(4, '0')}.jpg`,
-      title: `Photo ${start + i + 1}`,
-      width: i % 3 === 0 ? 2000 : 3000,
-      height: i % 3 === 0 ? 3000 : 2000,
-      created_at: now,
-      updated_at: now,
-    }));
-    const ids = await b.db.insertInto('medias').values(rows).returning('id').execute();
-    await b.db
-      .insertInto('media_galleries')
-      .values(ids.map((r, i) => ({ gallery_id: gallery.id, media_id: r.id, position: 1000 + start + i, published_at: now })))
-      .execute();
-  }
+  await publishBulk(b.db, { galleryId: gallery.id, ownerId: b.user.id, artistUuid: b.user.defaultArtistUuid, from: UPLOADED, to: MEDIAS, batch: 109 });
 
   const url = `${b.url}/sites/${urlname}/-/site-weight`;
   const browser = await launchChromium();

@@ -3,15 +3,13 @@
 // viewport, and the keyboard lightbox (open with Enter, arrows, Escape, focus
 // back where it was). Screenshots land in test-artifacts/site/.
 // In CI (CI=1) a missing /usr/bin/chromium fails the suite (.ci/run installs it).
-import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nowIso } from '../../src/store/db.js';
 import { create, galleryId } from '../api/galleries-fixtures.js';
 import { startWorld, type World } from '../support/world.js';
-import { ARTIFACTS, CHROMIUM, chromiumPresent, firstView, launchChromium, uploadPhoto, waitForRenditions } from './site-support.js';
+import { ARTIFACTS, CHROMIUM, chromiumPresent, firstView, launchChromium, publishBulk, uploadPhoto, waitForRenditions } from './site-support.js';
 
 const present = chromiumPresent;
 const LIMIT_BYTES = 1.5 * 1000 * 1000;
@@ -43,29 +41,7 @@ describe.skipIf(!present)('the website in a browser', () => {
     for (let i = 0; i < UPLOADED; i++) uploaded.push(await uploadPhoto(w, g, i, 1800));
     renditions = await waitForRenditions(w, uploaded);
     // The rest of the 500 inserted in bulk after them: live medias published in the gallery.
-    const artist = await w.svc.db.selectFrom('artists').select('id').where('uuid', '=', w.user.defaultArtistUuid).executeTakeFirstOrThrow();
-    const gid = await galleryId(w.svc.db, g);
-    const now = nowIso();
-    for (let start = UPLOADED; start < 500; start += 110) {
-      const count = Math.min(110, 500 - start);
-      const rows = Array.from({ length: count }, (_, i) => ({
-        uuid: randomUUID(),
-        owner_id: w.user.id,
-        artist_id: artist.id,
-        status: 'live',
-        file_name: `IMG_${String(start + i + 1).padStart(4, '0')}.jpg`,
-        title: `Photo ${start + i + 1}`,
-        width: i % 3 === 0 ? 2000 : 3000,
-        height: i % 3 === 0 ? 3000 : 2000,
-        created_at: now,
-        updated_at: now,
-      }));
-      const ids = await w.svc.db.insertInto('medias').values(rows).returning('id').execute();
-      await w.svc.db
-        .insertInto('media_galleries')
-        .values(ids.map((r, i) => ({ gallery_id: gid, media_id: r.id, position: 1000 + start + i, published_at: now })))
-        .execute();
-    }
+    await publishBulk(w.svc.db, { galleryId: await galleryId(w.svc.db, g), ownerId: w.user.id, artistUuid: w.user.defaultArtistUuid, from: UPLOADED, to: 500, batch: 110 });
     galleryPath = `${w.svc.url}/sites/${w.urlname}/-/five-hundred`;
     browser = await launchChromium();
     mkdirSync(ARTIFACTS, { recursive: true });

@@ -1,5 +1,6 @@
 // Visiting a website as a browser would: plain requests without signature,
 // a cookie jar of one cookie, and requests with any Host header.
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
@@ -8,6 +9,7 @@ import { chromium, type Browser, type Page as BrowserPage } from 'playwright-cor
 import sharp from 'sharp';
 import { find, text } from '../../src/client/xml.js';
 import { postUpload, uploadParamsOf } from '../api/uploads-support.js';
+import { nowIso } from '../../src/store/db.js';
 import type { Database } from '../../src/store/schema.js';
 import type { TestService } from '../support/service.js';
 import type { World } from '../support/world.js';
@@ -137,5 +139,38 @@ export async function waitForRenditions(w: { svc: { db: Kysely<Database> } }, uu
     if (now.every((s) => s === 'ready')) return true;
     if (Date.now() > deadline) throw new Error(`renditions not ready: ${now.filter((s) => s !== 'ready').length} left`);
     await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/**
+ * Medias `from`+1 … `to` of a big gallery inserted in bulk after the photos
+ * uploaded through the API: live, published in the gallery after them, in
+ * statements of `batch` rows.
+ */
+export async function publishBulk(
+  db: Kysely<Database>,
+  o: { galleryId: number; ownerId: number; artistUuid: string; from: number; to: number; batch: number },
+): Promise<void> {
+  const artist = await db.selectFrom('artists').select('id').where('uuid', '=', o.artistUuid).executeTakeFirstOrThrow();
+  const now = nowIso();
+  for (let start = o.from; start < o.to; start += o.batch) {
+    const count = Math.min(o.batch, o.to - start);
+    const rows = Array.from({ length: count }, (_, i) => ({
+      uuid: randomUUID(),
+      owner_id: o.ownerId,
+      artist_id: artist.id,
+      status: 'live',
+      file_name: `IMG_${String(start + i + 1).padStart(4, '0')}.jpg`,
+      title: `Photo ${start + i + 1}`,
+      width: i % 3 === 0 ? 2000 : 3000,
+      height: i % 3 === 0 ? 3000 : 2000,
+      created_at: now,
+      updated_at: now,
+    }));
+    const ids = await db.insertInto('medias').values(rows).returning('id').execute();
+    await db
+      .insertInto('media_galleries')
+      .values(ids.map((r, i) => ({ gallery_id: o.galleryId, media_id: r.id, position: 1000 + start + i, published_at: now })))
+      .execute();
   }
 }
