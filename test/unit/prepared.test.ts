@@ -50,9 +50,11 @@ it('refuses a query that does not use an argument as a parameter', async () => {
   await expect(broken(store.db, 'x')).rejects.toThrow(/every argument/);
 });
 
-it('runs on the SQLite handle directly, yet never reads what an open transaction has not committed', async () => {
-  // Seen through the direct path: a row committed a moment ago.
-  expect(await byEmailOrName(store.db, 'nobody', 'D')).toEqual({ uuid: 'u-d' });
+/**
+ * What `read` answers when asked while a transaction that inserted a user
+ * with `email` is open between its statements; the transaction then rolls back.
+ */
+async function readDuringOpenTransaction<R>(email: string, read: () => R | Promise<R>): Promise<R> {
   let inserted!: () => void;
   const didInsert = new Promise<void>((resolve) => (inserted = resolve));
   let release!: () => void;
@@ -60,39 +62,28 @@ it('runs on the SQLite handle directly, yet never reads what an open transaction
   const tx = store.db
     .transaction()
     .execute(async (trx) => {
-      await trx.insertInto('users').values({ uuid: 'u-tx', email: 'tx@example.com', password_hash: 'x', first_name: 'Tx', last_name: '0', created_at: nowIso() }).execute();
+      await trx.insertInto('users').values({ uuid: `u-${email}`, email, password_hash: 'x', first_name: 'Tx', last_name: '0', created_at: nowIso() }).execute();
       inserted();
       await gate;
       throw new Error('rolled back on purpose');
     })
     .catch((err: Error) => err.message);
   await didInsert;
-  // Asked while the transaction is open between its statements: it waits, and sees the end state.
-  const read = byEmailOrName(store.db, 'tx@example.com', 'nobody');
+  const answer = Promise.resolve(read());
   release();
   expect(await tx).toBe('rolled back on purpose');
-  expect(await read).toBeUndefined();
+  return answer;
+}
+
+it('runs on the SQLite handle directly, yet never reads what an open transaction has not committed', async () => {
+  // Seen through the direct path: a row committed a moment ago.
+  expect(await byEmailOrName(store.db, 'nobody', 'D')).toEqual({ uuid: 'u-d' });
+  // Asked while the transaction is open between its statements: it waits, and sees the end state.
+  expect(await readDuringOpenTransaction('tx@example.com', () => byEmailOrName(store.db, 'tx@example.com', 'nobody'))).toBeUndefined();
 });
 
 it('hot reads (sessions, app keys) never read what an open transaction has not committed either', async () => {
   const byEmail = hotQuery(store, store.db.selectFrom('users').select('uuid').where('email', '=', '?').compile());
   expect(await byEmail('a@example.com')).toEqual([{ uuid: 'u-a' }]);
-  let inserted!: () => void;
-  const didInsert = new Promise<void>((resolve) => (inserted = resolve));
-  let release!: () => void;
-  const gate = new Promise<void>((resolve) => (release = resolve));
-  const tx = store.db
-    .transaction()
-    .execute(async (trx) => {
-      await trx.insertInto('users').values({ uuid: 'u-hot', email: 'hot@example.com', password_hash: 'x', first_name: 'Hot', last_name: '0', created_at: nowIso() }).execute();
-      inserted();
-      await gate;
-      throw new Error('rolled back on purpose');
-    })
-    .catch((err: Error) => err.message);
-  await didInsert;
-  const read = byEmail('hot@example.com');
-  release();
-  expect(await tx).toBe('rolled back on purpose');
-  expect(await read).toEqual([]);
+  expect(await readDuringOpenTransaction('hot@example.com', () => byEmail('hot@example.com'))).toEqual([]);
 });
