@@ -10,10 +10,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { MediaPortfolioClient } from '../src/client/index.js';
 import { buildCore } from '../src/app.js';
 import { findNginx, startNginx } from '../test/support/nginx.js';
+import { freshPgDatabase } from '../test/support/pg.js';
 import { freePort } from '../test/support/processes.js';
 import { type BenchContext, type BenchLine, median, runLoad, signedHeaders, stopChild } from './lib.js';
 
@@ -36,20 +36,9 @@ async function startNode(name: string, env: Record<string, string>): Promise<Nod
   let dropDb: (() => Promise<void>) | undefined;
   let databaseUrl: string | undefined;
   if (env.DATABASE_URL === 'fresh') {
-    const db = `mps_bench_${randomBytes(5).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: PG_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${db}`);
-    await admin.end();
-    const u = new URL(PG_URL!);
-    u.pathname = `/${db}`;
-    databaseUrl = u.toString();
-    dropDb = async () => {
-      const c = new pg.Client({ connectionString: PG_URL });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
-      await c.end();
-    };
+    const fresh = await freshPgDatabase(PG_URL!, 'mps_bench');
+    databaseUrl = fresh.url;
+    dropDb = fresh.drop;
   }
   const core = await buildCore({ dataDir, databaseUrl });
   const password = 'bench-' + randomBytes(6).toString('hex');

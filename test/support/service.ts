@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import { freshPgDatabase } from './pg.js';
 import type { Logger } from 'pino';
 import { describe } from 'vitest';
 import { MediaPortfolioClient, type ClientOptions } from '../../src/client/index.js';
@@ -36,23 +36,8 @@ export interface TestApp {
   secret: string;
 }
 
-export async function createPgDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `mps_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(PG_URL!);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: PG_URL });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
+export function createPgDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  return freshPgDatabase(PG_URL!);
 }
 
 export class TestService {

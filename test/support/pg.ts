@@ -1,0 +1,23 @@
+// A fresh PostgreSQL database of its own for one suite, one process or one
+// benchmark, on the server at `adminUrl`; dropped (with its connections) after.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+export async function freshPgDatabase(adminUrl: string, prefix = 'mps_test'): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
