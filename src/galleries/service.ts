@@ -7,11 +7,10 @@ import { randomUUID } from 'node:crypto';
 import type { Access } from '../access/access.js';
 import { isUuid } from '../access/uuid.js';
 import { conflict, invalid, notFound } from '../http/errors.js';
-import { hashPassword, verifyPassword } from '../http/passwords.js';
+import { hashPassword } from '../http/passwords.js';
 import type { MediaService } from '../media/service.js';
 import { nowIso } from '../store/db.js';
 import type { GalleryRow, UserRow, WebsiteRow } from '../store/schema.js';
-import { DEFAULT_ACL_EMAIL } from './acl.js';
 import { sortByContentOrder } from './content-order.js';
 import type { GalleryInput } from './input.js';
 import { checkDepth, checkFullUrlPathLength, levelOf, MAX_GALLERIES_PER_WEBSITE } from './limits.js';
@@ -89,20 +88,6 @@ export interface DeleteResult {
   mediasDeleted: number;
 }
 
-export interface VisitorAccess {
-  /** The visitor may see the gallery and its medias. */
-  read: boolean;
-  compDownload: boolean;
-  hiresDownload: boolean;
-  /** Read is refused only for want of the right gallery password: ask for it. */
-  passwordRequired: boolean;
-  /** Shown in the website's navigation (no hidden gallery on the way); a hidden gallery is still reachable by its address. */
-  listed: boolean;
-  /** Search engines may index it: indexing is 2 (always), or 1 (auto) when listed and open to anyone. */
-  indexable: boolean;
-}
-
-const NO_ACCESS: VisitorAccess = { read: false, compDownload: false, hiresDownload: false, passwordRequired: false, listed: false, indexable: false };
 const byName = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
 
 /** The attribute a full url path comes from, to name in a refusal: the url path sent, else the name. */
@@ -231,57 +216,6 @@ export class GalleriesService {
     });
     if (files.length > 0) await this.media.removeFiles(files);
     return result;
-  }
-
-  /**
-   * Rights of a visitor (identified by e-mail, or anonymous) on a gallery.
-   * Along the chain root → gallery: every gallery with an access list
-   * contributes the visitor's entry (or the DEFAULT entry) and rights are
-   * and-ed; without any access list anyone may read and nobody may download.
-   * A password on any gallery of the chain must be given (one password that
-   * opens them all); downloads need read. Restrictions inherit: a gallery is
-   * only as open as its most restricted ancestor.
-   */
-  async visitorAccess(galleryId: number, email: string | null, password?: string): Promise<VisitorAccess> {
-    const gallery = await this.repo.findById(galleryId);
-    if (!gallery) return NO_ACCESS;
-    const chain = [...(await this.repo.ancestors(gallery)), gallery];
-    const acls = await this.repo.acls(chain.map((g) => g.id));
-    const who = email?.trim().toLowerCase() || null;
-
-    let restricted = false;
-    let read = true;
-    let comp = true;
-    let hires = true;
-    for (const g of chain) {
-      const list = acls.get(g.id);
-      if (!list || list.length === 0) continue;
-      restricted = true;
-      const entry = (who && list.find((e) => e.email === who)) || list.find((e) => e.email === DEFAULT_ACL_EMAIL);
-      read &&= entry?.read ?? false;
-      comp &&= entry?.compDownload ?? false;
-      hires &&= entry?.hiresDownload ?? false;
-    }
-    if (!restricted) {
-      comp = false;
-      hires = false;
-    }
-
-    let passwordOk = true;
-    for (const g of chain) {
-      if (g.password_hash === null) continue;
-      if (password === undefined || password === '' || !(await verifyPassword(g.password_hash, password))) {
-        passwordOk = false;
-        break;
-      }
-    }
-    const passwordRequired = read && !passwordOk;
-    read &&= passwordOk;
-    const listed = chain.every((g) => g.hidden === 0);
-    const openToAnyone = !restricted || chain.every((g) => acls.get(g.id)?.find((e) => e.email === DEFAULT_ACL_EMAIL)?.read !== false);
-    const anyPassword = chain.some((g) => g.password_hash !== null);
-    const indexable = read && gallery.indexing !== 0 && (gallery.indexing === 2 || (listed && openToAnyone && !anyPassword));
-    return { read, compDownload: read && comp, hiresDownload: read && hires, passwordRequired, listed, indexable };
   }
 
   // ---- reads

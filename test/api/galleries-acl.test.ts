@@ -1,10 +1,10 @@
 // Access lists given on create (spec 2.3): stored, shown in the details view,
-// validated, and enforced by visitorAccess for every visitor-facing read.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// validated; the website enforces them (src/visitors/gate.ts, test/site/site-pages.test.ts).
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { all, bool, int, text } from '../../src/client/xml.js';
 
 import { eachDatabase } from '../support/service.js';
-import { create, details, failure, galleryId, startWorld, type GalleryWorld } from './galleries-fixtures.js';
+import { create, details, failure, startWorld, type GalleryWorld } from './galleries-fixtures.js';
 
 eachDatabase((kind) => {
   let w: GalleryWorld;
@@ -64,63 +64,5 @@ eachDatabase((kind) => {
     expect(f.message).toContain(attr);
     expect(await count()).toBe(before);
     expect(await aclCount()).toBe(aclBefore);
-  });
-
-  describe('visitorAccess', () => {
-    it('gives anyone read and no download when no access list applies', async () => {
-      const g = await galleryId(w.svc.db, await create(w, 'Public'));
-      expect(await w.svc.service.galleries.visitorAccess(g, null)).toEqual({ read: true, compDownload: false, hiresDownload: false, passwordRequired: false, listed: true, indexable: true });
-    });
-
-    it('applies the visitor entry, else DEFAULT, case-insensitively', async () => {
-      const uuid = await create(w, 'Proofs', w.rootUuid, {
-        acl: [
-          { email: 'DEFAULT', read: 0 },
-          { id: 3, email: 'client@example.com', read: 1, comp_download: 1 },
-        ],
-      });
-      const g = await galleryId(w.svc.db, uuid);
-      expect((await w.svc.service.galleries.visitorAccess(g, null)).read).toBe(false);
-      expect((await w.svc.service.galleries.visitorAccess(g, 'stranger@example.com')).read).toBe(false);
-      const client = await w.svc.service.galleries.visitorAccess(g, 'CLIENT@example.com');
-      expect([client.read, client.compDownload, client.hiresDownload, client.indexable]).toEqual([true, true, false, false]);
-    });
-
-    it('inherits restrictions from ancestors: a sub-gallery is no more open than its parent', async () => {
-      const parent = await create(w, 'Restricted parent', w.rootUuid, {
-        acl: [
-          { email: 'DEFAULT', read: 0 },
-          { id: 1, email: 'vip@example.com', read: 1, comp_download: 1, hires_download: 1 },
-        ],
-      });
-      const child = await create(w, 'Open child', parent, { acl: [{ email: 'DEFAULT', read: 1, comp_download: 1, hires_download: 0 }] });
-      const grandchild = await galleryId(w.svc.db, await create(w, 'Grandchild', child));
-      expect((await w.svc.service.galleries.visitorAccess(grandchild, null)).read).toBe(false);
-      const vip = await w.svc.service.galleries.visitorAccess(grandchild, 'vip@example.com');
-      expect([vip.read, vip.compDownload, vip.hiresDownload]).toEqual([true, true, false]);
-    });
-
-    it('asks for the password of any protected gallery on the way, and hides hidden ones from navigation', async () => {
-      const locked = await create(w, 'Locked', w.rootUuid, { password: 's3cret' });
-      const inside = await galleryId(w.svc.db, await create(w, 'Inside', locked, { hidden: 1 }));
-      const none = await w.svc.service.galleries.visitorAccess(inside, null);
-      expect([none.read, none.passwordRequired]).toEqual([false, true]);
-      const wrong = await w.svc.service.galleries.visitorAccess(inside, null, 'guess');
-      expect([wrong.read, wrong.passwordRequired]).toEqual([false, true]);
-      const right = await w.svc.service.galleries.visitorAccess(inside, null, 's3cret');
-      expect([right.read, right.passwordRequired, right.listed, right.indexable]).toEqual([true, false, false, false]);
-      // Removing the password opens it again; the hidden flag stays.
-      await w.client.updateGallery(w.urlname, locked, { password: '' });
-      const opened = await w.svc.service.galleries.visitorAccess(inside, null);
-      expect([opened.read, opened.listed]).toEqual([true, false]);
-    });
-
-    it('honours indexing: never (0) and always (2)', async () => {
-      const never = await galleryId(w.svc.db, await create(w, 'Never indexed', w.rootUuid, { indexing: 0 }));
-      expect((await w.svc.service.galleries.visitorAccess(never, null)).indexable).toBe(false);
-      const always = await galleryId(w.svc.db, await create(w, 'Always indexed', w.rootUuid, { indexing: 2, hidden: 1 }));
-      expect((await w.svc.service.galleries.visitorAccess(always, null)).indexable).toBe(true);
-      expect((await w.svc.service.galleries.visitorAccess(999_999_999, null)).read).toBe(false);
-    });
   });
 });
