@@ -1,6 +1,6 @@
 // SQL of access: which rows of each kind a user may use. One query per list,
 // whatever its length (lists are looked up a chunk at a time).
-import type { Db } from '../store/db.js';
+import type { Db, Sometimes } from '../store/db.js';
 import { prepared } from '../store/prepared.js';
 import type { WebsiteRow } from '../store/schema.js';
 
@@ -36,7 +36,7 @@ const websiteByUrlname = prepared((db: Db, userId: number, urlname: string) =>
 export class AccessRepository {
   constructor(private readonly db: Db) {}
 
-  website(userId: number, urlname: string): Promise<WebsiteRow | undefined> {
+  website(userId: number, urlname: string): Sometimes<WebsiteRow | undefined> {
     return websiteByUrlname(this.db, userId, urlname);
   }
 

@@ -4,7 +4,7 @@
 // is a fixed number of queries, whatever the page size or the depth of the
 // tree; the lookups every request makes are compiled once.
 import { sql, type Insertable, type Updateable } from 'kysely';
-import type { Db } from '../store/db.js';
+import type { Db, Sometimes } from '../store/db.js';
 import { prepared, preparedAll } from '../store/prepared.js';
 import type { GalleriesTable, GalleryAclTable, GalleryRow, WebsiteRow } from '../store/schema.js';
 import type { OrderableMedia } from './content-order.js';
@@ -38,9 +38,32 @@ export interface AclEntry {
 /** A live media of a gallery with what orders it. */
 export type PublishedMedia = OrderableMedia;
 
+/** What replies show of a gallery (xml.ts), with what its details' follow-up reads need (id, orders). */
+export type GalleryShown = Pick<
+  GalleryRecord,
+  | 'id'
+  | 'uuid'
+  | 'name'
+  | 'url_path'
+  | 'full_url_path'
+  | 'description'
+  | 'published_at'
+  | 'parent_uuid'
+  | 'display_style_uuid'
+  | 'cover_media_uuid'
+  | 'subgalleries_count'
+  | 'hidden'
+  | 'indexing'
+  | 'content_order'
+  | 'content_order_direction'
+  | 'order_subgalleries'
+  | 'password_hash'
+  | 'created_at'
+  | 'updated_at'
+>;
+
 /** One gallery as its details show it, with its own media count and the size of its access list. */
-export interface GalleryDetailsRow extends GalleryRecord {
-  website_urlname: string;
+export interface GalleryDetailsRow extends GalleryShown {
   own_medias: number;
   acl_entries: number;
 }
@@ -72,9 +95,34 @@ function liveMediasOf(db: Db) {
  * the most frequent read of the API.
  */
 const galleryDetailsQuery = prepared((db: Db, userId: number, urlname: string, uuid: string) =>
-  galleryRecords(db)
+  db
+    .selectFrom('galleries as g')
     .innerJoin('websites as w', 'w.id', 'g.website_id')
-    .select('w.urlname as website_urlname')
+    .leftJoin('galleries as p', 'p.id', 'g.parent_id')
+    .leftJoin('display_styles as ds', 'ds.id', 'g.display_style_id')
+    .leftJoin('medias as cm', 'cm.id', 'g.cover_media_id')
+    // Only what the reply shows: each column read costs as much as a step of the lookup.
+    .select([
+      'g.id',
+      'g.uuid',
+      'g.name',
+      'g.url_path',
+      'g.full_url_path',
+      'g.description',
+      'g.published_at',
+      'p.uuid as parent_uuid',
+      'ds.uuid as display_style_uuid',
+      'cm.uuid as cover_media_uuid',
+      'g.subgalleries_count',
+      'g.hidden',
+      'g.indexing',
+      'g.content_order',
+      'g.content_order_direction',
+      'g.order_subgalleries',
+      'g.password_hash',
+      'g.created_at',
+      'g.updated_at',
+    ])
     .select((eb) => [
       eb
         .selectFrom('media_galleries as mg')
@@ -94,6 +142,13 @@ const galleryDetailsQuery = prepared((db: Db, userId: number, urlname: string, u
       ]),
     ),
 );
+
+function countsAsNumbers(row: (Omit<GalleryDetailsRow, 'own_medias' | 'acl_entries'> & { own_medias: unknown; acl_entries: unknown }) | undefined): GalleryDetailsRow | undefined {
+  if (!row) return undefined;
+  row.own_medias = Number(row.own_medias);
+  row.acl_entries = Number(row.acl_entries);
+  return row as GalleryDetailsRow;
+}
 
 const galleryRecordByUuid = prepared((db: Db, websiteId: number, uuid: string) =>
   galleryRecords(db).where('g.website_id', '=', websiteId).where('g.uuid', '=', uuid),
@@ -172,20 +227,16 @@ export class GalleriesRepository {
   // ---- reads
 
   /** See galleryDetailsQuery; undefined when the website is not the user's or the gallery not the website's. */
-  async details(userId: number, urlname: string, uuid: string): Promise<GalleryDetailsRow | undefined> {
-    const row = await galleryDetailsQuery(this.db, userId, urlname, uuid);
-    if (row) {
-      row.own_medias = Number(row.own_medias);
-      row.acl_entries = Number(row.acl_entries);
-    }
-    return row as GalleryDetailsRow | undefined;
+  details(userId: number, urlname: string, uuid: string): Sometimes<GalleryDetailsRow | undefined> {
+    const row = galleryDetailsQuery(this.db, userId, urlname, uuid);
+    return row instanceof Promise ? row.then(countsAsNumbers) : countsAsNumbers(row);
   }
 
-  record(websiteId: number, uuid: string): Promise<GalleryRecord | undefined> {
+  record(websiteId: number, uuid: string): Sometimes<GalleryRecord | undefined> {
     return galleryRecordByUuid(this.db, websiteId, uuid);
   }
 
-  find(websiteId: number, uuid: string): Promise<GalleryRow | undefined> {
+  find(websiteId: number, uuid: string): Sometimes<GalleryRow | undefined> {
     return galleryByUuid(this.db, websiteId, uuid);
   }
 

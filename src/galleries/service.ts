@@ -14,17 +14,17 @@ import type { GalleryRow, UserRow, WebsiteRow } from '../store/schema.js';
 import { sortByContentOrder } from './content-order.js';
 import type { GalleryInput } from './input.js';
 import { checkDepth, checkFullUrlPathLength, levelOf, MAX_GALLERIES_PER_WEBSITE } from './limits.js';
-import type { AclEntry, GalleriesRepository, GalleryChanges, GalleryRecord, MediaCounts } from './repository.js';
+import type { AclEntry, GalleriesRepository, GalleryChanges, GalleryRecord, GalleryShown, MediaCounts } from './repository.js';
 import { baseUrlPath, childFullUrlPath, slugify, uniqueUrlPath } from './url-path.js';
 
-export type { AclEntry, GalleryRecord, MediaCounts } from './repository.js';
+export type { AclEntry, GalleryRecord, GalleryShown, MediaCounts } from './repository.js';
 
 export const MAX_SUBGALLERIES = 1000;
 
 type User = Pick<UserRow, 'id'>;
 
 export interface CountedGallery {
-  record: GalleryRecord;
+  record: GalleryShown;
   counts: MediaCounts;
 }
 
@@ -123,7 +123,8 @@ export class GalleriesService {
   /** One gallery with its counts and access list; its medias and sub-galleries when asked for. */
   async get(user: User, urlname: string, uuid: string, read: InputOf<{ medias?: boolean; subgalleries?: boolean }> = () => ({})): Promise<GalleryDetails> {
     const id = this.galleryUuid(uuid);
-    const row = id === undefined ? undefined : await this.repo.details(user.id, urlname, id);
+    const found = id === undefined ? undefined : this.repo.details(user.id, urlname, id);
+    const row = found instanceof Promise ? await found : found;
     if (!row) {
       // Which of the two is missing decides the message; a bad input is reported before a missing gallery, as on every read.
       await this.access.website(user, urlname);
@@ -131,6 +132,12 @@ export class GalleriesService {
       throw notFound(`gallery ${uuid}`);
     }
     const want = read();
+    const website = { urlname };
+    // A leaf without an access list, details only (the usual read): the one statement answered it all.
+    // (Object literals here, not spreads: a spread plus a property costs V8 a slow path, ~0.3 µs.)
+    if (row.subgalleries_count === 0 && row.acl_entries === 0 && !want.medias && !want.subgalleries) {
+      return { website, record: row, counts: { medias: row.own_medias, full: row.own_medias }, acl: [] };
+    }
     const [full, acls, medias, subgalleries] = await Promise.all([
       row.subgalleries_count > 0 ? this.repo.fullMediaCounts([row.id]) : undefined,
       row.acl_entries > 0 ? this.repo.acls([row.id]) : undefined,
@@ -138,7 +145,7 @@ export class GalleriesService {
       want.subgalleries ? this.orderedChildren(row).then((c) => this.counted(c.map((x) => x.id))) : undefined,
     ]);
     return {
-      website: { urlname: row.website_urlname },
+      website,
       record: row,
       counts: { medias: row.own_medias, full: full?.get(row.id) ?? row.own_medias },
       acl: acls?.get(row.id) ?? [],

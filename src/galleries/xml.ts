@@ -2,7 +2,7 @@
 // client-compat). Create, update, details, lists and sub-gallery listings
 // all render through galleryXml.
 import { storedTimestamp, xmlArray, type XmlObject, type XmlValue } from '../http/xml.js';
-import type { AclEntry, CountedGallery, GalleryDetails, GalleryRecord, MediaCounts } from './service.js';
+import type { AclEntry, CountedGallery, GalleryDetails, GalleryShown, MediaCounts } from './service.js';
 
 /** list: identity and place in the tree; details: every field. */
 export type GalleryView = 'list' | 'details';
@@ -19,7 +19,7 @@ export interface GalleryExtras {
   totalPages?: number;
 }
 
-export function galleryXml(g: GalleryRecord, view: GalleryView, extras: GalleryExtras = {}): XmlObject {
+export function galleryXml(g: GalleryShown, view: GalleryView, extras: GalleryExtras = {}): XmlObject {
   if (view === 'list') {
     return {
       uuid: g.uuid,

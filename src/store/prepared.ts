@@ -7,6 +7,8 @@ import type { Database } from './schema.js';
 
 // Not db.ts's Db: db.ts registers its SQLite handle here.
 type Db = Kysely<Database>;
+/** A value now (SQLite), or later (PostgreSQL), as db.ts's Sometimes. */
+type Sometimes<T> = T | Promise<T>;
 
 /** The SQLite handle under each SQLite Db (not its transactions), for the synchronous path. */
 const sqliteOf = new WeakMap<Db, SQLite.Database>();
@@ -28,8 +30,10 @@ const MAX_CACHED_LIST = 16;
 
 interface Entry<R> {
   query: CompiledQuery<R>;
-  /** The statement on the SQLite handle, when the Db has one. */
+  /** The SQLite handle under the Db, and the statement on it: it answers rows as arrays, `toRow` makes them objects. */
+  sqlite?: SQLite.Database;
   stmt?: SQLite.Statement;
+  toRow?: (values: unknown[]) => R;
   /** For each compiled parameter: [argument index, element index or -1], or undefined for a constant. */
   slots: Array<readonly [number, number] | undefined>;
 }
@@ -39,35 +43,57 @@ function marker(arg: number, element: number): string {
 }
 
 /**
+ * Rows as better-sqlite3 builds them cost more than the lookup itself: each
+ * one interns every column name and ends up a dictionary-mode object. The
+ * statement answers arrays instead, and a function made once from its column
+ * names (our own SQL's, quoted as JSON) builds each row as an object literal
+ * of one fixed shape. Same keys, same order, the last of a repeated name wins.
+ */
+function rowMaker<R>(stmt: SQLite.Statement): (values: unknown[]) => R {
+  stmt.raw(true);
+  const fields = stmt.columns().map((c, i) => `${JSON.stringify(c.name)}: v[${i}]`);
+  return new Function('v', `return { ${fields.join(', ')} };`) as (values: unknown[]) => R;
+}
+
+/** The cache key of an argument list: the length of each list, or 's' for a scalar. */
+function shapeOf(args: readonly Arg[]): string {
+  let shape = '';
+  for (const a of args) shape += Array.isArray(a) ? `${a.length},` : 's,';
+  return shape;
+}
+
+/**
  * Wraps a query whose arguments are used as plain parameters: scalars, or
  * lists (for `in`) whose length selects the compiled form. Nothing else may
- * depend on the values (no value may change the SQL text).
+ * depend on the values (no value may change the SQL text). `first`: only the
+ * first row is wanted.
  */
-function compileOnce<A extends Arg[], R>(build: (db: Db, ...args: A) => Compilable<R>) {
+function compileOnce<A extends Arg[], R>(build: (db: Db, ...args: A) => Compilable<R>, first: boolean) {
   const cache = new WeakMap<Db, Map<string, Entry<R>>>();
-  return async (db: Db, args: A): Promise<R[]> => {
-    if (args.some((a) => Array.isArray(a) && a.length > MAX_CACHED_LIST)) {
-      return (await db.executeQuery(build(db, ...args).compile())).rows;
+  const compile = (db: Db, args: A): Entry<R> => {
+    const markers = args.map((a, i) => (Array.isArray(a) ? a.map((_, j) => marker(i, j)) : marker(i, -1))) as unknown as A;
+    const query = build(db, ...markers).compile();
+    const slots = query.parameters.map((p) => {
+      const m = typeof p === 'string' ? /^\u0000prepared-(\d+)-(-?\d+)\u0000$/.exec(p) : null;
+      return m ? ([Number(m[1]), Number(m[2])] as const) : undefined;
+    });
+    if (args.some((_, i) => !slots.some((s) => s?.[0] === i))) {
+      throw new Error('prepared query: every argument must be used as a plain parameter');
     }
-    const shape = args.map((a) => (Array.isArray(a) ? a.length : 's')).join(',');
+    const sqlite = sqliteOf.get(db);
+    const stmt = sqlite?.prepare(query.sql);
+    return { query, slots, sqlite, stmt, toRow: stmt?.reader ? rowMaker<R>(stmt) : undefined };
+  };
+  return (db: Db, args: A): Sometimes<R[]> => {
+    if (args.some((a) => Array.isArray(a) && a.length > MAX_CACHED_LIST)) {
+      return db.executeQuery(build(db, ...args).compile()).then((r) => r.rows);
+    }
+    const shape = shapeOf(args);
     let forDb = cache.get(db);
     if (!forDb) cache.set(db, (forDb = new Map()));
     let entry = forDb.get(shape);
-    if (!entry) {
-      const markers = args.map((a, i) => (Array.isArray(a) ? a.map((_, j) => marker(i, j)) : marker(i, -1))) as unknown as A;
-      const query = build(db, ...markers).compile();
-      const slots = query.parameters.map((p) => {
-        const m = typeof p === 'string' ? /^\u0000prepared-(\d+)-(-?\d+)\u0000$/.exec(p) : null;
-        return m ? ([Number(m[1]), Number(m[2])] as const) : undefined;
-      });
-      if (args.some((_, i) => !slots.some((s) => s?.[0] === i))) {
-        throw new Error('prepared query: every argument must be used as a plain parameter');
-      }
-      const sqlite = sqliteOf.get(db);
-      entry = { query, slots, stmt: sqlite?.prepare(query.sql) };
-      forDb.set(shape, entry);
-    }
-    const { query, slots, stmt } = entry;
+    if (!entry) forDb.set(shape, (entry = compile(db, args)));
+    const { query, slots, sqlite, stmt, toRow } = entry;
     const parameters = query.parameters.map((p, k) => {
       const slot = slots[k];
       if (!slot) return p;
@@ -76,19 +102,31 @@ function compileOnce<A extends Arg[], R>(build: (db: Db, ...args: A) => Compilab
     });
     // While a transaction is open on the handle (between its statements), the
     // read waits its turn in Kysely's queue: it must not see uncommitted rows.
-    if (stmt && !sqliteOf.get(db)!.inTransaction) return stmt.all(...parameters) as R[];
-    return (await db.executeQuery<R>({ ...query, parameters } as CompiledQuery<R>)).rows;
+    if (stmt && !sqlite!.inTransaction) {
+      if (!toRow) return stmt.all(...parameters) as R[];
+      if (!first) return (stmt.all(...parameters) as unknown[][]).map(toRow);
+      const row = stmt.get(...parameters) as unknown[] | undefined;
+      return row ? [toRow(row)] : [];
+    }
+    return db.executeQuery<R>({ ...query, parameters } as CompiledQuery<R>).then((r) => r.rows);
   };
 }
 
-/** A compile-once query answering its first row. */
-export function prepared<A extends Arg[], R>(build: (db: Db, ...args: A) => Compilable<R>): (db: Db, ...args: A) => Promise<R | undefined> {
-  const run = compileOnce(build);
-  return async (db, ...args) => (await run(db, args))[0];
+/**
+ * A compile-once query answering its first row: synchronously on SQLite (a
+ * caller's await then costs one tick, not a chain of promises), a promise on
+ * PostgreSQL.
+ */
+export function prepared<A extends Arg[], R>(build: (db: Db, ...args: A) => Compilable<R>): (db: Db, ...args: A) => Sometimes<R | undefined> {
+  const run = compileOnce(build, true);
+  return (db, ...args) => {
+    const rows = run(db, args);
+    return rows instanceof Promise ? rows.then((r) => r[0]) : rows[0];
+  };
 }
 
-/** A compile-once query answering all its rows. */
-export function preparedAll<A extends Arg[], R>(build: (db: Db, ...args: A) => Compilable<R>): (db: Db, ...args: A) => Promise<R[]> {
-  const run = compileOnce(build);
+/** A compile-once query answering all its rows (synchronously on SQLite, as `prepared`). */
+export function preparedAll<A extends Arg[], R>(build: (db: Db, ...args: A) => Compilable<R>): (db: Db, ...args: A) => Sometimes<R[]> {
+  const run = compileOnce(build, false);
   return (db, ...args) => run(db, args);
 }
