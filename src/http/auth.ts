@@ -93,9 +93,15 @@ export class Authenticator {
     this.addressFailures = limiters.create({ keyPrefix: 'login-address', ...ADDRESS_FAILURES });
   }
 
-  async claim(cookieHeader: string | undefined, authorization: string | undefined): Promise<Claim> {
+  /** Synchronous when the session (if any) is cached and no Basic login must be looked up. */
+  claim(cookieHeader: string | undefined, authorization: string | undefined): Claim | Promise<Claim> {
     const token = readSessionCookie(cookieHeader);
-    const session = token ? (this.sessions.cached(token) ?? (await this.sessions.lookup(token))) : undefined;
+    const cached = token ? this.sessions.cached(token) : undefined;
+    if (token && !cached) return this.sessions.lookup(token).then((session) => this.claimWith(token, session, cookieHeader, authorization));
+    return this.claimWith(token, cached, cookieHeader, authorization);
+  }
+
+  private claimWith(token: string | undefined, session: SessionLookup | undefined, cookieHeader: string | undefined, authorization: string | undefined): Claim | Promise<Claim> {
     const cookieSent = token !== undefined || cookieHeader?.includes('_ficelle_session=') === true;
     const basic = parseBasic(authorization);
     if (!basic) {
@@ -105,12 +111,22 @@ export class Authenticator {
     }
     const login = basic.login.trim().toLowerCase();
     if (session?.user?.email === login) return { subject: session.user, rateUser: session.user, session, basic, malformedBasic: false, cookieSent };
-    return { subject: await this.users.byEmail(login), session, basic, malformedBasic: false, cookieSent };
+    return this.users.byEmail(login).then((subject) => ({ subject, session, basic, malformedBasic: false, cookieSent }));
   }
 
-  /** Checks the claim, once the request is admitted: the session's pending write, Basic, a new session. */
-  async identify(claim: Claim, address: string): Promise<Identity> {
-    // Awaiting only when a write is owed keeps the cookie path free of extra ticks.
+  /**
+   * Checks the claim, once the request is admitted: the session's pending write, Basic, a new session.
+   * Synchronous for a live cached session that owes no write (the common request).
+   */
+  identify(claim: Claim, address: string): Identity | Promise<Identity> {
+    const session = claim.session;
+    if (!claim.basic && !claim.malformedBasic && !session?.owes) {
+      return session?.user ? { user: session.user, sessionToken: session.token } : { staleSession: claim.cookieSent };
+    }
+    return this.identifySlowly(claim, address);
+  }
+
+  private async identifySlowly(claim: Claim, address: string): Promise<Identity> {
     const sessionUser = claim.session?.owes ? await this.sessions.settle(claim.session) : claim.session?.user;
     const sessionToken = claim.session?.token;
     if (claim.malformedBasic) {

@@ -172,17 +172,22 @@ export function createHttpServer(deps: HttpDeps): HttpServer {
     if (req.headers.host === undefined) throw badRequest('the Host header is required (HTTP/1.1)');
     const auth = req.routeOptions.config?.auth;
     if (auth === undefined || auth === 'none') return;
+    // Each step answers at once when what it needs is cached; awaiting only a
+    // promise keeps the common request free of microtask ticks.
     let app: AppRow;
     try {
-      app = await appKeys.verify(req);
+      const verified = appKeys.verify(req);
+      app = verified instanceof Promise ? await verified : verified;
     } catch (err) {
       if (rateLimit) await applyRate(rateLimit, `addr:${req.ip}`, reply);
       throw err;
     }
     req.app = app;
-    const claim = await authenticator.claim(req.headers.cookie, req.headers.authorization);
+    const claimed = authenticator.claim(req.headers.cookie, req.headers.authorization);
+    const claim = claimed instanceof Promise ? await claimed : claimed;
     if (rateLimit) await applyRate(rateLimit, claim.rateUser ? `${app.api_key}:user:${claim.rateUser.id}` : `${app.api_key}:addr:${req.ip}`, reply);
-    const identity = await authenticator.identify(claim, req.ip);
+    const identified = authenticator.identify(claim, req.ip);
+    const identity = identified instanceof Promise ? await identified : identified;
     req.identity = identity;
     if (identity.setCookie) reply.header('set-cookie', identity.setCookie);
     if (auth === 'user' && !identity.user) {

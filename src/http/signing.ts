@@ -1,5 +1,6 @@
 // Application request signing (spec 5.1). Pure functions, shared by the server
 // and the client SDK so both sides compute the same text.
+import * as crypto from 'node:crypto';
 import { createHash, timingSafeEqual } from 'node:crypto';
 
 export const SIGNATURE_WINDOW_MS = 30 * 60 * 1000;
@@ -19,8 +20,14 @@ export function computeSignature(
   timestamp: string,
   algorithm: SignatureAlgorithm = 'sha1',
 ): string {
-  return createHash(algorithm).update(signatureText(method, path, query, secret, timestamp), 'utf8').digest('hex');
+  return digestHex(algorithm, signatureText(method, path, query, secret, timestamp));
 }
+
+// crypto.hash (Node 20.12+) digests a string in one call, without a Hash object: every signed request pays this.
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
+const digestHex = oneShot
+  ? (algorithm: SignatureAlgorithm, text: string) => oneShot(algorithm, text, 'hex')
+  : (algorithm: SignatureAlgorithm, text: string) => createHash(algorithm).update(text, 'utf8').digest('hex');
 
 /** SHA-1 digests are 40 hex digits, MD5 ones 32: that is how the algorithm is detected. */
 export function detectAlgorithm(signature: string): SignatureAlgorithm | undefined {
@@ -40,8 +47,9 @@ export function signatureMatches(
 ): boolean {
   const algorithm = detectAlgorithm(given);
   if (!algorithm) return false;
-  const expected = Buffer.from(computeSignature(method, path, query, secret, timestamp, algorithm), 'latin1');
-  const actual = Buffer.from(given.toLowerCase(), 'latin1');
+  // Both are hex of the algorithm's length (detectAlgorithm): compared as the bytes they stand for, in either case.
+  const expected = Buffer.from(computeSignature(method, path, query, secret, timestamp, algorithm), 'hex');
+  const actual = Buffer.from(given, 'hex');
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
 
