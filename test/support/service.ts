@@ -78,6 +78,21 @@ export class TestService {
     return this.service.store.db;
   }
 
+  /**
+   * Waits until no job is queued or running (the renditions job of every
+   * upload included), so a sweep run with a clock moved ahead cannot take the
+   * files a job is still storing for its own.
+   */
+  async jobsSettled(ms = 20_000): Promise<void> {
+    const until = Date.now() + ms;
+    for (;;) {
+      const busy = await this.db.selectFrom('jobs').select('id').where('state', 'in', ['queued', 'running']).limit(1).executeTakeFirst();
+      if (!busy) return;
+      if (Date.now() > until) throw new Error('jobs still queued or running');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
   close(): Promise<void> {
     return this.cleanup();
   }
