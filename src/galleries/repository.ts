@@ -141,6 +141,8 @@ const galleryDetailsQuery = prepared((db: Db, userId: number, urlname: string, u
         eb('w.id', 'in', eb.selectFrom('website_members').select('website_id').where('user_id', '=', userId)),
       ]),
     ),
+  // Text, integers and nulls only.
+  { json: true },
 );
 
 function countsAsNumbers(row: (Omit<GalleryDetailsRow, 'own_medias' | 'acl_entries'> & { own_medias: unknown; acl_entries: unknown }) | undefined): GalleryDetailsRow | undefined {

@@ -33,6 +33,8 @@ interface Entry<R> {
   /** The SQLite handle under the Db, and the statement on it: it answers rows as arrays, `toRow` makes them objects. */
   sqlite?: SQLite.Database;
   stmt?: SQLite.Statement;
+  /** The statement answering its first row as JSON text (see asJsonArray), when asked for. */
+  json?: SQLite.Statement;
   toRow?: (values: unknown[]) => R;
   /** For each compiled parameter: [argument index, element index or -1], or undefined for a constant. */
   slots: Array<readonly [number, number] | undefined>;
@@ -49,10 +51,20 @@ function marker(arg: number, element: number): string {
  * names (our own SQL's, quoted as JSON) builds each row as an object literal
  * of one fixed shape. Same keys, same order, the last of a repeated name wins.
  */
-function rowMaker<R>(stmt: SQLite.Statement): (values: unknown[]) => R {
-  stmt.raw(true);
-  const fields = stmt.columns().map((c, i) => `${JSON.stringify(c.name)}: v[${i}]`);
+function rowMaker<R>(names: readonly string[]): (values: unknown[]) => R {
+  const fields = names.map((name, i) => `${JSON.stringify(name)}: v[${i}]`);
   return new Function('v', `return { ${fields.join(', ')} };`) as (values: unknown[]) => R;
+}
+
+/**
+ * The same query answering its row as one JSON array (SQLite's json_array):
+ * one string crosses into JavaScript instead of a value per column, which
+ * JSON.parse turns into the array faster than the binding fills one. The CTE
+ * names the columns by position, so repeated names stay apart.
+ */
+function asJsonArray(sqlite: SQLite.Database, sql: string, columns: number): SQLite.Statement {
+  const names = Array.from({ length: columns }, (_, i) => `c${i}`).join(', ');
+  return sqlite.prepare(`with q(${names}) as (${sql}) select json_array(${names}) from q`).pluck(true);
 }
 
 /** The cache key of an argument list: the length of each list, or 's' for a scalar. */
@@ -68,7 +80,7 @@ function shapeOf(args: readonly Arg[]): string {
  * depend on the values (no value may change the SQL text). `first`: only the
  * first row is wanted.
  */
-function compileOnce<A extends Arg[], R>(build: (db: Db, ...args: A) => Compilable<R>, first: boolean) {
+function compileOnce<A extends Arg[], R>(build: (db: Db, ...args: A) => Compilable<R>, first: boolean, json = false) {
   const cache = new WeakMap<Db, Map<string, Entry<R>>>();
   const compile = (db: Db, args: A): Entry<R> => {
     const markers = args.map((a, i) => (Array.isArray(a) ? a.map((_, j) => marker(i, j)) : marker(i, -1))) as unknown as A;
@@ -82,29 +94,52 @@ function compileOnce<A extends Arg[], R>(build: (db: Db, ...args: A) => Compilab
     }
     const sqlite = sqliteOf.get(db);
     const stmt = sqlite?.prepare(query.sql);
-    return { query, slots, sqlite, stmt, toRow: stmt?.reader ? rowMaker<R>(stmt) : undefined };
+    if (!sqlite || !stmt?.reader) return { query, slots, sqlite, stmt };
+    const names = stmt.columns().map((c) => c.name);
+    stmt.raw(true);
+    return { query, slots, sqlite, stmt, json: json ? asJsonArray(sqlite, query.sql, names.length) : undefined, toRow: rowMaker<R>(names) };
   };
+  // Queries without list arguments (most of them) have one form: found without building a shape key.
+  const scalarOnly = new WeakMap<Db, Entry<R>>();
   return (db: Db, args: A): Sometimes<R[]> => {
-    if (args.some((a) => Array.isArray(a) && a.length > MAX_CACHED_LIST)) {
-      return db.executeQuery(build(db, ...args).compile()).then((r) => r.rows);
+    let lists = false;
+    for (const a of args) {
+      if (!Array.isArray(a)) continue;
+      if (a.length > MAX_CACHED_LIST) return db.executeQuery(build(db, ...args).compile()).then((r) => r.rows);
+      lists = true;
     }
-    const shape = shapeOf(args);
-    let forDb = cache.get(db);
-    if (!forDb) cache.set(db, (forDb = new Map()));
-    let entry = forDb.get(shape);
-    if (!entry) forDb.set(shape, (entry = compile(db, args)));
-    const { query, slots, sqlite, stmt, toRow } = entry;
-    const parameters = query.parameters.map((p, k) => {
+    let entry: Entry<R> | undefined;
+    if (!lists) {
+      entry = scalarOnly.get(db);
+      if (!entry) scalarOnly.set(db, (entry = compile(db, args)));
+    } else {
+      const shape = shapeOf(args);
+      let forDb = cache.get(db);
+      if (!forDb) cache.set(db, (forDb = new Map()));
+      entry = forDb.get(shape);
+      if (!entry) forDb.set(shape, (entry = compile(db, args)));
+    }
+    const { query, slots, sqlite, stmt, json: jsonStmt, toRow } = entry;
+    const given = query.parameters;
+    const parameters = new Array<unknown>(given.length);
+    for (let k = 0; k < given.length; k++) {
       const slot = slots[k];
-      if (!slot) return p;
+      if (!slot) {
+        parameters[k] = given[k];
+        continue;
+      }
       const a = args[slot[0]];
-      return slot[1] < 0 ? a : (a as readonly Scalar[])[slot[1]];
-    });
+      parameters[k] = slot[1] < 0 ? a : (a as readonly unknown[])[slot[1]];
+    }
     // While a transaction is open on the handle (between its statements), the
     // read waits its turn in Kysely's queue: it must not see uncommitted rows.
     if (stmt && !sqlite!.inTransaction) {
       if (!toRow) return stmt.all(...parameters) as R[];
       if (!first) return (stmt.all(...parameters) as unknown[][]).map(toRow);
+      if (jsonStmt) {
+        const text = jsonStmt.get(...parameters) as string | undefined;
+        return text === undefined ? [] : [toRow(JSON.parse(text) as unknown[])];
+      }
       const row = stmt.get(...parameters) as unknown[] | undefined;
       return row ? [toRow(row)] : [];
     }
@@ -117,8 +152,11 @@ function compileOnce<A extends Arg[], R>(build: (db: Db, ...args: A) => Compilab
  * caller's await then costs one tick, not a chain of promises), a promise on
  * PostgreSQL.
  */
-export function prepared<A extends Arg[], R>(build: (db: Db, ...args: A) => Compilable<R>): (db: Db, ...args: A) => Sometimes<R | undefined> {
-  const run = compileOnce(build, true);
+export function prepared<A extends Arg[], R>(
+  build: (db: Db, ...args: A) => Compilable<R>,
+  options: { /** Row as JSON on SQLite (asJsonArray): for hot lookups whose columns hold no BLOB and no REAL needing more than 15 digits. */ json?: boolean } = {},
+): (db: Db, ...args: A) => Sometimes<R | undefined> {
+  const run = compileOnce(build, true, options.json);
   return (db, ...args) => {
     const rows = run(db, args);
     return rows instanceof Promise ? rows.then((r) => r[0]) : rows[0];

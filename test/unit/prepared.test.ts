@@ -63,6 +63,29 @@ it('builds rows with the keys, order and values a fresh query gives, nulls and r
   expect(row!.first_name).toBe('2');
 });
 
+it('answers a row carried as JSON exactly as a fresh query: text with quotes, escapes and non-ASCII, integers, nulls, repeated names', async () => {
+  const odd = 'Zoë "quoted" \\ back\nline\ttab \u0001 \u{1F4F7}';
+  await store.db.insertInto('users').values({ uuid: 'u-odd', email: 'odd@example.com', password_hash: 'x', first_name: odd, last_name: '12345678901234', created_at: nowIso() }).execute();
+  const build = (db: Db, email: string) =>
+    db
+      .selectFrom('users as u')
+      .leftJoin('users as other', 'other.email', 'u.first_name')
+      .selectAll('u')
+      .select((eb) => ['other.uuid as other_uuid', 'u.last_name as first_name', eb.fn.countAll<number>().over().as('n'), eb.lit(9007199254740991).as('big')])
+      .where('u.email', '=', email);
+  const plain = prepared(build);
+  const json = prepared(build, { json: true });
+  for (const email of ['odd@example.com', 'c@example.com']) {
+    const fresh = await build(store.db, email).executeTakeFirstOrThrow();
+    const row = await json(store.db, email);
+    expect(row).toEqual(fresh);
+    expect(Object.keys(row!)).toEqual(Object.keys(fresh));
+    expect(row).toEqual(await plain(store.db, email));
+  }
+  expect((await json(store.db, 'odd@example.com'))!.first_name).toBe('12345678901234');
+  expect(await json(store.db, 'nobody@example.com')).toBeUndefined();
+});
+
 it('refuses a query that does not use an argument as a parameter', async () => {
   const broken = prepared((db: Db, _unused: string) => db.selectFrom('users').select('uuid'));
   // Compiled on the first call, which throws at once (a mistake in our code, not a runtime condition).
