@@ -49,26 +49,47 @@ function isArray(v: unknown): v is XmlArray {
   return typeof v === 'object' && v !== null && (v as XmlArray)[ARRAY] === true;
 }
 
+/** An element's tags, made once per name (names are the service's own: a bounded set). */
+interface Tags {
+  open: string;
+  close: string;
+  integer: string;
+  nil: string;
+  array: string;
+}
+const TAGS = new Map<string, Tags>();
+const MAX_TAGS = 10_000;
+
+function tagsOf(name: string): Tags {
+  let t = TAGS.get(name);
+  if (t === undefined) {
+    t = { open: `<${name}>`, close: `</${name}>`, integer: `<${name} type="integer">`, nil: `<${name} nil="true"/>`, array: `<${name} type="array">` };
+    if (TAGS.size < MAX_TAGS) TAGS.set(name, t);
+  }
+  return t;
+}
+
 // Plain string concatenation: V8 builds ropes, cheaper here than pushing
 // parts into an array and joining them.
 function element(name: string, value: XmlValue): string {
   if (value === undefined) return '';
-  if (value === null) return `<${name} nil="true"/>`;
+  const t = tagsOf(name);
+  if (value === null) return t.nil;
   switch (typeof value) {
     case 'string':
-      return `<${name}>${escapeXml(value)}</${name}>`;
+      return t.open + escapeXml(value) + t.close;
     case 'number':
-      return Number.isInteger(value) ? `<${name} type="integer">${value}</${name}>` : `<${name}>${value}</${name}>`;
+      return (Number.isInteger(value) ? t.integer : t.open) + value + t.close;
     case 'boolean':
-      return `<${name}>${value ? 'true' : 'false'}</${name}>`;
+      return t.open + (value ? 'true' : 'false') + t.close;
   }
-  if (value instanceof Date) return `<${name}>${formatTimestamp(value)}</${name}>`;
+  if (value instanceof Date) return t.open + formatTimestamp(value) + t.close;
   if (isArray(value)) {
     let items = '';
     for (const item of value.items) items += element(value.item, item);
-    return `<${name} type="array">${items}</${name}>`;
+    return t.array + items + t.close;
   }
-  return `<${name}>${children(value as XmlObject)}</${name}>`;
+  return t.open + children(value as XmlObject) + t.close;
 }
 
 function children(obj: XmlObject): string {
