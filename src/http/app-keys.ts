@@ -16,6 +16,8 @@ export interface AppLookup {
 
 export class AppKeys {
   private readonly cache = new Map<string, { app: AppRow | undefined; until: number }>();
+  private lastTimestamp = '';
+  private lastParsed: number | undefined;
 
   constructor(private readonly apps: AppLookup) {}
 
@@ -53,9 +55,21 @@ export class AppKeys {
     return this.check(req, hit.app, signature, timestamp, now);
   }
 
+  /**
+   * parseTimestamp, remembering the last text: timestamps have whole seconds, so
+   * at any real rate most requests of a second carry the same one.
+   */
+  private parsed(timestamp: string): number | undefined {
+    if (timestamp !== this.lastTimestamp) {
+      this.lastTimestamp = timestamp;
+      this.lastParsed = parseTimestamp(timestamp);
+    }
+    return this.lastParsed;
+  }
+
   private check(req: FastifyRequest, app: AppRow | undefined, signature: string, timestamp: string, now: number): AppRow {
     if (!app) throw new ApiError('unknown_api_key');
-    const at = parseTimestamp(timestamp);
+    const at = this.parsed(timestamp);
     if (at === undefined) {
       throw new ApiError('timestamp_invalid');
     }

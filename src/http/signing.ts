@@ -24,10 +24,14 @@ export function computeSignature(
 }
 
 // crypto.hash (Node 20.12+) digests a string in one call, without a Hash object: every signed request pays this.
-const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
+type OneShot = (algorithm: string, data: string, encoding: string) => string | Buffer;
+const oneShot = (crypto as { hash?: OneShot }).hash;
 const digestHex = oneShot
-  ? (algorithm: SignatureAlgorithm, text: string) => oneShot(algorithm, text, 'hex')
+  ? (algorithm: SignatureAlgorithm, text: string) => oneShot(algorithm, text, 'hex') as string
   : (algorithm: SignatureAlgorithm, text: string) => createHash(algorithm).update(text, 'utf8').digest('hex');
+const digestBytes = oneShot
+  ? (algorithm: SignatureAlgorithm, text: string) => oneShot(algorithm, text, 'buffer') as Buffer
+  : (algorithm: SignatureAlgorithm, text: string) => createHash(algorithm).update(text, 'utf8').digest();
 
 /** SHA-1 digests are 40 hex digits, MD5 ones 32: that is how the algorithm is detected. */
 export function detectAlgorithm(signature: string): SignatureAlgorithm | undefined {
@@ -48,7 +52,7 @@ export function signatureMatches(
   const algorithm = detectAlgorithm(given);
   if (!algorithm) return false;
   // Both are hex of the algorithm's length (detectAlgorithm): compared as the bytes they stand for, in either case.
-  const expected = Buffer.from(computeSignature(method, path, query, secret, timestamp, algorithm), 'hex');
+  const expected = digestBytes(algorithm, signatureText(method, path, query, secret, timestamp));
   const actual = Buffer.from(given, 'hex');
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
