@@ -8,7 +8,7 @@ import { ensurePrivateDir, ensurePrivateFile, tightenIfPresent } from '../storag
 import type { Database } from './schema.js';
 import type { Dialect } from './migration-helpers.js';
 import { migrationsFor } from './migrations/index.js';
-import { runDirectlyOn } from './prepared.js';
+import { runDirectlyOn, type Sometimes } from './prepared.js';
 
 export type Db = Kysely<Database>;
 
@@ -22,8 +22,7 @@ export interface Store {
   close(): Promise<void>;
 }
 
-/** A value now (SQLite), or later (PostgreSQL): hot paths await only the latter. */
-export type Sometimes<T> = T | Promise<T>;
+export type { Sometimes } from './prepared.js';
 
 /**
  * A compiled query for the reads every request makes (sessions, app keys):

@@ -7,8 +7,8 @@ import type { Database } from './schema.js';
 
 // Not db.ts's Db: db.ts registers its SQLite handle here.
 type Db = Kysely<Database>;
-/** A value now (SQLite), or later (PostgreSQL), as db.ts's Sometimes. */
-type Sometimes<T> = T | Promise<T>;
+/** A value now (SQLite), or later (PostgreSQL): hot paths await only the latter. db.ts re-exports it. */
+export type Sometimes<T> = T | Promise<T>;
 
 /** The SQLite handle under each SQLite Db (not its transactions), for the synchronous path. */
 const sqliteOf = new WeakMap<Db, SQLite.Database>();
@@ -129,7 +129,7 @@ function compileOnce<A extends Arg[], R>(build: (db: Db, ...args: A) => Compilab
         continue;
       }
       const a = args[slot[0]];
-      parameters[k] = slot[1] < 0 ? a : (a as readonly unknown[])[slot[1]];
+      parameters[k] = slot[1] < 0 ? a : (a as readonly Scalar[])[slot[1]];
     }
     // While a transaction is open on the handle (between its statements), the
     // read waits its turn in Kysely's queue: it must not see uncommitted rows.
