@@ -20,18 +20,19 @@ export function computeSignature(
   timestamp: string,
   algorithm: SignatureAlgorithm = 'sha1',
 ): string {
-  return digestHex(algorithm, signatureText(method, path, query, secret, timestamp));
+  return digest(algorithm, signatureText(method, path, query, secret, timestamp), 'hex');
 }
 
 // crypto.hash (Node 20.12+) digests a string in one call, without a Hash object: every signed request pays this.
-type OneShot = (algorithm: string, data: string, encoding: string) => string | Buffer;
-const oneShot = (crypto as { hash?: OneShot }).hash;
-const digestHex = oneShot
-  ? (algorithm: SignatureAlgorithm, text: string) => oneShot(algorithm, text, 'hex') as string
-  : (algorithm: SignatureAlgorithm, text: string) => createHash(algorithm).update(text, 'utf8').digest('hex');
-const digestBytes = oneShot
-  ? (algorithm: SignatureAlgorithm, text: string) => oneShot(algorithm, text, 'buffer') as Buffer
-  : (algorithm: SignatureAlgorithm, text: string) => createHash(algorithm).update(text, 'utf8').digest();
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex' | 'buffer') => string | Buffer }).hash;
+
+function digest(algorithm: SignatureAlgorithm, text: string, encoding: 'hex'): string;
+function digest(algorithm: SignatureAlgorithm, text: string, encoding: 'buffer'): Buffer;
+function digest(algorithm: SignatureAlgorithm, text: string, encoding: 'hex' | 'buffer'): string | Buffer {
+  if (oneShot) return oneShot(algorithm, text, encoding);
+  const hash = createHash(algorithm).update(text, 'utf8');
+  return encoding === 'hex' ? hash.digest('hex') : hash.digest();
+}
 
 /** SHA-1 digests are 40 hex digits, MD5 ones 32: that is how the algorithm is detected. */
 export function detectAlgorithm(signature: string): SignatureAlgorithm | undefined {
@@ -52,7 +53,7 @@ export function signatureMatches(
   const algorithm = detectAlgorithm(given);
   if (!algorithm) return false;
   // Both are hex of the algorithm's length (detectAlgorithm): compared as the bytes they stand for, in either case.
-  const expected = digestBytes(algorithm, signatureText(method, path, query, secret, timestamp));
+  const expected = digest(algorithm, signatureText(method, path, query, secret, timestamp), 'buffer');
   const actual = Buffer.from(given, 'hex');
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
