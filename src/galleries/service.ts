@@ -134,16 +134,15 @@ export class GalleriesService {
     const want = read();
     const website = { urlname };
     // A leaf without an access list, details only (the usual read): the one statement answered it all.
-    // (Object literals here, not spreads: a spread plus a property costs V8 a slow path, ~0.3 µs.)
-    if (row.subgalleries_count === 0 && row.acl_entries === 0 && !want.medias && !want.subgalleries) {
-      return { website, record: row, counts: { medias: row.own_medias, full: row.own_medias }, acl: [] };
-    }
-    const [full, acls, medias, subgalleries] = await Promise.all([
-      row.subgalleries_count > 0 ? this.repo.fullMediaCounts([row.id]) : undefined,
-      row.acl_entries > 0 ? this.repo.acls([row.id]) : undefined,
-      want.medias ? this.orderedMediaUuids(row) : undefined,
-      want.subgalleries ? this.orderedChildren(row).then((c) => this.counted(c.map((x) => x.id))) : undefined,
-    ]);
+    const more = row.subgalleries_count > 0 || row.acl_entries > 0 || want.medias || want.subgalleries;
+    const [full, acls, medias, subgalleries] = more
+      ? await Promise.all([
+          row.subgalleries_count > 0 ? this.repo.fullMediaCounts([row.id]) : undefined,
+          row.acl_entries > 0 ? this.repo.acls([row.id]) : undefined,
+          want.medias ? this.orderedMediaUuids(row) : undefined,
+          want.subgalleries ? this.orderedChildren(row).then((c) => this.counted(c.map((x) => x.id))) : undefined,
+        ])
+      : [];
     return {
       website,
       record: row,
