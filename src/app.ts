@@ -106,7 +106,7 @@ export async function buildCore(config: Pick<Config, 'dataDir' | 'databaseUrl'> 
     throw err;
   }
   const access = new Access(new AccessRepository(store.db));
-  const users = new UsersRepository(store);
+  const users = new UsersRepository(store.db);
   const apps = new AppsRepository(store.db);
   return {
     store,

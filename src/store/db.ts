@@ -2,44 +2,25 @@
 // (WAL) by default, PostgreSQL when DATABASE_URL is a postgres:// URL.
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type CompiledQuery, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import pg from 'pg';
 import { ensurePrivateDir, ensurePrivateFile, tightenIfPresent } from '../storage/private-files.js';
 import type { Database } from './schema.js';
 import type { Dialect } from './migration-helpers.js';
 import { migrationsFor } from './migrations/index.js';
-import { runDirectlyOn, type Sometimes } from './prepared.js';
+import { runDirectlyOn } from './prepared.js';
 
 export type Db = Kysely<Database>;
 
 export interface Store {
   db: Db;
   dialect: Dialect;
-  /** The raw SQLite handle, for the few hot-path reads that run synchronously. */
-  sqlite?: SQLite.Database;
   /** PostgreSQL's pool counts (metrics); absent on SQLite. */
   poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
 export type { Sometimes } from './prepared.js';
-
-/**
- * A compiled query for the reads every request makes (sessions, app keys):
- * on SQLite a prepared statement run synchronously, so the caller needs no
- * await; on PostgreSQL the pool. `query` is compiled once by the caller with
- * placeholder parameters; each call passes the real ones in order.
- */
-export function hotQuery<R>(store: Store, query: CompiledQuery<R>): (...parameters: unknown[]) => Sometimes<R[]> {
-  const viaKysely = async (...parameters: unknown[]) => (await store.db.executeQuery<R>({ ...query, parameters } as CompiledQuery<R>)).rows;
-  if (store.sqlite) {
-    const sqlite = store.sqlite;
-    const stmt = sqlite.prepare(query.sql);
-    // While a transaction is open on the handle, a synchronous read would see its uncommitted rows: wait for it in Kysely's queue.
-    return (...parameters) => (sqlite.inTransaction ? viaKysely(...parameters) : (stmt.all(...parameters) as R[]));
-  }
-  return viaKysely;
-}
 
 // COUNT(*) and bigint columns arrive as strings from pg; our values fit in a double.
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -74,7 +55,7 @@ export function openStore(opts: { dataDir: string; databaseUrl?: string }): Stor
   sqlite.pragma('busy_timeout = 10000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   runDirectlyOn(db, sqlite);
-  return { db, dialect: 'sqlite', sqlite, close: () => db.destroy() };
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 
 /**

@@ -1,9 +1,11 @@
-// SQL of accounts and their sessions. The session and e-mail lookups are the
-// reads every authenticated request makes: compiled once, and synchronous on
-// SQLite (src/store/db.ts hotQuery).
+// SQL of accounts and their sessions. The session lookup is the read every
+// authenticated request makes: compiled once, and synchronous on SQLite
+// (src/store/prepared.ts).
 import { randomUUID } from 'node:crypto';
-import type { Db, Store } from '../store/db.js';
-import { hotQuery, nowIso, type Sometimes } from '../store/db.js';
+import type { Compilable } from 'kysely';
+import type { Db } from '../store/db.js';
+import { nowIso, type Sometimes } from '../store/db.js';
+import { prepared } from '../store/prepared.js';
 import type { SessionRow, UserRow } from '../store/schema.js';
 import type { SessionUserRow } from '../http/sessions.js';
 
@@ -18,21 +20,18 @@ export interface NewUserRow {
 /** Sessions deleted per statement: a large backlog never holds the table (SQLite's single writer) for long. */
 const PURGE_BATCH = 1000;
 
-export class UsersRepository {
-  private readonly db: Db;
-  private readonly sessionQuery: (tokenHash: string) => Sometimes<SessionUserRow[]>;
-
-  constructor(store: Store) {
-    this.db = store.db;
-    const query = this.db
+const sessionByTokenHash = prepared(
+  (db: Db, tokenHash: string): Compilable<SessionUserRow> =>
+    db
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.user_id')
       .selectAll('users')
       .select(['sessions.expires_at', 'sessions.last_seen_at'])
-      .where('sessions.token_hash', '=', '')
-      .compile();
-    this.sessionQuery = hotQuery(store, query) as (tokenHash: string) => Sometimes<SessionUserRow[]>;
-  }
+      .where('sessions.token_hash', '=', tokenHash),
+);
+
+export class UsersRepository {
+  constructor(private readonly db: Db) {}
 
   byEmail(email: string): Promise<UserRow | undefined> {
     return this.db.selectFrom('users').selectAll().where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
@@ -78,8 +77,7 @@ export class UsersRepository {
 
   /** The session's user with its expiry, by the SHA-256 of its token; synchronous on SQLite. */
   findSession(tokenHash: string): Sometimes<SessionUserRow | undefined> {
-    const rows = this.sessionQuery(tokenHash);
-    return Array.isArray(rows) ? rows[0] : rows.then((r) => r[0]);
+    return sessionByTokenHash(this.db, tokenHash);
   }
 
   async createSession(row: SessionRow): Promise<void> {

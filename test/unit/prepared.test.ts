@@ -3,8 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { hotQuery, migrate, nowIso, openStore, type Db, type Store } from '../../src/store/db.js';
+import { migrate, nowIso, openStore, type Db, type Store } from '../../src/store/db.js';
 import { prepared, preparedAll } from '../../src/store/prepared.js';
+import { UsersRepository } from '../../src/users/repository.js';
 
 let store: Store;
 let dir: string;
@@ -124,8 +125,14 @@ it('runs on the SQLite handle directly, yet never reads what an open transaction
   expect(await readDuringOpenTransaction('tx@example.com', () => byEmailOrName(store.db, 'tx@example.com', 'nobody'))).toBeUndefined();
 });
 
-it('hot reads (sessions, app keys) never read what an open transaction has not committed either', async () => {
-  const byEmail = hotQuery(store, store.db.selectFrom('users').select('uuid').where('email', '=', '?').compile());
-  expect(await byEmail('a@example.com')).toEqual([{ uuid: 'u-a' }]);
-  expect(await readDuringOpenTransaction('hot@example.com', () => byEmail('hot@example.com'))).toEqual([]);
+it('the session lookup every request makes answers at once on SQLite, its user and the session times in one row', async () => {
+  const users = new UsersRepository(store.db);
+  const user = await store.db.selectFrom('users').selectAll().where('uuid', '=', 'u-a').executeTakeFirstOrThrow();
+  await users.createSession({ token_hash: 'h-a', user_id: user.id, created_at: nowIso(), last_seen_at: '2026-01-02T00:00:00.000Z', expires_at: '2026-02-01T00:00:00.000Z' });
+  const found = users.findSession('h-a');
+  expect(found).not.toBeInstanceOf(Promise);
+  expect(found).toEqual({ ...user, last_seen_at: '2026-01-02T00:00:00.000Z', expires_at: '2026-02-01T00:00:00.000Z' });
+  expect(users.findSession('h-none')).toBeUndefined();
+  // While a transaction is open, it waits for it like every compile-once read.
+  expect(await readDuringOpenTransaction('session@example.com', () => users.findSession('h-a'))).toEqual(found);
 });
