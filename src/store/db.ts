@@ -9,6 +9,7 @@ import type { Database } from './schema.js';
 import type { Dialect } from './migration-helpers.js';
 import { migrationsFor } from './migrations/index.js';
 import { runDirectlyOn } from './prepared.js';
+import { ReadTurn } from './read-turn.js';
 
 export type Db = Kysely<Database>;
 
@@ -53,8 +54,10 @@ export function openStore(opts: { dataDir: string; databaseUrl?: string }): Stor
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 10000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  runDirectlyOn(db, sqlite);
+  // The compile-once reads of one event-loop turn share a read transaction (read-turn.ts).
+  const turn = new ReadTurn(sqlite);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, turn) }) });
+  runDirectlyOn(db, sqlite, turn);
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 
@@ -62,12 +65,19 @@ export function openStore(opts: { dataDir: string; databaseUrl?: string }): Stor
  * Kysely prepares every query anew; preparing costs more than running a
  * primary-key lookup, so statements are kept by SQL text. Kysely's SQLite
  * driver runs one query at a time, so a cached statement is never shared.
+ * Kysely asks for its statement right before running it: the turn's shared
+ * read transaction ends there, so what Kysely runs (a write, a transaction)
+ * runs outside it.
  */
-function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+function withStatementCache(sqlite: SQLite.Database, turn: ReadTurn): SqliteDatabase {
   const cache = new Map<string, SQLite.Statement>();
   return {
-    close: () => sqlite.close(),
+    close: () => {
+      turn.end();
+      sqlite.close();
+    },
     prepare(sql: string) {
+      turn.end();
       let stmt = cache.get(sql);
       if (!stmt) {
         if (cache.size >= 2000) cache.clear();

@@ -3,6 +3,7 @@
 // makes are compiled on first use and later calls only swap their parameters.
 import type SQLite from 'better-sqlite3';
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import type { ReadTurn } from './read-turn.js';
 import type { Database } from './schema.js';
 
 // Not db.ts's Db: db.ts registers its SQLite handle here.
@@ -10,16 +11,17 @@ type Db = Kysely<Database>;
 /** A value now (SQLite), or later (PostgreSQL): hot paths await only the latter. db.ts re-exports it. */
 export type Sometimes<T> = T | Promise<T>;
 
-/** The SQLite handle under each SQLite Db (not its transactions), for the synchronous path. */
-const sqliteOf = new WeakMap<Db, SQLite.Database>();
+/** The SQLite handle under each SQLite Db (not its transactions), for the synchronous path, with its shared read transaction. */
+const sqliteOf = new WeakMap<Db, { sqlite: SQLite.Database; turn: ReadTurn }>();
 
 /**
  * Lets the compile-once queries on `db` run their statements on the SQLite
- * handle directly, without Kysely's connection queue: what a keyed lookup
- * costs is then mostly SQLite's own work.
+ * handle directly, without Kysely's connection queue, inside the turn's
+ * shared read transaction: what a keyed lookup costs is then mostly SQLite's
+ * own work.
  */
-export function runDirectlyOn(db: Db, sqlite: SQLite.Database): void {
-  sqliteOf.set(db, sqlite);
+export function runDirectlyOn(db: Db, sqlite: SQLite.Database, turn: ReadTurn): void {
+  sqliteOf.set(db, { sqlite, turn });
 }
 
 type Scalar = string | number;
@@ -30,14 +32,20 @@ const MAX_CACHED_LIST = 16;
 
 interface Entry<R> {
   query: CompiledQuery<R>;
-  /** The SQLite handle under the Db, and the statement on it: it answers rows as arrays, `toRow` makes them objects. */
-  sqlite?: SQLite.Database;
-  stmt?: SQLite.Statement;
-  /** The statement answering its first row as JSON text (see asJsonArray), when asked for. */
-  json?: SQLite.Statement;
-  toRow?: (values: unknown[]) => R;
   /** For each compiled parameter: [argument index, element index or -1], or undefined for a constant. */
   slots: Array<readonly [number, number] | undefined>;
+  /** On SQLite, for a read: what runs it on the handle directly. */
+  direct?: Direct<R>;
+}
+
+interface Direct<R> {
+  /** The handle's shared read transaction (read-turn.ts). */
+  turn: ReadTurn;
+  /** The statement on the handle: it answers rows as arrays, `toRow` makes them objects. */
+  stmt: SQLite.Statement;
+  /** The statement answering its first row as JSON text (see asJsonArray), when asked for. */
+  json?: SQLite.Statement;
+  toRow: (values: unknown[]) => R;
 }
 
 function marker(arg: number, element: number): string {
@@ -92,12 +100,14 @@ function compileOnce<A extends Arg[], R>(build: (db: Db, ...args: A) => Compilab
     if (args.some((_, i) => !slots.some((s) => s?.[0] === i))) {
       throw new Error('prepared query: every argument must be used as a plain parameter');
     }
-    const sqlite = sqliteOf.get(db);
-    const stmt = sqlite?.prepare(query.sql);
-    if (!sqlite || !stmt?.reader) return { query, slots, sqlite, stmt };
+    const handle = sqliteOf.get(db);
+    const stmt = handle?.sqlite.prepare(query.sql);
+    // Only reads run directly: a write in the turn's read transaction would be committed after the reply.
+    if (!handle || !stmt?.reader || !stmt.readonly) return { query, slots };
     const names = stmt.columns().map((c) => c.name);
     stmt.raw(true);
-    return { query, slots, sqlite, stmt, json: json ? asJsonArray(sqlite, query.sql, names.length) : undefined, toRow: rowMaker<R>(names) };
+    const direct = { turn: handle.turn, stmt, json: json ? asJsonArray(handle.sqlite, query.sql, names.length) : undefined, toRow: rowMaker<R>(names) };
+    return { query, slots, direct };
   };
   // Queries without list arguments (most of them) have one form: found without building a shape key.
   const scalarOnly = new WeakMap<Db, Entry<R>>();
@@ -119,7 +129,7 @@ function compileOnce<A extends Arg[], R>(build: (db: Db, ...args: A) => Compilab
       entry = forDb.get(shape);
       if (!entry) forDb.set(shape, (entry = compile(db, args)));
     }
-    const { query, slots, sqlite, stmt, json: jsonStmt, toRow } = entry;
+    const { query, slots, direct } = entry;
     const given = query.parameters;
     const parameters = new Array<unknown>(given.length);
     for (let k = 0; k < given.length; k++) {
@@ -131,13 +141,13 @@ function compileOnce<A extends Arg[], R>(build: (db: Db, ...args: A) => Compilab
       const a = args[slot[0]];
       parameters[k] = slot[1] < 0 ? a : (a as readonly Scalar[])[slot[1]];
     }
-    // While a transaction is open on the handle (between its statements), the
-    // read waits its turn in Kysely's queue: it must not see uncommitted rows.
-    if (stmt && !sqlite!.inTransaction) {
-      if (!toRow) return stmt.all(...parameters) as R[];
+    // While a transaction of Kysely's is open on the handle (between its
+    // statements), the read waits in Kysely's queue: it must not see uncommitted rows.
+    if (direct && direct.turn.enter()) {
+      const { stmt, toRow } = direct;
       if (!first) return (stmt.all(...parameters) as unknown[][]).map(toRow);
-      if (jsonStmt) {
-        const text = jsonStmt.get(...parameters) as string | undefined;
+      if (direct.json) {
+        const text = direct.json.get(...parameters) as string | undefined;
         return text === undefined ? [] : [toRow(JSON.parse(text) as unknown[])];
       }
       const row = stmt.get(...parameters) as unknown[] | undefined;
