@@ -50,6 +50,18 @@ eachDatabase((kind) => {
     expect(text(res.doc, 'request')).toBe(`POST /websites/${w.urlname}/galleries/${g}.xml`);
   });
 
+  it('serves reads and writes of one gallery interleaved on many connections: every write lands, and the reads after its reply see it', async () => {
+    // On SQLite the reads of one event-loop turn share a read transaction (src/store/read-turn.ts):
+    // a write arriving in the same turn as reads must still run, in its own transaction, and be seen.
+    const g = await create(w, 'Busy reads');
+    for (let round = 0; round < 10; round++) {
+      const reads = () => Array.from({ length: 4 }, () => details(w, g));
+      const replies = await Promise.all([...reads(), w.client.request('PUT', `/websites/${w.urlname}/galleries/${g}.xml`, { 'gallery[name]': `Round ${round}` }), ...reads()]);
+      expect(replies.map((r) => r.status)).toEqual(Array(9).fill(200));
+      expect(text((await details(w, g)).doc, 'gallery/name')).toBe(`Round ${round}`);
+    }
+  });
+
   it('keeps url paths unique and list positions dense under concurrent creates', async () => {
     const parent = await create(w, 'Busy');
     const replies = await Promise.all(Array.from({ length: 12 }, () => w.client.createGallery(w.urlname, { name: 'Same name', parent })));
