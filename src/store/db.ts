@@ -57,7 +57,7 @@ export function openStore(opts: { dataDir: string; databaseUrl?: string }): Stor
   // The compile-once reads of one event-loop turn share a read transaction (read-turn.ts).
   const turn = new ReadTurn(sqlite);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, turn) }) });
-  runDirectlyOn(db, sqlite, turn);
+  runDirectlyOn(db, turn);
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 

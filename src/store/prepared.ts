@@ -6,13 +6,13 @@ import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import type { ReadTurn } from './read-turn.js';
 import type { Database } from './schema.js';
 
-// Not db.ts's Db: db.ts registers its SQLite handle here.
+// Not db.ts's Db: db.ts registers its SQLite handle (as its ReadTurn) here.
 type Db = Kysely<Database>;
 /** A value now (SQLite), or later (PostgreSQL): hot paths await only the latter. db.ts re-exports it. */
 export type Sometimes<T> = T | Promise<T>;
 
-/** The SQLite handle under each SQLite Db (not its transactions), for the synchronous path, with its shared read transaction. */
-const sqliteOf = new WeakMap<Db, { sqlite: SQLite.Database; turn: ReadTurn }>();
+/** The SQLite handle under each SQLite Db (not its transactions), with its shared read transaction, for the synchronous path. */
+const turnOf = new WeakMap<Db, ReadTurn>();
 
 /**
  * Lets the compile-once queries on `db` run their statements on the SQLite
@@ -20,8 +20,8 @@ const sqliteOf = new WeakMap<Db, { sqlite: SQLite.Database; turn: ReadTurn }>();
  * shared read transaction: what a keyed lookup costs is then mostly SQLite's
  * own work.
  */
-export function runDirectlyOn(db: Db, sqlite: SQLite.Database, turn: ReadTurn): void {
-  sqliteOf.set(db, { sqlite, turn });
+export function runDirectlyOn(db: Db, turn: ReadTurn): void {
+  turnOf.set(db, turn);
 }
 
 type Scalar = string | number;
@@ -100,13 +100,13 @@ function compileOnce<A extends Arg[], R>(build: (db: Db, ...args: A) => Compilab
     if (args.some((_, i) => !slots.some((s) => s?.[0] === i))) {
       throw new Error('prepared query: every argument must be used as a plain parameter');
     }
-    const handle = sqliteOf.get(db);
-    const stmt = handle?.sqlite.prepare(query.sql);
+    const turn = turnOf.get(db);
+    const stmt = turn?.sqlite.prepare(query.sql);
     // Only reads run directly: a write in the turn's read transaction would be committed after the reply.
-    if (!handle || !stmt?.reader || !stmt.readonly) return { query, slots };
+    if (!turn || !stmt?.reader || !stmt.readonly) return { query, slots };
     const names = stmt.columns().map((c) => c.name);
     stmt.raw(true);
-    const direct = { turn: handle.turn, stmt, json: json ? asJsonArray(handle.sqlite, query.sql, names.length) : undefined, toRow: rowMaker<R>(names) };
+    const direct = { turn, stmt, json: json ? asJsonArray(turn.sqlite, query.sql, names.length) : undefined, toRow: rowMaker<R>(names) };
     return { query, slots, direct };
   };
   // Queries without list arguments (most of them) have one form: found without building a shape key.

@@ -31,7 +31,8 @@ export class ReadTurn {
     }
   };
 
-  constructor(private readonly sqlite: SQLite.Database) {
+  /** `sqlite`: the handle whose compile-once reads share the turn's transaction (prepared.ts runs them on it). */
+  constructor(readonly sqlite: SQLite.Database) {
     this.begin = sqlite.prepare('BEGIN');
     this.commit = sqlite.prepare('COMMIT');
     this.rollback = sqlite.prepare('ROLLBACK');
