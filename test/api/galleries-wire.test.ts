@@ -3,6 +3,7 @@
 // creates from several publishing threads.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { all, text } from '../../src/client/xml.js';
+import { openStore } from '../../src/store/db.js';
 import { eachDatabase } from '../support/service.js';
 import { replyOf } from '../support/xml.js';
 import { create, details, publishMedias, startWorld, type GalleryWorld } from './galleries-fixtures.js';
@@ -59,6 +60,25 @@ eachDatabase((kind) => {
       const replies = await Promise.all([...reads(), w.client.request('PUT', `/websites/${w.urlname}/galleries/${g}.xml`, { 'gallery[name]': `Round ${round}` }), ...reads()]);
       expect(replies.map((r) => r.status)).toEqual(Array(9).fill(200));
       expect(text((await details(w, g)).doc, 'gallery/name')).toBe(`Round ${round}`);
+    }
+  });
+
+  it('a gallery read again after another process changed it (the admin command line, a second node) shows the change', async () => {
+    // On SQLite a gallery's details are remembered while the database is unchanged (src/store/prepared.ts `remember`).
+    const g = await create(w, 'Seen elsewhere');
+    const [m] = await publishMedias(w.svc.db, w.user, g, ['elsewhere.jpg']);
+    for (let i = 0; i < 3; i++) expect(text((await details(w, g)).doc, 'gallery/name')).toBe('Seen elsewhere');
+    const elsewhere = openStore({ dataDir: w.svc.config.dataDir, databaseUrl: w.svc.config.databaseUrl });
+    try {
+      await elsewhere.db.updateTable('galleries').set({ name: 'Renamed elsewhere' }).where('uuid', '=', g).execute();
+      let reply = await details(w, g);
+      expect(text(reply.doc, 'gallery/name')).toBe('Renamed elsewhere');
+      expect(text(reply.doc, 'gallery/medias-count')).toBe('1');
+      await elsewhere.db.updateTable('medias').set({ status: 'deleted' }).where('uuid', '=', m).execute();
+      reply = await details(w, g);
+      expect(text(reply.doc, 'gallery/medias-count')).toBe('0');
+    } finally {
+      await elsewhere.close();
     }
   });
 

@@ -97,3 +97,60 @@ it('a compile-once write (UPDATE … RETURNING) never runs in the shared read: i
   expect(await rename(store.db, 'u-turn', 'Gus')).toEqual({ first_name: 'Gus' });
   expect(other.prepare("select first_name from users where uuid = 'u-turn'").pluck().get()).toBe('Gus');
 });
+
+// Lookups marked `remember` keep their rows while the database is unchanged
+// (a commit by another connection, or a statement of this handle's that may
+// write, makes them stale).
+const rememberedName = prepared((db: Db, uuid: string) => db.selectFrom('users').select(['first_name', 'last_name']).where('uuid', '=', uuid), { json: true, remember: true });
+const remembered = (uuid = 'u-turn') => {
+  const row = rememberedName(store.db, uuid);
+  if (row instanceof Promise) throw new Error('expected a synchronous read on SQLite');
+  return row;
+};
+
+it('a remembered row is a new object each time: a caller changing it changes nothing for the next', async () => {
+  const first = remembered()!;
+  expect(first).toEqual({ first_name: 'Ann', last_name: 'T' });
+  first.first_name = 'Changed by a caller';
+  await nextTurn();
+  expect(remembered()).toEqual({ first_name: 'Ann', last_name: 'T' });
+  expect(remembered('no-such-user')).toBeUndefined();
+});
+
+it('a remembered row is read again once another process has committed a change, from the next turn', async () => {
+  expect(remembered()?.first_name).toBe('Ann');
+  await nextTurn();
+  expect(remembered()?.first_name).toBe('Ann');
+  renameElsewhere('Hal');
+  await nextTurn();
+  expect(remembered()?.first_name).toBe('Hal');
+  // A change elsewhere to another table makes it stale too (SQLite tells that something changed, not what).
+  await nextTurn();
+  other.prepare("update users set last_name = 'Q' where uuid = 'u-turn'").run();
+  await nextTurn();
+  expect(remembered()).toEqual({ first_name: 'Hal', last_name: 'Q' });
+  other.prepare("update users set last_name = 'T' where uuid = 'u-turn'").run();
+});
+
+it('a remembered row is read again after a write of this handle, at once in the same turn, and after a Kysely transaction commits', async () => {
+  expect(remembered()?.first_name).toBe('Ann');
+  await store.db.updateTable('users').set({ first_name: 'Ida' }).where('uuid', '=', 'u-turn').execute();
+  expect(remembered()?.first_name).toBe('Ida');
+  await nextTurn();
+  expect(remembered()?.first_name).toBe('Ida');
+  await store.db.transaction().execute(async (trx) => {
+    await trx.updateTable('users').set({ first_name: 'Jo' }).where('uuid', '=', 'u-turn').execute();
+    await trx.updateTable('users').set({ last_name: 'K' }).where('uuid', '=', 'u-turn').execute();
+  });
+  expect(remembered()).toEqual({ first_name: 'Jo', last_name: 'K' });
+  await store.db.updateTable('users').set({ last_name: 'T' }).where('uuid', '=', 'u-turn').execute();
+  expect(remembered()).toEqual({ first_name: 'Jo', last_name: 'T' });
+});
+
+it('remembered rows are kept per argument list: names that would join to the same text stay apart', async () => {
+  const pair = prepared((db: Db, a: string, b: string) => db.selectFrom('users').select('first_name').where('uuid', '=', a).where('email', '=', b), { json: true, remember: true });
+  expect(pair(store.db, 'u-turn', 'turn@example.com')).toEqual({ first_name: 'Ann' });
+  // 'u-tur' + 'nturn@…' would concatenate to the same text as 'u-turn' + 'turn@…'.
+  expect(pair(store.db, 'u-tur', 'nturn@example.com')).toBeUndefined();
+  expect(pair(store.db, 'u-turn', 'turn@example.com')).toEqual({ first_name: 'Ann' });
+});
