@@ -142,7 +142,7 @@ const galleryDetailsQuery = prepared((db: Db, userId: number, urlname: string, u
       ]),
     ),
   // Text, integers and nulls only.
-  { json: true, remember: true },
+  { json: true },
 );
 
 function countsAsNumbers(row: (Omit<GalleryDetailsRow, 'own_medias' | 'acl_entries'> & { own_medias: unknown; acl_entries: unknown }) | undefined): GalleryDetailsRow | undefined {

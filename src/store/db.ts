@@ -77,14 +77,13 @@ function withStatementCache(sqlite: SQLite.Database, turn: ReadTurn): SqliteData
       sqlite.close();
     },
     prepare(sql: string) {
+      turn.end();
       let stmt = cache.get(sql);
       if (!stmt) {
-        turn.end();
         if (cache.size >= 2000) cache.clear();
         stmt = sqlite.prepare(sql);
         cache.set(sql, stmt);
       }
-      turn.beforeStatement(!stmt.readonly);
       return stmt as unknown as SqliteStatement;
     },
   };

@@ -46,48 +46,6 @@ interface Direct<R> {
   /** The statement answering its first row as JSON text (see asJsonArray), when asked for. */
   json?: SQLite.Statement;
   toRow: (values: unknown[]) => R;
-  /** `remember`: rows' values already read, by parameters, valid while the turn's generation is `generation`. */
-  remembered?: Map<string, unknown[]>;
-  generation: number;
-}
-
-/** At most this many rows remembered per query (then all are forgotten), each at most MAX_REMEMBERED_TEXT characters of JSON: a few MiB. */
-const MAX_REMEMBERED = 1024;
-const MAX_REMEMBERED_TEXT = 2048;
-
-function readValues(json: SQLite.Statement, parameters: unknown[]): unknown[] | undefined {
-  const text = json.get(...parameters) as string | undefined;
-  return text === undefined ? undefined : (JSON.parse(text) as unknown[]);
-}
-
-/**
- * The row's values as last read with these parameters, while the database is
- * unchanged since (the turn's generation); read and remembered otherwise.
- * Callers get a new object made from them each time (toRow).
- */
-function rememberedValues(direct: Direct<unknown>, json: SQLite.Statement, parameters: unknown[]): unknown[] | undefined {
-  const remembered = direct.remembered!;
-  if (direct.generation !== direct.turn.generation) {
-    remembered.clear();
-    direct.generation = direct.turn.generation;
-  }
-  const key = keyOf(parameters);
-  const known = remembered.get(key);
-  if (known) return known;
-  // Misses are not remembered: a client asking for what does not exist must not fill the memory.
-  const text = json.get(...parameters) as string | undefined;
-  if (text === undefined) return undefined;
-  const values = JSON.parse(text) as unknown[];
-  if (remembered.size >= MAX_REMEMBERED) remembered.clear();
-  if (text.length <= MAX_REMEMBERED_TEXT) remembered.set(key, values);
-  return values;
-}
-
-/** An unambiguous key of a parameter list (texts may hold any character). */
-function keyOf(parameters: readonly unknown[]): string {
-  let key = '';
-  for (const p of parameters) key += typeof p === 'string' ? `s${p.length}:${p}` : `n${String(p)};`;
-  return key;
 }
 
 function marker(arg: number, element: number): string {
@@ -130,7 +88,7 @@ function shapeOf(args: readonly Arg[]): string {
  * depend on the values (no value may change the SQL text). `first`: only the
  * first row is wanted.
  */
-function compileOnce<A extends Arg[], R>(build: (db: Db, ...args: A) => Compilable<R>, first: boolean, json = false, remember = false) {
+function compileOnce<A extends Arg[], R>(build: (db: Db, ...args: A) => Compilable<R>, first: boolean, json = false) {
   const cache = new WeakMap<Db, Map<string, Entry<R>>>();
   const compile = (db: Db, args: A): Entry<R> => {
     const markers = args.map((a, i) => (Array.isArray(a) ? a.map((_, j) => marker(i, j)) : marker(i, -1))) as unknown as A;
@@ -148,14 +106,7 @@ function compileOnce<A extends Arg[], R>(build: (db: Db, ...args: A) => Compilab
     if (!turn || !stmt?.reader || !stmt.readonly) return { query, slots };
     const names = stmt.columns().map((c) => c.name);
     stmt.raw(true);
-    const direct: Direct<R> = {
-      turn,
-      stmt,
-      json: json ? asJsonArray(turn.sqlite, query.sql, names.length) : undefined,
-      toRow: rowMaker<R>(names),
-      remembered: remember && json ? new Map() : undefined,
-      generation: -1,
-    };
+    const direct = { turn, stmt, json: json ? asJsonArray(turn.sqlite, query.sql, names.length) : undefined, toRow: rowMaker<R>(names) };
     return { query, slots, direct };
   };
   // Queries without list arguments (most of them) have one form: found without building a shape key.
@@ -196,8 +147,8 @@ function compileOnce<A extends Arg[], R>(build: (db: Db, ...args: A) => Compilab
       const { stmt, toRow } = direct;
       if (!first) return (stmt.all(...parameters) as unknown[][]).map(toRow);
       if (direct.json) {
-        const values = direct.remembered ? rememberedValues(direct, direct.json, parameters) : readValues(direct.json, parameters);
-        return values === undefined ? [] : [toRow(values)];
+        const text = direct.json.get(...parameters) as string | undefined;
+        return text === undefined ? [] : [toRow(JSON.parse(text) as unknown[])];
       }
       const row = stmt.get(...parameters) as unknown[] | undefined;
       return row ? [toRow(row)] : [];
@@ -213,20 +164,9 @@ function compileOnce<A extends Arg[], R>(build: (db: Db, ...args: A) => Compilab
  */
 export function prepared<A extends Arg[], R>(
   build: (db: Db, ...args: A) => Compilable<R>,
-  options: {
-    /** Row as JSON on SQLite (asJsonArray): for hot lookups whose columns hold no BLOB and no REAL needing more than 15 digits. */
-    json?: boolean;
-    /**
-     * With json: on SQLite, rows are remembered while the database is
-     * unchanged (read-turn.ts tells), so a repeated lookup costs no statement.
-     * Only for a query whose answer depends on its parameters and the data
-     * alone (no clock, no random) and whose rows are small.
-     */
-    remember?: boolean;
-  } = {},
+  options: { /** Row as JSON on SQLite (asJsonArray): for hot lookups whose columns hold no BLOB and no REAL needing more than 15 digits. */ json?: boolean } = {},
 ): (db: Db, ...args: A) => Sometimes<R | undefined> {
-  if (options.remember && !options.json) throw new Error('prepared query: remember needs json');
-  const run = compileOnce(build, true, options.json, options.remember);
+  const run = compileOnce(build, true, options.json);
   return (db, ...args) => {
     const rows = run(db, args);
     return rows instanceof Promise ? rows.then((r) => r[0]) : rows[0];

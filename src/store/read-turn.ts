@@ -15,11 +15,6 @@
 // the shared transaction first (db.ts), so a request that writes and then
 // reads sees its write, and a Kysely transaction never starts inside it. A
 // write by another process (the admin command line) is seen from the next turn.
-//
-// It also keeps the generation that tells prepared.ts when rows it remembers
-// (`remember`) are stale: SQLite's data_version, read as each shared
-// transaction opens, moves when another connection has committed, and every
-// statement of Kysely's that may write moves it before it runs.
 import type SQLite from 'better-sqlite3';
 
 export class ReadTurn {
@@ -28,14 +23,6 @@ export class ReadTurn {
   private readonly begin: SQLite.Statement;
   private readonly commit: SQLite.Statement;
   private readonly rollback: SQLite.Statement;
-  private readonly dataVersion: SQLite.Statement;
-  private version: unknown = undefined;
-  /**
-   * Changes whenever what the database holds may have changed: a commit by
-   * another connection (SQLite's data_version, read as each shared transaction
-   * opens) or a statement of Kysely's on this handle that may write.
-   */
-  generation = 0;
   private readonly endOfTurn = (): void => {
     try {
       this.end();
@@ -49,7 +36,6 @@ export class ReadTurn {
     this.begin = sqlite.prepare('BEGIN');
     this.commit = sqlite.prepare('COMMIT');
     this.rollback = sqlite.prepare('ROLLBACK');
-    this.dataVersion = sqlite.prepare('PRAGMA data_version').pluck(true);
   }
 
   /**
@@ -63,19 +49,8 @@ export class ReadTurn {
     if (this.sqlite.inTransaction) return false;
     this.begin.run();
     this.open = true;
-    const version = this.dataVersion.get();
-    if (version !== this.version) {
-      this.version = version;
-      this.generation++;
-    }
     setImmediate(this.endOfTurn);
     return true;
-  }
-
-  /** Before a statement of Kysely's: ends the shared transaction; one that may write makes what was read before stale. */
-  beforeStatement(mayWrite: boolean): void {
-    this.end();
-    if (mayWrite) this.generation++;
   }
 
   /** Ends the shared read transaction, if open: before any statement of Kysely's, and at the end of the turn. */

@@ -64,7 +64,8 @@ eachDatabase((kind) => {
   });
 
   it('a gallery read again after another process changed it (the admin command line, a second node) shows the change', async () => {
-    // On SQLite a gallery's details are remembered while the database is unchanged (src/store/prepared.ts `remember`).
+    // On SQLite the reads of one event-loop turn share a read transaction (src/store/read-turn.ts): a commit
+    // by another connection must be seen by the next request's read, its counts included.
     const g = await create(w, 'Seen elsewhere');
     const [m] = await publishMedias(w.svc.db, w.user, g, ['elsewhere.jpg']);
     for (let i = 0; i < 3; i++) expect(text((await details(w, g)).doc, 'gallery/name')).toBe('Seen elsewhere');
