@@ -71,6 +71,29 @@ export async function runLoad(url: string, headers: Record<string, string>, conn
   };
 }
 
+/**
+ * Loads a list of GETs, `connections` clients each going through all of it
+ * from its own starting point (so no two ask for the same thing at about the
+ * same time). The requests are built once: nothing is built per request.
+ */
+export async function runLoadOfList(url: string, requests: Array<{ path: string; headers: Record<string, string> }>, connections = Number(process.env.BENCH_CONNECTIONS ?? 10), durationSeconds = DEFAULT_LOAD_SECONDS): Promise<LoadResult> {
+  const step = Math.floor(requests.length / connections);
+  const results = await Promise.all(
+    Array.from({ length: connections }, (_, i) => {
+      const from = i * step;
+      const rotated = [...requests.slice(from), ...requests.slice(0, from)].map((r) => ({ method: 'GET' as const, path: r.path, headers: r.headers }));
+      return autocannon({ url, connections: 1, duration: durationSeconds, pipelining: 1, requests: rotated });
+    }),
+  );
+  return {
+    rps: results.reduce((sum, r) => sum + r.requests.average, 0),
+    latencyP50: median(results.map((r) => r.latency.p50)),
+    latencyP99: Math.max(...results.map((r) => r.latency.p99)),
+    errors: results.reduce((sum, r) => sum + r.errors + r.timeouts, 0),
+    non2xx: results.reduce((sum, r) => sum + r.non2xx, 0),
+  };
+}
+
 /** Starts a child process that prints its port on the first stdout line. */
 export async function startPortPrinter(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ child: ChildProcess; port: number }> {
   const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
