@@ -76,6 +76,17 @@ eachDatabase((kind) => {
     expect((await svc.raw(app, 'GET', '/ping.xml', { algorithm: 'sha1' })).status).toBe(200);
   });
 
+  it('takes the hex signature in upper case too, and refuses it one digit off', async () => {
+    for (const algorithm of ['sha1', 'md5'] as const) {
+      const ts = rfc2822();
+      const sig = computeSignature('GET', '/ping.xml', '', app.secret, ts, algorithm);
+      const send = (signature: string) => fetch(`${svc.url}/ping.xml`, { headers: { 'X-Service-Authorization': `${app.key}:${signature}`, 'X-Service-Timestamp': ts } });
+      expect((await send(sig.toUpperCase())).status).toBe(200);
+      const off = sig.slice(0, -1) + (sig.endsWith('0') ? '1' : '0');
+      expect((await send(off.toUpperCase())).status).toBe(401);
+    }
+  });
+
   it('says which header is missing', async () => {
     const none = await replyOf(await svc.raw(app, 'GET', '/ping.xml', { sign: false }));
     expect(none.status).toBe(401);
