@@ -20,7 +20,9 @@ import type { JobRow } from '../store/schema.js';
 import type { StorageBackend } from '../storage/backend.js';
 import type { DeletionsRepository } from '../storage/deletions-repository.js';
 import type { FileDeletions } from '../storage/file-deletions.js';
+import { readFileHead } from '../storage/file-head.js';
 import { PRIVATE_FILE_MODE } from '../storage/private-files.js';
+import { SNIFF_BYTES } from '../uploads/sniff.js';
 import { isPublic } from '../visitors/gate.js';
 import { makeLadder, WatermarkFailed, type LadderOptions, type RenditionFile, type WatermarkSpec } from './ladder.js';
 import type { NewRendition, RenditionRow, RenditionSource, RenditionsRepository, StoredFileInfo } from './repository.js';
@@ -257,10 +259,15 @@ export class RenditionsService {
   }
 }
 
-/** Copyright and Artist from the file's EXIF (nothing when it has none or cannot be read). */
+/**
+ * Copyright and Artist from the file's EXIF (nothing when it has none or cannot be read),
+ * in its first bytes as at upload. exifr is given bytes, not the path: it would open
+ * the file itself and leave the handle open when it fails (on Node 26 it always does).
+ */
 async function creditsOf(path: string): Promise<{ copyright?: string; author?: string }> {
   try {
-    const tags = (await exifr.parse(path, { pick: ['Copyright', 'Artist'], reviveValues: false })) as Record<string, unknown> | undefined;
+    const head = await readFileHead(path, SNIFF_BYTES);
+    const tags = (await exifr.parse(head, { pick: ['Copyright', 'Artist'], reviveValues: false })) as Record<string, unknown> | undefined;
     const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
     return { copyright: str(tags?.Copyright), author: str(tags?.Artist) };
   } catch {

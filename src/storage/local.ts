@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import { ObjectGone, type ObjectInfo, type StorageBackend, type StoredObject } from './backend.js';
 import { isSafeKey } from './object-keys.js';
 import { PRIVATE_DIR_MODE } from './private-files.js';
+import { readFileHead } from './file-head.js';
 
 /** Objects per page of list(). */
 const LIST_PAGE = 500;
@@ -37,17 +38,10 @@ export class LocalStorage implements StorageBackend {
   }
 
   async readHead(key: string, length: number): Promise<Buffer> {
-    const fh = await open(this.localPath(key), 'r').catch((err: unknown) => {
+    return readFileHead(this.localPath(key), length).catch((err: unknown) => {
       // Promoted by a concurrent step 3 since it was found.
       throw errno(err) === 'ENOENT' ? new ObjectGone(key) : err;
     });
-    try {
-      const buf = Buffer.alloc(length);
-      const { bytesRead } = await fh.read(buf, 0, length, 0);
-      return buf.subarray(0, bytesRead);
-    } finally {
-      await fh.close();
-    }
   }
 
   async read(key: string, range?: { start: number; end: number }): Promise<Readable | undefined> {

@@ -1,6 +1,6 @@
 // Step 3's look at the bytes: the real type (refused with stop-with-error when
 // it is nothing the service accepts) and the facts read from an image.
-import { open } from 'node:fs/promises';
+import { readFileHead } from '../storage/file-head.js';
 import { ApiError } from '../http/errors.js';
 import type { StorageBackend } from '../storage/backend.js';
 import { readMediaFacts, type MediaFacts } from './media-facts.js';
@@ -29,14 +29,6 @@ export async function inspectStoredObject(storage: StorageBackend, key: string, 
 
 /** A file received on this machine, before it goes into the store. */
 export async function inspectLocalFile(path: string): Promise<Inspection> {
-  const fh = await open(path, 'r');
-  let head: Buffer;
-  try {
-    const buf = Buffer.alloc(SNIFF_BYTES);
-    const { bytesRead } = await fh.read(buf, 0, SNIFF_BYTES, 0);
-    head = buf.subarray(0, bytesRead);
-  } finally {
-    await fh.close();
-  }
+  const head = await readFileHead(path, SNIFF_BYTES);
   return inspect(head, path);
 }

@@ -277,12 +277,17 @@ eachDatabase((kind) => {
   let inFlight = 'no request';
   const firstBroken = new Map<string, string>();
   const onCrash = (err: unknown) => crashes.push(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n  while or just after: ${inFlight}`);
+  // A file handle left to the garbage collector: a warning on Node 20, an uncaught error that ends the process on Node 26.
+  const onWarning = (w: Error & { code?: string }) => {
+    if (w.code === 'DEP0137') onCrash(w);
+  };
   let restoreLog = () => {};
 
   beforeAll(async () => {
     // In-process, an error nothing handles would kill a real service: record it against the request.
     process.on('uncaughtException', onCrash);
     process.on('unhandledRejection', onCrash);
+    process.on('warning', onWarning);
     svc = await TestService.start(kind);
     routes = svc.service.routes;
     world = await FuzzWorld.create(svc);
@@ -301,6 +306,7 @@ eachDatabase((kind) => {
     restoreLog();
     process.off('uncaughtException', onCrash);
     process.off('unhandledRejection', onCrash);
+    process.off('warning', onWarning);
     await svc?.close();
   });
 
