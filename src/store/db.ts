@@ -1,7 +1,7 @@
 // Opens the database named by the configuration: a SQLite file in DATA_DIR
 // (WAL) by default, PostgreSQL when DATABASE_URL is a postgres:// URL.
 import { join } from 'node:path';
-import SQLite from 'better-sqlite3';
+import type SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import pg from 'pg';
 import { ensurePrivateDir, ensurePrivateFile, tightenIfPresent } from '../storage/private-files.js';
@@ -10,6 +10,7 @@ import type { Dialect } from './migration-helpers.js';
 import { migrationsFor } from './migrations/index.js';
 import { runDirectlyOn } from './prepared.js';
 import { ReadTurn } from './read-turn.js';
+import { SQLiteDatabase } from './sqlite-driver.js';
 
 export type Db = Kysely<Database>;
 
@@ -49,7 +50,7 @@ export function openStore(opts: { dataDir: string; databaseUrl?: string }): Stor
   ensurePrivateFile(file);
   tightenIfPresent(`${file}-wal`);
   tightenIfPresent(`${file}-shm`);
-  const sqlite = new SQLite(file);
+  const sqlite = new SQLiteDatabase(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');

@@ -6,7 +6,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import SQLite from 'better-sqlite3';
+import type SQLite from 'better-sqlite3';
+import { SQLiteDatabase } from '../../src/store/sqlite-driver.js';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { migrate, nowIso, openStore, type Db, type Store } from '../../src/store/db.js';
 import { prepared } from '../../src/store/prepared.js';
@@ -29,7 +30,7 @@ beforeAll(async () => {
   store = openStore({ dataDir: dir });
   await migrate(store);
   await store.db.insertInto('users').values({ uuid: 'u-turn', email: 'turn@example.com', password_hash: 'x', first_name: 'Ann', last_name: 'T', created_at: nowIso() }).execute();
-  other = new SQLite(join(dir, 'media-portfolio.sqlite3'));
+  other = new SQLiteDatabase(join(dir, 'media-portfolio.sqlite3'));
   other.pragma('busy_timeout = 0');
 });
 beforeEach(async () => {
