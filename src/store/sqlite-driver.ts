@@ -3,7 +3,9 @@
 // (env) != nullptr` in RemoveEnvironmentCleanupHook, at start or at exit).
 // 13 is built on Node-API and fixes that, but needs Node 22 and crashes
 // Node 20 as it loads. Both are installed (13 as `better-sqlite3-napi`); only
-// the one that fits is loaded. The API is the same.
+// the one that fits is loaded. The API is the same. 13 stays at 13.0.3: later
+// ones bundle SQLite 3.54, which compiles a join again on every run once
+// better-sqlite3 clears its bindings (test/unit/sqlite-driver.test.ts).
 import { createRequire } from 'node:module';
 import type SQLite from 'better-sqlite3';
 
