@@ -212,7 +212,13 @@ export class SiteService {
     return (await verifyPassword(g.password_hash, password)) ? { result: 'ok', uuid: g.uuid } : { result: 'wrong', uuid: g.uuid };
   }
 
-  /** Galleries search engines may index: the sitemap (hidden, protected and noindex ones left out, as the gallery's indexing says). */
+  /**
+   * Galleries search engines may index: the sitemap. Only galleries anyone may
+   * find and open are listed: a hidden gallery, or one behind a password or an
+   * access list (itself or above it), never appears, whatever its `indexing`
+   * says — `indexing` 2 lets such a page be indexed when found, it does not
+   * announce it. `indexing` 0 is left out too.
+   */
   async sitemap(website: SiteWebsite): Promise<SitemapEntry[]> {
     const [galleries, withAcl] = await Promise.all([this.repo.sitemapGalleries(website.id), this.repo.galleriesWithAcl(website.id)]);
     const acls = await this.repo.acls(withAcl);
@@ -230,7 +236,7 @@ export class SiteService {
         undefined,
       );
       const publicOk = open.ok && !open.restricted;
-      if (g.indexing === 2 || (listed && publicOk)) out.push({ loc: home + galleryHref('', g.full_url_path), lastmod: g.updated_at });
+      if (listed && publicOk) out.push({ loc: home + galleryHref('', g.full_url_path), lastmod: g.updated_at });
     }
     return out;
   }

@@ -362,13 +362,19 @@ eachDatabase((kind) => {
       await mk('Hidden always', { hidden: 1, indexing: 2 });
       await mk('Locked', { password: 'pw' });
       await mk('Listed', { acl: [{ email: 'DEFAULT', read: 0 }] });
+      // indexing 2 lets a page be indexed, never puts a hidden or protected one in the sitemap.
+      const lockedAlways = await mk('Locked always', { password: 'pw', indexing: 2 });
+      await mk('Inside locked', { indexing: 2 }, lockedAlways);
+      await mk('Listed always', { acl: [{ email: 'DEFAULT', read: 0 }], indexing: 2 });
+      const hiddenParent = await mk('Hidden parent', { hidden: 1 });
+      await mk('Under hidden', { indexing: 2 }, hiddenParent);
 
       const sitemap = await visit(w.svc, `${root}/sitemap.xml`);
       expect(sitemap.status).toBe(200);
       expect(sitemap.headers['content-type']).toBe('application/xml; charset=utf-8');
       const locs = [...sitemap.body.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]);
       const base = `${w.svc.url}${root}`;
-      expect(locs.sort()).toEqual([`${base}/`, `${base}/-/auto`, `${base}/-/hidden-always`].sort());
+      expect(locs.sort()).toEqual([`${base}/`, `${base}/-/auto`].sort());
       expect(sitemap.body.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>')).toBe(true);
 
       const robots = await visit(w.svc, `${root}/robots.txt`);
