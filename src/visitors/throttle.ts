@@ -71,14 +71,22 @@ export class PasswordThrottle {
   }
 }
 
-/** Sign-in link requests: per address (any website, any e-mail) and per website and e-mail address. */
+/**
+ * Sign-in link requests. Per client address (any website, any e-mail), and per
+ * address and e-mail (on one website): what one person asking again and again
+ * meets. Per e-mail alone only far beyond what a person does (it bounds the
+ * mail one inbox can be sent), so that a stranger asking for someone's address
+ * from their own connection cannot keep that person from signing in.
+ */
 export const LINK_LIMITS = {
   perAddress: { points: 10, durationSeconds: 15 * 60 },
-  perEmail: { points: 3, durationSeconds: 15 * 60 },
+  perAddressEmail: { points: 3, durationSeconds: 15 * 60 },
+  perEmail: { points: 20, durationSeconds: 60 * 60 },
 } as const;
 
 export class LinkThrottle {
   private readonly perAddress: RateLimiterAbstract;
+  private readonly perAddressEmail: RateLimiterAbstract;
   private readonly perEmail: RateLimiterAbstract;
 
   constructor(
@@ -86,6 +94,7 @@ export class LinkThrottle {
     private readonly onStoreError: (err: unknown) => void = () => {},
   ) {
     this.perAddress = limiters.create({ keyPrefix: 'visitor-link-address', ...LINK_LIMITS.perAddress });
+    this.perAddressEmail = limiters.create({ keyPrefix: 'visitor-link-address-email', ...LINK_LIMITS.perAddressEmail });
     this.perEmail = limiters.create({ keyPrefix: 'visitor-link-email', ...LINK_LIMITS.perEmail });
   }
 
@@ -95,6 +104,7 @@ export class LinkThrottle {
     return takeAll(
       [
         [this.perAddress, address],
+        [this.perAddressEmail, `${emailKey}:${address}`],
         [this.perEmail, emailKey],
       ],
       this.onStoreError,

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLimiterFactory } from '../../src/http/limiter-store.js';
 import type { UserRow } from '../../src/store/schema.js';
 import { PassCodec } from '../../src/visitors/pass.js';
-import { PasswordThrottle, PASSWORD_LIMITS } from '../../src/visitors/throttle.js';
+import { LINK_LIMITS, PasswordThrottle, PASSWORD_LIMITS } from '../../src/visitors/throttle.js';
 import { childEnv, freePort, runNode, type RunResult } from '../support/processes.js';
 import { eachDatabase, REDIS_URL, TestService, type DbKind } from '../support/service.js';
 import { linkIn, partsOf, startSmtp, type ReceivedMail, type TestSmtp } from '../support/smtp.js';
@@ -298,19 +298,32 @@ eachDatabase((kind: DbKind) => {
       expect(used.headers.location).toBe(`${home()}/`);
     });
 
-    it('throttles requests per address and e-mail alike, listed or not, with Retry-After', async () => {
+    it('throttles requests per address, and per address and e-mail, listed or not, with Retry-After', async () => {
       const listed = uniqueEmail('many');
       await invite(w, listed);
       for (const email of [listed, uniqueEmail('unlisted')]) {
+        const address = freshAddress();
         const replies = [];
-        for (let i = 0; i < 4; i++) replies.push(await post(w.svc.url, `${home()}/_signin`, { email }, { 'x-forwarded-for': freshAddress() }));
+        for (let i = 0; i < 4; i++) replies.push(await post(w.svc.url, `${home()}/_signin`, { email }, { 'x-forwarded-for': address }));
         expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 429]);
         expect(Number(replies[3].headers['retry-after'])).toBeGreaterThan(0);
       }
+      // The owner of the address, elsewhere, is not locked out by those requests: the link comes.
+      await askAndRead(listed);
       const address = freshAddress();
       const statuses = [];
       for (let i = 0; i < 11; i++) statuses.push((await post(w.svc.url, `${home()}/_signin`, { email: uniqueEmail('addr') }, { 'x-forwarded-for': address })).status);
       expect(statuses).toEqual([...Array(10).fill(200), 429]);
+    });
+
+    it('refuses an e-mail address only far beyond what one person asks for, from many addresses', async () => {
+      const email = uniqueEmail('target');
+      const limit = LINK_LIMITS.perEmail.points;
+      // Several times the three a person may ask for in a quarter of an hour.
+      expect(limit).toBeGreaterThanOrEqual(5 * 3);
+      const statuses = [];
+      for (let i = 0; i <= limit; i++) statuses.push((await post(w.svc.url, `${home()}/_signin`, { email }, { 'x-forwarded-for': freshAddress() })).status);
+      expect(statuses).toEqual([...Array(limit).fill(200), 429]);
     });
 
     it('refuses a post from another origin, and malformed forms with 4xx pages', async () => {
