@@ -28,6 +28,7 @@ const FORM_BYTES = 4096;
 const MAX_BACK_LENGTH = 2000;
 const PAGE = /^[1-9][0-9]{0,5}$/;
 const URLNAME = /^[A-Za-z0-9_-]{1,100}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const FULL_PATH = /^[a-z0-9-]+(\/[a-z0-9-]+)*$/;
 /** No gallery has a longer full url path or lies deeper (docs/galleries.md): refused before any query. */
 const MAX_FULL_PATH_CHARS = 1000;
@@ -91,8 +92,24 @@ interface Visit {
   rest: string;
   query: URLSearchParams;
   pass: VisitorPass | undefined;
-  /** Names the page in the micro-cache. */
+  /** Names the page in the micro-cache: what names the page, nothing a visitor may vary freely. */
   cacheKey: string;
+}
+
+/** A gallery or media page named by a path below the home, its shape checked (no query yet). */
+type PageAddress = { kind: 'gallery'; path: string } | { kind: 'media'; path: string; uuid: string };
+
+function pageAddressOf(rest: string): PageAddress | undefined {
+  if (rest === '') return { kind: 'gallery', path: '' };
+  if (rest.startsWith('_/')) return UUID.test(rest.slice(2)) ? { kind: 'media', path: '', uuid: rest.slice(2).toLowerCase() } : undefined;
+  if (!rest.startsWith('-/')) return undefined;
+  const inner = rest.slice(2);
+  const cut = inner.indexOf('/_/');
+  const path = cut < 0 ? inner : inner.slice(0, cut);
+  if (!isGalleryPath(path)) return undefined;
+  if (cut < 0) return { kind: 'gallery', path };
+  const uuid = inner.slice(cut + 3);
+  return UUID.test(uuid) ? { kind: 'media', path, uuid: uuid.toLowerCase() } : undefined;
 }
 
 export function siteRoutes(fastify: FastifyInstance, deps: SiteRouteDeps): void {
@@ -153,15 +170,7 @@ export function siteRoutes(fastify: FastifyInstance, deps: SiteRouteDeps): void 
     return sendHtml(reply, 403, render(SigninPage({ frame, signinHref, crumbs: r.crumbs })), false);
   };
 
-  const pageOf = (v: Visit): number | undefined => {
-    const p = v.query.get('page');
-    if (p === null) return 1;
-    return PAGE.test(p) ? Number(p) : undefined;
-  };
-
-  const galleryPage = async (reply: FastifyReply, v: Visit, fullUrlPath: string, here: string) => {
-    const page = pageOf(v);
-    if (page === undefined) return notFound(reply, v.at);
+  const galleryPage = async (reply: FastifyReply, v: Visit, fullUrlPath: string, page: number, here: string) => {
     const view = await site.gallery(v.at, fullUrlPath, page, v.pass);
     if (view.kind !== 'gallery') return refusal(reply, v, view, here);
     const html = render(GalleryPage({ view, frame: { ...frameOf(v.at), canonical: site.homeUrl(v.at.website) + galleryHref('', fullUrlPath) + (page > 1 ? `?page=${page}` : '') } }));
@@ -231,31 +240,35 @@ export function siteRoutes(fastify: FastifyInstance, deps: SiteRouteDeps): void 
     const wait = await overBudget(req);
     if (wait !== undefined) return tooMany(reply, at, wait);
     const pass = passes.decode(parseCookie(req.headers.cookie ?? '')[PASS_COOKIE], at.website.uuid);
-    const v: Visit = { at, rest, query, pass, cacheKey: `${at.website.id}\n${at.homePath}\n${rest}\n${query.toString()}` };
-    // Where a password or a sign-in leads back to: this page, its page number kept.
-    const pageNumber = query.get('page');
-    const here = `${at.homePath}/${rest}${pageNumber !== null && PAGE.test(pageNumber) ? `?page=${pageNumber}` : ''}`;
-    if (req.method === 'GET' && !pass) {
-      const hit = cache.get(v.cacheKey);
-      if (hit) return sendHtml(reply, 200, hit.html, hit.indexable);
-    }
+    const v: Visit = { at, rest, query, pass, cacheKey: '' };
     if (req.method === 'POST') {
       // A body we do not read (not a form) must not stay on the connection.
       if (!req.raw.complete) reply.header('connection', 'close');
       return rest === '_password' ? password(req, reply, v) : notFound(reply, at);
     }
-    if (rest === '') return galleryPage(reply, v, '', here);
     if (rest === 'robots.txt') return robots(reply, v);
     if (rest === 'sitemap.xml') return sitemap(reply, v);
-    if (rest.startsWith('_/')) return mediaPage(reply, v, '', rest.slice(2), here);
-    if (rest.startsWith('-/')) {
-      const inner = rest.slice(2);
-      const cut = inner.indexOf('/_/');
-      const path = cut < 0 ? inner : inner.slice(0, cut);
-      if (!isGalleryPath(path)) return notFound(reply, at);
-      return cut < 0 ? galleryPage(reply, v, path, here) : mediaPage(reply, v, path, inner.slice(cut + 3), here);
+    const target = pageAddressOf(rest);
+    if (!target) return notFound(reply, at);
+    let page = 1;
+    if (target.kind === 'gallery') {
+      const p = query.get('page');
+      if (p !== null && !PAGE.test(p)) return notFound(reply, at);
+      page = p === null ? 1 : Number(p);
     }
-    return notFound(reply, at);
+    // The page's one address: `?page=N` (N > 1) on a gallery, no query on a media. Anything else a
+    // visitor adds (tracking parameters, cache busters) is sent there before any query or
+    // rendering, so it can neither cost a render nor push popular pages out of the cache.
+    const canonicalQuery = page > 1 ? `page=${page}` : '';
+    const here = `${at.homePath}/${rest}${canonicalQuery ? `?${canonicalQuery}` : ''}`;
+    const names = [...query.keys()];
+    if (canonicalQuery ? names.length !== 1 : names.length !== 0) return reply.code(301).header('location', here).send();
+    v.cacheKey = `${at.website.id}\n${at.homePath}\n${target.kind}\n${target.path}\n${target.kind === 'gallery' ? page : target.uuid}`;
+    if (!pass) {
+      const hit = cache.get(v.cacheKey);
+      if (hit) return sendHtml(reply, 200, hit.html, hit.indexable);
+    }
+    return target.kind === 'gallery' ? galleryPage(reply, v, target.path, page, here) : mediaPage(reply, v, target.path, target.uuid, here);
   };
 
   const guarded = (fn: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>) => async (req: FastifyRequest, reply: FastifyReply) => {
