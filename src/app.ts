@@ -64,6 +64,7 @@ import { PassCodec } from './visitors/pass.js';
 import { VisitorsRepository } from './visitors/repository.js';
 import { visitorRoutes } from './visitors/routes.js';
 import { SignInService, VisitorLinks } from './visitors/service.js';
+import { VisitorBudget } from './visitors/budget.js';
 import { LinkThrottle, PasswordThrottle } from './visitors/throttle.js';
 import { WebsitesRepository } from './websites/repository.js';
 import { websiteRoutes } from './websites/routes.js';
@@ -274,6 +275,10 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     // Links still being made when the service stops are made and handed to the mailer first.
     closers.push(() => signIn.idle());
     const passwordThrottle = new PasswordThrottle(limiters, onVisitorStoreError);
+    // One counter for the website's pages and its sign-in pages; /files has its own, larger one.
+    const onBudgetStoreError = (err: unknown) => log.error({ err }, 'visitor rate-limit store unavailable; request let through');
+    const visitorBudget = new VisitorBudget(limiters, config.visitorRateLimit, 'visitor', onBudgetStoreError);
+    const fileBudget = new VisitorBudget(limiters, config.visitorFilesRateLimit, 'visitor-files', onBudgetStoreError);
 
     // Background work, after migrations and before the first request.
     const handlers: JobHandlers = new Map<string, JobHandler<any>>([
@@ -360,18 +365,17 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
     }
 
-    const http = createHttpServer({ config, log, appKeys, authenticator, rateLimit, router, extensions, plainRoutes: duties.serve ? [fileRoutes({ renditions, storage, urls: fileUrls })] : [] });
+    const http = createHttpServer({ config, log, appKeys, authenticator, rateLimit, router, extensions, plainRoutes: duties.serve ? [fileRoutes({ renditions, storage, urls: fileUrls, budget: fileBudget })] : [] });
     closers.push(() => http.close());
     // Pages, not API endpoints: mounted beside the router (unsigned, HTML); workers serve none.
-    if (duties.serve) await http.fastify.register(visitorRoutes({ links: core.visitorLinks, signIn, codec: passCodec, config, secureCookies }));
+    if (duties.serve) await http.fastify.register(visitorRoutes({ links: core.visitorLinks, signIn, codec: passCodec, config, secureCookies, budget: visitorBudget }));
     // The visitor website, beside the signed API. Its file addresses are host-relative: a website at its own hostname is served by this same process.
     const site = new SiteService(new SiteRepository(store.db), new FileUrls(uploadSecret, ''), config);
     if (duties.serve) siteRoutes(http.fastify, {
       site,
       passes: passCodec,
       passwordThrottle,
-      limiters,
-      visitorRateLimit: config.visitorRateLimit,
+      visitorBudget,
       cacheSeconds: config.siteCacheSeconds,
       publicUrl: config.publicUrl,
       storageUrl: config.storageUrl,

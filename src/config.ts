@@ -59,6 +59,8 @@ export interface Config {
   rateLimit: RateLimitConfig | null;
   /** Visitor requests per address to the website's pages (VISITOR_RATE_LIMIT), apart from the API's budget. */
   visitorRateLimit: RateLimitConfig | null;
+  /** `/files` requests per address the process cannot answer from memory (VISITOR_FILES_RATE_LIMIT); null: no limit. */
+  visitorFilesRateLimit: RateLimitConfig | null;
   /** Seconds an anonymous visitor's gallery or media page is served from memory (SITE_CACHE_SECONDS); 0: never. */
   siteCacheSeconds: number;
   redisUrl?: string;
@@ -193,6 +195,7 @@ export function loadConfig(env: Record<string, string | undefined> = loadEnv()):
     publicUrl,
     rateLimit: parseRateLimit(env.RATE_LIMIT),
     visitorRateLimit: parseRateLimit(env.VISITOR_RATE_LIMIT, 'VISITOR_RATE_LIMIT', '300/60s'),
+    visitorFilesRateLimit: parseRateLimit(env.VISITOR_FILES_RATE_LIMIT, 'VISITOR_FILES_RATE_LIMIT', '1200/60s'),
     siteCacheSeconds: intSetting(env, 'SITE_CACHE_SECONDS', 2, 0, 3600),
     redisUrl: env.REDIS_URL || undefined,
     storageUrl: env.STORAGE_URL || undefined,

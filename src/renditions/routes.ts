@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { StorageBackend } from '../storage/backend.js';
+import type { VisitorBudget } from '../visitors/budget.js';
 import type { RenditionsService } from './service.js';
 import { FILE_KEY, type FileUrls } from './urls.js';
 
@@ -14,6 +15,8 @@ export interface FileRouteDeps {
   renditions: RenditionsService;
   storage: StorageBackend;
   urls: FileUrls;
+  /** Requests per address that need the database (VISITOR_FILES_RATE_LIMIT). */
+  budget: VisitorBudget;
 }
 
 /** Shown in place; anything else (SVG, HTML, PDF, …) is a download, so it never runs as a page. */
@@ -87,7 +90,17 @@ async function serve(deps: FileRouteDeps, req: FastifyRequest, reply: FastifyRep
   if (access.kind === 'invalid') return text(reply, 404, 'not found');
   if (access.kind === 'expired') return text(reply, 403, 'this link has expired: reload the page for a new one');
 
-  const info = await deps.renditions.servable(key, access.kind === 'signed');
+  // What the process remembers (a public key, a miss, both for seconds) costs nothing and is not
+  // counted: a gallery's thumbnails loaded again and again never meet the budget. Anything that
+  // needs the database takes a point first, so misses and lookups of many keys are bounded.
+  const signed = access.kind === 'signed';
+  let info = signed ? undefined : deps.renditions.remembered(key);
+  if (info === null) return text(reply, 404, 'not found');
+  if (info === undefined) {
+    const wait = await deps.budget.take(req.ip);
+    if (wait !== undefined) return text(reply.header('retry-after', String(wait)), 429, `too many requests: wait ${wait} s`);
+    info = await deps.renditions.servable(key, signed);
+  }
   if (!info) return text(reply, 404, 'not found');
   // The size the database knows saves a stat (an S3 HEAD) per request; an original without one is looked at.
   const size = info.bytes ?? (await deps.storage.stat(key))?.size;

@@ -69,9 +69,17 @@ export interface RenditionsSettings {
 /** How long a key found public stays known as such in this process, and how many keys are remembered. */
 const PUBLIC_CACHE_MS = 10_000;
 const PUBLIC_CACHE_ENTRIES = 10_000;
+/**
+ * How long a key that could not be fetched unsigned (unknown, an original, not public) stays known
+ * as such, and how many: a miss asked again costs no query. Keys are at most 255 characters, so
+ * the memory is bounded (a few MiB at worst).
+ */
+const MISS_CACHE_MS = 10_000;
+const MISS_CACHE_ENTRIES = 10_000;
 
 export class RenditionsService {
   private readonly publicCache = new Map<string, { info: StoredFileInfo; until: number }>();
+  private readonly missCache = new Map<string, number>();
 
   constructor(
     private readonly repo: RenditionsRepository,
@@ -137,16 +145,34 @@ export class RenditionsService {
    */
   async servable(key: string, signed: boolean): Promise<StoredFileInfo | undefined> {
     if (!signed) {
-      const hit = this.publicCache.get(key);
-      if (hit && hit.until > Date.now()) return hit.info;
+      const known = this.remembered(key);
+      if (known !== undefined) return known ?? undefined;
     }
     const info = await this.repo.fileInfo(key);
-    if (!info || signed) return info;
-    if (info.kind !== 'rendition' || !(await this.repo.publiclyVisible(info.mediaId, isPublic))) return undefined;
+    if (signed) return info;
+    if (!info || info.kind !== 'rendition' || !(await this.repo.publiclyVisible(info.mediaId, isPublic))) {
+      if (this.missCache.size >= MISS_CACHE_ENTRIES) this.missCache.delete(this.missCache.keys().next().value!);
+      this.missCache.set(key, Date.now() + MISS_CACHE_MS);
+      return undefined;
+    }
     // Public answers are cached for ever downstream anyway (immutable); here briefly, so a hot thumbnail costs no query.
     if (this.publicCache.size >= PUBLIC_CACHE_ENTRIES) this.publicCache.delete(this.publicCache.keys().next().value!);
     this.publicCache.set(key, { info, until: Date.now() + PUBLIC_CACHE_MS });
     return info;
+  }
+
+  /**
+   * What this process remembers of an unsigned fetch of `key`, without any query: its file when
+   * it was found public lately, null when it was refused lately, undefined when not known.
+   */
+  remembered(key: string, now = Date.now()): StoredFileInfo | null | undefined {
+    const hit = this.publicCache.get(key);
+    if (hit && hit.until > now) return hit.info;
+    const miss = this.missCache.get(key);
+    if (miss === undefined) return undefined;
+    if (miss > now) return null;
+    this.missCache.delete(key);
+    return undefined;
   }
 
   // ---- the job

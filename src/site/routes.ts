@@ -12,9 +12,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { h, type VNode } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import type { Logger } from 'pino';
-import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { RateLimitConfig } from '../config.js';
-import type { LimiterFactory } from '../http/limiter-store.js';
+import type { VisitorBudget } from '../visitors/budget.js';
 import { PASS_COOKIE, PASS_LIFETIME_SECONDS, type PassCodec, type VisitorPass } from '../visitors/pass.js';
 import type { PasswordThrottle } from '../visitors/throttle.js';
 import { ASSETS } from './assets.js';
@@ -75,9 +73,8 @@ export interface SiteRouteDeps {
   passes: PassCodec;
   /** Wrong gallery passwords per address (src/visitors/throttle.ts), shared through Redis when set. */
   passwordThrottle: PasswordThrottle;
-  limiters: LimiterFactory;
-  /** Visitor requests per address; null: no limit. */
-  visitorRateLimit: RateLimitConfig | null;
+  /** Visitor requests per address (VISITOR_RATE_LIMIT), shared with the sign-in pages. */
+  visitorBudget: VisitorBudget;
   /** How long a page for a visitor without a pass is served from memory; 0: never. */
   cacheSeconds: number;
   publicUrl: string;
@@ -116,9 +113,6 @@ export function siteRoutes(fastify: FastifyInstance, deps: SiteRouteDeps): void 
   const { site, passes, log } = deps;
   const csp = contentSecurityPolicy(deps.storageUrl);
   const secure = deps.publicUrl.startsWith('https:');
-  const visitors: RateLimiterAbstract | null = deps.visitorRateLimit
-    ? deps.limiters.create({ keyPrefix: 'visitor', points: deps.visitorRateLimit.points, durationSeconds: deps.visitorRateLimit.windowSeconds })
-    : null;
   const cache = new PageCache(deps.cacheSeconds * 1000);
 
   const frameOf = (at: SiteAddress | undefined): Omit<Frame, 'title' | 'indexable' | 'crumbs' | 'script'> =>
@@ -147,17 +141,7 @@ export function siteRoutes(fastify: FastifyInstance, deps: SiteRouteDeps): void 
   };
 
   /** The visitor budget of an address: undefined when within it, else the seconds to wait. */
-  const overBudget = async (req: FastifyRequest): Promise<number | undefined> => {
-    if (!visitors) return undefined;
-    try {
-      await visitors.consume(`addr:${req.ip}`, 1);
-      return undefined;
-    } catch (err) {
-      if (err instanceof RateLimiterRes) return Math.max(1, Math.ceil(err.msBeforeNext / 1000));
-      log.error({ err }, 'visitor rate-limit store unavailable; request let through');
-      return undefined;
-    }
-  };
+  const overBudget = (req: FastifyRequest): Promise<number | undefined> => deps.visitorBudget.take(req.ip);
 
   const refusal = (reply: FastifyReply, v: Visit, r: Refusal, back: string) => {
     const frame = frameOf(v.at);

@@ -101,11 +101,23 @@ export class VisitorsRepository {
   }
 
   /**
-   * Marks the link used, in one statement: of two simultaneous uses, only one
-   * matches `used_at IS NULL`. Both databases support UPDATE … RETURNING.
-   * A link opens only the website it was made for.
+   * Marks the link used. A token that matches no link of the website is
+   * answered by a read alone: an UPDATE takes SQLite's write lock (and
+   * waits for it) even when it changes nothing, which a stream of made-up
+   * tokens must not cost. A live link is then marked in one statement: of two
+   * simultaneous uses only the one matching `used_at IS NULL` wins (UPDATE …
+   * RETURNING on both databases). A link opens only the website it was made for.
    */
   async useLink(websiteId: number, tokenHash: string, now: string): Promise<UsedLink | DeadLink> {
+    const link = await this.db
+      .selectFrom('visitor_links')
+      .select(['used_at', 'expires_at'])
+      .where('token_hash', '=', tokenHash)
+      .where('website_id', '=', websiteId)
+      .executeTakeFirst();
+    if (!link) return 'unknown';
+    if (link.used_at !== null) return 'used';
+    if (!(link.expires_at > now)) return 'expired';
     const used = await this.db
       .updateTable('visitor_links')
       .set({ used_at: now })
@@ -115,16 +127,8 @@ export class VisitorsRepository {
       .where('expires_at', '>', now)
       .returning(['email', 'back'])
       .executeTakeFirst();
-    if (!used) {
-      const dead = await this.db
-        .selectFrom('visitor_links')
-        .select(['used_at'])
-        .where('token_hash', '=', tokenHash)
-        .where('website_id', '=', websiteId)
-        .executeTakeFirst();
-      return !dead ? 'unknown' : dead.used_at !== null ? 'used' : 'expired';
-    }
-    return { email: used.email, back: used.back };
+    // Nothing marked: another request used it between the read and here.
+    return used ? { email: used.email, back: used.back } : 'used';
   }
 
   /** Deletes the links that expired before `before`; the number deleted. */

@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import type { Config } from '../config.js';
 import { ApiError } from '../http/errors.js';
 import { cookiePath, hostAddress, pathAddress, safeBack, type SiteAddress } from './address.js';
+import type { VisitorBudget } from './budget.js';
 import { checkMailPage, messagePage, signInFormPage, type SiteFrame } from './pages.js';
 import type { PassCodec } from './pass.js';
 import { passCookie, readPass } from './pass-cookie.js';
@@ -19,6 +20,8 @@ export interface VisitorRouteDeps {
   config: Pick<Config, 'publicUrl'>;
   /** PUBLIC_URL is https: the pass cookie is Secure. */
   secureCookies: boolean;
+  /** The website's visitor budget (VISITOR_RATE_LIMIT), shared with its pages: the GETs take from it. */
+  budget: VisitorBudget;
 }
 
 /** The sign-in form's fields, names and all: an e-mail address and a path are far shorter. */
@@ -100,6 +103,12 @@ export function visitorRoutes(deps: VisitorRouteDeps): FastifyPluginAsync {
     throw new ApiError('not_found', 'There is no website at this address.');
   }
 
+  /** A page fetched without any check of its own (the form, a link) takes from the visitor budget first. */
+  async function withinBudget(req: FastifyRequest): Promise<void> {
+    const wait = await deps.budget.take(req.ip);
+    if (wait !== undefined) throw new ApiError('rate_limited', `Too many requests: please wait ${wait} seconds and try again.`, { retryAfter: wait });
+  }
+
   function remember(req: FastifyRequest, at: SiteAddress): SiteAddress {
     known.set(req, at);
     return at;
@@ -114,6 +123,7 @@ export function visitorRoutes(deps: VisitorRouteDeps): FastifyPluginAsync {
   }
 
   const form = async (req: FastifyRequest, reply: FastifyReply) => {
+    await withinBudget(req);
     const at = await addressOf(req);
     const back = safeBack(at, field(queryOf(req), 'back'));
     if (back === undefined) throw new ApiError('invalid_parameter', 'The return address is not on this website.');
@@ -140,6 +150,7 @@ export function visitorRoutes(deps: VisitorRouteDeps): FastifyPluginAsync {
   };
 
   const consume = async (req: FastifyRequest, reply: FastifyReply) => {
+    await withinBudget(req);
     const at = await addressOf(req);
     const token = (req.params as { token: string }).token;
     const used = await links.consume(at.site, token);

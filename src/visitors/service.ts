@@ -17,6 +17,13 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 /** Used and expired links stay this long (to tell "already used" from "unknown"), then the sweep deletes them. */
 export const LINK_RETENTION_SECONDS = 24 * 3600;
 export const DEFAULT_LINK_TTL_SECONDS = 1800;
+/**
+ * Tokens that matched no link stay known as such this long, at most this many (per process): asking
+ * again costs no query. No link is ever made with a token someone already asked for (256 random
+ * bits), so remembering a miss is never wrong, only bounded to keep memory small.
+ */
+const UNKNOWN_TOKEN_MS = 60_000;
+const UNKNOWN_TOKEN_ENTRIES = 10_000;
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('base64url');
 
@@ -33,6 +40,9 @@ export interface CreatedLink {
 
 /** The links themselves: made, used once, purged. Needs neither mail nor HTTP (the admin command line uses it). */
 export class VisitorLinks {
+  /** `<website id>:<token hash>` of tokens that matched nothing lately, with when they are forgotten. */
+  private readonly unknown = new Map<string, number>();
+
   constructor(
     private readonly repo: VisitorsRepository,
     /** Read at each use: PUBLIC_URL may be settled after start (a port chosen by the system). */
@@ -104,7 +114,17 @@ export class VisitorLinks {
   /** Uses the link: once, before it expires, on the website it was made for. */
   async consume(site: SiteRow, token: string, now = new Date()): Promise<UsedLink | DeadLink> {
     if (!TOKEN.test(token)) return 'unknown';
-    return this.repo.useLink(site.id, hashToken(token), now.toISOString());
+    const hash = hashToken(token);
+    const memo = `${site.id}:${hash}`;
+    const until = this.unknown.get(memo);
+    if (until !== undefined && until > now.getTime()) return 'unknown';
+    if (until !== undefined) this.unknown.delete(memo);
+    const used = await this.repo.useLink(site.id, hash, now.toISOString());
+    if (used === 'unknown') {
+      if (this.unknown.size >= UNKNOWN_TOKEN_ENTRIES) this.unknown.delete(this.unknown.keys().next().value!);
+      this.unknown.set(memo, now.getTime() + UNKNOWN_TOKEN_MS);
+    }
+    return used;
   }
 
   /** Deletes links dead for a while; how many. */

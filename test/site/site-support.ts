@@ -52,10 +52,10 @@ export interface Page {
 }
 
 /** One request to the service with full control of the Host header (fetch cannot set it). */
-export function visit(svc: TestService, path: string, opts: { method?: string; host?: string; cookie?: string; form?: Record<string, string> } = {}): Promise<Page> {
+export function visit(svc: TestService, path: string, opts: { method?: string; host?: string; cookie?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<Page> {
   const url = new URL(svc.url);
   const body = opts.form ? new URLSearchParams(opts.form).toString() : undefined;
-  const headers: Record<string, string> = { host: opts.host ?? url.host };
+  const headers: Record<string, string> = { ...opts.headers, host: opts.host ?? url.host };
   if (opts.cookie) headers.cookie = opts.cookie;
   if (body !== undefined) {
     headers['content-type'] = 'application/x-www-form-urlencoded';
