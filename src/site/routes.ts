@@ -281,7 +281,11 @@ export function siteRoutes(fastify: FastifyInstance, deps: SiteRouteDeps): void 
       return wait !== undefined ? tooMany(reply, undefined, wait) : notFound(reply);
     }
     const homePath = `/sites/${website.urlname}`;
-    if (path === homePath) return reply.code(301).header('location', `${homePath}/${query.size ? '?' + query.toString() : ''}`).send();
+    if (path === homePath) {
+      // Straight to the root gallery's own address: only a valid page number is kept.
+      const p = query.get('page');
+      return reply.code(301).header('location', `${homePath}/${p !== null && PAGE.test(p) && p !== '1' ? `?page=${p}` : ''}`).send();
+    }
     return visit(req, reply, { website, homePath }, path.slice(homePath.length + 1), query);
   });
   for (const url of ['/sites/:urlname', '/sites/:urlname/*']) {

@@ -42,6 +42,15 @@ eachDatabase((kind) => {
       expect((await visit(w.svc, `${home}/-/keyed?page=x&y=1`)).status).toBe(404);
       const root = await visit(w.svc, `${home}/?ref=1`);
       expect([root.status, root.headers.location]).toEqual([301, `${home}/`]);
+      // The home without its slash goes straight to the page's address, unknown parameters left out.
+      for (const [query, to] of [
+        ['?ref=1', `${home}/`],
+        ['?page=2&ref=1', `${home}/?page=2`],
+        ['', `${home}/`],
+      ] as const) {
+        const bare = await visit(w.svc, `${home}${query}`);
+        expect([query, bare.status, bare.headers.location]).toEqual([query, 301, to]);
+      }
     });
 
     it('sends a media address with any parameter to the page itself, and keys it on the UUID in lower case', async () => {
