@@ -87,7 +87,6 @@ class VisitorWorld implements VisitorResolver {
     const other = await worldOn(svc);
     await other.client.createGallery(other.urlname, { name: 'Theirs', parent: other.rootUuid });
 
-    const world = new VisitorWorld(svc, { urlname: site.urlname, hostname, unlisted: [hidden.path, locked.path, hiddenLocked.path, clients.path] });
     const keyOf = async (uuid: string) =>
       (await svc.db.selectFrom('renditions').innerJoin('medias', 'medias.id', 'renditions.media_id').select('renditions.storage_key').where('medias.uuid', '=', uuid).orderBy('renditions.width').executeTakeFirstOrThrow()).storage_key;
     const publicKey = await keyOf(medias.publicMedia);
@@ -96,10 +95,25 @@ class VisitorWorld implements VisitorResolver {
     const urls = new FileUrls(svc.service.uploadSecret, svc.url);
     const queryOf = (address: string) => address.slice(address.indexOf('?') + 1);
     const soon = new Date(Date.now() + 3600_000);
+    const signedQuery = queryOf(urls.signed(originalKey, soon, 'client@example.com'));
+    const downloadQuery = queryOf(urls.signed(protectedKey, soon, 'pass', true));
 
     // A pass for the password gallery, as a visitor gets it.
     const opened = await visit(svc, `/sites/${site.urlname}/_password`, { form: { gallery: locked.uuid, password: PASSWORD, back: `/sites/${site.urlname}/-/${locked.path}` } });
     if (opened.status !== 303) throw new Error(`the password form answered ${opened.status}`);
+
+    const world = new VisitorWorld(svc, {
+      urlname: site.urlname,
+      hostname,
+      unlisted: [hidden.path, locked.path, hiddenLocked.path, clients.path],
+      protectedMedias: { withPass: medias.passwordMedia, never: [medias.aclMedia] },
+      passCookie: cookieOf(opened)!,
+      signedOnly: [
+        { key: originalKey, query: signedQuery },
+        { key: protectedKey, query: downloadQuery },
+      ],
+      metricsToken: METRICS_TOKEN,
+    });
 
     // Sign-in links, made as the mail would carry them; one used already, one of the other website.
     const links = svc.core.visitorLinks;
@@ -136,8 +150,8 @@ class VisitorWorld implements VisitorResolver {
       protectedKey,
       originalKey,
       publicEtag: `"${/([0-9a-f]{16})-/.exec(publicKey)?.[1] ?? ''}"`,
-      signedQuery: queryOf(urls.signed(originalKey, soon, 'client@example.com')),
-      downloadQuery: queryOf(urls.signed(protectedKey, soon, 'pass', true)),
+      signedQuery,
+      downloadQuery,
       expiredQuery: queryOf(urls.signed(originalKey, new Date(Date.now() - 60_000), 'client@example.com')),
       otherKeyQuery: queryOf(urls.signed(publicKey, soon, 'client@example.com')),
       passCookie: cookieOf(opened)!,

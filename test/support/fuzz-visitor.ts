@@ -472,7 +472,7 @@ function fieldsBytes(fields: VField[], r: VisitorResolver): Buffer {
 const HEAD_LIMIT = 64 * 1024;
 
 /** The exact bytes of a request, and what the checks need to know of it. */
-export function visitorWire(req: VisitorRequest, r: VisitorResolver): Wire & { path: string; query: string; host?: string } {
+export function visitorWire(req: VisitorRequest, r: VisitorResolver): Wire & { path: string; query: string; host?: string; sentHeaders: Array<[string, string]> } {
   const path = valueBytes(req.path, 'path', r).toString('latin1');
   const query = fieldsBytes(req.query, r).toString('latin1');
   const target = query ? `${path}?${query}` : path;
@@ -497,7 +497,7 @@ export function visitorWire(req: VisitorRequest, r: VisitorResolver): Wire & { p
   ]
     .filter(Boolean)
     .join('\n');
-  return { ...bytesWire(req.method, head, body, summary), path, query, ...(host !== undefined ? { host } : {}) };
+  return { ...bytesWire(req.method, head, body, summary), path, query, sentHeaders: headers, ...(host !== undefined ? { host } : {}) };
 }
 
 // ---- the checks ----------------------------------------------------------------------
@@ -508,6 +508,13 @@ export interface VisitorFacts {
   hostname: string;
   /** Full url paths that must never be listed in a sitemap (hidden or protected chains). */
   unlisted: string[];
+  /** Medias of protected galleries: `pass` opens the first (a password gallery), nothing the fuzz sends opens the others. */
+  protectedMedias: { withPass: string; never: string[] };
+  /** The `name=value` of that pass. */
+  passCookie: string;
+  /** Stored files that need a signature, each with the signed query string that opens it. */
+  signedOnly: Array<{ key: string; query: string }>;
+  metricsToken: string;
 }
 
 const ACTIVE = /html|svg|xml|javascript|ecmascript|x-shockwave|pdf/i;
@@ -552,8 +559,9 @@ export function offSite(address: string, home: string | undefined, facts: Visito
 const KNOWN_PAGE_PARAMS = new Set(['page']);
 
 /** What is wrong with one reply. Each problem names the property it breaks. */
-export function visitorProblems(req: VisitorRequest, sent: { path: string; query: string }, reply: Reply, facts: VisitorFacts): string[] {
+export function visitorProblems(req: VisitorRequest, sent: { path: string; query: string; sentHeaders: Array<[string, string]> }, reply: Reply, facts: VisitorFacts): string[] {
   const problems: string[] = [];
+  const sentHeader = (name: string) => sent.sentHeaders.filter(([k]) => k.toLowerCase() === name).map(([, v]) => v);
   const type = (header(reply, 'content-type') ?? '').toLowerCase();
   const home = homeOf(req, sent.path);
   if (reply.status >= 500) problems.push(`status ${reply.status}`);
@@ -591,6 +599,25 @@ export function visitorProblems(req: VisitorRequest, sent: { path: string; query
     if ((reply.status === 200 || reply.status === 206) && /^(image|video)\//.test(type) === false && !/^attachment/.test(header(reply, 'content-disposition') ?? '')) {
       problems.push(`/files served ${type} inline`);
     }
+  }
+
+  // Nothing protected without what opens it: a protected media on no page without its pass, …
+  if (req.target === 'site' && reply.status === 200 && type.startsWith('text/html') && !/\/_signin/.test(sent.path)) {
+    const html = reply.body.toString('utf8');
+    const passed = sentHeader('cookie').some((c) => c.includes(facts.passCookie));
+    for (const uuid of [...facts.protectedMedias.never, ...(passed ? [] : [facts.protectedMedias.withPass])]) {
+      if (html.includes(uuid)) problems.push(`a page shows the protected media ${uuid} to a visitor without the pass or sign-in it needs`);
+    }
+  }
+  // … no file that needs a signature without its own, …
+  if (req.target === 'files' && reply.status < 400) {
+    for (const f of facts.signedOnly) {
+      if (sent.path === `/files/${f.key}` && sent.query !== f.query) problems.push(`/files served a file that needs a signature (${reply.status}) with the query ${JSON.stringify(sent.query.slice(0, 80))}`);
+    }
+  }
+  // … and no metrics without the token.
+  if (reply.status < 400 && /^\/metrics/i.test(sent.path) && reply.body.includes('mps_') && !sentHeader('authorization').includes(`Bearer ${facts.metricsToken}`)) {
+    problems.push('/metrics answered without its token');
   }
 
   // The sitemap never lists a hidden or protected gallery, whatever its indexing (issue 18, defect 8).
