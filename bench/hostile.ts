@@ -145,9 +145,15 @@ export async function benchHostile(b: BenchContext): Promise<BenchLine[]> {
   const alive = (await b.client.whoami()).status === 200;
   const fivexx = statuses.filter((s) => s >= 500).length;
   const visitorFivexx = visitorStatuses.filter((s) => s >= 500 || s === 0).length;
+  // Which answers the visitors met: pages, ranges, redirects and refusals, not only 404s.
+  const visitorMix = [...visitorStatuses.reduce((m, s) => m.set(s, (m.get(s) ?? 0) + 1), new Map<number, number>())]
+    .sort((a, b) => a[0] - b[0])
+    .map(([s, n]) => `${s}:${n}`)
+    .join(' ');
   return [
     { name: `hostile inputs for ${seconds} s: requests answered (no 5xx: ${fivexx === 0})`, value: statuses.length, unit: 'req', ok: fivexx === 0 && alive },
     { name: `hostile visitors meanwhile: answered (no 5xx or drop: ${visitorFivexx === 0})`, value: visitorStatuses.length, unit: 'req', ok: visitorFivexx === 0 },
+    { name: `  their statuses ${visitorMix}`, value: visitorStatuses.length, unit: 'req' },
     { name: 'service RSS before the hostile input', value: Math.round(before), unit: 'MiB' },
     { name: 'service RSS peak under hostile input (sampled every 20 ms)', value: Math.round(peak), unit: 'MiB', target: `<= ${RSS_TARGET_MIB}`, ok: peak <= RSS_TARGET_MIB },
   ];
