@@ -1,12 +1,16 @@
 // The service's memory while hostile clients hammer it: huge multipart forms
 // at the unauthenticated upload target, parts without names and unterminated
 // files, oversized arrays and forms from a signed-in user, deep gallery
-// chains read over and over, and stalled bodies holding connections. RSS is
-// sampled all along; the service must stay under 256 MiB, answer no 5xx and
-// keep serving.
+// chains read over and over, and stalled bodies holding connections; and
+// hostile visitors at the same time (site pages with hostile Host headers and
+// cache-busting query strings, /files misses and ranges, password form posts,
+// sign-in forms and links). RSS is sampled all along; the service must stay
+// under 256 MiB, answer no 5xx and keep serving.
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import sharp from 'sharp';
+import { buildCore } from '../src/app.js';
 import { text } from '../src/client/xml.js';
 import type { BenchContext, BenchLine } from './lib.js';
 import { signedHeaders } from './lib.js';
@@ -68,6 +72,7 @@ export async function benchHostile(b: BenchContext): Promise<BenchLine[]> {
     parent = text((await b.client.createGallery(urlname, { name: `Deep ${depth}`, parent })).doc, 'gallery/uuid')!;
   }
   const deepest = parent;
+  const visitors = await seedVisitorSite(b);
 
   const before = rssMiB(b.pid);
   let peak = before;
@@ -76,6 +81,7 @@ export async function benchHostile(b: BenchContext): Promise<BenchLine[]> {
   const seconds = Number(process.env.BENCH_HOSTILE_SECONDS ?? 10);
   const until = Date.now() + seconds * 1000;
   const stalled: Array<Promise<number>> = [];
+  const visitorStatuses: number[] = [];
   try {
     // Stalled bodies: announced, never sent; they hold connections for the whole section.
     for (let i = 0; i < 100; i++) {
@@ -131,16 +137,123 @@ export async function benchHostile(b: BenchContext): Promise<BenchLine[]> {
         }
       }
     });
-    await Promise.all(workers);
+    await Promise.all([...workers, ...hostileVisitors(port, visitors, until, (s) => void visitorStatuses.push(s))]);
   } finally {
     clearInterval(sampler);
   }
   // The service still serves a signed-in user.
   const alive = (await b.client.whoami()).status === 200;
   const fivexx = statuses.filter((s) => s >= 500).length;
+  const visitorFivexx = visitorStatuses.filter((s) => s >= 500 || s === 0).length;
+  // Which answers the visitors met: pages, ranges, redirects and refusals, not only 404s.
+  const visitorMix = [...visitorStatuses.reduce((m, s) => m.set(s, (m.get(s) ?? 0) + 1), new Map<number, number>())]
+    .sort((a, b) => a[0] - b[0])
+    .map(([s, n]) => `${s}:${n}`)
+    .join(' ');
   return [
     { name: `hostile inputs for ${seconds} s: requests answered (no 5xx: ${fivexx === 0})`, value: statuses.length, unit: 'req', ok: fivexx === 0 && alive },
+    { name: `hostile visitors meanwhile: answered (no 5xx or drop: ${visitorFivexx === 0})`, value: visitorStatuses.length, unit: 'req', ok: visitorFivexx === 0 },
+    { name: `  their statuses ${visitorMix}`, value: visitorStatuses.length, unit: 'req' },
     { name: 'service RSS before the hostile input', value: Math.round(before), unit: 'MiB' },
     { name: 'service RSS peak under hostile input (sampled every 20 ms)', value: Math.round(peak), unit: 'MiB', target: `<= ${RSS_TARGET_MIB}`, ok: peak <= RSS_TARGET_MIB },
   ];
+}
+
+// ---- hostile visitors ----------------------------------------------------------
+
+interface VisitorSite {
+  urlname: string;
+  hostname: string;
+  galleryPath: string;
+  lockedUuid: string;
+  lockedPath: string;
+  fileKey: string;
+  tokens: string[];
+}
+
+/**
+ * A website at its own hostname with a listed gallery holding one photo (its
+ * renditions made before the hostile input starts), a password gallery, an
+ * access-list gallery and unused sign-in links: what hostile visitors aim at.
+ */
+async function seedVisitorSite(b: BenchContext): Promise<VisitorSite> {
+  const hostname = 'hostile-bench.example.test';
+  const urlname = `hostile-${randomBytes(3).toString('hex')}`;
+  // The websites service the admin command line uses, on the same database (the service has no API for hostnames).
+  const core = await buildCore({ dataDir: b.dataDir, databaseUrl: undefined, publicUrl: b.url });
+  let tokens: string[] = [];
+  try {
+    const owner = (await core.users.byEmail(b.user.email))!;
+    const site = await core.websites.create(owner, { urlname, title: 'Hostile bench', hostname });
+    const gallery = async (name: string, attrs: Record<string, unknown> = {}) => {
+      const doc = (await b.client.createGallery(urlname, { name, parent: site.rootGalleryUuid, ...attrs })).doc;
+      return { uuid: text(doc, 'gallery/uuid')!, path: text(doc, 'gallery/full-url-path')! };
+    };
+    const listed = await gallery('Listed');
+    const locked = await gallery('Locked', { password: 'right password' });
+    await gallery('Clients', { acl: [{ email: 'DEFAULT', read: 0, comp_download: 0, hires_download: 0 }, { email: 'client@example.com', read: 1, comp_download: 0, hires_download: 0 }] });
+    const photo = await sharp({ create: { width: 1600, height: 1067, channels: 3, background: '#405060', noise: { type: 'gaussian', mean: 128, sigma: 30 } } }).jpeg({ quality: 85 }).toBuffer();
+    const media = text((await b.client.request('POST', '/medias.xml', { 'media[galleries]': listed.uuid }, { file: { field: 'media[content]', fileName: 'visitor.jpg', contentType: 'image/jpeg', data: photo } })).doc, 'media-uuid')!;
+    const links = core.visitorLinks;
+    const at = links.canonical((await links.site(urlname))!);
+    tokens = await Promise.all(Array.from({ length: 50 }, async () => new URL((await links.create(at, 'client@example.com', '/')).url).pathname.split('/').pop()!));
+    for (let i = 0; ; i++) {
+      const row = await b.db.selectFrom('medias').select(['id', 'renditions_state']).where('uuid', '=', media).executeTakeFirstOrThrow();
+      if (row.renditions_state === 'ready') {
+        const key = (await b.db.selectFrom('renditions').select('storage_key').where('media_id', '=', row.id).orderBy('width').executeTakeFirstOrThrow()).storage_key;
+        return { urlname, hostname, galleryPath: listed.path, lockedUuid: locked.uuid, lockedPath: locked.path, fileKey: key, tokens };
+      }
+      if (row.renditions_state === 'failed' || i > 600) throw new Error(`the visitor photo's renditions are ${row.renditions_state}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } finally {
+    await core.close();
+  }
+}
+
+const HOSTILE_HOSTS = ['evil.example', 'a'.repeat(300), '', '[::1', 'hostile-bench.example.test@evil.example', 'hostile-bench.example.test:99999', 'HOSTILE-BENCH.EXAMPLE.TEST.'];
+
+/** Four visitors sending one hostile request after another until `until`; each status goes to `record`. */
+function hostileVisitors(port: number, v: VisitorSite, until: number, record: (status: number) => void): Array<Promise<void>> {
+  const get = (path: string, host: string, extra = '') => `GET ${path} HTTP/1.1\r\nHost: ${host}\r\n${extra}Connection: close\r\n\r\n`;
+  const post = (path: string, host: string, body: string, extra = '') =>
+    `POST ${path} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`;
+  const service = `127.0.0.1:${port}`;
+  const prefix = `/sites/${v.urlname}`;
+  return Array.from({ length: 4 }, async (_, w) => {
+    for (let round = 0; Date.now() < until; round++) {
+      const n = `${w}-${round}`;
+      const requests: string[] = [];
+      switch ((round + w) % 5) {
+        case 0:
+          // Pages with query strings no page knows (each one its own cache entry today), by hostname and by prefix, and hostile Hosts.
+          requests.push(get(`/-/${v.galleryPath}?utm_source=${n}`, v.hostname), get(`${prefix}/-/${v.galleryPath}?x=${n}&page=1`, service), get(`/?q=${'x'.repeat(2000)}${n}`, v.hostname));
+          requests.push(get(`/-/${v.galleryPath}`, HOSTILE_HOSTS[round % HOSTILE_HOSTS.length]), get(`${prefix}/sitemap.xml?${n}`, HOSTILE_HOSTS[(round + 1) % HOSTILE_HOSTS.length]), get('/robots.txt', v.hostname));
+          break;
+        case 1:
+          // /files: misses of well-formed keys, traversal, ranges and conditions on a real rendition, forged and expired signatures.
+          requests.push(get(`/files/renditions/${randomBytes(8).toString('hex')}-640.webp`, service), get(`/files/${v.fileKey}/..%2f..%2fetc%2fpasswd`, service));
+          requests.push(get(`/files/${v.fileKey}`, service, `Range: bytes=${round % 100}-${(round % 100) + 10}\r\n`), get(`/files/${v.fileKey}`, service, 'Range: bytes=1-2,3-4,5-6\r\n'), get(`/files/${v.fileKey}`, service, `If-None-Match: ${'"x",'.repeat(1000)}"y"\r\n`));
+          requests.push(get(`/files/${v.fileKey}?e=1&v=x&d=0&s=${'A'.repeat(43)}`, service), get(`/files/${v.fileKey}?e=9999999999&v=${'v'.repeat(100)}&d=1&s=${n}`, service));
+          break;
+        case 2:
+          // Password form posts: wrong passwords (the throttle's answer), open-redirect attempts, junk and an oversized form.
+          requests.push(post('/_password', v.hostname, `gallery=${v.lockedUuid}&password=guess-${n}&back=%2F%2Fevil.example%2F`, 'Origin: https://evil.example\r\n'));
+          requests.push(post(`${prefix}/_password`, service, `gallery=${v.lockedUuid}&password=guess-${n}&back=${encodeURIComponent(`${prefix}/../x/`)}`));
+          requests.push(post(`${prefix}/_password`, service, `gallery=${randomUUID()}&password=x`), post(`${prefix}/_password`, service, `gallery=x&password=${'p'.repeat(5000)}`));
+          break;
+        case 3:
+          // Sign-in links: unknown tokens (each an UPDATE today), the seeded ones, junk.
+          requests.push(get(`/_signin/${randomBytes(32).toString('base64url')}`, v.hostname), get(`${prefix}/_signin/${randomBytes(32).toString('base64url')}`, service));
+          requests.push(get(`/_signin/${v.tokens[round % v.tokens.length]}`, v.hostname), get(`${prefix}/_signin/${'%ff'.repeat(50)}`, service));
+          break;
+        default:
+          // Sign-in forms: hostile return addresses, many addresses asked for, cross-site posts.
+          requests.push(get(`/_signin?back=${encodeURIComponent('//evil.example/')}`, v.hostname), get(`${prefix}/_signin?back=${encodeURIComponent(`${prefix}/-/${v.lockedPath}`)}`, service));
+          requests.push(post('/_signin', v.hostname, `email=visitor-${n}%40example.com&back=%2F`), post(`${prefix}/_signin`, service, `email=client%40example.com&back=%2F`, 'Origin: https://evil.example\r\n'));
+      }
+      // A round's requests at once, as a page of a hostile site would make a browser send them.
+      for (const s of await Promise.all(requests.map((r) => rawRequest(port, r)))) record(s);
+    }
+  });
 }

@@ -43,7 +43,8 @@ export const MAX_BACK_LENGTH = 2048;
  * `back` when it is a path on this website (so redirecting to it cannot take
  * the visitor elsewhere), the home page when it is absent, else undefined.
  * Only normalised paths pass: no scheme, host, `//`, backslash, dot segment or
- * control character can survive the comparison with what a URL parser makes of it.
+ * control character can survive the comparison with what a URL parser makes of it;
+ * at a host name, no other website's `/sites/<urlname>/`.
  */
 export function safeBack(a: SiteAddress, back: string | undefined): string | undefined {
   if (back === undefined || back === '') return `${a.basePath}/`;
@@ -56,5 +57,8 @@ export function safeBack(a: SiteAddress, back: string | undefined): string | und
   }
   if (url.origin !== 'http://visitor.invalid' || url.hash !== '' || `${url.pathname}${url.search}` !== back) return undefined;
   if (url.pathname !== a.basePath && !url.pathname.startsWith(`${a.basePath}/`)) return undefined;
+  // At its own host name every path looks like the website's, but /sites/<urlname>/ there
+  // serves another website (any Host reaches those routes): a link must not lead there.
+  if (a.basePath === '' && /^\/sites(\/|$)/i.test(url.pathname)) return undefined;
   return back;
 }

@@ -146,22 +146,22 @@ export interface FuzzRequest {
 
 // ---- generators ----------------------------------------------------------------
 
-const PROTO = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'prototype', 'valueOf', 'isPrototypeOf', '__defineGetter__'];
-const CONTROL = ['\u0000', '\u0001', '\u0008', '\t', '\n', '\r\n', '\u000b', '\u001f', '\u007f', '\u0085', '\u2028', '\ufeff', '\uffff'];
-const BAD_UTF8_WIRE = ['%FF', '%C3%28', '%ED%A0%80', '%F4%90%80%80', '%C0%AF', '%E9', '%', '%zz', '%E9%', '%%', '%00', '%C3'];
-const BAD_UTF8_BYTES = [[0xff], [0xc3, 0x28], [0xed, 0xa0, 0x80], [0xc0, 0xaf], [0xe9], [0xfe, 0xff], [0x80], [0xf4, 0x90, 0x80, 0x80]];
+export const PROTO = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'prototype', 'valueOf', 'isPrototypeOf', '__defineGetter__'];
+export const CONTROL = ['\u0000', '\u0001', '\u0008', '\t', '\n', '\r\n', '\u000b', '\u001f', '\u007f', '\u0085', '\u2028', '\ufeff', '\uffff'];
+export const BAD_UTF8_WIRE = ['%FF', '%C3%28', '%ED%A0%80', '%F4%90%80%80', '%C0%AF', '%E9', '%', '%zz', '%E9%', '%%', '%00', '%C3'];
+export const BAD_UTF8_BYTES = [[0xff], [0xc3, 0x28], [0xed, 0xa0, 0x80], [0xc0, 0xaf], [0xe9], [0xfe, 0xff], [0x80], [0xf4, 0x90, 0x80, 0x80]];
 const WRONG_TYPES = ['abc', '-1', '0', '1.5', '1e3', '1e309', 'NaN', 'Infinity', 'null', 'undefined', 'true', '[]', '{}', '0x10', '٣', ' 1 ', '+1', '007', '99999999999999999999', '-0', '2147483648', '9007199254740993'];
-const XMLISH = ['<', '>', '&', ']]>', '<![CDATA[x]]>', '&amp;', `"'`, '<reply/>', '\ud83d\ude00', 'a\u0301'];
+export const XMLISH = ['<', '>', '&', ']]>', '<![CDATA[x]]>', '&amp;', `"'`, '<reply/>', '\ud83d\ude00', 'a\u0301'];
 const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 
 const lit = (s: string): Value => [s];
 const refValue = (r: Ref, mut?: RefMut): Value => [mut ? { ref: r, mut } : { ref: r }];
 const constants = (...values: string[]) => fc.constantFrom(...values).map(lit);
 
-type Weighted<T> = { arbitrary: fc.Arbitrary<T>; weight: number };
-const w = <T>(weight: number, arbitrary: fc.Arbitrary<T>): Weighted<T> => ({ weight, arbitrary });
+export type Weighted<T> = { arbitrary: fc.Arbitrary<T>; weight: number };
+export const w = <T>(weight: number, arbitrary: fc.Arbitrary<T>): Weighted<T> => ({ weight, arbitrary });
 /** `arb` in `percent` % of the cases, undefined otherwise. */
-const sometimes = <T>(percent: number, arb: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> => fc.oneof(w(100 - percent, fc.constant(undefined)), w(percent, arb));
+export const sometimes = <T>(percent: number, arb: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> => fc.oneof(w(100 - percent, fc.constant(undefined)), w(percent, arb));
 
 /** A value that goes wrong in one of the ways clients (and attackers) go wrong. */
 const mutatedValue: fc.Arbitrary<Value> = fc.oneof(
@@ -1015,6 +1015,11 @@ export function toWire(req: FuzzRequest, r: Resolver): Wire {
 /** A request whose head is given whole and which has no body. */
 export function plainWire(method: string, head: string): Wire {
   return { method, head: Buffer.from(head, 'latin1'), body: new Bytes(), halfClose: false, summary: head.split('\r\n')[0] };
+}
+
+/** A request given as its exact head and body bytes (the visitor fuzz builds its own). */
+export function bytesWire(method: string, head: Buffer, body: Buffer, summary: string): Wire {
+  return { method, head, body: new Bytes().push(body), halfClose: false, summary };
 }
 
 function* wireBody(wire: Wire): Generator<Buffer> {
