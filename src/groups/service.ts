@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Access } from '../access/access.js';
 import { conflict, invalid, notFound } from '../http/errors.js';
 import type { GroupScope, MediaRecord, MediaService } from '../media/service.js';
-import { EMPTY_RULES, parseStoredRules } from '../media/smart-rules.js';
+import { EMPTY_RULES, parseStoredRules } from './smart-rules.js';
 import { nowIso } from '../store/db.js';
 import type { UserRow } from '../store/schema.js';
 import type { GroupRecord, GroupsRepository } from './repository.js';

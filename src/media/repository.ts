@@ -1,11 +1,14 @@
 // All SQL of medias: records and their relations, which medias a listing,
-// batch or group is about (with the smart-collection rules compiled to SQL),
+// batch or group is about (a smart collection's rules are compiled by
+// src/groups/smart-repository.ts),
 // applying a change set, making a media live with its file, deleting medias.
 // Gallery membership is the galleries feature's (MembershipRepository), the
 // pending uploads the uploads feature's and recorded file deletions the
 // storage's: their repositories run in this repository's transactions.
-import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { MembershipRepository } from '../galleries/membership-repository.js';
+import { rulesCondition } from '../groups/smart-repository.js';
+import { parseStoredRules, type SmartRules } from '../groups/smart-rules.js';
 import type { DeletionsRepository } from '../storage/deletions-repository.js';
 import { nowIso, type Db } from '../store/db.js';
 import type { Dialect } from '../store/migration-helpers.js';
@@ -13,7 +16,6 @@ import type { MediaRow } from '../store/schema.js';
 import type { UploadsRepository } from '../uploads/repository.js';
 import type { VerifiedFile } from '../uploads/service.js';
 import type { MediaChanges } from './metadata.js';
-import { parseStoredRules, type SmartRule, type SmartRules } from './smart-rules.js';
 
 /** A media row with the UUIDs of the rows it points at. */
 export interface MediaRecord extends MediaRow {
@@ -535,90 +537,4 @@ function scopeSql(ownerId: number, f: MediaScope): ScopeSql {
     if (f.group.artistId !== null) where.push(sql`m.artist_id = ${f.group.artistId}`);
   }
   return { from, where: sql.join(where, sql` AND `), order };
-}
-
-// ---- smart-collection rules, evaluated at read time against the medias table aliased `m`
-
-// '!' rather than a backslash: a backslash in the ESCAPE literal breaks on
-// PostgreSQL with standard_conforming_strings=off.
-const escapeLike = (s: string) => s.replace(/[!%_]/g, (c) => `!${c}`);
-
-/** Case-insensitive text comparison on `column` (ASCII case on SQLite). */
-function textRule(column: RawBuilder<unknown>, operator: string, value: string): RawBuilder<SqlBool> {
-  const v = value.toLowerCase();
-  switch (operator) {
-    case 'is':
-      return sql<SqlBool>`LOWER(${column}) = LOWER(${value})`;
-    case 'contains':
-      return sql<SqlBool>`LOWER(${column}) LIKE LOWER(${`%${escapeLike(v)}%`}) ESCAPE '!'`;
-    case 'starts_with':
-      return sql<SqlBool>`LOWER(${column}) LIKE LOWER(${`${escapeLike(v)}%`}) ESCAPE '!'`;
-    case 'ends_with':
-      return sql<SqlBool>`LOWER(${column}) LIKE LOWER(${`%${escapeLike(v)}`}) ESCAPE '!'`;
-    case 'is_set':
-      return sql<SqlBool>`(${column} IS NOT NULL AND ${column} <> '')`;
-    case 'is_not_set':
-      return sql<SqlBool>`(${column} IS NULL OR ${column} = '')`;
-  }
-  throw new Error(`unknown text operator ${operator}`);
-}
-
-const COMPARE = new Map([
-  ['eq', '='],
-  ['ne', '<>'],
-  ['gt', '>'],
-  ['gte', '>='],
-  ['lt', '<'],
-  ['lte', '<='],
-]);
-
-function mimeOfType(type: string): RawBuilder<SqlBool> {
-  if (type === 'image') return sql<SqlBool>`m.mime_type LIKE 'image/%'`;
-  if (type === 'video') return sql<SqlBool>`m.mime_type LIKE 'video/%'`;
-  return sql<SqlBool>`(m.mime_type IS NULL OR (m.mime_type NOT LIKE 'image/%' AND m.mime_type NOT LIKE 'video/%'))`;
-}
-
-function ruleSql(r: SmartRule): RawBuilder<SqlBool> {
-  switch (r.field) {
-    case 'keyword': {
-      const cond =
-        r.operator === 'contains'
-          ? sql`LOWER(k.keyword) LIKE LOWER(${`%${escapeLike(r.value.toLowerCase())}%`}) ESCAPE '!'`
-          : sql`LOWER(k.keyword) = LOWER(${r.value})`;
-      const exists = sql<SqlBool>`EXISTS (SELECT 1 FROM media_keywords k WHERE k.media_id = m.id AND ${cond})`;
-      return r.operator === 'is_not' ? sql<SqlBool>`NOT ${exists}` : exists;
-    }
-    case 'rating':
-      // Unrated medias count as 0 stars.
-      return sql<SqlBool>`COALESCE(m.artist_rating, 0) ${sql.raw(COMPARE.get(r.operator) ?? '=')} ${Number(r.value)}`;
-    case 'shot_at': {
-      if (r.operator === 'is_set') return sql<SqlBool>`m.shot_at IS NOT NULL`;
-      if (r.operator === 'is_not_set') return sql<SqlBool>`m.shot_at IS NULL`;
-      if (r.operator === 'before') return sql<SqlBool>`m.shot_at < ${r.value}`;
-      if (r.operator === 'on_or_after') return sql<SqlBool>`m.shot_at >= ${r.value}`;
-      const day = r.value.slice(0, 10);
-      const next = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString();
-      return sql<SqlBool>`(m.shot_at >= ${`${day}T00:00:00.000Z`} AND m.shot_at < ${next})`;
-    }
-    case 'file_type':
-      return r.operator === 'is' ? mimeOfType(r.value) : sql<SqlBool>`NOT ${mimeOfType(r.value)}`;
-    case 'mime_type':
-      if (r.operator === 'starts_with') return textRule(sql`m.mime_type`, 'starts_with', r.value);
-      return r.operator === 'is' ? sql<SqlBool>`LOWER(m.mime_type) = LOWER(${r.value})` : sql<SqlBool>`(m.mime_type IS NULL OR LOWER(m.mime_type) <> LOWER(${r.value}))`;
-    case 'gallery': {
-      const exists = sql<SqlBool>`EXISTS (SELECT 1 FROM media_galleries mg JOIN galleries g ON g.id = mg.gallery_id WHERE mg.media_id = m.id AND g.uuid = ${r.value})`;
-      return r.operator === 'in' ? exists : sql<SqlBool>`NOT ${exists}`;
-    }
-    case 'file_name':
-      return textRule(sql`m.file_name`, r.operator, r.value);
-    case 'title':
-      return textRule(sql`m.title`, r.operator, r.value);
-  }
-}
-
-/** The rules as one SQL condition on `m`; no rules match every media. */
-function rulesCondition(rules: SmartRules): RawBuilder<SqlBool> {
-  if (rules.rules.length === 0) return sql<SqlBool>`1 = 1`;
-  const parts = rules.rules.map((r) => sql`(${ruleSql(r)})`);
-  return sql<SqlBool>`(${sql.join(parts, rules.match === 'any' ? sql` OR ` : sql` AND `)})`;
 }
