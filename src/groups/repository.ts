@@ -2,6 +2,7 @@
 // collections of a user. Their medias are the media feature's to select.
 import type { Db } from '../store/db.js';
 import type { GroupRow } from '../store/schema.js';
+import { inUnit, type Unit } from '../store/unit-of-work.js';
 
 /** A group with the UUID of its library, if it is tied to one. */
 export type GroupRecord = GroupRow & { artist_uuid: string | null };
@@ -19,8 +20,9 @@ export interface NewGroup {
 export class GroupsRepository {
   constructor(private readonly db: Db) {}
 
-  inTransaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute(fn);
+  /** Runs `fn` in one unit of work (src/store/unit-of-work.ts). */
+  inTransaction<T>(fn: (unit: Unit) => Promise<T>): Promise<T> {
+    return inUnit(this.db, fn);
   }
 
   private withArtist() {

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Access } from '../access/access.js';
 import { conflict, invalid, notFound } from '../http/errors.js';
+import type { FileLife } from '../media/file-life.js';
 import type { GroupScope, MediaRecord, MediaService } from '../media/service.js';
 import { EMPTY_RULES, parseStoredRules } from './smart-rules.js';
 import { nowIso } from '../store/db.js';
@@ -48,6 +49,7 @@ export class GroupsService {
   constructor(
     private readonly repo: GroupsRepository,
     private readonly media: MediaService,
+    private readonly fileLife: FileLife,
     private readonly access: Access,
   ) {}
 
@@ -113,16 +115,15 @@ export class GroupsService {
     const g = await this.repo.byId(await this.owned(user, uuid));
     if (!g) throw notFound(`medias group ${uuid}`);
     const scope = { group: scopeOf(g) };
-    const keys = await this.repo.inTransaction(async (tx) => {
+    await this.repo.inTransaction(async (unit) => {
       if (opts.expectedCount !== undefined) {
-        const actual = await this.media.count(user, scope, tx);
+        const actual = await this.media.count(user, scope, unit);
         if (actual !== opts.expectedCount) throw conflict(`medias_count is ${opts.expectedCount} but the group holds ${actual} medias: nothing was done`, 'count_mismatch');
       }
-      const deleted = opts.deleteMedias ? await this.media.deleteInTransaction(tx, user.id, await this.media.idsIn(user, scope, undefined, tx)) : [];
-      await this.repo.delete(tx, g.id);
-      return deleted;
+      // The owner of the files' life deletes the medias in this unit; their files are removed after its commit.
+      if (opts.deleteMedias) await this.fileLife.deleteIn(unit, user.id, await this.media.idsIn(user, scope, undefined, unit));
+      await this.repo.delete(unit.db, g.id);
     });
-    await this.media.removeFiles(keys);
   }
 
   private owned(user: User, uuid: string): Promise<number> {
