@@ -251,8 +251,9 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     const mediaRepo = new MediaRepository(store.db, store.dialect);
     // The one owner of a media file's life (publication, replacement, abandonment, deletion, sweep).
     const fileLife = new FileLife(store.db, { medias: mediaRepo, uploads: uploadsRepo, renditions: renditionsRepo, jobs: jobsRepo, deletions }, fileDeletions, jobs, config);
-    const media = new MediaService(mediaRepo, fileLife, uploads, access, jobs, log, renditions);
-    const groups = new GroupsService(new GroupsRepository(store.db), media, fileLife, access);
+    const groupsRepo = new GroupsRepository(store.db);
+    const media = new MediaService(mediaRepo, fileLife, uploads, access, groupsRepo, jobs, log, renditions);
+    const groups = new GroupsService(groupsRepo, media, fileLife, access);
     const galleries = new GalleriesService(new GalleriesRepository(store.db), access, fileLife, config.galleryListCap);
 
     const routes: RouteSpec[] = [

@@ -1,10 +1,19 @@
 // The SQL of smart collections (docs/media-groups.md): a stored rule set
 // compiled to one condition on the medias table aliased `m`, evaluated at
-// read time. The media repository puts it in the WHERE clause of a scope
-// (src/media/repository.ts, scopeSql) when it selects the medias of a smart
-// collection; the rules' model is src/groups/smart-rules.ts.
+// read time. A group goes to the media feature as a scope (groupScopeOf),
+// and the media repository puts that condition in the WHERE clause of its
+// query (src/media/repository.ts, scopeSql): the media feature knows no
+// rules. The rules' model is src/groups/smart-rules.ts.
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import type { SmartRule, SmartRules } from './smart-rules.js';
+import type { GroupScope } from '../media/repository.js';
+import type { GroupRow } from '../store/schema.js';
+import { parseStoredRules, type SmartRule, type SmartRules } from './smart-rules.js';
+
+/** A group as the scope of medias it holds: a smart collection with its stored rules compiled. */
+export function groupScopeOf(g: Pick<GroupRow, 'id' | 'kind' | 'rules' | 'artist_id'>): GroupScope {
+  if (g.kind === 'smart') return { id: g.id, kind: 'smart', artistId: g.artist_id, condition: rulesCondition(parseStoredRules(g.rules)) };
+  return { id: g.id, kind: 'collection', artistId: g.artist_id };
+}
 
 // '!' rather than a backslash: a backslash in the ESCAPE literal breaks on
 // PostgreSQL with standard_conforming_strings=off.

@@ -1,14 +1,12 @@
 // All SQL of medias: records and their relations, which medias a listing,
-// batch or group is about (a smart collection's rules are compiled by
-// src/groups/smart-repository.ts), applying a change set, and the statements
+// batch or group is about (a smart collection comes with its rules compiled
+// by the groups feature, src/groups/smart-repository.ts), applying a change set, and the statements
 // of a file's life (making a media live with its file, deleting medias),
 // which src/media/file-life.ts runs in its units of work. Gallery membership
 // is the galleries feature's (MembershipRepository), run in the same
 // transactions.
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { MembershipRepository } from '../galleries/membership-repository.js';
-import { rulesCondition } from '../groups/smart-repository.js';
-import { parseStoredRules, type SmartRules } from '../groups/smart-rules.js';
 import { nowIso, type Db } from '../store/db.js';
 import type { Dialect } from '../store/migration-helpers.js';
 import type { MediaRow } from '../store/schema.js';
@@ -29,13 +27,14 @@ export interface MediaRelations {
 
 export const NO_RELATIONS: MediaRelations = { keywords: [], galleries: [], collections: [], pricingProfiles: [] };
 
-/** A media group as a scope of medias. */
-export interface GroupScope {
-  id: number;
-  kind: 'collection' | 'smart';
-  rules: SmartRules;
-  artistId: number | null;
-}
+/**
+ * A media group as a scope of medias, as the groups feature gives it: a
+ * collection by its id, a smart collection by its rules compiled to one
+ * condition on the medias table aliased `m` (src/groups/smart-repository.ts).
+ */
+export type GroupScope =
+  | { id: number; kind: 'collection'; artistId: number | null }
+  | { id: number; kind: 'smart'; artistId: number | null; condition: RawBuilder<SqlBool> };
 
 /** Which of a user's live medias: narrowed by library, gallery, lightbox or group. */
 export interface MediaScope {
@@ -283,12 +282,6 @@ export class MediaRepository {
 
   // ---- scopes: which medias a listing, a batch update or a group is about
 
-  /** The group's kind and rules, as a scope (medias_group_id filters). */
-  async groupScope(groupId: number): Promise<GroupScope> {
-    const g = await this.db.selectFrom('media_groups').select(['id', 'kind', 'rules', 'artist_id']).where('id', '=', groupId).executeTakeFirstOrThrow();
-    return { id: g.id, kind: g.kind === 'smart' ? 'smart' : 'collection', rules: parseStoredRules(g.rules), artistId: g.artist_id };
-  }
-
   async count(ownerId: number, scope: MediaScope, tx: Db = this.db): Promise<number> {
     const s = scopeSql(ownerId, scope);
     const r = await sql<{ n: number }>`SELECT COUNT(*) AS n FROM ${s.from} WHERE ${s.where}`.execute(tx);
@@ -444,7 +437,7 @@ function scopeSql(ownerId: number, f: MediaScope): ScopeSql {
     }
   });
   if (f.group?.kind === 'smart') {
-    where.push(rulesCondition(f.group.rules));
+    where.push(f.group.condition);
     if (f.group.artistId !== null) where.push(sql`m.artist_id = ${f.group.artistId}`);
   }
   return { from, where: sql.join(where, sql` AND `), order };

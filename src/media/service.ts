@@ -49,6 +49,11 @@ export interface MediaDetails {
   renditions: RenditionView[];
 }
 
+/** What a medias_group_id filter needs of the groups feature (src/groups): the group as a scope of medias. */
+export interface GroupScopes {
+  scope(groupId: number): Promise<GroupScope>;
+}
+
 /** What media replies need of the renditions feature (src/renditions). */
 export interface MediaRenditions {
   /** The renditions of a page of medias, in one query. */
@@ -127,6 +132,7 @@ export class MediaService {
     private readonly fileLife: FileLife,
     private readonly uploads: UploadsService,
     private readonly access: Access,
+    private readonly groups: GroupScopes,
     private readonly jobs: JobQueue,
     private readonly log: Pick<Logger, 'error'>,
     private readonly renditions?: MediaRenditions,
@@ -297,7 +303,7 @@ export class MediaService {
     const scope: MediaScope = {};
     if (f.artist) scope.artistId = await this.access.requireOne(user, 'artist', f.artist, { notFound: 'media library' });
     if (f.gallery) scope.galleryId = await this.access.requireOne(user, 'gallery', f.gallery, { notFound: 'gallery' });
-    if (f.group) scope.group = await this.repo.groupScope(await this.access.requireOne(user, 'group', f.group, { notFound: 'medias group' }));
+    if (f.group) scope.group = await this.groups.scope(await this.access.requireOne(user, 'group', f.group, { notFound: 'medias group' }));
     if (f.lightbox) scope.lightboxId = await this.access.requireOne(user, 'lightbox', f.lightbox, { notFound: 'lightbox' });
     return scope;
   }
