@@ -24,7 +24,7 @@ import type { RenditionsRepository } from '../renditions/repository.js';
 import type { DeletionsRepository } from '../storage/deletions-repository.js';
 import type { FileDeletions } from '../storage/file-deletions.js';
 import type { Db } from '../store/db.js';
-import { inUnit, type Unit } from '../store/unit-of-work.js';
+import { AfterCommitFailed, inUnit, type Unit } from '../store/unit-of-work.js';
 import type { UploadsRepository } from '../uploads/repository.js';
 import type { LiveFile, MediaRepository } from './repository.js';
 
@@ -72,7 +72,8 @@ export class FileLife {
     try {
       outcome = await inUnit(this.db, (unit) => this.publishIn(unit, mediaId, file, pendingUploadId));
     } catch (err) {
-      await this.files.remove([file.storageKey]);
+      // Rolled back: nothing points to the file. (After a commit, the media may.)
+      if (!(err instanceof AfterCommitFailed)) await this.files.remove([file.storageKey]);
       throw err;
     }
     // Its record for deletion was swept: removed now, whatever the sweep did.

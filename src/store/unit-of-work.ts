@@ -21,10 +21,22 @@ export interface Unit {
 }
 
 /**
+ * An after-commit action failed: the transaction DID commit. Its own class so
+ * that a caller undoing work on a failed transaction (removing a file nothing
+ * points to) does not undo a committed one.
+ */
+export class AfterCommitFailed extends Error {
+  constructor(readonly failure: unknown) {
+    super(`after the commit: ${failure instanceof Error ? failure.message : String(failure)}`, { cause: failure });
+  }
+}
+
+/**
  * Runs `work` in a new transaction on `db`, then, once it committed, the
  * after-commit actions it registered, in order. Each action runs even when an
- * earlier one failed; the first failure is thrown afterwards (the actions
- * registered today never throw: FileDeletions.remove and waking the worker).
+ * earlier one failed; the first failure is thrown afterwards as
+ * AfterCommitFailed (the actions registered today never throw:
+ * FileDeletions.remove and waking the worker).
  */
 export async function inUnit<T>(db: Db, work: (unit: Unit) => Promise<T>): Promise<T> {
   const actions: AfterCommit[] = [];
@@ -52,5 +64,5 @@ async function runAfterCommit(actions: readonly AfterCommit[]): Promise<void> {
       failure ??= { err };
     }
   }
-  if (failure) throw failure.err;
+  if (failure) throw new AfterCommitFailed(failure.err);
 }

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { migrate, nowIso, openStore, type Store } from '../../src/store/db.js';
-import { inUnit, unitOf } from '../../src/store/unit-of-work.js';
+import { AfterCommitFailed, inUnit, unitOf } from '../../src/store/unit-of-work.js';
 import { createPgDatabase, eachDatabase } from '../support/service.js';
 
 eachDatabase((kind) => {
@@ -59,20 +59,20 @@ eachDatabase((kind) => {
     expect(await recorded('uow-rollback')).toBe(0);
   });
 
-  it('runs every action even when one fails, then throws the first failure (the commit stands)', async () => {
+  it('runs every action even when one fails, then throws the first failure as AfterCommitFailed (the commit stands)', async () => {
     const seen: string[] = [];
-    await expect(
-      inUnit(store.db, async (unit) => {
-        await unit.db.insertInto('file_deletions').values(record('uow-failing-action')).execute();
-        unit.afterCommit(() => {
-          throw new Error('first failure');
-        });
-        unit.afterCommit(() => {
-          throw new Error('second failure');
-        });
-        unit.afterCommit(() => void seen.push('third'));
-      }),
-    ).rejects.toThrow('first failure');
+    const failing = inUnit(store.db, async (unit) => {
+      await unit.db.insertInto('file_deletions').values(record('uow-failing-action')).execute();
+      unit.afterCommit(() => {
+        throw new Error('first failure');
+      });
+      unit.afterCommit(() => {
+        throw new Error('second failure');
+      });
+      unit.afterCommit(() => void seen.push('third'));
+    });
+    await expect(failing).rejects.toThrow('first failure');
+    await expect(failing).rejects.toBeInstanceOf(AfterCommitFailed);
     expect(seen).toEqual(['third']);
     expect(await recorded('uow-failing-action')).toBe(1);
   });
