@@ -1,7 +1,10 @@
 // The architecture rules `npm test` checks (docs/architecture.md):
-// no import cycles, SQL only in repositories and migrations, and the HTTP
-// layer knows no feature.
+// no import cycles, SQL only in repositories and migrations, the HTTP
+// layer knows no feature, services know no HTTP, and repositories call no service.
 const FEATURES = '^src/(users|apps|websites|artists|galleries|media|uploads|groups|jobs|site|access)/';
+// A feature's operations: its service.ts, and the owner of a media file's life.
+const SERVICES = ['(^|/)(service|[a-z-]+-service)\\.ts$', '^src/media/file-life\\.ts$'];
+const REPOSITORIES = '(^|/)(repository|[a-z-]+-repository)\\.ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -26,6 +29,24 @@ module.exports = {
       comment: 'SQL (Kysely, the database drivers) lives in repository modules and in src/store (connection, migrations, schema) only.',
       from: { path: '^src/', pathNot: ['(^|/)(repository|[a-z-]+-repository)\\.ts$', '^src/store/'] },
       to: { path: ['(^|/)node_modules/(kysely|pg|better-sqlite3)/'] },
+    },
+    {
+      name: 'services-import-no-http',
+      severity: 'error',
+      comment:
+        'A service works on a user and a typed input, whoever calls it (a route, the worker, the admin command): it knows no request, reply or router. ' +
+        'It refuses with the one error catalogue (src/http/errors.ts). src/http/passwords.ts is allowed until it moves to the users feature (issue 19, item 3).',
+      from: { path: SERVICES },
+      to: { path: '^src/http/', pathNot: ['^src/http/errors\\.ts$', '^src/http/passwords\\.ts$'] },
+    },
+    {
+      name: 'repositories-import-no-service',
+      severity: 'error',
+      comment:
+        'A repository runs statements in the transaction it is given; what must follow them (queueing work, removing files) is the caller\'s, ' +
+        'through the unit of work (src/store/unit-of-work.ts), never a service called from inside a transaction.',
+      from: { path: REPOSITORIES },
+      to: { path: SERVICES },
     },
   ],
   options: {

@@ -36,6 +36,7 @@ import { LightboxesRepository } from './lightboxes/repository.js';
 import { LightboxesService } from './lightboxes/service.js';
 import { MediaRepository } from './media/repository.js';
 import { mediaRoutes } from './media/routes.js';
+import { FileLife } from './media/file-life.js';
 import { BATCH_JOB_KIND, MediaService } from './media/service.js';
 import { PricingProfilesRepository } from './pricing-profiles/repository.js';
 import { PricingProfilesService } from './pricing-profiles/service.js';
@@ -241,16 +242,20 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     const fileUrls = new FileUrls(uploadSecret, () => config.publicUrl);
     const renditionsWork = join(config.dataDir, 'renditions-work');
     ensurePrivateDir(renditionsWork);
-    const renditions = new RenditionsService(new RenditionsRepository(store.db), storage, fileDeletions, deletions, jobs, fileUrls, log, {
+    const renditionsRepo = new RenditionsRepository(store.db);
+    const renditions = new RenditionsService(renditionsRepo, storage, fileDeletions, deletions, fileUrls, log, {
       workDir: renditionsWork,
       dataDir: config.dataDir,
     });
     // Before the worker starts: what a crashed job left behind.
     await renditions.sweepWork();
-    const mediaRepo = new MediaRepository(store.db, store.dialect, uploadsRepo, deletions, renditions);
-    const media = new MediaService(mediaRepo, uploads, fileDeletions, access, jobs, log, config, renditions);
-    const groups = new GroupsService(new GroupsRepository(store.db), media, access);
-    const galleries = new GalleriesService(new GalleriesRepository(store.db), access, media, config.galleryListCap);
+    const mediaRepo = new MediaRepository(store.db, store.dialect);
+    // The one owner of a media file's life (publication, replacement, abandonment, deletion, sweep).
+    const fileLife = new FileLife(store.db, { medias: mediaRepo, uploads: uploadsRepo, renditions: renditionsRepo, jobs: jobsRepo, deletions }, fileDeletions, jobs, config);
+    const groupsRepo = new GroupsRepository(store.db);
+    const media = new MediaService(mediaRepo, fileLife, uploads, access, groupsRepo, jobs, log, renditions);
+    const groups = new GroupsService(groupsRepo, media, fileLife, access);
+    const galleries = new GalleriesService(new GalleriesRepository(store.db), access, fileLife, config.galleryListCap);
 
     const routes: RouteSpec[] = [
       ...sessionRoutes({ sessions, secureCookies }),
@@ -305,7 +310,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       const shared = parts !== 'local';
       const local = parts !== 'shared';
       if (shared) await part('abandoned uploads', async () => {
-        Object.assign(result, await media.sweepAbandonedUploads(now));
+        Object.assign(result, await fileLife.sweepAbandonedUploads(now));
       });
       if (shared) await part('file deletions', async () => {
         result.fileDeletions = await fileDeletions.drain(now);

@@ -7,6 +7,7 @@ import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Db, Sometimes } from '../store/db.js';
 import { prepared, preparedAll } from '../store/prepared.js';
 import type { GalleriesTable, GalleryAclTable, GalleryRow, WebsiteRow } from '../store/schema.js';
+import { inUnit, type Unit } from '../store/unit-of-work.js';
 import type { OrderableMedia } from './content-order.js';
 
 /** Columns an update sets. */
@@ -221,9 +222,9 @@ function runsOf(sortedPositions: readonly number[]): Run[] {
 export class GalleriesRepository {
   constructor(readonly db: Db) {}
 
-  /** Runs `fn` in one transaction, with a repository (and the raw transaction, for other features' ports) bound to it. */
-  inTransaction<T>(fn: (repo: GalleriesRepository, tx: Db) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((tx) => fn(new GalleriesRepository(tx), tx));
+  /** Runs `fn` in one unit of work, with a repository bound to its transaction (and the unit, for the owner of files' life). */
+  inTransaction<T>(fn: (repo: GalleriesRepository, unit: Unit) => Promise<T>): Promise<T> {
+    return inUnit(this.db, (unit) => fn(new GalleriesRepository(unit.db), unit));
   }
 
   // ---- reads

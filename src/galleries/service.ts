@@ -8,7 +8,7 @@ import type { Access } from '../access/access.js';
 import { isUuid } from '../access/uuid.js';
 import { conflict, invalid, notFound } from '../http/errors.js';
 import { hashPassword } from '../http/passwords.js';
-import type { MediaService } from '../media/service.js';
+import type { FileLife } from '../media/file-life.js';
 import { nowIso } from '../store/db.js';
 import type { GalleryRow, UserRow, WebsiteRow } from '../store/schema.js';
 import { sortByContentOrder } from './content-order.js';
@@ -105,7 +105,7 @@ export class GalleriesService {
   constructor(
     private readonly repo: GalleriesRepository,
     private readonly access: Access,
-    private readonly media: MediaService,
+    private readonly fileLife: FileLife,
     /** How many galleries an unpaginated list shows (spec 8, 9). */
     private readonly listCap: number,
   ) {}
@@ -200,7 +200,7 @@ export class GalleriesService {
     const website = await this.access.website(user, urlname);
     if (this.galleryUuid(uuid) === undefined) throw notFound(`gallery ${uuid}`);
     const opts = read();
-    const { result, files } = await this.repo.inTransaction(async (repo, tx) => {
+    return this.repo.inTransaction(async (repo, unit) => {
       const now = nowIso();
       await repo.lockWebsite(website.id, now);
       const g = await this.row(repo, website, uuid);
@@ -213,15 +213,13 @@ export class GalleriesService {
         );
       }
       const subtree = await repo.subtree(g.id);
-      // The media feature deletes its medias (covers cleared, uploads ended, files recorded) in this transaction.
-      const files = opts.deleteMedias ? await this.media.deleteInTransaction(tx, user.id, mediaIds) : [];
+      // The owner of the files' life deletes the medias (covers cleared, uploads ended, files recorded, then removed after the commit) in this unit.
+      if (opts.deleteMedias) await this.fileLife.deleteIn(unit, user.id, mediaIds);
       await repo.deleteSubtree(g.id);
       await repo.releaseSubgallerySlot(g.parent_id);
       await repo.closeListGaps(website.id, subtree.map((s) => s.list_pos));
-      return { result: { galleriesDeleted: subtree.length, mediasDeleted: opts.deleteMedias ? mediaIds.length : 0 }, files };
+      return { galleriesDeleted: subtree.length, mediasDeleted: opts.deleteMedias ? mediaIds.length : 0 };
     });
-    if (files.length > 0) await this.media.removeFiles(files);
-    return result;
   }
 
   // ---- reads

@@ -1,7 +1,10 @@
 // SQL of media groups (table media_groups): collections and smart
 // collections of a user. Their medias are the media feature's to select.
 import type { Db } from '../store/db.js';
+import type { GroupScope } from '../media/repository.js';
 import type { GroupRow } from '../store/schema.js';
+import { inUnit, type Unit } from '../store/unit-of-work.js';
+import { groupScopeOf } from './smart-repository.js';
 
 /** A group with the UUID of its library, if it is tied to one. */
 export type GroupRecord = GroupRow & { artist_uuid: string | null };
@@ -19,8 +22,14 @@ export interface NewGroup {
 export class GroupsRepository {
   constructor(private readonly db: Db) {}
 
-  inTransaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute(fn);
+  /** Runs `fn` in one unit of work (src/store/unit-of-work.ts). */
+  inTransaction<T>(fn: (unit: Unit) => Promise<T>): Promise<T> {
+    return inUnit(this.db, fn);
+  }
+
+  /** The group as a scope of medias (a request's medias_group_id filter), for the media feature. */
+  async scope(groupId: number): Promise<GroupScope> {
+    return groupScopeOf(await this.db.selectFrom('media_groups').select(['id', 'kind', 'rules', 'artist_id']).where('id', '=', groupId).executeTakeFirstOrThrow());
   }
 
   private withArtist() {

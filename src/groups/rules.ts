@@ -1,11 +1,10 @@
 // Smart-collection rules (docs/media-groups.md) as a request gives them:
 // medias_smart_collection[rules][...], read and checked here. The model and
-// the stored form are the media feature's (src/media/smart-rules.ts), which
-// also evaluates them in SQL when it selects medias.
+// the stored form are in smart-rules.ts, their SQL in smart-repository.ts.
 import { invalid } from '../http/errors.js';
 import type { Params } from '../http/params.js';
 import { parseCaptureTime } from '../media/metadata.js';
-import { FILE_TYPES, RULE_OPERATORS, type RuleField, type SmartRule, type SmartRules } from '../media/smart-rules.js';
+import { FILE_TYPES, RULE_OPERATORS, type RuleField, type SmartRule, type SmartRules } from './smart-rules.js';
 
 export const MAX_RULES = 50;
 

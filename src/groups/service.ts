@@ -4,8 +4,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Access } from '../access/access.js';
 import { conflict, invalid, notFound } from '../http/errors.js';
-import type { GroupScope, MediaRecord, MediaService } from '../media/service.js';
-import { EMPTY_RULES, parseStoredRules } from '../media/smart-rules.js';
+import type { FileLife } from '../media/file-life.js';
+import type { MediaRecord, MediaService } from '../media/service.js';
+import { groupScopeOf } from './smart-repository.js';
+import { EMPTY_RULES } from './smart-rules.js';
 import { nowIso } from '../store/db.js';
 import type { UserRow } from '../store/schema.js';
 import type { GroupRecord, GroupsRepository } from './repository.js';
@@ -40,14 +42,11 @@ function readName(value: string | undefined, param: string): string | undefined 
   return name;
 }
 
-function scopeOf(g: GroupRecord): GroupScope {
-  return { id: g.id, kind: g.kind === 'smart' ? 'smart' : 'collection', rules: parseStoredRules(g.rules), artistId: g.artist_id };
-}
-
 export class GroupsService {
   constructor(
     private readonly repo: GroupsRepository,
     private readonly media: MediaService,
+    private readonly fileLife: FileLife,
     private readonly access: Access,
   ) {}
 
@@ -55,7 +54,7 @@ export class GroupsService {
   async list(user: User, artist: string | undefined, page: { limit: number; offset: number }, withCounts: boolean): Promise<{ total: number; groups: GroupRecord[]; counts: Map<number, number> }> {
     const artistId = artist ? await this.access.requireOne(user, 'artist', artist, { notFound: 'media library' }) : undefined;
     const { total, rows } = await this.repo.page(user.id, artistId, page);
-    const counts = withCounts ? await this.media.countGroups(user, rows.map(scopeOf)) : new Map<number, number>();
+    const counts = withCounts ? await this.media.countGroups(user, rows.map((r) => groupScopeOf(r))) : new Map<number, number>();
     return { total, groups: rows, counts };
   }
 
@@ -63,7 +62,7 @@ export class GroupsService {
   async get(user: User, uuid: string, withMedias: boolean): Promise<GroupDetails & { medias?: MediaRecord[] }> {
     const details = await this.details(user, await this.owned(user, uuid));
     if (!withMedias) return details;
-    const ids = await this.media.idsIn(user, { group: scopeOf(details.group) }, { limit: GROUP_MEDIAS_CAP, offset: 0 });
+    const ids = await this.media.idsIn(user, { group: groupScopeOf(details.group) }, { limit: GROUP_MEDIAS_CAP, offset: 0 });
     return { ...details, medias: await this.media.records(ids) };
   }
 
@@ -112,17 +111,16 @@ export class GroupsService {
   async delete(user: User, uuid: string, opts: { deleteMedias: boolean; expectedCount?: number }): Promise<void> {
     const g = await this.repo.byId(await this.owned(user, uuid));
     if (!g) throw notFound(`medias group ${uuid}`);
-    const scope = { group: scopeOf(g) };
-    const keys = await this.repo.inTransaction(async (tx) => {
+    const scope = { group: groupScopeOf(g) };
+    await this.repo.inTransaction(async (unit) => {
       if (opts.expectedCount !== undefined) {
-        const actual = await this.media.count(user, scope, tx);
+        const actual = await this.media.count(user, scope, unit);
         if (actual !== opts.expectedCount) throw conflict(`medias_count is ${opts.expectedCount} but the group holds ${actual} medias: nothing was done`, 'count_mismatch');
       }
-      const deleted = opts.deleteMedias ? await this.media.deleteInTransaction(tx, user.id, await this.media.idsIn(user, scope, undefined, tx)) : [];
-      await this.repo.delete(tx, g.id);
-      return deleted;
+      // The owner of the files' life deletes the medias in this unit; their files are removed after its commit.
+      if (opts.deleteMedias) await this.fileLife.deleteIn(unit, user.id, await this.media.idsIn(user, scope, undefined, unit));
+      await this.repo.delete(unit.db, g.id);
     });
-    await this.media.removeFiles(keys);
   }
 
   private owned(user: User, uuid: string): Promise<number> {
@@ -132,7 +130,7 @@ export class GroupsService {
   private async details(user: User, id: number): Promise<GroupDetails> {
     const group = await this.repo.byId(id);
     if (!group) throw notFound('medias group');
-    const counts = await this.media.countGroups(user, [scopeOf(group)]);
+    const counts = await this.media.countGroups(user, [groupScopeOf(group)]);
     return { group, mediasCount: counts.get(group.id) ?? 0 };
   }
 

@@ -1,6 +1,6 @@
 // How a media group looks in replies (docs/media-groups.md).
 import { xmlArray, type XmlObject } from '../http/xml.js';
-import { parseStoredRules } from '../media/smart-rules.js';
+import { parseStoredRules } from './smart-rules.js';
 import type { GroupRow } from '../store/schema.js';
 
 export type GroupView = 'list' | 'details';

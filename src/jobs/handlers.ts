@@ -1,7 +1,7 @@
 // What the worker knows about each kind of job: features provide handlers,
 // the composition root hands them to the worker.
-import type { Db } from '../store/db.js';
 import type { JobRow } from '../store/schema.js';
+import type { Unit } from '../store/unit-of-work.js';
 
 export interface ChunkResult {
   /** Items of the chunk that were handled (successfully or not). */
@@ -9,8 +9,6 @@ export interface ChunkResult {
   /** Items that could not be handled; each gets a line in `errors` (capped). */
   failed: number;
   errors: string[];
-  /** Work to do once the chunk's transaction committed (e.g. removing stored files). */
-  afterCommit?: () => Promise<void>;
 }
 
 export interface JobHandler<Prepared = unknown> {
@@ -21,10 +19,11 @@ export interface JobHandler<Prepared = unknown> {
    */
   prepare?(job: JobRow, payload: unknown, start: number, end: number): Promise<Prepared>;
   /**
-   * Handles items [start, end) of the payload inside `trx`. Runs in the same
-   * transaction that moves the job's cursor, so a chunk is applied exactly once.
+   * Handles items [start, end) of the payload in `unit`, whose transaction
+   * also moves the job's cursor, so a chunk is applied exactly once. Work for
+   * after the commit (removing stored files) goes to `unit.afterCommit`.
    */
-  runChunk(trx: Db, job: JobRow, payload: unknown, start: number, end: number, prepared?: Prepared): Promise<ChunkResult>;
+  runChunk(unit: Unit, job: JobRow, payload: unknown, start: number, end: number, prepared?: Prepared): Promise<ChunkResult>;
   /** The job is given up after too many attempts: leave what it was about in a final state. */
   giveUp?(job: JobRow, payload: unknown): Promise<void>;
 }

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { nowIso, type Db, type Store } from '../store/db.js';
 import type { JobRow } from '../store/schema.js';
+import { unitOf, type Unit } from '../store/unit-of-work.js';
 
 export interface NewJob {
   ownerId: number;
@@ -129,19 +130,22 @@ export class JobsRepository {
   /**
    * One chunk in one transaction: locks the job row, proving the lease is
    * still `workerId`'s and the cursor still at `cursor` (and renews the lease),
-   * runs `work` with the transaction, then moves the cursor as `work` says; the
-   * chunk that reaches `total` finishes the job. So a chunk's work and its
-   * cursor move commit together or not at all. Throws LeaseLost, having done
-   * nothing, when the lease was taken over.
+   * runs `work` in the transaction's unit of work, then moves the cursor as
+   * `work` says; the chunk that reaches `total` finishes the job. So a chunk's
+   * work and its cursor move commit together or not at all. Throws LeaseLost,
+   * having done nothing, when the lease was taken over. `committed` runs what
+   * `work` left for after the commit: the worker calls it, so that its failure
+   * is not taken for the chunk's.
    */
-  runChunk<T>(
+  async runChunk<T>(
     job: Pick<JobRow, 'id' | 'total'>,
     workerId: string,
     cursor: number,
     leaseSeconds: number,
-    work: (trx: Db) => Promise<{ value: T; move: CursorMove }>,
-  ): Promise<T> {
-    return this.db.transaction().execute(async (trx) => {
+    work: (unit: Unit) => Promise<{ value: T; move: CursorMove }>,
+  ): Promise<{ value: T; committed: () => Promise<void> }> {
+    let committed: () => Promise<void> = async () => {};
+    const value = await this.db.transaction().execute(async (trx) => {
       const held = await trx
         .updateTable('jobs')
         .set({ locked_until: leaseUntil(leaseSeconds) })
@@ -150,7 +154,9 @@ export class JobsRepository {
         .where('cursor', '=', cursor)
         .executeTakeFirst();
       if (Number(held.numUpdatedRows) !== 1) throw new LeaseLost();
-      const { value, move } = await work(trx);
+      const chunk = unitOf(trx);
+      committed = chunk.committed;
+      const { value, move } = await work(chunk.unit);
       const now = nowIso();
       const last = move.end >= job.total;
       await trx
@@ -167,6 +173,7 @@ export class JobsRepository {
         .execute();
       return value;
     });
+    return { value, committed };
   }
 
   /** How many jobs are not finished, and the oldest one's enqueue time (metrics). */

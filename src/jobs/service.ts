@@ -2,7 +2,6 @@
 // (docs/batch-updates.md): enqueue (which wakes this process's worker), a
 // user's job, the purge of finished jobs, and the job's error lines.
 import { notFound } from '../http/errors.js';
-import type { Db } from '../store/db.js';
 import type { JobRow, UserRow } from '../store/schema.js';
 import type { JobsRepository } from './repository.js';
 
@@ -37,14 +36,10 @@ export class JobQueue {
   }
 
   /**
-   * Queues a job in the caller's transaction `trx` (it exists exactly when the
-   * caller's writes do); call wakeWorker() after the commit.
+   * This process's worker looks now rather than at its next poll (after the
+   * commit of a transaction that queued a job with its own writes, through
+   * JobsRepository.enqueue: src/media/file-life.ts).
    */
-  enqueueIn(trx: Db, ownerId: number, kind: string, payload: unknown, total: number): Promise<JobRow> {
-    return this.repo.enqueue({ ownerId, kind, payload, total }, trx);
-  }
-
-  /** This process's worker looks now rather than at its next poll. */
   wakeWorker(): void {
     this.wake();
   }

@@ -6,7 +6,7 @@ import { hostname } from 'node:os';
 import type { JobSettings } from '../config.js';
 import type { Logger } from 'pino';
 import type { JobRow } from '../store/schema.js';
-import type { ChunkResult, JobHandlers } from './handlers.js';
+import type { JobHandlers } from './handlers.js';
 import { LeaseLost, type JobsRepository } from './repository.js';
 import { appendErrors, parseErrors } from './service.js';
 
@@ -92,15 +92,15 @@ export class JobWorker {
         return;
       }
       const end = Math.min(cursor + this.options.chunkSize, job.total);
-      let result: ChunkResult;
+      let afterCommit: () => Promise<void>;
       let nextErrors = errors;
       try {
         const prepared = handler.prepare ? await handler.prepare(job, payload, cursor, end) : undefined;
-        result = await this.repo.runChunk(job, this.id, cursor, this.options.leaseSeconds, async (trx) => {
-          const r = await handler.runChunk(trx, job, payload, cursor, end, prepared);
+        ({ committed: afterCommit } = await this.repo.runChunk(job, this.id, cursor, this.options.leaseSeconds, async (unit) => {
+          const r = await handler.runChunk(unit, job, payload, cursor, end, prepared);
           nextErrors = appendErrors(errors, r.errors);
           return { value: r, move: { end, processed: r.processed, failed: r.failed, errors: nextErrors } };
-        });
+        }));
       } catch (err) {
         if (err instanceof LeaseLost) {
           log.warn('job lease lost to another worker; leaving it');
@@ -115,7 +115,7 @@ export class JobWorker {
       }
       cursor = end;
       errors = nextErrors;
-      if (result.afterCommit) await result.afterCommit().catch((err) => log.error({ err }, 'job after-commit step failed'));
+      await afterCommit().catch((err: unknown) => log.error({ err }, 'job after-commit step failed'));
       if (this.options.chunkPauseMs > 0 && cursor < job.total && !this.stopping) await this.sleep(this.options.chunkPauseMs);
     }
     log.info({ total: job.total }, 'job done');

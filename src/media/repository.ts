@@ -1,19 +1,16 @@
 // All SQL of medias: records and their relations, which medias a listing,
-// batch or group is about (with the smart-collection rules compiled to SQL),
-// applying a change set, making a media live with its file, deleting medias.
-// Gallery membership is the galleries feature's (MembershipRepository), the
-// pending uploads the uploads feature's and recorded file deletions the
-// storage's: their repositories run in this repository's transactions.
+// batch or group is about (a smart collection comes with its rules compiled
+// by the groups feature, src/groups/smart-repository.ts), applying a change set, and the statements
+// of a file's life (making a media live with its file, deleting medias),
+// which src/media/file-life.ts runs in its units of work. Gallery membership
+// is the galleries feature's (MembershipRepository), run in the same
+// transactions.
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { MembershipRepository } from '../galleries/membership-repository.js';
-import type { DeletionsRepository } from '../storage/deletions-repository.js';
 import { nowIso, type Db } from '../store/db.js';
 import type { Dialect } from '../store/migration-helpers.js';
 import type { MediaRow } from '../store/schema.js';
-import type { UploadsRepository } from '../uploads/repository.js';
-import type { VerifiedFile } from '../uploads/service.js';
 import type { MediaChanges } from './metadata.js';
-import { parseStoredRules, type SmartRule, type SmartRules } from './smart-rules.js';
 
 /** A media row with the UUIDs of the rows it points at. */
 export interface MediaRecord extends MediaRow {
@@ -30,13 +27,14 @@ export interface MediaRelations {
 
 export const NO_RELATIONS: MediaRelations = { keywords: [], galleries: [], collections: [], pricingProfiles: [] };
 
-/** A media group as a scope of medias. */
-export interface GroupScope {
-  id: number;
-  kind: 'collection' | 'smart';
-  rules: SmartRules;
-  artistId: number | null;
-}
+/**
+ * A media group as a scope of medias, as the groups feature gives it: a
+ * collection by its id, a smart collection by its rules compiled to one
+ * condition on the medias table aliased `m` (src/groups/smart-repository.ts).
+ */
+export type GroupScope =
+  | { id: number; kind: 'collection'; artistId: number | null }
+  | { id: number; kind: 'smart'; artistId: number | null; condition: RawBuilder<SqlBool> };
 
 /** Which of a user's live medias: narrowed by library, gallery, lightbox or group. */
 export interface MediaScope {
@@ -46,19 +44,14 @@ export interface MediaScope {
   group?: GroupScope;
 }
 
-export interface ApplyResult {
-  /** Storage keys of deleted medias, for removing their files after commit. */
-  deletedStorageKeys: string[];
-  /** Ids that were found (owned by the user) and changed or deleted. */
-  affectedIds: number[];
+/** A verified file a media goes live with (the uploads feature's VerifiedFile). */
+export interface LiveFile {
+  storageKey: string;
+  size: number;
+  mimeType: string;
+  fileName: string;
+  facts: { width?: number; height?: number; shotAt?: string };
 }
-
-/**
- * published: the media is live with the file. already-completed: a concurrent
- * step 3 won, or the media went; the file is recorded for deletion.
- * too-late: the file's unpublished record was swept (it may be gone).
- */
-export type PublishOutcome = 'published' | 'already-completed' | 'too-late';
 
 export interface NewMedia {
   ownerId: number;
@@ -72,28 +65,17 @@ const INSERT_ROWS = 1000;
 
 const idList = (ids: readonly number[]) => sql.join(ids.map((id) => sql`${id}`));
 
-/** Files derived from a media's file (renditions), kept in step with it inside this repository's transactions. */
-export interface DerivedFiles {
-  /** A media got a new file in `trx`: returns the keys of the derived files it no longer needs (recorded for deletion with it). */
-  renew(trx: Db, ownerId: number, mediaId: number, storageKey: string): Promise<string[]>;
-  /** Keys of the derived files of medias about to be deleted in `trx`. */
-  keysOf(trx: Db, mediaIds: readonly number[]): Promise<string[]>;
-}
-
 export class MediaRepository {
   private readonly membership: MembershipRepository;
 
   constructor(
     private readonly db: Db,
     private readonly dialect: Dialect,
-    private readonly uploads: UploadsRepository,
-    private readonly deletions: DeletionsRepository,
-    private readonly derived?: DerivedFiles,
   ) {
     this.membership = new MembershipRepository(dialect);
   }
 
-  inTransaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
+  private inTransaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(fn);
   }
 
@@ -198,30 +180,19 @@ export class MediaRepository {
   }
 
   /**
-   * Applies a validated change set to medias of `ownerId` among `ids` (others
-   * are skipped), with a fixed number of statements whatever their number, so
-   * one media (PUT) and a chunk of a batch update run the same code. Call
-   * inside a transaction. On PostgreSQL the medias, then the galleries and
-   * collections they join, are locked in id order: concurrent updates of the
-   * same rows wait for each other instead of computing the same "next
-   * position". SQLite has one writer anyway.
+   * Applies a validated change set (not a deletion: src/media/file-life.ts
+   * deletes) to medias of `ownerId` among `ids` (others are skipped), with a
+   * fixed number of statements whatever their number, so one media (PUT) and
+   * a chunk of a batch update run the same code. Call inside a transaction.
+   * On PostgreSQL the medias, then the galleries and collections they join,
+   * are locked in id order: concurrent updates of the same rows wait for each
+   * other instead of computing the same "next position". SQLite has one
+   * writer anyway. Returns the ids that were found (owned by the user) and changed.
    */
-  async apply(trx: Db, ownerId: number, ids: readonly number[], ch: MediaChanges, now: string): Promise<ApplyResult> {
-    if (ids.length === 0) return { deletedStorageKeys: [], affectedIds: [] };
+  async apply(trx: Db, ownerId: number, ids: readonly number[], ch: MediaChanges, now: string): Promise<number[]> {
+    const affectedIds = (await this.lockOwned(trx, ownerId, ids)).map((r) => r.id);
+    if (affectedIds.length === 0) return affectedIds;
     const lock = this.dialect === 'postgres';
-    let presentQuery = trx.selectFrom('medias').select(['id', 'storage_key']).where('id', 'in', ids).where('owner_id', '=', ownerId).orderBy('id');
-    if (lock) presentQuery = presentQuery.forUpdate();
-    const present = await presentQuery.execute();
-    const affectedIds = present.map((r) => r.id);
-    if (affectedIds.length === 0) return { deletedStorageKeys: [], affectedIds };
-
-    if (ch.delete) {
-      // Read before the rows cascade away with the medias.
-      const derivedKeys = this.derived ? await this.derived.keysOf(trx, affectedIds) : [];
-      await this.membership.forgetMedias(trx, affectedIds);
-      await trx.deleteFrom('medias').where('id', 'in', affectedIds).execute();
-      return { deletedStorageKeys: [...present.map((r) => r.storage_key).filter((k): k is string => k !== null), ...derivedKeys], affectedIds };
-    }
 
     await trx
       .updateTable('medias')
@@ -235,105 +206,48 @@ export class MediaRepository {
     if (ch.unpublish) await this.membership.unpublish(trx, affectedIds, ch.unpublish);
     await applyCollections(trx, lock, affectedIds, ch.collections, ch.addCollections, ch.removeCollections);
     await applyPricing(trx, affectedIds, ch);
-    return { deletedStorageKeys: [], affectedIds };
+    return affectedIds;
+  }
+
+  /** The medias of `ownerId` among `ids`, with their files' keys, by id; locked in that order on PostgreSQL (see apply). */
+  lockOwned(trx: Db, ownerId: number, ids: readonly number[]): Promise<Array<{ id: number; storage_key: string | null }>> {
+    if (ids.length === 0) return Promise.resolve([]);
+    const q = trx.selectFrom('medias').select(['id', 'storage_key']).where('id', 'in', ids).where('owner_id', '=', ownerId).orderBy('id');
+    return (this.dialect === 'postgres' ? q.forUpdate() : q).execute();
+  }
+
+  /** Deletes the medias `ids` (their gallery memberships, covers and relations go with them). */
+  async deleteRows(trx: Db, ids: readonly number[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.membership.forgetMedias(trx, ids);
+    await trx.deleteFrom('medias').where('id', 'in', ids).execute();
   }
 
   /**
-   * Call in the transaction that deleted medias: their pending uploads end too
-   * (step 2 is refused from now on), and every file of theirs — the originals
-   * given, the incoming files — is recorded for deletion. Returns all those
-   * keys, for removing the files after the commit.
+   * In the transaction that makes the media live with `file` (already at its
+   * final key): its columns take the file's. Returns what it held before
+   * (the file it no longer points to, its owner), or undefined when it is gone.
    */
-  async dropFilesOf(trx: Db, mediaIds: readonly number[], storageKeys: readonly (string | null)[]): Promise<string[]> {
-    const keys = storageKeys.filter((k): k is string => k !== null && k !== '');
-    keys.push(...(await this.uploads.endOfMedias(trx, mediaIds)));
-    await this.deletions.record(trx, keys);
-    return keys;
-  }
-
-  /** Deletes medias of `ownerId` among `ids` in `trx`, with their pending uploads; returns their files' keys, recorded for deletion. */
-  async deleteMedias(trx: Db, ownerId: number, ids: readonly number[], now: string): Promise<string[]> {
-    const r = await this.apply(trx, ownerId, ids, { columns: {}, delete: true }, now);
-    return this.dropFilesOf(trx, r.affectedIds, r.deletedStorageKeys);
-  }
-
-  /**
-   * The last move of every upload: in one transaction the media becomes live
-   * with its verified file (already at its final key), the pending upload it
-   * came from ends, and every file the media no longer points to is recorded
-   * for deletion (`orphaned`: to remove after the commit).
-   * `pendingUploadId`: the step-1 row this file answers (step 3). It must still
-   * exist, or a concurrent step 3 won the race and this one changes nothing.
-   * Without it (direct upload) any pending upload of the media is cancelled.
-   */
-  async publish(mediaId: number, file: VerifiedFile, pendingUploadId?: number): Promise<{ outcome: PublishOutcome; orphaned: string[] }> {
-    const orphaned: string[] = [];
-    const outcome = await this.inTransaction(async (trx): Promise<PublishOutcome> => {
-      // Only a sweep a day later takes that record: the file may be gone with it.
-      if (!(await this.deletions.takeOff(trx, file.storageKey))) return 'too-late';
-      const giveUp = async (): Promise<PublishOutcome> => {
-        orphaned.push(file.storageKey);
-        await this.deletions.record(trx, orphaned);
-        return 'already-completed';
-      };
-      if (pendingUploadId !== undefined) {
-        if (!(await this.uploads.end(trx, pendingUploadId))) return giveUp();
-      } else {
-        orphaned.push(...(await this.uploads.endOfMedias(trx, [mediaId])));
-      }
-      const current = await trx.selectFrom('medias').select(['storage_key', 'shot_at', 'owner_id']).where('id', '=', mediaId).executeTakeFirst();
-      if (!current) return giveUp();
-      await trx
-        .updateTable('medias')
-        .set({
-          status: 'live',
-          file_name: file.fileName,
-          file_size: file.size,
-          mime_type: file.mimeType,
-          storage_key: file.storageKey,
-          width: file.facts.width ?? null,
-          height: file.facts.height ?? null,
-          // A capture time the client gave wins over the file's EXIF.
-          shot_at: current.shot_at ?? file.facts.shotAt ?? null,
-          updated_at: nowIso(),
-        })
-        .where('id', '=', mediaId)
-        .execute();
-      if (current.storage_key && current.storage_key !== file.storageKey) orphaned.push(current.storage_key);
-      // New renditions are queued with the file; the old ones go with the old file.
-      if (this.derived) orphaned.push(...(await this.derived.renew(trx, current.owner_id, mediaId, file.storageKey)));
-      await this.deletions.record(trx, orphaned);
-      return 'published';
-    });
-    return { outcome, orphaned };
-  }
-
-  /**
-   * An upload whose file was refused for good: the pending row ends, its
-   * incoming file is recorded for deletion, and a media that never had a file goes.
-   */
-  async abandonUpload(mediaId: number, pendingUploadId: number, incomingKey: string): Promise<void> {
-    await this.inTransaction(async (trx) => {
-      await this.uploads.end(trx, pendingUploadId);
-      await this.deleteNeverLive(trx, [mediaId]);
-      await this.deletions.record(trx, [incomingKey]);
-    });
-  }
-
-  /**
-   * Up to `limit` uploads whose step 3 never came: each ends with its
-   * incoming file recorded for deletion, and its media goes when it never went live.
-   */
-  async abandonExpiredUploads(now: string, limit: number): Promise<{ uploads: number; medias: number; keys: string[] }> {
-    const expired = await this.uploads.expired(now, limit);
-    if (expired.length === 0) return { uploads: 0, medias: 0, keys: [] };
-    const keys = expired.map((u) => u.storage_key);
-    const medias = await this.inTransaction(async (trx) => {
-      await this.uploads.endMany(trx, expired.map((u) => u.id));
-      await this.deletions.record(trx, keys);
-      return this.deleteNeverLive(trx, expired.map((u) => u.media_id));
-    });
-    return { uploads: expired.length, medias, keys };
+  async goLive(trx: Db, mediaId: number, file: LiveFile): Promise<{ storageKey: string | null; ownerId: number } | undefined> {
+    const current = await trx.selectFrom('medias').select(['storage_key', 'shot_at', 'owner_id']).where('id', '=', mediaId).executeTakeFirst();
+    if (!current) return undefined;
+    await trx
+      .updateTable('medias')
+      .set({
+        status: 'live',
+        file_name: file.fileName,
+        file_size: file.size,
+        mime_type: file.mimeType,
+        storage_key: file.storageKey,
+        width: file.facts.width ?? null,
+        height: file.facts.height ?? null,
+        // A capture time the client gave wins over the file's EXIF.
+        shot_at: current.shot_at ?? file.facts.shotAt ?? null,
+        updated_at: nowIso(),
+      })
+      .where('id', '=', mediaId)
+      .execute();
+    return { storageKey: current.storage_key, ownerId: current.owner_id };
   }
 
   /** Medias that stayed pending since `cutoff` without any upload (a refused or failed file). */
@@ -351,30 +265,22 @@ export class MediaRepository {
     return rows.map((r) => r.id);
   }
 
-  /** Deletes the never-live medias among `ids` in a transaction of their own; returns how many went. */
-  deleteNeverLiveIn(ids: readonly number[]): Promise<number> {
-    return this.inTransaction((trx) => this.deleteNeverLive(trx, ids));
-  }
-
-  /** Deletes never-live medias among `ids` (clearing covers that point at them); a live one is left alone. Returns how many went. */
-  private async deleteNeverLive(trx: Db, ids: readonly number[]): Promise<number> {
-    if (ids.length === 0) return 0;
+  /**
+   * Deletes the never-live medias among `ids` (clearing covers that point at
+   * them); a live one is left alone. Returns how many went and their files'
+   * keys, to record for deletion in the same transaction.
+   */
+  async deleteNeverLive(trx: Db, ids: readonly number[]): Promise<{ count: number; keys: Array<string | null> }> {
+    if (ids.length === 0) return { count: 0, keys: [] };
     const doomed = await trx.selectFrom('medias').select(['id', 'storage_key']).where('id', 'in', ids).where('status', '=', 'pending').execute();
-    if (doomed.length === 0) return 0;
+    if (doomed.length === 0) return { count: 0, keys: [] };
     const doomedIds = doomed.map((m) => m.id);
     await this.membership.forgetMedias(trx, doomedIds);
     await trx.deleteFrom('medias').where('id', 'in', doomedIds).where('status', '=', 'pending').execute();
-    await this.deletions.record(trx, doomed.map((m) => m.storage_key));
-    return doomed.length;
+    return { count: doomed.length, keys: doomed.map((m) => m.storage_key) };
   }
 
   // ---- scopes: which medias a listing, a batch update or a group is about
-
-  /** The group's kind and rules, as a scope (medias_group_id filters). */
-  async groupScope(groupId: number): Promise<GroupScope> {
-    const g = await this.db.selectFrom('media_groups').select(['id', 'kind', 'rules', 'artist_id']).where('id', '=', groupId).executeTakeFirstOrThrow();
-    return { id: g.id, kind: g.kind === 'smart' ? 'smart' : 'collection', rules: parseStoredRules(g.rules), artistId: g.artist_id };
-  }
 
   async count(ownerId: number, scope: MediaScope, tx: Db = this.db): Promise<number> {
     const s = scopeSql(ownerId, scope);
@@ -531,94 +437,8 @@ function scopeSql(ownerId: number, f: MediaScope): ScopeSql {
     }
   });
   if (f.group?.kind === 'smart') {
-    where.push(rulesCondition(f.group.rules));
+    where.push(f.group.condition);
     if (f.group.artistId !== null) where.push(sql`m.artist_id = ${f.group.artistId}`);
   }
   return { from, where: sql.join(where, sql` AND `), order };
-}
-
-// ---- smart-collection rules, evaluated at read time against the medias table aliased `m`
-
-// '!' rather than a backslash: a backslash in the ESCAPE literal breaks on
-// PostgreSQL with standard_conforming_strings=off.
-const escapeLike = (s: string) => s.replace(/[!%_]/g, (c) => `!${c}`);
-
-/** Case-insensitive text comparison on `column` (ASCII case on SQLite). */
-function textRule(column: RawBuilder<unknown>, operator: string, value: string): RawBuilder<SqlBool> {
-  const v = value.toLowerCase();
-  switch (operator) {
-    case 'is':
-      return sql<SqlBool>`LOWER(${column}) = LOWER(${value})`;
-    case 'contains':
-      return sql<SqlBool>`LOWER(${column}) LIKE LOWER(${`%${escapeLike(v)}%`}) ESCAPE '!'`;
-    case 'starts_with':
-      return sql<SqlBool>`LOWER(${column}) LIKE LOWER(${`${escapeLike(v)}%`}) ESCAPE '!'`;
-    case 'ends_with':
-      return sql<SqlBool>`LOWER(${column}) LIKE LOWER(${`%${escapeLike(v)}`}) ESCAPE '!'`;
-    case 'is_set':
-      return sql<SqlBool>`(${column} IS NOT NULL AND ${column} <> '')`;
-    case 'is_not_set':
-      return sql<SqlBool>`(${column} IS NULL OR ${column} = '')`;
-  }
-  throw new Error(`unknown text operator ${operator}`);
-}
-
-const COMPARE = new Map([
-  ['eq', '='],
-  ['ne', '<>'],
-  ['gt', '>'],
-  ['gte', '>='],
-  ['lt', '<'],
-  ['lte', '<='],
-]);
-
-function mimeOfType(type: string): RawBuilder<SqlBool> {
-  if (type === 'image') return sql<SqlBool>`m.mime_type LIKE 'image/%'`;
-  if (type === 'video') return sql<SqlBool>`m.mime_type LIKE 'video/%'`;
-  return sql<SqlBool>`(m.mime_type IS NULL OR (m.mime_type NOT LIKE 'image/%' AND m.mime_type NOT LIKE 'video/%'))`;
-}
-
-function ruleSql(r: SmartRule): RawBuilder<SqlBool> {
-  switch (r.field) {
-    case 'keyword': {
-      const cond =
-        r.operator === 'contains'
-          ? sql`LOWER(k.keyword) LIKE LOWER(${`%${escapeLike(r.value.toLowerCase())}%`}) ESCAPE '!'`
-          : sql`LOWER(k.keyword) = LOWER(${r.value})`;
-      const exists = sql<SqlBool>`EXISTS (SELECT 1 FROM media_keywords k WHERE k.media_id = m.id AND ${cond})`;
-      return r.operator === 'is_not' ? sql<SqlBool>`NOT ${exists}` : exists;
-    }
-    case 'rating':
-      // Unrated medias count as 0 stars.
-      return sql<SqlBool>`COALESCE(m.artist_rating, 0) ${sql.raw(COMPARE.get(r.operator) ?? '=')} ${Number(r.value)}`;
-    case 'shot_at': {
-      if (r.operator === 'is_set') return sql<SqlBool>`m.shot_at IS NOT NULL`;
-      if (r.operator === 'is_not_set') return sql<SqlBool>`m.shot_at IS NULL`;
-      if (r.operator === 'before') return sql<SqlBool>`m.shot_at < ${r.value}`;
-      if (r.operator === 'on_or_after') return sql<SqlBool>`m.shot_at >= ${r.value}`;
-      const day = r.value.slice(0, 10);
-      const next = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString();
-      return sql<SqlBool>`(m.shot_at >= ${`${day}T00:00:00.000Z`} AND m.shot_at < ${next})`;
-    }
-    case 'file_type':
-      return r.operator === 'is' ? mimeOfType(r.value) : sql<SqlBool>`NOT ${mimeOfType(r.value)}`;
-    case 'mime_type':
-      if (r.operator === 'starts_with') return textRule(sql`m.mime_type`, 'starts_with', r.value);
-      return r.operator === 'is' ? sql<SqlBool>`LOWER(m.mime_type) = LOWER(${r.value})` : sql<SqlBool>`(m.mime_type IS NULL OR LOWER(m.mime_type) <> LOWER(${r.value}))`;
-    case 'gallery': {
-      const exists = sql<SqlBool>`EXISTS (SELECT 1 FROM media_galleries mg JOIN galleries g ON g.id = mg.gallery_id WHERE mg.media_id = m.id AND g.uuid = ${r.value})`;
-      return r.operator === 'in' ? exists : sql<SqlBool>`NOT ${exists}`;
-    }
-    case 'file_name':
-      return textRule(sql`m.file_name`, r.operator, r.value);
-    case 'title':
-      return textRule(sql`m.title`, r.operator, r.value);
-  }
-}
-
-/** The rules as one SQL condition on `m`; no rules match every media. */
-function rulesCondition(rules: SmartRules): RawBuilder<SqlBool> {
-  if (rules.rules.length === 0) return sql<SqlBool>`1 = 1`;
-  const parts = rules.rules.map((r) => sql`(${ruleSql(r)})`);
-  return sql<SqlBool>`(${sql.join(parts, rules.match === 'any' ? sql` OR ` : sql` AND `)})`;
 }

@@ -1,25 +1,25 @@
 // The media operations (docs/media.md): listing, one media, create (upload
 // step 1 or a direct upload), update (metadata, publication, upload steps),
 // delete, batch updates (enqueued, then applied chunk by chunk by the job
-// worker), deleting medias for other features, and the sweep of abandoned
-// uploads. Upload mechanics are the uploads feature's; this service decides
-// what happens to the media around them.
+// worker). Upload mechanics are the uploads feature's; this service decides
+// what happens to the media around them. What happens to its file (going
+// live, replaced, abandoned, deleted, swept) is file-life.ts's.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import type { Access } from '../access/access.js';
-import type { Config } from '../config.js';
 import { ApiError, conflict, invalid, notFound } from '../http/errors.js';
 import type { ChunkResult } from '../jobs/handlers.js';
 import type { JobQueue } from '../jobs/service.js';
-import { nowIso, type Db } from '../store/db.js';
+import { nowIso } from '../store/db.js';
 import type { JobRow, MediaRow, UserRow } from '../store/schema.js';
+import type { Unit } from '../store/unit-of-work.js';
 import { ObjectGone } from '../storage/backend.js';
-import type { FileDeletions } from '../storage/file-deletions.js';
 import { sanitizeFileName } from '../uploads/file-names.js';
 import type { UploadCompletion, UploadDeclaration, UploadStep } from '../uploads/input.js';
 import { endsTheUpload, notArrived, type IncomingFile, type UploadInstructions, type UploadsService, type VerifiedFile } from '../uploads/service.js';
 import type { RenditionView } from '../renditions/service.js';
+import type { FileLife } from './file-life.js';
 import { isEmptyChange, type MediaChanges, type MediaInput } from './metadata.js';
 import { NO_RELATIONS, type GroupScope, type MediaRecord, type MediaRelations, type MediaRepository, type MediaScope } from './repository.js';
 
@@ -28,14 +28,10 @@ export type { GroupScope, MediaRecord, MediaRelations, MediaScope } from './repo
 
 export const BATCH_JOB_KIND = 'media_batch_update';
 
-/** Ids per statement of a batch chunk or a deletion, whatever JOB_CHUNK_SIZE is: far below every database's variable limit. */
+/** Ids per statement of a batch chunk, whatever JOB_CHUNK_SIZE is: far below every database's variable limit. */
 const APPLY_IDS = 500;
-/** Expired uploads and stale medias per transaction of the sweep. */
-const SWEEP_BATCH = 200;
 
 type User = Pick<UserRow, 'id'>;
-
-/** Enqueues a job and wakes this process's worker (filled by the composition root). */
 
 /** The UUIDs of a request's artist_id, gallery_id, medias_group_id and lightbox_id (those it has). */
 export interface MediaFilterInput {
@@ -53,12 +49,15 @@ export interface MediaDetails {
   renditions: RenditionView[];
 }
 
+/** What a medias_group_id filter needs of the groups feature (src/groups): the group as a scope of medias. */
+export interface GroupScopes {
+  scope(groupId: number): Promise<GroupScope>;
+}
+
 /** What media replies need of the renditions feature (src/renditions). */
 export interface MediaRenditions {
   /** The renditions of a page of medias, in one query. */
   views(mediaIds: readonly number[]): Promise<Map<number, RenditionView[]>>;
-  /** A renditions job was queued by a commit: this process's worker looks now. */
-  wake(): void;
 }
 
 export interface MediaPage {
@@ -130,12 +129,12 @@ export interface BatchPayload {
 export class MediaService {
   constructor(
     private readonly repo: MediaRepository,
+    private readonly fileLife: FileLife,
     private readonly uploads: UploadsService,
-    private readonly files: FileDeletions,
     private readonly access: Access,
+    private readonly groups: GroupScopes,
     private readonly jobs: JobQueue,
     private readonly log: Pick<Logger, 'error'>,
-    private readonly config: Pick<Config, 'uploadExpirySeconds'>,
     private readonly renditions?: MediaRenditions,
   ) {}
 
@@ -215,8 +214,7 @@ export class MediaService {
   /** DELETE /medias/<uuid>.xml: the row, its relations and its pending upload; its files recorded for deletion, then removed. Returns its UUID. */
   async delete(user: User, uuid: string): Promise<string> {
     const media = await this.owned(user, uuid);
-    const keys = await this.repo.inTransaction((tx) => this.repo.deleteMedias(tx, user.id, [media.id], nowIso()));
-    await this.files.remove(keys);
+    await this.fileLife.delete(user.id, [media.id]);
     return media.uuid;
   }
 
@@ -237,61 +235,35 @@ export class MediaService {
     return { job, count: ids.length };
   }
 
-  /** Applies items [start, end) of a batch update, in the worker's chunk transaction. */
-  async batchChunk(trx: Db, job: JobRow, payload: unknown, start: number, end: number): Promise<ChunkResult> {
+  /** Applies items [start, end) of a batch update, in the worker's chunk unit (a deletion goes to file-life.ts). */
+  async batchChunk(unit: Unit, job: JobRow, payload: unknown, start: number, end: number): Promise<ChunkResult> {
     const { ids, changes } = payload as BatchPayload;
     const chunk = ids.slice(start, end);
-    const now = nowIso();
-    const affectedIds: number[] = [];
-    const deletedStorageKeys: string[] = [];
-    for (let i = 0; i < chunk.length; i += APPLY_IDS) {
-      const r = await this.repo.apply(trx, job.owner_id, chunk.slice(i, i + APPLY_IDS), changes, now);
-      affectedIds.push(...r.affectedIds);
-      deletedStorageKeys.push(...r.deletedStorageKeys);
+    let affected = 0;
+    if (changes.delete) {
+      affected = await this.fileLife.deleteIn(unit, job.owner_id, chunk);
+    } else {
+      const now = nowIso();
+      for (let i = 0; i < chunk.length; i += APPLY_IDS) affected += (await this.repo.apply(unit.db, job.owner_id, chunk.slice(i, i + APPLY_IDS), changes, now)).length;
     }
-    // Recorded with the chunk: a crash after its commit leaves the files to the cleanup sweep, not orphaned.
-    const files = changes.delete ? await this.repo.dropFilesOf(trx, affectedIds, deletedStorageKeys) : [];
-    const missing = chunk.length - affectedIds.length;
+    const missing = chunk.length - affected;
     return {
       processed: chunk.length,
       failed: missing,
       errors: missing > 0 ? [`${missing} of the medias ${start + 1} to ${end} no longer exist`] : [],
-      afterCommit: files.length ? () => this.removeFiles(files) : undefined,
     };
-  }
-
-  /**
-   * Deletes medias of `ownerId` among `mediaIds` in the caller's transaction
-   * (another feature deleting what holds them), with their pending uploads;
-   * returns their files' keys, recorded for deletion: pass them to
-   * removeFiles after the commit.
-   */
-  async deleteInTransaction(tx: Db, ownerId: number, mediaIds: readonly number[]): Promise<string[]> {
-    const now = nowIso();
-    const keys: string[] = [];
-    for (let i = 0; i < mediaIds.length; i += APPLY_IDS) keys.push(...(await this.repo.deleteMedias(tx, ownerId, mediaIds.slice(i, i + APPLY_IDS), now)));
-    return keys;
-  }
-
-  /**
-   * Files of deleted medias, after the commit of the transaction that
-   * recorded them; a failure leaves them recorded for the cleanup sweep,
-   * never fails the caller.
-   */
-  removeFiles(keys: readonly string[]): Promise<void> {
-    return this.files.remove(keys);
   }
 
   // ---- for the groups feature: medias in a scope
 
-  /** How many of the user's live medias the scope holds (in `tx` when given). */
-  count(user: User, scope: MediaScope, tx?: Db): Promise<number> {
-    return this.repo.count(user.id, scope, tx);
+  /** How many of the user's live medias the scope holds (in `unit` when given). */
+  count(user: User, scope: MediaScope, unit?: Unit): Promise<number> {
+    return this.repo.count(user.id, scope, unit?.db);
   }
 
-  /** Ids of the user's live medias in the scope's order; a page when given. */
-  idsIn(user: User, scope: MediaScope, page?: { limit: number; offset: number }, tx?: Db): Promise<number[]> {
-    return this.repo.ids(user.id, scope, page, tx);
+  /** Ids of the user's live medias in the scope's order; a page when given (in `unit` when given). */
+  idsIn(user: User, scope: MediaScope, page?: { limit: number; offset: number }, unit?: Unit): Promise<number[]> {
+    return this.repo.ids(user.id, scope, page, unit?.db);
   }
 
   /** Records of `ids`, in their order. */
@@ -306,34 +278,6 @@ export class MediaService {
       this.repo.countSmartGroups(user.id, groups.filter((g) => g.kind === 'smart')),
     ]);
     return new Map([...plain, ...smart]);
-  }
-
-  // ---- the cleanup sweep's part
-
-  /**
-   * Abandoned uploads (a step 1 whose step 3 never came, UPLOAD_EXPIRY_SECONDS
-   * later): the pending row, and the media when it never went live, with the
-   * file recorded for deletion in the same transaction; then medias that
-   * stayed pending without any upload (a refused or failed file).
-   */
-  async sweepAbandonedUploads(now: Date): Promise<{ uploads: number; medias: number }> {
-    const result = { uploads: 0, medias: 0 };
-    for (;;) {
-      const r = await this.repo.abandonExpiredUploads(now.toISOString(), SWEEP_BATCH);
-      if (r.uploads === 0) break;
-      result.uploads += r.uploads;
-      result.medias += r.medias;
-      await this.files.remove(r.keys);
-      if (r.uploads < SWEEP_BATCH) break;
-    }
-    const cutoff = new Date(now.getTime() - this.config.uploadExpirySeconds * 1000).toISOString();
-    for (;;) {
-      const stale = await this.repo.staleNeverLive(cutoff, SWEEP_BATCH);
-      if (stale.length === 0) break;
-      result.medias += await this.repo.deleteNeverLiveIn(stale);
-      if (stale.length < SWEEP_BATCH) break;
-    }
-    return result;
   }
 
   // ---- inside
@@ -359,7 +303,7 @@ export class MediaService {
     const scope: MediaScope = {};
     if (f.artist) scope.artistId = await this.access.requireOne(user, 'artist', f.artist, { notFound: 'media library' });
     if (f.gallery) scope.galleryId = await this.access.requireOne(user, 'gallery', f.gallery, { notFound: 'gallery' });
-    if (f.group) scope.group = await this.repo.groupScope(await this.access.requireOne(user, 'group', f.group, { notFound: 'medias group' }));
+    if (f.group) scope.group = await this.groups.scope(await this.access.requireOne(user, 'group', f.group, { notFound: 'medias group' }));
     if (f.lightbox) scope.lightboxId = await this.access.requireOne(user, 'lightbox', f.lightbox, { notFound: 'lightbox' });
     return scope;
   }
@@ -443,8 +387,7 @@ export class MediaService {
       if (err instanceof ObjectGone) return this.raceLost(media.id);
       if (endsTheUpload(err)) {
         // Pointless to retry: the upload is over, its bytes go, and so does a media that never had a file.
-        await this.repo.abandonUpload(media.id, pending.id, pending.storage_key);
-        await this.files.remove([pending.storage_key]);
+        await this.fileLife.abandonUpload(media.id, pending.id, pending.storage_key);
       }
       throw err;
     }
@@ -475,23 +418,11 @@ export class MediaService {
     return { fileName: file.fileName, mimeType: file.mimeType, size: file.size };
   }
 
-  /** Makes the media live with a verified file; a file that is not published is removed, as is every file the media no longer points to. */
+  /** Makes the media live with a verified file (file-life.ts); a file swept meanwhile must be sent again. */
   private async publish(mediaId: number, file: VerifiedFile, pendingUploadId?: number): Promise<'published' | 'already-completed'> {
-    let r;
-    try {
-      r = await this.repo.publish(mediaId, file, pendingUploadId);
-    } catch (err) {
-      await this.files.remove([file.storageKey]);
-      throw err;
-    }
-    if (r.outcome === 'too-late') {
-      await this.files.remove([file.storageKey]);
-      throw new ApiError('unprocessable', 'the upload took too long to complete: send the file again', { stopWithError: false });
-    }
-    // A file left behind here is garbage, not a failure of the upload.
-    await this.files.remove(r.orphaned);
-    if (r.outcome === 'published') this.renditions?.wake();
-    return r.outcome;
+    const outcome = await this.fileLife.publish(mediaId, file, pendingUploadId);
+    if (outcome === 'too-late') throw new ApiError('unprocessable', 'the upload took too long to complete: send the file again', { stopWithError: false });
+    return outcome;
   }
 }
 

@@ -14,9 +14,8 @@ import type { Logger } from 'pino';
 import exifr from 'exifr';
 import sharp from 'sharp';
 import type { JobHandler } from '../jobs/handlers.js';
-import type { JobQueue } from '../jobs/service.js';
-import type { Db } from '../store/db.js';
 import type { JobRow } from '../store/schema.js';
+import type { Unit } from '../store/unit-of-work.js';
 import type { StorageBackend } from '../storage/backend.js';
 import type { DeletionsRepository } from '../storage/deletions-repository.js';
 import type { FileDeletions } from '../storage/file-deletions.js';
@@ -26,20 +25,15 @@ import { SNIFF_BYTES } from '../uploads/sniff.js';
 import { isPublic } from '../visitors/gate.js';
 import { makeLadder, WatermarkFailed, type LadderOptions, type RenditionFile, type WatermarkSpec } from './ladder.js';
 import type { NewRendition, RenditionRow, RenditionSource, RenditionsRepository, StoredFileInfo } from './repository.js';
+import type { RenditionsPayload } from './job.js';
 import type { FileUrls } from './urls.js';
 
-export const RENDITIONS_JOB_KIND = 'renditions';
+export { RENDITIONS_JOB_KIND } from './job.js';
 
 /** How long ffmpeg may take for a poster frame. */
 const FFMPEG_TIMEOUT_MS = 30_000;
 /** ffmpeg's diagnostics kept for the log, at most. */
 const FFMPEG_STDERR_BYTES = 4096;
-
-export interface RenditionsPayload {
-  mediaId: number;
-  /** The file the renditions are made from: a replace meanwhile makes this job's work garbage. */
-  storageKey: string;
-}
 
 /** A rendition as replies show it. */
 export interface RenditionView {
@@ -86,7 +80,6 @@ export class RenditionsService {
     private readonly storage: StorageBackend,
     private readonly files: FileDeletions,
     private readonly deletions: DeletionsRepository,
-    private readonly jobs: JobQueue,
     private readonly urls: FileUrls,
     private readonly log: Pick<Logger, 'warn' | 'error'>,
     private readonly settings: RenditionsSettings,
@@ -96,32 +89,9 @@ export class RenditionsService {
     sharp.cache(false);
   }
 
-  /**
-   * In the transaction that gives a media a new file (every completed
-   * upload): its old renditions' keys are returned for recording as
-   * deletions in that transaction, its state becomes pending, and the job is
-   * queued with it, so it survives a restart. Wake the worker after the commit.
-   */
-  async renew(trx: Db, ownerId: number, mediaId: number, storageKey: string): Promise<string[]> {
-    const old = await this.repo.reset(trx, mediaId);
-    const payload: RenditionsPayload = { mediaId, storageKey };
-    await this.jobs.enqueueIn(trx, ownerId, RENDITIONS_JOB_KIND, payload, 1);
-    return old;
-  }
-
   /** Leftovers of a process that stopped mid-job (only this process's worker writes here once it runs). */
   async sweepWork(): Promise<void> {
     for (const entry of await readdir(this.settings.workDir)) await rm(join(this.settings.workDir, entry), { recursive: true, force: true });
-  }
-
-  /** Tells this process's worker a job is waiting (after the commit that queued it). */
-  wake(): void {
-    this.jobs.wakeWorker();
-  }
-
-  /** Keys of the renditions of medias about to be deleted in `trx`. */
-  keysOf(trx: Db, mediaIds: readonly number[]): Promise<string[]> {
-    return this.repo.keysOf(trx, mediaIds);
   }
 
   /** The renditions of a page of medias (one query), as replies show them. */
@@ -180,7 +150,7 @@ export class RenditionsService {
   handler(): JobHandler<Prepared> {
     return {
       prepare: (job, payload) => this.prepare(job, payload as RenditionsPayload),
-      runChunk: (trx, _job, payload, _start, _end, prepared) => this.record(trx, payload as RenditionsPayload, prepared!),
+      runChunk: (unit, _job, payload, _start, _end, prepared) => this.record(unit, payload as RenditionsPayload, prepared!),
       giveUp: async (_job, payload) => {
         const p = payload as RenditionsPayload;
         await this.repo.failNow(p.mediaId, p.storageKey, 'the renditions could not be made (retried, then given up)');
@@ -250,7 +220,8 @@ export class RenditionsService {
     }
   }
 
-  private async record(trx: Db, p: RenditionsPayload, prepared: Prepared) {
+  private async record(unit: Unit, p: RenditionsPayload, prepared: Prepared) {
+    const trx = unit.db;
     if (prepared.kind === 'skip') return { processed: 1, failed: 0, errors: [] };
     if (prepared.kind === 'failed') {
       await this.repo.fail(trx, p.mediaId, p.storageKey, prepared.reason);
@@ -263,7 +234,8 @@ export class RenditionsService {
     }
     // The media changed file or went meanwhile: what was made is garbage.
     await this.deletions.record(trx, keys);
-    return { processed: 1, failed: 0, errors: [], afterCommit: () => this.files.remove(keys) };
+    unit.afterCommit(() => this.files.remove(keys));
+    return { processed: 1, failed: 0, errors: [] };
   }
 
   private watermarkOf(w: RenditionSource['watermark']): WatermarkSpec | undefined {

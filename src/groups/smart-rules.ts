@@ -1,7 +1,8 @@
 // The model of smart-collection rules (docs/media-groups.md): which fields and
 // operators exist and how a rule set is stored. The groups feature reads and
-// validates rules from requests (src/groups/rules.ts); the media repository
-// compiles a stored set into SQL when it selects medias.
+// validates rules from requests (src/groups/rules.ts) and compiles a stored
+// set into SQL (src/groups/smart-repository.ts) for the media repository,
+// which selects the medias.
 
 export const RULE_OPERATORS = {
   keyword: ['is', 'is_not', 'contains'],

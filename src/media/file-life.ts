@@ -1,0 +1,206 @@
+// The one owner of a media file's life (docs/architecture.md, "A file's
+// life"): publication (a media goes live with a verified file, or replaces
+// its file), abandonment (an upload refused for good), deletion (of medias,
+// for this feature and for galleries and groups deleting what holds them) and
+// the sweep of abandoned uploads. Each runs as one unit of work
+// (src/store/unit-of-work.ts) over the repositories a file's life touches:
+// the medias', the pending uploads', the renditions', the jobs' and the
+// recorded file deletions'.
+//
+// What must follow a commit is queued on the unit, never done by a
+// repository calling a service: an outbox inside the transaction for what
+// must survive a crash (the file deletions recorded in file_deletions, the
+// renditions job as a row of jobs, both written in the same transaction as
+// the media's change, so a crash right after the commit loses neither: the
+// cleanup sweep drains the first, the worker runs the second), and an
+// after-commit hook that only does it sooner (removing the files, waking this
+// process's worker). The hook runs only when the commit succeeded: a rollback
+// never removes a file a row still points to.
+import type { Config } from '../config.js';
+import type { JobsRepository } from '../jobs/repository.js';
+import type { JobQueue } from '../jobs/service.js';
+import { RENDITIONS_JOB_KIND, type RenditionsPayload } from '../renditions/job.js';
+import type { RenditionsRepository } from '../renditions/repository.js';
+import type { DeletionsRepository } from '../storage/deletions-repository.js';
+import type { FileDeletions } from '../storage/file-deletions.js';
+import type { Db } from '../store/db.js';
+import { AfterCommitFailed, inUnit, type Unit } from '../store/unit-of-work.js';
+import type { UploadsRepository } from '../uploads/repository.js';
+import type { LiveFile, MediaRepository } from './repository.js';
+
+/** Ids per statement of a deletion: far below every database's variable limit. */
+export const DELETE_IDS = 500;
+/** Expired uploads and stale medias per transaction of the sweep. */
+const SWEEP_BATCH = 200;
+
+/**
+ * published: the media is live with the file. already-completed: a concurrent
+ * step 3 won, or the media went; the file is recorded for deletion.
+ * too-late: the file's unpublished record was swept (it may be gone).
+ */
+export type PublishOutcome = 'published' | 'already-completed' | 'too-late';
+
+export interface FileLifeRepositories {
+  medias: MediaRepository;
+  uploads: UploadsRepository;
+  renditions: RenditionsRepository;
+  jobs: JobsRepository;
+  deletions: DeletionsRepository;
+}
+
+export class FileLife {
+  constructor(
+    private readonly db: Db,
+    private readonly repos: FileLifeRepositories,
+    private readonly files: FileDeletions,
+    private readonly jobs: Pick<JobQueue, 'wakeWorker'>,
+    private readonly config: Pick<Config, 'uploadExpirySeconds'>,
+  ) {}
+
+  /**
+   * The last move of every upload: in one unit the media becomes live with
+   * its verified file (already at its final key), the pending upload it came
+   * from ends, its renditions are queued afresh, and every file the media no
+   * longer points to is recorded for deletion, then removed after the commit.
+   * `pendingUploadId`: the step-1 row this file answers (step 3). It must still
+   * exist, or a concurrent step 3 won the race and this one changes nothing.
+   * Without it (direct upload) any pending upload of the media is cancelled.
+   * On a failure the file, which nothing points to, is removed.
+   */
+  async publish(mediaId: number, file: LiveFile, pendingUploadId?: number): Promise<PublishOutcome> {
+    let outcome: PublishOutcome;
+    try {
+      outcome = await inUnit(this.db, (unit) => this.publishIn(unit, mediaId, file, pendingUploadId));
+    } catch (err) {
+      // Rolled back: nothing points to the file. (After a commit, the media may.)
+      if (!(err instanceof AfterCommitFailed)) await this.files.remove([file.storageKey]);
+      throw err;
+    }
+    // Its record for deletion was swept: removed now, whatever the sweep did.
+    if (outcome === 'too-late') await this.files.remove([file.storageKey]);
+    return outcome;
+  }
+
+  private async publishIn(unit: Unit, mediaId: number, file: LiveFile, pendingUploadId?: number): Promise<PublishOutcome> {
+    const { deletions, uploads, medias, renditions, jobs } = this.repos;
+    const tx = unit.db;
+    // Only a sweep a day later takes that record: the file may be gone with it.
+    if (!(await deletions.takeOff(tx, file.storageKey))) return 'too-late';
+    const orphaned: string[] = [];
+    // Every file the media no longer points to: recorded in the unit, removed after its commit.
+    const dropOrphaned = async (): Promise<void> => {
+      await deletions.record(tx, orphaned);
+      // A file left behind here is garbage, not a failure of the upload.
+      unit.afterCommit(() => this.files.remove(orphaned));
+    };
+    if (pendingUploadId !== undefined) {
+      if (!(await uploads.end(tx, pendingUploadId))) {
+        orphaned.push(file.storageKey);
+        await dropOrphaned();
+        return 'already-completed';
+      }
+    } else {
+      orphaned.push(...(await uploads.endOfMedias(tx, [mediaId])));
+    }
+    const previous = await medias.goLive(tx, mediaId, file);
+    if (!previous) {
+      orphaned.push(file.storageKey);
+      await dropOrphaned();
+      return 'already-completed';
+    }
+    if (previous.storageKey && previous.storageKey !== file.storageKey) orphaned.push(previous.storageKey);
+    // New renditions are queued with the file (a job row: the outbox); the old ones go with the old file.
+    orphaned.push(...(await renditions.reset(tx, mediaId)));
+    const payload: RenditionsPayload = { mediaId, storageKey: file.storageKey };
+    await jobs.enqueue({ ownerId: previous.ownerId, kind: RENDITIONS_JOB_KIND, payload, total: 1 }, tx);
+    await dropOrphaned();
+    unit.afterCommit(() => this.jobs.wakeWorker());
+    return 'published';
+  }
+
+  /**
+   * An upload whose file was refused for good: the pending row ends, its
+   * incoming file is recorded for deletion (and removed after the commit),
+   * and a media that never had a file goes.
+   */
+  abandonUpload(mediaId: number, pendingUploadId: number, incomingKey: string): Promise<void> {
+    return inUnit(this.db, async (unit) => {
+      const { uploads, medias, deletions } = this.repos;
+      await uploads.end(unit.db, pendingUploadId);
+      const gone = await medias.deleteNeverLive(unit.db, [mediaId]);
+      await deletions.record(unit.db, [...gone.keys, incomingKey]);
+      unit.afterCommit(() => this.files.remove([incomingKey]));
+    });
+  }
+
+  /** Deletes medias of `ownerId` among `ids` in a unit of their own (see deleteIn); returns how many went. */
+  delete(ownerId: number, ids: readonly number[]): Promise<number> {
+    return inUnit(this.db, (unit) => this.deleteIn(unit, ownerId, ids));
+  }
+
+  /**
+   * Deletes medias of `ownerId` among `ids` in `unit` (another feature may be
+   * deleting what holds them in the same unit): their rows and relations,
+   * their pending uploads (step 2 is refused from then on); every file of
+   * theirs (original, renditions, incoming file) is recorded for deletion in
+   * the unit and removed after its commit. Returns how many went.
+   */
+  async deleteIn(unit: Unit, ownerId: number, ids: readonly number[]): Promise<number> {
+    const { medias, renditions, uploads, deletions } = this.repos;
+    const keys: Array<string | null> = [];
+    let deleted = 0;
+    for (let i = 0; i < ids.length; i += DELETE_IDS) {
+      const present = await medias.lockOwned(unit.db, ownerId, ids.slice(i, i + DELETE_IDS));
+      if (present.length === 0) continue;
+      const presentIds = present.map((m) => m.id);
+      // Read before the rows cascade away with the medias.
+      keys.push(...present.map((m) => m.storage_key), ...(await renditions.keysOf(unit.db, presentIds)));
+      await medias.deleteRows(unit.db, presentIds);
+      keys.push(...(await uploads.endOfMedias(unit.db, presentIds)));
+      deleted += presentIds.length;
+    }
+    await deletions.record(unit.db, keys);
+    // Recorded with the rows: a crash after the commit leaves the files to the cleanup sweep, not orphaned.
+    unit.afterCommit(() => this.files.remove(keys));
+    return deleted;
+  }
+
+  /**
+   * The cleanup sweep's part. Abandoned uploads (a step 1 whose step 3 never
+   * came, UPLOAD_EXPIRY_SECONDS later): the pending row, and the media when it
+   * never went live, with the file recorded for deletion in the same
+   * transaction and removed after it; then medias that stayed pending without
+   * any upload for as long (a refused or failed file).
+   */
+  async sweepAbandonedUploads(now: Date): Promise<{ uploads: number; medias: number }> {
+    const { uploads, medias, deletions } = this.repos;
+    const result = { uploads: 0, medias: 0 };
+    for (;;) {
+      const expired = await uploads.expired(now.toISOString(), SWEEP_BATCH);
+      if (expired.length === 0) break;
+      result.uploads += expired.length;
+      result.medias += await inUnit(this.db, async (unit) => {
+        const keys = expired.map((u) => u.storage_key);
+        await uploads.endMany(unit.db, expired.map((u) => u.id));
+        const gone = await medias.deleteNeverLive(unit.db, expired.map((u) => u.media_id));
+        await deletions.record(unit.db, [...keys, ...gone.keys]);
+        unit.afterCommit(() => this.files.remove(keys));
+        return gone.count;
+      });
+      if (expired.length < SWEEP_BATCH) break;
+    }
+    const cutoff = new Date(now.getTime() - this.config.uploadExpirySeconds * 1000).toISOString();
+    for (;;) {
+      const stale = await medias.staleNeverLive(cutoff, SWEEP_BATCH);
+      if (stale.length === 0) break;
+      // Their files (if any) stay recorded: the sweep's file-deletions part drains them.
+      result.medias += await inUnit(this.db, async (unit) => {
+        const gone = await medias.deleteNeverLive(unit.db, stale);
+        await deletions.record(unit.db, gone.keys);
+        return gone.count;
+      });
+      if (stale.length < SWEEP_BATCH) break;
+    }
+    return result;
+  }
+}
