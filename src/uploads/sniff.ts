@@ -133,6 +133,9 @@ const DECODER_TEXT_WINDOW = 1000;
 /** The printable ASCII (with tab, LF, CR) libvips requires of an SVG's first 24 bytes. */
 const isTextByte = (b: number) => b === 9 || b === 10 || b === 13 || (b >= 0x20 && b < 0x7f);
 
+const PDF_MAGIC = Buffer.from('%PDF-', 'latin1');
+const startsWith = (head: Uint8Array, magic: Uint8Array) => head.length >= magic.length && magic.every((b, k) => head[k] === b);
+
 /**
  * Whether the file's bytes are markup (SVG, HTML, XML, a DASH manifest),
  * whatever container its magic numbers claim: `<!--ftypavif-->` followed by
@@ -144,11 +147,14 @@ const isTextByte = (b: number) => b === 9 || b === 10 || b === 13 || (b >= 0x20 
  * bytes are text (libvips' own test for SVG, and no real image or video
  * header is) and a tag opens in the text that follows (up to the first NUL,
  * where ffmpeg's probes stop, and at least the window libvips searches).
+ * A PDF is exempt from the second rule only: it is never decoded.
  */
 export function isMarkup(head: Uint8Array): boolean {
   let i = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
   while (i < head.length && (head[i] === 0x20 || head[i] === 9 || head[i] === 10 || head[i] === 13)) i++;
   if (head[i] === 0x3c) return true;
+  // PDF is text with `<<` dictionaries and `</Name` keys, and goes to no decoder (documents get a drawn card).
+  if (startsWith(head, PDF_MAGIC)) return false;
   const lead = Math.min(24, head.length);
   for (let j = 0; j < lead; j++) if (!isTextByte(head[j])) return false;
   let end = head.indexOf(0);
