@@ -12,8 +12,9 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { all, find, text, type XmlNode } from '../../src/client/xml.js';
 import { decoderCorpus, ffmpegMade, MPD, realFfmpeg, slowPicture, SVG_TEXT, SVG_TURBULENCE, tsText } from '../support/decoder-corpus.js';
-import { eachDatabase } from '../support/service.js';
-import { startWorld, type World } from '../support/world.js';
+import pino from 'pino';
+import { eachDatabase, TestService } from '../support/service.js';
+import { worldOn, type World } from '../support/world.js';
 
 async function status(w: World, data: Buffer, fileName: string): Promise<{ status: number; uuid?: string }> {
   return w.client.request('POST', '/medias.xml', {}, { file: { field: 'media[content]', fileName, data } }).then(
@@ -44,23 +45,32 @@ eachDatabase((kind) => {
     let w: World;
     let scratch: string;
     let ffmpegLog: string;
+    let recorder: string;
+    const logs: Array<Record<string, unknown>> = [];
 
     beforeAll(async () => {
       scratch = await mkdtemp(join(tmpdir(), 'mps-decoder-'));
       ffmpegLog = join(scratch, 'ffmpeg-calls.log');
       // FFMPEG_PATH names this recorder: it notes each call's arguments and limits, then runs the real ffmpeg.
-      const recorder = join(scratch, 'ffmpeg');
+      recorder = join(scratch, 'ffmpeg');
       await writeFile(
         recorder,
         `#!/bin/sh\n{ printf 'cpu=%s vmem=%s\\n' "$(ulimit -t)" "$(ulimit -v)"; for a in "$@"; do printf '%s\\n' "$a"; done; printf -- '--end\\n'; } >> '${ffmpegLog}'\nexec '${realFfmpeg}' "$@"\n`,
       );
       await chmod(recorder, 0o755);
-      w = await startWorld(kind, { FFMPEG_PATH: recorder, RENDITION_TIMEOUT_SECONDS: '1', JOB_POLL_MS: '50', JOB_RETRY_SECONDS: '0' });
+      const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) });
+      w = await worldOn(await TestService.start(kind, { FFMPEG_PATH: recorder, RENDITION_TIMEOUT_SECONDS: '1', JOB_POLL_MS: '50', JOB_RETRY_SECONDS: '0' }, logger));
     }, 60_000);
 
     afterAll(async () => {
       await w?.svc.close();
       if (scratch) await rm(scratch, { recursive: true, force: true });
+    });
+
+    it('logs at start the ffmpeg it runs (FFMPEG_PATH here) and its version', () => {
+      const line = logs.find((l) => l.msg === 'video frames by ffmpeg');
+      expect(line).toMatchObject({ ffmpeg: recorder, source: 'configured' });
+      expect(line?.version).toMatch(/^ffmpeg version \S+/);
     });
 
     it('refuses markup whatever container its first bytes claim: AVIF, MPEG-TS, GIF, a bare SVG', async () => {
@@ -151,6 +161,8 @@ eachDatabase((kind) => {
         const jobs = await jobOf(w, up.uuid!);
         expect({ name, jobs: jobs.map((j) => `${j.state} ${j.attempts}`) }).toEqual({ name, jobs: ['done 1'] });
       }
+      // No file made the worker retry (each attempt would decode it again).
+      expect(logs.filter((l) => l.msg === 'job chunk failed; the job is retried later').map((l) => l.err)).toEqual([]);
       // The worker goes on with the next job: a good photo gets its renditions.
       const good = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#336699' } }).jpeg().toBuffer();
       const up = await status(w, good, 'good.jpg');
