@@ -257,3 +257,77 @@ function hostileVisitors(port: number, v: VisitorSite, until: number, record: (s
     }
   });
 }
+
+/**
+ * The decoder corpus (test/support/decoder-corpus.ts) uploaded while RSS is
+ * sampled: polyglots, declared-huge sizes, thousands of frames, truncated
+ * files, manifests disguised as video, and a legitimate 196 Mpx RGBA PNG.
+ * One file at a time, each until its renditions job is over (ready or
+ * failed; a refused upload is over at once), so the peak is known per file;
+ * then a good photo must get its renditions.
+ */
+export async function benchHostileDecoders(b: BenchContext): Promise<BenchLine[]> {
+  const { decoderCorpus } = await import('../test/support/decoder-corpus.js');
+  const corpus = await decoderCorpus();
+  const good = await (await import('sharp')).default({ create: { width: 1600, height: 1200, channels: 3, background: '#336699' } }).jpeg().toBuffer();
+  const before = rssMiB(b.pid);
+  let peak = before;
+  let filePeak = before;
+  const sampler = setInterval(() => {
+    const now = rssMiB(b.pid);
+    peak = Math.max(peak, now);
+    filePeak = Math.max(filePeak, now);
+  }, 20);
+  const statuses: number[] = [];
+  const perFile: Array<{ name: string; growth: number }> = [];
+  const started = Date.now();
+  let accepted = 0;
+  let unsettled = 0;
+  let goodReady = false;
+  const upload = (name: string, data: Buffer) =>
+    b.client.request('POST', '/medias.xml', {}, { file: { field: 'media[content]', fileName: name, data } }).then(
+      (res) => {
+        statuses.push(res.status);
+        return text(res.doc, 'media/uuid');
+      },
+      (e: { status?: number }) => void statuses.push(e.status ?? 0),
+    );
+  const state = async (uuid: string) => text((await b.client.request('GET', `/medias/${uuid}.xml`)).doc, 'media/renditions-state');
+  const settle = async (uuid: string) => {
+    const until = Date.now() + 300_000;
+    let s = await state(uuid);
+    while (s === 'processing' && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 100));
+      s = await state(uuid);
+    }
+    return s;
+  };
+  try {
+    for (const file of [...corpus, { name: 'good.jpg', bytes: good }]) {
+      const start = rssMiB(b.pid);
+      filePeak = start;
+      const uuid = await upload(file.name, file.bytes);
+      const s = uuid ? await settle(uuid) : undefined;
+      if (uuid && file.name !== 'good.jpg') accepted++;
+      if (s === 'processing') unsettled++;
+      if (file.name === 'good.jpg') goodReady = s === 'ready';
+      perFile.push({ name: file.name, growth: filePeak - start });
+    }
+  } finally {
+    clearInterval(sampler);
+  }
+  const fivexx = statuses.filter((s) => s >= 500 || s === 0).length;
+  const refused = statuses.filter((s) => s >= 400 && s < 500).length;
+  const worst = perFile.reduce((a, f) => (f.growth > a.growth ? f : a));
+  return [
+    {
+      name: `decoder corpus: ${corpus.length} files, ${refused} refused, ${accepted} accepted and settled in ${((Date.now() - started) / 1000).toFixed(1)} s (no 5xx: ${fivexx === 0}, none left processing: ${unsettled === 0}, good photo after it ready: ${goodReady})`,
+      value: corpus.length,
+      unit: 'files',
+      ok: fivexx === 0 && unsettled === 0 && goodReady,
+    },
+    { name: 'service RSS before the decoder corpus', value: Math.round(before), unit: 'MiB' },
+    { name: `largest RSS growth over one corpus file (${worst.name})`, value: Math.round(worst.growth), unit: 'MiB' },
+    { name: 'service RSS peak during the decoder corpus (sampled every 20 ms)', value: Math.round(peak), unit: 'MiB', target: `<= ${RSS_TARGET_MIB}`, ok: peak <= RSS_TARGET_MIB },
+  ];
+}

@@ -137,6 +137,7 @@ async function main(): Promise<void> {
       ['uploads', './uploads.js', 'benchUploads'],
       ['batch', './batch.js', 'benchBatch'],
       ['hostile', './hostile.js', 'benchHostile'],
+      ['hostile', './hostile.js', 'benchHostileDecoders'],
       ['renditions', './renditions.js', 'benchRenditions'],
       ['site', './site.js', 'benchSite'],
       ['site-weight', './site-weight.js', 'benchSiteWeight'],

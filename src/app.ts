@@ -42,6 +42,7 @@ import { PricingProfilesRepository } from './pricing-profiles/repository.js';
 import { PricingProfilesService } from './pricing-profiles/service.js';
 import { RenditionsRepository } from './renditions/repository.js';
 import { fileRoutes } from './renditions/routes.js';
+import { chooseFfmpeg, ffmpegVersion } from './renditions/ffmpeg.js';
 import { RENDITIONS_JOB_KIND, RenditionsService } from './renditions/service.js';
 import { FileUrls } from './renditions/urls.js';
 import { SiteRepository } from './site/repository.js';
@@ -242,10 +243,19 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     const fileUrls = new FileUrls(uploadSecret, () => config.publicUrl);
     const renditionsWork = join(config.dataDir, 'renditions-work');
     ensurePrivateDir(renditionsWork);
+    const ffmpeg = chooseFfmpeg(config.renditions.ffmpegPath);
+    if (duties.work) {
+      // Which decoder of hostile videos this worker runs, for whoever keeps it patched.
+      const version = await ffmpegVersion(ffmpeg);
+      if (version) log.info({ ffmpeg: ffmpeg.path, source: ffmpeg.source, version }, 'video frames by ffmpeg');
+      else log.warn({ ffmpeg: ffmpeg.path, source: ffmpeg.source }, 'ffmpeg does not run: videos will get no poster frame');
+    }
     const renditionsRepo = new RenditionsRepository(store.db);
     const renditions = new RenditionsService(renditionsRepo, storage, fileDeletions, deletions, fileUrls, log, {
       workDir: renditionsWork,
       dataDir: config.dataDir,
+      timeoutSeconds: config.renditions.timeoutSeconds,
+      ffmpeg,
     });
     // Before the worker starts: what a crashed job left behind.
     await renditions.sweepWork();

@@ -78,6 +78,7 @@ export interface Config {
   logLevel: string;
   trustProxy: boolean;
   jobs: JobSettings;
+  renditions: RenditionSettings;
   connections: ConnectionLimits;
   /** How often expired sessions are deleted. */
   sessionPurgeSeconds: number;
@@ -184,6 +185,14 @@ function visitorSettings(env: Record<string, string | undefined>, publicUrl: str
   };
 }
 
+/** The rendition ladder and the ffmpeg that takes video frames (docs/renditions.md). */
+export interface RenditionSettings {
+  /** Wall-clock bound of one ladder (RENDITION_TIMEOUT_SECONDS); below the job lease, so no other worker takes the job meanwhile. */
+  timeoutSeconds: number;
+  /** FFMPEG_PATH: the ffmpeg to run; unset: the system's (/usr/bin/ffmpeg), else the bundled build. */
+  ffmpegPath?: string;
+}
+
 export function loadConfig(env: Record<string, string | undefined> = loadEnv()): Config {
   const port = intSetting(env, 'PORT', 8080, 0, 65535);
   const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, '');
@@ -217,6 +226,10 @@ export function loadConfig(env: Record<string, string | undefined> = loadEnv()):
       maxAttempts: intSetting(env, 'JOB_MAX_ATTEMPTS', 5, 1, 1000),
       retrySeconds: intSetting(env, 'JOB_RETRY_SECONDS', 5, 0, 86_400),
       retentionSeconds: intSetting(env, 'JOB_RETENTION_SECONDS', 7 * 24 * 3600, 1, 10 * 365 * 24 * 3600),
+    },
+    renditions: {
+      timeoutSeconds: intSetting(env, 'RENDITION_TIMEOUT_SECONDS', 40, 1, 3600),
+      ffmpegPath: env.FFMPEG_PATH || undefined,
     },
     connections: connectionLimits(env),
     sessionPurgeSeconds: intSetting(env, 'SESSION_PURGE_SECONDS', 3600, 1, 7 * 24 * 3600),

@@ -4,7 +4,10 @@
 // buffer and encoded, one rung at a time to bound memory. Metadata is
 // stripped except copyright and author. A watermark goes on the public sizes
 // from WATERMARK_FROM up; never on the small ones (nor on the original, which
-// is never touched).
+// is never touched). Before the decode, the format sharp's loader finds in
+// the bytes must be one the caller accepts (never SVG, PDF or ImageMagick),
+// and the whole ladder has a wall-clock bound (sharp's timeout on every
+// pipeline): a picture that cannot be made in time fails, it is not retried.
 import { createHash } from 'node:crypto';
 import sharp, { type OverlayOptions, type Sharp } from 'sharp';
 
@@ -38,10 +41,23 @@ export interface LadderOptions {
   author?: string;
   /** Name of the rungs ('poster' for a video frame's largest): by default the long edge. */
   name?: (longEdge: number, largest: boolean) => string;
+  /** Decoder formats (sharp's `metadata().format`) the input may be decoded as; anything else is refused. */
+  accept: ReadonlySet<string>;
+  /** Wall-clock bound of the whole ladder, in seconds (decode, watermarks, every rung). */
+  timeoutSeconds: number;
 }
 
 /** The media's watermark cannot be read or drawn. */
 export class WatermarkFailed extends Error {}
+
+/** The decoder takes the bytes for another format than the one they were accepted as. */
+export class FormatMismatch extends Error {}
+
+/** The ladder did not finish within its time bound. */
+export class LadderTimedOut extends Error {}
+
+/** Never decoded, whatever a caller accepts: markup (librsvg), documents (poppler/pdfium), ImageMagick's coders. */
+const NEVER_DECODED = new Set(['svg', 'pdf', 'magick']);
 
 export interface RenditionFile {
   name: string;
@@ -74,10 +90,41 @@ export function rungsFor(width: number, height: number): Array<{ longEdge: numbe
  * Throws sharp's error for what cannot be decoded.
  */
 export async function makeLadder(input: string | Buffer, options: LadderOptions, emit: (file: RenditionFile) => Promise<void>): Promise<void> {
+  // Storing the files is the machine's work, not the picture's: it does not count against the bound.
+  let deadline = Date.now() + options.timeoutSeconds * 1000;
+  const timedEmit = async (file: RenditionFile) => {
+    const start = Date.now();
+    try {
+      await emit(file);
+    } finally {
+      deadline += Date.now() - start;
+    }
+  };
+  try {
+    await ladder(input, options, timedEmit, () => {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new LadderTimedOut();
+      // sharp counts whole seconds; 0 would mean no limit.
+      return { seconds: Math.max(1, Math.ceil(left / 1000)) };
+    });
+  } catch (err) {
+    // sharp's own timeout says "timeout: 12% complete".
+    if (err instanceof LadderTimedOut || (err instanceof Error && /^timeout\b/i.test(err.message))) {
+      throw new LadderTimedOut(`the pictures took too long to make (over ${options.timeoutSeconds} s)`);
+    }
+    throw err;
+  }
+}
+
+async function ladder(input: string | Buffer, options: LadderOptions, emit: (file: RenditionFile) => Promise<void>, timeout: () => { seconds: number }): Promise<void> {
   const formats = options.formats ?? ['webp', 'jpeg'];
   const maxRung = RUNGS[RUNGS.length - 1];
+  // libvips picks its loader from the content, not from our type: read the header first, decode only what was accepted.
+  const { format } = await sharp(input, { failOn: 'none' }).metadata();
+  if (NEVER_DECODED.has(format) || !options.accept.has(format)) throw new FormatMismatch('the file is not the type it was accepted as');
   // The one decode: shrink-on-load does most of the work for JPEG.
   const { data, info } = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error', sequentialRead: true })
+    .timeout(timeout())
     .rotate()
     .resize(maxRung, maxRung, { fit: 'inside', withoutEnlargement: true })
     .toColourspace('srgb')
@@ -96,7 +143,7 @@ export async function makeLadder(input: string | Buffer, options: LadderOptions,
       : undefined;
     const name = options.name ? options.name(rung.longEdge, i === rungs.length - 1) : String(rung.longEdge);
     for (const format of formats) {
-      let img: Sharp = sharp(data, { raw }).resize(rung.width, rung.height, { fit: 'fill' });
+      let img: Sharp = sharp(data, { raw }).timeout(timeout()).resize(rung.width, rung.height, { fit: 'fill' });
       if (overlay) img = img.composite(overlay);
       if (format === 'jpeg' && raw.channels === 4) img = img.flatten({ background: '#ffffff' });
       img = img.withExif(exif);

@@ -3,13 +3,11 @@
 // The slow part (reading the file, decoding, encoding, storing) runs in the
 // job's prepare step, outside any transaction; the chunk transaction then
 // records the result only if the media still holds the file it came from.
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { createRequire } from 'node:module';
 import type { Logger } from 'pino';
 import exifr from 'exifr';
 import sharp from 'sharp';
@@ -21,19 +19,16 @@ import type { DeletionsRepository } from '../storage/deletions-repository.js';
 import type { FileDeletions } from '../storage/file-deletions.js';
 import { readFileHead } from '../storage/file-head.js';
 import { PRIVATE_FILE_MODE } from '../storage/private-files.js';
-import { SNIFF_BYTES } from '../uploads/sniff.js';
+import { decoderFormatsFor, SNIFF_BYTES } from '../uploads/sniff.js';
 import { isPublic } from '../visitors/gate.js';
-import { makeLadder, WatermarkFailed, type LadderOptions, type RenditionFile, type WatermarkSpec } from './ladder.js';
+import { demuxerFor, FFMPEG_LIMITS, runFfmpeg, type FfmpegBinary } from './ffmpeg.js';
+import { FormatMismatch, LadderTimedOut, makeLadder, WatermarkFailed, type LadderOptions, type RenditionFile, type WatermarkSpec } from './ladder.js';
 import type { NewRendition, RenditionRow, RenditionSource, RenditionsRepository, StoredFileInfo } from './repository.js';
 import type { RenditionsPayload } from './job.js';
 import type { FileUrls } from './urls.js';
 
 export { RENDITIONS_JOB_KIND } from './job.js';
 
-/** How long ffmpeg may take for a poster frame. */
-const FFMPEG_TIMEOUT_MS = 30_000;
-/** ffmpeg's diagnostics kept for the log, at most. */
-const FFMPEG_STDERR_BYTES = 4096;
 
 /** A rendition as replies show it. */
 export interface RenditionView {
@@ -58,6 +53,10 @@ export interface RenditionsSettings {
   dataDir: string;
   /** libvips threads for the ladder (1 keeps the worker from starving requests on a small machine). */
   threads?: number;
+  /** Wall-clock bound of one ladder (RENDITION_TIMEOUT_SECONDS): over it the renditions fail, they are not retried. */
+  timeoutSeconds: number;
+  /** The ffmpeg that takes poster frames (src/renditions/ffmpeg.ts chooses it). */
+  ffmpeg: FfmpegBinary;
 }
 
 /** How long a key found public stays known as such in this process, and how many keys are remembered. */
@@ -166,17 +165,24 @@ export class RenditionsService {
     try {
       const input = await this.localCopy(p.storageKey, work);
       const mime = source.mimeType ?? 'application/octet-stream';
-      const options: LadderOptions = { copyright: source.copyright ?? undefined, author: source.author ?? undefined };
+      const options: LadderOptions = {
+        copyright: source.copyright ?? undefined,
+        author: source.author ?? undefined,
+        // Poster frames and placeholders are PNGs this service made.
+        accept: new Set(['png']),
+        timeoutSeconds: this.settings.timeoutSeconds,
+      };
       let picture: string | Buffer;
       if (mime.startsWith('image/') && mime !== 'image/svg+xml') {
         picture = input;
+        options.accept = decoderFormatsFor(mime);
         options.watermark = this.watermarkOf(source.watermark);
         // The file's own credits, unless the media record names them.
         const credits = await creditsOf(input);
         options.copyright ??= credits.copyright;
         options.author ??= credits.author;
       } else if (mime.startsWith('video/')) {
-        picture = await posterFrame(input, work);
+        picture = await posterFrame(this.settings.ffmpeg, mime, input, work, this.log);
         options.watermark = this.watermarkOf(source.watermark);
       } else {
         // Documents (and anything else we accept): a neutral card naming the type; nothing to protect.
@@ -206,7 +212,8 @@ export class RenditionsService {
         await makeLadder(picture, options, emit);
       } catch (err) {
         if (storeError !== undefined || !isDecodeError(err)) throw err;
-        throw new Undecodable(err instanceof WatermarkFailed ? err.message : 'the file could not be decoded as a picture');
+        const known = err instanceof WatermarkFailed || err instanceof FormatMismatch || err instanceof LadderTimedOut;
+        throw new Undecodable(known ? err.message : 'the file could not be decoded as a picture');
       }
       return { kind: 'made', rows };
     } catch (err) {
@@ -275,41 +282,29 @@ async function creditsOf(path: string): Promise<{ copyright?: string; author?: s
 
 /** sharp's refusals of the bytes (not of the machine): corrupt, truncated, unsupported, too many pixels. */
 function isDecodeError(err: unknown): boolean {
-  if (err instanceof WatermarkFailed) return true;
+  if (err instanceof WatermarkFailed || err instanceof FormatMismatch || err instanceof LadderTimedOut) return true;
   const message = err instanceof Error ? err.message : '';
   return /unsupported image format|Input file|Input buffer|VipsJpeg|VipsPng|VipsWebp|VipsForeign|pngload|jpegload|webpload|heifload|tiffload|gifload|corrupt|premature|truncated|pixel limit|bad|invalid/i.test(message);
 }
 
-const ffmpegPath = (): string => (createRequire(import.meta.url)('@ffmpeg-installer/ffmpeg') as { path: string }).path;
-
 /** One frame of the video as a PNG: a second in, or the first frame of a shorter video. */
-async function posterFrame(input: string, dir: string): Promise<string> {
+async function posterFrame(ffmpeg: FfmpegBinary, mime: string, input: string, dir: string, log: Pick<Logger, 'warn'>): Promise<string> {
+  // Read as the type its bytes were accepted as, never as what ffmpeg would guess.
+  const demuxer = demuxerFor(mime, await readFileHead(input, 4));
+  if (!demuxer) throw new Undecodable('no frame could be read from the video');
   const out = join(dir, 'poster.png');
   for (const seek of ['1', '0']) {
-    await runFfmpeg(['-hide_banner', '-loglevel', 'error', '-nostdin', '-ss', seek, '-i', input, '-frames:v', '1', '-an', '-sn', '-f', 'image2', '-y', out]);
+    const run = await runFfmpeg(ffmpeg, demuxer, input, ['-ss', seek], ['-frames:v', '1', '-an', '-sn', '-dn', '-f', 'image2', '-y', out]);
+    if (run.kind === 'unavailable') throw new Undecodable('no video decoder is available');
+    if (run.kind === 'killed') {
+      log.warn({ signal: run.signal, limits: FFMPEG_LIMITS }, 'ffmpeg stopped at its time or CPU limit');
+      throw new Undecodable('the video decoder went over its time limit');
+    }
+    // A failed seek is not an error here: what was written says.
     const made = await stat(out).catch(() => undefined);
     if (made && made.size > 0) return out;
   }
   throw new Undecodable('no frame could be read from the video');
-}
-
-function runFfmpeg(args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let child;
-    try {
-      child = spawn(ffmpegPath(), args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: FFMPEG_TIMEOUT_MS, killSignal: 'SIGKILL' });
-    } catch {
-      reject(new Undecodable('no video decoder is available'));
-      return;
-    }
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      if (stderr.length < FFMPEG_STDERR_BYTES) stderr += chunk.toString('utf8').slice(0, FFMPEG_STDERR_BYTES - stderr.length);
-    });
-    child.on('error', () => reject(new Undecodable('no video decoder is available')));
-    // A failed seek is not an error here: the caller looks at what was written.
-    child.on('close', (code, signal) => (signal ? reject(new Undecodable('the video decoder timed out')) : resolve(void code)));
-  });
 }
 
 /** A neutral 1280 × 960 card with the file's type (e.g. PDF). */

@@ -4,7 +4,7 @@
 // metadata cannot be read is still a valid upload, just without these facts.
 import exifr from 'exifr';
 import sharp from 'sharp';
-import type { SniffedType } from './sniff.js';
+import { decoderFormatsFor, type SniffedType } from './sniff.js';
 
 export interface MediaFacts {
   width?: number;
@@ -24,6 +24,8 @@ export async function readMediaFacts(type: SniffedType, input: string | Buffer, 
   if (SHARP_READABLE.has(type.mimeType)) {
     try {
       const meta = await sharp(input, { failOn: 'none' }).metadata();
+      // The loader libvips picked from the content must be the accepted type's: no facts from anything else.
+      if (!decoderFormatsFor(type.mimeType).has(meta.format)) return facts;
       const oriented = meta.autoOrient ?? meta;
       if (oriented.width && oriented.height) {
         facts.width = oriented.width;
