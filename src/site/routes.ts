@@ -217,7 +217,7 @@ export function siteRoutes(fastify: FastifyInstance, deps: SiteRouteDeps): void 
     const checked = given.length > 0 && given.length <= 200 ? await site.checkPassword(v.at.website, gallery, given) : { result: 'wrong' as const, uuid: undefined };
     if (checked.result === 'ok') {
       await deps.passwordThrottle.succeeded(v.at.website.uuid, galleryKey, req.ip);
-      const pass = passes.withGallery(v.pass ?? passes.fresh(v.at.website.uuid), checked.uuid!);
+      const pass = passes.withGallery(v.pass ?? passes.fresh(v.at.website.uuid), checked.uuid!, checked.passwordHash!);
       reply.header(
         'set-cookie',
         stringifySetCookie({ name: PASS_COOKIE, value: passes.encode(pass), path: v.at.homePath || '/', maxAge: PASS_LIFETIME_SECONDS, httpOnly: true, sameSite: 'lax', secure }),

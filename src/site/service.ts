@@ -132,7 +132,7 @@ export class SiteService {
     const sign = this.signer(decision, pass, now);
 
     const children: ChildItem[] = childRows.map((c) => {
-      const childDecision = decide([...toGate(chain, access.acls), { uuid: c.uuid, passwordProtected: c.password_hash !== null, acl: childAcls.get(c.id) ?? [] }], pass);
+      const childDecision = decide([...toGate(chain, access.acls), { uuid: c.uuid, passwordProtected: c.password_hash !== null, passwordHash: c.password_hash, acl: childAcls.get(c.id) ?? [] }], pass);
       const coverId = covers.get(c.id);
       const media = coverId === undefined ? undefined : medias.get(coverId);
       // A cover shows only what the visitor may already see inside.
@@ -203,13 +203,16 @@ export class SiteService {
     };
   }
 
-  /** A gallery password: 'ok' (the gallery's UUID to put in the pass), 'wrong', or 'unknown' gallery. */
-  async checkPassword(website: SiteWebsite, galleryUuid: string, password: string): Promise<{ result: 'ok' | 'wrong' | 'unknown'; uuid?: string }> {
+  /**
+   * A gallery password: 'ok' (the gallery's UUID and the stored hash it matched, to put in the
+   * pass as that password's version), 'wrong', or 'unknown' gallery.
+   */
+  async checkPassword(website: SiteWebsite, galleryUuid: string, password: string): Promise<{ result: 'ok' | 'wrong' | 'unknown'; uuid?: string; passwordHash?: string }> {
     if (!UUID.test(galleryUuid)) return { result: 'unknown' };
     const g = await this.repo.galleryByUuid(website.id, galleryUuid);
     if (!g || g.password_hash === null) return { result: 'unknown' };
     // argon2's verify compares in constant time.
-    return (await verifyPassword(g.password_hash, password)) ? { result: 'ok', uuid: g.uuid } : { result: 'wrong', uuid: g.uuid };
+    return (await verifyPassword(g.password_hash, password)) ? { result: 'ok', uuid: g.uuid, passwordHash: g.password_hash } : { result: 'wrong', uuid: g.uuid };
   }
 
   /** Galleries search engines may index: the sitemap (hidden, protected and noindex ones left out, as the gallery's indexing says). */
@@ -270,7 +273,7 @@ export class SiteService {
 }
 
 function toGate(chain: readonly SiteGallery[], acls: Map<number, readonly AclRule[]>): GateGallery[] {
-  return chain.map((g) => ({ uuid: g.uuid, passwordProtected: g.password_hash !== null, acl: acls.get(g.id) ?? [] }));
+  return chain.map((g) => ({ uuid: g.uuid, passwordProtected: g.password_hash !== null, passwordHash: g.password_hash, acl: acls.get(g.id) ?? [] }));
 }
 
 /** Search engines may index it: indexing 2, or 1 when no hidden gallery is on the way and anyone may see it. */

@@ -2,7 +2,7 @@
 // access rules of docs/website.md in one pure function, applied to the chain of
 // galleries from the website's root down to the one asked for. A protection
 // on a gallery (password, access list) applies to all its sub-galleries.
-import type { VisitorPass } from './pass.js';
+import { passOpens, type VisitorPass } from './pass.js';
 
 export const DEFAULT_ENTRY = 'DEFAULT';
 
@@ -17,6 +17,12 @@ export interface AclRule {
 export interface GateGallery {
   uuid: string;
   passwordProtected: boolean;
+  /**
+   * The stored hash of its password: a pass opens the gallery only for this
+   * password (pass.ts, passwordVersion). Absent, no pass opens it (only a
+   * decision without a pass, the public check, may leave it out).
+   */
+  passwordHash?: string | null;
   /** The gallery's access list; empty when it has none. */
   acl: readonly AclRule[];
 }
@@ -42,7 +48,7 @@ export function decide(chain: readonly GateGallery[], pass: VisitorPass | undefi
   for (const g of chain) {
     if (g.passwordProtected) {
       restricted = true;
-      if (!pass?.galleries.includes(g.uuid)) return { ok: false, need: 'password', gallery: g.uuid };
+      if (!g.passwordHash || !passOpens(pass, g.uuid, g.passwordHash)) return { ok: false, need: 'password', gallery: g.uuid };
     }
     if (g.acl.length === 0) continue;
     const fallback = g.acl.find((r) => r.email === DEFAULT_ENTRY);

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { text } from '../../src/client/xml.js';
 import { eachDatabase } from '../support/service.js';
 import { startWorld, type World } from '../support/world.js';
-import { create } from '../api/galleries-fixtures.js';
+import { create, publishMedias } from '../api/galleries-fixtures.js';
 import { cookieOf, visit, type Page } from './site-support.js';
 
 /** A form post with any headers (an Origin, a Host), as a cross-site page or a browser would send it. */
@@ -92,6 +92,51 @@ eachDatabase((kind) => {
       expect(cookieOf(own)).toMatch(/^mps_visitor=/);
       // Browsers that send no Origin (older ones, same-origin GET-then-POST) are not locked out.
       expect((await post(w, `${home}/_password`, form)).status).toBe(303);
+    });
+  });
+  describe('a pass opens a gallery only while its password stays the one given', () => {
+    it('changing, removing and re-setting the password (even to the same one) revokes passes already given', async () => {
+      const locked = await create(w, 'Revoked', w.rootUuid, { password: 'one' });
+      await create(w, 'Inside', locked);
+      await publishMedias(w.svc.db, w.user, locked, ['kept.jpg']);
+      const open = async (password: string) => {
+        const res = await visit(w.svc, `${home}/_password`, { form: { gallery: locked, password, back: `${home}/-/revoked` } });
+        expect(res.status).toBe(303);
+        return cookieOf(res)!;
+      };
+      const refused = async (cookie: string) => {
+        for (const path of [`${home}/-/revoked`, `${home}/-/revoked/inside`]) {
+          const page = await visit(w.svc, path, { cookie });
+          expect(page.status).toBe(403);
+          expect(page.body).toContain(`name="gallery" value="${locked}"`);
+          expect(page.body).not.toContain('kept.jpg');
+          expect(page.body).not.toContain('/files/');
+        }
+      };
+      const first = await open('one');
+      expect((await visit(w.svc, `${home}/-/revoked`, { cookie: first })).status).toBe(200);
+      expect((await visit(w.svc, `${home}/-/revoked/inside`, { cookie: first })).status).toBe(200);
+
+      // Changed: the old pass no longer opens it; the new password does.
+      await w.client.updateGallery(w.urlname, locked, { password: 'two' });
+      await refused(first);
+      const second = await open('two');
+      expect((await visit(w.svc, `${home}/-/revoked/inside`, { cookie: second })).status).toBe(200);
+
+      // Removed, then set again to the very same password: the pass given before is not good any more.
+      await w.client.updateGallery(w.urlname, locked, { password: '' });
+      expect((await visit(w.svc, `${home}/-/revoked`)).status).toBe(200);
+      await w.client.updateGallery(w.urlname, locked, { password: 'two' });
+      await refused(second);
+      await refused(first);
+      const third = await open('two');
+      expect((await visit(w.svc, `${home}/-/revoked`, { cookie: third })).status).toBe(200);
+      // Other galleries the pass opened stay open: only the changed one is revoked.
+      const kept = await create(w, 'Kept', w.rootUuid, { password: 'three' });
+      const both = cookieOf(await visit(w.svc, `${home}/_password`, { cookie: third, form: { gallery: kept, password: 'three', back: `${home}/-/kept` } }))!;
+      await w.client.updateGallery(w.urlname, locked, { password: 'four' });
+      expect((await visit(w.svc, `${home}/-/kept`, { cookie: both })).status).toBe(200);
+      await refused(both);
     });
   });
 });

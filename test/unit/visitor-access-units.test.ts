@@ -29,7 +29,7 @@ describe('visitor pass', () => {
   const codec = new PassCodec(secret);
   it('round-trips, refuses tampering, other websites and expiry', () => {
     const now = Date.now();
-    const pass = codec.withEmail(codec.withGallery(codec.fresh('w1', now), 'g1', now), 'A@B.C', now);
+    const pass = codec.withEmail(codec.withGallery(codec.fresh('w1', now), 'g1', '$argon2id$h1', now), 'A@B.C', now);
     const value = codec.encode(pass);
     expect(codec.decode(value, 'w1', now)).toEqual({ ...pass, email: 'a@b.c' });
     expect(codec.decode(value, 'w2', now)).toBeUndefined();
@@ -52,11 +52,19 @@ describe('access decision', () => {
   });
 
   it('asks for the password of the first protected gallery on the way, and a protection covers sub-galleries', () => {
-    const chain = [open('r'), { ...open('p'), passwordProtected: true }, open('child')];
+    const chain = [open('r'), { ...open('p'), passwordProtected: true, passwordHash: '$argon2id$h1' }, open('child')];
     expect(decide(chain, undefined)).toEqual({ ok: false, need: 'password', gallery: 'p' });
-    expect(decide(chain, codec.withGallery(pass, 'child'))).toEqual({ ok: false, need: 'password', gallery: 'p' });
-    expect(decide(chain, codec.withGallery(pass, 'p'))).toMatchObject({ ok: true, restricted: true });
+    expect(decide(chain, codec.withGallery(pass, 'child', '$argon2id$h1'))).toEqual({ ok: false, need: 'password', gallery: 'p' });
+    expect(decide(chain, codec.withGallery(pass, 'p', '$argon2id$h1'))).toMatchObject({ ok: true, restricted: true });
     expect(isPublic(chain)).toBe(false);
+    // The pass holds the password it was given with: once the gallery's hash is another one (a
+    // change, or the same password set again with a new salt), it opens nothing.
+    const changed = [open('r'), { ...open('p'), passwordProtected: true, passwordHash: '$argon2id$h2' }, open('child')];
+    expect(decide(changed, codec.withGallery(pass, 'p', '$argon2id$h1'))).toEqual({ ok: false, need: 'password', gallery: 'p' });
+    expect(decide(changed, codec.withGallery(codec.withGallery(pass, 'p', '$argon2id$h1'), 'p', '$argon2id$h2'))).toMatchObject({ ok: true });
+    // A pass from before versions (a bare UUID) and a protected gallery without its hash open nothing.
+    expect(decide(chain, { ...pass, galleries: ['p'] })).toEqual({ ok: false, need: 'password', gallery: 'p' });
+    expect(decide([open('r'), { ...open('p'), passwordProtected: true }], codec.withGallery(pass, 'p', '$argon2id$h1'))).toEqual({ ok: false, need: 'password', gallery: 'p' });
   });
 
   it('applies the default entry to everyone and a client entry to its proved address', () => {
