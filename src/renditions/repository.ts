@@ -131,6 +131,20 @@ export class RenditionsRepository {
     return undefined;
   }
 
+  /** Whether the media is live and published in the gallery of this UUID. */
+  async publishedIn(mediaId: number, galleryUuid: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('media_galleries as mg')
+      .innerJoin('galleries as g', 'g.id', 'mg.gallery_id')
+      .innerJoin('medias as m', 'm.id', 'mg.media_id')
+      .select('mg.media_id')
+      .where('mg.media_id', '=', mediaId)
+      .where('g.uuid', '=', galleryUuid)
+      .where('m.status', '=', 'live')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   /**
    * Whether the media is live and published in at least one gallery open to
    * everyone. Chains are loaded level by level (one query per level, all

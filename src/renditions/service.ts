@@ -131,17 +131,20 @@ export class RenditionsService {
   // ---- the file route
 
   /**
-   * What `key` is, if the request may have it: unsigned, only a rendition of
-   * a public media (live, published in a gallery open to everyone); signed,
-   * any rendition or original (the signature is the proof).
+   * What `key` is, if the request may have it: unsigned (`signedFor`
+   * undefined), only a rendition of a public media (live, published in a
+   * gallery open to everyone); signed for a gallery, any rendition or original
+   * of a media still live and published in that gallery (the signature proves
+   * the visitor was shown it there; unpublishing it revokes the address).
    */
-  async servable(key: string, signed: boolean): Promise<StoredFileInfo | undefined> {
-    if (!signed) {
+  async servable(key: string, signedFor: string | undefined): Promise<StoredFileInfo | undefined> {
+    if (signedFor === undefined) {
       const hit = this.publicCache.get(key);
       if (hit && hit.until > Date.now()) return hit.info;
     }
     const info = await this.repo.fileInfo(key);
-    if (!info || signed) return info;
+    if (!info) return undefined;
+    if (signedFor !== undefined) return (await this.repo.publishedIn(info.mediaId, signedFor)) ? info : undefined;
     if (info.kind !== 'rendition' || !(await this.repo.publiclyVisible(info.mediaId, isPublic))) return undefined;
     // Public answers are cached for ever downstream anyway (immutable); here briefly, so a hot thumbnail costs no query.
     if (this.publicCache.size >= PUBLIC_CACHE_ENTRIES) this.publicCache.delete(this.publicCache.keys().next().value!);

@@ -10,7 +10,8 @@ import { text } from '../../src/client/xml.js';
 import { eachDatabase } from '../support/service.js';
 import { startWorld, type World } from '../support/world.js';
 import { create, publishMedias } from '../api/galleries-fixtures.js';
-import { cookieOf, visit, type Page } from './site-support.js';
+import { updateMedia } from '../support/media.js';
+import { cookieOf, uploadPhoto, visit, type Page } from './site-support.js';
 
 /** A form post with any headers (an Origin, a Host), as a cross-site page or a browser would send it. */
 function post(w: World, path: string, form: Record<string, string>, headers: Record<string, string> = {}): Promise<Page> {
@@ -137,6 +138,41 @@ eachDatabase((kind) => {
       await w.client.updateGallery(w.urlname, locked, { password: 'four' });
       expect((await visit(w.svc, `${home}/-/kept`, { cookie: both })).status).toBe(200);
       await refused(both);
+    });
+  });
+  describe('a signed file address is good for minutes, and only while the media stays where it was signed for', () => {
+    it('an original offered for download expires within minutes and stops working once unpublished from its gallery', async () => {
+      const hires = [{ email: 'DEFAULT', read: 1, comp_download: 0, hires_download: 1 }];
+      const first = await create(w, 'Originals', w.rootUuid, { acl: hires });
+      const second = await create(w, 'Originals too', w.rootUuid, { acl: hires });
+      const m = await uploadPhoto(w, first, 7, 400);
+      await updateMedia(w.client, m, { 'media[publish_to_galleries]': [second] });
+      const originalOf = async (path: string) => {
+        const page = await visit(w.svc, path);
+        expect(page.status).toBe(200);
+        const href = /<a href="([^"]+)" download>Download the original/.exec(page.body.replace(/&amp;/g, '&'))?.[1];
+        expect(href).toMatch(/^\/files\/[^?]+\?/);
+        return href!;
+      };
+      const fromFirst = await originalOf(`${home}/-/originals/_/${m}`);
+      const fromSecond = await originalOf(`${home}/-/originals-too/_/${m}`);
+      // Minutes, not hours: a forwarded download link dies soon.
+      const e = Number(new URL(fromFirst, 'http://x').searchParams.get('e'));
+      expect(e * 1000 - Date.now()).toBeGreaterThan(60_000);
+      expect(e * 1000 - Date.now()).toBeLessThanOrEqual(15 * 60_000);
+      expect((await fetch(w.svc.url + fromFirst)).status).toBe(200);
+      expect((await fetch(w.svc.url + fromSecond)).status).toBe(200);
+
+      // Unpublished from the first gallery: the address signed there is refused, like an unknown file,
+      // while the one signed for the gallery it is still published in keeps working.
+      await updateMedia(w.client, m, { 'media[unpublish_from_galleries]': [first] });
+      const gone = await fetch(w.svc.url + fromFirst);
+      expect(gone.status).toBe(404);
+      expect(await gone.text()).toBe('not found');
+      expect((await fetch(w.svc.url + fromSecond)).status).toBe(200);
+      // Unpublished everywhere: nothing signed before opens it.
+      await updateMedia(w.client, m, { 'media[unpublish_from_galleries]': [second] });
+      expect((await fetch(w.svc.url + fromSecond)).status).toBe(404);
     });
   });
 });

@@ -13,8 +13,13 @@ describe('signed file addresses', () => {
 
   it('accepts its own signature until it expires, and nothing altered', () => {
     const now = Date.now();
-    const u = urls.signed('r/a/b.webp', new Date(now + 60_000), 'v1');
-    expect(urls.check('r/a/b.webp', q(u), now)).toMatchObject({ kind: 'signed', visitor: 'v1', download: false });
+    const g = '0b7c6e1e-1111-4222-8333-944455556666';
+    const u = urls.signed('r/a/b.webp', new Date(now + 60_000), 'v1', g);
+    expect(urls.check('r/a/b.webp', q(u), now)).toMatchObject({ kind: 'signed', visitor: 'v1', gallery: g, download: false });
+    // Signed for one gallery, it is no proof for another.
+    expect(urls.check('r/a/b.webp', { ...q(u), g: '0b7c6e1e-1111-4222-8333-944455556667' }, now).kind).toBe('invalid');
+    const { g: _g, ...withoutGallery } = q(u);
+    expect(urls.check('r/a/b.webp', withoutGallery, now).kind).toBe('invalid');
     expect(urls.check('r/a/b.webp', q(u), now + 61_000).kind).toBe('expired');
     expect(urls.check('r/a/c.webp', q(u), now).kind).toBe('invalid');
     expect(urls.check('r/a/b.webp', { ...q(u), v: 'v2' }, now).kind).toBe('invalid');
