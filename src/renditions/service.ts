@@ -23,7 +23,7 @@ import type { FileDeletions } from '../storage/file-deletions.js';
 import { readFileHead } from '../storage/file-head.js';
 import { PRIVATE_FILE_MODE } from '../storage/private-files.js';
 import { SNIFF_BYTES } from '../uploads/sniff.js';
-import { isPublic } from '../visitors/gate.js';
+import { accessStamp, isPublic } from '../visitors/gate.js';
 import { makeLadder, WatermarkFailed, type LadderOptions, type RenditionFile, type WatermarkSpec } from './ladder.js';
 import type { NewRendition, RenditionRow, RenditionSource, RenditionsRepository, StoredFileInfo } from './repository.js';
 import type { FileUrls } from './urls.js';
@@ -131,20 +131,28 @@ export class RenditionsService {
   // ---- the file route
 
   /**
-   * What `key` is, if the request may have it: unsigned (`signedFor`
+   * What `key` is, if the request may have it: unsigned (`signed`
    * undefined), only a rendition of a public media (live, published in a
    * gallery open to everyone); signed for a gallery, any rendition or original
    * of a media still live and published in that gallery (the signature proves
-   * the visitor was shown it there; unpublishing it revokes the address).
+   * the visitor was shown it there; unpublishing it revokes the address) and,
+   * when the signature carries an access stamp, while the gallery's chain still
+   * has that stamp (a new password or access list revokes it).
    */
-  async servable(key: string, signedFor: string | undefined): Promise<StoredFileInfo | undefined> {
-    if (signedFor === undefined) {
+  async servable(key: string, signed: { gallery: string; access?: string } | undefined): Promise<StoredFileInfo | undefined> {
+    if (signed === undefined) {
       const hit = this.publicCache.get(key);
       if (hit && hit.until > Date.now()) return hit.info;
     }
     const info = await this.repo.fileInfo(key);
     if (!info) return undefined;
-    if (signedFor !== undefined) return (await this.repo.publishedIn(info.mediaId, signedFor)) ? info : undefined;
+    if (signed !== undefined) {
+      // Read at each request, not remembered: a revocation holds at once, on every node. The
+      // browser keeps what it fetched (private, until the expiry), so a page's images cost this once.
+      const chain = await this.repo.publishedChain(info.mediaId, signed.gallery);
+      if (!chain || (signed.access !== undefined && accessStamp(chain) !== signed.access)) return undefined;
+      return info;
+    }
     if (info.kind !== 'rendition' || !(await this.repo.publiclyVisible(info.mediaId, isPublic))) return undefined;
     // Public answers are cached for ever downstream anyway (immutable); here briefly, so a hot thumbnail costs no query.
     if (this.publicCache.size >= PUBLIC_CACHE_ENTRIES) this.publicCache.delete(this.publicCache.keys().next().value!);

@@ -10,12 +10,17 @@ import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 /** Storage keys are ours (letters, digits, dashes, dots, underscores and slashes), never a client's text. */
 export const FILE_KEY = /^[A-Za-z0-9][A-Za-z0-9._/-]{0,254}$/;
 const GALLERY_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const STAMP = /^[A-Za-z0-9_-]{1,64}$/;
 
 export type FileAccess =
   /** No signature: the file may be served only if it is public. */
   | { kind: 'unsigned' }
-  /** `gallery`: the gallery the file was shown in; the file is served only while its media is published there. */
-  | { kind: 'signed'; visitor: string; gallery: string; expiresAt: number }
+  /**
+   * `gallery`: the gallery the file was shown in; the file is served only while its media is
+   * published there. `access`: the gallery chain's access stamp at signing (gate.ts accessStamp),
+   * when the signer gave one; the file is served only while the chain still has it.
+   */
+  | { kind: 'signed'; visitor: string; gallery: string; access?: string; expiresAt: number }
   | { kind: 'expired' }
   | { kind: 'invalid' };
 
@@ -40,29 +45,35 @@ export class FileUrls {
 
   /**
    * An address for one visitor, for a file of a media shown in `gallery` (its UUID), good until
-   * `expiresAt`. `download` asks for Content-Disposition: attachment.
+   * `expiresAt`. `download` asks for Content-Disposition: attachment. `access`: the gallery
+   * chain's access stamp (the pages always give it), which a change of who may see it revokes.
    */
-  signed(key: string, expiresAt: Date, visitor: string, gallery: string, download = false): string {
+  signed(key: string, expiresAt: Date, visitor: string, gallery: string, download = false, access?: string): string {
     const e = Math.floor(expiresAt.getTime() / 1000);
     const d = download ? '1' : '0';
-    return `${this.baseUrl}/files/${key}?e=${e}&v=${encodeURIComponent(visitor)}&g=${gallery}&d=${d}&s=${this.mac(key, e, visitor, gallery, d)}`;
+    const a = access === undefined ? '' : `&a=${access}`;
+    return `${this.baseUrl}/files/${key}?e=${e}&v=${encodeURIComponent(visitor)}&g=${gallery}${a}&d=${d}&s=${this.mac(key, e, visitor, gallery, access, d)}`;
   }
 
   /** What the query string of a request for `key` proves. */
-  check(key: string, query: { e?: string; v?: string; g?: string; d?: string; s?: string }, now = Date.now()): FileAccess & { download?: boolean } {
-    if (query.s === undefined && query.e === undefined && query.v === undefined && query.g === undefined) return { kind: 'unsigned' };
-    const { e, v, g, s } = query;
+  check(key: string, query: { e?: string; v?: string; g?: string; a?: string; d?: string; s?: string }, now = Date.now()): FileAccess & { download?: boolean } {
+    if (query.s === undefined && query.e === undefined && query.v === undefined && query.g === undefined && query.a === undefined) return { kind: 'unsigned' };
+    const { e, v, g, a, s } = query;
     const d = query.d ?? '0';
-    if (!e || !/^\d{1,12}$/.test(e) || v === undefined || v.length > 100 || !g || !GALLERY_UUID.test(g) || !s || (d !== '0' && d !== '1')) return { kind: 'invalid' };
-    const expected = Buffer.from(this.mac(key, Number(e), v, g, d));
+    if (!e || !/^\d{1,12}$/.test(e) || v === undefined || v.length > 100 || !g || !GALLERY_UUID.test(g) || (a !== undefined && !STAMP.test(a)) || !s || (d !== '0' && d !== '1')) {
+      return { kind: 'invalid' };
+    }
+    const expected = Buffer.from(this.mac(key, Number(e), v, g, a, d));
     const given = Buffer.from(s);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { kind: 'invalid' };
     if (Number(e) * 1000 <= now) return { kind: 'expired' };
-    return { kind: 'signed', visitor: v, gallery: g, expiresAt: Number(e) * 1000, download: d === '1' };
+    return { kind: 'signed', visitor: v, gallery: g, access: a, expiresAt: Number(e) * 1000, download: d === '1' };
   }
 
-  private mac(key: string, e: number, visitor: string, gallery: string, d: string): string {
-    // 'g1': addresses signed before the gallery was part of them do not verify.
-    return createHmac('sha256', this.key).update(`g1\n${key}\n${e}\n${visitor}\n${gallery}\n${d}`).digest('base64url');
+  private mac(key: string, e: number, visitor: string, gallery: string, access: string | undefined, d: string): string {
+    // 'g1': addresses signed before the gallery was part of them do not verify. An address
+    // without a stamp cannot be made from one with it by dropping `a` (presence is signed too).
+    const a = access === undefined ? '0' : `1${access}`;
+    return createHmac('sha256', this.key).update(`g1\n${key}\n${e}\n${visitor}\n${gallery}\n${a}\n${d}`).digest('base64url');
   }
 }

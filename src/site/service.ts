@@ -3,7 +3,7 @@
 // galleries from the root. No HTML here (pages/*.tsx) and no HTTP (routes.ts).
 import { verifyPassword } from '../http/passwords.js';
 import type { FileUrls } from '../renditions/urls.js';
-import { decide, type AclRule, type Decision, type GateGallery } from '../visitors/gate.js';
+import { accessStamp, decide, type AclRule, type Decision, type GateGallery } from '../visitors/gate.js';
 import type { VisitorPass } from '../visitors/pass.js';
 import { homeUrl } from '../websites/xml.js';
 import { sortByContentOrder } from '../galleries/content-order.js';
@@ -129,14 +129,16 @@ export class SiteService {
     const childRows = page === 1 ? await this.repo.listedChildren(gallery.id) : [];
     const [covers, childAcls] = await Promise.all([this.repo.covers(childRows.map((c) => c.id)), this.repo.acls(childRows.map((c) => c.id))]);
     const { medias, renditions } = await this.repo.medias([...slice.map((r) => r.media_id), ...covers.values()]);
-    const sign = this.signer(decision, pass, now, gallery.uuid);
+    const gate = toGate(chain, access.acls);
+    const sign = this.signer(decision, pass, now, gallery.uuid, gate);
 
     const children: ChildItem[] = childRows.map((c) => {
-      const childDecision = decide([...toGate(chain, access.acls), { uuid: c.uuid, passwordProtected: c.password_hash !== null, passwordHash: c.password_hash, acl: childAcls.get(c.id) ?? [] }], pass);
+      const childGate = [...gate, { uuid: c.uuid, passwordProtected: c.password_hash !== null, passwordHash: c.password_hash, acl: childAcls.get(c.id) ?? [] }];
+      const childDecision = decide(childGate, pass);
       const coverId = covers.get(c.id);
       const media = coverId === undefined ? undefined : medias.get(coverId);
       // A cover shows only what the visitor may already see inside.
-      const cover = childDecision.ok && media ? picture(media, renditions.get(media.id) ?? [], this.signer(childDecision, pass, now, c.uuid)) : undefined;
+      const cover = childDecision.ok && media ? picture(media, renditions.get(media.id) ?? [], this.signer(childDecision, pass, now, c.uuid, childGate)) : undefined;
       return { name: c.name, href: galleryHref(at.homePath, c.full_url_path), locked: !childDecision.ok, cover };
     });
     const items: MediaItem[] = slice.flatMap((r) => {
@@ -174,14 +176,16 @@ export class SiteService {
     const m = medias.get(order[at_].media_id);
     if (!m) return { kind: 'not-found' };
     const rs = renditions.get(m.id) ?? [];
-    const sign = this.signer(decision, pass, now, gallery.uuid);
+    const gate = toGate(chain, access.acls);
+    const stamp = accessStamp(gate);
+    const sign = this.signer(decision, pass, now, gallery.uuid, gate);
     const downloads: MediaView['downloads'] = [];
     if (decision.ok && decision.compDownload) {
       const comp = compRendition(rs);
-      if (comp) downloads.push({ label: `Download (${comp.width} × ${comp.height})`, href: this.files.signed(comp.storage_key, expiry(now), visitorOf(pass), gallery.uuid, true) });
+      if (comp) downloads.push({ label: `Download (${comp.width} × ${comp.height})`, href: this.files.signed(comp.storage_key, expiry(now), visitorOf(pass), gallery.uuid, true, stamp) });
     }
     if (decision.ok && decision.hiresDownload && m.storage_key) {
-      downloads.push({ label: `Download the original${m.width && m.height ? ` (${m.width} × ${m.height})` : ''}`, href: this.files.signed(m.storage_key, originalExpiry(now), visitorOf(pass), gallery.uuid, true) });
+      downloads.push({ label: `Download the original${m.width && m.height ? ` (${m.width} × ${m.height})` : ''}`, href: this.files.signed(m.storage_key, originalExpiry(now), visitorOf(pass), gallery.uuid, true, stamp) });
     }
     const place = [m.location, m.city, m.state, m.country].filter((s): s is string => !!s && s.trim() !== '').join(', ');
     return {
@@ -265,13 +269,15 @@ export class SiteService {
 
   /**
    * File addresses for one decision: public ones when everyone may see them, else signed for this
-   * visitor and for the gallery they are shown in (`galleryUuid`: the media must stay published there).
+   * visitor and for the gallery they are shown in (`galleryUuid`: the media must stay published
+   * there), with the access stamp of its chain (`gate`: a change of access revokes them).
    */
-  private signer(decision: Decision, pass: VisitorPass | undefined, now: number, galleryUuid: string): (key: string) => string {
+  private signer(decision: Decision, pass: VisitorPass | undefined, now: number, galleryUuid: string, gate: readonly GateGallery[]): (key: string) => string {
     if (decision.ok && !decision.restricted) return (key) => this.files.public(key);
     const e = expiry(now);
     const v = visitorOf(pass);
-    return (key) => this.files.signed(key, e, v, galleryUuid);
+    const stamp = accessStamp(gate);
+    return (key) => this.files.signed(key, e, v, galleryUuid, false, stamp);
   }
 }
 

@@ -2,6 +2,7 @@
 // access rules of docs/website.md in one pure function, applied to the chain of
 // galleries from the website's root down to the one asked for. A protection
 // on a gallery (password, access list) applies to all its sub-galleries.
+import { createHash } from 'node:crypto';
 import { passOpens, type VisitorPass } from './pass.js';
 
 export const DEFAULT_ENTRY = 'DEFAULT';
@@ -66,4 +67,17 @@ export function decide(chain: readonly GateGallery[], pass: VisitorPass | undefi
 export function isPublic(chain: readonly GateGallery[]): boolean {
   const d = decide(chain, undefined);
   return d.ok && !d.restricted;
+}
+
+/**
+ * What decides access along a chain, in one short digest: each gallery's UUID,
+ * the version of its password (its stored hash) and its access list. Signed
+ * file addresses carry it, and /files compares it with the chain as it is now:
+ * a new password, an access-list entry changed, added or removed, or a gallery
+ * moved elsewhere each revoke the addresses given before. `passwordHash` must
+ * be given for every protected gallery of the chain.
+ */
+export function accessStamp(chain: readonly GateGallery[]): string {
+  const state = chain.map((g) => [g.uuid, g.passwordHash ?? null, g.acl.map((r) => [r.email, r.read, r.compDownload, r.hiresDownload])]);
+  return createHash('sha256').update(JSON.stringify(state)).digest('base64url').slice(0, 16);
 }

@@ -11,7 +11,7 @@ import { eachDatabase } from '../support/service.js';
 import { startWorld, type World } from '../support/world.js';
 import { create, publishMedias } from '../api/galleries-fixtures.js';
 import { updateMedia } from '../support/media.js';
-import { cookieOf, uploadPhoto, visit, type Page } from './site-support.js';
+import { cookieOf, uploadPhoto, visit, waitForRenditions, type Page } from './site-support.js';
 
 /** A form post with any headers (an Origin, a Host), as a cross-site page or a browser would send it. */
 function post(w: World, path: string, form: Record<string, string>, headers: Record<string, string> = {}): Promise<Page> {
@@ -173,6 +173,42 @@ eachDatabase((kind) => {
       // Unpublished everywhere: nothing signed before opens it.
       await updateMedia(w.client, m, { 'media[unpublish_from_galleries]': [second] });
       expect((await fetch(w.svc.url + fromSecond)).status).toBe(404);
+    });
+    it('a change of who may see the gallery (its password, its access list) revokes the addresses already given', async () => {
+      const g = await create(w, 'Guarded', w.rootUuid, { password: 'one', acl: [{ email: 'DEFAULT', read: 1, comp_download: 0, hires_download: 1 }] });
+      const m = await uploadPhoto(w, g, 8, 400);
+      const made = await waitForRenditions(w, [m]);
+      const addresses = async (password: string) => {
+        const cookie = cookieOf(await visit(w.svc, `${home}/_password`, { form: { gallery: g, password, back: `${home}/-/guarded` } }))!;
+        const page = await visit(w.svc, `${home}/-/guarded/_/${m}`, { cookie });
+        expect(page.status).toBe(200);
+        const html = page.body.replace(/&amp;/g, '&');
+        const original = /<a href="([^"]+)" download>Download the original/.exec(html)![1];
+        const picture = made ? /<img src="([^"]+)"/.exec(html)![1] : undefined;
+        for (const url of [original, picture]) if (url) expect((await fetch(w.svc.url + url)).status).toBe(200);
+        return [original, picture].filter((u): u is string => u !== undefined);
+      };
+      const revoked = async (urls: string[]) => {
+        for (const url of urls) {
+          const res = await fetch(w.svc.url + url);
+          expect(res.status).toBe(404);
+          expect(await res.text()).toBe('not found');
+        }
+      };
+      // A new password: what was signed under the old one stops working.
+      const before = await addresses('one');
+      await w.client.updateGallery(w.urlname, g, { password: 'two' });
+      await revoked(before);
+      // Moved under another gallery (whose access list now applies too): the same.
+      const again = await addresses('two');
+      const elsewhere = await create(w, 'Elsewhere', w.rootUuid, { acl: [{ email: 'DEFAULT', read: 1, comp_download: 1, hires_download: 1 }] });
+      await w.client.updateGallery(w.urlname, g, { parent: elsewhere });
+      await revoked(again);
+      // Addresses given after the change work.
+      const cookie = cookieOf(await visit(w.svc, `${home}/_password`, { form: { gallery: g, password: 'two', back: `${home}/-/elsewhere/guarded` } }))!;
+      const page = await visit(w.svc, `${home}/-/elsewhere/guarded/_/${m}`, { cookie });
+      const fresh = /<a href="([^"]+)" download>Download the original/.exec(page.body.replace(/&amp;/g, '&'))![1];
+      expect((await fetch(w.svc.url + fresh)).status).toBe(200);
     });
   });
 });

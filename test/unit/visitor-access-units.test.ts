@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FileUrls } from '../../src/renditions/urls.js';
-import { decide, isPublic, type GateGallery } from '../../src/visitors/gate.js';
+import { accessStamp, decide, isPublic, type GateGallery } from '../../src/visitors/gate.js';
 import { PassCodec } from '../../src/visitors/pass.js';
 
 const secret = Buffer.from('s'.repeat(64));
@@ -44,6 +44,18 @@ describe('visitor pass', () => {
     expect(codec.decode(`${forged}.${mac}`, 'w1', now)).toBeUndefined();
     expect(codec.decode(`${body}.x${mac.slice(1)}`, 'w1', now)).toBeUndefined();
     expect(codec.decode('garbage', 'w1', now)).toBeUndefined();
+  });
+});
+
+describe('access stamp', () => {
+  it('changes with anything that decides access along the chain, and only then', () => {
+    const chain = [open('r'), { ...open('p'), passwordProtected: true, passwordHash: '$argon2id$h1', acl: [acl(true, false, true)] }];
+    const stamp = accessStamp(chain);
+    expect(accessStamp([open('r'), { ...open('p'), passwordProtected: true, passwordHash: '$argon2id$h1', acl: [acl(true, false, true)] }])).toBe(stamp);
+    expect(accessStamp([open('r'), { ...chain[1], passwordHash: '$argon2id$h2' }])).not.toBe(stamp);
+    expect(accessStamp([open('r'), { ...chain[1], acl: [acl(true, false, false)] }])).not.toBe(stamp);
+    expect(accessStamp([open('r'), { ...chain[1], acl: [acl(true, false, true), acl(true, true, true, 'client@x.org')] }])).not.toBe(stamp);
+    expect(accessStamp([open('r'), open('q'), chain[1]])).not.toBe(stamp);
   });
 });
 
