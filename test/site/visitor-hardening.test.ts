@@ -95,6 +95,7 @@ eachDatabase((kind) => {
       expect((await post(w, `${home}/_password`, form)).status).toBe(303);
     });
   });
+
   describe('a pass opens a gallery only while its password stays the one given', () => {
     it('changing, removing and re-setting the password (even to the same one) revokes passes already given', async () => {
       const locked = await create(w, 'Revoked', w.rootUuid, { password: 'one' });
@@ -140,6 +141,7 @@ eachDatabase((kind) => {
       await refused(both);
     });
   });
+
   describe('a signed file address is good for minutes, and only while the media stays where it was signed for', () => {
     it('an original offered for download expires within minutes and stops working once unpublished from its gallery', async () => {
       const hires = [{ email: 'DEFAULT', read: 1, comp_download: 0, hires_download: 1 }];
@@ -174,7 +176,8 @@ eachDatabase((kind) => {
       await updateMedia(w.client, m, { 'media[unpublish_from_galleries]': [second] });
       expect((await fetch(w.svc.url + fromSecond)).status).toBe(404);
     });
-    it('a change of who may see the gallery (its password, its access list) revokes the addresses already given', async () => {
+
+    it('a change of who may see the gallery (a new password, a move under another gallery) revokes the addresses already given', async () => {
       const g = await create(w, 'Guarded', w.rootUuid, { password: 'one', acl: [{ email: 'DEFAULT', read: 1, comp_download: 0, hires_download: 1 }] });
       const m = await uploadPhoto(w, g, 8, 400);
       const made = await waitForRenditions(w, [m]);
