@@ -23,7 +23,7 @@ import type { FileDeletions } from '../storage/file-deletions.js';
 import { readFileHead } from '../storage/file-head.js';
 import { PRIVATE_FILE_MODE } from '../storage/private-files.js';
 import { SNIFF_BYTES } from '../uploads/sniff.js';
-import { accessStamp, isPublic } from '../visitors/gate.js';
+import { accessState, isPublic } from '../visitors/gate.js';
 import { makeLadder, WatermarkFailed, type LadderOptions, type RenditionFile, type WatermarkSpec } from './ladder.js';
 import type { NewRendition, RenditionRow, RenditionSource, RenditionsRepository, StoredFileInfo } from './repository.js';
 import type { FileUrls } from './urls.js';
@@ -150,7 +150,7 @@ export class RenditionsService {
       // Read at each request, not remembered: a revocation holds at once, on every node. The
       // browser keeps what it fetched (private, until the expiry), so a page's images cost this once.
       const chain = await this.repo.publishedChain(info.mediaId, signed.gallery);
-      if (!chain || (signed.access !== undefined && accessStamp(chain) !== signed.access)) return undefined;
+      if (!chain || (signed.access !== undefined && this.urls.accessStamp(accessState(chain)) !== signed.access)) return undefined;
       return info;
     }
     if (info.kind !== 'rendition' || !(await this.repo.publiclyVisible(info.mediaId, isPublic))) return undefined;

@@ -17,7 +17,7 @@ export type FileAccess =
   | { kind: 'unsigned' }
   /**
    * `gallery`: the gallery the file was shown in; the file is served only while its media is
-   * published there. `access`: the gallery chain's access stamp at signing (gate.ts accessStamp),
+   * published there. `access`: the gallery chain's access stamp at signing (accessStamp below),
    * when the signer gave one; the file is served only while the chain still has it.
    */
   | { kind: 'signed'; visitor: string; gallery: string; access?: string; expiresAt: number }
@@ -26,11 +26,13 @@ export type FileAccess =
 
 export class FileUrls {
   private readonly key: Buffer;
+  private readonly stampKey: Buffer;
   private readonly base: () => string;
 
   /** `baseUrl` is PUBLIC_URL (or reads it at each use: it may be set once the port is known); `secret` the upload secret. */
   constructor(secret: Buffer, baseUrl: string | (() => string)) {
     this.key = Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), 'mps file urls', 32));
+    this.stampKey = Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), 'mps file access stamp', 32));
     this.base = typeof baseUrl === 'string' ? () => baseUrl : baseUrl;
   }
 
@@ -68,6 +70,15 @@ export class FileUrls {
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { kind: 'invalid' };
     if (Number(e) * 1000 <= now) return { kind: 'expired' };
     return { kind: 'signed', visitor: v, gallery: g, access: a, expiresAt: Number(e) * 1000, download: d === '1' };
+  }
+
+  /**
+   * The stamp of a gallery chain's access (gate.ts accessState) that signed addresses carry:
+   * keyed, so an address (which anyone it is forwarded to can read) does not let them test
+   * guesses of who is on an access list; 96 bits.
+   */
+  accessStamp(state: string): string {
+    return createHmac('sha256', this.stampKey).update(state).digest('base64url').slice(0, 16);
   }
 
   private mac(key: string, e: number, visitor: string, gallery: string, access: string | undefined, d: string): string {

@@ -3,7 +3,7 @@
 // galleries from the root. No HTML here (pages/*.tsx) and no HTTP (routes.ts).
 import { verifyPassword } from '../http/passwords.js';
 import type { FileUrls } from '../renditions/urls.js';
-import { accessStamp, decide, type AclRule, type Decision, type GateGallery } from '../visitors/gate.js';
+import { accessState, decide, type AclRule, type Decision, type GateGallery } from '../visitors/gate.js';
 import type { VisitorPass } from '../visitors/pass.js';
 import { homeUrl } from '../websites/xml.js';
 import { sortByContentOrder } from '../galleries/content-order.js';
@@ -177,7 +177,7 @@ export class SiteService {
     if (!m) return { kind: 'not-found' };
     const rs = renditions.get(m.id) ?? [];
     const gate = toGate(chain, access.acls);
-    const stamp = accessStamp(gate);
+    const stamp = this.files.accessStamp(accessState(gate));
     const sign = this.signer(decision, pass, now, gallery.uuid, gate);
     const downloads: MediaView['downloads'] = [];
     if (decision.ok && decision.compDownload) {
@@ -276,7 +276,7 @@ export class SiteService {
     if (decision.ok && !decision.restricted) return (key) => this.files.public(key);
     const e = expiry(now);
     const v = visitorOf(pass);
-    const stamp = accessStamp(gate);
+    const stamp = this.files.accessStamp(accessState(gate));
     return (key) => this.files.signed(key, e, v, galleryUuid, false, stamp);
   }
 }

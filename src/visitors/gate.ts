@@ -2,7 +2,6 @@
 // access rules of docs/website.md in one pure function, applied to the chain of
 // galleries from the website's root down to the one asked for. A protection
 // on a gallery (password, access list) applies to all its sub-galleries.
-import { createHash } from 'node:crypto';
 import { passOpens, type VisitorPass } from './pass.js';
 
 export const DEFAULT_ENTRY = 'DEFAULT';
@@ -70,14 +69,13 @@ export function isPublic(chain: readonly GateGallery[]): boolean {
 }
 
 /**
- * What decides access along a chain, in one short digest: each gallery's UUID,
- * the version of its password (its stored hash) and its access list. Signed
- * file addresses carry it, and /files compares it with the chain as it is now:
- * a new password, an access-list entry changed, added or removed, or a gallery
- * moved elsewhere each revoke the addresses given before. `passwordHash` must
- * be given for every protected gallery of the chain.
+ * What decides access along a chain, written out: each gallery's UUID, its
+ * password's stored hash and its access list. Signed file addresses carry a
+ * keyed digest of it (FileUrls.accessStamp), and /files compares it with the
+ * chain as it is now: a new password, an access-list entry changed, added or
+ * removed, or a gallery moved elsewhere each revoke the addresses given
+ * before. `passwordHash` must be given for every protected gallery of the chain.
  */
-export function accessStamp(chain: readonly GateGallery[]): string {
-  const state = chain.map((g) => [g.uuid, g.passwordHash ?? null, g.acl.map((r) => [r.email, r.read, r.compDownload, r.hiresDownload])]);
-  return createHash('sha256').update(JSON.stringify(state)).digest('base64url').slice(0, 16);
+export function accessState(chain: readonly GateGallery[]): string {
+  return JSON.stringify(chain.map((g) => [g.uuid, g.passwordHash ?? null, g.acl.map((r) => [r.email, r.read, r.compDownload, r.hiresDownload])]));
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FileUrls } from '../../src/renditions/urls.js';
-import { accessStamp, decide, isPublic, type GateGallery } from '../../src/visitors/gate.js';
+import { accessState, decide, isPublic, type GateGallery } from '../../src/visitors/gate.js';
 import { PassCodec } from '../../src/visitors/pass.js';
 
 const secret = Buffer.from('s'.repeat(64));
@@ -48,7 +48,9 @@ describe('visitor pass', () => {
 });
 
 describe('access stamp', () => {
-  it('changes with anything that decides access along the chain, and only then', () => {
+  const urls = new FileUrls(secret, 'http://x');
+  const accessStamp = (chain: GateGallery[]) => urls.accessStamp(accessState(chain));
+  it('changes with anything that decides access along the chain, and only then; keyed by the secret', () => {
     const chain = [open('r'), { ...open('p'), passwordProtected: true, passwordHash: '$argon2id$h1', acl: [acl(true, false, true)] }];
     const stamp = accessStamp(chain);
     expect(accessStamp([open('r'), { ...open('p'), passwordProtected: true, passwordHash: '$argon2id$h1', acl: [acl(true, false, true)] }])).toBe(stamp);
@@ -56,6 +58,9 @@ describe('access stamp', () => {
     expect(accessStamp([open('r'), { ...chain[1], acl: [acl(true, false, false)] }])).not.toBe(stamp);
     expect(accessStamp([open('r'), { ...chain[1], acl: [acl(true, false, true), acl(true, true, true, 'client@x.org')] }])).not.toBe(stamp);
     expect(accessStamp([open('r'), open('q'), chain[1]])).not.toBe(stamp);
+    // Not a plain hash of the lists: without the secret, a guess of who is listed cannot be tested.
+    expect(new FileUrls(Buffer.from('other'), 'http://x').accessStamp(accessState(chain))).not.toBe(stamp);
+    expect(stamp).toMatch(/^[A-Za-z0-9_-]{16}$/);
   });
 });
 
