@@ -132,6 +132,44 @@ export class RenditionsRepository {
   }
 
   /**
+   * When the media is live and published in the gallery of this UUID: the chain of galleries
+   * from the website's root down to that gallery, as the access decision reads it (passwords'
+   * hashes and access lists included); otherwise (or when the chain is broken) undefined. Three
+   * queries: the gallery with the publication, the chain by its url paths (each link checked to
+   * be the child of the one before, as the pages do), the access lists.
+   */
+  async publishedChain(mediaId: number, galleryUuid: string): Promise<GateGallery[] | undefined> {
+    const g = await this.db
+      .selectFrom('media_galleries as mg')
+      .innerJoin('galleries as g', 'g.id', 'mg.gallery_id')
+      .innerJoin('medias as m', 'm.id', 'mg.media_id')
+      .select(['g.website_id', 'g.full_url_path'])
+      .where('mg.media_id', '=', mediaId)
+      .where('g.uuid', '=', galleryUuid)
+      .where('m.status', '=', 'live')
+      .executeTakeFirst();
+    if (!g) return undefined;
+    const segments = g.full_url_path === '' ? [] : g.full_url_path.split('/');
+    const paths = [''];
+    for (let i = 1; i <= segments.length; i++) paths.push(segments.slice(0, i).join('/'));
+    const rows = await this.db
+      .selectFrom('galleries')
+      .select(['id', 'uuid', 'parent_id', 'full_url_path', 'password_hash'])
+      .where('website_id', '=', g.website_id)
+      .where('full_url_path', 'in', paths)
+      .execute();
+    const byPath = new Map(rows.map((r) => [r.full_url_path, r]));
+    const links: typeof rows = [];
+    for (const p of paths) {
+      const link = byPath.get(p);
+      if (!link || (links.length === 0 ? link.parent_id !== null : link.parent_id !== links[links.length - 1].id)) return undefined;
+      links.push(link);
+    }
+    const acls = await aclRulesOf(this.db, links.map((l) => l.id));
+    return links.map((l) => ({ uuid: l.uuid, passwordProtected: l.password_hash !== null, passwordHash: l.password_hash, acl: acls.get(l.id) ?? [] }));
+  }
+
+  /**
    * Whether the media is live and published in at least one gallery open to
    * everyone. Chains are loaded level by level (one query per level, all
    * galleries at once), at most MAX_GALLERY_DEPTH + 1 levels.

@@ -1,7 +1,9 @@
 // GET/HEAD /files/<storage-key> (docs/renditions.md "Serving files"): a plain
 // route, no API signature. Unsigned: only a rendition of a media that is
-// public (published in a gallery open to everyone). Signed (?e&v&d&s, see
-// urls.ts): whatever was signed, originals included, until it expires. A key
+// public (published in a gallery open to everyone). Signed (?e&v&g&a&d&s, see
+// urls.ts): whatever was signed, originals included, until it expires and while
+// its media is live and published in the gallery signed for, whose access is
+// as it was at signing. A key
 // that does not exist and a key the caller may not fetch look the same: 404.
 // Files are streamed (Range, HEAD, conditional GET), never buffered.
 import { readFile } from 'node:fs/promises';
@@ -85,7 +87,7 @@ async function serve(deps: FileRouteDeps, req: FastifyRequest, reply: FastifyRep
   if (typeof key !== 'string' || !FILE_KEY.test(key) || key.split('/').some((s) => s === '' || s === '.' || s === '..')) return text(reply, 404, 'not found');
   const q = req.query as Query;
   const one = (name: string) => (Array.isArray(q[name]) ? '\u0000' : (q[name] as string | undefined));
-  const access = deps.urls.check(key, { e: one('e'), v: one('v'), d: one('d'), s: one('s') });
+  const access = deps.urls.check(key, { e: one('e'), v: one('v'), g: one('g'), a: one('a'), d: one('d'), s: one('s') });
   // A bad signature says nothing about the key: the same 404 as a missing file.
   if (access.kind === 'invalid') return text(reply, 404, 'not found');
   if (access.kind === 'expired') return text(reply, 403, 'this link has expired: reload the page for a new one');
@@ -99,7 +101,7 @@ async function serve(deps: FileRouteDeps, req: FastifyRequest, reply: FastifyRep
   if (info === undefined) {
     const wait = await deps.budget.take(req.ip);
     if (wait !== undefined) return text(reply.header('retry-after', String(wait)), 429, `too many requests: wait ${wait} s`);
-    info = await deps.renditions.servable(key, signed);
+    info = await deps.renditions.servable(key, access.kind === 'signed' ? access : undefined);
   }
   if (!info) return text(reply, 404, 'not found');
   // The size the database knows saves a stat (an S3 HEAD) per request; an original without one is looked at.

@@ -20,7 +20,7 @@ import type { FileDeletions } from '../storage/file-deletions.js';
 import { readFileHead } from '../storage/file-head.js';
 import { PRIVATE_FILE_MODE } from '../storage/private-files.js';
 import { decoderFormatsFor, SNIFF_BYTES } from '../uploads/sniff.js';
-import { isPublic } from '../visitors/gate.js';
+import { accessState, isPublic } from '../visitors/gate.js';
 import { demuxerFor, FFMPEG_LIMITS, runFfmpeg, type FfmpegBinary } from './ffmpeg.js';
 import { FormatMismatch, LadderTimedOut, makeLadder, WatermarkFailed, type LadderOptions, type RenditionFile, type WatermarkSpec } from './ladder.js';
 import type { NewRendition, RenditionRow, RenditionSource, RenditionsRepository, StoredFileInfo } from './repository.js';
@@ -108,17 +108,28 @@ export class RenditionsService {
   // ---- the file route
 
   /**
-   * What `key` is, if the request may have it: unsigned, only a rendition of
-   * a public media (live, published in a gallery open to everyone); signed,
-   * any rendition or original (the signature is the proof).
+   * What `key` is, if the request may have it: unsigned (`signed`
+   * undefined), only a rendition of a public media (live, published in a
+   * gallery open to everyone); signed for a gallery, any rendition or original
+   * of a media still live and published in that gallery (the signature proves
+   * the visitor was shown it there; unpublishing it revokes the address) and,
+   * when the signature carries an access stamp, while the gallery's chain still
+   * has that stamp (a new password or access list revokes it).
    */
-  async servable(key: string, signed: boolean): Promise<StoredFileInfo | undefined> {
-    if (!signed) {
+  async servable(key: string, signed: { gallery: string; access?: string } | undefined): Promise<StoredFileInfo | undefined> {
+    if (signed === undefined) {
       const known = this.remembered(key);
       if (known !== undefined) return known ?? undefined;
     }
     const info = await this.repo.fileInfo(key);
-    if (signed) return info;
+    if (signed !== undefined) {
+      if (!info) return undefined;
+      // Read at each request, not remembered: a revocation holds at once, on every node. The
+      // browser keeps what it fetched (private, until the expiry), so a page's images cost this once.
+      const chain = await this.repo.publishedChain(info.mediaId, signed.gallery);
+      if (!chain || (signed.access !== undefined && this.urls.accessStamp(accessState(chain)) !== signed.access)) return undefined;
+      return info;
+    }
     if (!info || info.kind !== 'rendition' || !(await this.repo.publiclyVisible(info.mediaId, isPublic))) {
       if (this.missCache.size >= MISS_CACHE_ENTRIES) this.missCache.delete(this.missCache.keys().next().value!);
       this.missCache.set(key, Date.now() + MISS_CACHE_MS);

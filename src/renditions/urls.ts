@@ -1,28 +1,38 @@
 // Addresses of stored files for visitors. A rendition that everyone may see is
 // served at its content-addressed key, cacheable for ever. Anything else (a
 // rendition of a protected gallery, a comp, an original) is reachable only by a
-// signed address that names the visitor and expires, so a copied address
-// stops working. The signing key is derived from the upload secret, so every
-// process that shares UPLOAD_SECRET (or DATA_DIR) agrees on it.
+// signed address that names the visitor and the gallery it was shown in, and
+// expires, so a copied address stops working. The signing key is derived from
+// the upload secret, so every process that shares UPLOAD_SECRET (or DATA_DIR)
+// agrees on it. What a signed address promises: docs/renditions.md.
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 
 /** Storage keys are ours (letters, digits, dashes, dots, underscores and slashes), never a client's text. */
 export const FILE_KEY = /^[A-Za-z0-9][A-Za-z0-9._/-]{0,254}$/;
+const GALLERY_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const STAMP = /^[A-Za-z0-9_-]{1,64}$/;
 
 export type FileAccess =
   /** No signature: the file may be served only if it is public. */
   | { kind: 'unsigned' }
-  | { kind: 'signed'; visitor: string; expiresAt: number }
+  /**
+   * `gallery`: the gallery the file was shown in; the file is served only while its media is
+   * published there. `access`: the gallery chain's access stamp at signing (accessStamp below),
+   * when the signer gave one; the file is served only while the chain still has it.
+   */
+  | { kind: 'signed'; visitor: string; gallery: string; access?: string; expiresAt: number }
   | { kind: 'expired' }
   | { kind: 'invalid' };
 
 export class FileUrls {
   private readonly key: Buffer;
+  private readonly stampKey: Buffer;
   private readonly base: () => string;
 
   /** `baseUrl` is PUBLIC_URL (or reads it at each use: it may be set once the port is known); `secret` the upload secret. */
   constructor(secret: Buffer, baseUrl: string | (() => string)) {
     this.key = Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), 'mps file urls', 32));
+    this.stampKey = Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), 'mps file access stamp', 32));
     this.base = typeof baseUrl === 'string' ? () => baseUrl : baseUrl;
   }
 
@@ -35,27 +45,46 @@ export class FileUrls {
     return `${this.baseUrl}/files/${key}`;
   }
 
-  /** An address for one visitor, good until `expiresAt`. `download` asks for Content-Disposition: attachment. */
-  signed(key: string, expiresAt: Date, visitor: string, download = false): string {
+  /**
+   * An address for one visitor, for a file of a media shown in `gallery` (its UUID), good until
+   * `expiresAt`. `download` asks for Content-Disposition: attachment. `access`: the gallery
+   * chain's access stamp (the pages always give it), which a change of who may see it revokes.
+   */
+  signed(key: string, expiresAt: Date, visitor: string, gallery: string, download = false, access?: string): string {
     const e = Math.floor(expiresAt.getTime() / 1000);
     const d = download ? '1' : '0';
-    return `${this.baseUrl}/files/${key}?e=${e}&v=${encodeURIComponent(visitor)}&d=${d}&s=${this.mac(key, e, visitor, d)}`;
+    const a = access === undefined ? '' : `&a=${access}`;
+    return `${this.baseUrl}/files/${key}?e=${e}&v=${encodeURIComponent(visitor)}&g=${gallery}${a}&d=${d}&s=${this.mac(key, e, visitor, gallery, access, d)}`;
   }
 
   /** What the query string of a request for `key` proves. */
-  check(key: string, query: { e?: string; v?: string; d?: string; s?: string }, now = Date.now()): FileAccess & { download?: boolean } {
-    if (query.s === undefined && query.e === undefined && query.v === undefined) return { kind: 'unsigned' };
-    const { e, v, s } = query;
+  check(key: string, query: { e?: string; v?: string; g?: string; a?: string; d?: string; s?: string }, now = Date.now()): FileAccess & { download?: boolean } {
+    if (query.s === undefined && query.e === undefined && query.v === undefined && query.g === undefined && query.a === undefined) return { kind: 'unsigned' };
+    const { e, v, g, a, s } = query;
     const d = query.d ?? '0';
-    if (!e || !/^\d{1,12}$/.test(e) || v === undefined || v.length > 100 || !s || (d !== '0' && d !== '1')) return { kind: 'invalid' };
-    const expected = Buffer.from(this.mac(key, Number(e), v, d));
+    if (!e || !/^\d{1,12}$/.test(e) || v === undefined || v.length > 100 || !g || !GALLERY_UUID.test(g) || (a !== undefined && !STAMP.test(a)) || !s || (d !== '0' && d !== '1')) {
+      return { kind: 'invalid' };
+    }
+    const expected = Buffer.from(this.mac(key, Number(e), v, g, a, d));
     const given = Buffer.from(s);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { kind: 'invalid' };
     if (Number(e) * 1000 <= now) return { kind: 'expired' };
-    return { kind: 'signed', visitor: v, expiresAt: Number(e) * 1000, download: d === '1' };
+    return { kind: 'signed', visitor: v, gallery: g, access: a, expiresAt: Number(e) * 1000, download: d === '1' };
   }
 
-  private mac(key: string, e: number, visitor: string, d: string): string {
-    return createHmac('sha256', this.key).update(`${key}\n${e}\n${visitor}\n${d}`).digest('base64url');
+  /**
+   * The stamp of a gallery chain's access (gate.ts accessState) that signed addresses carry:
+   * keyed, so an address (which anyone it is forwarded to can read) does not let them test
+   * guesses of who is on an access list; 96 bits.
+   */
+  accessStamp(state: string): string {
+    return createHmac('sha256', this.stampKey).update(state).digest('base64url').slice(0, 16);
+  }
+
+  private mac(key: string, e: number, visitor: string, gallery: string, access: string | undefined, d: string): string {
+    // 'g1': addresses signed before the gallery was part of them do not verify. An address
+    // without a stamp cannot be made from one with it by dropping `a` (presence is signed too).
+    const a = access === undefined ? '0' : `1${access}`;
+    return createHmac('sha256', this.key).update(`g1\n${key}\n${e}\n${visitor}\n${gallery}\n${a}\n${d}`).digest('base64url');
   }
 }

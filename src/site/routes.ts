@@ -14,6 +14,7 @@ import { renderToString } from 'preact-render-to-string';
 import type { Logger } from 'pino';
 import type { VisitorBudget } from '../visitors/budget.js';
 import { PASS_COOKIE, PASS_LIFETIME_SECONDS, type PassCodec, type VisitorPass } from '../visitors/pass.js';
+import { backUnder, fromOwnOrigin } from '../visitors/address.js';
 import type { PasswordThrottle } from '../visitors/throttle.js';
 import { ASSETS } from './assets.js';
 import { GalleryPage } from './pages/gallery.js';
@@ -23,7 +24,6 @@ import { MessagePage, PasswordPage, SigninPage } from './pages/messages.js';
 import { galleryHref, type Refusal, type SiteAddress, type SiteService } from './service.js';
 
 const FORM_BYTES = 4096;
-const MAX_BACK_LENGTH = 2000;
 const PAGE = /^[1-9][0-9]{0,5}$/;
 const URLNAME = /^[A-Za-z0-9_-]{1,100}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -193,10 +193,16 @@ export function siteRoutes(fastify: FastifyInstance, deps: SiteRouteDeps): void 
 
   const password = async (req: FastifyRequest, reply: FastifyReply, v: Visit) => {
     if (!Buffer.isBuffer(req.body)) return sendHtml(reply, 400, render(MessagePage({ frame: frameOf(v.at), title: 'Bad request', text: 'The form could not be read.' })), false);
+    // A cross-site page must not post this form in a visitor's name (it would choose where the visitor lands).
+    const ours = [new URL(site.homeUrl(v.at.website)).origin, new URL(deps.publicUrl).origin, `${req.protocol}://${req.host}`];
+    if (!fromOwnOrigin(req.headers.origin, ours)) {
+      return sendHtml(reply, 403, render(MessagePage({ frame: frameOf(v.at), title: 'Request refused', text: 'This form can only be sent from the website itself.' })), false);
+    }
     const form = new URLSearchParams(req.body.toString('utf8'));
     const gallery = form.get('gallery') ?? '';
     const given = form.get('password') ?? '';
-    const back = safeBack(form.get('back'), v.at.homePath);
+    // Anything but a path of this website (checked as the sign-in form checks it) goes back home.
+    const back = backUnder(v.at.homePath, form.get('back') ?? undefined) ?? `${v.at.homePath}/`;
     const galleryKey = gallery.toLowerCase().slice(0, 36);
     // Counted before the hash is computed, so simultaneous guesses cannot all be checked.
     const taken = await deps.passwordThrottle.take(v.at.website.uuid, galleryKey, req.ip);
@@ -204,7 +210,7 @@ export function siteRoutes(fastify: FastifyInstance, deps: SiteRouteDeps): void 
     const checked = given.length > 0 && given.length <= 200 ? await site.checkPassword(v.at.website, gallery, given) : { result: 'wrong' as const, uuid: undefined };
     if (checked.result === 'ok') {
       await deps.passwordThrottle.succeeded(v.at.website.uuid, galleryKey, req.ip);
-      const pass = passes.withGallery(v.pass ?? passes.fresh(v.at.website.uuid), checked.uuid!);
+      const pass = passes.withGallery(v.pass ?? passes.fresh(v.at.website.uuid), checked.uuid!, checked.passwordHash!);
       reply.header(
         'set-cookie',
         stringifySetCookie({ name: PASS_COOKIE, value: passes.encode(pass), path: v.at.homePath || '/', maxAge: PASS_LIFETIME_SECONDS, httpOnly: true, sameSite: 'lax', secure }),
@@ -320,13 +326,6 @@ export function siteRoutes(fastify: FastifyInstance, deps: SiteRouteDeps): void 
 function hostOf(header: string | undefined): string | undefined {
   if (!header || header.length > 255) return undefined;
   return /^[a-z0-9.-]+(?::\d{1,5})?$/i.test(header) ? header.toLowerCase() : undefined;
-}
-
-/** Where to go after the password: a path under this website's home, nothing else (no open redirect). */
-function safeBack(back: string | null, homePath: string): string {
-  const home = `${homePath}/`;
-  if (!back || back.length > MAX_BACK_LENGTH || !back.startsWith(home) || /[\\\s]|\/\/|%2f|%5c/i.test(back.slice(1))) return home;
-  return back;
 }
 
 /** The gallery of a page address under the home (for the form shown again after a wrong password). */

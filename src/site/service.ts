@@ -3,7 +3,7 @@
 // galleries from the root. No HTML here (pages/*.tsx) and no HTTP (routes.ts).
 import { verifyPassword } from '../http/passwords.js';
 import type { FileUrls } from '../renditions/urls.js';
-import { decide, type AclRule, type Decision, type GateGallery } from '../visitors/gate.js';
+import { accessState, decide, type AclRule, type Decision, type GateGallery } from '../visitors/gate.js';
 import type { VisitorPass } from '../visitors/pass.js';
 import { homeUrl } from '../websites/xml.js';
 import { sortByContentOrder } from '../galleries/content-order.js';
@@ -129,14 +129,16 @@ export class SiteService {
     const childRows = page === 1 ? await this.repo.listedChildren(gallery.id) : [];
     const [covers, childAcls] = await Promise.all([this.repo.covers(childRows.map((c) => c.id)), this.repo.acls(childRows.map((c) => c.id))]);
     const { medias, renditions } = await this.repo.medias([...slice.map((r) => r.media_id), ...covers.values()]);
-    const sign = this.signer(decision, pass, now);
+    const gate = toGate(chain, access.acls);
+    const sign = this.signer(decision, pass, now, gallery.uuid, gate);
 
     const children: ChildItem[] = childRows.map((c) => {
-      const childDecision = decide([...toGate(chain, access.acls), { uuid: c.uuid, passwordProtected: c.password_hash !== null, acl: childAcls.get(c.id) ?? [] }], pass);
+      const childGate = [...gate, { uuid: c.uuid, passwordProtected: c.password_hash !== null, passwordHash: c.password_hash, acl: childAcls.get(c.id) ?? [] }];
+      const childDecision = decide(childGate, pass);
       const coverId = covers.get(c.id);
       const media = coverId === undefined ? undefined : medias.get(coverId);
       // A cover shows only what the visitor may already see inside.
-      const cover = childDecision.ok && media ? picture(media, renditions.get(media.id) ?? [], this.signer(childDecision, pass, now)) : undefined;
+      const cover = childDecision.ok && media ? picture(media, renditions.get(media.id) ?? [], this.signer(childDecision, pass, now, c.uuid, childGate)) : undefined;
       return { name: c.name, href: galleryHref(at.homePath, c.full_url_path), locked: !childDecision.ok, cover };
     });
     const items: MediaItem[] = slice.flatMap((r) => {
@@ -174,14 +176,16 @@ export class SiteService {
     const m = medias.get(order[at_].media_id);
     if (!m) return { kind: 'not-found' };
     const rs = renditions.get(m.id) ?? [];
-    const sign = this.signer(decision, pass, now);
+    const gate = toGate(chain, access.acls);
+    const stamp = this.files.accessStamp(accessState(gate));
+    const sign = this.signer(decision, pass, now, gallery.uuid, gate);
     const downloads: MediaView['downloads'] = [];
     if (decision.ok && decision.compDownload) {
       const comp = compRendition(rs);
-      if (comp) downloads.push({ label: `Download (${comp.width} × ${comp.height})`, href: this.files.signed(comp.storage_key, expiry(now), visitorOf(pass), true) });
+      if (comp) downloads.push({ label: `Download (${comp.width} × ${comp.height})`, href: this.files.signed(comp.storage_key, expiry(now), visitorOf(pass), gallery.uuid, true, stamp) });
     }
     if (decision.ok && decision.hiresDownload && m.storage_key) {
-      downloads.push({ label: `Download the original${m.width && m.height ? ` (${m.width} × ${m.height})` : ''}`, href: this.files.signed(m.storage_key, expiry(now), visitorOf(pass), true) });
+      downloads.push({ label: `Download the original${m.width && m.height ? ` (${m.width} × ${m.height})` : ''}`, href: this.files.signed(m.storage_key, originalExpiry(now), visitorOf(pass), gallery.uuid, true, stamp) });
     }
     const place = [m.location, m.city, m.state, m.country].filter((s): s is string => !!s && s.trim() !== '').join(', ');
     return {
@@ -203,13 +207,16 @@ export class SiteService {
     };
   }
 
-  /** A gallery password: 'ok' (the gallery's UUID to put in the pass), 'wrong', or 'unknown' gallery. */
-  async checkPassword(website: SiteWebsite, galleryUuid: string, password: string): Promise<{ result: 'ok' | 'wrong' | 'unknown'; uuid?: string }> {
+  /**
+   * A gallery password: 'ok' (the gallery's UUID and the stored hash it matched, to put in the
+   * pass as that password's version), 'wrong', or 'unknown' gallery.
+   */
+  async checkPassword(website: SiteWebsite, galleryUuid: string, password: string): Promise<{ result: 'ok' | 'wrong' | 'unknown'; uuid?: string; passwordHash?: string }> {
     if (!UUID.test(galleryUuid)) return { result: 'unknown' };
     const g = await this.repo.galleryByUuid(website.id, galleryUuid);
     if (!g || g.password_hash === null) return { result: 'unknown' };
     // argon2's verify compares in constant time.
-    return (await verifyPassword(g.password_hash, password)) ? { result: 'ok', uuid: g.uuid } : { result: 'wrong', uuid: g.uuid };
+    return (await verifyPassword(g.password_hash, password)) ? { result: 'ok', uuid: g.uuid, passwordHash: g.password_hash } : { result: 'wrong', uuid: g.uuid };
   }
 
   /**
@@ -266,17 +273,22 @@ export class SiteService {
     return { kind: 'refused', refusal: { kind: 'signin', back, crumbs: crumbs(at, chain) } };
   }
 
-  /** File addresses for one decision: public ones when everyone may see them, else signed for this visitor. */
-  private signer(decision: Decision, pass: VisitorPass | undefined, now: number): (key: string) => string {
+  /**
+   * File addresses for one decision: public ones when everyone may see them, else signed for this
+   * visitor and for the gallery they are shown in (`galleryUuid`: the media must stay published
+   * there), with the access stamp of its chain (`gate`: a change of access revokes them).
+   */
+  private signer(decision: Decision, pass: VisitorPass | undefined, now: number, galleryUuid: string, gate: readonly GateGallery[]): (key: string) => string {
     if (decision.ok && !decision.restricted) return (key) => this.files.public(key);
     const e = expiry(now);
     const v = visitorOf(pass);
-    return (key) => this.files.signed(key, e, v);
+    const stamp = this.files.accessStamp(accessState(gate));
+    return (key) => this.files.signed(key, e, v, galleryUuid, false, stamp);
   }
 }
 
 function toGate(chain: readonly SiteGallery[], acls: Map<number, readonly AclRule[]>): GateGallery[] {
-  return chain.map((g) => ({ uuid: g.uuid, passwordProtected: g.password_hash !== null, acl: acls.get(g.id) ?? [] }));
+  return chain.map((g) => ({ uuid: g.uuid, passwordProtected: g.password_hash !== null, passwordHash: g.password_hash, acl: acls.get(g.id) ?? [] }));
 }
 
 /** Search engines may index it: indexing 2, or 1 when no hidden gallery is on the way and anyone may see it. */
@@ -291,6 +303,19 @@ function indexable(chain: readonly SiteGallery[], decision: Extract<Decision, { 
 function expiry(now: number): Date {
   const hour = 3600_000;
   return new Date(Math.ceil((now + hour) / hour) * hour);
+}
+
+/**
+ * An original is the file a photographer sells or keeps for clients: its address is good for
+ * minutes (10 to 11, to the next whole minute), enough to click the link of the page just shown,
+ * so a forwarded one dies soon. The media page is not cached for a visitor with a pass; without
+ * one, the page cache (seconds) is far shorter.
+ */
+export const ORIGINAL_LINK_MINUTES = 10;
+
+function originalExpiry(now: number): Date {
+  const minute = 60_000;
+  return new Date(Math.ceil((now + ORIGINAL_LINK_MINUTES * minute) / minute) * minute);
 }
 
 function visitorOf(pass: VisitorPass | undefined): string {

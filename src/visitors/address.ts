@@ -46,8 +46,19 @@ export const MAX_BACK_LENGTH = 2048;
  * control character can survive the comparison with what a URL parser makes of it;
  * at a host name, no other website's `/sites/<urlname>/`.
  */
-export function safeBack(a: SiteAddress, back: string | undefined): string | undefined {
-  if (back === undefined || back === '') return `${a.basePath}/`;
+export function safeBack(a: Pick<SiteAddress, 'basePath'>, back: string | undefined): string | undefined {
+  return backUnder(a.basePath, back);
+}
+
+/**
+ * The one check of a return address, for every form that sends a visitor back
+ * (the sign-in form and link, the gallery password form): `basePath` is the
+ * home's path, '' at a website's own host name. A browser resolves `//host/…`
+ * as another host and `/sites/a/../b/` (or `%2e%2e`) as another website, so
+ * only a path a URL parser leaves exactly as it is may pass.
+ */
+export function backUnder(basePath: string, back: string | undefined): string | undefined {
+  if (back === undefined || back === '') return `${basePath}/`;
   if (back.length > MAX_BACK_LENGTH || !back.startsWith('/') || back.startsWith('//') || /[\\\x00-\x20\x7f]/.test(back)) return undefined;
   let url: URL;
   try {
@@ -56,9 +67,21 @@ export function safeBack(a: SiteAddress, back: string | undefined): string | und
     return undefined;
   }
   if (url.origin !== 'http://visitor.invalid' || url.hash !== '' || `${url.pathname}${url.search}` !== back) return undefined;
-  if (url.pathname !== a.basePath && !url.pathname.startsWith(`${a.basePath}/`)) return undefined;
+  if (url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`)) return undefined;
   // At its own host name every path looks like the website's, but /sites/<urlname>/ there
   // serves another website (any Host reaches those routes): a link must not lead there.
-  if (a.basePath === '' && /^\/sites(\/|$)/i.test(url.pathname)) return undefined;
+  if (basePath === '' && /^\/sites(\/|$)/i.test(url.pathname)) return undefined;
   return back;
+}
+
+/**
+ * Whether a form post comes from the website itself: a browser names the page
+ * that sent it in `Origin`, so a cross-site page cannot post in a visitor's
+ * name (plant a return address, ask for mail). No Origin (an older browser) is
+ * let through; `null` (a sandboxed or no-referrer page) is not.
+ */
+export function fromOwnOrigin(origin: string | undefined, ours: readonly string[]): boolean {
+  if (origin === undefined) return true;
+  const given = origin.toLowerCase();
+  return ours.some((o) => o.toLowerCase() === given);
 }

@@ -2,7 +2,7 @@
 // access rules of docs/website.md in one pure function, applied to the chain of
 // galleries from the website's root down to the one asked for. A protection
 // on a gallery (password, access list) applies to all its sub-galleries.
-import type { VisitorPass } from './pass.js';
+import { passOpens, type VisitorPass } from './pass.js';
 
 export const DEFAULT_ENTRY = 'DEFAULT';
 
@@ -17,6 +17,12 @@ export interface AclRule {
 export interface GateGallery {
   uuid: string;
   passwordProtected: boolean;
+  /**
+   * The stored hash of its password: a pass opens the gallery only for this
+   * password (pass.ts, passwordVersion). Absent, no pass opens it (only a
+   * decision without a pass, the public check, may leave it out).
+   */
+  passwordHash?: string | null;
   /** The gallery's access list; empty when it has none. */
   acl: readonly AclRule[];
 }
@@ -42,7 +48,7 @@ export function decide(chain: readonly GateGallery[], pass: VisitorPass | undefi
   for (const g of chain) {
     if (g.passwordProtected) {
       restricted = true;
-      if (!pass?.galleries.includes(g.uuid)) return { ok: false, need: 'password', gallery: g.uuid };
+      if (!g.passwordHash || !passOpens(pass, g.uuid, g.passwordHash)) return { ok: false, need: 'password', gallery: g.uuid };
     }
     if (g.acl.length === 0) continue;
     const fallback = g.acl.find((r) => r.email === DEFAULT_ENTRY);
@@ -60,4 +66,16 @@ export function decide(chain: readonly GateGallery[], pass: VisitorPass | undefi
 export function isPublic(chain: readonly GateGallery[]): boolean {
   const d = decide(chain, undefined);
   return d.ok && !d.restricted;
+}
+
+/**
+ * What decides access along a chain, written out: each gallery's UUID, its
+ * password's stored hash and its access list. Signed file addresses carry a
+ * keyed digest of it (FileUrls.accessStamp), and /files compares it with the
+ * chain as it is now: a new password, an access-list entry changed, added or
+ * removed, or a gallery moved elsewhere each revoke the addresses given
+ * before. `passwordHash` must be given for every protected gallery of the chain.
+ */
+export function accessState(chain: readonly GateGallery[]): string {
+  return JSON.stringify(chain.map((g) => [g.uuid, g.passwordHash ?? null, g.acl.map((r) => [r.email, r.read, r.compDownload, r.hiresDownload])]));
 }

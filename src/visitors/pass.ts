@@ -1,9 +1,9 @@
 // A visitor's pass: what a visitor of one website has proved, kept in a signed,
 // HttpOnly cookie (no server state, so every node accepts it): the protected
-// galleries whose password they gave, and the e-mail address they signed in
-// with. The signing key is derived from the upload secret (shared by every
-// process of one installation).
-import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+// galleries whose password they gave, each with the version of the password it
+// was proved with, and the e-mail address they signed in with. The signing key
+// is derived from the upload secret (shared by every process of one installation).
+import { createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const PASS_COOKIE = 'mps_visitor';
 /** A pass lasts a month from its last change. */
@@ -16,7 +16,11 @@ export interface VisitorPass {
   id: string;
   /** The website the pass belongs to. */
   website: string;
-  /** Protected galleries (UUIDs) whose password the visitor gave. */
+  /**
+   * Protected galleries whose password the visitor gave: `<uuid>:<version>`,
+   * the version of the password it was (passwordVersion). A pass of the form
+   * before versions (bare UUIDs) opens nothing.
+   */
   galleries: string[];
   /** Lower-cased address proved by a sign-in link. */
   email?: string;
@@ -60,9 +64,9 @@ export class PassCodec {
     return pass;
   }
 
-  /** The pass with one more gallery opened, its lifetime renewed. */
-  withGallery(pass: VisitorPass, galleryUuid: string, now = Date.now()): VisitorPass {
-    const galleries = [...pass.galleries.filter((g) => g !== galleryUuid), galleryUuid].slice(-MAX_PASS_GALLERIES);
+  /** The pass with one more gallery opened by its current password (its stored hash), its lifetime renewed. */
+  withGallery(pass: VisitorPass, galleryUuid: string, passwordHash: string, now = Date.now()): VisitorPass {
+    const galleries = [...pass.galleries.filter((g) => !g.startsWith(`${galleryUuid}:`) && g !== galleryUuid), passEntry(galleryUuid, passwordHash)].slice(-MAX_PASS_GALLERIES);
     return { ...pass, galleries, expires: Math.floor(now / 1000) + PASS_LIFETIME_SECONDS };
   }
 
@@ -74,4 +78,25 @@ export class PassCodec {
   private mac(body: string): string {
     return createHmac('sha256', this.key).update(body).digest('base64url');
   }
+}
+
+/**
+ * The version of a gallery's password, as a pass remembers it: derived from
+ * the stored argon2 hash, whose random salt is new at every setting, so a
+ * change, a removal followed by a new password, even the same password set
+ * again, each make a new version and the passes given before open nothing.
+ * One-way and salted inside: the visitor, who can read the cookie, learns
+ * nothing about the password from it.
+ */
+export function passwordVersion(passwordHash: string): string {
+  return createHash('sha256').update('mps gallery password version\n').update(passwordHash).digest('base64url').slice(0, 16);
+}
+
+function passEntry(galleryUuid: string, passwordHash: string): string {
+  return `${galleryUuid}:${passwordVersion(passwordHash)}`;
+}
+
+/** Whether the pass holds the gallery's password as it is now (`passwordHash`: its stored hash). */
+export function passOpens(pass: VisitorPass | undefined, galleryUuid: string, passwordHash: string): boolean {
+  return pass !== undefined && pass.galleries.includes(passEntry(galleryUuid, passwordHash));
 }

@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { ApiError } from '../http/errors.js';
-import { cookiePath, hostAddress, pathAddress, safeBack, type SiteAddress } from './address.js';
+import { cookiePath, fromOwnOrigin, hostAddress, pathAddress, safeBack, type SiteAddress } from './address.js';
 import type { VisitorBudget } from './budget.js';
 import { checkMailPage, messagePage, signInFormPage, type SiteFrame } from './pages.js';
 import type { PassCodec } from './pass.js';
@@ -116,10 +116,9 @@ export function visitorRoutes(deps: VisitorRouteDeps): FastifyPluginAsync {
 
   /** A cross-site form may not make us send mail in a visitor's name (the browser tells where a post comes from). */
   function checkOrigin(req: FastifyRequest, at: SiteAddress): void {
-    const origin = req.headers.origin;
-    if (origin === undefined) return;
-    const ours = new Set([new URL(at.home).origin, `${req.protocol}://${req.host}`.toLowerCase()]);
-    if (!ours.has(origin.toLowerCase())) throw new ApiError('forbidden', 'This form can only be sent from the website itself.');
+    if (!fromOwnOrigin(req.headers.origin, [new URL(at.home).origin, `${req.protocol}://${req.host}`])) {
+      throw new ApiError('forbidden', 'This form can only be sent from the website itself.');
+    }
   }
 
   const form = async (req: FastifyRequest, reply: FastifyReply) => {

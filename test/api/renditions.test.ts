@@ -347,12 +347,12 @@ eachDatabase((kind) => {
         const uuid = await upload(w, await photo(700, 500), 'signed.jpg', { 'media[publish_to_galleries]': [locked] });
         const key = keyOf(renditionsOf(await settled(w, uuid))[0].url);
 
-        const signed = urls.signed(key, new Date(Date.now() + 3600_000), 'visitor-1');
+        const signed = urls.signed(key, new Date(Date.now() + 3600_000), 'visitor-1', locked);
         const ok = await get(signed);
         expect(ok.status).toBe(200);
         expect(ok.headers.get('cache-control')).toMatch(/^private, max-age=(35\d\d|3600)$/);
 
-        const expired = await get(urls.signed(key, new Date(Date.now() - 1000), 'visitor-1'));
+        const expired = await get(urls.signed(key, new Date(Date.now() - 1000), 'visitor-1', locked));
         expect(expired.status).toBe(403);
         expect(await expired.text()).toMatch(/expired/);
 
@@ -364,20 +364,21 @@ eachDatabase((kind) => {
 
         const original = (await w.svc.db.selectFrom('medias').select('storage_key').where('uuid', '=', uuid).executeTakeFirstOrThrow()).storage_key!;
         expect((await get(`${w.svc.url}/files/${original}`)).status).toBe(404);
-        const download = await get(urls.signed(original, new Date(Date.now() + 600_000), 'visitor-1', true));
+        const download = await get(urls.signed(original, new Date(Date.now() + 600_000), 'visitor-1', locked, true));
         expect(download.status).toBe(200);
         expect(download.headers.get('content-disposition')).toBe('attachment; filename="signed.jpg"; filename*=UTF-8\'\'signed.jpg');
         expect(Buffer.from(await download.arrayBuffer())).toEqual(await readFile(stored(original)));
-        const ranged = await get(urls.signed(original, new Date(Date.now() + 600_000), 'visitor-1', true), { range: 'bytes=0-1' });
+        const ranged = await get(urls.signed(original, new Date(Date.now() + 600_000), 'visitor-1', locked, true), { range: 'bytes=0-1' });
         expect(ranged.status).toBe(206);
         expect(Buffer.from(await ranged.arrayBuffer())).toEqual(Buffer.from([0xff, 0xd8]));
       });
 
       it('serves what is not a raster image or video as an attachment with nosniff (a PDF original); SVG is never accepted', async () => {
-        const uuid = await upload(w, pdf(), 'doc.pdf');
+        const docs = text((await w.client.createGallery(w.urlname, { name: 'Docs', parent: w.rootUuid, password: 'secret' })).doc, 'gallery/uuid')!;
+        const uuid = await upload(w, pdf(), 'doc.pdf', { 'media[publish_to_galleries]': [docs] });
         await settled(w, uuid);
         const original = (await w.svc.db.selectFrom('medias').select('storage_key').where('uuid', '=', uuid).executeTakeFirstOrThrow()).storage_key!;
-        const res = await get(urls.signed(original, new Date(Date.now() + 600_000), 'v'));
+        const res = await get(urls.signed(original, new Date(Date.now() + 600_000), 'v', docs));
         expect(res.status).toBe(200);
         expect(res.headers.get('content-type')).toBe('application/pdf');
         expect(res.headers.get('content-disposition')).toMatch(/^attachment/);

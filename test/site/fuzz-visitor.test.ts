@@ -95,8 +95,8 @@ class VisitorWorld implements VisitorResolver {
     const urls = new FileUrls(svc.service.uploadSecret, svc.url);
     const queryOf = (address: string) => address.slice(address.indexOf('?') + 1);
     const soon = new Date(Date.now() + 3600_000);
-    const signedQuery = queryOf(urls.signed(originalKey, soon, 'client@example.com'));
-    const downloadQuery = queryOf(urls.signed(protectedKey, soon, 'pass', true));
+    const signedQuery = queryOf(urls.signed(originalKey, soon, 'client@example.com', locked.uuid));
+    const downloadQuery = queryOf(urls.signed(protectedKey, soon, 'pass', locked.uuid, true));
 
     // A pass for the password gallery, as a visitor gets it.
     const opened = await visit(svc, `/sites/${site.urlname}/_password`, { form: { gallery: locked.uuid, password: PASSWORD, back: `/sites/${site.urlname}/-/${locked.path}` } });
@@ -152,8 +152,8 @@ class VisitorWorld implements VisitorResolver {
       publicEtag: `"${/([0-9a-f]{16})-/.exec(publicKey)?.[1] ?? ''}"`,
       signedQuery,
       downloadQuery,
-      expiredQuery: queryOf(urls.signed(originalKey, new Date(Date.now() - 60_000), 'client@example.com')),
-      otherKeyQuery: queryOf(urls.signed(publicKey, soon, 'client@example.com')),
+      expiredQuery: queryOf(urls.signed(originalKey, new Date(Date.now() - 60_000), 'client@example.com', locked.uuid)),
+      otherKeyQuery: queryOf(urls.signed(publicKey, soon, 'client@example.com', listed.uuid)),
       passCookie: cookieOf(opened)!,
       usedToken: used,
       foreignToken: foreign,

@@ -238,7 +238,7 @@ eachDatabase((kind: DbKind) => describe.skipIf(!chromiumPresent)('a visitor jour
       // The same address once its time is over (signed as the service signs, an hour ago): refused.
       const urls = new FileUrls(w.svc.service.uploadSecret, w.svc.url);
       const key = copied.pathname.slice('/files/'.length);
-      const expired = urls.signed(key, new Date(Date.now() - 3600_000), copied.searchParams.get('v')!);
+      const expired = urls.signed(key, new Date(Date.now() - 3600_000), copied.searchParams.get('v')!, copied.searchParams.get('g')!);
       const late = await other.request.get(expired);
       expect(late.status()).toBe(403);
       expect(await late.text()).toContain('expired');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FileUrls } from '../../src/renditions/urls.js';
-import { decide, isPublic, type GateGallery } from '../../src/visitors/gate.js';
+import { accessState, decide, isPublic, type GateGallery } from '../../src/visitors/gate.js';
 import { PassCodec } from '../../src/visitors/pass.js';
 
 const secret = Buffer.from('s'.repeat(64));
@@ -13,8 +13,13 @@ describe('signed file addresses', () => {
 
   it('accepts its own signature until it expires, and nothing altered', () => {
     const now = Date.now();
-    const u = urls.signed('r/a/b.webp', new Date(now + 60_000), 'v1');
-    expect(urls.check('r/a/b.webp', q(u), now)).toMatchObject({ kind: 'signed', visitor: 'v1', download: false });
+    const g = '0b7c6e1e-1111-4222-8333-944455556666';
+    const u = urls.signed('r/a/b.webp', new Date(now + 60_000), 'v1', g);
+    expect(urls.check('r/a/b.webp', q(u), now)).toMatchObject({ kind: 'signed', visitor: 'v1', gallery: g, download: false });
+    // Signed for one gallery, it is no proof for another.
+    expect(urls.check('r/a/b.webp', { ...q(u), g: '0b7c6e1e-1111-4222-8333-944455556667' }, now).kind).toBe('invalid');
+    const { g: _g, ...withoutGallery } = q(u);
+    expect(urls.check('r/a/b.webp', withoutGallery, now).kind).toBe('invalid');
     expect(urls.check('r/a/b.webp', q(u), now + 61_000).kind).toBe('expired');
     expect(urls.check('r/a/c.webp', q(u), now).kind).toBe('invalid');
     expect(urls.check('r/a/b.webp', { ...q(u), v: 'v2' }, now).kind).toBe('invalid');
@@ -29,7 +34,7 @@ describe('visitor pass', () => {
   const codec = new PassCodec(secret);
   it('round-trips, refuses tampering, other websites and expiry', () => {
     const now = Date.now();
-    const pass = codec.withEmail(codec.withGallery(codec.fresh('w1', now), 'g1', now), 'A@B.C', now);
+    const pass = codec.withEmail(codec.withGallery(codec.fresh('w1', now), 'g1', '$argon2id$h1', now), 'A@B.C', now);
     const value = codec.encode(pass);
     expect(codec.decode(value, 'w1', now)).toEqual({ ...pass, email: 'a@b.c' });
     expect(codec.decode(value, 'w2', now)).toBeUndefined();
@@ -39,6 +44,23 @@ describe('visitor pass', () => {
     expect(codec.decode(`${forged}.${mac}`, 'w1', now)).toBeUndefined();
     expect(codec.decode(`${body}.x${mac.slice(1)}`, 'w1', now)).toBeUndefined();
     expect(codec.decode('garbage', 'w1', now)).toBeUndefined();
+  });
+});
+
+describe('access stamp', () => {
+  const urls = new FileUrls(secret, 'http://x');
+  const accessStamp = (chain: GateGallery[]) => urls.accessStamp(accessState(chain));
+  it('changes with anything that decides access along the chain, and only then; keyed by the secret', () => {
+    const chain = [open('r'), { ...open('p'), passwordProtected: true, passwordHash: '$argon2id$h1', acl: [acl(true, false, true)] }];
+    const stamp = accessStamp(chain);
+    expect(accessStamp([open('r'), { ...open('p'), passwordProtected: true, passwordHash: '$argon2id$h1', acl: [acl(true, false, true)] }])).toBe(stamp);
+    expect(accessStamp([open('r'), { ...chain[1], passwordHash: '$argon2id$h2' }])).not.toBe(stamp);
+    expect(accessStamp([open('r'), { ...chain[1], acl: [acl(true, false, false)] }])).not.toBe(stamp);
+    expect(accessStamp([open('r'), { ...chain[1], acl: [acl(true, false, true), acl(true, true, true, 'client@x.org')] }])).not.toBe(stamp);
+    expect(accessStamp([open('r'), open('q'), chain[1]])).not.toBe(stamp);
+    // Not a plain hash of the lists: without the secret, a guess of who is listed cannot be tested.
+    expect(new FileUrls(Buffer.from('other'), 'http://x').accessStamp(accessState(chain))).not.toBe(stamp);
+    expect(stamp).toMatch(/^[A-Za-z0-9_-]{16}$/);
   });
 });
 
@@ -52,11 +74,19 @@ describe('access decision', () => {
   });
 
   it('asks for the password of the first protected gallery on the way, and a protection covers sub-galleries', () => {
-    const chain = [open('r'), { ...open('p'), passwordProtected: true }, open('child')];
+    const chain = [open('r'), { ...open('p'), passwordProtected: true, passwordHash: '$argon2id$h1' }, open('child')];
     expect(decide(chain, undefined)).toEqual({ ok: false, need: 'password', gallery: 'p' });
-    expect(decide(chain, codec.withGallery(pass, 'child'))).toEqual({ ok: false, need: 'password', gallery: 'p' });
-    expect(decide(chain, codec.withGallery(pass, 'p'))).toMatchObject({ ok: true, restricted: true });
+    expect(decide(chain, codec.withGallery(pass, 'child', '$argon2id$h1'))).toEqual({ ok: false, need: 'password', gallery: 'p' });
+    expect(decide(chain, codec.withGallery(pass, 'p', '$argon2id$h1'))).toMatchObject({ ok: true, restricted: true });
     expect(isPublic(chain)).toBe(false);
+    // The pass holds the password it was given with: once the gallery's hash is another one (a
+    // change, or the same password set again with a new salt), it opens nothing.
+    const changed = [open('r'), { ...open('p'), passwordProtected: true, passwordHash: '$argon2id$h2' }, open('child')];
+    expect(decide(changed, codec.withGallery(pass, 'p', '$argon2id$h1'))).toEqual({ ok: false, need: 'password', gallery: 'p' });
+    expect(decide(changed, codec.withGallery(codec.withGallery(pass, 'p', '$argon2id$h1'), 'p', '$argon2id$h2'))).toMatchObject({ ok: true });
+    // A pass from before versions (a bare UUID) and a protected gallery without its hash open nothing.
+    expect(decide(chain, { ...pass, galleries: ['p'] })).toEqual({ ok: false, need: 'password', gallery: 'p' });
+    expect(decide([open('r'), { ...open('p'), passwordProtected: true }], codec.withGallery(pass, 'p', '$argon2id$h1'))).toEqual({ ok: false, need: 'password', gallery: 'p' });
   });
 
   it('applies the default entry to everyone and a client entry to its proved address', () => {
