@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import type { Logger } from 'pino';
 import type { AppKeys } from './app-keys.js';
@@ -12,6 +12,7 @@ import type { Authenticator, Identity } from './auth.js';
 import type { AppRow } from '../store/schema.js';
 import { ApiError, badRequest, codeForStatus, type ErrorCode } from './errors.js';
 import type { RateLimit } from './rate-limit.js';
+import { closeAfterReply } from './linger.js';
 import { errorBody, sendError, XML_CONTENT_TYPE } from './reply.js';
 import { type ApiRouter, type AuthLevel, FORM_LIMIT_BYTES } from './router.js';
 import { renderReply } from './xml.js';
@@ -51,15 +52,6 @@ function frameworkError(err: { code?: string; message?: string; statusCode?: num
   }
 }
 
-/**
- * An error reply to a request whose body is still arriving ends the
- * connection: the rest is not read (it may be gigabytes), and the socket
- * cannot carry another request without it.
- */
-function closeIfBodyUnread(req: FastifyRequest, reply: FastifyReply): void {
-  if (!req.raw.complete) reply.header('connection', 'close');
-}
-
 /** What the HTTP layer is built from: the composition root (src/app.ts) provides it. */
 export interface HttpDeps {
   config: Config;
@@ -97,7 +89,7 @@ export function createHttpServer(deps: HttpDeps): HttpServer {
     trustProxy: config.trustProxy,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: (err, req, reply) => {
-      closeIfBodyUnread(req, reply);
+      closeAfterReply(req, reply);
       sendError(req, reply, frameworkError(err, req.id));
     },
     // Our onRequest hook answers the 503 instead, in XML.
@@ -200,7 +192,7 @@ export function createHttpServer(deps: HttpDeps): HttpServer {
 
   // Refusals are logged here, on the error path only: a per-response hook would tax every request.
   fastify.setErrorHandler((err, req, reply) => {
-    closeIfBodyUnread(req, reply);
+    closeAfterReply(req, reply);
     if (err instanceof ApiError) {
       req.log.info({ reqId: req.id, method: req.method, path: (req.raw.url ?? '').split('?')[0], status: err.status, code: err.code }, 'request refused');
       return sendError(req, reply, err);

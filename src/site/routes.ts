@@ -15,6 +15,7 @@ import type { Logger } from 'pino';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { RateLimitConfig } from '../config.js';
 import type { LimiterFactory } from '../http/limiter-store.js';
+import { closeAfterReply } from '../http/linger.js';
 import { PASS_COOKIE, PASS_LIFETIME_SECONDS, type PassCodec, type VisitorPass } from '../visitors/pass.js';
 import type { PasswordThrottle } from '../visitors/throttle.js';
 import { ASSETS } from './assets.js';
@@ -241,7 +242,7 @@ export function siteRoutes(fastify: FastifyInstance, deps: SiteRouteDeps): void 
     }
     if (req.method === 'POST') {
       // A body we do not read (not a form) must not stay on the connection.
-      if (!req.raw.complete) reply.header('connection', 'close');
+      closeAfterReply(req, reply);
       return rest === '_password' ? password(req, reply, v) : notFound(reply, at);
     }
     if (rest === '') return galleryPage(reply, v, '', here);
