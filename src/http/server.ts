@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import type { Config } from '../config.js';
+import type { Config, TrustProxy } from '../config.js';
 import type { Logger } from 'pino';
 import type { AppKeys } from './app-keys.js';
 import type { Authenticator, Identity } from './auth.js';
@@ -36,6 +36,16 @@ function rawXmlError(code: ErrorCode, message?: string): string {
   const body = renderReply(errorBody(err));
   const reason = STATUS_CODES[err.status] ?? 'Error';
   return `HTTP/1.1 ${err.status} ${reason}\r\nContent-Type: ${XML_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`;
+}
+
+/**
+ * TRUST_PROXY as Fastify takes it. A hop count becomes proxy-addr's own rule
+ * for one (hop 0 is the connection's address): the client is the address that
+ * many hops from the right, whatever the client wrote further left.
+ */
+function trustProxyOption(trust: TrustProxy): false | string[] | ((address: string, hop: number) => boolean) {
+  if (trust === false || Array.isArray(trust)) return trust;
+  return (_address, hop) => hop < trust;
 }
 
 /** What Fastify refuses before any route or hook runs, as our errors. */
@@ -86,7 +96,7 @@ export function createHttpServer(deps: HttpDeps): HttpServer {
     // log lines carry the request id themselves.
     childLoggerFactory: (logger) => logger,
     bodyLimit: FORM_LIMIT_BYTES,
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: (err, req, reply) => {
       closeAfterReply(req, reply);
