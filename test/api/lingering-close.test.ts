@@ -130,6 +130,17 @@ eachDatabase((kind) => {
     });
   }
 
+  it("a form larger than the website's forms take, written whole before reading: the client reads the 413", async () => {
+    const size = 8 * MiB;
+    for (const path of [`/sites/${w.urlname}/_password`, `/sites/${w.urlname}/_signin`]) {
+      const o = await writeAllThenRead(port(), head(path, { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': String(size) }), bytes(size, 'f'));
+      expect(o.error, `${path}: ${o.error} after ${o.written} of ${size} bytes`).toBeUndefined();
+      expect(o.written).toBe(size);
+      expect(o.received, path).toMatch(/^HTTP\/1\.1 413 /);
+      expect(o.received).toMatch(/\r\nconnection: close\r\n/i);
+    }
+  });
+
   it('a client that keeps sending a refused body past the byte bound is cut', async () => {
     const announced = 1024 ** 3;
     const o = await writeAllThenRead(port(), head('/uploads/local.xml', { 'Content-Type': 'multipart/form-data', 'Content-Length': String(announced) }), forever(Buffer.alloc(MiB, 'z')));
