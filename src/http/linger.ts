@@ -55,8 +55,9 @@ function discardRestOfBody(raw: IncomingMessage): void {
     clearTimeout(deadline);
     clearTimeout(idle);
   });
-  // Whoever read the body (a multipart parser, a file being written) has given up on it.
-  raw.unpipe();
+  // Whoever read the body has let go of it already (the multipart parser and the
+  // temporary file unpipe themselves on a refusal); the bytes counted here are all
+  // that arrive from now on.
   let discarded = 0;
   raw.on('data', (chunk: Buffer) => {
     discarded += chunk.length;
