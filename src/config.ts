@@ -2,6 +2,7 @@
 // whose values the real environment overrides. The server and the `api` command
 // (src/cli/api.ts) read .env with the same function.
 import { existsSync, readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 
@@ -76,7 +77,8 @@ export interface Config {
   /** Cap for an unpaginated gallery list (spec: 5000, to be lowered to 500). */
   galleryListCap: number;
   logLevel: string;
-  trustProxy: boolean;
+  /** Whose `X-Forwarded-For` hops are believed (TRUST_PROXY); false: none, the connection's address is the client's. */
+  trustProxy: TrustProxy;
   jobs: JobSettings;
   renditions: RenditionSettings;
   connections: ConnectionLimits;
@@ -85,6 +87,51 @@ export interface Config {
   visitors: VisitorSettings;
   /** Running at scale (src/ops): this process's role, metrics, shutdown bound. */
   ops: OpsConfig;
+}
+
+/**
+ * How many proxies in front of the service (a hop count: the client is the
+ * address that many hops from the right of `X-Forwarded-For`, the connection's
+ * own address counting as the first), or which addresses are proxies (IPs,
+ * CIDRs, or proxy-addr's names `loopback`, `linklocal`, `uniquelocal`: the
+ * client is the right-most address not in the list). Never "every hop": the
+ * left-most hops are whatever the client wrote.
+ */
+export type TrustProxy = false | number | string[];
+
+/** Hop counts beyond this are surely a mistake (a typo for an address, say). */
+const MAX_PROXY_HOPS = 20;
+const PROXY_ADDRESS_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isAddressOrCidr(entry: string): boolean {
+  if (PROXY_ADDRESS_NAMES.has(entry)) return true;
+  const slash = entry.indexOf('/');
+  const address = slash < 0 ? entry : entry.slice(0, slash);
+  const version = isIP(address);
+  if (version === 0) return false;
+  if (slash < 0) return true;
+  const bits = entry.slice(slash + 1);
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128);
+}
+
+/** TRUST_PROXY: off (unset, empty, `0`, `false`), `1` / `true` (one proxy), a hop count, or a comma-separated list of proxy addresses. */
+export function parseTrustProxy(value: string | undefined): TrustProxy {
+  const v = (value ?? '').trim();
+  if (v === '' || v === '0' || v === 'false') return false;
+  if (v === 'true') return 1;
+  if (/^\d+$/.test(v)) {
+    const hops = Number(v);
+    if (hops > MAX_PROXY_HOPS) throw new Error(`TRUST_PROXY as a hop count must be from 1 to ${MAX_PROXY_HOPS}, got ${JSON.stringify(value)}`);
+    return hops;
+  }
+  const entries = v.split(',').map((e) => e.trim());
+  const bad = entries.find((e) => !isAddressOrCidr(e));
+  if (bad !== undefined) {
+    throw new Error(
+      `TRUST_PROXY must be 1 (one proxy in front), a hop count, or a comma-separated list of the proxies' addresses or CIDRs (e.g. 10.0.0.5,10.1.0.0/16); ${JSON.stringify(bad)} is none of these`,
+    );
+  }
+  return entries;
 }
 
 /** What a process does: `all` (one process, the default), `api` (requests only) or `worker` (jobs and sweeps only). */
@@ -217,7 +264,7 @@ export function loadConfig(env: Record<string, string | undefined> = loadEnv()):
     uploadExpirySeconds: intSetting(env, 'UPLOAD_EXPIRY_SECONDS', 24 * 3600, 1, 365 * 24 * 3600),
     galleryListCap: intSetting(env, 'GALLERY_LIST_CAP', 5000, 500, 5000),
     logLevel: env.LOG_LEVEL || 'info',
-    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     jobs: {
       chunkSize: intSetting(env, 'JOB_CHUNK_SIZE', 500, 1, 100_000),
       pollMs: intSetting(env, 'JOB_POLL_MS', 1000, 10, 3_600_000),

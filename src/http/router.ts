@@ -4,6 +4,7 @@ import busboy from 'busboy';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { HttpMethod, RequestContext, UploadedFile } from './context.js';
 import { ApiError, badRequest } from './errors.js';
+import { closeAfterReply } from './linger.js';
 import { compileParamPatterns, Params } from './params.js';
 import { sendXml } from './reply.js';
 import type { XmlObject } from './xml.js';
@@ -158,7 +159,7 @@ export class ApiRouter {
       // Whatever follows the part the handler used is not read: the connection ends with the reply.
       if (parser && !req.raw.complete) {
         parser.stop();
-        reply.header('connection', 'close');
+        closeAfterReply(req, reply);
       }
       sendXml(req, reply, ctx.status, body);
     } catch (err) {

@@ -4,14 +4,15 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { Config } from '../config.js';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Config, TrustProxy } from '../config.js';
 import type { Logger } from 'pino';
 import type { AppKeys } from './app-keys.js';
 import type { Authenticator, Identity } from './auth.js';
 import type { AppRow } from '../store/schema.js';
 import { ApiError, badRequest, codeForStatus, type ErrorCode } from './errors.js';
 import type { RateLimit } from './rate-limit.js';
+import { closeAfterReply } from './linger.js';
 import { errorBody, sendError, XML_CONTENT_TYPE } from './reply.js';
 import { type ApiRouter, type AuthLevel, FORM_LIMIT_BYTES } from './router.js';
 import { renderReply } from './xml.js';
@@ -37,6 +38,16 @@ function rawXmlError(code: ErrorCode, message?: string): string {
   return `HTTP/1.1 ${err.status} ${reason}\r\nContent-Type: ${XML_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`;
 }
 
+/**
+ * TRUST_PROXY as Fastify takes it. A hop count becomes proxy-addr's own rule
+ * for one (hop 0 is the connection's address): the client is the address that
+ * many hops from the right, whatever the client wrote further left.
+ */
+function trustProxyOption(trust: TrustProxy): false | string[] | ((address: string, hop: number) => boolean) {
+  if (trust === false || Array.isArray(trust)) return trust;
+  return (_address, hop) => hop < trust;
+}
+
 /** What Fastify refuses before any route or hook runs, as our errors. */
 function frameworkError(err: { code?: string; message?: string; statusCode?: number }, requestId: string): ApiError {
   switch (err.code) {
@@ -49,15 +60,6 @@ function frameworkError(err: { code?: string; message?: string; statusCode?: num
       if (err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500) return new ApiError(codeForStatus(err.statusCode), err.message);
       return new ApiError('internal', `internal error; quote request id ${requestId}`);
   }
-}
-
-/**
- * An error reply to a request whose body is still arriving ends the
- * connection: the rest is not read (it may be gigabytes), and the socket
- * cannot carry another request without it.
- */
-function closeIfBodyUnread(req: FastifyRequest, reply: FastifyReply): void {
-  if (!req.raw.complete) reply.header('connection', 'close');
 }
 
 /** What the HTTP layer is built from: the composition root (src/app.ts) provides it. */
@@ -94,10 +96,10 @@ export function createHttpServer(deps: HttpDeps): HttpServer {
     // log lines carry the request id themselves.
     childLoggerFactory: (logger) => logger,
     bodyLimit: FORM_LIMIT_BYTES,
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: (err, req, reply) => {
-      closeIfBodyUnread(req, reply);
+      closeAfterReply(req, reply);
       sendError(req, reply, frameworkError(err, req.id));
     },
     // Our onRequest hook answers the 503 instead, in XML.
@@ -200,7 +202,7 @@ export function createHttpServer(deps: HttpDeps): HttpServer {
 
   // Refusals are logged here, on the error path only: a per-response hook would tax every request.
   fastify.setErrorHandler((err, req, reply) => {
-    closeIfBodyUnread(req, reply);
+    closeAfterReply(req, reply);
     if (err instanceof ApiError) {
       req.log.info({ reqId: req.id, method: req.method, path: (req.raw.url ?? '').split('?')[0], status: err.status, code: err.code }, 'request refused');
       return sendError(req, reply, err);

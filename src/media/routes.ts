@@ -4,6 +4,7 @@
 import type { RequestContext, UploadedFile } from '../http/context.js';
 import { userOf } from '../http/context.js';
 import { ApiError, invalid } from '../http/errors.js';
+import { closeAfterReply } from '../http/linger.js';
 import { pageParams, PAGINATION_PARAMS, totalPages, type Params } from '../http/params.js';
 import type { RouteSpec } from '../http/router.js';
 import { xmlArray, type XmlObject } from '../http/xml.js';
@@ -53,7 +54,7 @@ async function closingWhenTooLarge<T>(ctx: RequestContext, fn: () => Promise<T>)
   try {
     return await fn();
   } catch (err) {
-    if (err instanceof ApiError && err.code === 'payload_too_large') ctx.reply.header('connection', 'close');
+    if (err instanceof ApiError && err.code === 'payload_too_large') closeAfterReply(ctx.req, ctx.reply);
     throw err;
   }
 }

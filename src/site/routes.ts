@@ -13,6 +13,7 @@ import { h, type VNode } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import type { Logger } from 'pino';
 import type { VisitorBudget } from '../visitors/budget.js';
+import { closeAfterReply } from '../http/linger.js';
 import { PASS_COOKIE, PASS_LIFETIME_SECONDS, type PassCodec, type VisitorPass } from '../visitors/pass.js';
 import { backUnder, fromOwnOrigin } from '../visitors/address.js';
 import type { PasswordThrottle } from '../visitors/throttle.js';
@@ -233,7 +234,7 @@ export function siteRoutes(fastify: FastifyInstance, deps: SiteRouteDeps): void 
     const v: Visit = { at, rest, query, pass, cacheKey: '' };
     if (req.method === 'POST') {
       // A body we do not read (not a form) must not stay on the connection.
-      if (!req.raw.complete) reply.header('connection', 'close');
+      closeAfterReply(req, reply);
       return rest === '_password' ? password(req, reply, v) : notFound(reply, at);
     }
     if (rest === 'robots.txt') return robots(reply, v);

@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { ApiError } from '../http/errors.js';
+import { closeAfterReply } from '../http/linger.js';
 import { cookiePath, fromOwnOrigin, hostAddress, pathAddress, safeBack, type SiteAddress } from './address.js';
 import type { VisitorBudget } from './budget.js';
 import { checkMailPage, messagePage, signInFormPage, type SiteFrame } from './pages.js';
@@ -179,7 +180,7 @@ export function visitorRoutes(deps: VisitorRouteDeps): FastifyPluginAsync {
       const frame = at ? frameOf(at) : undefined;
       const referrer: Referrer = req.routeOptions.url?.endsWith('/:token') ? 'no-referrer' : 'same-origin';
       // A refused body is not read further: the connection ends with the reply.
-      if (!req.raw.complete) reply.header('connection', 'close');
+      closeAfterReply(req, reply);
       if (err instanceof ApiError) {
         if (err.extra.retryAfter) reply.header('retry-after', String(err.extra.retryAfter));
         const title = err.status === 404 ? 'Not found' : err.status === 429 ? 'Please wait' : 'Request refused';

@@ -1,8 +1,9 @@
 // The whole at scale, as operators run it: two API nodes and a worker, real
 // processes, on PostgreSQL + Redis + a local S3 server, behind nginx (started
-// here with the configuration of docs/deploy.md). nginx is required in CI
+// here with the configuration of docs/deploy.md, read from that page). nginx is required in CI
 // (.ci/run installs it); elsewhere its absence is reported, loudly.
 import { randomBytes } from 'node:crypto';
+import { request } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import { MediaPortfolioClient } from '../../src/client/index.js';
 import { find, int, text } from '../../src/client/xml.js';
 import { buildCore, type Core } from '../../src/app.js';
 import { insertMedias } from '../support/media.js';
+import { PASSWORD_LIMITS } from '../../src/visitors/throttle.js';
 import { findNginx, startNginx, type Nginx } from '../support/nginx.js';
 import { signedFetch, spawnService, type AppKeys, type ServiceProcess } from '../support/processes.js';
 import { basicAuth, createPgDatabase, PG_URL, REDIS_URL, type TestUser } from '../support/service.js';
@@ -46,6 +48,22 @@ async function ready(proc: ServiceProcess): Promise<ServiceProcess> {
     throw new Error(`${(err as Error).message}\n${proc.output()}`);
   });
   return proc;
+}
+
+/** A loopback address of its own (127.a.b.c), which nginx sees as the client's: fresh for each run, as throttle counts live in Redis for 15 minutes. */
+const freshLoopback = () => `127.${randomBytes(2).join('.')}.${1 + (randomBytes(1)[0]! % 254)}`;
+
+/** A form POST sent from `localAddress`; the status. */
+function postFormFrom(localAddress: string, url: string, form: Record<string, string>, headers: Record<string, string>): Promise<number> {
+  const body = new URLSearchParams(form).toString();
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', localAddress, headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(Buffer.byteLength(body)), ...headers } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode!));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 describe.runIf(PG_URL && REDIS_URL && NGINX)('two API nodes and workers behind nginx', () => {
@@ -292,6 +310,27 @@ describe.runIf(PG_URL && REDIS_URL && NGINX)('two API nodes and workers behind n
     const onNode2 = await fetch(`${api2.url}${page}`, { headers: { cookie } });
     expect(onNode2.status).toBe(200);
     expect(await onNode2.text()).toContain('Locked');
+  });
+
+  it("behind nginx, the client's own X-Forwarded-For hops do not choose its address: rotating one still reaches 429", async () => {
+    const user = await newUser();
+    const urlname = `xff-${randomBytes(4).toString('hex')}`;
+    const site = await core.websites.create(user, { urlname });
+    const created = await clientOf(api1.url, user).request('POST', `/websites/${urlname}/galleries.xml`, {
+      'gallery[name]': 'Locked',
+      'gallery[parent]': site.rootGalleryUuid,
+      'gallery[password]': 'open sesame',
+    });
+    const gallery = /<gallery-uuid>([^<]+)<\/gallery-uuid>/.exec(created.body)![1]!;
+    const form = `${lb.url}/sites/${urlname}/_password`;
+    const guess = (i: number) => ({ gallery, password: `guess ${i}`, back: `/sites/${urlname}/` });
+    const client = freshLoopback();
+    const statuses: number[] = [];
+    // Wrong passwords, each with another address written by the client, through nginx to both nodes.
+    for (let i = 0; i <= PASSWORD_LIMITS.perGallery.points; i++) statuses.push(await postFormFrom(client, form, guess(i), { 'x-forwarded-for': `10.1.${i}.7` }));
+    expect(statuses).toEqual([...Array<number>(PASSWORD_LIMITS.perGallery.points).fill(403), 429]);
+    // Counted on the client's real address, not on everyone: another client still gets its guesses.
+    expect(await postFormFrom(freshLoopback(), form, guess(99), { 'x-forwarded-for': `10.1.0.7` })).toBe(403);
   });
 
   // Last: node 1 does not come back.

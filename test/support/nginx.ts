@@ -1,12 +1,15 @@
-// nginx (Debian's package) as the load balancer of the multi-node tests: a
-// generated configuration with the settings docs/deploy.md recommends, in a
-// private directory, run in the foreground on a free port.
+// nginx (Debian's package) as the load balancer of the multi-node tests: the
+// configuration of docs/deploy.md ("nginx in front"), read from that page, with
+// only its addresses, TLS and the port-80 redirect changed, in a private
+// directory, run in the foreground on a free port.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './processes.js';
+
+export const DEPLOY_DOC = join(import.meta.dirname, '..', '..', 'docs', 'deploy.md');
 
 /** The nginx binary, or undefined when it is not installed (.ci/run installs it). */
 export function findNginx(): string | undefined {
@@ -15,8 +18,45 @@ export function findNginx(): string | undefined {
   return which.status === 0 && which.stdout.trim() ? which.stdout.trim() : undefined;
 }
 
-/** The `upstream` and `location` of docs/deploy.md, for nodes listening on `ports`. */
-export function nginxConfig(opts: { dir: string; port: number; upstreamPorts: number[]; maxBodyMb: number }): string {
+/** The one ```nginx block of docs/deploy.md, as written there. */
+export function documentedNginxConfig(markdown = readFileSync(DEPLOY_DOC, 'utf8')): string {
+  const blocks = [...markdown.matchAll(/^```nginx\n([\s\S]*?)^```$/gm)];
+  if (blocks.length !== 1) throw new Error(`docs/deploy.md must hold exactly one nginx block, found ${blocks.length}`);
+  return blocks[0]![1]!;
+}
+
+/**
+ * What the test changes in the documented configuration, each a pattern that
+ * must match (a change of the page that makes one miss fails loudly rather
+ * than running something else): the nodes' and nginx's addresses, no TLS (no
+ * certificate here) and no port-80 server (not ours to bind).
+ */
+export function adaptedNginxConfig(documented: string, opts: { port: number; upstreamPorts: number[] }): string {
+  let conf = documented;
+  const replace = (what: string, pattern: RegExp, by: (match: string, ...groups: string[]) => string) => {
+    const found = conf.match(new RegExp(pattern.source, pattern.flags.replace('g', '')));
+    if (!found) throw new Error(`docs/deploy.md's nginx block has no ${what} (${pattern}): update test/support/nginx.ts with it`);
+    conf = conf.replace(pattern, by as (substring: string, ...args: unknown[]) => string);
+  };
+  // The upstream's server lines: one per node here, with the documented parameters.
+  let first = true;
+  replace('upstream server line', /^(\s*)server \d+\.\d+\.\d+\.\d+:\d+( [^;\n]*)?;\n/gm, (_m, indent: string, params = '') => {
+    if (!first) return '';
+    first = false;
+    return opts.upstreamPorts.map((p) => `${indent}server 127.0.0.1:${p}${params};\n`).join('');
+  });
+  replace('TLS listen line', /^(\s*)listen 443[^;\n]*;/m, (_m, indent: string) => `${indent}listen 127.0.0.1:${opts.port};`);
+  replace('certificate lines', /^\s*ssl_certificate(_key)?\s[^;\n]*;\n/gm, () => '');
+  replace('port-80 redirect', /^server \{ listen 80;[^\n]*\n/m, () => '');
+  // Only for the load generator of `npm run bench -- scale`: nginx closes a keep-alive
+  // connection after 1000 requests by default, and a client sending its next request at
+  // that moment sees a reset.
+  replace('location', /^(\s*)location \/ \{\n/m, (m, indent: string) => `${indent}keepalive_requests 100000;\n${m}`);
+  return conf;
+}
+
+/** The whole nginx.conf: a private prefix, and the documented configuration for nodes listening on `upstreamPorts`. */
+export function nginxConfig(opts: { dir: string; port: number; upstreamPorts: number[] }): string {
   const { dir } = opts;
   return `
 daemon off;
@@ -32,33 +72,7 @@ http {
   fastcgi_temp_path ${dir}/fastcgi;
   uwsgi_temp_path ${dir}/uwsgi;
   scgi_temp_path ${dir}/scgi;
-  upstream media_portfolio {
-${opts.upstreamPorts.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=5s;`).join('\n')}
-  }
-  server {
-    listen 127.0.0.1:${opts.port};
-    # Uploads through the service (step 2 to the local target, direct uploads).
-    client_max_body_size ${opts.maxBodyMb}m;
-    client_body_timeout 60s;
-    # nginx closes a client's keep-alive connection after 1000 requests by default; a client
-    # sending its next request at that moment sees a reset.
-    keepalive_requests 100000;
-    location / {
-      proxy_pass http://media_portfolio;
-      proxy_set_header Host $http_host;
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-      proxy_set_header X-Forwarded-Proto $scheme;
-      # A node that refuses the connection, or answers 503 while it drains, is
-      # skipped; nginx never resends a POST that reached a node (non_idempotent off).
-      proxy_next_upstream error timeout http_502 http_503;
-      proxy_next_upstream_tries 3;
-      proxy_connect_timeout 2s;
-      proxy_send_timeout 300s;
-      proxy_read_timeout 300s;
-      proxy_request_buffering off;
-      proxy_buffering off;
-    }
-  }
+${adaptedNginxConfig(documentedNginxConfig(), opts)}
 }
 `;
 }
@@ -71,11 +85,11 @@ export interface Nginx {
   stop(): Promise<void>;
 }
 
-export async function startNginx(binary: string, upstreamPorts: number[], maxBodyMb = 64): Promise<Nginx> {
+export async function startNginx(binary: string, upstreamPorts: number[]): Promise<Nginx> {
   const dir = await mkdtemp(join(tmpdir(), 'mps-nginx-'));
   const port = await freePort();
   const conf = join(dir, 'nginx.conf');
-  await writeFile(conf, nginxConfig({ dir, port, upstreamPorts, maxBodyMb }));
+  await writeFile(conf, nginxConfig({ dir, port, upstreamPorts }));
   const child = spawn(binary, ['-p', dir, '-c', conf, '-e', join(dir, 'error.log')], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (output += d));
