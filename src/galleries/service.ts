@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Access } from '../access/access.js';
 import { isUuid } from '../access/uuid.js';
 import { conflict, invalid, notFound } from '../http/errors.js';
-import { hashPassword } from '../http/passwords.js';
+import { hashPassword } from '../users/passwords.js';
 import type { MediaService } from '../media/service.js';
 import { nowIso } from '../store/db.js';
 import type { GalleryRow, UserRow, WebsiteRow } from '../store/schema.js';

@@ -2,7 +2,7 @@
 // views, after the access decision (src/visitors/gate.ts) over the chain of
 // galleries from the root. No HTML here (pages/*.tsx) and no HTTP (routes.ts).
 import { isUuid } from '../access/uuid.js';
-import { verifyPassword } from '../http/passwords.js';
+import { verifyPassword } from '../users/passwords.js';
 import type { FileUrls } from '../renditions/urls.js';
 import { decide, type AclRule, type Decision, type GateGallery } from '../visitors/gate.js';
 import type { VisitorPass } from '../visitors/pass.js';

@@ -1,9 +1,9 @@
 // Session and ping endpoints (spec 4.1). Logging in is the auth hook's
-// (src/http/auth.ts); whoami answers from the user it found, with no query.
+// (src/users/auth.ts); whoami answers from the user it found, with no query.
 import { userOf } from '../http/context.js';
 import { text } from '../http/input.js';
 import { route, type RouteSpec } from '../http/router.js';
-import { clearedSessionCookie, readSessionCookie, type SessionStore } from '../http/sessions.js';
+import { clearedSessionCookie, readSessionCookie, type SessionStore } from './sessions.js';
 import { whoamiXml } from './xml.js';
 
 export interface SessionRoutesDeps {
