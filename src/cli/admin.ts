@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { buildCore, type Core } from '../app.js';
 import { loadConfig } from '../config.js';
 import { ApiError } from '../http/errors.js';
-import { isValidBase32Secret } from '../http/totp.js';
+import { isValidBase32Secret } from '../users/totp.js';
 import type { UserRow } from '../store/schema.js';
 import { isValidHostname, isValidUrlname } from '../websites/input.js';
 

@@ -1,7 +1,9 @@
 // Reads and validates the gallery[...] attributes of a create or an update
 // (spec 2.3). Everything is checked before anything is written, and every
 // refusal is a 422 that names the attribute.
+import { isUuid } from '../access/uuid.js';
 import { invalid, missing } from '../http/errors.js';
+import { input, type Input } from '../http/input.js';
 import type { Params } from '../http/params.js';
 import { readAcl, type AclEntryInput } from './acl.js';
 
@@ -25,10 +27,9 @@ export const MAX_DESCRIPTION_LENGTH = 65_535;
 export const MAX_PASSWORD_LENGTH = 200;
 /** Media UUIDs one reorder may list: a whole gallery, written in chunks (repository.ts setPositions). */
 export const MAX_MEDIAS_ORDER = 100_000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Every parameter name a gallery create or update route accepts. */
-export const GALLERY_PARAMS = [
+const GALLERY_PARAMS = [
   'gallery[name]',
   'gallery[parent]',
   'gallery[url_path]',
@@ -81,7 +82,7 @@ function uuidRef(p: Params, name: string): string | null | undefined {
   if (v === undefined) return undefined;
   const t = v.trim();
   if (t === '') return null;
-  if (!UUID.test(t)) throw invalid(`${name} must be a UUID, got ${JSON.stringify(v)}`);
+  if (!isUuid(t)) throw invalid(`${name} must be a UUID, got ${JSON.stringify(v)}`);
   return t.toLowerCase();
 }
 
@@ -99,7 +100,12 @@ function text(p: Params, name: string, max: number): string | undefined {
   return v;
 }
 
-export function readGalleryInput(p: Params, mode: 'create' | 'update'): GalleryInput {
+/** The gallery[...] attributes of a create or an update, as a route's input. */
+export function galleryInput(mode: 'create' | 'update'): Input<GalleryInput> {
+  return input(GALLERY_PARAMS, (p) => readGalleryInput(p, mode));
+}
+
+function readGalleryInput(p: Params, mode: 'create' | 'update'): GalleryInput {
   const input: GalleryInput = {};
 
   const name = text(p, 'gallery[name]', MAX_NAME_LENGTH)?.trim();
@@ -151,7 +157,7 @@ function readMediasOrder(p: Params): string[] {
   const uuids = p.csvList('gallery[medias_order]', MAX_MEDIAS_ORDER) ?? [];
   const seen = new Set<string>();
   for (const u of uuids) {
-    if (!UUID.test(u)) throw invalid(`gallery[medias_order] must list media UUIDs, got ${JSON.stringify(u)}`);
+    if (!isUuid(u)) throw invalid(`gallery[medias_order] must list media UUIDs, got ${JSON.stringify(u)}`);
     const key = u.toLowerCase();
     if (seen.has(key)) throw invalid(`gallery[medias_order] lists media ${u} twice`);
     seen.add(key);

@@ -1,10 +1,11 @@
-// Gallery endpoints (spec 4.3): each route reads its parameters into the
-// service's typed input and renders the result through xml.ts.
-import { userOf } from '../http/context.js';
-import { pageParams, PAGINATION_PARAMS, totalPages } from '../http/params.js';
-import type { RouteSpec } from '../http/router.js';
+// Gallery endpoints (spec 4.3): each route declares its input once (names,
+// typed values, refusals) and renders the service's result through xml.ts.
+import { userOf, type RequestContext } from '../http/context.js';
+import { choice, fields, flag, int, pagination, text } from '../http/input.js';
+import { totalPages, type Page } from '../http/params.js';
+import { route, type RouteSpec } from '../http/router.js';
 import { xmlArray } from '../http/xml.js';
-import { GALLERY_PARAMS, readGalleryInput } from './input.js';
+import { galleryInput } from './input.js';
 import { mediasProxyUuid } from './proxy-uuid.js';
 import type { GalleriesService, GalleryDetails } from './service.js';
 import { countedXml, detailsXml, galleryLocation, galleryXml } from './xml.js';
@@ -13,6 +14,11 @@ export const GALLERIES_MAX_PER_PAGE = 500;
 const UPDATED_LATER = 'The website is updated within a few minutes.';
 const LIST_VIEWS = ['list', 'details'] as const;
 const DETAILS_VIEWS = ['details', 'details_with_medias', 'details_with_contents'] as const;
+
+/** Unpaginated requests get the first galleryListCap galleries (spec 8, 9). */
+function perPageOf(page: Page): number | undefined {
+  return page.explicit ? page.perPage : undefined;
+}
 
 function written(d: GalleryDetails, verb: string) {
   return {
@@ -24,83 +30,77 @@ function written(d: GalleryDetails, verb: string) {
 }
 
 export function galleryRoutes(galleries: GalleriesService): RouteSpec[] {
+  // What a gallery route's path names: the website, and the gallery in it.
+  const website = (ctx: RequestContext) => galleries.website(userOf(ctx), ctx.path.urlname);
+  const gallery = (ctx: RequestContext) => galleries.get(userOf(ctx), ctx.path.urlname, ctx.path.uuid);
   return [
-    {
+    route({
       method: 'GET',
       path: '/websites/:urlname/galleries.xml',
-      params: ['view', ...PAGINATION_PARAMS],
-      handler: async (ctx) => {
-        let view: (typeof LIST_VIEWS)[number] = 'list';
-        const r = await galleries.list(userOf(ctx), ctx.path.urlname, () => {
-          view = ctx.params.oneOf('view', LIST_VIEWS) ?? 'list';
-          const page = pageParams(ctx.params, GALLERIES_MAX_PER_PAGE);
-          // Unpaginated requests get the first galleryListCap galleries (spec 8, 9).
-          return { page: page.page, perPage: page.explicit ? page.perPage : undefined, withCounts: view === 'details' };
-        });
+      input: fields({ view: choice('view', LIST_VIEWS, 'list'), page: pagination(GALLERIES_MAX_PER_PAGE) }),
+      found: website,
+      handler: async (ctx, { view, page }) => {
+        const r = await galleries.list(userOf(ctx), ctx.path.urlname, { page: page.page, perPage: perPageOf(page), withCounts: view === 'details' });
         return {
           galleries: xmlArray('gallery', r.records.map((g) => galleryXml(g, view, { counts: r.counts?.get(g.id) }))),
           'total-pages': totalPages(r.total, r.perPage),
           'total-entries': r.total,
         };
       },
-    },
+    }),
 
-    {
+    route({
       method: 'GET',
       path: '/websites/:urlname/galleries/:uuid.xml',
-      params: ['view'],
-      handler: async (ctx) => {
-        const d = await galleries.get(userOf(ctx), ctx.path.urlname, ctx.path.uuid, () => {
-          const view = ctx.params.oneOf('view', DETAILS_VIEWS) ?? 'details';
-          return { medias: view !== 'details', subgalleries: view === 'details_with_contents' };
-        });
+      input: choice('view', DETAILS_VIEWS, 'details'),
+      found: gallery,
+      handler: async (ctx, view) => {
+        const d = await galleries.get(userOf(ctx), ctx.path.urlname, ctx.path.uuid, { medias: view !== 'details', subgalleries: view === 'details_with_contents' });
         return { gallery: detailsXml(d), location: galleryLocation(d.website.urlname, d.record.uuid) };
       },
-    },
+    }),
 
-    {
+    route({
       method: 'POST',
       path: '/websites/:urlname/galleries.xml',
-      params: GALLERY_PARAMS,
-      handler: async (ctx) => {
-        const d = await galleries.create(userOf(ctx), ctx.path.urlname, () => readGalleryInput(ctx.params, 'create'));
+      input: galleryInput('create'),
+      found: website,
+      handler: async (ctx, input) => {
+        const d = await galleries.create(userOf(ctx), ctx.path.urlname, input);
         return { 'gallery-uuid': d.record.uuid, ...written(d, 'created') };
       },
-    },
+    }),
 
-    {
+    route({
       method: 'PUT',
       path: '/websites/:urlname/galleries/:uuid.xml',
-      params: GALLERY_PARAMS,
-      handler: async (ctx) => written(await galleries.update(userOf(ctx), ctx.path.urlname, ctx.path.uuid, () => readGalleryInput(ctx.params, 'update')), 'updated'),
-    },
+      input: galleryInput('update'),
+      found: gallery,
+      handler: async (ctx, input) => written(await galleries.update(userOf(ctx), ctx.path.urlname, ctx.path.uuid, input), 'updated'),
+    }),
 
-    {
+    route({
       method: 'DELETE',
       path: '/websites/:urlname/galleries/:uuid.xml',
-      params: ['delete_medias', 'medias_count'],
-      handler: async (ctx) => {
-        const r = await galleries.delete(userOf(ctx), ctx.path.urlname, ctx.path.uuid, () => ({
-          deleteMedias: ctx.params.flag('delete_medias') ?? false,
-          expectedMediasCount: ctx.params.int('medias_count', { min: 0 }),
-        }));
+      input: fields({ deleteMedias: flag('delete_medias'), expectedMediasCount: int('medias_count', { min: 0 }) }),
+      found: gallery,
+      handler: async (ctx, { deleteMedias, expectedMediasCount }) => {
+        const r = await galleries.delete(userOf(ctx), ctx.path.urlname, ctx.path.uuid, { deleteMedias: deleteMedias ?? false, expectedMediasCount });
         return {
           'deleted-galleries-count': r.galleriesDeleted,
           'deleted-medias-count': r.mediasDeleted,
           message: `Gallery deleted with ${r.galleriesDeleted - 1} sub-galleries and ${r.mediasDeleted} medias. ${UPDATED_LATER}`,
         };
       },
-    },
+    }),
 
-    {
+    route({
       method: 'GET',
       path: '/websites/:urlname/galleries/:uuid/subgalleries.xml',
-      params: ['filter[name]', ...PAGINATION_PARAMS],
-      handler: async (ctx) => {
-        const r = await galleries.subgalleries(userOf(ctx), ctx.path.urlname, ctx.path.uuid, () => {
-          const page = pageParams(ctx.params, GALLERIES_MAX_PER_PAGE);
-          return { filter: ctx.params.str('filter[name]'), page: page.page, perPage: page.explicit ? page.perPage : undefined };
-        });
+      input: fields({ filter: text('filter[name]'), page: pagination(GALLERIES_MAX_PER_PAGE) }),
+      found: gallery,
+      handler: async (ctx, { filter, page }) => {
+        const r = await galleries.subgalleries(userOf(ctx), ctx.path.urlname, ctx.path.uuid, { filter, page: page.page, perPage: perPageOf(page) });
         const pages = totalPages(r.total, r.perPage);
         return {
           galleries: xmlArray('gallery', [
@@ -112,6 +112,6 @@ export function galleryRoutes(galleries: GalleriesService): RouteSpec[] {
           'total-pages': pages,
         };
       },
-    },
+    }),
   ];
 }

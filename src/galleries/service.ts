@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Access } from '../access/access.js';
 import { isUuid } from '../access/uuid.js';
 import { conflict, invalid, notFound } from '../http/errors.js';
-import { hashPassword } from '../http/passwords.js';
+import { hashPassword } from '../users/passwords.js';
 import type { FileLife } from '../media/file-life.js';
 import { nowIso } from '../store/db.js';
 import type { GalleryRow, UserRow, WebsiteRow } from '../store/schema.js';
@@ -54,13 +54,6 @@ export interface SubgalleryPage {
   total: number;
   perPage: number;
 }
-
-/**
- * What a write reads from the request, called once the website (and for an
- * update the gallery) is found: a request naming neither is a 404 whatever
- * its parameters.
- */
-export type InputOf<T> = () => T;
 
 export interface ListInput {
   page: number;
@@ -110,10 +103,14 @@ export class GalleriesService {
     private readonly listCap: number,
   ) {}
 
+  /** The website a request names, or its 404 (a route's `found`, src/http/router.ts). */
+  async website(user: User, urlname: string): Promise<void> {
+    await this.access.website(user, urlname);
+  }
+
   /** Page `page` of a website's galleries in list order; `perPage` undefined: the first listCap. */
-  async list(user: User, urlname: string, read: InputOf<ListInput>): Promise<GalleryPage & { perPage: number }> {
+  async list(user: User, urlname: string, { page, perPage, withCounts }: ListInput): Promise<GalleryPage & { perPage: number }> {
     const website = await this.access.website(user, urlname);
-    const { page, perPage, withCounts } = read();
     const size = perPage ?? this.listCap;
     const first = (page - 1) * size + 1;
     const [total, records] = await Promise.all([this.repo.total(website.id), this.repo.byListPos(website.id, first, first + size - 1)]);
@@ -121,17 +118,15 @@ export class GalleriesService {
   }
 
   /** One gallery with its counts and access list; its medias and sub-galleries when asked for. */
-  async get(user: User, urlname: string, uuid: string, read: InputOf<{ medias?: boolean; subgalleries?: boolean }> = () => ({})): Promise<GalleryDetails> {
+  async get(user: User, urlname: string, uuid: string, want: { medias?: boolean; subgalleries?: boolean } = {}): Promise<GalleryDetails> {
     const id = this.galleryUuid(uuid);
     const found = id === undefined ? undefined : this.repo.details(user.id, urlname, id);
     const row = found instanceof Promise ? await found : found;
     if (!row) {
-      // Which of the two is missing decides the message; a bad input is reported before a missing gallery, as on every read.
+      // Which of the two is missing decides the message.
       await this.access.website(user, urlname);
-      read();
       throw notFound(`gallery ${uuid}`);
     }
-    const want = read();
     const website = { urlname };
     // A leaf without an access list, details only (the usual read): the one statement answered it all.
     const more = row.subgalleries_count > 0 || row.acl_entries > 0 || want.medias || want.subgalleries;
@@ -154,10 +149,9 @@ export class GalleriesService {
   }
 
   /** A page of a gallery's direct sub-galleries (filtered by name), with the gallery and its ancestors. */
-  async subgalleries(user: User, urlname: string, uuid: string, read: InputOf<SubgalleriesInput>): Promise<SubgalleryPage> {
+  async subgalleries(user: User, urlname: string, uuid: string, { filter, page, perPage }: SubgalleriesInput): Promise<SubgalleryPage> {
     const website = await this.access.website(user, urlname);
     const g = await this.record(website, uuid);
-    const { filter, page, perPage } = read();
     let children = await this.orderedChildren(g);
     const wanted = filter?.trim().toLowerCase();
     if (wanted) children = children.filter((c) => c.name.toLowerCase().includes(wanted));
@@ -168,18 +162,16 @@ export class GalleriesService {
     return { ancestors, gallery: rows[0], children: rows.slice(1), page, total: children.length, perPage: size };
   }
 
-  async create(user: User, urlname: string, read: InputOf<GalleryInput>): Promise<GalleryDetails> {
+  async create(user: User, urlname: string, input: GalleryInput): Promise<GalleryDetails> {
     const website = await this.access.website(user, urlname);
-    const input = read();
     const passwordHash = await hashed(input);
     const id = await this.repo.inTransaction((repo) => this.insert(repo, website, input, passwordHash ?? null, nowIso()));
     return this.reread(website, id);
   }
 
-  async update(user: User, urlname: string, uuid: string, read: InputOf<GalleryInput>): Promise<GalleryDetails> {
+  async update(user: User, urlname: string, uuid: string, input: GalleryInput): Promise<GalleryDetails> {
     const website = await this.access.website(user, urlname);
     const existing = await this.row(this.repo, website, uuid);
-    const input = read();
     const passwordHash = await hashed(input);
     await this.repo.inTransaction(async (repo) => {
       // Lock, then re-read: the tree may have changed since the first read.
@@ -196,10 +188,9 @@ export class GalleriesService {
    * hold other users' medias: only the caller's are counted and deleted). The
    * medias_count guard compares before anything is changed.
    */
-  async delete(user: User, urlname: string, uuid: string, read: InputOf<DeleteInput>): Promise<DeleteResult> {
+  async delete(user: User, urlname: string, uuid: string, opts: DeleteInput): Promise<DeleteResult> {
     const website = await this.access.website(user, urlname);
     if (this.galleryUuid(uuid) === undefined) throw notFound(`gallery ${uuid}`);
-    const opts = read();
     return this.repo.inTransaction(async (repo, unit) => {
       const now = nowIso();
       await repo.lockWebsite(website.id, now);

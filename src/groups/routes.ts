@@ -1,22 +1,19 @@
 // The /medias_groups routes (spec 4.6): collections and smart collections.
-import type { Params } from '../http/params.js';
-import { userOf } from '../http/context.js';
-import { pageParams, PAGINATION_PARAMS, totalPages } from '../http/params.js';
-import type { RouteSpec } from '../http/router.js';
+import { userOf, type RequestContext } from '../http/context.js';
+import { choice, fields, flag, int, optionalText, pagination, text } from '../http/input.js';
+import { totalPages } from '../http/params.js';
+import { route, type RouteSpec } from '../http/router.js';
 import { xmlArray, type XmlObject } from '../http/xml.js';
 import { NO_RELATIONS } from '../media/service.js';
 import { mediaXml } from '../media/xml.js';
-import { ruleParams, readRules } from './rules.js';
-import { COLLECTION, SMART, type GroupDetails, type GroupInput, type GroupsService } from './service.js';
-import { groupLocation, groupType, groupXml, type GroupView } from './xml.js';
+import { rulesInput } from './rules.js';
+import { COLLECTION, SMART, type GroupDetails, type GroupsService } from './service.js';
+import { groupLocation, groupType, groupXml } from './xml.js';
 
 export const GROUPS_MAX_PER_PAGE = 500;
 
-const NAME_PARAMS = [`${COLLECTION}[name]`, `${SMART}[name]`];
-
-function readGroupInput(p: Params): GroupInput {
-  return { collectionName: p.str(`${COLLECTION}[name]`), smartName: p.str(`${SMART}[name]`), rules: readRules(p, SMART) };
-}
+/** A collection's or a smart collection's name, and a smart collection's rules. */
+const GROUP_FIELDS = { collectionName: text(`${COLLECTION}[name]`), smartName: text(`${SMART}[name]`), rules: rulesInput(SMART) };
 
 /** The reply of a create or update: the UUID element and the group under its kind's name. */
 function kindReply(d: GroupDetails, message: string): XmlObject {
@@ -30,58 +27,59 @@ function kindReply(d: GroupDetails, message: string): XmlObject {
 }
 
 export function groupRoutes(groups: GroupsService): RouteSpec[] {
+  // What a /medias_groups/<uuid> path names: one of the user's groups.
+  const found = (ctx: RequestContext) => groups.get(userOf(ctx), ctx.path.uuid, false);
   return [
-    {
+    route({
       method: 'GET',
       path: '/medias_groups.xml',
-      params: ['view', 'artist_id', ...PAGINATION_PARAMS],
-      handler: async (ctx) => {
-        const view: GroupView = ctx.params.oneOf('view', ['list', 'details'] as const) ?? 'list';
-        const page = pageParams(ctx.params, GROUPS_MAX_PER_PAGE, GROUPS_MAX_PER_PAGE);
-        const r = await groups.list(userOf(ctx), ctx.params.str('artist_id') || undefined, { limit: page.perPage, offset: (page.page - 1) * page.perPage }, view !== 'list');
+      input: fields({ view: choice('view', ['list', 'details'] as const, 'list'), artist: optionalText('artist_id'), page: pagination(GROUPS_MAX_PER_PAGE, GROUPS_MAX_PER_PAGE) }),
+      handler: async (ctx, { view, artist, page }) => {
+        const r = await groups.list(userOf(ctx), artist, { limit: page.perPage, offset: (page.page - 1) * page.perPage }, view !== 'list');
         return {
           'medias-groups': xmlArray('medias-group', r.groups.map((g) => groupXml(g, r.counts.get(g.id) ?? 0, view))),
           page: page.page,
           'total-pages': totalPages(r.total, page.perPage),
         };
       },
-    },
-    {
+    }),
+    route({
       method: 'GET',
       path: '/medias_groups/:uuid.xml',
-      params: ['view'],
-      handler: async (ctx) => {
-        const view = ctx.params.oneOf('view', ['details', 'details_with_medias'] as const) ?? 'details';
+      input: choice('view', ['details', 'details_with_medias'] as const, 'details'),
+      found,
+      handler: async (ctx, view) => {
         const r = await groups.get(userOf(ctx), ctx.path.uuid, view === 'details_with_medias');
         const element = groupXml(r.group, r.mediasCount, 'details');
         if (r.medias) element.medias = xmlArray('media', r.medias.map((m) => mediaXml(m, NO_RELATIONS, 'list')));
         return { 'medias-group': element };
       },
-    },
-    {
+    }),
+    route({
       method: 'POST',
       path: '/medias_groups.xml',
-      params: [...NAME_PARAMS, 'artist_id', ...ruleParams(SMART)],
-      handler: async (ctx) => {
-        const d = await groups.create(userOf(ctx), { ...readGroupInput(ctx.params), artist: ctx.params.str('artist_id') });
+      input: fields({ ...GROUP_FIELDS, artist: text('artist_id') }),
+      handler: async (ctx, input) => {
+        const d = await groups.create(userOf(ctx), input);
         return kindReply(d, d.group.kind === 'smart' ? 'smart collection created' : 'collection created');
       },
-    },
-    {
+    }),
+    route({
       method: 'PUT',
       path: '/medias_groups/:uuid.xml',
-      params: [...NAME_PARAMS, ...ruleParams(SMART)],
-      handler: async (ctx) => kindReply(await groups.update(userOf(ctx), ctx.path.uuid, readGroupInput(ctx.params)), 'group updated'),
-    },
-    {
+      input: fields(GROUP_FIELDS),
+      found,
+      handler: async (ctx, input) => kindReply(await groups.update(userOf(ctx), ctx.path.uuid, input), 'group updated'),
+    }),
+    route({
       method: 'DELETE',
       path: '/medias_groups/:uuid.xml',
-      params: ['delete_medias', 'medias_count'],
-      handler: async (ctx) => {
-        const deleteMedias = ctx.params.flag('delete_medias') === true;
-        await groups.delete(userOf(ctx), ctx.path.uuid, { deleteMedias, expectedCount: ctx.params.int('medias_count', { min: 0 }) });
-        return { message: deleteMedias ? 'group and its medias deleted' : 'group deleted' };
+      input: fields({ deleteMedias: flag('delete_medias'), expectedCount: int('medias_count', { min: 0 }) }),
+      found,
+      handler: async (ctx, { deleteMedias, expectedCount }) => {
+        await groups.delete(userOf(ctx), ctx.path.uuid, { deleteMedias: deleteMedias === true, expectedCount });
+        return { message: deleteMedias === true ? 'group and its medias deleted' : 'group deleted' };
       },
-    },
+    }),
   ];
 }

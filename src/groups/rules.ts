@@ -2,6 +2,7 @@
 // medias_smart_collection[rules][...], read and checked here. The model and
 // the stored form are in smart-rules.ts, their SQL in smart-repository.ts.
 import { invalid } from '../http/errors.js';
+import { input, type Input } from '../http/input.js';
 import type { Params } from '../http/params.js';
 import { parseCaptureTime } from '../media/metadata.js';
 import { FILE_TYPES, RULE_OPERATORS, type RuleField, type SmartRule, type SmartRules } from './smart-rules.js';
@@ -14,15 +15,19 @@ export interface RulesInput {
   galleries: Array<{ uuid: string; param: string }>;
 }
 
-/** Parameter names under `prefix` (e.g. medias_smart_collection) for a whitelist. */
-export function ruleParams(prefix: string): string[] {
+/** The rules under `prefix` (e.g. medias_smart_collection) as a route's input: their names and their reader. */
+export function rulesInput(prefix: string): Input<RulesInput | undefined> {
+  return input(ruleNames(prefix), (params) => readRules(params, prefix));
+}
+
+function ruleNames(prefix: string): string[] {
   return [`${prefix}[rules][match]`, `${prefix}[rules][*][field]`, `${prefix}[rules][*][operator]`, `${prefix}[rules][*][value]`];
 }
 
 const NO_VALUE = new Set(['is_set', 'is_not_set']);
 
 /** undefined when the request sends no rules; validated rules otherwise (422 naming the bad parameter). */
-export function readRules(params: Params, prefix: string): RulesInput | undefined {
+function readRules(params: Params, prefix: string): RulesInput | undefined {
   const base = `${prefix}[rules]`;
   const names = params.namesUnder(`${base}[`);
   if (names.length === 0) return undefined;

@@ -3,7 +3,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import type { UserRow } from '../store/schema.js';
-import type { Params } from './params.js';
 import type { AppRow } from '../store/schema.js';
 
 export interface UploadedFile {
@@ -18,7 +17,6 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export interface RequestContext {
   /** The method the request acts as (`_method` applied). */
   method: HttpMethod;
-  params: Params;
   /** Path parameters (`:urlname`, `:uuid`), decoded. */
   path: Record<string, string>;
   app?: AppRow;

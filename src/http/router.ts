@@ -1,24 +1,33 @@
 // Declares API routes and runs one request through them: body decoding,
-// `_method` override, parameter whitelist, the handler, the XML reply.
+// `_method` override, parameter whitelist, the route's input, the handler,
+// the XML reply.
 import busboy from 'busboy';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { HttpMethod, RequestContext, UploadedFile } from './context.js';
 import { ApiError, badRequest } from './errors.js';
 import { closeAfterReply } from './linger.js';
+import { NO_INPUT, type Input } from './input.js';
 import { compileParamPatterns, Params } from './params.js';
 import { sendXml } from './reply.js';
 import type { XmlObject } from './xml.js';
 
 export type AuthLevel = 'user' | 'app' | 'none';
 
-export interface RouteSpec {
+export interface RouteSpec<T = unknown> {
   method: HttpMethod;
   /** Fastify path, e.g. `/websites/:urlname/galleries/:uuid.xml`. */
   path: string;
   /** user: signed + logged in (default); app: signed only; none: unsigned (upload targets). */
   auth?: AuthLevel;
-  /** Accepted parameter names; `*` matches one bracket segment. Anything else is a 400. */
-  params?: readonly string[];
+  /** The parameters the route accepts and reads (src/http/input.ts); none when absent. Any other name is a 400. */
+  input?: Input<T>;
+  /**
+   * Looks up what the path names (`:urlname`, `:uuid`) and throws its 404. Asked only when the
+   * input is refused with a 422: a request naming a missing resource is a 404 whatever its
+   * parameters, and a request whose input is fine costs nothing more. Required when the path
+   * names a resource and the route takes parameters.
+   */
+  found?(ctx: RequestContext): Promise<unknown>;
   /** Multipart file parts the route accepts (field names), or true for any name. */
   files?: boolean | readonly string[];
   /** The route reads a raw (non-form) request body itself from ctx.req.raw. */
@@ -27,10 +36,16 @@ export interface RouteSpec {
   multipartOnly?: boolean;
   /** Bytes of all form fields of one request, names included (default FORM_LIMIT_BYTES). */
   formLimitBytes?: number;
-  handler(ctx: RequestContext): Promise<XmlObject>;
+  handler(ctx: RequestContext, input: T): Promise<XmlObject>;
+}
+
+/** A route with its input's type inferred from its declaration (for the `RouteSpec[]` tables). */
+export function route<T>(spec: RouteSpec<T>): RouteSpec {
+  return spec as RouteSpec;
 }
 
 interface CompiledRoute extends RouteSpec {
+  input: Input<unknown>;
   patterns: RegExp[];
 }
 
@@ -57,7 +72,11 @@ export class ApiRouter {
     let methods = this.byPath.get(spec.path);
     if (!methods) this.byPath.set(spec.path, (methods = new Map()));
     if (methods.has(spec.method)) throw new Error(`route ${spec.method} ${spec.path} declared twice`);
-    methods.set(spec.method, { ...spec, patterns: compileParamPatterns(spec.params ?? []) });
+    const input = spec.input ?? NO_INPUT;
+    if (spec.path.includes('/:') && input.names.length > 0 && !spec.found) {
+      throw new Error(`route ${spec.method} ${spec.path} takes parameters but does not say how to find what its path names (found)`);
+    }
+    methods.set(spec.method, { ...spec, input, patterns: compileParamPatterns(input.names) });
   }
 
   install(fastify: FastifyInstance, maxUploadBytes: number): void {
@@ -146,7 +165,6 @@ export class ApiRouter {
       }
       const ctx: RequestContext = {
         method,
-        params,
         path,
         app: req.app,
         user: req.identity?.user,
@@ -155,7 +173,15 @@ export class ApiRouter {
         reply,
         status: 200,
       };
-      const body = await route.handler(ctx);
+      let input: unknown;
+      try {
+        input = route.input.read(params, file);
+      } catch (err) {
+        // 404 before 422, the same on every route: a refused input is reported only for a resource that exists.
+        if (route.found && err instanceof ApiError && err.status === 422) await route.found(ctx);
+        throw err;
+      }
+      const body = await route.handler(ctx, input);
       // Whatever follows the part the handler used is not read: the connection ends with the reply.
       if (parser && !req.raw.complete) {
         parser.stop();

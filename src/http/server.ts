@@ -8,7 +8,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import type { Config, TrustProxy } from '../config.js';
 import type { Logger } from 'pino';
 import type { AppKeys } from './app-keys.js';
-import type { Authenticator, Identity } from './auth.js';
+import type { Authentication, Identity } from './identity.js';
 import type { AppRow } from '../store/schema.js';
 import { ApiError, badRequest, codeForStatus, type ErrorCode } from './errors.js';
 import type { RateLimit } from './rate-limit.js';
@@ -67,7 +67,7 @@ export interface HttpDeps {
   config: Config;
   log: Logger;
   appKeys: AppKeys;
-  authenticator: Authenticator;
+  authenticator: Authentication;
   rateLimit: RateLimit | null;
   /** Every route of the service, declared by the features. */
   router: ApiRouter;

@@ -9,7 +9,6 @@ export function jobRoutes(deps: { jobs: JobQueue }): RouteSpec[] {
     {
       method: 'GET',
       path: '/jobs/:uuid.xml',
-      params: [],
       handler: async (ctx) => ({ job: jobXml(await deps.jobs.status(userOf(ctx), ctx.path.uuid)) }),
     },
   ];

@@ -2,6 +2,7 @@
 // client-compat) into typed input: every value is checked here; the UUIDs it
 // names are resolved to ids by the service (through src/access), into a
 // JSON-serialisable change set that applying cannot fail on.
+import { input, type Input } from '../http/input.js';
 import type { Params } from '../http/params.js';
 import { invalid } from '../http/errors.js';
 
@@ -89,8 +90,12 @@ const MAX_OTHER_TEXT = 1000;
 export const MAX_KEYWORD_LENGTH = 255;
 export const MAX_KEYWORDS = 500;
 
-/** Parameter names (for a route's whitelist) of the attributes under `prefix`. */
-export function mediaAttributeParams(prefix: 'media' | 'medias', mode: ChangeMode): string[] {
+/** The attributes under `prefix` (`media[title]`, …) as a route's input: their names and their reader. */
+export function mediaAttributes(prefix: 'media' | 'medias', mode: ChangeMode): Input<MediaInput> {
+  return input(attributeNames(prefix, mode), (params) => readMediaInput(params, prefix, mode));
+}
+
+function attributeNames(prefix: 'media' | 'medias', mode: ChangeMode): string[] {
   const names: string[] = [...TEXT_ATTRS, ...FLAG_ATTRS, ...LIST_ATTRS, ...OTHER_ATTRS];
   if (mode === 'single') names.push(...SINGLE_ONLY_TEXT);
   else names.push('delete');
@@ -154,7 +159,7 @@ function textValue(params: Params, name: string, attr: string): string | null | 
 }
 
 /** Reads and checks every attribute under `prefix`; a bad value is a 422 naming it. */
-export function readMediaInput(params: Params, prefix: 'media' | 'medias', mode: ChangeMode): MediaInput {
+function readMediaInput(params: Params, prefix: 'media' | 'medias', mode: ChangeMode): MediaInput {
   const name = (attr: string) => `${prefix}[${attr}]`;
   const columns: MediaInput['columns'] = {};
   const input: MediaInput = { prefix, columns };

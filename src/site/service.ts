@@ -1,7 +1,8 @@
 // What a visitor sees of a website: the gallery and media pages as typed
 // views, after the access decision (src/visitors/gate.ts) over the chain of
 // galleries from the root. No HTML here (pages/*.tsx) and no HTTP (routes.ts).
-import { verifyPassword } from '../http/passwords.js';
+import { isUuid } from '../access/uuid.js';
+import { verifyPassword } from '../users/passwords.js';
 import type { FileUrls } from '../renditions/urls.js';
 import { accessState, decide, type AclRule, type Decision, type GateGallery } from '../visitors/gate.js';
 import type { VisitorPass } from '../visitors/pass.js';
@@ -10,7 +11,6 @@ import { sortByContentOrder } from '../galleries/content-order.js';
 import type { SiteGallery, SiteMedia, SiteRendition, SiteRepository, SiteWebsite } from './repository.js';
 
 export const MEDIAS_PER_PAGE = 60;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The display styles' layouts; anything else is shown as a grid. */
 export const LAYOUTS = ['grid', 'masonry', 'slideshow', 'filmstrip'] as const;
 export type Layout = (typeof LAYOUTS)[number];
@@ -164,7 +164,7 @@ export class SiteService {
   }
 
   async media(at: SiteAddress, fullUrlPath: string, mediaUuid: string, pass: VisitorPass | undefined, now = Date.now()): Promise<MediaView | Refusal> {
-    if (!UUID.test(mediaUuid)) return { kind: 'not-found' };
+    if (!isUuid(mediaUuid)) return { kind: 'not-found' };
     const access = await this.access(at, fullUrlPath, pass);
     if (access.kind !== 'ok') return access.refusal;
     const { chain, decision } = access;
@@ -212,7 +212,7 @@ export class SiteService {
    * pass as that password's version), 'wrong', or 'unknown' gallery.
    */
   async checkPassword(website: SiteWebsite, galleryUuid: string, password: string): Promise<{ result: 'ok' | 'wrong' | 'unknown'; uuid?: string; passwordHash?: string }> {
-    if (!UUID.test(galleryUuid)) return { result: 'unknown' };
+    if (!isUuid(galleryUuid)) return { result: 'unknown' };
     const g = await this.repo.galleryByUuid(website.id, galleryUuid);
     if (!g || g.password_hash === null) return { result: 'unknown' };
     // argon2's verify compares in constant time.

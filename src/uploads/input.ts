@@ -1,10 +1,11 @@
 // The upload steps as a /medias request carries them (docs/uploads.md):
 // `media[content][upload_location]` REQUEST is step 1, a location returned by
-// step 1 is step 3. Read here into typed input for the media routes.
+// step 1 is step 3. Declared here as inputs of the media routes.
+import { input, type Input } from '../http/input.js';
 import type { Params } from '../http/params.js';
 
-/** Parameter names the upload steps accept, for the routes' whitelists. */
-export const UPLOAD_PARAMS = [
+/** Parameter names the upload steps accept (`upload_duration`, a client's statistic, is accepted and not used). */
+const UPLOAD_PARAMS = [
   'media[content][upload_location]',
   'media[content][file_name]',
   'media[content][file_size]',
@@ -43,7 +44,7 @@ function isUploadCompletion(params: Params): boolean {
   return v !== undefined && v !== '' && v !== 'REQUEST';
 }
 
-export function readUploadDeclaration(params: Params): UploadDeclaration {
+function readUploadDeclaration(params: Params): UploadDeclaration {
   return {
     fileName: params.required('media[content][file_name]'),
     fileSize: params.int('media[content][file_size]'),
@@ -53,8 +54,13 @@ export function readUploadDeclaration(params: Params): UploadDeclaration {
   };
 }
 
-/** The upload step of a request, if it takes one. */
-export function readUploadStep(params: Params): UploadStep | undefined {
+/** Step 1 on POST /medias.xml (read once the request is known to ask for a location: `isUploadRequest`). */
+export const uploadDeclaration: Input<UploadDeclaration> = input(UPLOAD_PARAMS, readUploadDeclaration);
+
+/** The upload step of a PUT /medias/<uuid>.xml, if it takes one. */
+export const uploadStep: Input<UploadStep | undefined> = input(UPLOAD_PARAMS, readUploadStep);
+
+function readUploadStep(params: Params): UploadStep | undefined {
   if (isUploadRequest(params)) return { step: 'request', declaration: readUploadDeclaration(params) };
   if (isUploadCompletion(params)) {
     return { step: 'complete', completion: { location: params.required('media[content][upload_location]'), fileSize: params.int('media[content][file_size]') } };

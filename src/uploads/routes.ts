@@ -3,7 +3,8 @@
 // is the authorisation (src/uploads/service.ts, receive). A refusal ends the
 // connection with the reply when the body has not all arrived (server.ts).
 import type { RequestContext } from '../http/context.js';
-import type { RouteSpec } from '../http/router.js';
+import { fields, input, text } from '../http/input.js';
+import { route, type RouteSpec } from '../http/router.js';
 import { LOCAL_UPLOAD_PATH, RAW_UPLOAD_PATH } from './locations.js';
 import type { StepTwoRequest, UploadsService } from './service.js';
 import { receiptXml } from './xml.js';
@@ -14,6 +15,9 @@ import { receiptXml } from './xml.js';
  */
 export const UPLOAD_FORM_LIMIT_BYTES = 64 * 1024;
 
+/** The signed policy that authorises the request, and its signature. */
+const POLICY = { policy: text('policy'), signature: text('signature') };
+
 function announcedBytes(ctx: RequestContext): number | undefined {
   const header = ctx.req.headers['content-length'];
   return header === undefined ? undefined : Number(header);
@@ -22,35 +26,35 @@ function announcedBytes(ctx: RequestContext): number | undefined {
 export function uploadRoutes(uploads: UploadsService): RouteSpec[] {
   return [
     // Multipart, like an S3 browser POST: key, policy, signature, Content-Type (any order), then the file.
-    {
+    route({
       method: 'POST',
       path: LOCAL_UPLOAD_PATH,
       auth: 'none',
-      params: ['key', 'policy', 'signature', 'Content-Type', 'content-type'],
+      input: fields({
+        ...POLICY,
+        key: text('key'),
+        // S3's form field, in either spelling.
+        contentType: input(['Content-Type', 'content-type'], (p) => p.str('Content-Type') ?? p.str('content-type')),
+      }),
       files: true,
       formLimitBytes: UPLOAD_FORM_LIMIT_BYTES,
-      handler: async (ctx) => {
-        const req: StepTwoRequest = {
-          policy: ctx.params.str('policy'),
-          signature: ctx.params.str('signature'),
-          form: { key: ctx.params.str('key'), contentType: ctx.params.str('Content-Type') ?? ctx.params.str('content-type') },
-          announcedBytes: announcedBytes(ctx),
-        };
+      handler: async (ctx, { policy, signature, key, contentType }) => {
+        const req: StepTwoRequest = { policy, signature, form: { key, contentType }, announcedBytes: announcedBytes(ctx) };
         return receiptXml(await uploads.receive(req, ctx.file?.stream, ctx.req.raw));
       },
-    },
+    }),
     // Raw bytes to a URL that carries its own authorisation (clients with the `raw` capability).
-    {
+    route({
       method: 'PUT',
       path: RAW_UPLOAD_PATH,
       auth: 'none',
-      params: ['policy', 'signature'],
+      input: fields(POLICY),
       rawBody: true,
       formLimitBytes: UPLOAD_FORM_LIMIT_BYTES,
-      handler: async (ctx) => {
-        const req: StepTwoRequest = { policy: ctx.params.str('policy'), signature: ctx.params.str('signature'), announcedBytes: announcedBytes(ctx) };
+      handler: async (ctx, { policy, signature }) => {
+        const req: StepTwoRequest = { policy, signature, announcedBytes: announcedBytes(ctx) };
         return receiptXml(await uploads.receive(req, ctx.req.raw, ctx.req.raw));
       },
-    },
+    }),
   ];
 }

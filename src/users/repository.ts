@@ -7,7 +7,7 @@ import type { Db } from '../store/db.js';
 import { nowIso, type Sometimes } from '../store/db.js';
 import { prepared } from '../store/prepared.js';
 import type { SessionRow, UserRow } from '../store/schema.js';
-import type { SessionUserRow } from '../http/sessions.js';
+import type { SessionUserRow } from './sessions.js';
 
 export interface NewUserRow {
   email: string;
@@ -73,7 +73,7 @@ export class UsersRepository {
     });
   }
 
-  // ---- sessions (src/http/sessions.ts decides what they mean) ----
+  // ---- sessions (src/users/sessions.ts decides what they mean) ----
 
   /** The session's user with its expiry, by the SHA-256 of its token; synchronous on SQLite. */
   findSession(tokenHash: string): Sometimes<SessionUserRow | undefined> {

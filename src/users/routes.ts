@@ -1,8 +1,9 @@
 // Session and ping endpoints (spec 4.1). Logging in is the auth hook's
-// (src/http/auth.ts); whoami answers from the user it found, with no query.
-import type { RouteSpec } from '../http/router.js';
+// (src/users/auth.ts); whoami answers from the user it found, with no query.
 import { userOf } from '../http/context.js';
-import { clearedSessionCookie, readSessionCookie, type SessionStore } from '../http/sessions.js';
+import { text } from '../http/input.js';
+import { route, type RouteSpec } from '../http/router.js';
+import { clearedSessionCookie, readSessionCookie, type SessionStore } from './sessions.js';
 import { whoamiXml } from './xml.js';
 
 export interface SessionRoutesDeps {
@@ -13,19 +14,19 @@ export interface SessionRoutesDeps {
 
 export function sessionRoutes({ sessions, secureCookies }: SessionRoutesDeps): RouteSpec[] {
   return [
-    {
+    route({
       method: 'GET',
       path: '/ping.xml',
       auth: 'app',
-      params: ['text'],
-      handler: async (ctx) => ({ message: 'OK', 'input-text': ctx.params.str('text') }),
-    },
-    {
+      input: text('text'),
+      handler: async (_ctx, text) => ({ message: 'OK', 'input-text': text }),
+    }),
+    route({
       method: 'GET',
       path: '/ping_auth.xml',
-      params: ['text'],
-      handler: async (ctx) => ({ message: 'OK', 'input-text': ctx.params.str('text') }),
-    },
+      input: text('text'),
+      handler: async (_ctx, text) => ({ message: 'OK', 'input-text': text }),
+    }),
     {
       method: 'GET',
       path: '/whoami.xml',

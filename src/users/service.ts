@@ -1,7 +1,7 @@
 // Accounts: creating one (with the default media library every user has) and
-// finding one by its e-mail address. Sessions are src/http/sessions.ts's.
+// finding one by its e-mail address. Sessions are sessions.ts's, logging in auth.ts's.
 import { conflict } from '../http/errors.js';
-import { hashPassword } from '../http/passwords.js';
+import { hashPassword } from './passwords.js';
 import type { UserRow } from '../store/schema.js';
 import type { UsersRepository } from './repository.js';
 

@@ -3,6 +3,7 @@
 // (their pass then carries it; gate.ts compares it with the access lists).
 import { createHash, randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
+import { isUuid } from '../access/uuid.js';
 import type { Config } from '../config.js';
 import { ApiError } from '../http/errors.js';
 import { canonicalAddress, safeBack, type SiteAddress } from './address.js';
@@ -60,7 +61,7 @@ export class VisitorLinks {
   /** A website by UUID or urlname. */
   async site(ref: string): Promise<SiteRow | undefined> {
     const r = ref.trim();
-    return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(r) ? this.repo.siteByUuid(r.toLowerCase()) : this.repo.siteByUrlname(r);
+    return isUuid(r) ? this.repo.siteByUuid(r.toLowerCase()) : this.repo.siteByUrlname(r);
   }
 
   siteByUrlname(urlname: string): Promise<SiteRow | undefined> {

@@ -2,7 +2,7 @@
 // PASSWORD+CODE; a 401 changes nothing; wrong passwords are throttled.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { text } from '../../src/client/xml.js';
-import { randomTotpSecret, totpCode } from '../../src/http/totp.js';
+import { randomTotpSecret, totpCode } from '../../src/users/totp.js';
 import { basicAuth, eachDatabase, sessionCookieOf, TestService, type TestApp, type TestUser } from '../support/service.js';
 import { replyOf } from '../support/xml.js';
 

@@ -12,7 +12,7 @@ import { all, text } from '../../src/client/xml.js';
 import { loadConfig } from '../../src/config.js';
 import { buildApp as createService, type App as Service } from '../../src/app.js';
 import { openStore, type Db, type Store } from '../../src/store/db.js';
-import { randomTotpSecret, totpCode } from '../../src/http/totp.js';
+import { randomTotpSecret, totpCode } from '../../src/users/totp.js';
 import { childEnv, runNode, signedFetch, type RunResult } from '../support/processes.js';
 import { basicAuth, createPgDatabase, eachDatabase, type DbKind } from '../support/service.js';
 

@@ -28,9 +28,9 @@ eachDatabase((kind) => {
     expect(all(list.doc, 'galleries/gallery')).toHaveLength(2);
   });
 
-  it('checks the view of a gallery read before looking the gallery up, as every read does (422 before 404)', async () => {
+  it('answers a bad view on a missing gallery with the 404, as every route does (404 before 422: not-found-first.test.ts)', async () => {
     const res = await replyOf(await w.svc.raw(w.app, 'GET', `/websites/${w.urlname}/galleries/00000000-0000-4000-8000-000000000000.xml?view=bogus`, { headers: { cookie } }));
-    expect(res.status).toBe(422);
+    expect(res.status).toBe(404);
     const missing = await replyOf(await w.svc.raw(w.app, 'GET', `/websites/${w.urlname}/galleries/00000000-0000-4000-8000-000000000000.xml?view=details`, { headers: { cookie } }));
     expect(missing.status).toBe(404);
   });

@@ -2,7 +2,7 @@
 // concurrency — every attempt is counted before its password is checked.
 import { afterEach, expect, it } from 'vitest';
 import { text } from '../../src/client/xml.js';
-import { randomTotpSecret } from '../../src/http/totp.js';
+import { randomTotpSecret } from '../../src/users/totp.js';
 import { basicAuth, eachDatabase, TestService, type TestApp, type TestUser } from '../support/service.js';
 import { replyOf } from '../support/xml.js';
 

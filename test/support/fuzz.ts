@@ -317,7 +317,7 @@ function recipeArb(recipe: Recipe): fc.Arbitrary<Field[]> {
  * header size limit.
  */
 function fieldsArb(route: RouteSpec, inBody: boolean): fc.Arbitrary<Field[]> {
-  const patterns = route.params ?? [];
+  const patterns = route.input?.names ?? [];
   const subset = patterns.length
     ? fc.subarray([...patterns]).chain((names) =>
         names.length === 0
@@ -637,7 +637,7 @@ function routeRequestArb(route: RouteSpec, index: number): fc.Arbitrary<FuzzRequ
 
 /** A request for any route of the table; routes with more parameters (more surface) get more requests. */
 export function requestArb(routes: readonly RouteSpec[]): fc.Arbitrary<FuzzRequest> {
-  const surface = (r: RouteSpec) => 1 + Math.round(Math.sqrt((r.params?.length ?? 0) + (r.files ? 4 : 0)));
+  const surface = (r: RouteSpec) => 1 + Math.round(Math.sqrt((r.input?.names.length ?? 0) + (r.files ? 4 : 0)));
   return fc.oneof(...routes.map((r, i) => w(surface(r), routeRequestArb(r, i))));
 }
 

@@ -81,7 +81,7 @@ describe('config', () => {
 
 describe('session cookie', () => {
   it('finds _ficelle_session among other cookies, and only as a whole name', async () => {
-    const { readSessionCookie } = await import('../../src/http/sessions.js');
+    const { readSessionCookie } = await import('../../src/users/sessions.js');
     const token = 'A'.repeat(43);
     expect(readSessionCookie(`_ficelle_session=${token}`)).toBe(token);
     expect(readSessionCookie(`a=1; _ficelle_session=${token}; b=2`)).toBe(token);

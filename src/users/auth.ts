@@ -2,24 +2,16 @@
 // cookie; `PASSWORD+CODE` for two-factor users; throttled wrong passwords.
 // A refused login changes nothing but the throttle counters. Two steps, so that
 // server.ts takes the rate budget in between: `claim` only reads, `identify`
-// checks passwords and writes.
+// checks passwords and writes. The server's hook (src/http/server.ts) calls it
+// through the Authentication interface of src/http/identity.ts; src/app.ts builds it.
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { burnPasswordCheck, verifyPassword } from './passwords.js';
+import { ApiError } from '../http/errors.js';
+import type { Authentication, Identity, RateSubject } from '../http/identity.js';
+import type { LimiterFactory } from '../http/limiter-store.js';
 import type { UserRow } from '../store/schema.js';
-import { matchTotpStep } from './totp.js';
-import { ApiError } from './errors.js';
-import type { LimiterFactory } from './limiter-store.js';
+import { burnPasswordCheck, verifyPassword } from './passwords.js';
 import { readSessionCookie, sessionCookie, type SessionLookup, SessionStore } from './sessions.js';
-
-export interface Identity {
-  user?: UserRow;
-  /** The session token the request is using (cookie or just created). */
-  sessionToken?: string;
-  /** Set-Cookie value when this request opened a session. */
-  setCookie?: string;
-  /** A session cookie was sent but is not (or no longer) valid. */
-  staleSession?: boolean;
-}
+import { matchTotpStep } from './totp.js';
 
 export interface BasicCredentials {
   login: string;
@@ -61,7 +53,7 @@ export interface UserLookup {
  * Who a request says it is, found with reads only: the rate budget is taken
  * on `subject` before `identify` checks a password or writes anything.
  */
-export interface Claim {
+export interface Claim extends RateSubject {
   /** The user Basic names (its row), else the live session's. */
   subject?: UserRow;
   /**
@@ -77,7 +69,7 @@ export interface Claim {
   cookieSent: boolean;
 }
 
-export class Authenticator {
+export class Authenticator implements Authentication<Claim> {
   private readonly accountFailures: RateLimiterAbstract;
   private readonly addressFailures: RateLimiterAbstract;
   private readonly checking = new Map<string, Promise<void>>();

@@ -1,0 +1,61 @@
+// What a route reads from its parameters, declared once: the names it accepts
+// (the whitelist the router enforces, any other name is a 400) and how they
+// become the handler's typed input, with the 422 that names a wrong value.
+// Reading a name means declaring it, so the two cannot drift apart.
+import type { UploadedFile } from './context.js';
+import { pageParams, PAGINATION_PARAMS, type Page, type Params } from './params.js';
+
+export interface Input<T> {
+  /** Accepted parameter names; `*` matches one bracket segment. */
+  readonly names: readonly string[];
+  /** The typed input; a wrong value throws a 422 naming the parameter. Runs before the handler (src/http/router.ts). */
+  read(params: Params, file: UploadedFile | undefined): T;
+}
+
+type Shape<S> = { [K in keyof S]: S[K] extends Input<infer V> ? V : never };
+
+export function input<T>(names: readonly string[], read: (params: Params, file: UploadedFile | undefined) => T): Input<T> {
+  return { names, read };
+}
+
+/** A route that takes no parameter at all. */
+export const NO_INPUT: Input<undefined> = input([], () => undefined);
+
+/** Several inputs read into one object, in the order they are declared (the first wrong value is the one reported). */
+export function fields<S extends Record<string, Input<unknown>>>(spec: S): Input<Shape<S>> {
+  const entries = Object.entries(spec);
+  return input([...new Set(entries.flatMap(([, i]) => i.names))], (params, file) => {
+    const out: Record<string, unknown> = {};
+    for (const [key, i] of entries) out[key] = i.read(params, file);
+    return out as Shape<S>;
+  });
+}
+
+/** A text parameter as sent (undefined when absent). */
+export function text(name: string): Input<string | undefined> {
+  return input([name], (p) => p.str(name));
+}
+
+/** A text parameter whose blank value means none. */
+export function optionalText(name: string): Input<string | undefined> {
+  return input([name], (p) => p.str(name) || undefined);
+}
+
+/** A 0/1 flag (also true/false). */
+export function flag(name: string): Input<boolean | undefined> {
+  return input([name], (p) => p.flag(name));
+}
+
+export function int(name: string, bounds: { min?: number; max?: number } = {}): Input<number | undefined> {
+  return input([name], (p) => p.int(name, bounds));
+}
+
+/** One of `allowed`; `fallback` when absent or blank. */
+export function choice<T extends string>(name: string, allowed: readonly T[], fallback: T): Input<T> {
+  return input([name], (p) => p.oneOf(name, allowed) ?? fallback);
+}
+
+/** `page` and `per_page` (1 to `maxPerPage`). */
+export function pagination(maxPerPage: number, defaultPerPage?: number): Input<Page> {
+  return input(PAGINATION_PARAMS, (p) => pageParams(p, maxPerPage, defaultPerPage));
+}
