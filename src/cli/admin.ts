@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import { buildCore, type Core } from '../app.js';
 import { loadConfig } from '../config.js';
+import { quietWhenReaderGone } from './closed-output.js';
 import { ApiError } from '../http/errors.js';
 import { isValidBase32Secret } from '../http/totp.js';
 import type { UserRow } from '../store/schema.js';
@@ -165,4 +166,5 @@ export async function runAdmin(argv: string[]): Promise<number> {
   }
 }
 
+quietWhenReaderGone(process.stdout, process.stderr);
 process.exitCode = await runAdmin(process.argv.slice(2));

@@ -12,6 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs as parseArgv } from 'node:util';
 import { ApiRequestError, FileSessionStore, MediaPortfolioClient, type ApiResponse, type FilePart, type Params } from '../client/index.js';
 import { loadEnv } from '../config.js';
+import { quietWhenReaderGone } from './closed-output.js';
 
 const USAGE = `usage: npm run --silent api -- [flags] METHOD PATH [name=value ...]
   flags: --multipart          send a multipart/form-data body
@@ -209,6 +210,7 @@ function isMain(): boolean {
 }
 
 if (isMain()) {
+  quietWhenReaderGone(process.stdout, process.stderr);
   const status = await runCli(process.argv.slice(2), process.env, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
   process.exitCode = status;
 }

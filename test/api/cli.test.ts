@@ -1,5 +1,6 @@
 // The admin command line of operations.md, run as operators run it:
 // `node --import tsx src/cli/admin.ts <command>` with DATA_DIR (and DATABASE_URL).
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -13,7 +14,7 @@ import { loadConfig } from '../../src/config.js';
 import { buildApp as createService, type App as Service } from '../../src/app.js';
 import { openStore, type Db, type Store } from '../../src/store/db.js';
 import { randomTotpSecret, totpCode } from '../../src/http/totp.js';
-import { childEnv, runNode, signedFetch, type RunResult } from '../support/processes.js';
+import { childEnv, REPO_ROOT, runNode, signedFetch, TSX_LOADER, type RunResult } from '../support/processes.js';
 import { basicAuth, createPgDatabase, eachDatabase, type DbKind } from '../support/service.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -40,6 +41,27 @@ async function freshTarget(kind: DbKind): Promise<Target> {
 /** `node --import tsx src/cli/admin.ts <args>` against the target's DATA_DIR / DATABASE_URL. */
 function admin(target: Target, ...args: string[]): Promise<RunResult> {
   return runNode(['src/cli/admin.ts', ...args], { env: childEnv({ DATA_DIR: target.dataDir, DATABASE_URL: target.databaseUrl }) });
+}
+
+/** The admin command with its stdout closed by the reader before anything is written (`admin … | true`). */
+function adminIntoClosedPipe(target: Target, ...args: string[]): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', TSX_LOADER, 'src/cli/admin.ts', ...args], {
+      cwd: REPO_ROOT,
+      env: childEnv({ DATA_DIR: target.dataDir, DATABASE_URL: target.databaseUrl }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    // The reader goes away at once, as `true` does at the end of a pipe.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.once('error', reject);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout: '', stderr });
+    });
+  });
 }
 
 /** The one JSON object a successful `--json` command prints, and nothing else. */
@@ -225,6 +247,16 @@ eachDatabase((kind) => {
       const row = await db().selectFrom('lightboxes').selectAll().where('uuid', '=', out.uuid as string).executeTakeFirstOrThrow();
       expect(row).toMatchObject({ owner_id: user.id, name: 'Client favourites' });
       humanTextOf(await admin(target, 'lightbox', 'create', '--owner', ann.email, '--name', 'Second'));
+    });
+
+    it('exits quietly when its output is closed early (`… | true`): no EPIPE, exit 0, the command done', async () => {
+      for (const json of [true, false]) {
+        const name = `Piped ${json ? 'json' : 'text'}`;
+        const res = await adminIntoClosedPipe(target, 'app', 'create', '--name', name, ...(json ? ['--json'] : []));
+        expect(res.stderr, 'stderr').toBe('');
+        expect(res.code, 'exit code').toBe(0);
+        await db().selectFrom('apps').select('id').where('name', '=', name).executeTakeFirstOrThrow();
+      }
     });
 
     it('a bad argument exits non-zero with exactly one line on stderr and nothing on stdout, and changes nothing', async () => {
