@@ -1,0 +1,99 @@
+// `npm start` as a container runtime or a supervisor runs it (operations.md):
+// they signal npm's own process, not the server. SIGTERM to npm must reach
+// the server, which drains and exits; nothing may be left serving the port.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { childEnv, connectionRefused, freePort, REPO_ROOT } from '../support/processes.js';
+import { createPgDatabase, eachDatabase } from '../support/service.js';
+
+interface NpmProcess {
+  child: ChildProcess;
+  output(): string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** `npm <args>` in the repository, in a process group of its own (so that the test can remove whatever it leaves). */
+function npm(args: string[], env: NodeJS.ProcessEnv): NpmProcess {
+  const child = spawn('npm', args, { cwd: REPO_ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => (output += d));
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (output += d));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  return { child, output: () => output, exited };
+}
+
+async function waitForHealthz(port: number, proc: NpmProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/healthz`);
+      await res.text();
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    if (proc.child.exitCode !== null) throw new Error(`npm start exited before /healthz answered:\n${proc.output()}`);
+    if (Date.now() > deadline) throw new Error(`no /healthz 200 within ${timeoutMs} ms:\n${proc.output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Polls until the port refuses connections, or gives up after `ms` (false). */
+async function refusedWithin(port: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (await connectionRefused(port)) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return connectionRefused(port);
+}
+
+describe('npm start under a supervisor', () => {
+  let proc: NpmProcess | undefined;
+  afterEach(() => {
+    // Whatever the test left in npm's process group (an orphaned server, before the fix).
+    if (proc?.child.pid) {
+      try {
+        process.kill(-proc.child.pid, 'SIGKILL');
+      } catch {
+        // the group is gone already
+      }
+    }
+    proc = undefined;
+  });
+
+  eachDatabase((kind) => {
+    let dataDir: string;
+    let pgDb: { url: string; drop(): Promise<void> } | undefined;
+
+    beforeAll(async () => {
+      dataDir = await mkdtemp(join(tmpdir(), 'mps-npm-start-'));
+      pgDb = kind === 'postgres' ? await createPgDatabase() : undefined;
+    });
+    afterAll(async () => {
+      await pgDb?.drop();
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    });
+
+    it('SIGTERM to npm\'s process reaches the server: it drains ("stopped"), exits, and nothing listens on the port any more', { timeout: 240_000 }, async () => {
+      const port = await freePort();
+      proc = npm(['start'], childEnv({ DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', RATE_LIMIT: 'off', DATABASE_URL: pgDb?.url }));
+      // A build may come first when the sources are newer than dist/.
+      await waitForHealthz(port, proc, 180_000);
+
+      process.kill(proc.child.pid!, 'SIGTERM');
+      const exit = await Promise.race([proc.exited, new Promise<'still running'>((r) => setTimeout(() => r('still running'), 20_000))]);
+      expect(exit, 'npm exits after SIGTERM').not.toBe('still running');
+      expect(await refusedWithin(port, 10_000), 'no process left listening on the port').toBe(true);
+      const logged = proc
+        .output()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => (JSON.parse(l) as { msg?: string }).msg);
+      expect(logged, 'the graceful shutdown ran to its end').toContain('stopped');
+    });
+  });
+});
