@@ -3,6 +3,7 @@
 //   node scripts/built.mjs main.js            (npm start, npm run worker)
 //   node scripts/built.mjs cli/admin.js …     (npm run admin)
 //   node scripts/built.mjs --build            (npm run build, npm ci's `prepare`)
+//   node scripts/built.mjs --if-stale         (builds only when needed, runs nothing)
 // The freshness check is a walk of src/ comparing modification times with
 // the stamp the last build left (a few milliseconds); tsc runs only when
 // something changed, incrementally (tsconfig.json). The entry then runs in
@@ -95,10 +96,10 @@ export function ensureBuilt({ always = false } = {}) {
 }
 
 const [entry, ...rest] = process.argv.slice(2);
-if (entry === '--build') {
-  process.exitCode = ensureBuilt({ always: true }) ? 0 : 1;
+if (entry === '--build' || entry === '--if-stale') {
+  process.exitCode = ensureBuilt({ always: entry === '--build' }) ? 0 : 1;
 } else if (!entry) {
-  process.stderr.write('usage: node scripts/built.mjs <entry under dist/> [arguments…] | --build\n');
+  process.stderr.write('usage: node scripts/built.mjs <entry under dist/> [arguments…] | --build | --if-stale\n');
   process.exitCode = 2;
 } else if (ensureBuilt()) {
   const file = join(DIST, entry);
