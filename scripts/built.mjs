@@ -32,15 +32,15 @@ function mtimeMs(path) {
   }
 }
 
-/** The path of a source or build input newer than the last build, or undefined when the build is current. */
+/** Why the build is stale (no build, or which file is newer than it), or undefined when it is current. */
 function staleBecause() {
   const built = mtimeMs(STAMP);
   if (built === undefined) return 'no build yet';
-  for (const input of INPUTS) if ((mtimeMs(join(ROOT, input)) ?? 0) > built) return input;
+  for (const input of INPUTS) if ((mtimeMs(join(ROOT, input)) ?? 0) > built) return `${input} is newer than the last build`;
   for (const entry of readdirSync(join(ROOT, 'src'), { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;
     const path = join(entry.parentPath ?? entry.path, entry.name);
-    if (mtimeMs(path) > built) return path.slice(ROOT.length + 1);
+    if (mtimeMs(path) > built) return `${path.slice(ROOT.length + 1)} is newer than the last build`;
   }
   return undefined;
 }
@@ -78,7 +78,7 @@ export function ensureBuilt({ always = false } = {}) {
     // Another process may have built while this one waited.
     const reason = always ? undefined : staleBecause();
     if (!always && reason === undefined) return true;
-    if (reason) process.stderr.write(`building dist/ (${reason} is newer than the last build)…\n`);
+    if (reason) process.stderr.write(`building dist/ (${reason})…\n`);
     const started = new Date();
     // tsc's messages go to stderr: a command's stdout stays its own.
     const run = spawnSync(process.execPath, [TSC, '-p', join(ROOT, 'tsconfig.json')], { cwd: ROOT, stdio: ['ignore', 2, 2] });

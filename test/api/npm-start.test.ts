@@ -2,7 +2,7 @@
 // they signal npm's own process, not the server. SIGTERM to npm must reach
 // the server, which drains and exits; nothing may be left serving the port.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -97,3 +97,55 @@ describe('npm start under a supervisor', () => {
     });
   });
 });
+
+// The launcher behind npm start / worker / admin / api (scripts/built.mjs), in a copy of the
+// sources: a build that is missing or older than a source is rebuilt, saying so, before it runs;
+// one that fails to build does not run at all.
+describe('a stale build never runs silently', () => {
+  let copy: string;
+  beforeAll(async () => {
+    copy = await mkdtemp(join(tmpdir(), 'mps-built-'));
+    for (const part of ['src', 'scripts', 'tsconfig.json', 'package.json']) await cp(join(REPO_ROOT, part), join(copy, part), { recursive: true });
+    await symlink(join(REPO_ROOT, 'node_modules'), join(copy, 'node_modules'));
+  });
+  afterAll(async () => {
+    if (copy) await rm(copy, { recursive: true, force: true });
+  });
+  const help = () => runProcess(['scripts/built.mjs', 'cli/admin.js', '--help'], copy);
+
+  it('builds when there is no build, runs the build as is when current, rebuilds after a source changed, and refuses to run when the build fails', { timeout: 600_000 }, async () => {
+    const first = await help();
+    expect(first.code).toBe(0);
+    expect(first.stderr).toContain('building dist/ (no build yet)');
+    expect(first.stdout).toMatch(/^usage: /);
+
+    const current = await help();
+    expect(current).toEqual({ code: 0, stderr: '', stdout: first.stdout });
+
+    const source = join(copy, 'src', 'cli', 'admin.ts');
+    await writeFile(source, (await readFile(source, 'utf8')).replace("summary: 'a media library'", "summary: 'a media library, changed'"));
+    const changed = await help();
+    expect(changed.code).toBe(0);
+    expect(changed.stderr).toContain('building dist/ (src/cli/admin.ts is newer than the last build)');
+    expect(changed.stdout).toContain('a media library, changed');
+
+    await writeFile(source, (await readFile(source, 'utf8')) + '\nexport const broken: number = "not a number";\n');
+    const broken = await help();
+    expect(broken.code).toBe(1);
+    expect(broken.stdout, 'the out-of-date build did not run').toBe('');
+    expect(broken.stderr).toContain('build failed');
+  });
+});
+
+/** `node <args>` in `cwd`, to completion. */
+function runProcess(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd, env: childEnv({ DATA_DIR: join(cwd, 'data') }), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
