@@ -2,12 +2,14 @@
 // they signal npm's own process, not the server. SIGTERM to npm must reach
 // the server, which drains and exits; nothing may be left serving the port.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { childEnv, connectionRefused, freePort, REPO_ROOT } from '../support/processes.js';
-import { createPgDatabase, eachDatabase } from '../support/service.js';
+import { createPgDatabase, eachDatabase, PG_URL, REDIS_URL } from '../support/service.js';
+import { startS3, type LocalS3 } from './uploads-support.js';
 
 interface NpmProcess {
   child: ChildProcess;
@@ -95,6 +97,58 @@ describe('npm start under a supervisor', () => {
         .map((l) => (JSON.parse(l) as { msg?: string }).msg);
       expect(logged, 'the graceful shutdown ran to its end').toContain('stopped');
     });
+  });
+});
+
+// A worker (ROLE=worker) needs PostgreSQL, Redis, object storage and a shared upload secret.
+describe.runIf(PG_URL && REDIS_URL)('npm run worker under a supervisor', () => {
+  let proc: NpmProcess | undefined;
+  let dataDir: string;
+  let pgDb: { url: string; drop(): Promise<void> } | undefined;
+  let s3: LocalS3 | undefined;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'mps-npm-worker-'));
+    pgDb = await createPgDatabase();
+    s3 = await startS3();
+  });
+  afterAll(async () => {
+    if (proc?.child.pid) {
+      try {
+        process.kill(-proc.child.pid, 'SIGKILL');
+      } catch {
+        // the group is gone already
+      }
+    }
+    await s3?.close();
+    await pgDb?.drop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('SIGTERM to npm\'s process reaches the worker: it drains ("stopped"), exits, and nothing listens on its port any more', { timeout: 240_000 }, async () => {
+    const port = await freePort();
+    proc = npm(['run', 'worker'], childEnv({
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      DATABASE_URL: pgDb!.url,
+      REDIS_URL: REDIS_URL!,
+      UPLOAD_SECRET: randomBytes(32).toString('hex'),
+      ...s3!.env,
+    }));
+    await waitForHealthz(port, proc, 180_000);
+
+    process.kill(proc.child.pid!, 'SIGTERM');
+    const exit = await Promise.race([proc.exited, new Promise<'still running'>((r) => setTimeout(() => r('still running'), 20_000))]);
+    expect(exit, 'npm exits after SIGTERM').not.toBe('still running');
+    expect(await refusedWithin(port, 10_000), 'no process left listening on the port').toBe(true);
+    const logged = proc
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { msg?: string; role?: string });
+    expect(logged.find((l) => l.msg === 'media portfolio service ready')?.role).toBe('worker');
+    expect(logged.map((l) => l.msg), 'the graceful shutdown ran to its end').toContain('stopped');
   });
 });
 
