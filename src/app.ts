@@ -2,6 +2,10 @@
 // eagerly, from the configuration, handed typed to whatever uses it, and
 // closed in the reverse order of its building. Nothing else creates a
 // database, a store, a limiter or a worker.
+//
+// What only buildApp uses and brings heavy libraries with it (fastify, sharp,
+// file-type, exifr) is imported inside buildApp, not with this module: the
+// admin command line imports this module for buildCore alone.
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
@@ -17,14 +21,12 @@ import { GalleriesRepository } from './galleries/repository.js';
 import { galleryRoutes } from './galleries/routes.js';
 import { GalleriesService } from './galleries/service.js';
 import { GroupsRepository } from './groups/repository.js';
-import { groupRoutes } from './groups/routes.js';
 import { GroupsService } from './groups/service.js';
 import { AppKeys } from './http/app-keys.js';
 import { Authenticator } from './users/auth.js';
 import { createLimiterFactory } from './http/limiter-store.js';
 import { RateLimit } from './http/rate-limit.js';
 import { ApiRouter, type RouteSpec } from './http/router.js';
-import { createHttpServer } from './http/server.js';
 import { SessionStore } from './users/sessions.js';
 import { PeriodicTask } from './jobs/periodic.js';
 import { jobRoutes } from './jobs/routes.js';
@@ -35,15 +37,11 @@ import type { JobHandler, JobHandlers } from './jobs/handlers.js';
 import { LightboxesRepository } from './lightboxes/repository.js';
 import { LightboxesService } from './lightboxes/service.js';
 import { MediaRepository } from './media/repository.js';
-import { mediaRoutes } from './media/routes.js';
-import { FileLife } from './media/file-life.js';
-import { BATCH_JOB_KIND, MediaService } from './media/service.js';
 import { PricingProfilesRepository } from './pricing-profiles/repository.js';
 import { PricingProfilesService } from './pricing-profiles/service.js';
 import { RenditionsRepository } from './renditions/repository.js';
-import { fileRoutes } from './renditions/routes.js';
 import { chooseFfmpeg, ffmpegVersion } from './renditions/ffmpeg.js';
-import { RENDITIONS_JOB_KIND, RenditionsService } from './renditions/service.js';
+import { fileRoutes } from './renditions/routes.js';
 import { FileUrls } from './renditions/urls.js';
 import { SiteRepository } from './site/repository.js';
 import { siteRoutes } from './site/routes.js';
@@ -57,7 +55,6 @@ import { tempDirOf } from './storage/temp-file.js';
 import { migrate, openStore, type Store } from './store/db.js';
 import { UploadsRepository } from './uploads/repository.js';
 import { uploadRoutes } from './uploads/routes.js';
-import { UploadsService } from './uploads/service.js';
 import { UsersRepository } from './users/repository.js';
 import { sessionRoutes } from './users/routes.js';
 import { UsersService } from './users/service.js';
@@ -200,6 +197,15 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     // A scaled-out process with node-local state stops here, before it touches anything.
     checkScaleOut(config);
     const duties = dutiesOf(config.ops.role);
+    const [{ createHttpServer }, { BATCH_JOB_KIND, MediaService }, { mediaRoutes }, { groupRoutes }, { RENDITIONS_JOB_KIND, RenditionsService }, { UploadsService }, { FileLife }] = await Promise.all([
+      import('./http/server.js'),
+      import('./media/service.js'),
+      import('./media/routes.js'),
+      import('./groups/routes.js'),
+      import('./renditions/service.js'),
+      import('./uploads/service.js'),
+      import('./media/file-life.js'),
+    ]);
     const core = await buildCore(config);
     closers.push(() => core.close());
     const { store } = core;

@@ -3,7 +3,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { chmod, copyFile, rename, rm } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import sharp from 'sharp';
 import type { Access } from '../access/access.js';
 import { invalid, notFound } from '../http/errors.js';
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../storage/private-files.js';
@@ -75,6 +74,8 @@ export class ArtistsService {
   private async storeImage(uuid: string, file: string): Promise<{ fileName: string; storageKey: string; width: number | null; height: number | null }> {
     let meta;
     try {
+      // sharp is loaded for an image watermark only: the admin command line's other commands start without it.
+      const { default: sharp } = await import('sharp');
       meta = await sharp(file).metadata();
     } catch (err) {
       throw invalid(`${file} is not a readable image: ${(err as Error).message}`);

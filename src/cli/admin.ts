@@ -2,12 +2,15 @@
 // Works while the server runs (same DATA_DIR / DATABASE_URL). With --json it
 // prints one JSON object on stdout; a bad argument exits 1 with one line on stderr.
 // Commands check their arguments and call the services (src/app.ts buildCore).
+// `admin --help` lists the commands, `admin <command> --help` describes one.
+// Only what reads the arguments is loaded up front: the services (the database
+// drivers, argon2…) are imported once a command is known to run, so that help
+// and mistakes answer at once.
 import { parseArgs } from 'node:util';
-import { buildCore, type Core } from '../app.js';
-import { loadConfig } from '../config.js';
+import type { Core } from '../app.js';
 import { ApiError } from '../http/errors.js';
-import { isValidBase32Secret } from '../users/totp.js';
 import type { UserRow } from '../store/schema.js';
+import { quietWhenReaderGone } from './closed-output.js';
 import { isValidHostname, isValidUrlname } from '../websites/input.js';
 
 class UsageError extends Error {}
@@ -15,8 +18,21 @@ class UsageError extends Error {}
 type Opts = Record<string, string | boolean | string[] | undefined>;
 type Result = { json: Record<string, unknown>; text: string };
 
+interface Option {
+  type: 'string' | 'boolean';
+  multiple?: boolean;
+  /** The value's placeholder in the help (string options). */
+  value?: string;
+  required?: boolean;
+  help: string;
+}
+
 interface Command {
-  options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
+  /** One line for the list of commands. */
+  summary: string;
+  /** What it prints with --json. */
+  prints: string;
+  options: Record<string, Option>;
   run(core: Core, o: Opts): Promise<Result>;
 }
 
@@ -37,21 +53,33 @@ const EMAIL = /^[^\s@"\\]+@[^\s@"\\]+\.[^\s@"\\]+$/;
 
 const commands: Record<string, Command> = {
   'user create': {
-    options: { email: { type: 'string' }, password: { type: 'string' }, 'first-name': { type: 'string' }, 'last-name': { type: 'string' }, 'otp-secret': { type: 'string' } },
+    summary: 'a user account, with its default media library',
+    prints: '{"uuid","email"}',
+    options: {
+      email: { type: 'string', value: 'E', required: true, help: 'the login (stored in lower case)' },
+      password: { type: 'string', value: 'P', required: true, help: 'at least 8 characters (stored as an argon2id hash)' },
+      'first-name': { type: 'string', value: 'F', help: 'first name' },
+      'last-name': { type: 'string', value: 'L', help: 'last name' },
+      'otp-secret': { type: 'string', value: 'BASE32', help: 'turns on two-factor authentication (TOTP, RFC 6238: 30 s steps, 6 digits, SHA-1)' },
+    },
     async run(core, o) {
       const email = str(o, 'email')!.toLowerCase();
       if (!EMAIL.test(email)) throw new UsageError(`--email is not an e-mail address: ${email}`);
       const password = str(o, 'password')!;
       if (password.length < 8) throw new UsageError('--password must have at least 8 characters');
       const otp = str(o, 'otp-secret', false);
-      if (otp && !isValidBase32Secret(otp)) throw new UsageError('--otp-secret must be a base32 secret of at least 80 bits');
+      if (otp && !(await import('../users/totp.js')).isValidBase32Secret(otp)) throw new UsageError('--otp-secret must be a base32 secret of at least 80 bits');
       const { user } = await core.users.create({ email, password, firstName: str(o, 'first-name', false), lastName: str(o, 'last-name', false), otpSecret: otp });
       return { json: { uuid: user.uuid, email: user.email }, text: `user ${user.email} created (${user.uuid})` };
     },
   },
   'app create': {
-    // --dotenv prints the lines the `api` command reads from .env.
-    options: { name: { type: 'string' }, dotenv: { type: 'boolean' } },
+    summary: 'an application: the key and secret that sign API requests',
+    prints: '{"key","secret"}',
+    options: {
+      name: { type: 'string', value: 'N', required: true, help: 'what the application is' },
+      dotenv: { type: 'boolean', help: 'print MPS_API_KEY=… and MPS_API_SECRET=… lines, as the api command reads them from .env' },
+    },
     async run(core, o) {
       const name = str(o, 'name')!;
       const { key, secret } = await core.apps.create(name);
@@ -60,7 +88,14 @@ const commands: Record<string, Command> = {
     },
   },
   'website create': {
-    options: { owner: { type: 'string' }, urlname: { type: 'string' }, title: { type: 'string' }, hostname: { type: 'string' } },
+    summary: 'a website, with its root gallery and display styles',
+    prints: '{"uuid","urlname","rootGalleryUuid"}',
+    options: {
+      owner: { type: 'string', value: 'EMAIL', required: true, help: 'the user who owns it' },
+      urlname: { type: 'string', value: 'U', required: true, help: 'lower-case letters, digits and dashes (at most 63): /sites/U/' },
+      title: { type: 'string', value: 'T', help: 'the title' },
+      hostname: { type: 'string', value: 'H', help: "the website's own host name" },
+    },
     async run(core, o) {
       const owner = await userNamed(core, str(o, 'owner')!);
       const urlname = str(o, 'urlname')!;
@@ -72,7 +107,12 @@ const commands: Record<string, Command> = {
     },
   },
   'website share': {
-    options: { urlname: { type: 'string' }, user: { type: 'string' } },
+    summary: 'gives another user access to a website',
+    prints: '{"uuid","urlname"}',
+    options: {
+      urlname: { type: 'string', value: 'U', required: true, help: 'the website' },
+      user: { type: 'string', value: 'EMAIL', required: true, help: 'the user who gets access' },
+    },
     async run(core, o) {
       const urlname = str(o, 'urlname')!;
       const member = await userNamed(core, str(o, 'user')!);
@@ -81,7 +121,12 @@ const commands: Record<string, Command> = {
     },
   },
   'artist create': {
-    options: { owner: { type: 'string' }, name: { type: 'string' } },
+    summary: 'a media library',
+    prints: '{"uuid"}',
+    options: {
+      owner: { type: 'string', value: 'EMAIL', required: true, help: 'the user who owns it' },
+      name: { type: 'string', value: 'N', required: true, help: 'its name' },
+    },
     async run(core, o) {
       const owner = await userNamed(core, str(o, 'owner')!);
       const { uuid } = await core.artists.create(owner, str(o, 'name')!);
@@ -89,7 +134,12 @@ const commands: Record<string, Command> = {
     },
   },
   'pricing-profile create': {
-    options: { owner: { type: 'string' }, name: { type: 'string' } },
+    summary: 'a pricing profile',
+    prints: '{"uuid"}',
+    options: {
+      owner: { type: 'string', value: 'EMAIL', required: true, help: 'the user who owns it' },
+      name: { type: 'string', value: 'N', required: true, help: 'its name' },
+    },
     async run(core, o) {
       const owner = await userNamed(core, str(o, 'owner')!);
       const { uuid } = await core.pricingProfiles.create(owner, str(o, 'name')!);
@@ -97,7 +147,14 @@ const commands: Record<string, Command> = {
     },
   },
   'watermark create': {
-    options: { artist: { type: 'string' }, text: { type: 'string' }, file: { type: 'string' }, default: { type: 'boolean' } },
+    summary: "a watermark of a media library: a text or an image file",
+    prints: '{"uuid"}',
+    options: {
+      artist: { type: 'string', value: 'UUID', required: true, help: 'the media library' },
+      text: { type: 'string', value: 'T', help: 'the text (give --text or --file)' },
+      file: { type: 'string', value: 'PATH', help: 'an image, copied into DATA_DIR (give --text or --file)' },
+      default: { type: 'boolean', help: "make it the library's default (the previous default stops being one)" },
+    },
     async run(core, o) {
       const artistUuid = str(o, 'artist')!;
       const text = str(o, 'text', false);
@@ -110,7 +167,13 @@ const commands: Record<string, Command> = {
   },
   'client link': {
     // A visitor's sign-in link, for an operator to hand over (no mail is sent): docs/visitors.md.
-    options: { website: { type: 'string' }, email: { type: 'string' }, back: { type: 'string' } },
+    summary: "a visitor's one-time sign-in link (no mail is sent)",
+    prints: '{"url","expiresAt"}',
+    options: {
+      website: { type: 'string', value: 'UUID|URLNAME', required: true, help: 'the website' },
+      email: { type: 'string', value: 'E', required: true, help: "the visitor's address, as on the access lists" },
+      back: { type: 'string', value: 'PATH', help: "a path under the website's home to land on" },
+    },
     async run(core, o) {
       const link = await core.visitorLinks.createFor(str(o, 'website')!, str(o, 'email')!, str(o, 'back', false));
       return {
@@ -120,7 +183,13 @@ const commands: Record<string, Command> = {
     },
   },
   'lightbox create': {
-    options: { owner: { type: 'string' }, name: { type: 'string' }, media: { type: 'string', multiple: true } },
+    summary: 'a lightbox: a named selection of medias',
+    prints: '{"uuid"}',
+    options: {
+      owner: { type: 'string', value: 'EMAIL', required: true, help: 'the user who owns it' },
+      name: { type: 'string', value: 'N', required: true, help: 'its name' },
+      media: { type: 'string', value: 'UUID', multiple: true, help: 'a media to put in it (repeat for more)' },
+    },
     async run(core, o) {
       const owner = await userNamed(core, str(o, 'owner')!);
       const { uuid } = await core.lightboxes.create(owner, str(o, 'name')!, (o.media as string[] | undefined) ?? []);
@@ -129,28 +198,75 @@ const commands: Record<string, Command> = {
   },
 };
 
-function usage(): string {
-  return `usage: admin <command> [options] [--json]\ncommands:\n${Object.keys(commands)
-    .map((c) => `  ${c} ${Object.keys(commands[c].options).map((k) => `--${k}`).join(' ')}`)
-    .join('\n')}`;
+const PROGRAM = 'npm run --silent admin --';
+
+/** `--email E [--first-name F] [--media UUID]...` */
+function synopsis(command: Command): string {
+  return Object.entries(command.options)
+    .map(([name, o]) => {
+      const word = o.type === 'string' ? `--${name} ${o.value ?? 'VALUE'}` : `--${name}`;
+      return (o.required ? word : `[${word}]`) + (o.multiple ? '...' : '');
+    })
+    .join(' ');
 }
 
+function overview(): string {
+  const width = Math.max(...Object.keys(commands).map((c) => c.length));
+  return [
+    `usage: ${PROGRAM} <command> [options] [--json]`,
+    '',
+    'commands:',
+    ...Object.entries(commands).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`),
+    '',
+    `\`${PROGRAM} <command> --help\` describes a command and its options. They work while the server`,
+    'runs, on the same DATA_DIR / DATABASE_URL (environment or ./.env). With --json a command prints one',
+    'JSON object on stdout; a bad argument exits non-zero with one line on stderr.',
+  ].join('\n');
+}
+
+function describeCommand(name: string, command: Command): string {
+  const rows: Array<[string, string]> = Object.entries(command.options).map(([option, o]) => [
+    o.type === 'string' ? `--${option} ${o.value ?? 'VALUE'}` : `--${option}`,
+    o.required ? `${o.help} (required)` : o.help,
+  ]);
+  rows.push(['--json', `print ${command.prints}`]);
+  const width = Math.max(...rows.map(([left]) => left.length));
+  return [`usage: ${PROGRAM} ${name} ${synopsis(command)} [--json]`, '', `${command.summary[0].toUpperCase()}${command.summary.slice(1)}.`, '', 'options:', ...rows.map(([l, r]) => `  ${l.padEnd(width)}  ${r}`)].join('\n');
+}
+
+const HELP = new Set(['--help', '-h', 'help']);
+
 export async function runAdmin(argv: string[]): Promise<number> {
-  const name = argv.slice(0, 2).join(' ');
-  const command = commands[name];
-  if (!command) {
-    process.stderr.write(argv.length ? `unknown command: ${name} (commands: ${Object.keys(commands).join(', ')})\n` : `no command given\n${usage()}\n`);
+  if (argv.length === 0) {
+    process.stderr.write(`no command given\n${overview()}\n`);
     return 2;
+  }
+  if (HELP.has(argv[0])) {
+    process.stdout.write(overview() + '\n');
+    return 0;
+  }
+  const name = argv.slice(0, 2).join(' ');
+  const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
+  if (!command) {
+    process.stderr.write(`unknown command: ${name} (\`${PROGRAM} --help\` lists the commands)\n`);
+    return 2;
+  }
+  if (argv.slice(2).some((a) => a === '--help' || a === '-h')) {
+    process.stdout.write(describeCommand(name, command) + '\n');
+    return 0;
   }
   let values: Opts;
   try {
-    values = parseArgs({ args: argv.slice(2), options: { ...command.options, json: { type: 'boolean' } }, strict: true, allowPositionals: false }).values as Opts;
+    const options = Object.fromEntries(Object.entries(command.options).map(([k, o]) => [k, o.multiple ? { type: o.type, multiple: true } : { type: o.type }]));
+    values = parseArgs({ args: argv.slice(2), options: { ...options, json: { type: 'boolean' } }, strict: true, allowPositionals: false }).values as Opts;
   } catch (err) {
-    process.stderr.write(`${(err as Error).message.split('\n')[0]}\n`);
+    process.stderr.write(`${(err as Error).message.split('\n')[0]} (\`${PROGRAM} ${name} --help\`)\n`);
     return 2;
   }
   let core: Core | undefined;
   try {
+    // Loaded only now: the services, the database drivers and what they bring.
+    const [{ buildCore }, { loadConfig }] = await Promise.all([import('../app.js'), import('../config.js')]);
     core = await buildCore(loadConfig());
     const result = await command.run(core, values);
     process.stdout.write(values.json ? JSON.stringify(result.json) + '\n' : result.text + '\n');
@@ -165,4 +281,5 @@ export async function runAdmin(argv: string[]): Promise<number> {
   }
 }
 
+quietWhenReaderGone(process.stdout, process.stderr);
 process.exitCode = await runAdmin(process.argv.slice(2));

@@ -3,21 +3,23 @@
 //   npm run --silent api -- GET /websites.xml view=details
 //   npm run --silent api -- --method-override --multipart PUT /medias/<uuid>.xml 'media[title]=Dunes'
 // Exit status: 0 on success, 1 on a reply status >= 400 (the body is still
-// printed), 2 on usage or transport errors.
+// printed), 2 on usage or transport errors. The client (and its XML parser)
+// is loaded once the arguments are read: --help and usage errors answer at once.
 import { openAsBlob, realpathSync } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { Readable, Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { parseArgs as parseArgv } from 'node:util';
-import { ApiRequestError, FileSessionStore, MediaPortfolioClient, type ApiResponse, type FilePart, type Params } from '../client/index.js';
-import { loadEnv } from '../config.js';
+import type { ApiResponse, FilePart, Params } from '../client/index.js';
+import { quietWhenReaderGone } from './closed-output.js';
 
 const USAGE = `usage: npm run --silent api -- [flags] METHOD PATH [name=value ...]
   flags: --multipart          send a multipart/form-data body
          --method-override    send PUT/DELETE as POST with _method
          --file field=path    attach a file (implies --multipart); path may end in ;type=MIME
          --include, -i        print the status line and headers to stderr
+         --help, -h           this text
   environment (or ./.env): MPS_URL, MPS_API_KEY, MPS_API_SECRET, MPS_LOGIN,
          MPS_PASSWORD, MPS_OTP, MPS_SESSION_FILE, DATA_DIR, PORT
   repeat a name to send an array (name[]=a&name[]=b).`;
@@ -41,6 +43,8 @@ interface Args {
 }
 
 class UsageError extends Error {}
+/** --help: the usage on stdout, exit 0. */
+class HelpWanted extends Error {}
 
 const FLAGS = {
   multipart: { type: 'boolean' },
@@ -59,7 +63,7 @@ export function parseArgs(argv: readonly string[]): Args {
     throw new UsageError((e as Error).message.split('\n')[0]);
   }
   const { values, positionals } = parsed;
-  if (values.help) throw new UsageError('');
+  if (values.help) throw new HelpWanted();
   let file: Args['file'];
   if (values.file !== undefined) {
     const spec = values.file;
@@ -146,10 +150,15 @@ export async function runCli(argv: readonly string[], rawEnv: Env, io: CliIo, cw
   try {
     args = parseArgs(argv);
   } catch (e) {
+    if (e instanceof HelpWanted) {
+      io.stdout.write(USAGE + '\n');
+      return 0;
+    }
     if (!(e instanceof UsageError)) throw e;
     io.stderr.write((e.message ? `api: ${e.message}\n` : '') + USAGE + '\n');
     return 2;
   }
+  const [{ ApiRequestError, FileSessionStore, MediaPortfolioClient }, { loadEnv }] = await Promise.all([import('../client/index.js'), import('../config.js')]);
   const env = loadEnv(rawEnv, cwd);
   const apiKey = env.MPS_API_KEY;
   const apiSecret = env.MPS_API_SECRET;
@@ -209,6 +218,7 @@ function isMain(): boolean {
 }
 
 if (isMain()) {
+  quietWhenReaderGone(process.stdout, process.stderr);
   const status = await runCli(process.argv.slice(2), process.env, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
   process.exitCode = status;
 }

@@ -1,9 +1,10 @@
 // Opens the database named by the configuration: a SQLite file in DATA_DIR
 // (WAL) by default, PostgreSQL when DATABASE_URL is a postgres:// URL.
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
-import pg from 'pg';
+import type pgModule from 'pg';
 import { ensurePrivateDir, ensurePrivateFile, tightenIfPresent } from '../storage/private-files.js';
 import type { Database } from './schema.js';
 import type { Dialect } from './migration-helpers.js';
@@ -24,12 +25,22 @@ export interface Store {
 
 export type { Sometimes } from './prepared.js';
 
-// COUNT(*) and bigint columns arrive as strings from pg; our values fit in a double.
-pg.types.setTypeParser(20, (v) => Number(v));
+let pgLoaded: typeof pgModule | undefined;
+
+/** pg, loaded for PostgreSQL only: a process on SQLite (the admin command line's default) starts without it. */
+function loadPg(): typeof pgModule {
+  if (!pgLoaded) {
+    pgLoaded = createRequire(import.meta.url)('pg') as typeof pgModule;
+    // COUNT(*) and bigint columns arrive as strings from pg; our values fit in a double.
+    pgLoaded.types.setTypeParser(20, (v) => Number(v));
+  }
+  return pgLoaded;
+}
 
 export function openStore(opts: { dataDir: string; databaseUrl?: string }): Store {
   if (opts.databaseUrl && /^postgres(ql)?:\/\//.test(opts.databaseUrl)) {
     // JIT compilation costs ~40 ms on the tree queries and gains nothing on short OLTP ones.
+    const pg = loadPg();
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10, options: '-c jit=off' });
     // An idle connection dropped by the server (restart, failover) must not crash the process;
     // the pool replaces it on the next checkout.

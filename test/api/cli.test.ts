@@ -1,5 +1,7 @@
-// The admin command line of operations.md, run as operators run it:
-// `node --import tsx src/cli/admin.ts <command>` with DATA_DIR (and DATABASE_URL).
+// The admin command line of operations.md, run as operators run it
+// (`npm run --silent admin -- <command>`, without npm's own start): from the
+// build, `node scripts/built.mjs cli/admin.js <command>` with DATA_DIR (and DATABASE_URL).
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -13,7 +15,7 @@ import { loadConfig } from '../../src/config.js';
 import { buildApp as createService, type App as Service } from '../../src/app.js';
 import { openStore, type Db, type Store } from '../../src/store/db.js';
 import { randomTotpSecret, totpCode } from '../../src/users/totp.js';
-import { childEnv, runNode, signedFetch, type RunResult } from '../support/processes.js';
+import { BUILT, buildIfStale, childEnv, REPO_ROOT, runBuilt, signedFetch, type RunResult } from '../support/processes.js';
 import { basicAuth, createPgDatabase, eachDatabase, type DbKind } from '../support/service.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -37,9 +39,30 @@ async function freshTarget(kind: DbKind): Promise<Target> {
   };
 }
 
-/** `node --import tsx src/cli/admin.ts <args>` against the target's DATA_DIR / DATABASE_URL. */
+/** The admin command from the build against the target's DATA_DIR / DATABASE_URL. */
 function admin(target: Target, ...args: string[]): Promise<RunResult> {
-  return runNode(['src/cli/admin.ts', ...args], { env: childEnv({ DATA_DIR: target.dataDir, DATABASE_URL: target.databaseUrl }) });
+  return runBuilt('cli/admin.js', args, { env: childEnv({ DATA_DIR: target.dataDir, DATABASE_URL: target.databaseUrl }) });
+}
+
+/** The admin command with its stdout closed by the reader before anything is written (`admin … | true`). */
+function adminIntoClosedPipe(target: Target, ...args: string[]): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BUILT, 'cli/admin.js', ...args], {
+      cwd: REPO_ROOT,
+      env: childEnv({ DATA_DIR: target.dataDir, DATABASE_URL: target.databaseUrl }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    // The reader goes away at once, as `true` does at the end of a pipe.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.once('error', reject);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout: '', stderr });
+    });
+  });
 }
 
 /** The one JSON object a successful `--json` command prints, and nothing else. */
@@ -70,6 +93,65 @@ function expectRefused(res: RunResult, what: string): void {
   expect(res.stdout, `${what}: stdout`).toBe('');
   expect(res.stderr, `${what}: stderr is one line`).toMatch(/^[^\n]*\S[^\n]*\n?$/);
 }
+
+// Once, before any command runs: a build on the way would speak on stderr.
+beforeAll(buildIfStale, 300_000);
+
+describe('admin and api help', { timeout: 60_000 }, () => {
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = join(await mkdtemp(join(tmpdir(), 'mps-cli-help-')), 'data');
+  });
+  afterAll(async () => {
+    await rm(join(dataDir, '..'), { recursive: true, force: true });
+  });
+  const run = (entry: string, ...args: string[]) => runBuilt(entry, args, { env: childEnv({ DATA_DIR: dataDir }) });
+  const COMMANDS = ['user create', 'app create', 'website create', 'website share', 'artist create', 'pricing-profile create', 'watermark create', 'client link', 'lightbox create'];
+
+  it('admin --help lists every command on stdout and exits 0', async () => {
+    for (const flag of ['--help', '-h', 'help']) {
+      const res = await run('cli/admin.js', flag);
+      expect(res.stderr).toBe('');
+      expect(res.code).toBe(0);
+      for (const command of COMMANDS) expect(res.stdout).toMatch(new RegExp(`^  ${command} +\\S`, 'm'));
+      expect(res.stdout).toContain('<command> --help');
+    }
+  });
+
+  it('admin <command> --help describes the command and each of its options, and touches no database', async () => {
+    const res = await run('cli/admin.js', 'user', 'create', '--help');
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/^usage: .*user create --email E --password P \[--first-name F\] \[--last-name L\] \[--otp-secret BASE32\] \[--json\]$/m);
+    for (const option of ['--email E', '--password P', '--first-name F', '--last-name L', '--otp-secret BASE32', '--json']) expect(res.stdout).toMatch(new RegExp(`^  ${option.replace('[', '\\[')} +\\S`, 'm'));
+    // Help with other arguments (even wrong ones) is still help.
+    const lightbox = await run('cli/admin.js', 'lightbox', 'create', '--name', 'x', '--bogus', '-h');
+    expect(lightbox.code).toBe(0);
+    expect(lightbox.stdout).toContain('[--media UUID]...');
+    expect(existsSync(dataDir), 'no DATA_DIR created').toBe(false);
+  });
+
+  it('an unknown command says so in one line on stderr, points to --help, and exits non-zero', async () => {
+    for (const args of [['frobnicate', 'everything'], ['user'], ['user', 'delete', '--help']]) {
+      const res = await run('cli/admin.js', ...args);
+      expectRefused(res, args.join(' '));
+      expect(res.stderr).toContain(`unknown command: ${args.slice(0, 2).join(' ')}`);
+      expect(res.stderr).toContain('--help');
+    }
+    expect(existsSync(dataDir), 'no DATA_DIR created').toBe(false);
+  });
+
+  it('api --help prints the usage on stdout and exits 0; a usage error exits 2 with the usage on stderr', async () => {
+    const help = await run('cli/api.js', '--help');
+    expect(help.stderr).toBe('');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^usage: .*METHOD PATH/);
+    const wrong = await run('cli/api.js', 'GET');
+    expect(wrong.code).toBe(2);
+    expect(wrong.stdout).toBe('');
+    expect(wrong.stderr).toContain('METHOD and PATH are required');
+  });
+});
 
 eachDatabase((kind) => {
   describe('admin CLI', { timeout: 180_000 }, () => {
@@ -225,6 +307,16 @@ eachDatabase((kind) => {
       const row = await db().selectFrom('lightboxes').selectAll().where('uuid', '=', out.uuid as string).executeTakeFirstOrThrow();
       expect(row).toMatchObject({ owner_id: user.id, name: 'Client favourites' });
       humanTextOf(await admin(target, 'lightbox', 'create', '--owner', ann.email, '--name', 'Second'));
+    });
+
+    it('exits quietly when its output is closed early (`… | true`): no EPIPE, exit 0, the command done', async () => {
+      for (const json of [true, false]) {
+        const name = `Piped ${json ? 'json' : 'text'}`;
+        const res = await adminIntoClosedPipe(target, 'app', 'create', '--name', name, ...(json ? ['--json'] : []));
+        expect(res.stderr, 'stderr').toBe('');
+        expect(res.code, 'exit code').toBe(0);
+        await db().selectFrom('apps').select('id').where('name', '=', name).executeTakeFirstOrThrow();
+      }
     });
 
     it('a bad argument exits non-zero with exactly one line on stderr and nothing on stdout, and changes nothing', async () => {

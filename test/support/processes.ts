@@ -88,8 +88,12 @@ export interface RunResult {
 
 /** `node --import tsx <args>` in `cwd`, to completion. */
 export function runNode(args: string[], opts: { env: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number }): Promise<RunResult> {
+  return runProcess(['--import', TSX_LOADER, ...args], opts);
+}
+
+function runProcess(args: string[], opts: { env: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number }): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', TSX_LOADER, ...args], { cwd: opts.cwd ?? REPO_ROOT, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { cwd: opts.cwd ?? REPO_ROOT, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -104,6 +108,27 @@ export function runNode(args: string[], opts: { env: NodeJS.ProcessEnv; cwd?: st
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/** The launcher of the build (package.json's start, worker, admin and api scripts). */
+export const BUILT = fileURLToPath(new URL('../../scripts/built.mjs', import.meta.url));
+
+/** Builds dist/ when a source is newer than it (its messages on this process's stderr): what `npm run admin` would do first. */
+export async function buildIfStale(): Promise<void> {
+  const res = await new Promise<RunResult>((resolve, reject) => {
+    const child = spawn(process.execPath, [BUILT, '--if-stale'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.stdout.resume();
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout: '', stderr }));
+  });
+  if (res.code !== 0) throw new Error(`the build failed:\n${res.stderr}`);
+}
+
+/** `node scripts/built.mjs <entry> <args>` (as `npm run admin -- <args>` runs it, without npm), to completion. */
+export function runBuilt(entry: string, args: string[], opts: { env: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number }): Promise<RunResult> {
+  return runProcess([BUILT, entry, ...args], opts);
 }
 
 /** One signed request (spec 5.1) with the query string sent and signed exactly as given. */
