@@ -1,0 +1,37 @@
+// The fast tier's service (test/service): the services buildCore (src/app.ts)
+// builds, on a real SQLite in a temporary data directory, with no HTTP server,
+// no storage, no worker. What the admin command line runs on.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { buildCore, type Core } from '../../src/app.js';
+import type { UserRow } from '../../src/store/schema.js';
+
+export interface CoreWorld {
+  core: Core;
+  /** A new user with its default media library; each call a new e-mail address. */
+  user(label?: string): Promise<UserRow>;
+}
+
+/** Builds a core before the file's tests and closes it (and removes its data) after them. */
+export function withCore(): CoreWorld {
+  let dir = '';
+  let n = 0;
+  const world = {
+    core: undefined as unknown as Core,
+    async user(label = 'user') {
+      const { user } = await world.core.users.create({ email: `${label}-${++n}@example.com`, password: 'correct horse battery staple' });
+      return user;
+    },
+  };
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'mps-core-'));
+    world.core = await buildCore({ dataDir: dir });
+  });
+  afterAll(async () => {
+    await world.core?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  return world;
+}
