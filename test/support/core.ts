@@ -10,28 +10,30 @@ import type { UserRow } from '../../src/store/schema.js';
 
 export interface CoreWorld {
   core: Core;
+  /** The core's DATA_DIR (the SQLite file, watermark images). */
+  dataDir: string;
   /** A new user with its default media library; each call a new e-mail address. */
   user(label?: string): Promise<UserRow>;
 }
 
 /** Builds a core before the file's tests and closes it (and removes its data) after them. */
 export function withCore(): CoreWorld {
-  let dir = '';
   let n = 0;
   const world = {
     core: undefined as unknown as Core,
+    dataDir: '',
     async user(label = 'user') {
       const { user } = await world.core.users.create({ email: `${label}-${++n}@example.com`, password: 'correct horse battery staple' });
       return user;
     },
   };
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'mps-core-'));
-    world.core = await buildCore({ dataDir: dir });
+    world.dataDir = await mkdtemp(join(tmpdir(), 'mps-core-'));
+    world.core = await buildCore({ dataDir: world.dataDir });
   });
   afterAll(async () => {
     await world.core?.close();
-    await rm(dir, { recursive: true, force: true });
+    if (world.dataDir) await rm(world.dataDir, { recursive: true, force: true });
   });
   return world;
 }
