@@ -1,0 +1,37 @@
+// The fast tier (`npm run test:fast`) stays fast only if none of its files
+// starts the service: its tests call rules and the services of buildCore
+// directly. And the full tier (`npm test`) must still run every file of it.
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import full from '../../vitest.config.js';
+import fast from '../../vitest.fast.config.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+// What starts the service (or a world on it) in the HTTP-level suites.
+const STARTS_SERVICE = /\bTestService\.start\b|\bbuildApp\b|\bstartWorld\b|\bworldOn\b|\bstartMediaWorld\b|\bstartSite\w*\(/;
+
+async function filesOf(dir: string): Promise<string[]> {
+  return (await readdir(join(ROOT, dir))).filter((f) => f.endsWith('.ts')).map((f) => `${dir}/${f}`);
+}
+
+describe('test tiers', () => {
+  it('runs only test/unit and test/service in the fast tier, and every test in the full tier', () => {
+    expect(fast.test?.include).toEqual(['test/unit/**/*.test.ts', 'test/service/**/*.test.ts']);
+    expect(full.test?.include).toEqual(['test/**/*.test.ts']);
+    // The same setup (the announcement of skipped databases, CI's refusal to skip them) in both.
+    expect(fast.test?.globalSetup).toEqual(full.test?.globalSetup);
+  });
+
+  it('starts no service in any file of the fast tier', async () => {
+    const files = [...(await filesOf('test/unit')), ...(await filesOf('test/service'))];
+    expect(files.length).toBeGreaterThan(20);
+    const starting = [];
+    for (const file of files) if (STARTS_SERVICE.test(await readFile(join(ROOT, file), 'utf8'))) starting.push(file);
+    expect(starting).toEqual([]);
+    // The patterns do find the suites that start one.
+    for (const suite of ['test/api/smoke.test.ts', 'test/api/galleries-limits.test.ts', 'test/api/groups-smart.test.ts']) {
+      expect(STARTS_SERVICE.test(await readFile(join(ROOT, suite), 'utf8')), suite).toBe(true);
+    }
+  });
+});
