@@ -21,6 +21,8 @@ describe('test tiers', () => {
     expect(full.test?.include).toEqual(['test/**/*.test.ts']);
     // The same setup (the announcement of skipped databases, CI's refusal to skip them) in both.
     expect(fast.test?.globalSetup).toEqual(full.test?.globalSetup);
+    // The full tier runs the fast tier's files isolated too, whatever the fast tier does.
+    expect(full.test?.isolate).toBeUndefined();
   });
 
   it('starts no service in any file of the fast tier', async () => {
