@@ -4,8 +4,10 @@
 // 422 naming the parameter when it is the value of an attribute. The same
 // contract through HTTP: test/api/galleries-ownership.test.ts,
 // galleries-wire.test.ts, media-records.test.ts.
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/http/errors.js';
+import { nowIso } from '../../src/store/db.js';
 import { withCore } from '../support/core.js';
 
 /** What a call was refused with: code, status and message, as the XML reply would carry them. */
@@ -79,6 +81,28 @@ describe('access decisions', () => {
     const [idB] = await w.core.access.require(owner, 'pricing-profile', [b], { invalid: 'p' });
     expect(await w.core.access.require(owner, 'pricing-profile', [b, ` ${a.toUpperCase()} `, b], { invalid: 'p' })).toEqual([idB, idA]);
     expect(await w.core.access.require(owner, 'pricing-profile', [], { invalid: 'p' })).toEqual([]);
+  });
+
+  it('takes medias into plain collections only: a smart collection is a group, not a collection', async () => {
+    const owner = await w.user('owner');
+    // Groups as the groups feature stores them (it is built by buildApp, not buildCore).
+    const group = async (kind: 'collection' | 'smart') => {
+      const uuid = randomUUID();
+      const now = nowIso();
+      await w.core.store.db.insertInto('media_groups').values({ uuid, owner_id: owner.id, artist_id: null, kind, name: kind, rules: kind === 'smart' ? '{"match":"all","rules":[]}' : null, created_at: now, updated_at: now }).execute();
+      return uuid;
+    };
+    const plain = await group('collection');
+    const smart = await group('smart');
+    expect(await w.core.access.require(owner, 'collection', [plain], { invalid: 'media[add_to_medias_collections]' })).toHaveLength(1);
+    expect(await refusal(w.core.access.require(owner, 'collection', [smart], { invalid: 'media[add_to_medias_collections]' }))).toEqual({
+      code: 'invalid_parameter',
+      status: 422,
+      message: `media[add_to_medias_collections]: unknown collection ${smart}`,
+    });
+    // Both are groups: a listing may filter on either.
+    expect(await w.core.access.require(owner, 'group', [plain, smart], { notFound: 'medias group' })).toHaveLength(2);
+    expect(await refusal(w.core.access.require(await w.user('other'), 'group', [plain], { notFound: 'medias group' }))).toMatchObject({ status: 404 });
   });
 
   it('gives every user a default media library, and lightboxes only of their own medias', async () => {
