@@ -85,7 +85,7 @@ describe('access decisions', () => {
 
   it('takes medias into plain collections only: a smart collection is a group, not a collection', async () => {
     const owner = await w.user('owner');
-    // Groups as the groups feature stores them (it is built by buildApp, not buildCore).
+    // Groups as the groups feature stores them (buildCore does not build that feature).
     const group = async (kind: 'collection' | 'smart') => {
       const uuid = randomUUID();
       const now = nowIso();

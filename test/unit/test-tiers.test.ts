@@ -9,7 +9,7 @@ import fast from '../../vitest.fast.config.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 // What starts the service (or a world on it) in the HTTP-level suites.
-const STARTS_SERVICE = /\bTestService\.start\b|\bbuildApp\b|\bstartWorld\b|\bworldOn\b|\bstartMediaWorld\b|\bstartSite\w*\(/;
+const STARTS_SERVICE = /\bTestService\.start\b|\bbuildApp\(|\bstartWorld\b|\bworldOn\b|\bstartMediaWorld\b|\bstartSite\w*\(/;
 
 async function filesOf(dir: string): Promise<string[]> {
   return (await readdir(join(ROOT, dir))).filter((f) => f.endsWith('.ts')).map((f) => `${dir}/${f}`);
