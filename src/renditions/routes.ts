@@ -9,7 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { StorageBackend } from '../storage/backend.js';
-import type { VisitorBudget } from '../visitors/budget.js';
+import type { VisitorBudget } from '../site/budget.js';
 import type { RenditionsService } from './service.js';
 import { FILE_KEY, type FileUrls } from './urls.js';
 

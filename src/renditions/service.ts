@@ -20,7 +20,7 @@ import type { FileDeletions } from '../storage/file-deletions.js';
 import { readFileHead } from '../storage/file-head.js';
 import { PRIVATE_FILE_MODE } from '../storage/private-files.js';
 import { decoderFormatsFor, SNIFF_BYTES } from '../uploads/sniff.js';
-import { accessState, isPublic } from '../visitors/gate.js';
+import { accessState, isPublic } from '../site/access.js';
 import { demuxerFor, FFMPEG_LIMITS, runFfmpeg, type FfmpegBinary } from './ffmpeg.js';
 import { FormatMismatch, LadderTimedOut, makeLadder, WatermarkFailed, type LadderOptions, type RenditionFile, type WatermarkSpec } from './ladder.js';
 import type { NewRendition, RenditionRow, RenditionSource, RenditionsRepository, StoredFileInfo } from './repository.js';

@@ -6,8 +6,8 @@ import { sql } from 'kysely';
 import type { Db } from '../store/db.js';
 import type { OrderableMedia } from '../galleries/content-order.js';
 import type { GalleryRow, MediaRow, RenditionRow, WebsiteRow } from '../store/schema.js';
-import type { AclRule } from '../visitors/gate.js';
-import { aclRulesOf } from '../visitors/repository.js';
+import type { AclRule } from './access.js';
+import { aclRulesOf } from './signin-repository.js';
 
 export type SiteWebsite = Pick<WebsiteRow, 'id' | 'uuid' | 'urlname' | 'title' | 'hostname'>;
 

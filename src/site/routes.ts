@@ -12,11 +12,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { h, type VNode } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import type { Logger } from 'pino';
-import type { VisitorBudget } from '../visitors/budget.js';
+import type { VisitorBudget } from './budget.js';
 import { closeAfterReply } from '../http/linger.js';
-import { PASS_COOKIE, PASS_LIFETIME_SECONDS, type PassCodec, type VisitorPass } from '../visitors/pass.js';
-import { backUnder, fromOwnOrigin } from '../visitors/address.js';
-import type { PasswordThrottle } from '../visitors/throttle.js';
+import { PASS_COOKIE, PASS_LIFETIME_SECONDS, type PassCodec, type VisitorPass } from './pass.js';
+import { backUnder, fromOwnOrigin } from './address.js';
+import type { PasswordThrottle } from './throttle.js';
 import { ASSETS } from './assets.js';
 import { GalleryPage } from './pages/gallery.js';
 import { render, type Frame } from './pages/layout.js';
@@ -72,7 +72,7 @@ class PageCache {
 export interface SiteRouteDeps {
   site: SiteService;
   passes: PassCodec;
-  /** Wrong gallery passwords per address (src/visitors/throttle.ts), shared through Redis when set. */
+  /** Wrong gallery passwords per address (src/site/throttle.ts), shared through Redis when set. */
   passwordThrottle: PasswordThrottle;
   /** Visitor requests per address (VISITOR_RATE_LIMIT), shared with the sign-in pages. */
   visitorBudget: VisitorBudget;

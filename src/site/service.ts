@@ -1,11 +1,11 @@
 // What a visitor sees of a website: the gallery and media pages as typed
-// views, after the access decision (src/visitors/gate.ts) over the chain of
+// views, after the access decision (src/site/access.ts) over the chain of
 // galleries from the root. No HTML here (pages/*.tsx) and no HTTP (routes.ts).
 import { isUuid } from '../access/uuid.js';
 import { verifyPassword } from '../users/passwords.js';
 import type { FileUrls } from '../renditions/urls.js';
-import { accessState, decide, type AclRule, type Decision, type GateGallery } from '../visitors/gate.js';
-import type { VisitorPass } from '../visitors/pass.js';
+import { accessState, decide, type AclRule, type Decision, type GateGallery } from './access.js';
+import type { VisitorPass } from './pass.js';
 import { homeUrl } from '../websites/xml.js';
 import { sortByContentOrder } from '../galleries/content-order.js';
 import type { SiteGallery, SiteMedia, SiteRendition, SiteRepository, SiteWebsite } from './repository.js';

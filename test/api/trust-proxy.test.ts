@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, parseTrustProxy } from '../../src/config.js';
-import { PASSWORD_LIMITS } from '../../src/visitors/throttle.js';
+import { PASSWORD_LIMITS } from '../../src/site/throttle.js';
 import { eachDatabase, TestService } from '../support/service.js';
 import { worldOn, type World } from '../support/world.js';
 

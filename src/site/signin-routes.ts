@@ -8,10 +8,10 @@ import { ApiError } from '../http/errors.js';
 import { closeAfterReply } from '../http/linger.js';
 import { cookiePath, fromOwnOrigin, hostAddress, pathAddress, safeBack, type SiteAddress } from './address.js';
 import type { VisitorBudget } from './budget.js';
-import { checkMailPage, messagePage, signInFormPage, type SiteFrame } from './pages.js';
+import { checkMailPage, messagePage, signInFormPage, type SiteFrame } from './pages/signin.js';
 import type { PassCodec } from './pass.js';
 import { passCookie, readPass } from './pass-cookie.js';
-import type { SignInService, VisitorLinks } from './service.js';
+import type { SignInService, VisitorLinks } from './signin-service.js';
 
 export interface VisitorRouteDeps {
   links: VisitorLinks;

@@ -3,7 +3,7 @@
 // at its own host name; a visitor keeps to the address they came by (cookies
 // are per host and path).
 import { homeUrl } from '../websites/xml.js';
-import type { SiteRow } from './repository.js';
+import type { SiteRow } from './signin-repository.js';
 
 export interface SiteAddress {
   site: SiteRow;

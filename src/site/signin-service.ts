@@ -8,7 +8,7 @@ import type { Config } from '../config.js';
 import { ApiError } from '../http/errors.js';
 import { canonicalAddress, safeBack, type SiteAddress } from './address.js';
 import type { Mailer } from './mailer.js';
-import type { DeadLink, SiteRow, UsedLink, VisitorsRepository } from './repository.js';
+import type { DeadLink, SiteRow, UsedLink, VisitorsRepository } from './signin-repository.js';
 import type { LinkThrottle } from './throttle.js';
 
 export const MAX_EMAIL_LENGTH = 254;

@@ -3,7 +3,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../store/db.js';
 import type { WebsiteRow } from '../store/schema.js';
-import type { AclRule } from './gate.js';
+import type { AclRule } from './access.js';
 
 /** What sign-in needs of a website. */
 export type SiteRow = Pick<WebsiteRow, 'id' | 'uuid' | 'urlname' | 'title' | 'hostname'>;
