@@ -44,7 +44,7 @@ import { chooseFfmpeg, ffmpegVersion } from './renditions/ffmpeg.js';
 import { fileRoutes } from './renditions/routes.js';
 import { FileUrls } from './renditions/urls.js';
 import { SiteRepository } from './site/repository.js';
-import { siteRoutes } from './site/routes.js';
+import { websitePlugin } from './site/plugin.js';
 import { SiteService } from './site/service.js';
 import { DeletionsRepository } from './storage/deletions-repository.js';
 import { FileDeletions } from './storage/file-deletions.js';
@@ -61,7 +61,6 @@ import { UsersService } from './users/service.js';
 import { createMailer, type Mailer } from './site/mailer.js';
 import { PassCodec } from './site/pass.js';
 import { VisitorsRepository } from './site/signin-repository.js';
-import { visitorRoutes } from './site/signin-routes.js';
 import { SignInService, VisitorLinks } from './site/signin-service.js';
 import { VisitorBudget } from './site/budget.js';
 import { LinkThrottle, PasswordThrottle } from './site/throttle.js';
@@ -388,20 +387,14 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
 
     const http = createHttpServer({ config, log, appKeys, authenticator, rateLimit, router, extensions, plainRoutes: duties.serve ? [fileRoutes({ renditions, storage, urls: fileUrls, budget: fileBudget })] : [] });
     closers.push(() => http.close());
-    // Pages, not API endpoints: mounted beside the router (unsigned, HTML); workers serve none.
-    if (duties.serve) await http.fastify.register(visitorRoutes({ links: core.visitorLinks, signIn, codec: passCodec, config, secureCookies, budget: visitorBudget }));
-    // The visitor website, beside the signed API. Its file addresses are host-relative: a website at its own hostname is served by this same process.
+    // The public website: one encapsulated plugin beside the signed API (unsigned, HTML); workers serve none.
+    // Its file addresses are host-relative: a website at its own hostname is served by this same process.
     const site = new SiteService(new SiteRepository(store.db), new FileUrls(uploadSecret, ''), config);
-    if (duties.serve) siteRoutes(http.fastify, {
-      site,
-      passes: passCodec,
-      passwordThrottle,
-      visitorBudget,
-      cacheSeconds: config.siteCacheSeconds,
-      publicUrl: config.publicUrl,
-      storageUrl: config.storageUrl,
-      log,
-    });
+    if (duties.serve) {
+      await http.fastify.register(
+        websitePlugin({ site, links: core.visitorLinks, signIn, passes: passCodec, passwordThrottle, budget: visitorBudget, cacheSeconds: config.siteCacheSeconds, config }),
+      );
+    }
 
     let closed: Promise<void> | undefined;
     return {

@@ -7,7 +7,7 @@ import { MAX_GALLERY_DEPTH } from '../galleries/limits.js';
 import { nowIso, type Db } from '../store/db.js';
 import type { RenditionRow as StoredRendition, RenditionsTable } from '../store/schema.js';
 import type { GateGallery } from '../site/access.js';
-import { aclRulesOf } from '../site/signin-repository.js';
+import { aclRulesOf } from '../site/repository.js';
 
 /** A rendition as the media record and the file route read it. */
 export type RenditionRow = Omit<StoredRendition, 'id' | 'created_at'>;

@@ -7,7 +7,6 @@ import type { Db } from '../store/db.js';
 import type { OrderableMedia } from '../galleries/content-order.js';
 import type { GalleryRow, MediaRow, RenditionRow, WebsiteRow } from '../store/schema.js';
 import type { AclRule } from './access.js';
-import { aclRulesOf } from './signin-repository.js';
 
 export type SiteWebsite = Pick<WebsiteRow, 'id' | 'uuid' | 'urlname' | 'title' | 'hostname'>;
 
@@ -66,6 +65,29 @@ const MEDIA_COLUMNS = [
   'm.height',
   'm.renditions_state',
 ] as const;
+
+/**
+ * The access lists of galleries as the access decision reads them, entries in
+ * position order (DEFAULT first); galleries without one are absent. The
+ * website's pages and the file route both decide through it.
+ */
+export async function aclRulesOf(db: Db, galleryIds: readonly number[]): Promise<Map<number, AclRule[]>> {
+  const out = new Map<number, AclRule[]>();
+  if (galleryIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('gallery_acl')
+    .select(['gallery_id', 'email', 'can_read', 'comp_download', 'hires_download'])
+    .where('gallery_id', 'in', galleryIds)
+    .orderBy('gallery_id')
+    .orderBy('position')
+    .execute();
+  for (const r of rows) {
+    let list = out.get(r.gallery_id);
+    if (!list) out.set(r.gallery_id, (list = []));
+    list.push({ email: r.email, read: r.can_read === 1, compDownload: r.comp_download === 1, hiresDownload: r.hires_download === 1 });
+  }
+  return out;
+}
 
 export class SiteRepository {
   constructor(private readonly db: Db) {}

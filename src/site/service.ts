@@ -4,6 +4,7 @@
 import { isUuid } from '../access/uuid.js';
 import { verifyPassword } from '../users/passwords.js';
 import type { FileUrls } from '../renditions/urls.js';
+import type { SiteAddress } from './address.js';
 import { accessState, decide, type AclRule, type Decision, type GateGallery } from './access.js';
 import type { VisitorPass } from './pass.js';
 import { homeUrl } from '../websites/xml.js';
@@ -14,12 +15,6 @@ export const MEDIAS_PER_PAGE = 60;
 /** The display styles' layouts; anything else is shown as a grid. */
 export const LAYOUTS = ['grid', 'masonry', 'slideshow', 'filmstrip'] as const;
 export type Layout = (typeof LAYOUTS)[number];
-
-/** Where a website is being visited: its home path on this host ('' at its own hostname). */
-export interface SiteAddress {
-  website: SiteWebsite;
-  homePath: string;
-}
 
 export interface Picture {
   alt: string;
