@@ -43,6 +43,7 @@ import { RenditionsRepository } from './renditions/repository.js';
 import { chooseFfmpeg, ffmpegVersion } from './renditions/ffmpeg.js';
 import { fileRoutes } from './renditions/routes.js';
 import { FileUrls } from './renditions/urls.js';
+import { VisitorAccess } from './site/access.js';
 import { SiteRepository } from './site/repository.js';
 import { websitePlugin } from './site/plugin.js';
 import { SiteService } from './site/service.js';
@@ -256,7 +257,10 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       else log.warn({ ffmpeg: ffmpeg.path, source: ffmpeg.source }, 'ffmpeg does not run: videos will get no poster frame');
     }
     const renditionsRepo = new RenditionsRepository(store.db);
-    const renditions = new RenditionsService(renditionsRepo, storage, fileDeletions, deletions, fileUrls, log, {
+    // Who may see what on the websites: one decision over one chain loader, for the pages and /files alike.
+    const siteRepo = new SiteRepository(store.db);
+    const visitorAccess = new VisitorAccess(siteRepo);
+    const renditions = new RenditionsService(renditionsRepo, storage, fileDeletions, deletions, fileUrls, visitorAccess, log, {
       workDir: renditionsWork,
       dataDir: config.dataDir,
       timeoutSeconds: config.renditions.timeoutSeconds,
@@ -389,7 +393,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     closers.push(() => http.close());
     // The public website: one encapsulated plugin beside the signed API (unsigned, HTML); workers serve none.
     // Its file addresses are host-relative: a website at its own hostname is served by this same process.
-    const site = new SiteService(new SiteRepository(store.db), new FileUrls(uploadSecret, ''), config);
+    const site = new SiteService(siteRepo, visitorAccess, new FileUrls(uploadSecret, ''), config);
     if (duties.serve) {
       await http.fastify.register(
         websitePlugin({ site, links: core.visitorLinks, signIn, passes: passCodec, passwordThrottle, budget: visitorBudget, cacheSeconds: config.siteCacheSeconds, config }),

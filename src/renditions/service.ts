@@ -20,7 +20,7 @@ import type { FileDeletions } from '../storage/file-deletions.js';
 import { readFileHead } from '../storage/file-head.js';
 import { PRIVATE_FILE_MODE } from '../storage/private-files.js';
 import { decoderFormatsFor, SNIFF_BYTES } from '../uploads/sniff.js';
-import { accessState, isPublic } from '../site/access.js';
+import { accessState, type VisitorAccess } from '../site/access.js';
 import { demuxerFor, FFMPEG_LIMITS, runFfmpeg, type FfmpegBinary } from './ffmpeg.js';
 import { FormatMismatch, LadderTimedOut, makeLadder, WatermarkFailed, type LadderOptions, type RenditionFile, type WatermarkSpec } from './ladder.js';
 import type { NewRendition, RenditionRow, RenditionSource, RenditionsRepository, StoredFileInfo } from './repository.js';
@@ -80,6 +80,8 @@ export class RenditionsService {
     private readonly files: FileDeletions,
     private readonly deletions: DeletionsRepository,
     private readonly urls: FileUrls,
+    /** The website's decision of who may see what (src/site/access.ts): /files asks it, as the pages do. */
+    private readonly visitors: VisitorAccess,
     private readonly log: Pick<Logger, 'warn' | 'error'>,
     private readonly settings: RenditionsSettings,
   ) {
@@ -126,11 +128,11 @@ export class RenditionsService {
       if (!info) return undefined;
       // Read at each request, not remembered: a revocation holds at once, on every node. The
       // browser keeps what it fetched (private, until the expiry), so a page's images cost this once.
-      const chain = await this.repo.publishedChain(info.mediaId, signed.gallery);
+      const chain = await this.visitors.publishedChain(info.mediaId, signed.gallery);
       if (!chain || (signed.access !== undefined && this.urls.accessStamp(accessState(chain)) !== signed.access)) return undefined;
       return info;
     }
-    if (!info || info.kind !== 'rendition' || !(await this.repo.publiclyVisible(info.mediaId, isPublic))) {
+    if (!info || info.kind !== 'rendition' || !(await this.visitors.publiclyVisible(info.mediaId))) {
       if (this.missCache.size >= MISS_CACHE_ENTRIES) this.missCache.delete(this.missCache.keys().next().value!);
       this.missCache.set(key, Date.now() + MISS_CACHE_MS);
       return undefined;

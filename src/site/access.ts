@@ -1,18 +1,15 @@
 // Whether a visitor may see a gallery, and what they may download there: the
-// access rules of docs/website.md in one pure function, applied to the chain of
-// galleries from the website's root down to the one asked for. A protection
-// on a gallery (password, access list) applies to all its sub-galleries.
+// access rules of docs/website.md in one pure function (decide), applied to the
+// chain of galleries from the website's root down to the one asked for, which
+// one loader reads (SiteRepository.chains). The pages, the sitemap and /files
+// all ask here (VisitorAccess). A protection on a gallery (password, access
+// list) applies to all its sub-galleries.
 import { passOpens, type VisitorPass } from './pass.js';
+import type { AclRule, LoadedChains, SiteGallery, SiteRepository } from './repository.js';
+
+export type { AclRule } from './repository.js';
 
 export const DEFAULT_ENTRY = 'DEFAULT';
-
-export interface AclRule {
-  /** DEFAULT, or a lower-cased client address. */
-  email: string;
-  read: boolean;
-  compDownload: boolean;
-  hiresDownload: boolean;
-}
 
 export interface GateGallery {
   uuid: string;
@@ -78,4 +75,55 @@ export function isPublic(chain: readonly GateGallery[]): boolean {
  */
 export function accessState(chain: readonly GateGallery[]): string {
   return JSON.stringify(chain.map((g) => [g.uuid, g.passwordHash ?? null, g.acl.map((r) => [r.email, r.read, r.compDownload, r.hiresDownload])]));
+}
+
+/** A gallery's chain as loaded (the root first) and as the decision reads it. */
+export interface Chain {
+  galleries: SiteGallery[];
+  gate: GateGallery[];
+}
+
+function chainsOf(loaded: LoadedChains): Map<string, Chain> {
+  const out = new Map<string, Chain>();
+  for (const [path, galleries] of loaded.chains) out.set(path, { galleries, gate: toGate(galleries, loaded.acls) });
+  return out;
+}
+
+export function toGate(galleries: readonly SiteGallery[], acls: ReadonlyMap<number, readonly AclRule[]>): GateGallery[] {
+  return galleries.map((g) => ({ uuid: g.uuid, passwordProtected: g.password_hash !== null, passwordHash: g.password_hash, acl: acls.get(g.id) ?? [] }));
+}
+
+/** Who may see what, over the one chain loader: for the pages, the sitemap and /files. */
+export class VisitorAccess {
+  constructor(private readonly repo: SiteRepository) {}
+
+  /** The chain of a gallery of a website by its full url path; undefined when there is none. */
+  async chain(websiteId: number, fullUrlPath: string): Promise<Chain | undefined> {
+    return chainsOf(await this.repo.chains(websiteId, [fullUrlPath])).get(fullUrlPath);
+  }
+
+  /** Every gallery's chain of a website, by full url path (the sitemap). */
+  async everyChain(websiteId: number): Promise<Map<string, Chain>> {
+    return chainsOf(await this.repo.chains(websiteId, undefined));
+  }
+
+  /**
+   * The chain of the gallery a signed file address names, while the media is live and
+   * published there (its access stamp is compared with it); undefined otherwise.
+   */
+  async publishedChain(mediaId: number, galleryUuid: string): Promise<GateGallery[] | undefined> {
+    const g = (await this.repo.publishedIn(mediaId)).find((p) => p.uuid === galleryUuid);
+    return g && (await this.chain(g.website_id, g.full_url_path))?.gate;
+  }
+
+  /** Whether the media is live and published in at least one gallery open to everyone: its renditions are public. */
+  async publiclyVisible(mediaId: number): Promise<boolean> {
+    const byWebsite = new Map<number, string[]>();
+    for (const p of await this.repo.publishedIn(mediaId)) byWebsite.set(p.website_id, [...(byWebsite.get(p.website_id) ?? []), p.full_url_path]);
+    for (const [websiteId, paths] of byWebsite) {
+      const chains = chainsOf(await this.repo.chains(websiteId, paths));
+      for (const c of chains.values()) if (isPublic(c.gate)) return true;
+    }
+    return false;
+  }
 }

@@ -6,7 +6,15 @@ import { sql } from 'kysely';
 import type { Db } from '../store/db.js';
 import type { OrderableMedia } from '../galleries/content-order.js';
 import type { GalleryRow, MediaRow, RenditionRow, WebsiteRow } from '../store/schema.js';
-import type { AclRule } from './access.js';
+
+/** One entry of a gallery's access list, as the access decision (access.ts) reads it. */
+export interface AclRule {
+  /** DEFAULT, or a lower-cased client address. */
+  email: string;
+  read: boolean;
+  compDownload: boolean;
+  hiresDownload: boolean;
+}
 
 export type SiteWebsite = Pick<WebsiteRow, 'id' | 'uuid' | 'urlname' | 'title' | 'hostname'>;
 
@@ -26,8 +34,6 @@ export type SiteMedia = Pick<
 >;
 
 export type SiteRendition = Pick<RenditionRow, 'media_id' | 'name' | 'width' | 'height' | 'mime_type' | 'storage_key' | 'watermarked'>;
-
-export type SitemapGallery = Pick<GalleryRow, 'id' | 'uuid' | 'full_url_path' | 'hidden' | 'indexing' | 'password_hash' | 'updated_at'>;
 
 export type ChildGallery = Pick<GalleryRow, 'id' | 'uuid' | 'name' | 'full_url_path' | 'password_hash' | 'cover_media_id'>;
 
@@ -71,7 +77,7 @@ const MEDIA_COLUMNS = [
  * position order (DEFAULT first); galleries without one are absent. The
  * website's pages and the file route both decide through it.
  */
-export async function aclRulesOf(db: Db, galleryIds: readonly number[]): Promise<Map<number, AclRule[]>> {
+async function aclRulesOf(db: Db, galleryIds: readonly number[]): Promise<Map<number, AclRule[]>> {
   const out = new Map<number, AclRule[]>();
   if (galleryIds.length === 0) return out;
   const rows = await db
@@ -81,12 +87,33 @@ export async function aclRulesOf(db: Db, galleryIds: readonly number[]): Promise
     .orderBy('gallery_id')
     .orderBy('position')
     .execute();
+  return groupAcls(rows);
+}
+
+type AclEntryRow = { gallery_id: number; email: string; can_read: number; comp_download: number; hires_download: number };
+
+function groupAcls(rows: readonly AclEntryRow[]): Map<number, AclRule[]> {
+  const out = new Map<number, AclRule[]>();
   for (const r of rows) {
     let list = out.get(r.gallery_id);
     if (!list) out.set(r.gallery_id, (list = []));
     list.push({ email: r.email, read: r.can_read === 1, compDownload: r.comp_download === 1, hiresDownload: r.hires_download === 1 });
   }
   return out;
+}
+
+/** The full url paths from the root down to `fullUrlPath`: its prefixes, '' first. */
+export function ancestorPaths(fullUrlPath: string): string[] {
+  const segments = fullUrlPath === '' ? [] : fullUrlPath.split('/');
+  const out = [''];
+  for (let i = 1; i <= segments.length; i++) out.push(segments.slice(0, i).join('/'));
+  return out;
+}
+
+/** Chains by leaf path, and the access lists of their galleries by gallery id. */
+export interface LoadedChains {
+  chains: Map<string, SiteGallery[]>;
+  acls: Map<number, AclRule[]>;
 }
 
 export class SiteRepository {
@@ -108,29 +135,65 @@ export class SiteRepository {
   }
 
   /**
-   * A gallery and every gallery above it, the root first. The ancestors'
-   * full url paths are the prefixes of the gallery's: one query, no recursion.
+   * The one chain loader of the website: for each leaf (a full url path of the website), the
+   * galleries from the root down to it, the root first (absent when a link is missing or not the
+   * child of the one before), and the access lists of every gallery loaded. The ancestors' full
+   * url paths are the prefixes of a leaf's: one query for the galleries and one for their access
+   * lists, whatever the number of leaves. `leaves` undefined: every gallery of the website (the
+   * sitemap; a website holds at most 20 000), by path order.
    */
-  async chainByPath(websiteId: number, fullUrlPath: string): Promise<SiteGallery[]> {
-    const segments = fullUrlPath === '' ? [] : fullUrlPath.split('/');
-    const paths = [''];
-    for (let i = 1; i <= segments.length; i++) paths.push(segments.slice(0, i).join('/'));
-    const rows = await this.db
+  async chains(websiteId: number, leaves: readonly string[] | undefined): Promise<LoadedChains> {
+    if (leaves?.length === 0) return { chains: new Map(), acls: new Map() };
+    const wanted = leaves && [...new Set(leaves.flatMap(ancestorPaths))];
+    let q = this.db
       .selectFrom('galleries as g')
       .leftJoin('display_styles as ds', 'ds.id', 'g.display_style_id')
       .select(GALLERY_COLUMNS)
-      .where('g.website_id', '=', websiteId)
-      .where('g.full_url_path', 'in', paths)
-      .execute();
+      .where('g.website_id', '=', websiteId);
+    q = wanted ? q.where('g.full_url_path', 'in', wanted) : q.orderBy('g.full_url_path');
+    const rows = await q.execute();
+    const acls = leaves ? await aclRulesOf(this.db, rows.map((r) => r.id)) : await this.websiteAcls(websiteId);
     const byPath = new Map(rows.map((r) => [r.full_url_path, r]));
-    const chain: SiteGallery[] = [];
-    for (const p of paths) {
-      const g = byPath.get(p);
-      // A root gallery has no parent; every other link must be the child of the one before.
-      if (!g || (chain.length === 0 ? g.parent_id !== null : g.parent_id !== chain[chain.length - 1].id)) return [];
-      chain.push(g);
+    const chains = new Map<string, SiteGallery[]>();
+    for (const leaf of leaves ?? rows.map((r) => r.full_url_path)) {
+      const chain: SiteGallery[] = [];
+      for (const p of ancestorPaths(leaf)) {
+        const g = byPath.get(p);
+        // A root gallery has no parent; every other link must be the child of the one before.
+        if (!g || (chain.length === 0 ? g.parent_id !== null : g.parent_id !== chain[chain.length - 1].id)) break;
+        chain.push(g);
+      }
+      if (chain.length > 0 && chain[chain.length - 1].full_url_path === leaf) chains.set(leaf, chain);
     }
-    return chain;
+    return { chains, acls };
+  }
+
+  /** The access lists of every gallery of a website, in one query. */
+  private async websiteAcls(websiteId: number): Promise<Map<number, AclRule[]>> {
+    const rows = await this.db
+      .selectFrom('gallery_acl as a')
+      .innerJoin('galleries as g', 'g.id', 'a.gallery_id')
+      .select(['a.gallery_id', 'a.email', 'a.can_read', 'a.comp_download', 'a.hires_download'])
+      .where('g.website_id', '=', websiteId)
+      .orderBy('a.gallery_id')
+      .orderBy('a.position')
+      .execute();
+    return groupAcls(rows);
+  }
+
+  /**
+   * The galleries a live media is published in, with their website: where /files looks for a
+   * chain that lets a visitor have its files.
+   */
+  publishedIn(mediaId: number): Promise<Array<{ website_id: number; uuid: string; full_url_path: string }>> {
+    return this.db
+      .selectFrom('media_galleries as mg')
+      .innerJoin('galleries as g', 'g.id', 'mg.gallery_id')
+      .innerJoin('medias as m', 'm.id', 'mg.media_id')
+      .select(['g.website_id', 'g.uuid', 'g.full_url_path'])
+      .where('mg.media_id', '=', mediaId)
+      .where('m.status', '=', 'live')
+      .execute();
   }
 
   /** Access lists of several galleries, entries in position order (DEFAULT first). */
@@ -236,28 +299,6 @@ export class SiteRepository {
       list.push(row.keyword);
     }
     return { medias, renditions, keywords };
-  }
-
-  /** Every gallery of a website, for the sitemap (a website holds at most 20 000). */
-  sitemapGalleries(websiteId: number): Promise<SitemapGallery[]> {
-    return this.db
-      .selectFrom('galleries')
-      .select(['id', 'uuid', 'full_url_path', 'hidden', 'indexing', 'password_hash', 'updated_at'])
-      .where('website_id', '=', websiteId)
-      .orderBy('full_url_path')
-      .execute();
-  }
-
-  /** Galleries of a website that have an access list. */
-  async galleriesWithAcl(websiteId: number): Promise<number[]> {
-    const rows = await this.db
-      .selectFrom('gallery_acl as a')
-      .innerJoin('galleries as g', 'g.id', 'a.gallery_id')
-      .select('a.gallery_id')
-      .distinct()
-      .where('g.website_id', '=', websiteId)
-      .execute();
-    return rows.map((r) => r.gallery_id);
   }
 
   /** A gallery of a website by UUID (the password form names it). */
