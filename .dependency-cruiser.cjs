@@ -24,6 +24,18 @@ module.exports = {
       to: { path: [FEATURES, '^src/app\\.ts$'] },
     },
     {
+      name: 'website-imports-no-api-route',
+      severity: 'error',
+      comment:
+        'The public website (src/site, one Fastify plugin) stands beside the API: it uses no API route module, nor the router, ' +
+        'the signature check or the XML writer. It may use the catalogue of errors, the lingering close and the limiter store.',
+      from: { path: '^src/site/' },
+      to: {
+        path: ['^src/[a-z-]+/routes\\.ts$', '^src/http/', '^src/app\\.ts$'],
+        pathNot: ['^src/site/', '^src/http/(errors|linger|limiter-store)\\.ts$'],
+      },
+    },
+    {
       name: 'sql-only-in-repositories',
       severity: 'error',
       comment: 'SQL (Kysely, the database drivers) lives in repository modules and in src/store (connection, migrations, schema) only.',

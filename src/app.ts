@@ -42,7 +42,7 @@ import { PricingProfilesService } from './pricing-profiles/service.js';
 import { RenditionsRepository } from './renditions/repository.js';
 import { chooseFfmpeg, ffmpegVersion } from './renditions/ffmpeg.js';
 import { fileRoutes } from './renditions/routes.js';
-import { FileUrls } from './renditions/urls.js';
+import { FileUrls } from './site/file-urls.js';
 import { VisitorAccess } from './site/access.js';
 import { SiteRepository } from './site/repository.js';
 import { websitePlugin } from './site/plugin.js';

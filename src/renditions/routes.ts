@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { StorageBackend } from '../storage/backend.js';
 import type { VisitorBudget } from '../site/budget.js';
 import type { RenditionsService } from './service.js';
-import { FILE_KEY, type FileUrls } from './urls.js';
+import { FILE_KEY, type FileUrls } from '../site/file-urls.js';
 
 export interface FileRouteDeps {
   renditions: RenditionsService;

@@ -73,26 +73,20 @@ const MEDIA_COLUMNS = [
 ] as const;
 
 /**
- * The access lists of galleries as the access decision reads them, entries in
- * position order (DEFAULT first); galleries without one are absent. The
- * website's pages and the file route both decide through it.
+ * The access lists of galleries (or of every gallery of a website) as the access
+ * decision reads them, entries in position order (DEFAULT first); galleries
+ * without one are absent.
  */
-async function aclRulesOf(db: Db, galleryIds: readonly number[]): Promise<Map<number, AclRule[]>> {
-  const out = new Map<number, AclRule[]>();
-  if (galleryIds.length === 0) return out;
-  const rows = await db
-    .selectFrom('gallery_acl')
-    .select(['gallery_id', 'email', 'can_read', 'comp_download', 'hires_download'])
-    .where('gallery_id', 'in', galleryIds)
-    .orderBy('gallery_id')
-    .orderBy('position')
+async function aclRulesOf(db: Db, of: { galleryIds: readonly number[] } | { websiteId: number }): Promise<Map<number, AclRule[]>> {
+  if ('galleryIds' in of && of.galleryIds.length === 0) return new Map();
+  const q = db
+    .selectFrom('gallery_acl as a')
+    .innerJoin('galleries as g', 'g.id', 'a.gallery_id')
+    .select(['a.gallery_id', 'a.email', 'a.can_read', 'a.comp_download', 'a.hires_download']);
+  const rows = await ('galleryIds' in of ? q.where('a.gallery_id', 'in', of.galleryIds) : q.where('g.website_id', '=', of.websiteId))
+    .orderBy('a.gallery_id')
+    .orderBy('a.position')
     .execute();
-  return groupAcls(rows);
-}
-
-type AclEntryRow = { gallery_id: number; email: string; can_read: number; comp_download: number; hires_download: number };
-
-function groupAcls(rows: readonly AclEntryRow[]): Map<number, AclRule[]> {
   const out = new Map<number, AclRule[]>();
   for (const r of rows) {
     let list = out.get(r.gallery_id);
@@ -152,7 +146,7 @@ export class SiteRepository {
       .where('g.website_id', '=', websiteId);
     q = wanted ? q.where('g.full_url_path', 'in', wanted) : q.orderBy('g.full_url_path');
     const rows = await q.execute();
-    const acls = leaves ? await aclRulesOf(this.db, rows.map((r) => r.id)) : await this.websiteAcls(websiteId);
+    const acls = await aclRulesOf(this.db, leaves ? { galleryIds: rows.map((r) => r.id) } : { websiteId });
     const byPath = new Map(rows.map((r) => [r.full_url_path, r]));
     const chains = new Map<string, SiteGallery[]>();
     for (const leaf of leaves ?? rows.map((r) => r.full_url_path)) {
@@ -166,19 +160,6 @@ export class SiteRepository {
       if (chain.length > 0 && chain[chain.length - 1].full_url_path === leaf) chains.set(leaf, chain);
     }
     return { chains, acls };
-  }
-
-  /** The access lists of every gallery of a website, in one query. */
-  private async websiteAcls(websiteId: number): Promise<Map<number, AclRule[]>> {
-    const rows = await this.db
-      .selectFrom('gallery_acl as a')
-      .innerJoin('galleries as g', 'g.id', 'a.gallery_id')
-      .select(['a.gallery_id', 'a.email', 'a.can_read', 'a.comp_download', 'a.hires_download'])
-      .where('g.website_id', '=', websiteId)
-      .orderBy('a.gallery_id')
-      .orderBy('a.position')
-      .execute();
-    return groupAcls(rows);
   }
 
   /**
@@ -198,7 +179,7 @@ export class SiteRepository {
 
   /** Access lists of several galleries, entries in position order (DEFAULT first). */
   acls(galleryIds: readonly number[]): Promise<Map<number, AclRule[]>> {
-    return aclRulesOf(this.db, galleryIds);
+    return aclRulesOf(this.db, { galleryIds });
   }
 
   /** Sub-galleries shown in navigation (not hidden), in their list order. */
