@@ -50,6 +50,11 @@ export interface WebsiteKit {
   byUrlname(req: FastifyRequest, urlname: string): Promise<SiteAddress | undefined>;
   /** The website at the request's Host, remembered for its error pages. */
   byHost(req: FastifyRequest): Promise<SiteAddress | undefined>;
+  /**
+   * Whether a form post comes from the website itself (its announced home, the service's own
+   * address, or the address it was posted to): a cross-site page may not post in a visitor's name.
+   */
+  fromOwnSite(req: FastifyRequest, at: SiteAddress): boolean;
   /** Takes one request of the visitor budget: a 429 page (thrown) when it is spent. */
   withinBudget(req: FastifyRequest): Promise<void>;
 }

@@ -10,7 +10,7 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.js';
 import { closeAfterReply } from '../http/linger.js';
-import { hostAddress, pathAddress, URLNAME, type SiteAddress } from './address.js';
+import { fromOwnOrigin, homeUrl, hostAddress, pathAddress, URLNAME, type SiteAddress } from './address.js';
 import { ASSETS } from './assets.js';
 import type { Referrer, WebsiteDeps, WebsiteKit } from './kit.js';
 import { messagePage, type SiteFrame } from './pages/signin.js';
@@ -50,6 +50,10 @@ export function websitePlugin(deps: WebsiteDeps): FastifyPluginAsync {
       const host = hostOf(req.headers.host);
       const website = host ? await deps.site.website({ host }) : undefined;
       return remember(req, website?.hostname ? hostAddress(website) : undefined);
+    },
+    fromOwnSite(req, at) {
+      const ours = [new URL(homeUrl(deps.config.publicUrl, at.website)).origin, new URL(at.home).origin, new URL(deps.config.publicUrl).origin, `${req.protocol}://${req.host}`];
+      return fromOwnOrigin(req.headers.origin, ours);
     },
     async withinBudget(req) {
       const wait = await deps.budget.take(req.ip);

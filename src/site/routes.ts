@@ -7,7 +7,7 @@ import { h, type VNode } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import { ApiError } from '../http/errors.js';
 import { closeAfterReply } from '../http/linger.js';
-import { backUnder, cookiePath, fromOwnOrigin, type SiteAddress } from './address.js';
+import { backUnder, cookiePath, type SiteAddress } from './address.js';
 import { GalleryPage } from './pages/gallery.js';
 import { render, type Frame } from './pages/layout.js';
 import { MediaPage } from './pages/media.js';
@@ -149,8 +149,7 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
   const password = async (req: FastifyRequest, reply: FastifyReply, v: Visit) => {
     if (!Buffer.isBuffer(req.body)) throw new ApiError('bad_request', 'The form could not be read.');
     // A cross-site page must not post this form in a visitor's name (it would choose where the visitor lands).
-    const ours = [new URL(site.homeUrl(v.at.website)).origin, new URL(deps.config.publicUrl).origin, `${req.protocol}://${req.host}`];
-    if (!fromOwnOrigin(req.headers.origin, ours)) throw new ApiError('forbidden', 'This form can only be sent from the website itself.');
+    if (!kit.fromOwnSite(req, v.at)) throw new ApiError('forbidden', 'This form can only be sent from the website itself.');
     const form = new URLSearchParams(req.body.toString('utf8'));
     const gallery = form.get('gallery') ?? '';
     const given = form.get('password') ?? '';

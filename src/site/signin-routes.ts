@@ -4,7 +4,7 @@
 // Inside the website's plugin (plugin.ts: headers, error page, addresses, budget).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.js';
-import { backUnder, cookiePath, fromOwnOrigin, type SiteAddress } from './address.js';
+import { backUnder, cookiePath, type SiteAddress } from './address.js';
 import { checkMailPage, messagePage, signInFormPage } from './pages/signin.js';
 import { passCookie, readPass } from './pass-cookie.js';
 import type { WebsiteDeps, WebsiteKit } from './kit.js';
@@ -62,7 +62,7 @@ export function signInRoutes(f: FastifyInstance, kit: WebsiteKit, deps: WebsiteD
 
   /** A cross-site form may not make us send mail in a visitor's name (the browser tells where a post comes from). */
   function checkOrigin(req: FastifyRequest, at: SiteAddress): void {
-    if (!fromOwnOrigin(req.headers.origin, [new URL(at.home).origin, `${req.protocol}://${req.host}`])) {
+    if (!kit.fromOwnSite(req, at)) {
       throw new ApiError('forbidden', 'This form can only be sent from the website itself.');
     }
   }
