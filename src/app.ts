@@ -41,9 +41,9 @@ import { PricingProfilesRepository } from './pricing-profiles/repository.js';
 import { PricingProfilesService } from './pricing-profiles/service.js';
 import { RenditionsRepository } from './renditions/repository.js';
 import { chooseFfmpeg, ffmpegVersion } from './renditions/ffmpeg.js';
-import { fileRoutes } from './renditions/routes.js';
 import { FileUrls } from './site/file-urls.js';
 import { VisitorAccess } from './site/access.js';
+import { fileRoutes } from './site/files.js';
 import { SiteRepository } from './site/repository.js';
 import { websitePlugin } from './site/plugin.js';
 import { SiteService } from './site/service.js';
@@ -257,10 +257,10 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       else log.warn({ ffmpeg: ffmpeg.path, source: ffmpeg.source }, 'ffmpeg does not run: videos will get no poster frame');
     }
     const renditionsRepo = new RenditionsRepository(store.db);
-    // Who may see what on the websites: one decision over one chain loader, for the pages and /files alike.
+    // Who may see what on the websites: one decision over one chain loader, for the pages, the sitemap and /files alike.
     const siteRepo = new SiteRepository(store.db);
-    const visitorAccess = new VisitorAccess(siteRepo);
-    const renditions = new RenditionsService(renditionsRepo, storage, fileDeletions, deletions, fileUrls, visitorAccess, log, {
+    const visitorAccess = new VisitorAccess(siteRepo, fileUrls);
+    const renditions = new RenditionsService(renditionsRepo, storage, fileDeletions, deletions, fileUrls, log, {
       workDir: renditionsWork,
       dataDir: config.dataDir,
       timeoutSeconds: config.renditions.timeoutSeconds,
@@ -389,7 +389,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
     }
 
-    const http = createHttpServer({ config, log, appKeys, authenticator, rateLimit, router, extensions, plainRoutes: duties.serve ? [fileRoutes({ renditions, storage, urls: fileUrls, budget: fileBudget })] : [] });
+    const http = createHttpServer({ config, log, appKeys, authenticator, rateLimit, router, extensions, plainRoutes: duties.serve ? [fileRoutes({ access: visitorAccess, storage, urls: fileUrls, budget: fileBudget })] : [] });
     closers.push(() => http.close());
     // The public website: one encapsulated plugin beside the signed API (unsigned, HTML); workers serve none.
     // Its file addresses are host-relative: a website at its own hostname is served by this same process.

@@ -2,12 +2,11 @@
 // when its file changes (in the upload's transaction), what the job needs to
 // make them, recording them (in the job's chunk transaction, only if the
 // media still holds the file they were made from), the renditions of a page
-// of medias, and what a stored file is (who may fetch it is the website's
-// decision, src/site/access.ts).
+// of medias. What /files may serve is the website's (src/site/access.ts).
 import { nowIso, type Db } from '../store/db.js';
 import type { RenditionRow as StoredRendition, RenditionsTable } from '../store/schema.js';
 
-/** A rendition as the media record and the file route read it. */
+/** A rendition as the media record reads it. */
 export type RenditionRow = Omit<StoredRendition, 'id' | 'created_at'>;
 
 export type NewRendition = Omit<RenditionsTable, 'id' | 'media_id' | 'created_at' | 'watermarked'> & { watermarked: number };
@@ -24,11 +23,6 @@ export interface RenditionSource {
   /** The media's watermark, else its library's default one. */
   watermark?: { text: string | null; storageKey: string | null; strength: number; position: string; tile: boolean };
 }
-
-/** A stored file as the file route sees it. */
-export type StoredFileInfo =
-  | { kind: 'rendition'; mimeType: string; bytes: number; mediaId: number }
-  | { kind: 'original'; mimeType: string; bytes: number | null; mediaId: number; fileName: string };
 
 const RENDITION_COLUMNS = ['media_id', 'name', 'width', 'height', 'mime_type', 'storage_key', 'bytes', 'watermarked'] as const;
 
@@ -118,14 +112,5 @@ export class RenditionsRepository {
       else out.set(r.media_id, [r]);
     }
     return out;
-  }
-
-  /** What `key` is: a rendition, the original of a live media, or nothing we serve. */
-  async fileInfo(key: string): Promise<StoredFileInfo | undefined> {
-    const r = await this.db.selectFrom('renditions').select(['media_id', 'mime_type', 'bytes']).where('storage_key', '=', key).executeTakeFirst();
-    if (r) return { kind: 'rendition', mimeType: r.mime_type, bytes: r.bytes, mediaId: r.media_id };
-    const m = await this.db.selectFrom('medias').select(['id', 'mime_type', 'file_size', 'file_name']).where('storage_key', '=', key).where('status', '=', 'live').executeTakeFirst();
-    if (m) return { kind: 'original', mimeType: m.mime_type ?? 'application/octet-stream', bytes: m.file_size === null ? null : Number(m.file_size), mediaId: m.id, fileName: m.file_name };
-    return undefined;
   }
 }

@@ -5,11 +5,23 @@
 // all ask here (VisitorAccess). A protection on a gallery (password, access
 // list) applies to all its sub-galleries.
 import { passOpens, type VisitorPass } from './pass.js';
-import type { AclRule, LoadedChains, SiteGallery, SiteRepository } from './repository.js';
+import type { FileUrls } from './file-urls.js';
+import type { AclRule, LoadedChains, SiteGallery, SiteRepository, StoredFileInfo } from './repository.js';
 
 export type { AclRule } from './repository.js';
 
 export const DEFAULT_ENTRY = 'DEFAULT';
+
+/** How long a key found public stays known as such in this process, and how many keys are remembered. */
+const PUBLIC_CACHE_MS = 10_000;
+const PUBLIC_CACHE_ENTRIES = 10_000;
+/**
+ * How long a key that could not be fetched unsigned (unknown, an original, not public) stays known
+ * as such, and how many: a miss asked again costs no query. Keys are at most 255 characters, so
+ * the memory is bounded (a few MiB at worst).
+ */
+const MISS_CACHE_MS = 10_000;
+const MISS_CACHE_ENTRIES = 10_000;
 
 export interface GateGallery {
   uuid: string;
@@ -95,7 +107,14 @@ export function toGate(galleries: readonly SiteGallery[], acls: ReadonlyMap<numb
 
 /** Who may see what, over the one chain loader: for the pages, the sitemap and /files. */
 export class VisitorAccess {
-  constructor(private readonly repo: SiteRepository) {}
+  private readonly publicCache = new Map<string, { info: StoredFileInfo; until: number }>();
+  private readonly missCache = new Map<string, number>();
+
+  constructor(
+    private readonly repo: SiteRepository,
+    /** Checks the access stamps signed file addresses carry. */
+    private readonly urls: Pick<FileUrls, 'accessStamp'>,
+  ) {}
 
   /** The chain of a gallery of a website by its full url path; undefined when there is none. */
   async chain(websiteId: number, fullUrlPath: string): Promise<Chain | undefined> {
@@ -125,5 +144,55 @@ export class VisitorAccess {
       for (const c of chains.values()) if (isPublic(c.gate)) return true;
     }
     return false;
+  }
+
+  // ---- /files
+
+  /**
+   * What `key` is, if the request may have it: unsigned (`signed`
+   * undefined), only a rendition of a public media (live, published in a
+   * gallery open to everyone); signed for a gallery, any rendition or original
+   * of a media still live and published in that gallery (the signature proves
+   * the visitor was shown it there; unpublishing it revokes the address) and,
+   * when the signature carries an access stamp, while the gallery's chain still
+   * has that stamp (a new password or access list revokes it).
+   */
+  async servable(key: string, signed: { gallery: string; access?: string } | undefined): Promise<StoredFileInfo | undefined> {
+    if (signed === undefined) {
+      const known = this.remembered(key);
+      if (known !== undefined) return known ?? undefined;
+    }
+    const info = await this.repo.fileInfo(key);
+    if (signed !== undefined) {
+      if (!info) return undefined;
+      // Read at each request, not remembered: a revocation holds at once, on every node. The
+      // browser keeps what it fetched (private, until the expiry), so a page's images cost this once.
+      const chain = await this.publishedChain(info.mediaId, signed.gallery);
+      if (!chain || (signed.access !== undefined && this.urls.accessStamp(accessState(chain)) !== signed.access)) return undefined;
+      return info;
+    }
+    if (!info || info.kind !== 'rendition' || !(await this.publiclyVisible(info.mediaId))) {
+      if (this.missCache.size >= MISS_CACHE_ENTRIES) this.missCache.delete(this.missCache.keys().next().value!);
+      this.missCache.set(key, Date.now() + MISS_CACHE_MS);
+      return undefined;
+    }
+    // Public answers are cached for ever downstream anyway (immutable); here briefly, so a hot thumbnail costs no query.
+    if (this.publicCache.size >= PUBLIC_CACHE_ENTRIES) this.publicCache.delete(this.publicCache.keys().next().value!);
+    this.publicCache.set(key, { info, until: Date.now() + PUBLIC_CACHE_MS });
+    return info;
+  }
+
+  /**
+   * What this process remembers of an unsigned fetch of `key`, without any query: its file when
+   * it was found public lately, null when it was refused lately, undefined when not known.
+   */
+  remembered(key: string, now = Date.now()): StoredFileInfo | null | undefined {
+    const hit = this.publicCache.get(key);
+    if (hit && hit.until > now) return hit.info;
+    const miss = this.missCache.get(key);
+    if (miss === undefined) return undefined;
+    if (miss > now) return null;
+    this.missCache.delete(key);
+    return undefined;
   }
 }

@@ -104,6 +104,11 @@ export function ancestorPaths(fullUrlPath: string): string[] {
   return out;
 }
 
+/** A stored file as the file route sees it. */
+export type StoredFileInfo =
+  | { kind: 'rendition'; mimeType: string; bytes: number; mediaId: number }
+  | { kind: 'original'; mimeType: string; bytes: number | null; mediaId: number; fileName: string };
+
 /** Chains by leaf path, and the access lists of their galleries by gallery id. */
 export interface LoadedChains {
   chains: Map<string, SiteGallery[]>;
@@ -290,5 +295,14 @@ export class SiteRepository {
       .where('website_id', '=', websiteId)
       .where('uuid', '=', uuid.toLowerCase())
       .executeTakeFirst();
+  }
+
+  /** What `key` is: a rendition, the original of a live media, or nothing we serve. */
+  async fileInfo(key: string): Promise<StoredFileInfo | undefined> {
+    const r = await this.db.selectFrom('renditions').select(['media_id', 'mime_type', 'bytes']).where('storage_key', '=', key).executeTakeFirst();
+    if (r) return { kind: 'rendition', mimeType: r.mime_type, bytes: r.bytes, mediaId: r.media_id };
+    const m = await this.db.selectFrom('medias').select(['id', 'mime_type', 'file_size', 'file_name']).where('storage_key', '=', key).where('status', '=', 'live').executeTakeFirst();
+    if (m) return { kind: 'original', mimeType: m.mime_type ?? 'application/octet-stream', bytes: m.file_size === null ? null : Number(m.file_size), mediaId: m.id, fileName: m.file_name };
+    return undefined;
   }
 }
