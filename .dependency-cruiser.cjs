@@ -1,7 +1,7 @@
 // The architecture rules `npm test` checks (docs/architecture.md):
 // no import cycles, SQL only in repositories and migrations, the HTTP
 // layer knows no feature, services know no HTTP, and repositories call no service.
-const FEATURES = '^src/(users|apps|websites|artists|galleries|media|uploads|groups|jobs|site|access|renditions|visitors|lightboxes|pricing-profiles)/';
+const FEATURES = '^src/(users|apps|websites|artists|galleries|media|uploads|groups|jobs|site|access|renditions|lightboxes|pricing-profiles)/';
 // A feature's operations: its service.ts, and the owner of a media file's life.
 const SERVICES = ['(^|/)(service|[a-z-]+-service)\\.ts$', '^src/media/file-life\\.ts$'];
 const REPOSITORIES = '(^|/)(repository|[a-z-]+-repository)\\.ts$';
@@ -22,6 +22,18 @@ module.exports = {
       comment: 'src/http is the layer every feature builds on: it takes what it needs from features through interfaces the composition root (src/app.ts) fills.',
       from: { path: '^src/http/' },
       to: { path: [FEATURES, '^src/app\\.ts$'] },
+    },
+    {
+      name: 'website-imports-no-api-route',
+      severity: 'error',
+      comment:
+        'The public website (src/site, one Fastify plugin) stands beside the API: it uses no API route module, nor the router, ' +
+        'the signature check or the XML writer. It may use the catalogue of errors, the lingering close and the limiter store.',
+      from: { path: '^src/site/' },
+      to: {
+        path: ['^src/[a-z-]+/routes\\.ts$', '^src/http/', '^src/app\\.ts$'],
+        pathNot: ['^src/site/', '^src/http/(errors|linger|limiter-store)\\.ts$'],
+      },
     },
     {
       name: 'sql-only-in-repositories',

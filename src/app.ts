@@ -41,10 +41,11 @@ import { PricingProfilesRepository } from './pricing-profiles/repository.js';
 import { PricingProfilesService } from './pricing-profiles/service.js';
 import { RenditionsRepository } from './renditions/repository.js';
 import { chooseFfmpeg, ffmpegVersion } from './renditions/ffmpeg.js';
-import { fileRoutes } from './renditions/routes.js';
-import { FileUrls } from './renditions/urls.js';
+import { FileUrls } from './site/file-urls.js';
+import { VisitorAccess } from './site/access.js';
+import { fileRoutes } from './site/files.js';
 import { SiteRepository } from './site/repository.js';
-import { siteRoutes } from './site/routes.js';
+import { websitePlugin } from './site/plugin.js';
 import { SiteService } from './site/service.js';
 import { DeletionsRepository } from './storage/deletions-repository.js';
 import { FileDeletions } from './storage/file-deletions.js';
@@ -58,13 +59,12 @@ import { uploadRoutes } from './uploads/routes.js';
 import { UsersRepository } from './users/repository.js';
 import { sessionRoutes } from './users/routes.js';
 import { UsersService } from './users/service.js';
-import { createMailer, type Mailer } from './visitors/mailer.js';
-import { PassCodec } from './visitors/pass.js';
-import { VisitorsRepository } from './visitors/repository.js';
-import { visitorRoutes } from './visitors/routes.js';
-import { SignInService, VisitorLinks } from './visitors/service.js';
-import { VisitorBudget } from './visitors/budget.js';
-import { LinkThrottle, PasswordThrottle } from './visitors/throttle.js';
+import { createMailer, type Mailer } from './site/mailer.js';
+import { PassCodec } from './site/pass.js';
+import { VisitorsRepository } from './site/signin-repository.js';
+import { SignInService, VisitorLinks } from './site/signin-service.js';
+import { VisitorBudget } from './site/budget.js';
+import { LinkThrottle, PasswordThrottle } from './site/throttle.js';
 import { WebsitesRepository } from './websites/repository.js';
 import { websiteRoutes } from './websites/routes.js';
 import { WebsitesService } from './websites/service.js';
@@ -257,6 +257,9 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       else log.warn({ ffmpeg: ffmpeg.path, source: ffmpeg.source }, 'ffmpeg does not run: videos will get no poster frame');
     }
     const renditionsRepo = new RenditionsRepository(store.db);
+    // Who may see what on the websites: one decision over one chain loader, for the pages, the sitemap and /files alike.
+    const siteRepo = new SiteRepository(store.db);
+    const visitorAccess = new VisitorAccess(siteRepo, fileUrls);
     const renditions = new RenditionsService(renditionsRepo, storage, fileDeletions, deletions, fileUrls, log, {
       workDir: renditionsWork,
       dataDir: config.dataDir,
@@ -386,22 +389,16 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
     }
 
-    const http = createHttpServer({ config, log, appKeys, authenticator, rateLimit, router, extensions, plainRoutes: duties.serve ? [fileRoutes({ renditions, storage, urls: fileUrls, budget: fileBudget })] : [] });
+    const http = createHttpServer({ config, log, appKeys, authenticator, rateLimit, router, extensions, plainRoutes: duties.serve ? [fileRoutes({ access: visitorAccess, storage, urls: fileUrls, budget: fileBudget })] : [] });
     closers.push(() => http.close());
-    // Pages, not API endpoints: mounted beside the router (unsigned, HTML); workers serve none.
-    if (duties.serve) await http.fastify.register(visitorRoutes({ links: core.visitorLinks, signIn, codec: passCodec, config, secureCookies, budget: visitorBudget }));
-    // The visitor website, beside the signed API. Its file addresses are host-relative: a website at its own hostname is served by this same process.
-    const site = new SiteService(new SiteRepository(store.db), new FileUrls(uploadSecret, ''), config);
-    if (duties.serve) siteRoutes(http.fastify, {
-      site,
-      passes: passCodec,
-      passwordThrottle,
-      visitorBudget,
-      cacheSeconds: config.siteCacheSeconds,
-      publicUrl: config.publicUrl,
-      storageUrl: config.storageUrl,
-      log,
-    });
+    // The public website: one encapsulated plugin beside the signed API (unsigned, HTML); workers serve none.
+    // Its file addresses are host-relative: a website at its own hostname is served by this same process.
+    const site = new SiteService(siteRepo, visitorAccess, new FileUrls(uploadSecret, ''), config);
+    if (duties.serve) {
+      await http.fastify.register(
+        websitePlugin({ site, links: core.visitorLinks, signIn, passes: passCodec, passwordThrottle, budget: visitorBudget, cacheSeconds: config.siteCacheSeconds, config }),
+      );
+    }
 
     let closed: Promise<void> | undefined;
     return {

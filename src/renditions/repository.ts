@@ -2,14 +2,11 @@
 // when its file changes (in the upload's transaction), what the job needs to
 // make them, recording them (in the job's chunk transaction, only if the
 // media still holds the file they were made from), the renditions of a page
-// of medias, and what the file route needs to decide who may fetch a key.
-import { MAX_GALLERY_DEPTH } from '../galleries/limits.js';
+// of medias. What /files may serve is the website's (src/site/access.ts).
 import { nowIso, type Db } from '../store/db.js';
 import type { RenditionRow as StoredRendition, RenditionsTable } from '../store/schema.js';
-import type { GateGallery } from '../visitors/gate.js';
-import { aclRulesOf } from '../visitors/repository.js';
 
-/** A rendition as the media record and the file route read it. */
+/** A rendition as the media record reads it. */
 export type RenditionRow = Omit<StoredRendition, 'id' | 'created_at'>;
 
 export type NewRendition = Omit<RenditionsTable, 'id' | 'media_id' | 'created_at' | 'watermarked'> & { watermarked: number };
@@ -26,11 +23,6 @@ export interface RenditionSource {
   /** The media's watermark, else its library's default one. */
   watermark?: { text: string | null; storageKey: string | null; strength: number; position: string; tile: boolean };
 }
-
-/** A stored file as the file route sees it. */
-export type StoredFileInfo =
-  | { kind: 'rendition'; mimeType: string; bytes: number; mediaId: number }
-  | { kind: 'original'; mimeType: string; bytes: number | null; mediaId: number; fileName: string };
 
 const RENDITION_COLUMNS = ['media_id', 'name', 'width', 'height', 'mime_type', 'storage_key', 'bytes', 'watermarked'] as const;
 
@@ -120,85 +112,5 @@ export class RenditionsRepository {
       else out.set(r.media_id, [r]);
     }
     return out;
-  }
-
-  /** What `key` is: a rendition, the original of a live media, or nothing we serve. */
-  async fileInfo(key: string): Promise<StoredFileInfo | undefined> {
-    const r = await this.db.selectFrom('renditions').select(['media_id', 'mime_type', 'bytes']).where('storage_key', '=', key).executeTakeFirst();
-    if (r) return { kind: 'rendition', mimeType: r.mime_type, bytes: r.bytes, mediaId: r.media_id };
-    const m = await this.db.selectFrom('medias').select(['id', 'mime_type', 'file_size', 'file_name']).where('storage_key', '=', key).where('status', '=', 'live').executeTakeFirst();
-    if (m) return { kind: 'original', mimeType: m.mime_type ?? 'application/octet-stream', bytes: m.file_size === null ? null : Number(m.file_size), mediaId: m.id, fileName: m.file_name };
-    return undefined;
-  }
-
-  /**
-   * When the media is live and published in the gallery of this UUID: the chain of galleries
-   * from the website's root down to that gallery, as the access decision reads it (passwords'
-   * hashes and access lists included); otherwise (or when the chain is broken) undefined. Three
-   * queries: the gallery with the publication, the chain by its url paths (each link checked to
-   * be the child of the one before, as the pages do), the access lists.
-   */
-  async publishedChain(mediaId: number, galleryUuid: string): Promise<GateGallery[] | undefined> {
-    const g = await this.db
-      .selectFrom('media_galleries as mg')
-      .innerJoin('galleries as g', 'g.id', 'mg.gallery_id')
-      .innerJoin('medias as m', 'm.id', 'mg.media_id')
-      .select(['g.website_id', 'g.full_url_path'])
-      .where('mg.media_id', '=', mediaId)
-      .where('g.uuid', '=', galleryUuid)
-      .where('m.status', '=', 'live')
-      .executeTakeFirst();
-    if (!g) return undefined;
-    const segments = g.full_url_path === '' ? [] : g.full_url_path.split('/');
-    const paths = [''];
-    for (let i = 1; i <= segments.length; i++) paths.push(segments.slice(0, i).join('/'));
-    const rows = await this.db
-      .selectFrom('galleries')
-      .select(['id', 'uuid', 'parent_id', 'full_url_path', 'password_hash'])
-      .where('website_id', '=', g.website_id)
-      .where('full_url_path', 'in', paths)
-      .execute();
-    const byPath = new Map(rows.map((r) => [r.full_url_path, r]));
-    const links: typeof rows = [];
-    for (const p of paths) {
-      const link = byPath.get(p);
-      if (!link || (links.length === 0 ? link.parent_id !== null : link.parent_id !== links[links.length - 1].id)) return undefined;
-      links.push(link);
-    }
-    const acls = await aclRulesOf(this.db, links.map((l) => l.id));
-    return links.map((l) => ({ uuid: l.uuid, passwordProtected: l.password_hash !== null, passwordHash: l.password_hash, acl: acls.get(l.id) ?? [] }));
-  }
-
-  /**
-   * Whether the media is live and published in at least one gallery open to
-   * everyone. Chains are loaded level by level (one query per level, all
-   * galleries at once), at most MAX_GALLERY_DEPTH + 1 levels.
-   */
-  async publiclyVisible(mediaId: number, isPublic: (chain: GateGallery[]) => boolean): Promise<boolean> {
-    const live = await this.db.selectFrom('medias').select('id').where('id', '=', mediaId).where('status', '=', 'live').executeTakeFirst();
-    if (!live) return false;
-    const leaves = await this.db.selectFrom('media_galleries').select('gallery_id').where('media_id', '=', mediaId).execute();
-    if (leaves.length === 0) return false;
-    // Every gallery on the way up, by id.
-    const nodes = new Map<number, { parent: number | null; gate: GateGallery }>();
-    let wanted = [...new Set(leaves.map((l) => l.gallery_id))];
-    for (let level = 0; wanted.length > 0 && level <= MAX_GALLERY_DEPTH + 1; level++) {
-      const rows = await this.db.selectFrom('galleries').select(['id', 'uuid', 'parent_id', 'password_hash']).where('id', 'in', wanted).execute();
-      const acls = await aclRulesOf(this.db, wanted);
-      for (const g of rows) nodes.set(g.id, { parent: g.parent_id, gate: { uuid: g.uuid, passwordProtected: g.password_hash !== null, acl: acls.get(g.id) ?? [] } });
-      wanted = [...new Set(rows.map((g) => g.parent_id).filter((p): p is number => p !== null && !nodes.has(p)))];
-    }
-    for (const leaf of new Set(leaves.map((l) => l.gallery_id))) {
-      const chain: GateGallery[] = [];
-      let at: number | null = leaf;
-      while (at !== null && chain.length <= MAX_GALLERY_DEPTH + 1) {
-        const node = nodes.get(at);
-        if (!node) break;
-        chain.unshift(node.gate);
-        at = node.parent;
-      }
-      if (at === null && isPublic(chain)) return true;
-    }
-    return false;
   }
 }

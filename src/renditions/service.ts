@@ -1,5 +1,6 @@
 // Renditions (docs/renditions.md): the job that makes a media's ladder after
-// each completed upload, and what replies and the file route read of them.
+// each completed upload, and what replies read of them. Who may fetch a
+// file (/files) is the website's (src/site/access.ts).
 // The slow part (reading the file, decoding, encoding, storing) runs in the
 // job's prepare step, outside any transaction; the chunk transaction then
 // records the result only if the media still holds the file it came from.
@@ -20,12 +21,11 @@ import type { FileDeletions } from '../storage/file-deletions.js';
 import { readFileHead } from '../storage/file-head.js';
 import { PRIVATE_FILE_MODE } from '../storage/private-files.js';
 import { decoderFormatsFor, SNIFF_BYTES } from '../uploads/sniff.js';
-import { accessState, isPublic } from '../visitors/gate.js';
 import { demuxerFor, FFMPEG_LIMITS, runFfmpeg, type FfmpegBinary } from './ffmpeg.js';
 import { FormatMismatch, LadderTimedOut, makeLadder, WatermarkFailed, type LadderOptions, type RenditionFile, type WatermarkSpec } from './ladder.js';
-import type { NewRendition, RenditionRow, RenditionSource, RenditionsRepository, StoredFileInfo } from './repository.js';
+import type { NewRendition, RenditionRow, RenditionSource, RenditionsRepository } from './repository.js';
 import type { RenditionsPayload } from './job.js';
-import type { FileUrls } from './urls.js';
+import type { FileUrls } from '../site/file-urls.js';
 
 export { RENDITIONS_JOB_KIND } from './job.js';
 
@@ -59,21 +59,7 @@ export interface RenditionsSettings {
   ffmpeg: FfmpegBinary;
 }
 
-/** How long a key found public stays known as such in this process, and how many keys are remembered. */
-const PUBLIC_CACHE_MS = 10_000;
-const PUBLIC_CACHE_ENTRIES = 10_000;
-/**
- * How long a key that could not be fetched unsigned (unknown, an original, not public) stays known
- * as such, and how many: a miss asked again costs no query. Keys are at most 255 characters, so
- * the memory is bounded (a few MiB at worst).
- */
-const MISS_CACHE_MS = 10_000;
-const MISS_CACHE_ENTRIES = 10_000;
-
 export class RenditionsService {
-  private readonly publicCache = new Map<string, { info: StoredFileInfo; until: number }>();
-  private readonly missCache = new Map<string, number>();
-
   constructor(
     private readonly repo: RenditionsRepository,
     private readonly storage: StorageBackend,
@@ -103,56 +89,6 @@ export class RenditionsService {
 
   private view(r: RenditionRow): RenditionView {
     return { name: r.name, width: r.width, height: r.height, type: r.mime_type, url: this.urls.public(r.storage_key) };
-  }
-
-  // ---- the file route
-
-  /**
-   * What `key` is, if the request may have it: unsigned (`signed`
-   * undefined), only a rendition of a public media (live, published in a
-   * gallery open to everyone); signed for a gallery, any rendition or original
-   * of a media still live and published in that gallery (the signature proves
-   * the visitor was shown it there; unpublishing it revokes the address) and,
-   * when the signature carries an access stamp, while the gallery's chain still
-   * has that stamp (a new password or access list revokes it).
-   */
-  async servable(key: string, signed: { gallery: string; access?: string } | undefined): Promise<StoredFileInfo | undefined> {
-    if (signed === undefined) {
-      const known = this.remembered(key);
-      if (known !== undefined) return known ?? undefined;
-    }
-    const info = await this.repo.fileInfo(key);
-    if (signed !== undefined) {
-      if (!info) return undefined;
-      // Read at each request, not remembered: a revocation holds at once, on every node. The
-      // browser keeps what it fetched (private, until the expiry), so a page's images cost this once.
-      const chain = await this.repo.publishedChain(info.mediaId, signed.gallery);
-      if (!chain || (signed.access !== undefined && this.urls.accessStamp(accessState(chain)) !== signed.access)) return undefined;
-      return info;
-    }
-    if (!info || info.kind !== 'rendition' || !(await this.repo.publiclyVisible(info.mediaId, isPublic))) {
-      if (this.missCache.size >= MISS_CACHE_ENTRIES) this.missCache.delete(this.missCache.keys().next().value!);
-      this.missCache.set(key, Date.now() + MISS_CACHE_MS);
-      return undefined;
-    }
-    // Public answers are cached for ever downstream anyway (immutable); here briefly, so a hot thumbnail costs no query.
-    if (this.publicCache.size >= PUBLIC_CACHE_ENTRIES) this.publicCache.delete(this.publicCache.keys().next().value!);
-    this.publicCache.set(key, { info, until: Date.now() + PUBLIC_CACHE_MS });
-    return info;
-  }
-
-  /**
-   * What this process remembers of an unsigned fetch of `key`, without any query: its file when
-   * it was found public lately, null when it was refused lately, undefined when not known.
-   */
-  remembered(key: string, now = Date.now()): StoredFileInfo | null | undefined {
-    const hit = this.publicCache.get(key);
-    if (hit && hit.until > now) return hit.info;
-    const miss = this.missCache.get(key);
-    if (miss === undefined) return undefined;
-    if (miss > now) return null;
-    this.missCache.delete(key);
-    return undefined;
   }
 
   // ---- the job

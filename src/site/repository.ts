@@ -6,8 +6,15 @@ import { sql } from 'kysely';
 import type { Db } from '../store/db.js';
 import type { OrderableMedia } from '../galleries/content-order.js';
 import type { GalleryRow, MediaRow, RenditionRow, WebsiteRow } from '../store/schema.js';
-import type { AclRule } from '../visitors/gate.js';
-import { aclRulesOf } from '../visitors/repository.js';
+
+/** One entry of a gallery's access list, as the access decision (access.ts) reads it. */
+export interface AclRule {
+  /** DEFAULT, or a lower-cased client address. */
+  email: string;
+  read: boolean;
+  compDownload: boolean;
+  hiresDownload: boolean;
+}
 
 export type SiteWebsite = Pick<WebsiteRow, 'id' | 'uuid' | 'urlname' | 'title' | 'hostname'>;
 
@@ -27,8 +34,6 @@ export type SiteMedia = Pick<
 >;
 
 export type SiteRendition = Pick<RenditionRow, 'media_id' | 'name' | 'width' | 'height' | 'mime_type' | 'storage_key' | 'watermarked'>;
-
-export type SitemapGallery = Pick<GalleryRow, 'id' | 'uuid' | 'full_url_path' | 'hidden' | 'indexing' | 'password_hash' | 'updated_at'>;
 
 export type ChildGallery = Pick<GalleryRow, 'id' | 'uuid' | 'name' | 'full_url_path' | 'password_hash' | 'cover_media_id'>;
 
@@ -67,6 +72,49 @@ const MEDIA_COLUMNS = [
   'm.renditions_state',
 ] as const;
 
+/**
+ * The access lists of galleries (or of every gallery of a website) as the access
+ * decision reads them, entries in position order (DEFAULT first); galleries
+ * without one are absent.
+ */
+async function aclRulesOf(db: Db, of: { galleryIds: readonly number[] } | { websiteId: number }): Promise<Map<number, AclRule[]>> {
+  if ('galleryIds' in of && of.galleryIds.length === 0) return new Map();
+  const q = db
+    .selectFrom('gallery_acl as a')
+    .innerJoin('galleries as g', 'g.id', 'a.gallery_id')
+    .select(['a.gallery_id', 'a.email', 'a.can_read', 'a.comp_download', 'a.hires_download']);
+  const rows = await ('galleryIds' in of ? q.where('a.gallery_id', 'in', of.galleryIds) : q.where('g.website_id', '=', of.websiteId))
+    .orderBy('a.gallery_id')
+    .orderBy('a.position')
+    .execute();
+  const out = new Map<number, AclRule[]>();
+  for (const r of rows) {
+    let list = out.get(r.gallery_id);
+    if (!list) out.set(r.gallery_id, (list = []));
+    list.push({ email: r.email, read: r.can_read === 1, compDownload: r.comp_download === 1, hiresDownload: r.hires_download === 1 });
+  }
+  return out;
+}
+
+/** The full url paths from the root down to `fullUrlPath`: its prefixes, '' first. */
+export function ancestorPaths(fullUrlPath: string): string[] {
+  const segments = fullUrlPath === '' ? [] : fullUrlPath.split('/');
+  const out = [''];
+  for (let i = 1; i <= segments.length; i++) out.push(segments.slice(0, i).join('/'));
+  return out;
+}
+
+/** A stored file as the file route sees it. */
+export type StoredFileInfo =
+  | { kind: 'rendition'; mimeType: string; bytes: number; mediaId: number }
+  | { kind: 'original'; mimeType: string; bytes: number | null; mediaId: number; fileName: string };
+
+/** Chains by leaf path, and the access lists of their galleries by gallery id. */
+export interface LoadedChains {
+  chains: Map<string, SiteGallery[]>;
+  acls: Map<number, AclRule[]>;
+}
+
 export class SiteRepository {
   constructor(private readonly db: Db) {}
 
@@ -86,34 +134,57 @@ export class SiteRepository {
   }
 
   /**
-   * A gallery and every gallery above it, the root first. The ancestors'
-   * full url paths are the prefixes of the gallery's: one query, no recursion.
+   * The one chain loader of the website: for each leaf (a full url path of the website), the
+   * galleries from the root down to it, the root first (absent when a link is missing or not the
+   * child of the one before), and the access lists of every gallery loaded. The ancestors' full
+   * url paths are the prefixes of a leaf's: one query for the galleries and one for their access
+   * lists, whatever the number of leaves. `leaves` undefined: every gallery of the website (the
+   * sitemap; a website holds at most 20 000), by path order.
    */
-  async chainByPath(websiteId: number, fullUrlPath: string): Promise<SiteGallery[]> {
-    const segments = fullUrlPath === '' ? [] : fullUrlPath.split('/');
-    const paths = [''];
-    for (let i = 1; i <= segments.length; i++) paths.push(segments.slice(0, i).join('/'));
-    const rows = await this.db
+  async chains(websiteId: number, leaves: readonly string[] | undefined): Promise<LoadedChains> {
+    if (leaves?.length === 0) return { chains: new Map(), acls: new Map() };
+    const wanted = leaves && [...new Set(leaves.flatMap(ancestorPaths))];
+    let q = this.db
       .selectFrom('galleries as g')
       .leftJoin('display_styles as ds', 'ds.id', 'g.display_style_id')
       .select(GALLERY_COLUMNS)
-      .where('g.website_id', '=', websiteId)
-      .where('g.full_url_path', 'in', paths)
-      .execute();
+      .where('g.website_id', '=', websiteId);
+    q = wanted ? q.where('g.full_url_path', 'in', wanted) : q.orderBy('g.full_url_path');
+    const rows = await q.execute();
+    const acls = await aclRulesOf(this.db, leaves ? { galleryIds: rows.map((r) => r.id) } : { websiteId });
     const byPath = new Map(rows.map((r) => [r.full_url_path, r]));
-    const chain: SiteGallery[] = [];
-    for (const p of paths) {
-      const g = byPath.get(p);
-      // A root gallery has no parent; every other link must be the child of the one before.
-      if (!g || (chain.length === 0 ? g.parent_id !== null : g.parent_id !== chain[chain.length - 1].id)) return [];
-      chain.push(g);
+    const chains = new Map<string, SiteGallery[]>();
+    for (const leaf of leaves ?? rows.map((r) => r.full_url_path)) {
+      const chain: SiteGallery[] = [];
+      for (const p of ancestorPaths(leaf)) {
+        const g = byPath.get(p);
+        // A root gallery has no parent; every other link must be the child of the one before.
+        if (!g || (chain.length === 0 ? g.parent_id !== null : g.parent_id !== chain[chain.length - 1].id)) break;
+        chain.push(g);
+      }
+      if (chain.length > 0 && chain[chain.length - 1].full_url_path === leaf) chains.set(leaf, chain);
     }
-    return chain;
+    return { chains, acls };
+  }
+
+  /**
+   * The galleries a live media is published in, with their website: where /files looks for a
+   * chain that lets a visitor have its files.
+   */
+  publishedIn(mediaId: number): Promise<Array<{ website_id: number; uuid: string; full_url_path: string }>> {
+    return this.db
+      .selectFrom('media_galleries as mg')
+      .innerJoin('galleries as g', 'g.id', 'mg.gallery_id')
+      .innerJoin('medias as m', 'm.id', 'mg.media_id')
+      .select(['g.website_id', 'g.uuid', 'g.full_url_path'])
+      .where('mg.media_id', '=', mediaId)
+      .where('m.status', '=', 'live')
+      .execute();
   }
 
   /** Access lists of several galleries, entries in position order (DEFAULT first). */
   acls(galleryIds: readonly number[]): Promise<Map<number, AclRule[]>> {
-    return aclRulesOf(this.db, galleryIds);
+    return aclRulesOf(this.db, { galleryIds });
   }
 
   /** Sub-galleries shown in navigation (not hidden), in their list order. */
@@ -216,28 +287,6 @@ export class SiteRepository {
     return { medias, renditions, keywords };
   }
 
-  /** Every gallery of a website, for the sitemap (a website holds at most 20 000). */
-  sitemapGalleries(websiteId: number): Promise<SitemapGallery[]> {
-    return this.db
-      .selectFrom('galleries')
-      .select(['id', 'uuid', 'full_url_path', 'hidden', 'indexing', 'password_hash', 'updated_at'])
-      .where('website_id', '=', websiteId)
-      .orderBy('full_url_path')
-      .execute();
-  }
-
-  /** Galleries of a website that have an access list. */
-  async galleriesWithAcl(websiteId: number): Promise<number[]> {
-    const rows = await this.db
-      .selectFrom('gallery_acl as a')
-      .innerJoin('galleries as g', 'g.id', 'a.gallery_id')
-      .select('a.gallery_id')
-      .distinct()
-      .where('g.website_id', '=', websiteId)
-      .execute();
-    return rows.map((r) => r.gallery_id);
-  }
-
   /** A gallery of a website by UUID (the password form names it). */
   galleryByUuid(websiteId: number, uuid: string): Promise<{ id: number; uuid: string; full_url_path: string; password_hash: string | null } | undefined> {
     return this.db
@@ -246,5 +295,14 @@ export class SiteRepository {
       .where('website_id', '=', websiteId)
       .where('uuid', '=', uuid.toLowerCase())
       .executeTakeFirst();
+  }
+
+  /** What `key` is: a rendition, the original of a live media, or nothing we serve. */
+  async fileInfo(key: string): Promise<StoredFileInfo | undefined> {
+    const r = await this.db.selectFrom('renditions').select(['media_id', 'mime_type', 'bytes']).where('storage_key', '=', key).executeTakeFirst();
+    if (r) return { kind: 'rendition', mimeType: r.mime_type, bytes: r.bytes, mediaId: r.media_id };
+    const m = await this.db.selectFrom('medias').select(['id', 'mime_type', 'file_size', 'file_name']).where('storage_key', '=', key).where('status', '=', 'live').executeTakeFirst();
+    if (m) return { kind: 'original', mimeType: m.mime_type ?? 'application/octet-stream', bytes: m.file_size === null ? null : Number(m.file_size), mediaId: m.id, fileName: m.file_name };
+    return undefined;
   }
 }

@@ -1,12 +1,12 @@
 // What a visitor sees of a website: the gallery and media pages as typed
-// views, after the access decision (src/visitors/gate.ts) over the chain of
+// views, after the access decision (src/site/access.ts) over the chain of
 // galleries from the root. No HTML here (pages/*.tsx) and no HTTP (routes.ts).
 import { isUuid } from '../access/uuid.js';
 import { verifyPassword } from '../users/passwords.js';
-import type { FileUrls } from '../renditions/urls.js';
-import { accessState, decide, type AclRule, type Decision, type GateGallery } from '../visitors/gate.js';
-import type { VisitorPass } from '../visitors/pass.js';
-import { homeUrl } from '../websites/xml.js';
+import type { FileUrls } from './file-urls.js';
+import { homeUrl, type SiteAddress } from './address.js';
+import { accessState, decide, type Chain, type Decision, type GateGallery, type VisitorAccess } from './access.js';
+import type { VisitorPass } from './pass.js';
 import { sortByContentOrder } from '../galleries/content-order.js';
 import type { SiteGallery, SiteMedia, SiteRendition, SiteRepository, SiteWebsite } from './repository.js';
 
@@ -14,12 +14,6 @@ export const MEDIAS_PER_PAGE = 60;
 /** The display styles' layouts; anything else is shown as a grid. */
 export const LAYOUTS = ['grid', 'masonry', 'slideshow', 'filmstrip'] as const;
 export type Layout = (typeof LAYOUTS)[number];
-
-/** Where a website is being visited: its home path on this host ('' at its own hostname). */
-export interface SiteAddress {
-  website: SiteWebsite;
-  homePath: string;
-}
 
 export interface Picture {
   alt: string;
@@ -98,6 +92,8 @@ export interface SitemapEntry {
 export class SiteService {
   constructor(
     private readonly repo: SiteRepository,
+    /** The one decision of who may see what, over the one chain loader. */
+    private readonly visitors: VisitorAccess,
     private readonly files: FileUrls,
     /** Read at each use: PUBLIC_URL may be settled after start (the tests learn their port then). */
     private readonly config: { readonly publicUrl: string },
@@ -117,7 +113,7 @@ export class SiteService {
   async gallery(at: SiteAddress, fullUrlPath: string, page: number, pass: VisitorPass | undefined, now = Date.now()): Promise<GalleryView | Refusal> {
     const access = await this.access(at, fullUrlPath, pass);
     if (access.kind !== 'ok') return access.refusal;
-    const { chain, decision } = access;
+    const { chain, gate, decision } = access;
     const gallery = chain[chain.length - 1];
     const href = galleryHref(at.homePath, gallery.full_url_path);
 
@@ -129,7 +125,6 @@ export class SiteService {
     const childRows = page === 1 ? await this.repo.listedChildren(gallery.id) : [];
     const [covers, childAcls] = await Promise.all([this.repo.covers(childRows.map((c) => c.id)), this.repo.acls(childRows.map((c) => c.id))]);
     const { medias, renditions } = await this.repo.medias([...slice.map((r) => r.media_id), ...covers.values()]);
-    const gate = toGate(chain, access.acls);
     const sign = this.signer(decision, pass, now, gallery.uuid, gate);
 
     const children: ChildItem[] = childRows.map((c) => {
@@ -167,7 +162,7 @@ export class SiteService {
     if (!isUuid(mediaUuid)) return { kind: 'not-found' };
     const access = await this.access(at, fullUrlPath, pass);
     if (access.kind !== 'ok') return access.refusal;
-    const { chain, decision } = access;
+    const { chain, gate, decision } = access;
     const gallery = chain[chain.length - 1];
     const order = sortByContentOrder(await this.repo.orderRows(gallery.id), gallery.content_order, gallery.content_order_direction);
     const at_ = order.findIndex((r) => r.uuid === mediaUuid.toLowerCase());
@@ -176,7 +171,6 @@ export class SiteService {
     const m = medias.get(order[at_].media_id);
     if (!m) return { kind: 'not-found' };
     const rs = renditions.get(m.id) ?? [];
-    const gate = toGate(chain, access.acls);
     const stamp = this.files.accessStamp(accessState(gate));
     const sign = this.signer(decision, pass, now, gallery.uuid, gate);
     const downloads: MediaView['downloads'] = [];
@@ -227,43 +221,29 @@ export class SiteService {
    * announce it. `indexing` 0 is left out too.
    */
   async sitemap(website: SiteWebsite): Promise<SitemapEntry[]> {
-    const [galleries, withAcl] = await Promise.all([this.repo.sitemapGalleries(website.id), this.repo.galleriesWithAcl(website.id)]);
-    const acls = await this.repo.acls(withAcl);
-    const byPath = new Map(galleries.map((g) => [g.full_url_path, g]));
+    const chains = await this.visitors.everyChain(website.id);
     const home = this.homeUrl(website);
     const out: SitemapEntry[] = [];
-    for (const g of galleries) {
+    for (const [path, chain] of chains) {
+      const g = chain.galleries[chain.galleries.length - 1];
       if (g.indexing === 0) continue;
-      const chain = ancestorPaths(g.full_url_path).map((p) => byPath.get(p));
-      if (chain.some((c) => c === undefined)) continue;
-      const links = chain as NonNullable<(typeof chain)[number]>[];
-      const listed = links.every((c) => c.hidden === 0);
-      const open = decide(
-        links.map((c) => ({ uuid: c.uuid, passwordProtected: c.password_hash !== null, acl: acls.get(c.id) ?? [] })),
-        undefined,
-      );
-      const publicOk = open.ok && !open.restricted;
-      if (listed && publicOk) out.push({ loc: home + galleryHref('', g.full_url_path), lastmod: g.updated_at });
+      const listed = chain.galleries.every((c) => c.hidden === 0);
+      const open = decide(chain.gate, undefined);
+      if (listed && open.ok && !open.restricted) out.push({ loc: home + galleryHref('', path), lastmod: g.updated_at });
     }
     return out;
-  }
-
-  /** Whether the website may be crawled at all: its root gallery's indexing is not 0. */
-  async crawlable(website: SiteWebsite): Promise<boolean> {
-    const chain = await this.repo.chainByPath(website.id, '');
-    return chain.length === 1 && chain[0].indexing !== 0;
   }
 
   private async access(
     at: SiteAddress,
     fullUrlPath: string,
     pass: VisitorPass | undefined,
-  ): Promise<{ kind: 'ok'; chain: SiteGallery[]; acls: Map<number, readonly AclRule[]>; decision: Extract<Decision, { ok: true }> } | { kind: 'refused'; refusal: Refusal }> {
-    const chain = await this.repo.chainByPath(at.website.id, fullUrlPath);
-    if (chain.length === 0) return { kind: 'refused', refusal: { kind: 'not-found' } };
-    const acls = await this.repo.acls(chain.map((g) => g.id));
-    const decision = decide(toGate(chain, acls), pass);
-    if (decision.ok) return { kind: 'ok', chain, acls, decision };
+  ): Promise<{ kind: 'ok'; chain: SiteGallery[]; gate: Chain['gate']; decision: Extract<Decision, { ok: true }> } | { kind: 'refused'; refusal: Refusal }> {
+    const loaded = await this.visitors.chain(at.website.id, fullUrlPath);
+    if (!loaded) return { kind: 'refused', refusal: { kind: 'not-found' } };
+    const { galleries: chain, gate } = loaded;
+    const decision = decide(gate, pass);
+    if (decision.ok) return { kind: 'ok', chain, gate, decision };
     const gallery = chain[chain.length - 1];
     const back = galleryHref(at.homePath, gallery.full_url_path);
     if (decision.need === 'password') {
@@ -285,10 +265,6 @@ export class SiteService {
     const stamp = this.files.accessStamp(accessState(gate));
     return (key) => this.files.signed(key, e, v, galleryUuid, false, stamp);
   }
-}
-
-function toGate(chain: readonly SiteGallery[], acls: Map<number, readonly AclRule[]>): GateGallery[] {
-  return chain.map((g) => ({ uuid: g.uuid, passwordProtected: g.password_hash !== null, passwordHash: g.password_hash, acl: acls.get(g.id) ?? [] }));
 }
 
 /** Search engines may index it: indexing 2, or 1 when no hidden gallery is on the way and anyone may see it. */
@@ -320,13 +296,6 @@ function originalExpiry(now: number): Date {
 
 function visitorOf(pass: VisitorPass | undefined): string {
   return pass?.id ?? 'anonymous';
-}
-
-function ancestorPaths(fullUrlPath: string): string[] {
-  const segments = fullUrlPath === '' ? [] : fullUrlPath.split('/');
-  const out = [''];
-  for (let i = 1; i <= segments.length; i++) out.push(segments.slice(0, i).join('/'));
-  return out;
 }
 
 export function galleryHref(homePath: string, fullUrlPath: string): string {

@@ -1,13 +1,9 @@
 // Reply shapes of websites and their display styles (spec 4.2, 4.4).
 import { xmlArray, type XmlObject } from '../http/xml.js';
+import { homeUrl } from '../site/address.js';
 import type { DisplayStyleListRow, WebsiteListRow } from './repository.js';
 
 export type View = 'list' | 'details';
-
-/** Where the website is seen: its own host name, else its place on the service. */
-export function homeUrl(publicUrl: string, w: { urlname: string; hostname: string | null }): string {
-  return w.hostname ? `https://${w.hostname}` : `${publicUrl}/sites/${w.urlname}`;
-}
 
 export function websitesXml(websites: readonly WebsiteListRow[], view: View, publicUrl: string, pages: number): XmlObject {
   const items = websites.map((w): XmlObject =>

@@ -1,5 +1,5 @@
 // Access lists given on create (spec 2.3): stored, shown in the details view,
-// validated; the website enforces them (src/visitors/gate.ts, test/site/site-pages.test.ts).
+// validated; the website enforces them (src/site/access.ts, test/site/site-pages.test.ts).
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { all, bool, int, text } from '../../src/client/xml.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { FileUrls } from '../../src/renditions/urls.js';
-import { accessState, decide, isPublic, type GateGallery } from '../../src/visitors/gate.js';
-import { PassCodec } from '../../src/visitors/pass.js';
+import { FileUrls } from '../../src/site/file-urls.js';
+import { accessState, decide, isPublic, type GateGallery } from '../../src/site/access.js';
+import { PassCodec } from '../../src/site/pass.js';
 
 const secret = Buffer.from('s'.repeat(64));
 const open = (uuid: string): GateGallery => ({ uuid, passwordProtected: false, acl: [] });

@@ -1,4 +1,4 @@
-// Sign-in links of website visitors (src/visitors, docs/visitors.md): a link
+// Sign-in links of website visitors (src/site, docs/visitors.md): a link
 // proves an e-mail address once. Only the SHA-256 of its token is kept, so a
 // copy of the database opens nothing.
 import type { Kysely } from 'kysely';

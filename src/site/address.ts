@@ -2,53 +2,50 @@
 // A website is seen at `${PUBLIC_URL}/sites/<urlname>` or, when it has one,
 // at its own host name; a visitor keeps to the address they came by (cookies
 // are per host and path).
-import { homeUrl } from '../websites/xml.js';
-import type { SiteRow } from './repository.js';
+import type { SiteWebsite } from './repository.js';
 
+/**
+ * Where the website is seen: its own host name, else its place on the service. The API
+ * announces it as a website's `home-url` (src/websites/xml.ts).
+ */
+export function homeUrl(publicUrl: string, w: { urlname: string; hostname: string | null }): string {
+  return w.hostname ? `https://${w.hostname}` : `${publicUrl}/sites/${w.urlname}`;
+}
+
+/** The one address type of the website: pages, sign-in, password form and cookies all use it. */
 export interface SiteAddress {
-  site: SiteRow;
+  website: SiteWebsite;
   /** Absolute, no trailing slash: `https://photos.example` or `https://svc.example/sites/jane`. */
   home: string;
-  /** The home's path, no trailing slash: '' on its own host, else `/sites/jane` (with PUBLIC_URL's own path first). */
-  basePath: string;
+  /** The home's path as requests name it, no trailing slash: '' on its own host, else `/sites/jane`. */
+  homePath: string;
 }
 
-function addressAt(site: SiteRow, home: string): SiteAddress {
-  return { site, home, basePath: new URL(home).pathname.replace(/\/+$/, '') };
+/** A urlname as websites are created with it (src/websites/input.ts): anything else names no website, before any query. */
+export const URLNAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** The website's address as the API announces it (`home-url`): where the links it mails lead. */
+export function canonicalAddress(publicUrl: string, website: SiteWebsite): SiteAddress {
+  const home = homeUrl(publicUrl, website);
+  return { website, home, homePath: new URL(home).pathname.replace(/\/+$/, '') };
 }
 
-/** The website's address as the API announces it (`home-url`). */
-export function canonicalAddress(publicUrl: string, site: SiteRow): SiteAddress {
-  return addressAt(site, homeUrl(publicUrl, site));
-}
-
-/** The website visited through the service's own address. */
-export function pathAddress(publicUrl: string, site: SiteRow): SiteAddress {
-  return addressAt(site, `${publicUrl}/sites/${site.urlname}`);
+/** The website visited through the service's own address, `/sites/<urlname>`. */
+export function pathAddress(publicUrl: string, website: SiteWebsite): SiteAddress {
+  return { website, home: `${publicUrl}/sites/${website.urlname}`, homePath: `/sites/${website.urlname}` };
 }
 
 /** The website visited on its own host name. */
-export function hostAddress(site: SiteRow): SiteAddress {
-  return addressAt(site, `https://${site.hostname!.toLowerCase()}`);
+export function hostAddress(website: SiteWebsite): SiteAddress {
+  return { website, home: `https://${website.hostname!.toLowerCase()}`, homePath: '' };
 }
 
 /** The path of the cookie that carries a visitor's pass on this address. */
 export function cookiePath(a: SiteAddress): string {
-  return a.basePath || '/';
+  return a.homePath || '/';
 }
 
 export const MAX_BACK_LENGTH = 2048;
-
-/**
- * `back` when it is a path on this website (so redirecting to it cannot take
- * the visitor elsewhere), the home page when it is absent, else undefined.
- * Only normalised paths pass: no scheme, host, `//`, backslash, dot segment or
- * control character can survive the comparison with what a URL parser makes of it;
- * at a host name, no other website's `/sites/<urlname>/`.
- */
-export function safeBack(a: Pick<SiteAddress, 'basePath'>, back: string | undefined): string | undefined {
-  return backUnder(a.basePath, back);
-}
 
 /**
  * The one check of a return address, for every form that sends a visitor back

@@ -1,12 +1,10 @@
 // Every query of the visitors' sign-in: the websites a visitor's request names,
 // whether an address is on a website's access lists, and the one-time links.
-import { sql } from 'kysely';
 import type { Db } from '../store/db.js';
-import type { WebsiteRow } from '../store/schema.js';
-import type { AclRule } from './gate.js';
+import type { SiteWebsite } from './repository.js';
 
-/** What sign-in needs of a website. */
-export type SiteRow = Pick<WebsiteRow, 'id' | 'uuid' | 'urlname' | 'title' | 'hostname'>;
+/** What sign-in needs of a website: the website as the pages know it. */
+export type SiteRow = SiteWebsite;
 
 export interface NewLink {
   tokenHash: string;
@@ -26,29 +24,6 @@ export interface UsedLink {
 /** Why a link opened nothing. */
 export type DeadLink = 'unknown' | 'used' | 'expired';
 
-/**
- * The access lists of galleries as the access decision reads them, entries in
- * position order (DEFAULT first); galleries without one are absent. The
- * website's pages and the file route both decide through it.
- */
-export async function aclRulesOf(db: Db, galleryIds: readonly number[]): Promise<Map<number, AclRule[]>> {
-  const out = new Map<number, AclRule[]>();
-  if (galleryIds.length === 0) return out;
-  const rows = await db
-    .selectFrom('gallery_acl')
-    .select(['gallery_id', 'email', 'can_read', 'comp_download', 'hires_download'])
-    .where('gallery_id', 'in', galleryIds)
-    .orderBy('gallery_id')
-    .orderBy('position')
-    .execute();
-  for (const r of rows) {
-    let list = out.get(r.gallery_id);
-    if (!list) out.set(r.gallery_id, (list = []));
-    list.push({ email: r.email, read: r.can_read === 1, compDownload: r.comp_download === 1, hiresDownload: r.hires_download === 1 });
-  }
-  return out;
-}
-
 const SITE_COLUMNS = ['websites.id', 'websites.uuid', 'websites.urlname', 'websites.title', 'websites.hostname'] as const;
 
 export class VisitorsRepository {
@@ -60,16 +35,6 @@ export class VisitorsRepository {
 
   siteByUuid(uuid: string): Promise<SiteRow | undefined> {
     return this.db.selectFrom('websites').select(SITE_COLUMNS).where('uuid', '=', uuid).executeTakeFirst();
-  }
-
-  /** `hosts`: lower-case spellings of the request's Host (with and without its port). */
-  siteByHostname(hosts: readonly string[]): Promise<SiteRow | undefined> {
-    return this.db
-      .selectFrom('websites')
-      .select(SITE_COLUMNS)
-      .where(sql<string>`lower(hostname)`, 'in', hosts)
-      .orderBy('id')
-      .executeTakeFirst();
   }
 
   /** Whether a client entry of any of the website's galleries names the (lower-cased, as stored) address. */

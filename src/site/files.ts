@@ -1,7 +1,7 @@
 // GET/HEAD /files/<storage-key> (docs/renditions.md "Serving files"): a plain
-// route, no API signature. Unsigned: only a rendition of a media that is
+// route beside the API, no signature; who may have a file is access.ts's decision. Unsigned: only a rendition of a media that is
 // public (published in a gallery open to everyone). Signed (?e&v&g&a&d&s, see
-// urls.ts): whatever was signed, originals included, until it expires and while
+// file-urls.ts): whatever was signed, originals included, until it expires and while
 // its media is live and published in the gallery signed for, whose access is
 // as it was at signing. A key
 // that does not exist and a key the caller may not fetch look the same: 404.
@@ -9,12 +9,13 @@
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { StorageBackend } from '../storage/backend.js';
-import type { VisitorBudget } from '../visitors/budget.js';
-import type { RenditionsService } from './service.js';
-import { FILE_KEY, type FileUrls } from './urls.js';
+import type { VisitorAccess } from './access.js';
+import type { VisitorBudget } from './budget.js';
+import { FILE_KEY, type FileUrls } from './file-urls.js';
 
 export interface FileRouteDeps {
-  renditions: RenditionsService;
+  /** Who may have which file: the website's one decision (access.ts). */
+  access: VisitorAccess;
   storage: StorageBackend;
   urls: FileUrls;
   /** Requests per address that need the database (VISITOR_FILES_RATE_LIMIT). */
@@ -96,12 +97,12 @@ async function serve(deps: FileRouteDeps, req: FastifyRequest, reply: FastifyRep
   // counted: a gallery's thumbnails loaded again and again never meet the budget. Anything that
   // needs the database takes a point first, so misses and lookups of many keys are bounded.
   const signed = access.kind === 'signed';
-  let info = signed ? undefined : deps.renditions.remembered(key);
+  let info = signed ? undefined : deps.access.remembered(key);
   if (info === null) return text(reply, 404, 'not found');
   if (info === undefined) {
     const wait = await deps.budget.take(req.ip);
     if (wait !== undefined) return text(reply.header('retry-after', String(wait)), 429, `too many requests: wait ${wait} s`);
-    info = await deps.renditions.servable(key, access.kind === 'signed' ? access : undefined);
+    info = await deps.access.servable(key, access.kind === 'signed' ? access : undefined);
   }
   if (!info) return text(reply, 404, 'not found');
   // The size the database knows saves a stat (an S3 HEAD) per request; an original without one is looked at.

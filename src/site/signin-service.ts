@@ -6,9 +6,9 @@ import type { Logger } from 'pino';
 import { isUuid } from '../access/uuid.js';
 import type { Config } from '../config.js';
 import { ApiError } from '../http/errors.js';
-import { canonicalAddress, safeBack, type SiteAddress } from './address.js';
+import { backUnder, canonicalAddress, type SiteAddress } from './address.js';
 import type { Mailer } from './mailer.js';
-import type { DeadLink, SiteRow, UsedLink, VisitorsRepository } from './repository.js';
+import type { DeadLink, SiteRow, UsedLink, VisitorsRepository } from './signin-repository.js';
 import type { LinkThrottle } from './throttle.js';
 
 export const MAX_EMAIL_LENGTH = 254;
@@ -64,18 +64,6 @@ export class VisitorLinks {
     return isUuid(r) ? this.repo.siteByUuid(r.toLowerCase()) : this.repo.siteByUrlname(r);
   }
 
-  siteByUrlname(urlname: string): Promise<SiteRow | undefined> {
-    return this.repo.siteByUrlname(urlname);
-  }
-
-  /** The website whose own host name the request's Host header names. */
-  siteByHost(host: string): Promise<SiteRow | undefined> {
-    const h = host.trim().toLowerCase();
-    if (!/^[a-z0-9.-]+(:\d+)?$/.test(h) || h.length > 300) return Promise.resolve(undefined);
-    const bare = h.replace(/:\d+$/, '');
-    return this.repo.siteByHostname(bare === h ? [h] : [h, bare]);
-  }
-
   /** Whether a client entry of one of the website's access lists names the address. */
   isListed(site: SiteRow, email: string): Promise<boolean> {
     return this.repo.isListed(site.id, email);
@@ -91,7 +79,7 @@ export class VisitorLinks {
     const expiresAt = new Date(now.getTime() + this.ttlSeconds * 1000);
     await this.repo.insertLink({
       tokenHash: hashToken(token),
-      websiteId: at.site.id,
+      websiteId: at.website.id,
       email,
       back,
       createdAt: now.toISOString(),
@@ -107,8 +95,8 @@ export class VisitorLinks {
     const email = normaliseEmail(rawEmail);
     if (!email) throw new ApiError('invalid_parameter', `not an e-mail address: ${rawEmail}`);
     const at = this.canonical(site);
-    const back = safeBack(at, rawBack);
-    if (back === undefined) throw new ApiError('invalid_parameter', `the return path must be a path under ${at.basePath || '/'}`);
+    const back = backUnder(at.homePath, rawBack);
+    if (back === undefined) throw new ApiError('invalid_parameter', `the return path must be a path under ${at.homePath || '/'}`);
     return this.create(at, email, back);
   }
 
@@ -154,13 +142,13 @@ export class SignInService {
   async requestLink(at: SiteAddress, rawEmail: string | undefined, rawBack: string | undefined, clientAddress: string, now = new Date()): Promise<void> {
     const email = normaliseEmail(rawEmail);
     if (!email) throw new ApiError('invalid_parameter', 'enter an e-mail address');
-    const back = safeBack(at, rawBack);
+    const back = backUnder(at.homePath, rawBack);
     if (back === undefined) throw new ApiError('invalid_parameter', 'the return address is not on this website');
-    const taken = await this.throttle.take(at.site.uuid, email, clientAddress);
+    const taken = await this.throttle.take(at.website.uuid, email, clientAddress);
     if (!taken.ok) {
       throw new ApiError('rate_limited', `too many sign-in requests: try again in ${Math.ceil(taken.retryAfterSeconds / 60)} min`, { retryAfter: taken.retryAfterSeconds });
     }
-    const task = this.sendIfListed(at, email, back, now).catch((err: unknown) => this.log.error({ err, website: at.site.uuid }, 'visitor sign-in link could not be made'));
+    const task = this.sendIfListed(at, email, back, now).catch((err: unknown) => this.log.error({ err, website: at.website.uuid }, 'visitor sign-in link could not be made'));
     this.pending.add(task);
     void task.finally(() => this.pending.delete(task));
   }
@@ -172,11 +160,11 @@ export class SignInService {
   }
 
   private async sendIfListed(at: SiteAddress, email: string, back: string, now: Date): Promise<void> {
-    if (!(await this.links.isListed(at.site, email))) {
-      this.log.debug({ website: at.site.uuid }, 'sign-in link asked for an address on no access list: nothing sent');
+    if (!(await this.links.isListed(at.website, email))) {
+      this.log.debug({ website: at.website.uuid }, 'sign-in link asked for an address on no access list: nothing sent');
       return;
     }
     const link = await this.links.create(at, email, back, now);
-    this.mailer.sendSignIn({ to: email, siteTitle: at.site.title, url: link.url, minutes: Math.max(1, Math.round(this.links.ttlSeconds / 60)) });
+    this.mailer.sendSignIn({ to: email, siteTitle: at.website.title, url: link.url, minutes: Math.max(1, Math.round(this.links.ttlSeconds / 60)) });
   }
 }

@@ -2,7 +2,7 @@
 // its stylesheet, its name linking home), so a visitor does not seem to leave
 // the website to sign in. JSX escapes every text and attribute.
 import type { ComponentChildren, VNode } from 'preact';
-import { Layout, render } from '../site/pages/layout.js';
+import { Layout, render } from './layout.js';
 
 /** The website a page belongs to; absent when the request named none we know. */
 export interface SiteFrame {

@@ -1,0 +1,198 @@
+// Whether a visitor may see a gallery, and what they may download there: the
+// access rules of docs/website.md in one pure function (decide), applied to the
+// chain of galleries from the website's root down to the one asked for, which
+// one loader reads (SiteRepository.chains). The pages, the sitemap and /files
+// all ask here (VisitorAccess). A protection on a gallery (password, access
+// list) applies to all its sub-galleries.
+import { passOpens, type VisitorPass } from './pass.js';
+import type { FileUrls } from './file-urls.js';
+import type { AclRule, LoadedChains, SiteGallery, SiteRepository, StoredFileInfo } from './repository.js';
+
+export type { AclRule } from './repository.js';
+
+export const DEFAULT_ENTRY = 'DEFAULT';
+
+/** How long a key found public stays known as such in this process, and how many keys are remembered. */
+const PUBLIC_CACHE_MS = 10_000;
+const PUBLIC_CACHE_ENTRIES = 10_000;
+/**
+ * How long a key that could not be fetched unsigned (unknown, an original, not public) stays known
+ * as such, and how many: a miss asked again costs no query. Keys are at most 255 characters, so
+ * the memory is bounded (a few MiB at worst).
+ */
+const MISS_CACHE_MS = 10_000;
+const MISS_CACHE_ENTRIES = 10_000;
+
+export interface GateGallery {
+  uuid: string;
+  passwordProtected: boolean;
+  /**
+   * The stored hash of its password: a pass opens the gallery only for this
+   * password (pass.ts, passwordVersion). Absent, no pass opens it (only a
+   * decision without a pass, the public check, may leave it out).
+   */
+  passwordHash?: string | null;
+  /** The gallery's access list; empty when it has none. */
+  acl: readonly AclRule[];
+}
+
+export type Decision =
+  | {
+      ok: true;
+      compDownload: boolean;
+      hiresDownload: boolean;
+      /** Not visible to everyone: file addresses must be signed for this visitor. */
+      restricted: boolean;
+    }
+  /** The first protected gallery on the way whose password the visitor has not given. */
+  | { ok: false; need: 'password'; gallery: string }
+  /** An access list refuses this visitor: proving an address on it may open it. */
+  | { ok: false; need: 'signin' };
+
+/** `chain`: the root first, the gallery asked for last. */
+export function decide(chain: readonly GateGallery[], pass: VisitorPass | undefined): Decision {
+  let comp: boolean | undefined;
+  let hires: boolean | undefined;
+  let restricted = false;
+  for (const g of chain) {
+    if (g.passwordProtected) {
+      restricted = true;
+      if (!g.passwordHash || !passOpens(pass, g.uuid, g.passwordHash)) return { ok: false, need: 'password', gallery: g.uuid };
+    }
+    if (g.acl.length === 0) continue;
+    const fallback = g.acl.find((r) => r.email === DEFAULT_ENTRY);
+    if (!fallback || !fallback.read) restricted = true;
+    const own = pass?.email ? g.acl.find((r) => r.email === pass.email) : undefined;
+    const rule = own ?? fallback;
+    if (!rule?.read) return { ok: false, need: 'signin' };
+    comp = (comp ?? true) && rule.compDownload;
+    hires = (hires ?? true) && rule.hiresDownload;
+  }
+  return { ok: true, compDownload: comp ?? false, hiresDownload: hires ?? false, restricted };
+}
+
+/** Whether a gallery is open to every visitor with no pass (its files may then be public). */
+export function isPublic(chain: readonly GateGallery[]): boolean {
+  const d = decide(chain, undefined);
+  return d.ok && !d.restricted;
+}
+
+/**
+ * What decides access along a chain, written out: each gallery's UUID, its
+ * password's stored hash and its access list. Signed file addresses carry a
+ * keyed digest of it (FileUrls.accessStamp), and /files compares it with the
+ * chain as it is now: a new password, an access-list entry changed, added or
+ * removed, or a gallery moved elsewhere each revoke the addresses given
+ * before. `passwordHash` must be given for every protected gallery of the chain.
+ */
+export function accessState(chain: readonly GateGallery[]): string {
+  return JSON.stringify(chain.map((g) => [g.uuid, g.passwordHash ?? null, g.acl.map((r) => [r.email, r.read, r.compDownload, r.hiresDownload])]));
+}
+
+/** A gallery's chain as loaded (the root first) and as the decision reads it. */
+export interface Chain {
+  galleries: SiteGallery[];
+  gate: GateGallery[];
+}
+
+function chainsOf(loaded: LoadedChains): Map<string, Chain> {
+  const out = new Map<string, Chain>();
+  for (const [path, galleries] of loaded.chains) out.set(path, { galleries, gate: toGate(galleries, loaded.acls) });
+  return out;
+}
+
+export function toGate(galleries: readonly SiteGallery[], acls: ReadonlyMap<number, readonly AclRule[]>): GateGallery[] {
+  return galleries.map((g) => ({ uuid: g.uuid, passwordProtected: g.password_hash !== null, passwordHash: g.password_hash, acl: acls.get(g.id) ?? [] }));
+}
+
+/** Who may see what, over the one chain loader: for the pages, the sitemap and /files. */
+export class VisitorAccess {
+  private readonly publicCache = new Map<string, { info: StoredFileInfo; until: number }>();
+  private readonly missCache = new Map<string, number>();
+
+  constructor(
+    private readonly repo: SiteRepository,
+    /** Checks the access stamps signed file addresses carry. */
+    private readonly urls: Pick<FileUrls, 'accessStamp'>,
+  ) {}
+
+  /** The chain of a gallery of a website by its full url path; undefined when there is none. */
+  async chain(websiteId: number, fullUrlPath: string): Promise<Chain | undefined> {
+    return chainsOf(await this.repo.chains(websiteId, [fullUrlPath])).get(fullUrlPath);
+  }
+
+  /** Every gallery's chain of a website, by full url path (the sitemap). */
+  async everyChain(websiteId: number): Promise<Map<string, Chain>> {
+    return chainsOf(await this.repo.chains(websiteId, undefined));
+  }
+
+  /**
+   * The chain of the gallery a signed file address names, while the media is live and
+   * published there (its access stamp is compared with it); undefined otherwise.
+   */
+  async publishedChain(mediaId: number, galleryUuid: string): Promise<GateGallery[] | undefined> {
+    const g = (await this.repo.publishedIn(mediaId)).find((p) => p.uuid === galleryUuid);
+    return g && (await this.chain(g.website_id, g.full_url_path))?.gate;
+  }
+
+  /** Whether the media is live and published in at least one gallery open to everyone: its renditions are public. */
+  async publiclyVisible(mediaId: number): Promise<boolean> {
+    const byWebsite = new Map<number, string[]>();
+    for (const p of await this.repo.publishedIn(mediaId)) byWebsite.set(p.website_id, [...(byWebsite.get(p.website_id) ?? []), p.full_url_path]);
+    for (const [websiteId, paths] of byWebsite) {
+      const chains = chainsOf(await this.repo.chains(websiteId, paths));
+      for (const c of chains.values()) if (isPublic(c.gate)) return true;
+    }
+    return false;
+  }
+
+  // ---- /files
+
+  /**
+   * What `key` is, if the request may have it: unsigned (`signed`
+   * undefined), only a rendition of a public media (live, published in a
+   * gallery open to everyone); signed for a gallery, any rendition or original
+   * of a media still live and published in that gallery (the signature proves
+   * the visitor was shown it there; unpublishing it revokes the address) and,
+   * when the signature carries an access stamp, while the gallery's chain still
+   * has that stamp (a new password or access list revokes it).
+   */
+  async servable(key: string, signed: { gallery: string; access?: string } | undefined): Promise<StoredFileInfo | undefined> {
+    if (signed === undefined) {
+      const known = this.remembered(key);
+      if (known !== undefined) return known ?? undefined;
+    }
+    const info = await this.repo.fileInfo(key);
+    if (signed !== undefined) {
+      if (!info) return undefined;
+      // Read at each request, not remembered: a revocation holds at once, on every node. The
+      // browser keeps what it fetched (private, until the expiry), so a page's images cost this once.
+      const chain = await this.publishedChain(info.mediaId, signed.gallery);
+      if (!chain || (signed.access !== undefined && this.urls.accessStamp(accessState(chain)) !== signed.access)) return undefined;
+      return info;
+    }
+    if (!info || info.kind !== 'rendition' || !(await this.publiclyVisible(info.mediaId))) {
+      if (this.missCache.size >= MISS_CACHE_ENTRIES) this.missCache.delete(this.missCache.keys().next().value!);
+      this.missCache.set(key, Date.now() + MISS_CACHE_MS);
+      return undefined;
+    }
+    // Public answers are cached for ever downstream anyway (immutable); here briefly, so a hot thumbnail costs no query.
+    if (this.publicCache.size >= PUBLIC_CACHE_ENTRIES) this.publicCache.delete(this.publicCache.keys().next().value!);
+    this.publicCache.set(key, { info, until: Date.now() + PUBLIC_CACHE_MS });
+    return info;
+  }
+
+  /**
+   * What this process remembers of an unsigned fetch of `key`, without any query: its file when
+   * it was found public lately, null when it was refused lately, undefined when not known.
+   */
+  remembered(key: string, now = Date.now()): StoredFileInfo | null | undefined {
+    const hit = this.publicCache.get(key);
+    if (hit && hit.until > now) return hit.info;
+    const miss = this.missCache.get(key);
+    if (miss === undefined) return undefined;
+    if (miss > now) return null;
+    this.missCache.delete(key);
+    return undefined;
+  }
+}

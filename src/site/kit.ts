@@ -1,0 +1,60 @@
+// What the website plugin (plugin.ts) gives its routes (routes.ts, signin-routes.ts):
+// the dependencies it was built with and the helpers every page shares.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
+import type { SiteAddress } from './address.js';
+import type { VisitorBudget } from './budget.js';
+import type { SiteFrame } from './pages/signin.js';
+import type { PassCodec } from './pass.js';
+import type { SiteService } from './service.js';
+import type { SignInService, VisitorLinks } from './signin-service.js';
+import type { PasswordThrottle } from './throttle.js';
+
+export interface WebsiteDeps {
+  site: SiteService;
+  links: VisitorLinks;
+  signIn: SignInService;
+  passes: PassCodec;
+  /** Wrong gallery passwords per address (throttle.ts), shared through Redis when set. */
+  passwordThrottle: PasswordThrottle;
+  /** Visitor requests per address (VISITOR_RATE_LIMIT): pages, the password form, the sign-in GETs. */
+  budget: VisitorBudget;
+  /** How long a page for a visitor without a pass is served from memory; 0: never. */
+  cacheSeconds: number;
+  /** PUBLIC_URL is read at each request (it may be settled after start). */
+  config: Pick<Config, 'publicUrl' | 'storageUrl'>;
+}
+
+/**
+ * `no-referrer` on the pages at a sign-in token's address (the token must not travel on);
+ * elsewhere `same-origin`: under `no-referrer` a browser posts a form with `Origin: null`,
+ * which the origin checks refuse.
+ */
+export type Referrer = 'same-origin' | 'no-referrer';
+
+export interface HtmlOptions {
+  /** Search engines may index it (else `X-Robots-Tag: noindex`). */
+  indexable?: boolean;
+  /** A page made for this visitor alone (sign-in, a refusal of a form): stored nowhere. */
+  personal?: boolean;
+  referrer?: Referrer;
+}
+
+/** What the website's routes share, made once per plugin. */
+export interface WebsiteKit {
+  /** The one HTML sender: every page of the website goes out with these headers. */
+  html(reply: FastifyReply, status: number, body: string, options?: HtmlOptions): FastifyReply;
+  /** The website's frame (its name linking home); a neutral one when no website is known. */
+  frameOf(at: SiteAddress | undefined): SiteFrame;
+  /** The website a request names by its urlname (`/sites/<urlname>`), remembered for its error pages. */
+  byUrlname(req: FastifyRequest, urlname: string): Promise<SiteAddress | undefined>;
+  /** The website at the request's Host, remembered for its error pages. */
+  byHost(req: FastifyRequest): Promise<SiteAddress | undefined>;
+  /**
+   * Whether a form post comes from the website itself (its announced home, the service's own
+   * address, or the address it was posted to): a cross-site page may not post in a visitor's name.
+   */
+  fromOwnSite(req: FastifyRequest, at: SiteAddress): boolean;
+  /** Takes one request of the visitor budget: a 429 page (thrown) when it is spent. */
+  withinBudget(req: FastifyRequest): Promise<void>;
+}

@@ -1,0 +1,121 @@
+// The public website as one encapsulated Fastify plugin: its pages, the
+// gallery password form and e-mail sign-in (docs/website.md, docs/visitors.md),
+// under `/sites/<urlname>` and at a website's own host name. Unsigned, HTML
+// only: the API's signature, router and XML replies stay outside it, and what
+// is set here (the error handler, the HTML headers) stays inside it.
+// The studio will be a second plugin of this shape; the API is the third.
+//   routes.ts          the pages, robots.txt, sitemap.xml, the password form
+//   signin-routes.ts   the sign-in form, its post and the mailed link
+//   /_site/<name>      the stylesheet and the script, immutable
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { ApiError } from '../http/errors.js';
+import { closeAfterReply } from '../http/linger.js';
+import { fromOwnOrigin, homeUrl, hostAddress, pathAddress, URLNAME, type SiteAddress } from './address.js';
+import { ASSETS } from './assets.js';
+import type { Referrer, WebsiteDeps, WebsiteKit } from './kit.js';
+import { messagePage, type SiteFrame } from './pages/signin.js';
+import { pageRoutes } from './routes.js';
+import { signInRoutes } from './signin-routes.js';
+
+const NO_SITE: SiteFrame = { siteTitle: 'Not found', homeHref: '/' };
+
+export function websitePlugin(deps: WebsiteDeps): FastifyPluginAsync {
+  const csp = contentSecurityPolicy(deps.config.storageUrl);
+  /** The website of a request once known, so that its error pages wear its frame too. */
+  const known = new WeakMap<FastifyRequest, SiteAddress>();
+  const remember = (req: FastifyRequest, at: SiteAddress | undefined) => {
+    if (at) known.set(req, at);
+    return at;
+  };
+
+  const kit: WebsiteKit = {
+    html(reply, status, body, options = {}) {
+      reply
+        .code(status)
+        .header('content-type', 'text/html; charset=utf-8')
+        .header('content-security-policy', csp)
+        .header('x-content-type-options', 'nosniff')
+        .header('referrer-policy', options.referrer ?? 'same-origin')
+        .header('cache-control', options.personal ? 'no-store' : 'private, no-cache')
+        .header('vary', 'Cookie');
+      if (!options.indexable) reply.header('x-robots-tag', 'noindex');
+      return reply.send(body);
+    },
+    frameOf: (at) => (at ? { siteTitle: at.website.title || at.website.urlname, homeHref: `${at.homePath}/` } : NO_SITE),
+    async byUrlname(req, urlname) {
+      const website = URLNAME.test(urlname) ? await deps.site.website({ urlname }) : undefined;
+      return remember(req, website && pathAddress(deps.config.publicUrl, website));
+    },
+    async byHost(req) {
+      const host = hostOf(req.headers.host);
+      const website = host ? await deps.site.website({ host }) : undefined;
+      return remember(req, website?.hostname ? hostAddress(website) : undefined);
+    },
+    fromOwnSite(req, at) {
+      const ours = [new URL(homeUrl(deps.config.publicUrl, at.website)).origin, new URL(at.home).origin, new URL(deps.config.publicUrl).origin, `${req.protocol}://${req.host}`];
+      return fromOwnOrigin(req.headers.origin, ours);
+    },
+    async withinBudget(req) {
+      const wait = await deps.budget.take(req.ip);
+      if (wait !== undefined) throw new ApiError('rate_limited', `Please wait ${wait} seconds and try again.`, { retryAfter: wait });
+    },
+  };
+
+  return async (f: FastifyInstance) => {
+    // The one error handler of the website: every refusal and failure is an HTML page in the
+    // website's frame, never the API's XML.
+    f.setErrorHandler((err, req, reply) => {
+      const frame = kit.frameOf(known.get(req));
+      const referrer: Referrer = req.routeOptions.url?.endsWith('/:token') ? 'no-referrer' : 'same-origin';
+      // A refused body is not read further: the connection ends with the reply.
+      closeAfterReply(req, reply);
+      if (err instanceof ApiError) {
+        if (err.extra.retryAfter) reply.header('retry-after', String(err.extra.retryAfter));
+        const title = err.status === 404 ? 'Not found' : err.status === 429 ? 'Too many requests' : 'Request refused';
+        return kit.html(reply, err.status, messagePage({ frame, title, text: err.message }), { personal: true, referrer });
+      }
+      const status = (err as { statusCode?: number }).statusCode ?? 500;
+      if (status >= 400 && status < 500) {
+        const text = status === 413 ? 'The form is too large.' : 'The request could not be understood.';
+        return kit.html(reply, status, messagePage({ frame, title: 'Request refused', text }), { personal: true, referrer });
+      }
+      // The path may hold a sign-in token: only the route's pattern is logged.
+      req.log.error({ reqId: req.id, method: req.method, route: req.routeOptions.url, err }, 'website page failed');
+      return kit.html(reply, 500, messagePage({ frame, title: 'Something went wrong', text: `Please try again later (request ${req.id}).` }), { personal: true, referrer });
+    });
+
+    signInRoutes(f, kit, deps);
+    pageRoutes(f, kit, deps);
+
+    f.get('/_site/:name', (req, reply) => {
+      const asset = ASSETS.get((req.params as { name: string }).name);
+      if (!asset) return reply.code(404).header('content-type', 'text/plain; charset=utf-8').header('x-content-type-options', 'nosniff').send('not found\n');
+      return reply
+        .header('content-type', asset.type)
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('x-content-type-options', 'nosniff')
+        .header('etag', `"${asset.name}"`)
+        .send(asset.body);
+    });
+  };
+}
+
+/** A Host header lower-cased, when it is a host name with an optional port. */
+function hostOf(header: string | undefined): string | undefined {
+  if (!header || header.length > 255) return undefined;
+  return /^[a-z0-9.-]+(?::\d{1,5})?$/i.test(header) ? header.toLowerCase() : undefined;
+}
+
+/** The pages' policy: nothing inline, images from here (and from the object store when files are there). */
+function contentSecurityPolicy(storageUrl: string | undefined): string {
+  const img = ["'self'"];
+  if (storageUrl?.startsWith('s3:')) {
+    try {
+      const endpoint = new URL(storageUrl).searchParams.get('endpoint');
+      img.push(endpoint ? new URL(endpoint).origin : 'https://*.amazonaws.com');
+    } catch {
+      /* a bad STORAGE_URL stops the service elsewhere */
+    }
+  }
+  return `default-src 'none'; img-src ${img.join(' ')}; style-src 'self'; script-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
+}
