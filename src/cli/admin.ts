@@ -200,11 +200,16 @@ const commands: Record<string, Command> = {
 
 const PROGRAM = 'npm run --silent admin --';
 
+/** `--email E` for a string option, `--default` for a flag. */
+function optionWord(name: string, o: Command['options'][string]): string {
+  return o.type === 'string' ? `--${name} ${o.value ?? 'VALUE'}` : `--${name}`;
+}
+
 /** `--email E [--first-name F] [--media UUID]...` */
 function synopsis(command: Command): string {
   return Object.entries(command.options)
     .map(([name, o]) => {
-      const word = o.type === 'string' ? `--${name} ${o.value ?? 'VALUE'}` : `--${name}`;
+      const word = optionWord(name, o);
       return (o.required ? word : `[${word}]`) + (o.multiple ? '...' : '');
     })
     .join(' ');
@@ -226,7 +231,7 @@ function overview(): string {
 
 function describeCommand(name: string, command: Command): string {
   const rows: Array<[string, string]> = Object.entries(command.options).map(([option, o]) => [
-    o.type === 'string' ? `--${option} ${o.value ?? 'VALUE'}` : `--${option}`,
+    optionWord(option, o),
     o.required ? `${o.help} (required)` : o.help,
   ]);
   rows.push(['--json', `print ${command.prints}`]);

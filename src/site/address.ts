@@ -82,3 +82,10 @@ export function fromOwnOrigin(origin: string | undefined, ours: readonly string[
   const given = origin.toLowerCase();
   return ours.some((o) => o.toLowerCase() === given);
 }
+
+/** A request's path and query, as the visitor sent them (read from the raw URL, undecoded). */
+export function pathAndQuery(rawUrl: string | undefined): { path: string; query: URLSearchParams } {
+  const url = rawUrl ?? '/';
+  const q = url.indexOf('?');
+  return { path: q < 0 ? url : url.slice(0, q), query: new URLSearchParams(q < 0 ? '' : url.slice(q + 1)) };
+}

@@ -7,7 +7,7 @@ import { h, type VNode } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import { ApiError } from '../http/errors.js';
 import { closeAfterReply } from '../http/linger.js';
-import { backUnder, cookiePath, type SiteAddress } from './address.js';
+import { backUnder, cookiePath, pathAndQuery, type SiteAddress } from './address.js';
 import { GalleryPage } from './pages/gallery.js';
 import { render, type Frame } from './pages/layout.js';
 import { MediaPage } from './pages/media.js';
@@ -210,16 +210,10 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
     return target.kind === 'gallery' ? galleryPage(reply, v, target.path, page, here) : mediaPage(reply, v, target.path, target.uuid, here);
   };
 
-  const split = (req: FastifyRequest): { path: string; query: URLSearchParams } => {
-    const url = req.raw.url ?? '/';
-    const q = url.indexOf('?');
-    return { path: q < 0 ? url : url.slice(0, q), query: new URLSearchParams(q < 0 ? '' : url.slice(q + 1)) };
-  };
-
   // A website by its urlname.
   const byUrlname = async (req: FastifyRequest, reply: FastifyReply) => {
     const { urlname } = req.params as { urlname: string };
-    const { path, query } = split(req);
+    const { path, query } = pathAndQuery(req.raw.url);
     const at = await kit.byUrlname(req, urlname);
     if (!at) {
       await kit.withinBudget(req);
@@ -241,7 +235,7 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
   const byHost = async (req: FastifyRequest, reply: FastifyReply) => {
     const at = await kit.byHost(req);
     if (!at) return reply.callNotFound();
-    const { path, query } = split(req);
+    const { path, query } = pathAndQuery(req.raw.url);
     return visit(req, reply, at, path.slice(1), query);
   };
   for (const url of ['/', '/-/*', '/_/*', '/robots.txt', '/sitemap.xml']) fastify.route({ method: 'GET', url, handler: byHost });

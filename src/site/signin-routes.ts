@@ -4,7 +4,7 @@
 // Inside the website's plugin (plugin.ts: headers, error page, addresses, budget).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.js';
-import { backUnder, cookiePath, type SiteAddress } from './address.js';
+import { backUnder, cookiePath, pathAndQuery, type SiteAddress } from './address.js';
 import { checkMailPage, messagePage, signInFormPage } from './pages/signin.js';
 import { passCookie, readPass } from './pass-cookie.js';
 import type { WebsiteDeps, WebsiteKit } from './kit.js';
@@ -23,12 +23,6 @@ function field(values: URLSearchParams, name: string): string | undefined {
   const all = values.getAll(name);
   if (all.length > 1) throw new ApiError('bad_request', `${name} is given more than once`);
   return all[0];
-}
-
-function queryOf(req: FastifyRequest): URLSearchParams {
-  const url = req.raw.url ?? '';
-  const q = url.indexOf('?');
-  return new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
 }
 
 function formOf(req: FastifyRequest): URLSearchParams {
@@ -70,7 +64,7 @@ export function signInRoutes(f: FastifyInstance, kit: WebsiteKit, deps: WebsiteD
   const form = async (req: FastifyRequest, reply: FastifyReply) => {
     await withinBudget(req);
     const at = await addressOf(req);
-    const back = backUnder(at.homePath, field(queryOf(req), 'back'));
+    const back = backUnder(at.homePath, field(pathAndQuery(req.raw.url).query, 'back'));
     if (back === undefined) throw new ApiError('invalid_parameter', 'The return address is not on this website.');
     return sendHtml(reply, 200, signInFormPage({ frame: frameOf(at), action: `${at.homePath}/_signin`, back }));
   };
