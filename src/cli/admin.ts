@@ -133,6 +133,31 @@ const commands: Record<string, Command> = {
       return { json: { uuid }, text: `media library created (${uuid})` };
     },
   },
+  'display-style set': {
+    summary: "what a website's display style chooses besides its layout (an extension): cropping, spacing, captions",
+    prints: '{"urlname","style"}',
+    options: {
+      urlname: { type: 'string', value: 'U', required: true, help: 'the website' },
+      style: { type: 'string', value: 'S', required: true, help: 'the display style, by name (Grid, Masonry…) or UUID' },
+      crop: { type: 'string', value: 'yes|no', help: 'yes: a grid crops its photos to square cells; no (the default): justified rows, every photo whole' },
+      spacing: { type: 'string', value: 'none|tight|normal|wide', help: 'the space between photos (normal by default)' },
+      captions: { type: 'string', value: 'yes|no', help: 'titles under the photos (no by default)' },
+    },
+    async run(core, o) {
+      const yesNo = (name: string): boolean | undefined => {
+        const v = str(o, name, false);
+        if (v === undefined) return undefined;
+        if (v !== 'yes' && v !== 'no') throw new UsageError(`--${name} must be yes or no`);
+        return v === 'yes';
+      };
+      const spacing = str(o, 'spacing', false);
+      if (spacing !== undefined && !['none', 'tight', 'normal', 'wide'].includes(spacing)) throw new UsageError('--spacing must be none, tight, normal or wide');
+      const urlname = str(o, 'urlname')!;
+      const style = str(o, 'style')!;
+      await core.websites.setDisplayStyle(urlname, style, { crop: yesNo('crop'), spacing: spacing as 'none' | 'tight' | 'normal' | 'wide' | undefined, captions: yesNo('captions') });
+      return { json: { urlname, style }, text: `display style ${style} of ${urlname} changed` };
+    },
+  },
   'pricing-profile create': {
     summary: 'a pricing profile',
     prints: '{"uuid"}',

@@ -74,6 +74,8 @@ export interface GalleryAttributes {
   description?: string;
   display_style?: string;
   cover_media?: string;
+  /** Extension (docs/galleries.md): the media a protected gallery shows to visitors who may not open it. */
+  public_cover_media?: string;
   hidden?: boolean | 0 | 1;
   indexing?: 0 | 1 | 2;
   password?: string;

@@ -36,6 +36,8 @@ const GALLERY_PARAMS = [
   'gallery[description]',
   'gallery[display_style]',
   'gallery[cover_media]',
+  // Extension (docs/galleries.md): the media a protected gallery shows to visitors who may not open it.
+  'gallery[public_cover_media]',
   'gallery[hidden]',
   'gallery[indexing]',
   'gallery[password]',
@@ -64,6 +66,8 @@ export interface GalleryInput {
   displayStyle?: string | null;
   /** Cover media UUID; null: no cover. */
   coverMedia?: string | null;
+  /** Extension: the public cover's media UUID; null: none. */
+  publicCoverMedia?: string | null;
   hidden?: boolean;
   indexing?: 0 | 1 | 2;
   /** null: remove the password. */
@@ -129,6 +133,7 @@ function readGalleryInput(p: Params, mode: 'create' | 'update'): GalleryInput {
   if (description !== undefined) input.description = description.trim() === '' ? null : description;
   input.displayStyle = uuidRef(p, 'gallery[display_style]');
   input.coverMedia = uuidRef(p, 'gallery[cover_media]');
+  input.publicCoverMedia = uuidRef(p, 'gallery[public_cover_media]');
   input.hidden = p.flag('gallery[hidden]');
   const indexing = choice(p, 'gallery[indexing]', ['0', '1', '2'] as const);
   if (indexing !== undefined) input.indexing = Number(indexing) as 0 | 1 | 2;

@@ -55,5 +55,6 @@ export class MembershipRepository {
   async forgetMedias(tx: Db, mediaIds: readonly number[]): Promise<void> {
     if (mediaIds.length === 0) return;
     await tx.updateTable('galleries').set({ cover_media_id: null }).where('cover_media_id', 'in', mediaIds).execute();
+    await tx.updateTable('galleries').set({ public_cover_media_id: null }).where('public_cover_media_id', 'in', mediaIds).execute();
   }
 }

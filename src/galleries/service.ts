@@ -292,10 +292,10 @@ export class GalleriesService {
     return id ?? null;
   }
 
-  private async coverMedia(repo: GalleriesRepository, website: WebsiteRow, uuid: string | null): Promise<number | null> {
+  private async coverMedia(repo: GalleriesRepository, website: WebsiteRow, uuid: string | null, param = 'gallery[cover_media]'): Promise<number | null> {
     if (uuid === null) return null;
     const id = await repo.ownerMediaId(website, uuid);
-    if (id === undefined) throw invalid(`gallery[cover_media]: ${uuid} is not a media of this website's owner`);
+    if (id === undefined) throw invalid(`${param}: ${uuid} is not a media of this website's owner`);
     return id;
   }
 
@@ -336,6 +336,7 @@ export class GalleriesService {
     await this.checkWebsiteRoom(repo, website.id, 1);
     const displayStyleId = await this.displayStyle(repo, website.id, input.displayStyle ?? null);
     const coverMediaId = await this.coverMedia(repo, website, input.coverMedia ?? null);
+    const publicCoverMediaId = await this.coverMedia(repo, website, input.publicCoverMedia ?? null, 'gallery[public_cover_media]');
     const urlPath = uniqueUrlPath(baseUrlPath(input.urlPath, input.name!), await repo.siblingUrlPaths(parent.id));
     const fullUrlPath = childFullUrlPath(parent.full_url_path, urlPath);
     checkFullUrlPathLength(fullUrlPath.length, pathSource(input));
@@ -358,6 +359,7 @@ export class GalleriesService {
       order_subgalleries: input.orderSubgalleries ? 1 : 0,
       display_style_id: displayStyleId,
       cover_media_id: coverMediaId,
+      public_cover_media_id: publicCoverMediaId,
       published_at: now,
       created_at: now,
       updated_at: now,
@@ -397,6 +399,7 @@ export class GalleriesService {
     }
     if (input.displayStyle !== undefined) changes.display_style_id = await this.displayStyle(repo, website.id, input.displayStyle);
     if (input.coverMedia !== undefined) changes.cover_media_id = await this.coverMedia(repo, website, input.coverMedia);
+    if (input.publicCoverMedia !== undefined) changes.public_cover_media_id = await this.coverMedia(repo, website, input.publicCoverMedia, 'gallery[public_cover_media]');
     if (input.name !== undefined) changes.name = input.name;
     if (input.description !== undefined) changes.description = input.description;
     if (input.hidden !== undefined) changes.hidden = input.hidden ? 1 : 0;

@@ -135,7 +135,11 @@ export class VisitorAccess {
     return g && (await this.chain(g.website_id, g.full_url_path))?.gate;
   }
 
-  /** Whether the media is live and published in at least one gallery open to everyone: its renditions are public. */
+  /**
+   * Whether the media's renditions are public: it is live and published in at least one gallery
+   * open to everyone, or it is the public cover a photographer chose for a gallery (shown, with a
+   * lock, to visitors who may not open that gallery; docs/website.md).
+   */
   async publiclyVisible(mediaId: number): Promise<boolean> {
     const byWebsite = new Map<number, string[]>();
     for (const p of await this.repo.publishedIn(mediaId)) byWebsite.set(p.website_id, [...(byWebsite.get(p.website_id) ?? []), p.full_url_path]);
@@ -143,7 +147,7 @@ export class VisitorAccess {
       const chains = chainsOf(await this.repo.chains(websiteId, paths));
       for (const c of chains.values()) if (isPublic(c.gate)) return true;
     }
-    return false;
+    return this.repo.isPublicCover(mediaId);
   }
 
   // ---- /files

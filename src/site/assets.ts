@@ -1,106 +1,238 @@
-// The website's one stylesheet and one script, served at addresses named by
-// their content hash (/_site/<hash>.css|.js) so they are cached for ever and
-// a new version gets a new address. Kept as strings: no build step, and the
+// The website's stylesheet and scripts, served at addresses named by their
+// content hash (/_site/<hash>.css|.js) so they are cached for ever and a new
+// version gets a new address. Ours are kept as strings (no build step); the
+// viewer's library, PhotoSwipe 5, is read from its package as published. The
 // CSP forbids inline styles and scripts, so everything lives here.
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 
-// Justified rows: each item grows with its aspect ratio (a class per tenth,
-// since the CSP forbids style attributes).
-const aspectClasses = Array.from({ length: 28 }, (_, i) => {
-  const r = i + 3; // 0.3 … 3.0
-  return `.rows .a${r}{flex-grow:${r};flex-basis:calc(var(--row)*${r / 10})}`;
-}).join('\n');
+/** PhotoSwipe 5's core (ES module) and stylesheet, served as they are published. */
+const PSWP_DIST = dirname(createRequire(import.meta.url).resolve('photoswipe'));
+const PSWP_CSS = readFileSync(join(PSWP_DIST, 'photoswipe.css'), 'utf8');
+const PSWP_MODULE = asset('js', readFileSync(join(PSWP_DIST, 'photoswipe.esm.min.js'), 'utf8').replace(/\n\/\/# sourceMappingURL=.*$/, ''), 'text/javascript; charset=utf-8');
+
+// Justified rows at each photo's true aspect ratio: an item's flex-basis is its ratio × the row
+// height and it grows in proportion to its ratio, so the items of a row keep one height whatever
+// the width (rows fill the width, nothing is cropped). The ratio is a class per hundredth (the
+// CSP forbids style attributes), which sets --r.
+const ratioClasses = Array.from({ length: 376 }, (_, i) => `.r${i + 25}{--r:${(i + 25) / 100}}`).join('');
 
 const CSS = `*,*::before,*::after{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
-body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1b1b;background:#fafafa}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1b1b;background:#fff}
 a{color:#0b57d0}
 a:focus-visible,button:focus-visible,input:focus-visible{outline:3px solid #f29900;outline-offset:2px}
 .skip{position:absolute;left:-999px;top:0;background:#fff;padding:.5rem 1rem;z-index:10}
 .skip:focus{left:0}
-header.site{padding:.75rem 1rem;border-bottom:1px solid #ddd;background:#fff}
-header.site a{color:inherit;text-decoration:none;font-weight:600}
-main{padding:1rem;max-width:1400px;margin:0 auto}
-h1{font-size:1.6rem;margin:.5rem 0}
-h2{font-size:1.2rem;margin:1.5rem 0 .5rem}
-.crumbs{padding:.5rem 1rem 0;max-width:1400px;margin:0 auto}
+.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
+header.site{padding:.75rem 1rem;border-bottom:1px solid #e4e4e4;background:#fff}
+header.site a{color:inherit;text-decoration:none;font-weight:600;letter-spacing:.02em}
+main{padding:.5rem;max-width:1400px;margin:0 auto}
+h1{font-size:1.6rem;font-weight:600;margin:.5rem 0;line-height:1.25}
+h2{font-size:1.15rem;font-weight:600;margin:1.5rem 0 .5rem}
+.crumbs{padding:.5rem .5rem 0;max-width:1400px;margin:0 auto}
 .crumbs ol{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.25rem;font-size:.9rem}
-.crumbs li+li::before{content:"/";margin-right:.25rem;color:#777}
-.desc{max-width:70ch;white-space:pre-line}
-.subs{list-style:none;margin:0;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(150px,1fr));gap:.75rem}
+.crumbs li+li::before{content:"/";margin-right:.25rem;color:#767676}
+.desc{max-width:70ch;white-space:pre-line;color:#444}
+.lock{width:.9em;height:.9em;fill:currentColor;vertical-align:-.05em;margin-right:.3em}
+.subs{list-style:none;margin:0;padding:0;display:grid;grid-template-columns:repeat(2,1fr);gap:.75rem}
 .subs a{display:block;text-decoration:none;color:inherit}
-.subs img,.subs .ph{width:100%;height:auto;aspect-ratio:4/3;object-fit:cover;display:block;background:#e6e6e6}
-.subs span{display:block;padding:.25rem 0}
-.media{list-style:none;margin:0;padding:0}
-.media a{display:block}
-.media img,.media .ph{display:block;width:100%;height:auto;background:#e6e6e6}
-.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(100px,1fr));gap:.5rem}
+.subs .cover{display:block;width:100%;height:auto;aspect-ratio:3/2;object-fit:cover;background:#ececec}
+.subs .name{display:block;padding:.35rem 0 0;font-weight:600}
+.subs .date{display:block;font-size:.85rem;color:#595959}
+.media{list-style:none;margin:0;padding:0;--gap:8px}
+.sp-none{--gap:0px}.sp-tight{--gap:3px}.sp-wide{--gap:20px}
+.media a{display:block;color:inherit;text-decoration:none}
+.media img,.media .ph{display:block;width:100%;height:auto;background:#ececec}
+.media .cap{display:block;font-size:.85rem;padding:.25rem 0;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.justified{--h:250px;display:flex;flex-wrap:wrap;gap:var(--gap)}
+.justified li{--r:1.5;flex:var(--r) 1 calc(var(--h)*var(--r));min-width:0}
+.justified::after{content:"";flex:1000000 1 0px}
+${ratioClasses}
+.masonry{columns:2;column-gap:var(--gap)}
+.masonry li{break-inside:avoid;margin-bottom:var(--gap)}
+.grid{display:grid;grid-template-columns:repeat(2,1fr);gap:var(--gap)}
 .grid img,.grid .ph{aspect-ratio:1;object-fit:cover}
-.rows{--row:120px;display:flex;flex-wrap:wrap;gap:.5rem}
-.rows li{flex-grow:13;flex-basis:calc(var(--row)*1.3)}
-.rows::after{content:"";flex-grow:999}
-.rows img,.rows .ph{height:var(--row);object-fit:cover}
-${aspectClasses}
-.slides{display:flex;overflow-x:auto;scroll-snap-type:x mandatory;gap:1rem}
-.slides li{flex:0 0 100%;scroll-snap-align:center}
-.slides img,.slides .ph{max-height:75vh;object-fit:contain}
-.strip{display:flex;overflow-x:auto;gap:.5rem;padding-bottom:.5rem}
-.strip li{flex:0 0 auto}
-.strip img,.strip .ph{height:180px;width:auto}
+.filmstrip{display:flex;overflow-x:auto;gap:var(--gap);padding-bottom:.5rem;scroll-snap-type:x proximity}
+.filmstrip li{flex:0 0 auto;scroll-snap-align:start}
+.filmstrip img,.filmstrip .ph{height:120px;width:auto}
+.slideshow{display:flex;overflow-x:auto;scroll-snap-type:x mandatory;gap:var(--gap)}
+.slideshow li{flex:0 0 100%;scroll-snap-align:center;display:flex;flex-direction:column;align-items:center}
+.slideshow img,.slideshow .ph{width:auto;height:auto;max-width:100%;max-height:78vh}
+.progress{display:flex;align-items:center;gap:.6rem;margin:.5rem 0;font-size:.9rem;color:#595959}
+.progress progress{width:10rem;height:.4rem}
+.play{margin:0 0 .5rem}
 .ph{fill:#ddd}
-.pages{display:flex;gap:1rem;margin:1.5rem 0;flex-wrap:wrap}
+.pages{display:flex;gap:1rem;margin:1.5rem 0;flex-wrap:wrap;align-items:center}
 .photo{margin:0}
-.photo img,.photo .ph{display:block;max-width:100%;height:auto;max-height:80vh;width:auto;margin:0 auto;background:#e6e6e6}
+.photo img,.photo .ph{display:block;max-width:100%;height:auto;max-height:85vh;width:auto;margin:0 auto;background:#ececec}
+.credit{color:#595959;font-size:.9rem;text-align:center}
 .meta dt{font-weight:600}
 .meta dd{margin:0 0 .5rem}
 .kw{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.4rem}
 .kw li{background:#eee;border-radius:1rem;padding:0 .6rem}
-nav.step{display:flex;justify-content:space-between;margin:1rem 0}
+nav.step{display:flex;justify-content:space-between;margin:1rem 0;gap:1rem}
+.locked{display:grid;gap:1.25rem;max-width:60rem;margin:1rem auto}
+.locked-cover{margin:0}
+.locked-cover img{display:block;width:100%;height:auto;background:#ececec}
+.locked .date{color:#595959;margin:0 0 1rem}
 form.pw{display:flex;flex-direction:column;gap:.5rem;max-width:22rem}
-input,button{font:inherit;padding:.5rem}
+input,button{font:inherit;padding:.5rem .75rem}
+button,.button{background:#1b1b1b;color:#fff;border:0;border-radius:4px;cursor:pointer;text-decoration:none;display:inline-block;padding:.5rem .9rem}
 .error{color:#b00020}
-dialog.lb{border:0;padding:0;max-width:100vw;max-height:100vh;width:100vw;height:100vh;background:rgba(0,0,0,.92);color:#fff}
-dialog.lb::backdrop{background:rgba(0,0,0,.92)}
-.lb figure{margin:0;height:100%;display:flex;flex-direction:column;align-items:center;justify-content:center}
-.lb img{max-width:100%;max-height:85vh;object-fit:contain}
-.lb button{position:absolute;background:rgba(0,0,0,.6);color:#fff;border:1px solid #888;border-radius:4px;cursor:pointer}
-.lb .close{top:1rem;right:1rem}
-.lb .prev{left:1rem;top:50%}
-.lb .next{right:1rem;top:50%}
-@media (min-width:700px){.grid{grid-template-columns:repeat(auto-fill,minmax(200px,1fr))}.rows{--row:220px}}
+.pswp__caption{position:absolute;left:0;right:0;bottom:0;padding:.75rem 1rem 1rem;color:#eee;background:linear-gradient(transparent,rgba(0,0,0,.6));text-align:center;font-size:.95rem}
+.pswp__caption small{display:block;color:#ccc;font-size:.8rem}
+.pswp__caption:empty{display:none}
+.pswp__progress{position:absolute;left:0;right:0;top:0;height:3px;background:rgba(255,255,255,.15)}
+.pswp__progress span{display:block;height:100%;width:0;background:#fff;transition:width .3s}
+.pswp__button--download,.pswp__button--play,.pswp__button--fs{display:flex;align-items:center;justify-content:center}
+.pswp__button--download svg,.pswp__button--play svg,.pswp__button--fs svg{width:24px;height:24px;fill:#fff}
+.pswp__button--download[hidden]{display:none}
+.pswp-none{color:#ccc;display:flex;height:100%;align-items:center;justify-content:center}
+@media (min-width:700px){main,.crumbs{padding-left:1rem;padding-right:1rem}.justified{--h:260px}.masonry{columns:3}.grid{grid-template-columns:repeat(auto-fill,minmax(240px,1fr))}.subs{grid-template-columns:repeat(auto-fill,minmax(260px,1fr))}.locked{grid-template-columns:minmax(0,1.2fr) minmax(0,1fr);align-items:center}h1{font-size:2rem}}
 @media (prefers-reduced-motion:reduce){*{scroll-behavior:auto!important}}
-`;
+` + PSWP_CSS;
 
-// The lightbox: a link of the media list (data-lb) opens its large image in a
-// modal dialog; arrows step, Escape closes, Tab stays inside, and focus goes
-// back to the link it came from. Without the script the links open media pages.
-const JS = `(function(){
-"use strict";
-var items=[].slice.call(document.querySelectorAll("a[data-lb]"));
-if(!items.length||typeof HTMLDialogElement!=="function")return;
-var d=document.createElement("dialog");d.className="lb";d.setAttribute("aria-label","Photo viewer");
-var fig=document.createElement("figure");var img=document.createElement("img");var cap=document.createElement("figcaption");
-fig.appendChild(img);fig.appendChild(cap);
-function btn(cls,label,text){var b=document.createElement("button");b.type="button";b.className=cls;b.setAttribute("aria-label",label);b.textContent=text;d.appendChild(b);return b;}
-d.appendChild(fig);
-var closeB=btn("close","Close","\\u2715"),prevB=btn("prev","Previous","\\u2039"),nextB=btn("next","Next","\\u203A");
-document.body.appendChild(d);
-var at=-1,opener=null;
-function show(i){at=(i+items.length)%items.length;var a=items[at];var src=a.getAttribute("data-lb");
-if(src){img.src=src;img.hidden=false;}else{img.removeAttribute("src");img.hidden=true;}
-img.alt=a.getAttribute("data-title")||"";cap.textContent=(a.getAttribute("data-title")||"")+" ("+(at+1)+" / "+items.length+")";d.setAttribute("data-index",String(at));}
-function open(i){opener=items[i];show(i);d.showModal();closeB.focus();}
-function close(){if(d.open)d.close();}
-d.addEventListener("close",function(){if(opener)opener.focus();});
-closeB.addEventListener("click",close);prevB.addEventListener("click",function(){show(at-1);});nextB.addEventListener("click",function(){show(at+1);});
-d.addEventListener("keydown",function(e){
-if(e.key==="ArrowRight"){e.preventDefault();show(at+1);}
-else if(e.key==="ArrowLeft"){e.preventDefault();show(at-1);}
-else if(e.key==="Escape"){e.preventDefault();close();}
-else if(e.key==="Tab"){var f=[closeB,prevB,nextB];var k=f.indexOf(document.activeElement);e.preventDefault();f[(k+(e.shiftKey?f.length-1:1))%f.length].focus();}
-});
-items.forEach(function(a,i){a.addEventListener("click",function(e){if(e.ctrlKey||e.metaKey||e.shiftKey||e.button)return;e.preventDefault();open(i);});});
-})();
+// The viewer: PhotoSwipe 5 (its own hashed asset, PSWP_MODULE below, loaded on first use) over
+// the gallery's links. Each photo has an address (#photo=<uuid>): opening one adds a history
+// entry, so the back button closes the viewer, and a shared address opens that photo. The
+// slides take the thumbnail's srcset (every size of the ladder); PhotoSwipe sets their sizes
+// to the drawn width, so zooming in loads a larger size. Captions carry the credit line; the
+// download button shows where the visitor may download (a signed address with a file name).
+// Without this script the links open the media pages.
+const JS = `const links = Array.prototype.slice.call(document.querySelectorAll("ul.media a[data-uuid]"));
+const MODULE = "/_site/${PSWP_MODULE.name}";
+const ICONS = {
+  download: '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M11 3h2v10.2l3.6-3.6 1.4 1.4-6 6-6-6 1.4-1.4 3.6 3.6zM4 19h16v2H4z"/></svg>',
+  play: '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M7 4.5v15l12.5-7.5z"/></svg>',
+  pause: '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 4h4v16H6zM14 4h4v16h-4z"/></svg>',
+  fs: '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M3 3h7v2H5v5H3zm11 0h7v7h-2V5h-5zM3 14h2v5h5v2H3zm16 0h2v7h-7v-2h5z"/></svg>'
+};
+const SLIDESHOW_MS = 4000;
+let pswp = null;
+let pushed = false;
+let byBack = false;
+let timer = 0;
+
+function photoOfAddress() {
+  const m = /^#photo=([0-9a-f-]{36})$/.exec(location.hash);
+  return m ? m[1] : null;
+}
+function indexOf(uuid) {
+  for (let i = 0; i < links.length; i++) if (links[i].getAttribute("data-uuid") === uuid) return i;
+  return -1;
+}
+function slide(a) {
+  const img = a.querySelector("img");
+  const w = Number(a.getAttribute("data-width")), h = Number(a.getAttribute("data-height"));
+  if (!img || !w || !h) return { html: '<div class="pswp-none">This photo is not ready yet.</div>', element: a };
+  return { src: img.currentSrc || img.src, srcset: img.srcset, msrc: img.currentSrc || img.src, width: w, height: h, alt: img.alt, element: a };
+}
+function addressOf(a) {
+  return location.pathname + location.search + "#photo=" + a.getAttribute("data-uuid");
+}
+function stopPlay(button) {
+  if (timer) clearInterval(timer);
+  timer = 0;
+  if (button) { button.innerHTML = ICONS.play; button.setAttribute("aria-label", "Play the slideshow"); button.title = "Play the slideshow"; }
+}
+function open(index, fromAddress, play) {
+  if (pswp) return;
+  import(MODULE).then(function (mod) {
+    const PhotoSwipe = mod.default;
+    let playButton = null;
+    pswp = new PhotoSwipe({
+      dataSource: links.map(slide),
+      index: index,
+      bgOpacity: 1,
+      showHideAnimationType: "fade",
+      preload: [1, 2],
+      closeTitle: "Close (Esc)",
+      zoomTitle: "Zoom",
+      arrowPrevTitle: "Previous photo",
+      arrowNextTitle: "Next photo",
+      errorMsg: "This photo cannot be loaded."
+    });
+    pswp.on("uiRegister", function () {
+      pswp.ui.registerElement({ name: "progress", order: 1, appendTo: "root", onInit: function (el, p) {
+        const bar = document.createElement("span");
+        el.appendChild(bar);
+        p.on("change", function () { bar.style.width = ((p.currIndex + 1) / p.getNumItems()) * 100 + "%"; });
+      } });
+      pswp.ui.registerElement({ name: "caption", order: 9, appendTo: "root", onInit: function (el, p) {
+        el.setAttribute("aria-live", "polite");
+        p.on("change", function () {
+          const a = links[p.currIndex];
+          el.textContent = a.getAttribute("data-title") || "";
+          const credit = a.getAttribute("data-credit");
+          if (credit) { const s = document.createElement("small"); s.textContent = credit; el.appendChild(s); }
+        });
+      } });
+      pswp.ui.registerElement({ name: "download", order: 8, isButton: true, tagName: "a", title: "Download", html: ICONS.download, onInit: function (el, p) {
+        el.setAttribute("aria-label", "Download");
+        el.setAttribute("download", "");
+        p.on("change", function () {
+          const href = links[p.currIndex].getAttribute("data-download");
+          if (href) { el.href = href; el.hidden = false; } else { el.removeAttribute("href"); el.hidden = true; }
+        });
+      } });
+      pswp.ui.registerElement({ name: "play", order: 7, isButton: true, title: "Play the slideshow", html: ICONS.play, onInit: function (el) {
+        playButton = el;
+        el.setAttribute("aria-label", "Play the slideshow");
+      }, onClick: function (e, el, p) {
+        if (timer) return stopPlay(el);
+        timer = setInterval(function () { p.next(); }, SLIDESHOW_MS);
+        el.innerHTML = ICONS.pause; el.setAttribute("aria-label", "Pause the slideshow"); el.title = "Pause the slideshow";
+      } });
+      if (document.fullscreenEnabled) pswp.ui.registerElement({ name: "fs", order: 9, isButton: true, title: "Full screen", html: ICONS.fs, onInit: function (el) {
+        el.setAttribute("aria-label", "Full screen");
+      }, onClick: function () {
+        if (document.fullscreenElement) document.exitFullscreen(); else document.documentElement.requestFullscreen().catch(function () {});
+      } });
+    });
+    pswp.on("change", function () {
+      const a = links[pswp.currIndex];
+      history.replaceState(history.state, "", addressOf(a));
+      document.documentElement.setAttribute("data-viewer", a.getAttribute("data-uuid"));
+    });
+    // Stepping with the arrow keys takes over from the slideshow.
+    pswp.on("keydown", function (e) { if (/^Arrow/.test(e.originalEvent.key)) stopPlay(playButton); });
+    pswp.on("close", function () {
+      stopPlay(playButton);
+      if (document.fullscreenElement) document.exitFullscreen().catch(function () {});
+      document.documentElement.removeAttribute("data-viewer");
+      pswp = null;
+      if (byBack) byBack = false;
+      else if (pushed) history.back();
+      else history.replaceState(history.state, "", location.pathname + location.search);
+      pushed = false;
+    });
+    if (!fromAddress) { history.pushState({ viewer: true }, "", addressOf(links[index])); pushed = true; }
+    pswp.init();
+    if (play && playButton) playButton.click();
+  });
+}
+
+if (links.length > 0) {
+  links.forEach(function (a, i) {
+    a.addEventListener("click", function (e) {
+      if (e.ctrlKey || e.metaKey || e.shiftKey || e.altKey || e.button) return;
+      e.preventDefault();
+      open(i, false, false);
+    });
+  });
+  window.addEventListener("popstate", function () {
+    const uuid = photoOfAddress();
+    if (pswp && !uuid) { byBack = true; pswp.close(); }
+    else if (!pswp && uuid && indexOf(uuid) >= 0) open(indexOf(uuid), true, false);
+  });
+  const play = document.querySelector("button[data-play]");
+  if (play) { play.hidden = false; play.addEventListener("click", function () { open(0, false, true); }); }
+  const shared = photoOfAddress();
+  if (shared && indexOf(shared) >= 0) open(indexOf(shared), true, false);
+}
 `;
 
 export interface Asset {
@@ -121,10 +253,10 @@ function asset(ext: 'css' | 'js' | 'svg', text: string, type: string): Asset {
 export const STYLESHEET = asset('css', CSS, 'text/css; charset=utf-8');
 export const SCRIPT = asset('js', JS, 'text/javascript; charset=utf-8');
 export const ICON_ASSET = asset('svg', ICON, 'image/svg+xml');
-export const ASSETS = new Map([STYLESHEET, SCRIPT, ICON_ASSET].map((a) => [a.name, a]));
+export const ASSETS = new Map([STYLESHEET, SCRIPT, PSWP_MODULE, ICON_ASSET].map((a) => [a.name, a]));
 
-/** The aspect class of a width × height for justified rows. */
-export function aspectClass(width: number, height: number): string {
-  const r = Math.round((width / Math.max(1, height)) * 10);
-  return `a${Math.min(30, Math.max(3, r))}`;
+/** The ratio class of a width × height for justified rows (hundredths, 0.25 … 4; a wider panorama is drawn a little lower than its row). */
+export function ratioClass(width: number, height: number): string {
+  const r = Math.round((width / Math.max(1, height)) * 100);
+  return `r${Math.min(400, Math.max(25, r))}`;
 }

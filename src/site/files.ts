@@ -121,7 +121,7 @@ async function serve(deps: FileRouteDeps, req: FastifyRequest, reply: FastifyRep
       'cache-control',
       access.kind === 'signed' ? `private, max-age=${Math.max(0, Math.floor((access.expiresAt - Date.now()) / 1000))}` : `public, max-age=${ONE_YEAR}, immutable`,
     );
-  if (!inline) reply.header('content-disposition', info.kind === 'original' && info.fileName ? attachment(info.fileName) : 'attachment');
+  if (!inline) reply.header('content-disposition', info.kind === 'original' ? (info.fileName ? attachment(info.fileName) : 'attachment') : attachment(downloadName(info)));
 
   const inm = req.headers['if-none-match'];
   if (typeof inm === 'string' && matches(inm, etag)) return reply.code(304).send();
@@ -151,6 +151,19 @@ async function serve(deps: FileRouteDeps, req: FastifyRequest, reply: FastifyRep
     return text(reply, 404, 'not found');
   }
   return reply.send(body);
+}
+
+const EXTENSIONS: Record<string, string> = { 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/avif': 'avif', 'image/png': 'png' };
+
+/**
+ * A rendition saved by a visitor (a comp): named after its media's title, else its original
+ * file's name, with the rendition's own extension — never the storage key's hash.
+ */
+export function downloadName(info: { title: string | null; fileName: string; mimeType: string }): string {
+  const ext = EXTENSIONS[info.mimeType.toLowerCase()] ?? 'bin';
+  const fromTitle = (info.title ?? '').replace(/[\u0000-\u001f\u007f/\\:*?"<>|]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 120);
+  const base = fromTitle || info.fileName.replace(/\.[A-Za-z0-9]{1,5}$/, '').replace(/[\u0000-\u001f\u007f/\\]+/g, '_').slice(0, 120) || 'photo';
+  return `${base}.${ext}`;
 }
 
 /** A download's name: ASCII fallback and the UTF-8 original (RFC 6266). */

@@ -21,8 +21,8 @@ export type SiteWebsite = Pick<WebsiteRow, 'id' | 'uuid' | 'urlname' | 'title' |
 export type SiteGallery = Pick<
   GalleryRow,
   | 'id' | 'uuid' | 'parent_id' | 'name' | 'full_url_path' | 'description' | 'hidden' | 'indexing' | 'password_hash'
-  | 'content_order' | 'content_order_direction' | 'cover_media_id' | 'updated_at'
-> & { layout: string | null };
+  | 'content_order' | 'content_order_direction' | 'cover_media_id' | 'public_cover_media_id' | 'published_at' | 'updated_at'
+> & { layout: string | null; crop: number | null; spacing: string | null; captions: number | null };
 
 /** A media a visitor may see in a gallery, with what orders it. */
 export type OrderRow = OrderableMedia;
@@ -30,12 +30,12 @@ export type OrderRow = OrderableMedia;
 export type SiteMedia = Pick<
   MediaRow,
   | 'id' | 'uuid' | 'file_name' | 'mime_type' | 'storage_key' | 'title' | 'description' | 'location' | 'city' | 'state' | 'country'
-  | 'shot_at' | 'width' | 'height' | 'renditions_state'
+  | 'shot_at' | 'width' | 'height' | 'renditions_state' | 'author' | 'copyright'
 >;
 
 export type SiteRendition = Pick<RenditionRow, 'media_id' | 'name' | 'width' | 'height' | 'mime_type' | 'storage_key' | 'watermarked'>;
 
-export type ChildGallery = Pick<GalleryRow, 'id' | 'uuid' | 'name' | 'full_url_path' | 'password_hash' | 'cover_media_id'>;
+export type ChildGallery = Pick<GalleryRow, 'id' | 'uuid' | 'name' | 'full_url_path' | 'password_hash' | 'cover_media_id' | 'public_cover_media_id' | 'published_at'>;
 
 const GALLERY_COLUMNS = [
   'g.id',
@@ -50,7 +50,12 @@ const GALLERY_COLUMNS = [
   'g.content_order',
   'g.content_order_direction',
   'g.cover_media_id',
+  'g.public_cover_media_id',
+  'g.published_at',
   'ds.layout',
+  'ds.crop',
+  'ds.spacing',
+  'ds.captions',
   'g.updated_at',
 ] as const;
 
@@ -70,6 +75,8 @@ const MEDIA_COLUMNS = [
   'm.width',
   'm.height',
   'm.renditions_state',
+  'm.author',
+  'm.copyright',
 ] as const;
 
 /**
@@ -106,7 +113,8 @@ export function ancestorPaths(fullUrlPath: string): string[] {
 
 /** A stored file as the file route sees it. */
 export type StoredFileInfo =
-  | { kind: 'rendition'; mimeType: string; bytes: number; mediaId: number }
+  /** `title`, `fileName`: its media's, to name a download. */
+  | { kind: 'rendition'; mimeType: string; bytes: number; mediaId: number; title: string | null; fileName: string }
   | { kind: 'original'; mimeType: string; bytes: number | null; mediaId: number; fileName: string };
 
 /** Chains by leaf path, and the access lists of their galleries by gallery id. */
@@ -182,6 +190,19 @@ export class SiteRepository {
       .execute();
   }
 
+  /** Whether a live media is the public cover of a gallery (a protected gallery's, chosen by its photographer as public). */
+  async isPublicCover(mediaId: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('galleries as g')
+      .innerJoin('medias as m', 'm.id', 'g.public_cover_media_id')
+      .select('g.id')
+      .where('g.public_cover_media_id', '=', mediaId)
+      .where('m.status', '=', 'live')
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** Access lists of several galleries, entries in position order (DEFAULT first). */
   acls(galleryIds: readonly number[]): Promise<Map<number, AclRule[]>> {
     return aclRulesOf(this.db, { galleryIds });
@@ -191,7 +212,7 @@ export class SiteRepository {
   listedChildren(galleryId: number): Promise<ChildGallery[]> {
     return this.db
       .selectFrom('galleries')
-      .select(['id', 'uuid', 'name', 'full_url_path', 'password_hash', 'cover_media_id'])
+      .select(['id', 'uuid', 'name', 'full_url_path', 'password_hash', 'cover_media_id', 'public_cover_media_id', 'published_at'])
       .where('parent_id', '=', galleryId)
       .where('hidden', '=', 0)
       .orderBy('list_pos')
@@ -299,8 +320,13 @@ export class SiteRepository {
 
   /** What `key` is: a rendition, the original of a live media, or nothing we serve. */
   async fileInfo(key: string): Promise<StoredFileInfo | undefined> {
-    const r = await this.db.selectFrom('renditions').select(['media_id', 'mime_type', 'bytes']).where('storage_key', '=', key).executeTakeFirst();
-    if (r) return { kind: 'rendition', mimeType: r.mime_type, bytes: r.bytes, mediaId: r.media_id };
+    const r = await this.db
+      .selectFrom('renditions as r')
+      .innerJoin('medias as m', 'm.id', 'r.media_id')
+      .select(['r.media_id', 'r.mime_type', 'r.bytes', 'm.title', 'm.file_name'])
+      .where('r.storage_key', '=', key)
+      .executeTakeFirst();
+    if (r) return { kind: 'rendition', mimeType: r.mime_type, bytes: r.bytes, mediaId: r.media_id, title: r.title, fileName: r.file_name };
     const m = await this.db.selectFrom('medias').select(['id', 'mime_type', 'file_size', 'file_name']).where('storage_key', '=', key).where('status', '=', 'live').executeTakeFirst();
     if (m) return { kind: 'original', mimeType: m.mime_type ?? 'application/octet-stream', bytes: m.file_size === null ? null : Number(m.file_size), mediaId: m.id, fileName: m.file_name };
     return undefined;

@@ -102,11 +102,11 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
     const frame = frameOf(v.at);
     if (r.kind === 'not-found') throw notFound();
     if (r.kind === 'password') {
-      const page = PasswordPage({ frame, action: `${v.at.homePath}/_password`, gallery: r.gallery, galleryName: r.galleryName, back, wrong: false, crumbs: r.crumbs });
+      const page = PasswordPage({ frame, action: `${v.at.homePath}/_password`, gallery: r.gallery, galleryName: r.galleryName, back, wrong: false, crumbs: r.crumbs, locked: r.locked });
       return kit.html(reply, 403, render(page));
     }
     const signinHref = `${v.at.homePath}/_signin?back=${encodeURIComponent(back)}`;
-    return kit.html(reply, 403, render(SigninPage({ frame, signinHref, crumbs: r.crumbs })));
+    return kit.html(reply, 403, render(SigninPage({ frame, signinHref, crumbs: r.crumbs, locked: r.locked })));
   };
 
   const galleryPage = async (reply: FastifyReply, v: Visit, fullUrlPath: string, page: number, here: string) => {
@@ -170,7 +170,8 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
     const view = await site.gallery(v.at, backGalleryPath(back, v.at.homePath), 1, v.pass);
     const name = view.kind === 'password' ? view.galleryName : 'Protected gallery';
     const crumbs = view.kind === 'password' ? view.crumbs : [];
-    const page = PasswordPage({ frame: frameOf(v.at), action: `${v.at.homePath}/_password`, gallery: checked.uuid ?? gallery, galleryName: name, back, wrong: true, crumbs });
+    const locked = view.kind === 'password' ? view.locked : undefined;
+    const page = PasswordPage({ frame: frameOf(v.at), action: `${v.at.homePath}/_password`, gallery: checked.uuid ?? gallery, galleryName: name, back, wrong: true, crumbs, locked });
     return kit.html(reply, 403, render(page));
   };
 

@@ -13,7 +13,29 @@ import type { SiteGallery, SiteMedia, SiteRendition, SiteRepository, SiteWebsite
 export const MEDIAS_PER_PAGE = 60;
 /** The display styles' layouts; anything else is shown as a grid. */
 export const LAYOUTS = ['grid', 'masonry', 'slideshow', 'filmstrip'] as const;
-export type Layout = (typeof LAYOUTS)[number];
+/**
+ * How a gallery's photos are laid out: a grid style shows justified rows (every photo whole, at
+ * its own aspect ratio) unless the style crops (then square cells); masonry is columns.
+ */
+export type Layout = 'justified' | 'grid' | 'masonry' | 'slideshow' | 'filmstrip';
+export const SPACINGS = ['none', 'tight', 'normal', 'wide'] as const;
+export type Spacing = (typeof SPACINGS)[number];
+
+/** What a display style chooses (docs/display-styles.md; crop, spacing and captions are extensions). */
+export interface Presentation {
+  layout: Layout;
+  spacing: Spacing;
+  captions: boolean;
+}
+
+export function presentationOf(g: Pick<SiteGallery, 'layout' | 'crop' | 'spacing' | 'captions'>): Presentation {
+  const style = (LAYOUTS as readonly string[]).includes(g.layout ?? '') ? (g.layout as (typeof LAYOUTS)[number]) : 'grid';
+  return {
+    layout: style === 'grid' ? (g.crop === 1 ? 'grid' : 'justified') : style,
+    spacing: (SPACINGS as readonly string[]).includes(g.spacing ?? '') ? (g.spacing as Spacing) : 'normal',
+    captions: g.captions === 1,
+  };
+}
 
 export interface Picture {
   alt: string;
@@ -34,14 +56,27 @@ export interface MediaItem {
   href: string;
   title: string;
   picture: Picture;
-  /** The largest size fit for a lightbox (2048 at most). */
-  large?: { src: string; width: number; height: number };
+  /** The viewer's image: a fallback (2048 at most) and every size, up to the largest, for its zoom. */
+  large?: { src: string; srcset: string; width: number; height: number };
+  /** The credit line: author and copyright as the media says (H7's metadata may fill them from the file). */
+  credit?: string;
+  /** The comp download, when the visitor's rights allow it (a signed address). */
+  download?: string;
 }
 
 export interface ChildItem {
   name: string;
   href: string;
   locked: boolean;
+  /** What the visitor may see inside, or, for a locked gallery, the public cover its photographer chose (never another). */
+  cover?: Picture;
+  date: string;
+}
+
+/** A locked gallery as its password and sign-in pages show it: name, date and the public cover its photographer chose. */
+export interface LockedGallery {
+  name: string;
+  date: string;
   cover?: Picture;
 }
 
@@ -50,6 +85,7 @@ export interface GalleryView {
   title: string;
   description: string | null;
   layout: Layout;
+  presentation: Presentation;
   crumbs: Crumb[];
   children: ChildItem[];
   medias: MediaItem[];
@@ -69,6 +105,7 @@ export interface MediaView {
   location: string | null;
   shotAt: string | null;
   picture: Picture;
+  credit?: string;
   crumbs: Crumb[];
   galleryHref: string;
   prev?: string;
@@ -80,8 +117,8 @@ export interface MediaView {
 
 /** A page the visitor may not see yet. */
 export type Refusal =
-  | { kind: 'password'; gallery: string; galleryName: string; back: string; crumbs: Crumb[] }
-  | { kind: 'signin'; back: string; crumbs: Crumb[] }
+  | { kind: 'password'; gallery: string; galleryName: string; back: string; crumbs: Crumb[]; locked: LockedGallery }
+  | { kind: 'signin'; back: string; crumbs: Crumb[]; locked: LockedGallery }
   | { kind: 'not-found' };
 
 export interface SitemapEntry {
@@ -124,29 +161,49 @@ export class SiteService {
 
     const childRows = page === 1 ? await this.repo.listedChildren(gallery.id) : [];
     const [covers, childAcls] = await Promise.all([this.repo.covers(childRows.map((c) => c.id)), this.repo.acls(childRows.map((c) => c.id))]);
-    const { medias, renditions } = await this.repo.medias([...slice.map((r) => r.media_id), ...covers.values()]);
+    const publicCovers = childRows.flatMap((c) => (c.public_cover_media_id === null ? [] : [c.public_cover_media_id]));
+    const { medias, renditions } = await this.repo.medias([...slice.map((r) => r.media_id), ...covers.values(), ...publicCovers]);
     const sign = this.signer(decision, pass, now, gallery.uuid, gate);
+    const publicly = (key: string) => this.files.public(key);
+    const stamp = this.files.accessStamp(accessState(gate));
+    const presentation = presentationOf(gallery);
 
     const children: ChildItem[] = childRows.map((c) => {
       const childGate = [...gate, { uuid: c.uuid, passwordProtected: c.password_hash !== null, passwordHash: c.password_hash, acl: childAcls.get(c.id) ?? [] }];
       const childDecision = decide(childGate, pass);
       const coverId = covers.get(c.id);
       const media = coverId === undefined ? undefined : medias.get(coverId);
-      // A cover shows only what the visitor may already see inside.
-      const cover = childDecision.ok && media ? picture(media, renditions.get(media.id) ?? [], this.signer(childDecision, pass, now, c.uuid, childGate)) : undefined;
-      return { name: c.name, href: galleryHref(at.homePath, c.full_url_path), locked: !childDecision.ok, cover };
+      // A cover shows only what the visitor may already see inside; a locked gallery shows the
+      // public cover its photographer chose, or none.
+      const publicCover = c.public_cover_media_id === null ? undefined : medias.get(c.public_cover_media_id);
+      const cover = childDecision.ok
+        ? media && picture(media, renditions.get(media.id) ?? [], this.signer(childDecision, pass, now, c.uuid, childGate))
+        : publicCover && picture(publicCover, renditions.get(publicCover.id) ?? [], publicly);
+      return { name: c.name, href: galleryHref(at.homePath, c.full_url_path), locked: !childDecision.ok, cover, date: c.published_at };
     });
     const items: MediaItem[] = slice.flatMap((r) => {
       const m = medias.get(r.media_id);
       if (!m) return [];
       const rs = renditions.get(m.id) ?? [];
-      return [{ uuid: m.uuid, href: mediaHref(at.homePath, gallery.full_url_path, m.uuid), title: titleOf(m), picture: picture(m, rs, sign), large: large(rs, sign) }];
+      const comp = decision.compDownload ? compRendition(rs) : undefined;
+      return [
+        {
+          uuid: m.uuid,
+          href: mediaHref(at.homePath, gallery.full_url_path, m.uuid),
+          title: titleOf(m),
+          picture: picture(m, rs, sign),
+          large: large(rs, sign),
+          credit: creditOf(m),
+          download: comp && this.files.signed(comp.storage_key, expiry(now), visitorOf(pass), gallery.uuid, true, stamp),
+        },
+      ];
     });
     return {
       kind: 'gallery',
       title: chain.length === 1 ? at.website.title || gallery.name : gallery.name,
       description: gallery.description,
-      layout: (LAYOUTS as readonly string[]).includes(gallery.layout ?? '') ? (gallery.layout as Layout) : 'grid',
+      layout: presentation.layout,
+      presentation,
       crumbs: crumbs(at, chain),
       children,
       medias: items,
@@ -191,6 +248,7 @@ export class SiteService {
       location: place || null,
       shotAt: m.shot_at,
       picture: picture(m, rs, sign, true),
+      credit: creditOf(m),
       crumbs: crumbs(at, chain),
       galleryHref: galleryHref(at.homePath, gallery.full_url_path),
       prev: at_ > 0 ? mediaHref(at.homePath, gallery.full_url_path, order[at_ - 1].uuid) : undefined,
@@ -246,11 +304,21 @@ export class SiteService {
     if (decision.ok) return { kind: 'ok', chain, gate, decision };
     const gallery = chain[chain.length - 1];
     const back = galleryHref(at.homePath, gallery.full_url_path);
+    const shown = await this.lockedGallery(gallery);
     if (decision.need === 'password') {
       const locked = chain.find((g) => g.uuid === decision.gallery)!;
-      return { kind: 'refused', refusal: { kind: 'password', gallery: locked.uuid, galleryName: locked.name, back, crumbs: crumbs(at, chain) } };
+      return { kind: 'refused', refusal: { kind: 'password', gallery: locked.uuid, galleryName: locked.name, back, crumbs: crumbs(at, chain), locked: shown } };
     }
-    return { kind: 'refused', refusal: { kind: 'signin', back, crumbs: crumbs(at, chain) } };
+    return { kind: 'refused', refusal: { kind: 'signin', back, crumbs: crumbs(at, chain), locked: shown } };
+  }
+
+  /** The gallery asked for as a visitor who may not open it sees it: its name, date and public cover (public addresses). */
+  private async lockedGallery(g: SiteGallery): Promise<LockedGallery> {
+    if (g.public_cover_media_id === null) return { name: g.name, date: g.published_at };
+    const { medias, renditions } = await this.repo.medias([g.public_cover_media_id]);
+    const m = medias.get(g.public_cover_media_id);
+    const live = m && m.renditions_state !== 'failed';
+    return { name: g.name, date: g.published_at, cover: live ? picture(m, renditions.get(m.id) ?? [], (key) => this.files.public(key)) : undefined };
   }
 
   /**
@@ -342,11 +410,27 @@ function picture(m: SiteMedia, rs: readonly SiteRendition[], sign: (key: string)
   };
 }
 
+/**
+ * The viewer's image: its fallback is the largest size up to 2048, its srcset every size (the
+ * viewer sets `sizes` to the drawn width, so zooming in loads a larger one), and its dimensions
+ * those of the largest size, the most it may be zoomed to without drawing above its pixels.
+ */
 function large(rs: readonly SiteRendition[], sign: (key: string) => string): MediaItem['large'] {
   const sizes = ladder(rs);
   if (sizes.length === 0) return undefined;
   const pick = [...sizes].reverse().find((r) => Math.max(r.width, r.height) <= 2048) ?? sizes[0];
-  return { src: sign(pick.storage_key), width: pick.width, height: pick.height };
+  const top = sizes[sizes.length - 1];
+  return { src: sign(pick.storage_key), srcset: sizes.map((r) => `${sign(r.storage_key)} ${r.width}w`).join(', '), width: top.width, height: top.height };
+}
+
+/** "© copyright · author" as the media says, without repeating a name the copyright already holds. */
+function creditOf(m: SiteMedia): string | undefined {
+  const author = m.author?.trim() ?? '';
+  const copyright = m.copyright?.trim() ?? '';
+  const parts: string[] = [];
+  if (copyright) parts.push(/^(©|\(c\)|copyright)/i.test(copyright) ? copyright : `© ${copyright}`);
+  if (author && !copyright.includes(author)) parts.push(author);
+  return parts.length > 0 ? parts.join(' · ') : undefined;
 }
 
 /** The comp: the watermarked 1280, else the largest watermarked size. */

@@ -62,6 +62,12 @@ export interface DisplayStylesTable {
   name: string;
   layout: Generated<string>;
   is_default: Generated<number>;
+  /** Extension (migration 009): 1 crops a grid's photos to its cells. */
+  crop: Generated<number>;
+  /** Extension: none, tight, normal or wide. */
+  spacing: Generated<string>;
+  /** Extension: 1 shows titles under the photos. */
+  captions: Generated<number>;
   created_at: string;
 }
 
@@ -115,6 +121,8 @@ export interface GalleriesTable {
   order_subgalleries: Generated<number>;
   display_style_id: number | null;
   cover_media_id: number | null;
+  /** Extension (migration 009): the media a protected gallery shows to visitors who may not open it. */
+  public_cover_media_id: Generated<number | null>;
   subgalleries_count: Generated<number>;
   url_path_auto: Generated<number>;
   published_at: string;

@@ -102,6 +102,21 @@ export class WebsitesRepository {
       .execute();
   }
 
+  /**
+   * Changes what a display style of the website chooses besides its layout (extension: crop,
+   * spacing, captions); the style by UUID or by name. False when the website has no such style.
+   */
+  async updateDisplayStyle(websiteId: number, style: string, changes: { crop?: number; spacing?: string; captions?: number }): Promise<boolean> {
+    if (Object.keys(changes).length === 0) return (await this.db.selectFrom('display_styles').select('id').where('website_id', '=', websiteId).where((eb) => eb.or([eb('uuid', '=', style), eb('name', '=', style)])).executeTakeFirst()) !== undefined;
+    const r = await this.db
+      .updateTable('display_styles')
+      .set(changes)
+      .where('website_id', '=', websiteId)
+      .where((eb) => eb.or([eb('uuid', '=', style), eb('name', '=', style)]))
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+
   async countDisplayStyles(websiteId: number): Promise<number> {
     const [{ total }] = await this.db
       .selectFrom('display_styles')

@@ -56,6 +56,21 @@ export class WebsitesService {
     return { uuid: website.uuid, urlname: website.urlname };
   }
 
+  /**
+   * What a display style chooses besides its layout (an extension, set by the admin command
+   * `display-style set`; docs/display-styles.md): crop a grid's photos to square cells, the
+   * spacing between photos, captions under them.
+   */
+  async setDisplayStyle(urlname: string, style: string, changes: { crop?: boolean; spacing?: 'none' | 'tight' | 'normal' | 'wide'; captions?: boolean }): Promise<void> {
+    const website = await this.repo.byUrlname(urlname);
+    if (!website) throw notFound(`website ${urlname}`);
+    const set: { crop?: number; spacing?: string; captions?: number } = {};
+    if (changes.crop !== undefined) set.crop = changes.crop ? 1 : 0;
+    if (changes.spacing !== undefined) set.spacing = changes.spacing;
+    if (changes.captions !== undefined) set.captions = changes.captions ? 1 : 0;
+    if (!(await this.repo.updateDisplayStyle(website.id, style, set))) throw notFound(`display style ${style} of website ${urlname}`);
+  }
+
   /** A page of the display styles of a website the user may see, and how many in all. */
   async displayStyles(user: Pick<UserRow, 'id'>, urlname: string, window: PageWindow): Promise<{ total: number; styles: DisplayStyleListRow[] }> {
     const website = await this.access.website(user, urlname);

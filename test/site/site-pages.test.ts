@@ -67,7 +67,8 @@ eachDatabase((kind) => {
       }
       // Alt text: the title, else the file name; the shape is known before any rendition exists.
       expect(page.body).toContain('aria-label="IMG 10.jpg"');
-      expect(page.body).toMatch(/<ul class="media grid" data-layout="grid">/);
+      // The default style (Grid) shows justified rows unless it crops (test/site/site-presentation.test.ts).
+      expect(page.body).toMatch(/<ul class="media justified sp-normal" data-layout="justified">/);
     });
 
     it('shows listed sub-galleries with covers, hides hidden ones from navigation but serves them at their address', async () => {
@@ -100,19 +101,18 @@ eachDatabase((kind) => {
       for (const bad of ['4', '0', 'x', '-1']) expect((await visit(w.svc, `${home}/-/many?page=${bad}`)).status).toBe(404);
     });
 
-    it('lays medias out as the display style says: grid, justified rows, slideshow, filmstrip', async () => {
+    it('lays medias out as the display style says: masonry, slideshow, filmstrip', async () => {
       const styles = all((await w.client.request('GET', `/websites/${w.urlname}/gallery_display_styles.xml`, { view: 'details' })).doc, 'gallery-display-styles/gallery-display-style');
       const styleOf = (layout: string) => text(styles.find((s) => text(s, 'layout') === layout)!, 'uuid')!;
       for (const [layout, cls] of [
-        ['masonry', 'rows'],
-        ['slideshow', 'slides'],
-        ['filmstrip', 'strip'],
+        ['masonry', 'masonry'],
+        ['slideshow', 'slideshow'],
+        ['filmstrip', 'filmstrip'],
       ] as const) {
         const g = await create(w, `Style ${layout}`, w.rootUuid, { display_style: styleOf(layout) });
         await publishMedias(w.svc.db, w.user, g, ['x.jpg']);
         const page = await visit(w.svc, `${home}/-/style-${layout}`);
-        expect(page.body).toContain(`<ul class="media ${cls}" data-layout="${layout}">`);
-        if (layout === 'masonry') expect(page.body).toMatch(/<li class="a13">/);
+        expect(page.body).toContain(`<ul class="media ${cls} sp-normal" data-layout="${layout}">`);
       }
     });
 
@@ -242,7 +242,7 @@ eachDatabase((kind) => {
       expect(paged.body).toContain(`name="back" value="${home}/-/wedding?page=2"`);
       // Listed on its parent, marked protected, without a cover.
       const root = await visit(w.svc, `${home}/`);
-      expect(root.body).toContain('Wedding (protected)');
+      expect(root.body).toContain('Wedding<span class="sr"> (protected)</span>');
     });
 
     it('a wrong password shows the form again; the right one sets the pass cookie and goes back (303)', async () => {

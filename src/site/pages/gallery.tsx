@@ -1,29 +1,83 @@
 // A gallery: its sub-galleries with their covers, then its medias in the
-// layout of its display style, a page at a time.
+// layout of its display style, a page at a time. Every photo is a link to its
+// media page (the page without JavaScript); the viewer (assets.ts) reads the
+// data attributes of these links and opens PhotoSwipe over the page instead.
 import type { VNode } from 'preact';
-import { aspectClass } from '../assets.js';
-import type { GalleryView, Layout as LayoutName, MediaItem } from '../service.js';
-import { Img, Layout, type Frame } from './layout.js';
+import { ratioClass } from '../assets.js';
+import type { ChildItem, GalleryView, Layout as LayoutName, MediaItem } from '../service.js';
+import { Layout, type Frame } from './layout.js';
+import { formatDate } from './messages.js';
+import { Img, LockIcon } from './picture.js';
 
-const LIST_CLASS: Record<LayoutName, string> = { grid: 'grid', masonry: 'rows', slideshow: 'slides', filmstrip: 'strip' };
-// On phones thumbnails are declared a little smaller than they show (about 2.7 pixels per
-// CSS pixel on a 3x screen, not 3): the 320 size rather than the 640 keeps the first view
-// of a large gallery under 1.5 MB (test/site/site-browser.test.ts).
-const SIZES: Record<LayoutName, string> = {
-  grid: '(min-width: 700px) 220px, 26vw',
-  masonry: '(min-width: 700px) 330px, 27vw',
-  slideshow: '(min-width: 1400px) 1400px, 100vw',
-  filmstrip: '300px',
-};
+/**
+ * What each layout draws a photo at, for `sizes` (the browser then picks the smallest rendition
+ * at least that many device pixels wide). `r` is the photo's width / height. These match the
+ * CSS of assets.ts: justified rows of about 300 CSS px (250 on phones, where a landscape photo
+ * is alone on its row, full width), masonry columns of at most 440 px, square grid cells that
+ * a cropped photo covers (so its long side is drawn beyond the cell), a filmstrip 120 px high,
+ * and slides of at most 80vh × the width.
+ */
+function sizesOf(layout: LayoutName, r: number): string {
+  const px = (n: number) => `${Math.ceil(n)}px`;
+  switch (layout) {
+    case 'justified':
+      return `(min-width: 700px) ${px(r * 340)}, ${r >= 1.2 ? 'calc(100vw - 1rem)' : px(r * 280)}`;
+    case 'masonry':
+      return '(min-width: 1400px) 440px, (min-width: 700px) calc((100vw - 3rem) / 3), calc((100vw - 1.5rem) / 2)';
+    case 'grid':
+      // A cover crop draws the short side at the cell's size, the long side beyond it.
+      return `(min-width: 700px) ${px(240 * Math.max(r, 1 / r))}, calc((100vw - 1.5rem) / 2 * ${Math.max(r, 1 / r).toFixed(2)})`;
+    case 'filmstrip':
+      return px(120 * r);
+    case 'slideshow':
+      return `min(100vw, ${(r * 80).toFixed(1)}vh)`;
+  }
+}
+
 /** Images loaded at once: the ones a first screen shows; the others wait for scrolling. */
-const EAGER: Record<LayoutName, number> = { grid: 4, masonry: 3, slideshow: 1, filmstrip: 3 };
+const EAGER: Record<LayoutName, number> = { justified: 0, grid: 0, masonry: 0, slideshow: 1, filmstrip: 0 };
 
-function Item(props: { m: MediaItem; layout: LayoutName; index: number }): VNode {
+function Item(props: { m: MediaItem; layout: LayoutName; index: number; total: number; captions: boolean }): VNode {
   const { m, layout } = props;
+  const r = m.picture.width / Math.max(1, m.picture.height);
+  const eager = props.index < EAGER[layout];
+  const cls = layout === 'justified' ? ratioClass(m.picture.width, m.picture.height) : undefined;
   return (
-    <li class={layout === 'masonry' ? aspectClass(m.picture.width, m.picture.height) : undefined}>
-      <a href={m.href} data-lb={m.large?.src ?? ''} data-title={m.title}>
-        <Img picture={m.picture} sizes={SIZES[layout]} eager={props.index < EAGER[layout]} />
+    <li class={cls}>
+      <a
+        href={m.href}
+        data-uuid={m.uuid}
+        data-title={m.title}
+        data-credit={m.credit}
+        data-download={m.download}
+        data-width={m.large?.width}
+        data-height={m.large?.height}
+      >
+        {/* A grid cell crops only when the style says so (the grid layout is chosen only then). */}
+        <Img picture={m.picture} sizes={sizesOf(layout, r)} eager={eager} auto={layout !== 'grid'} />
+        {props.captions ? <span class="cap">{m.title}</span> : null}
+      </a>
+      {layout === 'slideshow' ? (
+        <p class="progress">
+          <progress max={props.total} value={props.index + 1} aria-label="Photo" /> {props.index + 1} / {props.total}
+        </p>
+      ) : null}
+    </li>
+  );
+}
+
+function Child(props: { c: ChildItem }): VNode {
+  const c = props.c;
+  return (
+    <li>
+      <a href={c.href}>
+        {c.cover ? <Img picture={{ ...c.cover, alt: '' }} sizes="(min-width: 700px) 300px, calc((100vw - 1.5rem) / 2 * 1.5)" class="cover" auto={false} /> : <span class="cover none" />}
+        <span class="name">
+          {c.locked ? <LockIcon /> : null}
+          {c.name}
+          {c.locked ? <span class="sr"> (protected)</span> : null}
+        </span>
+        {c.locked ? <span class="date">{formatDate(c.date)}</span> : null}
       </a>
     </li>
   );
@@ -31,6 +85,7 @@ function Item(props: { m: MediaItem; layout: LayoutName; index: number }): VNode
 
 export function GalleryPage(props: { view: GalleryView; frame: Omit<Frame, 'title' | 'indexable' | 'crumbs' | 'script'> }): VNode {
   const v = props.view;
+  const p = v.presentation;
   const pageHref = (n: number) => (n === 1 ? v.href : `${v.href}?page=${n}`);
   return (
     <Layout {...props.frame} title={v.page > 1 ? `${v.title} (page ${v.page})` : v.title} indexable={v.indexable} crumbs={v.crumbs} script={v.medias.length > 0}>
@@ -41,25 +96,26 @@ export function GalleryPage(props: { view: GalleryView; frame: Omit<Frame, 'titl
           <h2 id="subs">Galleries</h2>
           <ul class="subs">
             {v.children.map((c) => (
-              <li key={c.href}>
-                <a href={c.href}>
-                  {c.cover ? <Img picture={{ ...c.cover, alt: '' }} sizes="(min-width: 700px) 220px, 50vw" /> : <Img picture={{ alt: '', width: 4, height: 3 }} sizes="" />}
-                  <span>
-                    {c.name}
-                    {c.locked ? ' (protected)' : ''}
-                  </span>
-                </a>
-              </li>
+              <Child key={c.href} c={c} />
             ))}
           </ul>
         </section>
       ) : null}
       {v.medias.length > 0 ? (
         <section aria-labelledby="photos">
-          <h2 id="photos">Photos</h2>
-          <ul class={`media ${LIST_CLASS[v.layout]}`} data-layout={v.layout}>
+          <h2 id="photos" class={v.children.length > 0 ? undefined : 'sr'}>
+            Photos
+          </h2>
+          {v.layout === 'slideshow' ? (
+            <p class="play">
+              <button type="button" data-play hidden>
+                Play the slideshow
+              </button>
+            </p>
+          ) : null}
+          <ul class={`media ${v.layout} sp-${p.spacing}${p.captions ? ' captions' : ''}`} data-layout={v.layout}>
             {v.medias.map((m, i) => (
-              <Item key={m.uuid} m={m} layout={v.layout} index={i} />
+              <Item key={m.uuid} m={m} layout={v.layout} index={i} total={v.medias.length} captions={p.captions} />
             ))}
           </ul>
         </section>

@@ -3,7 +3,7 @@
 import type { ComponentChildren, VNode } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import { ICON_ASSET, SCRIPT, STYLESHEET } from '../assets.js';
-import type { Crumb, Picture } from '../service.js';
+import type { Crumb } from '../service.js';
 
 export interface Frame {
   siteTitle: string;
@@ -13,7 +13,7 @@ export interface Frame {
   indexable: boolean;
   canonical?: string;
   crumbs?: Crumb[];
-  /** Pages with a media list load the lightbox script. */
+  /** Pages with a media list load the viewer's script (an ES module: deferred, and it loads PhotoSwipe on first use). */
   script?: boolean;
 }
 
@@ -29,7 +29,7 @@ export function Layout(props: Frame & { children: ComponentChildren }): VNode {
         {props.canonical ? <link rel="canonical" href={props.canonical} /> : null}
         <link rel="icon" href={`/_site/${ICON_ASSET.name}`} type="image/svg+xml" />
         <link rel="stylesheet" href={`/_site/${STYLESHEET.name}`} />
-        {props.script ? <script src={`/_site/${SCRIPT.name}`} defer /> : null}
+        {props.script ? <script type="module" src={`/_site/${SCRIPT.name}`} /> : null}
       </head>
       <body>
         <a class="skip" href="#main">
@@ -50,31 +50,6 @@ export function Layout(props: Frame & { children: ComponentChildren }): VNode {
         <main id="main">{props.children}</main>
       </body>
     </html>
-  );
-}
-
-/** An image with its sizes, or a placeholder of its shape while it has none. */
-export function Img(props: { picture: Picture; sizes: string; eager?: boolean; class?: string }): VNode {
-  const p = props.picture;
-  if (!p.src) {
-    return (
-      <svg class={props.class ? `ph ${props.class}` : 'ph'} viewBox={`0 0 ${p.width} ${p.height}`} width={p.width} height={p.height} role="img" aria-label={p.alt}>
-        <rect width="100%" height="100%" />
-      </svg>
-    );
-  }
-  return (
-    <img
-      class={props.class}
-      src={p.src}
-      srcset={p.srcset}
-      sizes={props.sizes}
-      width={p.width}
-      height={p.height}
-      alt={p.alt}
-      loading={props.eager ? 'eager' : 'lazy'}
-      decoding="async"
-    />
   );
 }
 

@@ -2,7 +2,8 @@
 // to the previous and next one, and the downloads the visitor is allowed.
 import type { VNode } from 'preact';
 import type { MediaView } from '../service.js';
-import { Img, Layout, type Frame } from './layout.js';
+import { Layout, type Frame } from './layout.js';
+import { Img } from './picture.js';
 
 export function MediaPage(props: { view: MediaView; frame: Omit<Frame, 'title' | 'indexable' | 'crumbs' | 'script'> }): VNode {
   const v = props.view;
@@ -11,7 +12,8 @@ export function MediaPage(props: { view: MediaView; frame: Omit<Frame, 'title' |
       <article>
         <h1>{v.title}</h1>
         <figure class="photo">
-          <Img picture={v.picture} sizes="(min-width: 1400px) 1400px, 100vw" eager />
+          <Img picture={v.picture} sizes={`min(100vw - 1rem, ${((85 * v.picture.width) / Math.max(1, v.picture.height)).toFixed(1)}vh, 1400px)`} eager />
+          {v.credit ? <figcaption class="credit">{v.credit}</figcaption> : null}
         </figure>
         <nav class="step" aria-label="Photos">
           {v.prev ? (
