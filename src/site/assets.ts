@@ -65,6 +65,7 @@ ${ratioClasses}
 .progress progress{width:10rem;height:.4rem}
 .play{margin:0 0 .5rem}
 .ph{fill:#ddd}
+@media (scripting:none){.media .lazy{display:none}}
 .pages{display:flex;gap:1rem;margin:1.5rem 0;flex-wrap:wrap;align-items:center}
 .photo{margin:0}
 .photo img,.photo .ph{display:block;max-width:100%;height:auto;max-height:85vh;width:auto;margin:0 auto;background:#ececec}
@@ -124,8 +125,18 @@ function indexOf(uuid) {
   for (let i = 0; i < links.length; i++) if (links[i].getAttribute("data-uuid") === uuid) return i;
   return -1;
 }
-function slide(a) {
+// The image of a link: shown, or still waiting in its <noscript> (the loader below).
+function imageOf(a) {
   const img = a.querySelector("img");
+  if (img) return img;
+  const ns = a.querySelector("noscript");
+  if (!ns) return null;
+  const t = document.createElement("template");
+  t.innerHTML = ns.textContent;
+  return t.content.querySelector("img");
+}
+function slide(a) {
+  const img = imageOf(a);
   const w = Number(a.getAttribute("data-width")), h = Number(a.getAttribute("data-height"));
   if (!img || !w || !h) return { html: '<div class="pswp-none">This photo is not ready yet.</div>', element: a };
   return { src: img.currentSrc || img.src, srcset: img.srcset, msrc: img.currentSrc || img.src, width: w, height: h, alt: img.alt, element: a };
@@ -213,6 +224,28 @@ function open(index, fromAddress, play) {
     pswp.init();
     if (play && playButton) playButton.click();
   });
+}
+
+// The loader: an image waiting in a <noscript> after its placeholder (gallery.tsx) takes the
+// placeholder's place when it comes within a quarter of a screen of the viewport.
+function reveal(ph) {
+  const ns = ph.nextElementSibling;
+  if (!ns || ns.tagName !== "NOSCRIPT") return;
+  const t = document.createElement("template");
+  t.innerHTML = ns.textContent;
+  const img = t.content.querySelector("img");
+  if (!img) return;
+  ph.replaceWith(img);
+  ns.remove();
+}
+const waiting = document.querySelectorAll("svg.lazy");
+if (waiting.length > 0) {
+  if ("IntersectionObserver" in window) {
+    const io = new IntersectionObserver(function (entries) {
+      entries.forEach(function (e) { if (e.isIntersecting) { io.unobserve(e.target); reveal(e.target); } });
+    }, { rootMargin: "0px 0px 25% 0px" });
+    waiting.forEach(function (ph) { io.observe(ph); });
+  } else waiting.forEach(reveal);
 }
 
 if (links.length > 0) {

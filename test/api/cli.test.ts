@@ -106,7 +106,7 @@ describe('admin and api help', { timeout: 60_000 }, () => {
     await rm(join(dataDir, '..'), { recursive: true, force: true });
   });
   const run = (entry: string, ...args: string[]) => runBuilt(entry, args, { env: childEnv({ DATA_DIR: dataDir }) });
-  const COMMANDS = ['user create', 'app create', 'website create', 'website share', 'artist create', 'pricing-profile create', 'watermark create', 'client link', 'lightbox create'];
+  const COMMANDS = ['user create', 'app create', 'website create', 'website share', 'artist create', 'display-style set', 'pricing-profile create', 'watermark create', 'client link', 'lightbox create'];
 
   it('admin --help lists every command on stdout and exits 0', async () => {
     for (const flag of ['--help', '-h', 'help']) {

@@ -110,7 +110,7 @@ eachDatabase((kind) => {
       const cover = await uploadPhoto(w, open, 7, 900);
       const hidden = await create(w, 'Private work', w.rootUuid, { password: 'secret', public_cover_media: cover });
       const other = await uploadPhoto(w, hidden, 8, 900);
-      const clients = await create(w, 'Clients only', w.rootUuid, { acl: [{ email: 'DEFAULT', read: 0 }], public_cover_media: cover });
+      await create(w, 'Clients only', w.rootUuid, { acl: [{ email: 'DEFAULT', read: 0 }], public_cover_media: cover });
       const bare = await create(w, 'No cover', w.rootUuid, { password: 'secret' });
       const made = await waitForRenditions(w, [cover, other]);
       // The API refuses a media that is not the owner's.

@@ -2,6 +2,8 @@
 // a cookie jar of one cookie, and requests with any Host header.
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
@@ -173,4 +175,114 @@ export async function publishBulk(
       .values(ids.map((r, i) => ({ gallery_id: o.galleryId, media_id: r.id, position: 1000 + start + i, published_at: now })))
       .execute();
   }
+}
+
+/**
+ * A realistic photo (the weight budgets are measured on these): a smooth colour field with
+ * mid-scale texture and per-pixel grain, as a sensor's image of a detailed scene is, at full
+ * size (24 MP by default), `portrait` turned on its side. Made with sharp's native noise, and
+ * kept in a cache directory under the system's temp dir, so a second run reads it back.
+ */
+export async function realisticPhoto(seed: number, o: { width?: number; height?: number; portrait?: boolean } = {}): Promise<Buffer> {
+  const long = o.width ?? 6000;
+  const short = o.height ?? Math.round((long * 2) / 3);
+  const [width, height] = o.portrait ? [short, long] : [long, short];
+  const dir = join(tmpdir(), 'mps-realistic-photos');
+  const file = join(dir, `${width}x${height}-${seed}.jpg`);
+  const cached = await readFile(file).catch(() => undefined);
+  if (cached) return cached;
+  const small = await photo(seed, 240);
+  const field = await sharp(small).rotate(o.portrait ? 90 : 0).resize(width, height, { kernel: 'cubic', fit: 'fill' }).raw().toBuffer();
+  const texture = await sharp({ create: { width: Math.ceil(width / 6), height: Math.ceil(height / 6), channels: 3, background: { r: 128, g: 128, b: 128 }, noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+    .resize(width, height, { kernel: 'cubic', fit: 'fill' })
+    .png({ compressionLevel: 0 })
+    .toBuffer();
+  const grain = await sharp({ create: { width, height, channels: 3, background: { r: 128, g: 128, b: 128 }, noise: { type: 'gaussian', mean: 128, sigma: 18 } } })
+    .png({ compressionLevel: 0 })
+    .toBuffer();
+  const out = await sharp(field, { raw: { width, height, channels: 3 } })
+    .composite([
+      { input: texture, blend: 'soft-light' },
+      { input: grain, blend: 'soft-light' },
+    ])
+    .jpeg({ quality: 90 })
+    .toBuffer();
+  await mkdir(dir, { recursive: true });
+  await writeFile(file, out);
+  return out;
+}
+
+/** Uploads a realistic photo (three steps) and publishes it; its media UUID. */
+export async function uploadRealistic(w: Pick<World, 'client'>, galleryUuid: string, i: number, o: { width?: number; portrait?: boolean } = {}): Promise<string> {
+  const data = await realisticPhoto(i, o);
+  const r1 = await w.client.request('POST', '/medias.xml', {
+    'media[content][upload_location]': 'REQUEST',
+    'media[content][file_name]': `DSC_${String(i + 1).padStart(4, '0')}.jpg`,
+    'media[content][file_size]': data.length,
+    'media[content][mime_type]': 'image/jpeg',
+    'media[title]': `Photo ${i + 1}`,
+    'media[publish_to_galleries]': galleryUuid,
+  });
+  const media = find(r1.doc, 'media')!;
+  const r2 = await postUpload(text(media, 'upload-url')!, uploadParamsOf(media), { field: text(media, 'upload-file-param')!, data, name: 'photo.jpg', type: 'image/jpeg' });
+  if (r2.status !== 200) throw new Error(`upload step 2 answered ${r2.status}`);
+  await w.client.completeUpload(media, data.length);
+  return text(media, 'uuid')!;
+}
+
+/** What the first view shows, measured in the page after it settled (see `quality`). */
+export interface ViewQuality {
+  /** Images shown (loaded and at least partly in the viewport). */
+  shown: number;
+  /** Images drawn at more device pixels than their rendition has (beyond 1 % of rounding). */
+  drawnAbove: number;
+  /** The largest ratio of a loaded image's width to the device pixels it is drawn at. */
+  maxFetchRatio: number;
+  /** Share of the shown images' area cut off by cropping (object-fit: cover on another shape). */
+  croppedShare: number;
+  /** Cumulative layout shift (layout-shift entries without recent input). */
+  cls: number;
+  /** Largest contentful paint, ms after navigation start; -1 when none was reported. */
+  lcp: number;
+}
+
+/** Measures the images of a page's photo list (`ul.media img`, the covers of `.subs`) as drawn now. */
+export async function quality(page: BrowserPage): Promise<ViewQuality> {
+  return page.evaluate(async () => {
+    const entries = (type: string) =>
+      new Promise<PerformanceEntry[]>((resolve) => {
+        const got: PerformanceEntry[] = [];
+        try {
+          new PerformanceObserver((l) => got.push(...l.getEntries())).observe({ type, buffered: true });
+        } catch {
+          /* not supported */
+        }
+        setTimeout(() => resolve(got), 200);
+      });
+    const [shifts, paints] = await Promise.all([entries('layout-shift'), entries('largest-contentful-paint')]);
+    const cls = shifts.reduce((a, e) => a + ((e as unknown as { hadRecentInput: boolean }).hadRecentInput ? 0 : (e as unknown as { value: number }).value), 0);
+    const lcp = paints.length > 0 ? paints[paints.length - 1].startTime : -1;
+    const dpr = window.devicePixelRatio;
+    let shown = 0;
+    let drawnAbove = 0;
+    let maxFetchRatio = 0;
+    let area = 0;
+    let cropped = 0;
+    for (const img of Array.from(document.querySelectorAll<HTMLImageElement>('ul.media img, .subs img'))) {
+      const box = img.getBoundingClientRect();
+      if (!img.complete || img.naturalWidth === 0 || box.width === 0 || box.bottom <= 0 || box.top >= window.innerHeight) continue;
+      shown++;
+      const fit = getComputedStyle(img).objectFit;
+      const boxRatio = box.width / box.height;
+      const imgRatio = img.naturalWidth / img.naturalHeight;
+      // Drawn width of the picture itself (with cover, the picture is larger than its box).
+      const drawnWidth = fit === 'cover' ? Math.max(box.width, box.height * imgRatio) : fit === 'contain' ? Math.min(box.width, box.height * imgRatio) : box.width;
+      const device = drawnWidth * dpr;
+      if (device > img.naturalWidth * 1.01) drawnAbove++;
+      maxFetchRatio = Math.max(maxFetchRatio, img.naturalWidth / device);
+      area += box.width * box.height;
+      if (fit === 'cover') cropped += box.width * box.height * (1 - Math.min(boxRatio / imgRatio, imgRatio / boxRatio));
+    }
+    return { shown, drawnAbove, maxFetchRatio, croppedShare: area > 0 ? cropped / area : 0, cls, lcp };
+  });
 }

@@ -36,6 +36,14 @@ function sizesOf(layout: LayoutName, r: number): string {
 
 /** Images loaded at once: the ones a first screen shows; the others wait for scrolling. */
 const EAGER: Record<LayoutName, number> = { justified: 0, grid: 0, masonry: 0, slideshow: 1, filmstrip: 0 };
+/**
+ * Images the browser loads by itself (lazily): the first few. The others wait until the visitor
+ * scrolls near them (the script's loader, within a quarter of a screen), since a browser's own
+ * lazy loading fetches everything within 1250 px or more: on a phone with a 3x screen, where a
+ * landscape photo is full width and needs the 1280 size, that would be twice the first view's
+ * weight budget. Without JavaScript, the <noscript> image shows (CSS hides the placeholder).
+ */
+const NATIVE = 4;
 
 function Item(props: { m: MediaItem; layout: LayoutName; index: number; total: number; captions: boolean }): VNode {
   const { m, layout } = props;
@@ -54,7 +62,18 @@ function Item(props: { m: MediaItem; layout: LayoutName; index: number; total: n
         data-height={m.large?.height}
       >
         {/* A grid cell crops only when the style says so (the grid layout is chosen only then). */}
-        <Img picture={m.picture} sizes={sizesOf(layout, r)} eager={eager} auto={layout !== 'grid'} />
+        {props.index >= NATIVE && m.picture.src ? (
+          <>
+            <svg class="ph lazy" viewBox={`0 0 ${m.picture.width} ${m.picture.height}`} width={m.picture.width} height={m.picture.height} role="img" aria-label={m.picture.alt}>
+              <rect width="100%" height="100%" />
+            </svg>
+            <noscript>
+              <Img picture={m.picture} sizes={sizesOf(layout, r)} auto={layout !== 'grid'} />
+            </noscript>
+          </>
+        ) : (
+          <Img picture={m.picture} sizes={sizesOf(layout, r)} eager={eager} auto={layout !== 'grid'} />
+        )}
         {props.captions ? <span class="cap">{m.title}</span> : null}
       </a>
       {layout === 'slideshow' ? (
@@ -71,7 +90,7 @@ function Child(props: { c: ChildItem }): VNode {
   return (
     <li>
       <a href={c.href}>
-        {c.cover ? <Img picture={{ ...c.cover, alt: '' }} sizes="(min-width: 700px) 300px, calc((100vw - 1.5rem) / 2 * 1.5)" class="cover" auto={false} /> : <span class="cover none" />}
+        {c.cover ? <Img picture={{ ...c.cover, alt: '' }} sizes="(min-width: 700px) 340px, calc((100vw - 1.75rem) / 2)" class="cover" auto={false} /> : <span class="cover none" />}
         <span class="name">
           {c.locked ? <LockIcon /> : null}
           {c.name}
