@@ -58,7 +58,8 @@ describe.skipIf(!present)('the website in a browser', () => {
     const slides = await create(w, 'Slides', w.rootUuid, { content_order: 'manual-last', display_style: await slideshowStyle(w) });
     const shown: string[] = [];
     for (let i = 0; i < 3; i++) shown.push(await uploadRealistic(w, slides, i, { width: 1600 }));
-    renditions = await waitForRenditions(w, [...uuids, ...shown]);
+    // Sixty 6 MP ladders on a shared machine: minutes, not seconds.
+    renditions = await waitForRenditions(w, [...uuids, ...shown], 480_000);
     sixty = `${home}/-/sixty`;
     browser = await launchChromium();
     mkdirSync(ARTIFACTS, { recursive: true });

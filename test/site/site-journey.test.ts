@@ -104,7 +104,7 @@ eachDatabase((kind: DbKind) => describe.skipIf(!chromiumPresent)('a visitor jour
     await Promise.all([page.waitForURL(`${home}/-/travels/dunes`), page.locator('ul.subs a', { hasText: 'Dunes' }).click()]);
     expect(await h1()).toBe('Dunes');
     // The three uploads, in the gallery's order, each a real image (its rendition) once loaded.
-    const links = await page.locator('ul.media a[data-lb]').evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
+    const links = await page.locator('ul.media a[data-uuid]').evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
     expect(links.map((h) => h.slice(h.lastIndexOf('/') + 1))).toEqual(photos.dunes);
     await expect.poll(() => page.locator('ul.media img').evaluateAll((is) => is.every((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0))).toBe(true);
     await shot('gallery');
@@ -115,24 +115,32 @@ eachDatabase((kind: DbKind) => describe.skipIf(!chromiumPresent)('a visitor jour
     let onPhoto = false;
     for (let i = 0; i < 30 && !onPhoto; i++) {
       await page.keyboard.press('Tab');
-      onPhoto = await page.evaluate(() => document.activeElement?.matches('a[data-lb]') ?? false);
+      onPhoto = await page.evaluate(() => document.activeElement?.matches('a[data-uuid]') ?? false);
     }
     expect(onPhoto).toBe(true);
     await page.keyboard.press('Enter');
-    const dialog = page.locator('dialog.lb');
-    await expect.poll(() => dialog.evaluate((d: HTMLDialogElement) => d.open)).toBe(true);
-    await expect.poll(() => dialog.locator('img').evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth > 0)).toBe(true);
-    // The large size shown is a watermarked rendition.
-    const src = await dialog.locator('img').evaluate((i: HTMLImageElement) => i.currentSrc);
-    const key = new URL(src).pathname.slice('/files/'.length);
+    const viewer = page.locator('.pswp');
+    await expect.poll(() => viewer.count()).toBe(1);
+    // The slide in view: its image loaded.
+    const current = () =>
+      page.evaluate(() => {
+        const img = Array.from(document.querySelectorAll<HTMLImageElement>('.pswp__item img.pswp__img')).find((i) => {
+          const r = i.getBoundingClientRect();
+          return r.left < window.innerWidth / 2 && r.right > window.innerWidth / 2;
+        });
+        return img && img.complete && img.naturalWidth > 0 ? img.currentSrc : '';
+      });
+    await expect.poll(current, { timeout: 10_000 }).not.toBe('');
+    // The size shown at this screen is a watermarked rendition.
+    const key = new URL(await current()).pathname.slice('/files/'.length);
     const row = await w.svc.db.selectFrom('renditions').select(['name', 'watermarked']).where('storage_key', '=', key).executeTakeFirstOrThrow();
     expect(Number(row.name)).toBeGreaterThanOrEqual(1280);
     expect(row.watermarked).toBe(1);
     await shot('lightbox');
     await page.keyboard.press('ArrowRight');
-    expect(await dialog.getAttribute('data-index')).toBe('1');
+    await expect.poll(() => page.evaluate(() => location.hash)).toBe(`#photo=${photos.dunes[1]}`);
     await page.keyboard.press('Escape');
-    await expect.poll(() => dialog.evaluate((d: HTMLDialogElement) => d.open)).toBe(false);
+    await expect.poll(() => viewer.count(), { timeout: 10_000 }).toBe(0);
   });
 
   it('is refused the password gallery, then opens it with the password', async () => {
@@ -147,7 +155,7 @@ eachDatabase((kind: DbKind) => describe.skipIf(!chromiumPresent)('a visitor jour
     await page.fill('#password', 'let me in');
     await Promise.all([page.waitForURL(url), page.click('button[type=submit]')]);
     expect(await h1()).toBe('Family');
-    const links = await page.locator('ul.media a[data-lb]').evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
+    const links = await page.locator('ul.media a[data-uuid]').evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
     expect(links.map((h) => h.slice(h.lastIndexOf('/') + 1))).toEqual(photos.locked);
   });
 
@@ -176,7 +184,7 @@ eachDatabase((kind: DbKind) => describe.skipIf(!chromiumPresent)('a visitor jour
     await page.goto(link);
     expect(page.url()).toBe(url);
     expect(await h1()).toBe('Proofs');
-    const links = await page.locator('ul.media a[data-lb]').evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
+    const links = await page.locator('ul.media a[data-uuid]').evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
     expect(links.map((h) => h.slice(h.lastIndexOf('/') + 1)).sort()).toEqual([...photos.proofs].sort());
     await expect.poll(() => page.locator('ul.media img').evaluateAll((is) => is.length > 0 && is.every((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0))).toBe(true);
     await shot('client-gallery');
@@ -190,6 +198,9 @@ eachDatabase((kind: DbKind) => describe.skipIf(!chromiumPresent)('a visitor jour
     const downloads = page.locator('a[download]');
     expect(await downloads.count()).toBe(1);
     const [download] = await Promise.all([page.waitForEvent('download'), downloads.first().click()]);
+    // Named after the photo, not its storage hash.
+    expect(download.suggestedFilename()).toMatch(/^[^/]+\.(jpg|webp)$/);
+    expect(download.suggestedFilename()).not.toMatch(/[0-9a-f]{16}/);
     const file = await download.path();
     const meta = await sharp(file).metadata();
     expect(Math.max(meta.width!, meta.height!)).toBe(1280);

@@ -130,11 +130,11 @@ export async function uploadPhoto(w: Pick<World, 'client'>, galleryUuid: string,
  * when it does not (every media stays at renditions_state 'none'): the weight then counts
  * HTML, CSS, JS and the icon only.
  */
-export async function waitForRenditions(w: { svc: { db: Kysely<Database> } }, uuids: string[]): Promise<boolean> {
+export async function waitForRenditions(w: { svc: { db: Kysely<Database> } }, uuids: string[], timeoutMs = 100_000): Promise<boolean> {
   const states = async () => (await w.svc.db.selectFrom('medias').select('renditions_state').where('uuid', 'in', uuids).execute()).map((r) => r.renditions_state);
   await new Promise((r) => setTimeout(r, 500));
   if ((await states()).every((s) => s === 'none')) return false;
-  const deadline = Date.now() + 100_000;
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
     const now = await states();
     if (now.includes('failed')) throw new Error('renditions failed');
