@@ -278,8 +278,14 @@ export async function quality(page: BrowserPage): Promise<ViewQuality> {
       // Drawn width of the picture itself (with cover, the picture is larger than its box).
       const drawnWidth = fit === 'cover' ? Math.max(box.width, box.height * imgRatio) : fit === 'contain' ? Math.min(box.width, box.height * imgRatio) : box.width;
       const device = drawnWidth * dpr;
-      if (device > img.naturalWidth * 1.01) drawnAbove++;
-      maxFetchRatio = Math.max(maxFetchRatio, img.naturalWidth / device);
+      // naturalWidth is corrected for the srcset candidate's density: the file's own width is its w descriptor.
+      const candidate = img.srcset
+        .split(',')
+        .map((c) => c.trim().split(/\s+/))
+        .find(([url]) => new URL(url, location.href).href === img.currentSrc);
+      const pixels = candidate && /^\d+w$/.test(candidate[1] ?? '') ? Number(candidate[1].slice(0, -1)) : img.naturalWidth;
+      if (device > pixels * 1.01) drawnAbove++;
+      maxFetchRatio = Math.max(maxFetchRatio, pixels / device);
       area += box.width * box.height;
       if (fit === 'cover') cropped += box.width * box.height * (1 - Math.min(boxRatio / imgRatio, imgRatio / boxRatio));
     }
