@@ -133,6 +133,7 @@ describe.skipIf(!present)('the website in a browser', () => {
     if (renditions) await expect.poll(() => page.locator('.pswp__item img.pswp__img').first().evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth > 0)).toBe(true);
     await page.screenshot({ path: join(ARTIFACTS, 'viewer-desktop.png') });
     await page.keyboard.press('ArrowRight');
+    await expect.poll(() => page.evaluate(() => location.hash)).toBe(`#photo=${uuids[1]}`);
     await page.keyboard.press('ArrowRight');
     await expect.poll(() => page.evaluate(() => location.hash)).toBe(`#photo=${uuids[2]}`);
     expect(await page.locator('.pswp__counter').textContent()).toContain('3 / 60');
@@ -180,16 +181,7 @@ describe.skipIf(!present)('the website in a browser', () => {
     await expect.poll(() => page.evaluate(() => location.hash)).toBe(`#photo=${uuids[1]}`);
     if (!renditions) return ctx.close();
     await expect.poll(() => page.evaluate(() => (document.querySelector('.pswp__zoom-wrap img.pswp__img') as HTMLImageElement | null)?.complete)).toBe(true);
-    const widthNow = async () =>
-      page.evaluate(() => {
-        // The current slide's image: the one PhotoSwipe holds in view.
-        const imgs = Array.from(document.querySelectorAll<HTMLImageElement>('.pswp__item img.pswp__img'));
-        const shown = imgs.find((i) => {
-          const r = i.getBoundingClientRect();
-          return r.left < window.innerWidth / 2 && r.right > window.innerWidth / 2;
-        });
-        return shown ? shown.naturalWidth : 0;
-      });
+    const widthNow = () => viewerPixels(page);
     await expect.poll(widthNow).toBeGreaterThan(0);
     const before = await widthNow();
     // Pinch out: two fingers moving apart.
@@ -265,6 +257,26 @@ describe.skipIf(!present)('the website in a browser', () => {
     expect(failures).toEqual([]);
   });
 });
+
+/**
+ * The pixels (its srcset w descriptor, not the density-corrected naturalWidth) of the image the
+ * viewer shows in the middle of the screen, once loaded; 0 before. PhotoSwipe's placeholder
+ * (the thumbnail, shown while the slide loads) does not count.
+ */
+async function viewerPixels(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const img = Array.from(document.querySelectorAll<HTMLImageElement>('.pswp__item img.pswp__img:not(.pswp__img--placeholder)')).find((i) => {
+      const r = i.getBoundingClientRect();
+      return r.left < window.innerWidth / 2 && r.right > window.innerWidth / 2;
+    });
+    if (!img || !img.complete || img.naturalWidth === 0) return 0;
+    const candidate = img.srcset
+      .split(',')
+      .map((c) => c.trim().split(/\s+/))
+      .find(([url]) => new URL(url, location.href).href === img.currentSrc);
+    return candidate ? Number(candidate[1].replace('w', '')) : img.naturalWidth;
+  });
+}
 
 async function slideshowStyle(w: World): Promise<string> {
   const { all, text } = await import('../../src/client/xml.js');

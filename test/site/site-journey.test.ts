@@ -124,7 +124,8 @@ eachDatabase((kind: DbKind) => describe.skipIf(!chromiumPresent)('a visitor jour
     // The slide in view: its image loaded.
     const current = () =>
       page.evaluate(() => {
-        const img = Array.from(document.querySelectorAll<HTMLImageElement>('.pswp__item img.pswp__img')).find((i) => {
+        // Not PhotoSwipe's placeholder (the thumbnail shown while the slide loads).
+        const img = Array.from(document.querySelectorAll<HTMLImageElement>('.pswp__item img.pswp__img:not(.pswp__img--placeholder)')).find((i) => {
           const r = i.getBoundingClientRect();
           return r.left < window.innerWidth / 2 && r.right > window.innerWidth / 2;
         });
