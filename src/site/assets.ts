@@ -208,6 +208,8 @@ function open(index, fromAddress, play) {
       history.replaceState(history.state, "", addressOf(a));
       document.documentElement.setAttribute("data-viewer", a.getAttribute("data-uuid"));
     });
+    // PhotoSwipe listens to the keyboard once it has opened: marked, for whoever waits for it (the tests).
+    pswp.on("openingAnimationEnd", function () { if (pswp) pswp.element.classList.add("pswp--ready"); });
     // Stepping with the arrow keys takes over from the slideshow.
     pswp.on("keydown", function (e) { if (/^Arrow/.test(e.originalEvent.key)) stopPlay(playButton); });
     pswp.on("close", function () {

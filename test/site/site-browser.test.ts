@@ -132,6 +132,8 @@ describe.skipIf(!present)('the website in a browser', () => {
     expect(await page.locator('.pswp__caption').textContent()).toBe('Photo 1');
     if (renditions) await expect.poll(() => page.locator('.pswp__item img.pswp__img').first().evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth > 0)).toBe(true);
     await page.screenshot({ path: join(ARTIFACTS, 'viewer-desktop.png') });
+    // The keyboard works once the viewer has opened.
+    await page.locator('.pswp.pswp--ready').waitFor();
     await page.keyboard.press('ArrowRight');
     await expect.poll(() => page.evaluate(() => location.hash)).toBe(`#photo=${uuids[1]}`);
     await page.keyboard.press('ArrowRight');
@@ -148,16 +150,9 @@ describe.skipIf(!present)('the website in a browser', () => {
     const shared = await ctx.newPage();
     await shared.goto(`${sixty}#photo=${uuids[7]}`);
     await expect.poll(() => shared.locator('.pswp__caption').textContent()).toBe('Photo 8');
-    // Escape closes it (once its opening has finished: pressed until it does).
-    await expect
-      .poll(
-        async () => {
-          await shared.keyboard.press('Escape');
-          return shared.locator('.pswp').count();
-        },
-        { timeout: 10_000 },
-      )
-      .toBe(0);
+    await shared.locator('.pswp.pswp--ready').waitFor();
+    await shared.keyboard.press('Escape');
+    await expect.poll(() => shared.locator('.pswp').count(), { timeout: 10_000 }).toBe(0);
     expect(await shared.evaluate(() => location.hash)).toBe('');
     expect(errors).toEqual([]);
     await ctx.close();
@@ -214,6 +209,7 @@ describe.skipIf(!present)('the website in a browser', () => {
     expect(await page.locator('.pswp__button--play').getAttribute('aria-label')).toBe('Pause the slideshow');
     // It moves on by itself (a photo every 4 s), and the arrow keys take over.
     await expect.poll(() => page.locator('.pswp__counter').textContent(), { timeout: 20_000 }).toContain('2 / 3');
+    await page.locator('.pswp.pswp--ready').waitFor();
     await page.keyboard.press('ArrowRight');
     expect(await page.locator('.pswp__button--play').getAttribute('aria-label')).toBe('Play the slideshow');
     await ctx.close();

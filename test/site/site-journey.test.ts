@@ -138,6 +138,7 @@ eachDatabase((kind: DbKind) => describe.skipIf(!chromiumPresent)('a visitor jour
     expect(Number(row.name)).toBeGreaterThanOrEqual(1280);
     expect(row.watermarked).toBe(1);
     await shot('lightbox');
+    await page.locator('.pswp.pswp--ready').waitFor();
     await page.keyboard.press('ArrowRight');
     await expect.poll(() => page.evaluate(() => location.hash)).toBe(`#photo=${photos.dunes[1]}`);
     await page.keyboard.press('Escape');
