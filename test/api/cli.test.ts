@@ -266,6 +266,18 @@ eachDatabase((kind) => {
       expect(row).toMatchObject({ owner_id: user.id, name: 'Prints 2026' });
     });
 
+    it('display-style set changes what a style chooses besides its layout (crop, spacing, captions; an extension), by name or UUID', async () => {
+      const site = await db().selectFrom('websites').select('id').where('urlname', '=', 'ann-lee').executeTakeFirstOrThrow();
+      const grid = () => db().selectFrom('display_styles').select(['uuid', 'crop', 'spacing', 'captions']).where('website_id', '=', site.id).where('name', '=', 'Grid').executeTakeFirstOrThrow();
+      expect(await grid()).toMatchObject({ crop: 0, spacing: 'normal', captions: 0 });
+      const out = jsonOf(await admin(target, 'display-style', 'set', '--urlname', 'ann-lee', '--style', 'Grid', '--crop', 'yes', '--spacing', 'tight', '--json'));
+      expect(out).toEqual({ urlname: 'ann-lee', style: 'Grid' });
+      expect(await grid()).toMatchObject({ crop: 1, spacing: 'tight', captions: 0 });
+      // By UUID; options left out keep their value.
+      expect(humanTextOf(await admin(target, 'display-style', 'set', '--urlname', 'ann-lee', '--style', (await grid()).uuid, '--captions', 'yes'))).toContain('changed');
+      expect(await grid()).toMatchObject({ crop: 1, spacing: 'tight', captions: 1 });
+    });
+
     it('watermark create with --text or --file (an image copied into DATA_DIR); --default leaves one default per media library', async () => {
       const artist = await db().selectFrom('artists').select('id').where('uuid', '=', artistUuid).executeTakeFirstOrThrow();
       const byUuid = (uuid: string) => db().selectFrom('watermarks').selectAll().where('uuid', '=', uuid).executeTakeFirstOrThrow();
@@ -348,6 +360,10 @@ eachDatabase((kind) => {
         ['watermark without --text or --file', ['watermark', 'create', '--artist', artistUuid, '--json']],
         ['watermark with --text and --file', ['watermark', 'create', '--artist', artistUuid, '--text', 'x', '--file', '/etc/hostname', '--json']],
         ['watermark --file that is not an image', ['watermark', 'create', '--artist', artistUuid, '--file', join(target.dataDir, 'missing.png'), '--json']],
+        ['display-style set with a bad --crop', ['display-style', 'set', '--urlname', 'ann-lee', '--style', 'Grid', '--crop', 'maybe', '--json']],
+        ['display-style set with a bad --spacing', ['display-style', 'set', '--urlname', 'ann-lee', '--style', 'Grid', '--spacing', 'huge', '--json']],
+        ['display-style set of an unknown style', ['display-style', 'set', '--urlname', 'ann-lee', '--style', 'Nope', '--crop', 'no', '--json']],
+        ['display-style set of an unknown website', ['display-style', 'set', '--urlname', 'no-such-site', '--style', 'Grid', '--json']],
         ['lightbox with an unknown media', ['lightbox', 'create', '--owner', ann.email, '--name', 'N', '--media', randomUUID(), '--json']],
       ];
       // A few at a time: each is a Node process.

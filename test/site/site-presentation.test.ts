@@ -145,6 +145,21 @@ eachDatabase((kind) => {
       expect((await fetch(`${w.svc.url}/files/${otherKey}`)).status).toBe(404);
       expect(password.body).not.toContain(otherKey);
     });
+
+    it('a blank public cover clears it, and deleting the media takes it away', async () => {
+      const [a, b] = await publishMedias(w.svc.db, w.user, w.rootUuid, ['pc-a.jpg', 'pc-b.jpg']);
+      const g = await create(w, 'Locked cover', w.rootUuid, { password: 'secret', public_cover_media: a });
+      const cover = () => w.svc.db.selectFrom('galleries').select('public_cover_media_id').where('uuid', '=', g).executeTakeFirstOrThrow();
+      const idOf = async (uuid: string) => (await w.svc.db.selectFrom('medias').select('id').where('uuid', '=', uuid).executeTakeFirstOrThrow()).id;
+      expect((await cover()).public_cover_media_id).toBe(await idOf(a));
+      await w.client.request('PUT', `/websites/${w.urlname}/galleries/${g}.xml`, { 'gallery[public_cover_media]': '' });
+      expect((await cover()).public_cover_media_id).toBeNull();
+      await w.client.request('PUT', `/websites/${w.urlname}/galleries/${g}.xml`, { 'gallery[public_cover_media]': b });
+      expect((await cover()).public_cover_media_id).toBe(await idOf(b));
+      await w.client.request('DELETE', `/medias/${b}.xml`);
+      expect((await cover()).public_cover_media_id).toBeNull();
+      expect((await visit(w.svc, `${home}/-/locked-cover`)).body).not.toContain('<img');
+    });
   });
 
   describe('downloads', () => {
