@@ -16,7 +16,9 @@ const PSWP_MODULE = asset('js', readFileSync(join(PSWP_DIST, 'photoswipe.esm.min
 // Justified rows at each photo's true aspect ratio: an item's flex-basis is its ratio × the row
 // height and it grows in proportion to its ratio, so the items of a row keep one height whatever
 // the width (rows fill the width, nothing is cropped). The ratio is a class per hundredth (the
-// CSP forbids style attributes), which sets --r.
+// CSP forbids style attributes), which sets --r (the item's own rule must not set it: it would win).
+// The grow factors are scaled by 100: factors summing below 1 (a portrait alone on a phone's row)
+// would take only that share of the free space.
 const ratioClasses = Array.from({ length: 376 }, (_, i) => `.r${i + 25}{--r:${(i + 25) / 100}}`).join('');
 
 const CSS = `*,*::before,*::after{box-sizing:border-box}
@@ -48,7 +50,7 @@ h2{font-size:1.15rem;font-weight:600;margin:1.5rem 0 .5rem}
 .media img,.media .ph{display:block;width:100%;height:auto;background:#ececec}
 .media .cap{display:block;font-size:.85rem;padding:.25rem 0;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .justified{--h:250px;display:flex;flex-wrap:wrap;gap:var(--gap)}
-.justified li{--r:1.5;flex:var(--r) 1 calc(var(--h)*var(--r));min-width:0}
+.justified li{flex-grow:calc(var(--r,1.5)*100);flex-shrink:1;flex-basis:calc(var(--h)*var(--r,1.5));min-width:0}
 .justified::after{content:"";flex:1000000 1 0px}
 ${ratioClasses}
 .masonry{columns:2;column-gap:var(--gap)}

@@ -94,6 +94,25 @@ describe.skipIf(!present)('the website in a browser', () => {
         expect(q.maxFetchRatio).toBeLessThan(2.2);
         expect(q.lcp).toBeGreaterThan(0);
       }
+      // Justified rows: the photos of a row share one height and fill the width (but the last row's).
+      const rows = await page.locator('ul.media > li').evaluateAll((lis) => {
+        const byTop = new Map<number, DOMRect[]>();
+        for (const li of lis) {
+          const r = li.getBoundingClientRect();
+          const key = Math.round(r.top);
+          byTop.set(key, [...(byTop.get(key) ?? []), r]);
+        }
+        const width = lis[0].parentElement!.getBoundingClientRect().width;
+        return [...byTop.values()].slice(0, -1).map((row) => ({
+          spread: Math.max(...row.map((r) => r.height)) - Math.min(...row.map((r) => r.height)),
+          gap: width - (row[row.length - 1].right - row[0].left),
+        }));
+      });
+      expect(rows.length).toBeGreaterThan(5);
+      for (const r of rows) {
+        expect(r.spread).toBeLessThan(2);
+        expect(Math.abs(r.gap)).toBeLessThan(2);
+      }
       if (name === 'phone') {
         // A landscape photo is alone on its row, the full width of the page.
         const [first, main] = await Promise.all([page.locator('ul.media > li').first().boundingBox(), page.locator('ul.media').boundingBox()]);
