@@ -159,7 +159,7 @@ describe.skipIf(!present)('the website in a browser', () => {
     await expect.poll(() => page.evaluate(() => location.hash)).toBe(`#photo=${uuids[2]}`);
     expect(await page.locator('.pswp__counter').textContent()).toContain('3 / 60');
     // The neighbours are loaded before they are shown.
-    expect(await page.locator('.pswp__item img.pswp__img').count()).toBeGreaterThanOrEqual(3);
+    await expect.poll(() => page.locator('.pswp__item img.pswp__img:not(.pswp__img--placeholder)').count(), { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
     // One history entry for the viewer, whatever was seen in it: back closes it.
     await page.goBack();
     await expect.poll(() => viewer.count(), { timeout: 10_000 }).toBe(0);
