@@ -62,7 +62,7 @@ ${ratioClasses}
 .filmstrip img,.filmstrip .ph{height:120px;width:auto}
 .slideshow{display:flex;overflow-x:auto;scroll-snap-type:x mandatory;gap:var(--gap)}
 .slideshow li{flex:0 0 100%;scroll-snap-align:center;display:flex;flex-direction:column;align-items:center}
-.slideshow img,.slideshow .ph{width:auto;height:auto;max-width:100%;max-height:78vh}
+.slideshow img,.slideshow .ph{width:auto;height:auto;max-width:100%;max-height:max(40vh,calc(100vh - 16rem))}
 .progress{display:flex;align-items:center;gap:.6rem;margin:.5rem 0;font-size:.9rem;color:#595959}
 .progress progress{width:10rem;height:.4rem}
 .play{margin:0 0 .5rem}

@@ -15,7 +15,7 @@ import { Img, LockIcon } from './picture.js';
  * CSS of assets.ts: justified rows of about 300 CSS px (250 on phones, where a landscape photo
  * is alone on its row, full width), masonry columns of at most 440 px, square grid cells that
  * a cropped photo covers (so its long side is drawn beyond the cell), a filmstrip 120 px high,
- * and slides of at most 80vh × the width.
+ * and slides of at most the screen's height (less the page's head) × the width.
  */
 function sizesOf(layout: LayoutName, r: number): string {
   const px = (n: number) => `${Math.ceil(n)}px`;
@@ -30,7 +30,8 @@ function sizesOf(layout: LayoutName, r: number): string {
     case 'filmstrip':
       return px(120 * r);
     case 'slideshow':
-      return `min(100vw, ${(r * 80).toFixed(1)}vh)`;
+      // At most the screen's height less the page's head (assets.ts), so its progress shows below it.
+      return `min(100vw, ${(r * 100).toFixed(1)}vh)`;
   }
 }
 
