@@ -248,6 +248,8 @@ export interface ViewQuality {
 
 /** Measures the images of a page's photo list (`ul.media img`, the covers of `.subs`) as drawn now. */
 export async function quality(page: BrowserPage): Promise<ViewQuality> {
+  // Run under tsx (the bench), esbuild names inner functions with a helper the page does not have.
+  await page.evaluate('window.__name = window.__name || ((f) => f)');
   return page.evaluate(async () => {
     const entries = (type: string) =>
       new Promise<PerformanceEntry[]>((resolve) => {
