@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { h, type VNode } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import { ApiError } from '../http/errors.js';
+import { MemoryCache } from '../ops/cache.js';
 import { closeAfterReply } from '../http/linger.js';
 import { backUnder, cookiePath, pathAndQuery, type SiteAddress } from './address.js';
 import { GalleryPage } from './pages/gallery.js';
@@ -28,37 +29,19 @@ const MAX_DEPTH = 32;
 function isGalleryPath(path: string): boolean {
   return path.length <= MAX_FULL_PATH_CHARS && FULL_PATH.test(path) && path.split('/').length <= MAX_DEPTH;
 }
-/** Pages kept by the micro-cache; the oldest go first. */
+/**
+ * The micro-cache: a short-lived memory of the pages anonymous visitors get
+ * (the same for all of them), so a popular gallery costs its queries and its
+ * rendering once per period, not once per visitor. Visitors with a pass are
+ * never served from it. At most this many pages, and this many characters of
+ * HTML in all (a gallery page of many media is large); the least recently used go first.
+ */
 const CACHE_ENTRIES = 1000;
+const CACHE_CHARS = 32 * 1024 * 1024;
 
 interface CachedPage {
-  expires: number;
   html: string;
   indexable: boolean;
-}
-
-/**
- * A short-lived memory of the pages anonymous visitors get (the same for all
- * of them): a popular gallery costs its queries and its rendering once per
- * period, not once per visitor. Visitors with a pass are never served from it.
- */
-class PageCache {
-  private readonly pages = new Map<string, CachedPage>();
-  constructor(private readonly ttlMs: number) {}
-
-  get(key: string, now = Date.now()): CachedPage | undefined {
-    const hit = this.pages.get(key);
-    if (hit && hit.expires > now) return hit;
-    if (hit) this.pages.delete(key);
-    return undefined;
-  }
-
-  set(key: string, html: string, indexable: boolean, now = Date.now()): void {
-    if (this.ttlMs <= 0) return;
-    this.pages.delete(key);
-    this.pages.set(key, { expires: now + this.ttlMs, html, indexable });
-    if (this.pages.size > CACHE_ENTRIES) this.pages.delete(this.pages.keys().next().value!);
-  }
 }
 
 /** What a site request is about, once its website is known. */
@@ -90,7 +73,11 @@ function pageAddressOf(rest: string): PageAddress | undefined {
 
 export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: WebsiteDeps): void {
   const { site, passes } = deps;
-  const cache = new PageCache(deps.cacheSeconds * 1000);
+  const cache = new MemoryCache<string, CachedPage>({
+    entries: CACHE_ENTRIES,
+    ttlMs: deps.cacheSeconds * 1000,
+    size: { max: CACHE_CHARS, of: (page) => page.html.length },
+  });
   const secure = () => deps.config.publicUrl.startsWith('https:');
 
   const frameOf = (at: SiteAddress): Omit<Frame, 'title' | 'indexable' | 'crumbs' | 'script'> => ({ ...kit.frameOf(at), canonical: undefined });
@@ -113,7 +100,7 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
     const view = await site.gallery(v.at, fullUrlPath, page, v.pass);
     if (view.kind !== 'gallery') return refusal(reply, v, view, here);
     const html = render(GalleryPage({ view, frame: { ...frameOf(v.at), canonical: site.homeUrl(v.at.website) + galleryHref('', fullUrlPath) + (page > 1 ? `?page=${page}` : '') } }));
-    if (!v.pass) cache.set(v.cacheKey, html, view.indexable);
+    if (!v.pass) cache.set(v.cacheKey, { html, indexable: view.indexable });
     return kit.html(reply, 200, html, { indexable: view.indexable });
   };
 
@@ -121,7 +108,7 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
     const view = await site.media(v.at, fullUrlPath, uuid, v.pass);
     if (view.kind !== 'media') return refusal(reply, v, view, here);
     const html = render(MediaPage({ view, frame: frameOf(v.at) }));
-    if (!v.pass) cache.set(v.cacheKey, html, view.indexable);
+    if (!v.pass) cache.set(v.cacheKey, { html, indexable: view.indexable });
     return kit.html(reply, 200, html, { indexable: view.indexable });
   };
 
