@@ -73,6 +73,13 @@ export class Limiter {
   }
 }
 
+/** One counter per entry of `limits`, under the same names. */
+export function createEach<N extends string>(factory: LimiterFactory, limits: Readonly<Record<N, LimiterOptions>>, onStoreError?: (err: unknown) => void): Record<N, Limiter> {
+  const out = {} as Record<N, Limiter>;
+  for (const name of Object.keys(limits) as N[]) out[name] = factory.create(limits[name], onStoreError);
+  return out;
+}
+
 /**
  * Takes one point from each counter at once, so simultaneous requests cannot
  * all pass a check made before any counted. When one refuses, the points the

@@ -4,14 +4,16 @@
 // Each take counts on every counter at once (takeEach); when the store is down
 // the request goes through (logged): visitors are not locked out.
 import { createHash } from 'node:crypto';
-import { type Limiter, type LimiterFactory, type Taken, takeEach } from '../http/limiter-store.js';
+import { createEach, type Limiter, type LimiterFactory, type Taken, takeEach } from '../http/limiter-store.js';
 
 export type { Taken };
 
+const QUARTER_HOUR = 15 * 60;
+
 /** Wrong passwords of one gallery from one address, and of all galleries from one address. */
 export const PASSWORD_LIMITS = {
-  perGallery: { points: 5, durationSeconds: 15 * 60 },
-  perAddress: { points: 30, durationSeconds: 15 * 60 },
+  perGallery: { keyPrefix: 'visitor-password', points: 5, durationSeconds: QUARTER_HOUR },
+  perAddress: { keyPrefix: 'visitor-password-address', points: 30, durationSeconds: QUARTER_HOUR },
 } as const;
 
 /**
@@ -20,18 +22,16 @@ export const PASSWORD_LIMITS = {
  * it back when the password was right: only wrong ones add up.
  */
 export class PasswordThrottle {
-  private readonly perGallery: Limiter;
-  private readonly perAddress: Limiter;
+  private readonly limits: Record<keyof typeof PASSWORD_LIMITS, Limiter>;
 
-  constructor(limiters: LimiterFactory, onStoreError: (err: unknown) => void = () => {}) {
-    this.perGallery = limiters.create({ keyPrefix: 'visitor-password', ...PASSWORD_LIMITS.perGallery }, onStoreError);
-    this.perAddress = limiters.create({ keyPrefix: 'visitor-password-address', ...PASSWORD_LIMITS.perAddress }, onStoreError);
+  constructor(limiters: LimiterFactory, onStoreError?: (err: unknown) => void) {
+    this.limits = createEach(limiters, PASSWORD_LIMITS, onStoreError);
   }
 
   private counters(websiteUuid: string, galleryUuid: string, address: string): Array<[Limiter, string]> {
     return [
-      [this.perGallery, `${websiteUuid}:${galleryUuid}:${address}`],
-      [this.perAddress, address],
+      [this.limits.perGallery, `${websiteUuid}:${galleryUuid}:${address}`],
+      [this.limits.perAddress, address],
     ];
   }
 
@@ -54,29 +54,25 @@ export class PasswordThrottle {
  * from their own connection cannot keep that person from signing in.
  */
 export const LINK_LIMITS = {
-  perAddress: { points: 10, durationSeconds: 15 * 60 },
-  perAddressEmail: { points: 3, durationSeconds: 15 * 60 },
-  perEmail: { points: 20, durationSeconds: 60 * 60 },
+  perAddress: { keyPrefix: 'visitor-link-address', points: 10, durationSeconds: QUARTER_HOUR },
+  perAddressEmail: { keyPrefix: 'visitor-link-address-email', points: 3, durationSeconds: QUARTER_HOUR },
+  perEmail: { keyPrefix: 'visitor-link-email', points: 20, durationSeconds: 60 * 60 },
 } as const;
 
 export class LinkThrottle {
-  private readonly perAddress: Limiter;
-  private readonly perAddressEmail: Limiter;
-  private readonly perEmail: Limiter;
+  private readonly limits: Record<keyof typeof LINK_LIMITS, Limiter>;
 
-  constructor(limiters: LimiterFactory, onStoreError: (err: unknown) => void = () => {}) {
-    this.perAddress = limiters.create({ keyPrefix: 'visitor-link-address', ...LINK_LIMITS.perAddress }, onStoreError);
-    this.perAddressEmail = limiters.create({ keyPrefix: 'visitor-link-address-email', ...LINK_LIMITS.perAddressEmail }, onStoreError);
-    this.perEmail = limiters.create({ keyPrefix: 'visitor-link-email', ...LINK_LIMITS.perEmail }, onStoreError);
+  constructor(limiters: LimiterFactory, onStoreError?: (err: unknown) => void) {
+    this.limits = createEach(limiters, LINK_LIMITS, onStoreError);
   }
 
   take(websiteUuid: string, email: string, address: string): Promise<Taken> {
     // Visitors' addresses are not written in clear to the shared store.
     const emailKey = createHash('sha256').update(`${websiteUuid}:${email}`).digest('base64url');
     return takeEach([
-      [this.perAddress, address],
-      [this.perAddressEmail, `${emailKey}:${address}`],
-      [this.perEmail, emailKey],
+      [this.limits.perAddress, address],
+      [this.limits.perAddressEmail, `${emailKey}:${address}`],
+      [this.limits.perEmail, emailKey],
     ]);
   }
 }

@@ -6,7 +6,7 @@
 // through the Authentication interface of src/http/identity.ts; src/app.ts builds it.
 import { ApiError } from '../http/errors.js';
 import type { Authentication, Identity, RateSubject } from '../http/identity.js';
-import { type Limiter, type LimiterFactory, peekEach, type Taken, takeEach } from '../http/limiter-store.js';
+import { createEach, type Limiter, type LimiterFactory, peekEach, type Taken, takeEach } from '../http/limiter-store.js';
 import type { UserRow } from '../store/schema.js';
 import { burnPasswordCheck, verifyPassword } from './passwords.js';
 import { readSessionCookie, sessionCookie, type SessionLookup, SessionStore } from './sessions.js';
@@ -27,8 +27,11 @@ export function parseBasic(header: string | undefined): BasicCredentials | undef
   return { login: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
-const ACCOUNT_FAILURES = { points: 10, durationSeconds: 15 * 60 };
-const ADDRESS_FAILURES = { points: 50, durationSeconds: 15 * 60 };
+/** Failed logins of one account, and of one client address, per quarter of an hour. */
+const FAILURES = {
+  account: { keyPrefix: 'login-account', points: 10, durationSeconds: 15 * 60 },
+  address: { keyPrefix: 'login-address', points: 50, durationSeconds: 15 * 60 },
+};
 
 function credentialsError(otp: boolean): ApiError {
   return otp
@@ -71,8 +74,7 @@ export interface Claim extends RateSubject {
 }
 
 export class Authenticator implements Authentication<Claim> {
-  private readonly accountFailures: Limiter;
-  private readonly addressFailures: Limiter;
+  private readonly failures: Record<keyof typeof FAILURES, Limiter>;
   private readonly checking = new Map<string, Promise<void>>();
 
   constructor(
@@ -83,14 +85,13 @@ export class Authenticator implements Authentication<Claim> {
     /** The store is down: logging in beats locking everyone out, and this is told. */
     onStoreError: (err: unknown) => void = () => {},
   ) {
-    this.accountFailures = limiters.create({ keyPrefix: 'login-account', ...ACCOUNT_FAILURES }, onStoreError);
-    this.addressFailures = limiters.create({ keyPrefix: 'login-address', ...ADDRESS_FAILURES }, onStoreError);
+    this.failures = createEach(limiters, FAILURES, onStoreError);
   }
 
   private counters(accountKey: string, address: string): Array<[Limiter, string]> {
     return [
-      [this.accountFailures, accountKey],
-      [this.addressFailures, address],
+      [this.failures.account, accountKey],
+      [this.failures.address, address],
     ];
   }
 
@@ -199,7 +200,7 @@ export class Authenticator implements Authentication<Claim> {
 
   /** Only failures count: a success clears the account and gives the address its attempt back. */
   private async succeeded(user: UserRow, accountKey: string, address: string): Promise<UserRow> {
-    await Promise.all([this.accountFailures.clear(accountKey), this.addressFailures.giveBack(address)]);
+    await Promise.all([this.failures.account.clear(accountKey), this.failures.address.giveBack(address)]);
     return user;
   }
 }

@@ -10,17 +10,14 @@ import { nowIso } from '../../src/store/db.js';
 import { create, galleryId, publishMedias } from '../api/galleries-fixtures.js';
 import { eachDatabase, TestService } from '../support/service.js';
 import { startWorld, type World } from '../support/world.js';
-import { cookieOf, mediaLinks, uploadPhoto, visit, waitForRenditions } from './site-support.js';
+import { cookieOf, mediaLinks, startSite, uploadPhoto, visit, waitForRenditions } from './site-support.js';
 
 const CSP = "default-src 'none'; img-src 'self'; style-src 'self'; script-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 eachDatabase((kind) => {
   let w: World;
   let home: string;
-  beforeAll(async () => {
-    w = await startWorld(kind, { VISITOR_RATE_LIMIT: 'off', SITE_CACHE_SECONDS: '0' });
-    home = `/sites/${w.urlname}`;
-  });
+  beforeAll(async () => void ({ w, home } = await startSite(kind, { VISITOR_RATE_LIMIT: 'off', SITE_CACHE_SECONDS: '0' })));
   afterAll(() => w?.svc.close());
 
   const mediaIdsOf = async (uuid: string) => all((await w.client.gallery(w.urlname, uuid, 'details_with_medias')).doc, 'gallery/medias/media/uuid').map((n) => n.text);
