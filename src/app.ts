@@ -41,7 +41,7 @@ import { PricingProfilesRepository } from './pricing-profiles/repository.js';
 import { PricingProfilesService } from './pricing-profiles/service.js';
 import { RenditionsRepository } from './renditions/repository.js';
 import { chooseFfmpeg, ffmpegVersion } from './renditions/ffmpeg.js';
-import { FileUrls } from './site/file-urls.js';
+import { FileUrls } from './storage/file-urls.js';
 import { VisitorAccess } from './site/access.js';
 import { fileRoutes } from './site/files.js';
 import { SiteRepository } from './site/repository.js';

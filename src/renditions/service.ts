@@ -25,7 +25,7 @@ import { demuxerFor, FFMPEG_LIMITS, runFfmpeg, type FfmpegBinary } from './ffmpe
 import { FormatMismatch, LadderTimedOut, makeLadder, WatermarkFailed, type LadderOptions, type RenditionFile, type WatermarkSpec } from './ladder.js';
 import type { NewRendition, RenditionRow, RenditionSource, RenditionsRepository } from './repository.js';
 import type { RenditionsPayload } from './job.js';
-import type { FileUrls } from '../site/file-urls.js';
+import type { FileUrls } from '../storage/file-urls.js';
 
 export { RENDITIONS_JOB_KIND } from './job.js';
 

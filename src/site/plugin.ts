@@ -10,7 +10,8 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.js';
 import { closeAfterReply } from '../http/linger.js';
-import { fromOwnOrigin, homeUrl, hostAddress, pathAddress, URLNAME, type SiteAddress } from './address.js';
+import { homeUrl } from '../websites/home-url.js';
+import { fromOwnOrigin, hostAddress, pathAddress, URLNAME, type SiteAddress } from './address.js';
 import { ASSETS } from './assets.js';
 import type { Referrer, WebsiteDeps, WebsiteKit } from './kit.js';
 import { messagePage, type SiteFrame } from './pages/signin.js';

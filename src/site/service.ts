@@ -3,8 +3,9 @@
 // galleries from the root. No HTML here (pages/*.tsx) and no HTTP (routes.ts).
 import { isUuid } from '../access/uuid.js';
 import { verifyPassword } from '../users/passwords.js';
-import type { FileUrls } from './file-urls.js';
-import { homeUrl, type SiteAddress } from './address.js';
+import type { FileUrls } from '../storage/file-urls.js';
+import { homeUrl } from '../websites/home-url.js';
+import type { SiteAddress } from './address.js';
 import { accessState, decide, type Chain, type Decision, type GateGallery, type VisitorAccess } from './access.js';
 import type { VisitorPass } from './pass.js';
 import { sortByContentOrder } from '../galleries/content-order.js';

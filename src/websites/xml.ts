@@ -1,6 +1,6 @@
 // Reply shapes of websites and their display styles (spec 4.2, 4.4).
 import { xmlArray, type XmlObject } from '../http/xml.js';
-import { homeUrl } from '../site/address.js';
+import { homeUrl } from './home-url.js';
 import type { DisplayStyleListRow, WebsiteListRow } from './repository.js';
 
 export type View = 'list' | 'details';

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { all, text } from '../../src/client/xml.js';
-import { FileUrls } from '../../src/site/file-urls.js';
+import { FileUrls } from '../../src/storage/file-urls.js';
 import { nowIso } from '../../src/store/db.js';
 import { create, galleryId, publishMedias } from '../api/galleries-fixtures.js';
 import { eachDatabase, TestService } from '../support/service.js';
