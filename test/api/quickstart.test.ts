@@ -74,7 +74,7 @@ eachDatabase((kind) => {
       for (const part of ['package.json', 'scripts', 'node_modules']) await symlink(join(REPO_ROOT, part), join(dir, part));
       pgDb = kind === 'postgres' ? await createPgDatabase() : undefined;
       // A photo, as the README asks for one.
-      await sharp({ create: { width: 640, height: 427, channels: 3, noise: { type: 'gaussian', mean: 120, sigma: 40 } } })
+      await sharp({ create: { width: 640, height: 427, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 120, sigma: 40 } } })
         .jpeg()
         .toFile(join(dir, 'photo.jpg'));
     });
