@@ -15,7 +15,7 @@ import { loadConfig } from '../../src/config.js';
 import { buildApp as createService, type App as Service } from '../../src/app.js';
 import { openStore, type Db, type Store } from '../../src/store/db.js';
 import { randomTotpSecret, totpCode } from '../../src/users/totp.js';
-import { BUILT, buildIfStale, childEnv, REPO_ROOT, runBuilt, signedFetch, type RunResult } from '../support/processes.js';
+import { BUILT, buildIfStale, childEnv, freePort, REPO_ROOT, runBuilt, signedFetch, type RunResult } from '../support/processes.js';
 import { basicAuth, createPgDatabase, eachDatabase, type DbKind } from '../support/service.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -139,6 +139,13 @@ describe('admin and api help', { timeout: 60_000 }, () => {
       expect(res.stderr).toContain('--help');
     }
     expect(existsSync(dataDir), 'no DATA_DIR created').toBe(false);
+  });
+
+  it('admin names the database it could not reach, in one line, without its password', async () => {
+    const port = await freePort();
+    const res = await runBuilt('cli/admin.js', ['app', 'create', '--name', 'x'], { env: childEnv({ DATA_DIR: dataDir, DATABASE_URL: `postgres://mps:s3cret@127.0.0.1:${port}/photos` }) });
+    expectRefused(res, 'unreachable database');
+    expect(res.stderr).toBe(`error: cannot reach the database at postgres://mps:***@127.0.0.1:${port}/photos (ECONNREFUSED): is it running? (DATABASE_URL, from the environment or ./.env)\n`);
   });
 
   it('api --help prints the usage on stdout and exits 0; a usage error exits 2 with the usage on stderr', async () => {
