@@ -49,6 +49,12 @@ async function userNamed(core: Core, email: string): Promise<UserRow> {
   return user;
 }
 
+/** A value in single quotes, as both a POSIX shell and a .env reader take it (key and secret are hex: no quote inside). */
+function shellQuoted(value: string): string {
+  if (value.includes("'")) throw new Error('a value with a single quote cannot be written to .env');
+  return `'${value}'`;
+}
+
 const EMAIL = /^[^\s@"\\]+@[^\s@"\\]+\.[^\s@"\\]+$/;
 
 const commands: Record<string, Command> = {
@@ -78,12 +84,13 @@ const commands: Record<string, Command> = {
     prints: '{"key","secret"}',
     options: {
       name: { type: 'string', value: 'N', required: true, help: 'what the application is' },
-      dotenv: { type: 'boolean', help: 'print MPS_API_KEY=… and MPS_API_SECRET=… lines, as the api command reads them from .env' },
+      dotenv: { type: 'boolean', help: "print MPS_API_KEY='…' and MPS_API_SECRET='…' lines, as the api command reads them from .env (valid shell too)" },
     },
     async run(core, o) {
       const name = str(o, 'name')!;
       const { key, secret } = await core.apps.create(name);
-      if (o.dotenv) return { json: { key, secret }, text: `MPS_API_KEY=${key}\nMPS_API_SECRET=${secret}` };
+      // Single-quoted: the lines stay valid for `set -a; . ./.env` as well as for the .env readers.
+      if (o.dotenv) return { json: { key, secret }, text: `MPS_API_KEY=${shellQuoted(key)}\nMPS_API_SECRET=${shellQuoted(secret)}` };
       return { json: { key, secret }, text: `application ${name}\nkey:    ${key}\nsecret: ${secret}` };
     },
   },
@@ -239,6 +246,28 @@ function describeCommand(name: string, command: Command): string {
   return [`usage: ${PROGRAM} ${name} ${synopsis(command)} [--json]`, '', `${command.summary[0].toUpperCase()}${command.summary.slice(1)}.`, '', 'options:', ...rows.map(([l, r]) => `  ${l.padEnd(width)}  ${r}`)].join('\n');
 }
 
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'ECONNRESET']);
+
+/** The system's error code of an error or of what caused it (a failed migration wraps the connection's error). */
+function errorCode(err: unknown): string | undefined {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+  }
+  return undefined;
+}
+
+/** A database URL fit to print: its password replaced. */
+function withoutPassword(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(DATABASE_URL, not a URL)';
+  }
+}
+
 const HELP = new Set(['--help', '-h', 'help']);
 
 export async function runAdmin(argv: string[]): Promise<number> {
@@ -269,16 +298,26 @@ export async function runAdmin(argv: string[]): Promise<number> {
     return 2;
   }
   let core: Core | undefined;
+  let databaseUrl: string | undefined;
   try {
     // Loaded only now: the services, the database drivers and what they bring.
     const [{ buildCore }, { loadConfig }] = await Promise.all([import('../app.js'), import('../config.js')]);
-    core = await buildCore(loadConfig());
+    // The same settings as `npm start` (environment over ./.env): the same DATA_DIR and DATABASE_URL.
+    const config = loadConfig();
+    databaseUrl = config.databaseUrl;
+    core = await buildCore(config);
     const result = await command.run(core, values);
     process.stdout.write(values.json ? JSON.stringify(result.json) + '\n' : result.text + '\n');
     return 0;
   } catch (err) {
     // A refusal (unknown library, taken urlname…) is the operator's to fix: said plainly.
-    const msg = err instanceof UsageError || err instanceof ApiError ? err.message : `error: ${(err as Error).message}`;
+    const code = errorCode(err);
+    const msg =
+      err instanceof UsageError || err instanceof ApiError
+        ? err.message
+        : databaseUrl && typeof code === 'string' && UNREACHABLE.has(code)
+          ? `error: cannot reach the database at ${withoutPassword(databaseUrl)} (${code}): is it running? (DATABASE_URL, from the environment or ./.env)`
+          : `error: ${(err as Error).message}`;
     process.stderr.write(msg.split('\n')[0] + '\n');
     return 1;
   } finally {
