@@ -1,0 +1,79 @@
+// What is known of a picture, under it on the media page: its credit line
+// (author, copyright notice, licence), when and where it was taken. The same
+// facts go into the page's JSON-LD (src/site/share.ts); the viewer's caption
+// reads the credit from the page model (MediaItem.credit).
+import type { VNode } from 'preact';
+import type { MediaView } from '../service.js';
+
+const DATE = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC', hourCycle: 'h23' });
+
+/** `6 May 2024, 05:08 UTC`: the capture time is kept in UTC (the camera's own zone is not known). */
+export function captureTimeText(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso.slice(0, 10) : `${DATE.format(d)} UTC`;
+}
+
+/** `48.39167° N, 4.48333° W` */
+export function positionText(p: { latitude: number; longitude: number }): string {
+  const part = (v: number, pos: string, neg: string) => `${Math.abs(v).toFixed(5)}° ${v >= 0 ? pos : neg}`;
+  return `${part(p.latitude, 'N', 'S')}, ${part(p.longitude, 'E', 'W')}`;
+}
+
+export function MediaFacts(props: { view: Pick<MediaView, 'credit' | 'shotAt' | 'location' | 'position'> }): VNode | null {
+  const { credit, shotAt, location, position } = props.view;
+  if (!credit && !shotAt && !location && !position) return null;
+  return (
+    <dl class="meta">
+      {credit?.author ? (
+        <>
+          <dt>Photographer</dt>
+          <dd>{credit.author}</dd>
+        </>
+      ) : null}
+      {credit?.copyright ? (
+        <>
+          <dt>Copyright</dt>
+          <dd>{credit.copyright}</dd>
+        </>
+      ) : null}
+      {credit?.license ? (
+        <>
+          <dt>Licence</dt>
+          <dd>
+            <a href={credit.license} rel="license noopener" referrerpolicy="no-referrer">
+              {credit.license}
+            </a>
+          </dd>
+        </>
+      ) : null}
+      {shotAt ? (
+        <>
+          <dt>Taken</dt>
+          <dd>
+            <time datetime={shotAt}>{captureTimeText(shotAt)}</time>
+          </dd>
+        </>
+      ) : null}
+      {location ? (
+        <>
+          <dt>Place</dt>
+          <dd>{location}</dd>
+        </>
+      ) : null}
+      {position ? (
+        <>
+          <dt>Position</dt>
+          <dd>
+            <a
+              href={`https://www.openstreetmap.org/?mlat=${position.latitude}&mlon=${position.longitude}#map=15/${position.latitude}/${position.longitude}`}
+              rel="noopener nofollow"
+              referrerpolicy="no-referrer"
+            >
+              {positionText(position)}
+            </a>
+          </dd>
+        </>
+      ) : null}
+    </dl>
+  );
+}
