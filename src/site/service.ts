@@ -156,6 +156,7 @@ export class SiteService {
     const title = chain.length === 1 ? at.website.title || gallery.name : gallery.name;
     const home = this.homeUrl(at.website);
     const canonical = home + galleryHref('', gallery.full_url_path) + (page > 1 ? `?page=${page}` : '');
+    const publicUrl = this.absoluteFiles(home);
     const meta: PageMeta = { canonical };
     if (shareable(decision)) {
       // The card's picture: the gallery's cover when it is on this page, else its first photo.
@@ -165,13 +166,13 @@ export class SiteService {
         const m = medias.get(r.media_id);
         if (!m) return [];
         const page = home + mediaHref('', gallery.full_url_path, m.uuid);
-        return [imageObject(imageFacts(m, renditions.get(m.id) ?? [], keywords.get(m.id) ?? [], page, (k) => this.files.public(k)))];
+        return [imageObject(imageFacts(m, renditions.get(m.id) ?? [], keywords.get(m.id) ?? [], page, publicUrl))];
       });
       meta.card = {
         title,
         description: summary(gallery.description),
         siteName: at.website.title || at.website.urlname,
-        image: leadMedia ? shareImage(renditions.get(leadMedia.id) ?? [], titleOf(leadMedia), (k) => this.files.public(k)) : undefined,
+        image: leadMedia ? shareImage(renditions.get(leadMedia.id) ?? [], titleOf(leadMedia), publicUrl) : undefined,
       };
       meta.structured = imageGallery({ title, description: gallery.description, page: canonical, images });
     }
@@ -216,10 +217,11 @@ export class SiteService {
       downloads.push({ label: `Download the original${m.width && m.height ? ` (${m.width} × ${m.height})` : ''}`, href: this.files.signed(m.storage_key, originalExpiry(now), visitorOf(pass), gallery.uuid, true, stamp) });
     }
     const place = placeOf(m);
-    const canonical = this.homeUrl(at.website) + mediaHref('', gallery.full_url_path, m.uuid);
+    const home = this.homeUrl(at.website);
+    const canonical = home + mediaHref('', gallery.full_url_path, m.uuid);
     const meta: PageMeta = { canonical };
     if (shareable(decision)) {
-      const facts = imageFacts(m, rs, keywords.get(m.id) ?? [], canonical, (k) => this.files.public(k));
+      const facts = imageFacts(m, rs, keywords.get(m.id) ?? [], canonical, this.absoluteFiles(home));
       meta.card = { title: titleOf(m), description: summary(m.description), siteName: at.website.title || at.website.urlname, image: facts.image };
       meta.structured = imageObject(facts, true);
     }
@@ -295,6 +297,14 @@ export class SiteService {
       return { kind: 'refused', refusal: { kind: 'password', gallery: locked.uuid, galleryName: locked.name, back, crumbs: crumbs(at, chain) } };
     }
     return { kind: 'refused', refusal: { kind: 'signin', back, crumbs: crumbs(at, chain) } };
+  }
+
+  /**
+   * Public file addresses made absolute for cards and JSON-LD (read away from the page): on the
+   * origin of the website's canonical home, which serves `/files` as every address of the service does.
+   */
+  private absoluteFiles(home: string): (key: string) => string {
+    return (key) => new URL(this.files.public(key), home).href;
   }
 
   /**

@@ -5,12 +5,15 @@
 import type { VNode } from 'preact';
 import type { MediaView } from '../service.js';
 
-const DATE = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC', hourCycle: 'h23' });
+// Written out here rather than by Intl, whose wording changes with Node's ICU ("6 May 2024 at 05:08").
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
 /** `6 May 2024, 05:08 UTC`: the capture time is kept in UTC (the camera's own zone is not known). */
 export function captureTimeText(iso: string): string {
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso.slice(0, 10) : `${DATE.format(d)} UTC`;
+  if (Number.isNaN(d.getTime())) return iso.slice(0, 10);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}, ${two(d.getUTCHours())}:${two(d.getUTCMinutes())} UTC`;
 }
 
 /** `48.39167° N, 4.48333° W` */
