@@ -57,6 +57,8 @@ export interface TaggedJpeg {
   width?: number;
   height?: number;
   seed?: number;
+  /** A picture to tag instead of a flat one (its pixels, re-encoded). */
+  base?: Buffer;
   xmp?: XmpFields;
   iptc?: Array<[number, string]>;
   exif?: { artist?: string; copyright?: string; description?: string; shot?: string; offset?: string; gps?: { lat: [number, number, number]; latRef: 'N' | 'S'; lon: [number, number, number]; lonRef: 'E' | 'W' } };
@@ -66,7 +68,7 @@ export interface TaggedJpeg {
 export async function taggedJpeg(t: TaggedJpeg): Promise<Buffer> {
   const width = t.width ?? 64;
   const height = t.height ?? 48;
-  let img = sharp({ create: { width, height, channels: 3, background: { r: 40 + ((t.seed ?? 0) * 37) % 200, g: 90, b: 140 } } }).jpeg({ quality: 85 });
+  let img = (t.base ? sharp(t.base) : sharp({ create: { width, height, channels: 3, background: { r: 40 + ((t.seed ?? 0) * 37) % 200, g: 90, b: 140 } } })).jpeg({ quality: 85 });
   if (t.exif) {
     const e = t.exif;
     const ifd0: Record<string, string> = {};

@@ -22,6 +22,13 @@ export function positionText(p: { latitude: number; longitude: number }): string
   return `${part(p.latitude, 'N', 'S')}, ${part(p.longitude, 'E', 'W')}`;
 }
 
+/** A Creative Commons deed by its usual name (`CC BY-NC 4.0`, `CC0 1.0`); any other licence by its address without the scheme. */
+export function licenseLabel(url: string): string {
+  const cc = /^https?:\/\/(?:www\.)?creativecommons\.org\/(?:licenses\/([a-z-]+)|publicdomain\/(zero|mark))\/(\d+(?:\.\d+)?)\/?/i.exec(url);
+  if (cc) return cc[1] ? `CC ${cc[1].toUpperCase()} ${cc[3]}` : cc[2].toLowerCase() === 'zero' ? `CC0 ${cc[3]}` : `Public Domain Mark ${cc[3]}`;
+  return url.replace(/^https?:\/\//i, '').replace(/\/$/, '');
+}
+
 export function MediaFacts(props: { view: Pick<MediaView, 'credit' | 'shotAt' | 'location' | 'position'> }): VNode | null {
   const { credit, shotAt, location, position } = props.view;
   if (!credit && !shotAt && !location && !position) return null;
@@ -44,7 +51,7 @@ export function MediaFacts(props: { view: Pick<MediaView, 'credit' | 'shotAt' | 
           <dt>Licence</dt>
           <dd>
             <a href={credit.license} rel="license noopener" referrerpolicy="no-referrer">
-              {credit.license}
+              {licenseLabel(credit.license)}
             </a>
           </dd>
         </>
