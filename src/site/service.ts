@@ -166,7 +166,7 @@ export class SiteService {
         const m = medias.get(r.media_id);
         if (!m) return [];
         const page = home + mediaHref('', gallery.full_url_path, m.uuid);
-        return [imageObject(imageFacts(m, renditions.get(m.id) ?? [], keywords.get(m.id) ?? [], page, publicUrl))];
+        return [imageObject(imageFacts(m, renditions.get(m.id) ?? [], keywords.get(m.id) ?? [], page, publicUrl), false, true)];
       });
       meta.card = {
         title,

@@ -92,26 +92,31 @@ export interface ImageFacts {
   image?: ShareImage;
 }
 
-/** schema.org ImageObject (with the properties Google reads for image licences). */
-export function imageObject(f: ImageFacts, context = false): Record<string, unknown> {
+/**
+ * schema.org ImageObject (with the properties Google reads for image licences). `brief`: as an
+ * item of a gallery's 60 — its name, page, image and terms; the rest is on its own page, so the
+ * gallery's HTML stays light.
+ */
+export function imageObject(f: ImageFacts, context = false, brief = false): Record<string, unknown> {
   const o: Record<string, unknown> = context ? { '@context': 'https://schema.org' } : {};
   o['@type'] = 'ImageObject';
   o.name = f.title;
   o.url = f.page;
   if (f.image) {
     o.contentUrl = f.image.url;
-    o.encodingFormat = f.image.type;
+    if (!brief) o.encodingFormat = f.image.type;
     o.width = f.image.width;
     o.height = f.image.height;
   }
-  if (f.description) o.description = f.description;
-  if (f.keywords.length > 0) o.keywords = f.keywords.join(', ');
+  if (!brief && f.description) o.description = f.description;
+  if (!brief && f.keywords.length > 0) o.keywords = f.keywords.join(', ');
   if (f.credit?.author) {
     o.creator = { '@type': 'Person', name: f.credit.author };
     o.creditText = f.credit.author;
   }
   if (f.credit?.copyright) o.copyrightNotice = f.credit.copyright;
   if (f.credit?.license) o.license = f.credit.license;
+  if (brief) return o;
   if (f.shotAt) o.dateCreated = f.shotAt;
   if (f.place || f.position) {
     const place: Record<string, unknown> = { '@type': 'Place' };

@@ -112,10 +112,10 @@ eachDatabase((kind) => {
         creator: { '@type': 'Person', name: 'Ann Lee' },
         copyrightNotice: '© 2026 Ann Lee',
         license: LICENSE,
-        keywords: 'fog, sea',
-        dateCreated: '2024-05-06T05:08:09.000Z',
-        contentLocation: { '@type': 'Place', name: 'Brest, France', geo: { '@type': 'GeoCoordinates', latitude: 48.391667, longitude: -4.483333 } },
+        width: 1280,
       });
+      // Brief in a gallery: the rest is on the photo's own page.
+      expect(Object.keys(images[0])).not.toContain('keywords');
       // Only what is set: the plain photo has no credit.
       expect(Object.keys(images[1])).not.toContain('creator');
       expect(Object.keys(images[1])).not.toContain('license');
@@ -132,7 +132,21 @@ eachDatabase((kind) => {
       const tags = metaTags(page.body);
       expect([tags.get('og:url'), tags.get('og:title'), tags.get('og:description'), tags.get('twitter:card')]).toEqual([url, 'Harbour at dawn', 'Fog over the water', 'summary_large_image']);
       const [ld] = jsonLd(page.body);
-      expect(ld).toMatchObject({ '@context': 'https://schema.org', '@type': 'ImageObject', url, contentUrl: tags.get('og:image'), creator: { name: 'Ann Lee' }, creditText: 'Ann Lee', copyrightNotice: '© 2026 Ann Lee', license: LICENSE });
+      expect(ld).toMatchObject({
+        '@context': 'https://schema.org',
+        '@type': 'ImageObject',
+        url,
+        contentUrl: tags.get('og:image'),
+        encodingFormat: 'image/jpeg',
+        description: 'Fog over the water',
+        creator: { '@type': 'Person', name: 'Ann Lee' },
+        creditText: 'Ann Lee',
+        copyrightNotice: '© 2026 Ann Lee',
+        license: LICENSE,
+        keywords: 'fog, sea',
+        dateCreated: '2024-05-06T05:08:09.000Z',
+        contentLocation: { '@type': 'Place', name: 'Brest, France', geo: { '@type': 'GeoCoordinates', latitude: 48.391667, longitude: -4.483333 } },
+      });
       expect(page.body).toContain('<dt>Photographer</dt><dd>Ann Lee</dd>');
       expect(page.body).toContain('<dt>Copyright</dt><dd>© 2026 Ann Lee</dd>');
       expect(page.body).toContain(`<a href="${LICENSE}" rel="license noopener" referrerpolicy="no-referrer">`);
