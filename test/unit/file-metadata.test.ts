@@ -83,3 +83,21 @@ describe('what the pages write', () => {
     expect(summary('  ')).toBeUndefined();
   });
 });
+
+describe('reading the head of a file', () => {
+  it('leaves out an XMP packet of absurd size, still reading the file', async () => {
+    const { default: sharp } = await import('sharp');
+    const { readMediaFacts } = await import('../../src/uploads/media-facts.js');
+    const packet = (inner: string) => `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/">${inner}</rdf:Description></rdf:RDF></x:xmpmeta>`;
+    const title = '<dc:title><rdf:Alt><rdf:li xml:lang="x-default">Kept</rdf:li></rdf:Alt></dc:title>';
+    const file = (xmp: string) => sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } }).tiff().withXmp(xmp).toBuffer();
+    const type = { kind: 'image', mimeType: 'image/tiff' } as const;
+    const normal = await file(packet(title + '<dc:subject><rdf:Bag>' + '<rdf:li>k</rdf:li>'.repeat(400) + '</rdf:Bag></dc:subject>'));
+    expect((await readMediaFacts(type as never, normal, normal)).described).toEqual({ title: 'Kept', keywords: ['k'] });
+    const nested = await file(packet(title + '<dc:subject><rdf:Bag>'.repeat(6000) + '</rdf:Bag></dc:subject>'.repeat(6000)));
+    const head = nested.subarray(0, 256 * 1024);
+    const facts = await readMediaFacts(type as never, head, head);
+    expect(facts.described).toBeUndefined();
+    expect([facts.width, facts.height]).toEqual([8, 8]);
+  });
+});
