@@ -30,7 +30,7 @@ export type OrderRow = OrderableMedia;
 export type SiteMedia = Pick<
   MediaRow,
   | 'id' | 'uuid' | 'file_name' | 'mime_type' | 'storage_key' | 'title' | 'description' | 'location' | 'city' | 'state' | 'country'
-  | 'shot_at' | 'width' | 'height' | 'renditions_state'
+  | 'shot_at' | 'width' | 'height' | 'renditions_state' | 'author' | 'copyright' | 'license' | 'latitude' | 'longitude'
 >;
 
 export type SiteRendition = Pick<RenditionRow, 'media_id' | 'name' | 'width' | 'height' | 'mime_type' | 'storage_key' | 'watermarked'>;
@@ -70,6 +70,11 @@ const MEDIA_COLUMNS = [
   'm.width',
   'm.height',
   'm.renditions_state',
+  'm.author',
+  'm.copyright',
+  'm.license',
+  'm.latitude',
+  'm.longitude',
 ] as const;
 
 /**

@@ -16,7 +16,7 @@ import { PasswordPage, SigninPage } from './pages/messages.js';
 import type { VisitorPass } from './pass.js';
 import { passCookie, readPass } from './pass-cookie.js';
 import type { WebsiteDeps, WebsiteKit } from './kit.js';
-import { galleryHref, type Refusal } from './service.js';
+import type { Refusal } from './service.js';
 
 const FORM_BYTES = 4096;
 const PAGE = /^[1-9][0-9]{0,5}$/;
@@ -99,7 +99,7 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
   const galleryPage = async (reply: FastifyReply, v: Visit, fullUrlPath: string, page: number, here: string) => {
     const view = await site.gallery(v.at, fullUrlPath, page, v.pass);
     if (view.kind !== 'gallery') return refusal(reply, v, view, here);
-    const html = render(GalleryPage({ view, frame: { ...frameOf(v.at), canonical: site.homeUrl(v.at.website) + galleryHref('', fullUrlPath) + (page > 1 ? `?page=${page}` : '') } }));
+    const html = render(GalleryPage({ view, frame: { ...frameOf(v.at), canonical: view.meta.canonical, meta: view.meta } }));
     if (!v.pass) cache.set(v.cacheKey, { html, indexable: view.indexable });
     return kit.html(reply, 200, html, { indexable: view.indexable });
   };
@@ -107,7 +107,7 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
   const mediaPage = async (reply: FastifyReply, v: Visit, fullUrlPath: string, uuid: string, here: string) => {
     const view = await site.media(v.at, fullUrlPath, uuid, v.pass);
     if (view.kind !== 'media') return refusal(reply, v, view, here);
-    const html = render(MediaPage({ view, frame: frameOf(v.at) }));
+    const html = render(MediaPage({ view, frame: { ...frameOf(v.at), canonical: view.meta.canonical, meta: view.meta } }));
     if (!v.pass) cache.set(v.cacheKey, { html, indexable: view.indexable });
     return kit.html(reply, 200, html, { indexable: view.indexable });
   };

@@ -10,6 +10,7 @@ import { accessState, decide, type Chain, type Decision, type GateGallery, type 
 import type { VisitorPass } from './pass.js';
 import { sortByContentOrder } from '../galleries/content-order.js';
 import type { SiteGallery, SiteMedia, SiteRendition, SiteRepository, SiteWebsite } from './repository.js';
+import { creditOf, imageGallery, imageObject, shareImage, summary, type Credit, type ImageFacts, type PageMeta } from './share.js';
 
 export const MEDIAS_PER_PAGE = 60;
 /** The display styles' layouts; anything else is shown as a grid. */
@@ -37,6 +38,8 @@ export interface MediaItem {
   picture: Picture;
   /** The largest size fit for a lightbox (2048 at most). */
   large?: { src: string; width: number; height: number };
+  /** Author, copyright notice, licence: the viewer's caption credit line (absent when none is set). */
+  credit?: Credit;
 }
 
 export interface ChildItem {
@@ -59,6 +62,8 @@ export interface GalleryView {
   href: string;
   indexable: boolean;
   restricted: boolean;
+  /** Canonical address, share card and JSON-LD (src/site/share.ts). */
+  meta: PageMeta;
 }
 
 export interface MediaView {
@@ -68,7 +73,11 @@ export interface MediaView {
   description: string | null;
   keywords: string[];
   location: string | null;
+  /** WGS 84 degrees, from the file or the API. */
+  position: { latitude: number; longitude: number } | null;
   shotAt: string | null;
+  /** Author, copyright notice, licence (absent when none is set). */
+  credit?: Credit;
   picture: Picture;
   crumbs: Crumb[];
   galleryHref: string;
@@ -77,6 +86,8 @@ export interface MediaView {
   downloads: Array<{ label: string; href: string }>;
   indexable: boolean;
   restricted: boolean;
+  /** Canonical address, share card and JSON-LD (src/site/share.ts). */
+  meta: PageMeta;
 }
 
 /** A page the visitor may not see yet. */
@@ -125,7 +136,7 @@ export class SiteService {
 
     const childRows = page === 1 ? await this.repo.listedChildren(gallery.id) : [];
     const [covers, childAcls] = await Promise.all([this.repo.covers(childRows.map((c) => c.id)), this.repo.acls(childRows.map((c) => c.id))]);
-    const { medias, renditions } = await this.repo.medias([...slice.map((r) => r.media_id), ...covers.values()]);
+    const { medias, renditions, keywords } = await this.repo.medias([...slice.map((r) => r.media_id), ...covers.values()]);
     const sign = this.signer(decision, pass, now, gallery.uuid, gate);
 
     const children: ChildItem[] = childRows.map((c) => {
@@ -141,11 +152,34 @@ export class SiteService {
       const m = medias.get(r.media_id);
       if (!m) return [];
       const rs = renditions.get(m.id) ?? [];
-      return [{ uuid: m.uuid, href: mediaHref(at.homePath, gallery.full_url_path, m.uuid), title: titleOf(m), picture: picture(m, rs, sign), large: large(rs, sign) }];
+      return [{ uuid: m.uuid, href: mediaHref(at.homePath, gallery.full_url_path, m.uuid), title: titleOf(m), picture: picture(m, rs, sign), large: large(rs, sign), credit: creditOf(m) }];
     });
+    const title = chain.length === 1 ? at.website.title || gallery.name : gallery.name;
+    const home = this.homeUrl(at.website);
+    const canonical = home + galleryHref('', gallery.full_url_path) + (page > 1 ? `?page=${page}` : '');
+    const publicUrl = this.absoluteFiles(home);
+    const meta: PageMeta = { canonical };
+    if (shareable(decision)) {
+      // The card's picture: the gallery's cover when it is on this page, else its first photo.
+      const lead = slice.find((r) => r.media_id === gallery.cover_media_id) ?? slice[0];
+      const leadMedia = lead && medias.get(lead.media_id);
+      const images = slice.flatMap((r) => {
+        const m = medias.get(r.media_id);
+        if (!m) return [];
+        const page = home + mediaHref('', gallery.full_url_path, m.uuid);
+        return [imageObject(imageFacts(m, renditions.get(m.id) ?? [], keywords.get(m.id) ?? [], page, publicUrl), false, true)];
+      });
+      meta.card = {
+        title,
+        description: summary(gallery.description),
+        siteName: at.website.title || at.website.urlname,
+        image: leadMedia ? shareImage(renditions.get(leadMedia.id) ?? [], titleOf(leadMedia), publicUrl) : undefined,
+      };
+      meta.structured = imageGallery({ title, description: gallery.description, page: canonical, images });
+    }
     return {
       kind: 'gallery',
-      title: chain.length === 1 ? at.website.title || gallery.name : gallery.name,
+      title,
       description: gallery.description,
       layout: (LAYOUTS as readonly string[]).includes(gallery.layout ?? '') ? (gallery.layout as Layout) : 'grid',
       crumbs: crumbs(at, chain),
@@ -156,6 +190,7 @@ export class SiteService {
       href,
       indexable: indexable(chain, decision),
       restricted: decision.restricted,
+      meta,
     };
   }
 
@@ -182,15 +217,25 @@ export class SiteService {
     if (decision.ok && decision.hiresDownload && m.storage_key) {
       downloads.push({ label: `Download the original${m.width && m.height ? ` (${m.width} × ${m.height})` : ''}`, href: this.files.signed(m.storage_key, originalExpiry(now), visitorOf(pass), gallery.uuid, true, stamp) });
     }
-    const place = [m.location, m.city, m.state, m.country].filter((s): s is string => !!s && s.trim() !== '').join(', ');
+    const place = placeOf(m);
+    const home = this.homeUrl(at.website);
+    const canonical = home + mediaHref('', gallery.full_url_path, m.uuid);
+    const meta: PageMeta = { canonical };
+    if (shareable(decision)) {
+      const facts = imageFacts(m, rs, keywords.get(m.id) ?? [], canonical, this.absoluteFiles(home));
+      meta.card = { title: titleOf(m), description: summary(m.description), siteName: at.website.title || at.website.urlname, image: facts.image };
+      meta.structured = imageObject(facts, true);
+    }
     return {
       kind: 'media',
       title: titleOf(m),
       uuid: m.uuid,
       description: m.description,
       keywords: keywords.get(m.id) ?? [],
-      location: place || null,
+      location: place,
+      position: positionOf(m),
       shotAt: m.shot_at,
+      credit: creditOf(m),
       picture: picture(m, rs, sign, true),
       crumbs: crumbs(at, chain),
       galleryHref: galleryHref(at.homePath, gallery.full_url_path),
@@ -199,6 +244,7 @@ export class SiteService {
       downloads,
       indexable: indexable(chain, decision),
       restricted: decision.restricted,
+      meta,
     };
   }
 
@@ -255,6 +301,14 @@ export class SiteService {
   }
 
   /**
+   * Public file addresses made absolute for cards and JSON-LD (read away from the page): on the
+   * origin of the website's canonical home, which serves `/files` as every address of the service does.
+   */
+  private absoluteFiles(home: string): (key: string) => string {
+    return (key) => new URL(this.files.public(key), home).href;
+  }
+
+  /**
    * File addresses for one decision: public ones when everyone may see them, else signed for this
    * visitor and for the gallery they are shown in (`galleryUuid`: the media must stay published
    * there), with the access stamp of its chain (`gate`: a change of access revokes them).
@@ -266,6 +320,38 @@ export class SiteService {
     const stamp = this.files.accessStamp(accessState(gate));
     return (key) => this.files.signed(key, e, v, galleryUuid, false, stamp);
   }
+}
+
+/**
+ * A page that may carry a share card and JSON-LD: one anyone may open, no password or access
+ * list on the way. A hidden gallery (not listed, open to whoever has the link) has them too: a
+ * link to it is meant to be passed on; it stays `noindex` (indexable below).
+ */
+function shareable(decision: Extract<Decision, { ok: true }>): boolean {
+  return !decision.restricted;
+}
+
+function placeOf(m: SiteMedia): string | null {
+  return [m.location, m.city, m.state, m.country].filter((s): s is string => !!s && s.trim() !== '').join(', ') || null;
+}
+
+function positionOf(m: SiteMedia): MediaView['position'] {
+  return m.latitude !== null && m.longitude !== null ? { latitude: m.latitude, longitude: m.longitude } : null;
+}
+
+/** What the JSON-LD says of a picture shown on a public page (its image at a public address). */
+function imageFacts(m: SiteMedia, rs: readonly SiteRendition[], keywords: readonly string[], page: string, publicUrl: (key: string) => string): ImageFacts {
+  return {
+    title: titleOf(m),
+    description: m.description,
+    keywords,
+    credit: creditOf(m),
+    shotAt: m.shot_at,
+    place: placeOf(m),
+    position: positionOf(m),
+    page,
+    image: shareImage(rs, titleOf(m), publicUrl),
+  };
 }
 
 /** Search engines may index it: indexing 2, or 1 when no hidden gallery is on the way and anyone may see it. */

@@ -161,6 +161,13 @@ export interface MediasTable {
   /** none, pending, ready or failed (migration 007). */
   renditions_state: Generated<string>;
   renditions_error: string | null;
+  /** WGS 84 degrees, both or neither (migration 009). */
+  latitude: number | null;
+  longitude: number | null;
+  /** The licence's address (migration 009). */
+  license: string | null;
+  /** Which fields a file may fill a client has set: bits of src/media/file-fields.ts (migration 009). */
+  client_meta: Generated<number>;
   created_at: string;
   updated_at: string;
 }

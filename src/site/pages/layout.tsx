@@ -4,6 +4,8 @@ import type { ComponentChildren, VNode } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import { ICON_ASSET, SCRIPT, STYLESHEET } from '../assets.js';
 import type { Crumb, Picture } from '../service.js';
+import type { PageMeta } from '../share.js';
+import { HeadMeta } from './head-meta.js';
 
 export interface Frame {
   siteTitle: string;
@@ -15,6 +17,8 @@ export interface Frame {
   crumbs?: Crumb[];
   /** Pages with a media list load the lightbox script. */
   script?: boolean;
+  /** Open Graph, Twitter card and JSON-LD (src/site/share.ts, pages/head-meta.tsx). */
+  meta?: PageMeta;
 }
 
 export function Layout(props: Frame & { children: ComponentChildren }): VNode {
@@ -27,6 +31,7 @@ export function Layout(props: Frame & { children: ComponentChildren }): VNode {
         <title>{props.title === props.siteTitle ? props.title : `${props.title} · ${props.siteTitle}`}</title>
         {props.indexable ? null : <meta name="robots" content="noindex" />}
         {props.canonical ? <link rel="canonical" href={props.canonical} /> : null}
+        <HeadMeta meta={props.meta} />
         <link rel="icon" href={`/_site/${ICON_ASSET.name}`} type="image/svg+xml" />
         <link rel="stylesheet" href={`/_site/${STYLESHEET.name}`} />
         {props.script ? <script src={`/_site/${SCRIPT.name}`} defer /> : null}

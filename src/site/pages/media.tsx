@@ -3,6 +3,7 @@
 import type { VNode } from 'preact';
 import type { MediaView } from '../service.js';
 import { Img, Layout, type Frame } from './layout.js';
+import { MediaFacts } from './media-facts.js';
 
 export function MediaPage(props: { view: MediaView; frame: Omit<Frame, 'title' | 'indexable' | 'crumbs' | 'script'> }): VNode {
   const v = props.view;
@@ -31,22 +32,7 @@ export function MediaPage(props: { view: MediaView; frame: Omit<Frame, 'title' |
           )}
         </nav>
         {v.description ? <p class="desc">{v.description}</p> : null}
-        <dl class="meta">
-          {v.shotAt ? (
-            <>
-              <dt>Taken</dt>
-              <dd>
-                <time datetime={v.shotAt}>{v.shotAt.slice(0, 10)}</time>
-              </dd>
-            </>
-          ) : null}
-          {v.location ? (
-            <>
-              <dt>Place</dt>
-              <dd>{v.location}</dd>
-            </>
-          ) : null}
-        </dl>
+        <MediaFacts view={v} />
         {v.keywords.length > 0 ? (
           <section aria-labelledby="kw">
             <h2 id="kw">Keywords</h2>
