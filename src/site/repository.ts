@@ -30,7 +30,7 @@ export type OrderRow = OrderableMedia;
 export type SiteMedia = Pick<
   MediaRow,
   | 'id' | 'uuid' | 'file_name' | 'mime_type' | 'storage_key' | 'title' | 'description' | 'location' | 'city' | 'state' | 'country'
-  | 'shot_at' | 'width' | 'height' | 'renditions_state' | 'author' | 'copyright' | 'license' | 'latitude' | 'longitude'
+  | 'shot_at' | 'width' | 'height' | 'renditions_state' | 'author' | 'copyright' | 'license' | 'latitude' | 'longitude' | 'client_meta'
 >;
 
 export type SiteRendition = Pick<RenditionRow, 'media_id' | 'name' | 'width' | 'height' | 'mime_type' | 'storage_key' | 'watermarked'>;
@@ -75,6 +75,7 @@ const MEDIA_COLUMNS = [
   'm.license',
   'm.latitude',
   'm.longitude',
+  'm.client_meta',
 ] as const;
 
 /**

@@ -4,6 +4,7 @@
 import { isUuid } from '../access/uuid.js';
 import { verifyPassword } from '../users/passwords.js';
 import type { FileUrls } from '../storage/file-urls.js';
+import { FIELD_BITS } from '../media/file-fields.js';
 import { homeUrl } from '../websites/home-url.js';
 import type { SiteAddress } from './address.js';
 import { accessState, decide, type Chain, type Decision, type GateGallery, type VisitorAccess } from './access.js';
@@ -335,7 +336,13 @@ function placeOf(m: SiteMedia): string | null {
   return [m.location, m.city, m.state, m.country].filter((s): s is string => !!s && s.trim() !== '').join(', ') || null;
 }
 
+/**
+ * A position is shown to visitors only when the photographer set it: one a camera wrote into the
+ * file stays in the library (the API shows it to its owner) and off the website, since it can
+ * name a home or a nest (docs/media.md, "Metadata from the file").
+ */
 function positionOf(m: SiteMedia): MediaView['position'] {
+  if ((Number(m.client_meta) & FIELD_BITS.position) === 0) return null;
   return m.latitude !== null && m.longitude !== null ? { latitude: m.latitude, longitude: m.longitude } : null;
 }
 

@@ -145,13 +145,26 @@ eachDatabase((kind) => {
         license: LICENSE,
         keywords: 'fog, sea',
         dateCreated: '2024-05-06T05:08:09.000Z',
-        contentLocation: { '@type': 'Place', name: 'Brest, France', geo: { '@type': 'GeoCoordinates', latitude: 48.391667, longitude: -4.483333 } },
+        contentLocation: { '@type': 'Place', name: 'Brest, France' },
       });
+      // The camera's GPS position stays in the library: not on the page, not in the JSON-LD.
+      expect((ld.contentLocation as Record<string, unknown>).geo).toBeUndefined();
+      expect(page.body).not.toContain('openstreetmap');
       expect(page.body).toContain('<dt>Photographer</dt><dd>Ann Lee</dd>');
       expect(page.body).toContain('<dt>Copyright</dt><dd>© 2026 Ann Lee</dd>');
       expect(page.body).toContain(`<a href="${LICENSE}" rel="license noopener" referrerpolicy="no-referrer">`);
       expect(page.body).toContain('<time datetime="2024-05-06T05:08:09.000Z">6 May 2024, 05:08 UTC</time>');
       expect(page.body).toContain('<dd>Brest, France</dd>');
+      expect(page.body).not.toContain('48.39167° N');
+    });
+
+    it('shows a position only once the photographer sets it, never the one the camera wrote', async () => {
+      const media = await w.client.request('GET', `/medias/${photo}.xml`, { view: 'details' });
+      expect(media.body).toContain('<latitude>48.391667</latitude>');
+      await w.client.request('PUT', `/medias/${photo}.xml`, { 'media[latitude]': '48.391667', 'media[longitude]': '-4.483333' }, { multipart: true, methodOverride: true });
+      const page = await visit(w.svc, `${home}/-/shared/_/${photo}`);
+      const ld = jsonLd(page.body)[0];
+      expect(ld.contentLocation).toEqual({ '@type': 'Place', name: 'Brest, France', geo: { '@type': 'GeoCoordinates', latitude: 48.391667, longitude: -4.483333 } });
       expect(page.body).toContain('48.39167° N, 4.48333° W');
     });
 
