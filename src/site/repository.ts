@@ -21,7 +21,7 @@ export type SiteWebsite = Pick<WebsiteRow, 'id' | 'uuid' | 'urlname' | 'title' |
 export type SiteGallery = Pick<
   GalleryRow,
   | 'id' | 'uuid' | 'parent_id' | 'name' | 'full_url_path' | 'description' | 'hidden' | 'indexing' | 'password_hash'
-  | 'content_order' | 'content_order_direction' | 'cover_media_id' | 'updated_at'
+  | 'content_order' | 'content_order_direction' | 'cover_media_id' | 'updated_at' | 'order_stamp'
 > & { layout: string | null };
 
 /** A media a visitor may see in a gallery, with what orders it. */
@@ -52,6 +52,7 @@ const GALLERY_COLUMNS = [
   'g.cover_media_id',
   'ds.layout',
   'g.updated_at',
+  'g.order_stamp',
 ] as const;
 
 const MEDIA_COLUMNS = [
@@ -253,6 +254,50 @@ export class SiteRepository {
       .where('mg.gallery_id', '=', galleryId)
       .where('m.status', '=', 'live')
       .where('m.renditions_state', '!=', 'failed')
+      .execute();
+  }
+
+  /** A media's id by its UUID (the gallery's order says whether the gallery shows it). */
+  async mediaId(uuid: string): Promise<number | undefined> {
+    const r = await this.db.selectFrom('medias').select('id').where('uuid', '=', uuid).executeTakeFirst();
+    return r?.id;
+  }
+
+  /** UUIDs of medias by id. */
+  async uuids(ids: readonly number[]): Promise<Map<number, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.selectFrom('medias').select(['id', 'uuid']).where('id', 'in', ids).execute();
+    return new Map(rows.map((r) => [r.id, r.uuid]));
+  }
+
+  /** How many medias visitors may see in each of the galleries (the sitemap's size). */
+  async visibleCount(galleryIds: readonly number[]): Promise<number> {
+    if (galleryIds.length === 0) return 0;
+    const r = await this.db
+      .selectFrom('media_galleries as mg')
+      .innerJoin('medias as m', 'm.id', 'mg.media_id')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('mg.gallery_id', 'in', galleryIds)
+      .where('m.status', '=', 'live')
+      .where('m.renditions_state', '!=', 'failed')
+      .executeTakeFirst();
+    return Number(r?.n ?? 0);
+  }
+
+  /** A window of the medias visitors may see in the galleries, by gallery and media id (a part of the sitemap). */
+  visibleMedias(galleryIds: readonly number[], limit: number, offset: number): Promise<Array<{ gallery_id: number; uuid: string; updated_at: string }>> {
+    if (galleryIds.length === 0 || limit <= 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('media_galleries as mg')
+      .innerJoin('medias as m', 'm.id', 'mg.media_id')
+      .select(['mg.gallery_id', 'm.uuid', 'm.updated_at'])
+      .where('mg.gallery_id', 'in', galleryIds)
+      .where('m.status', '=', 'live')
+      .where('m.renditions_state', '!=', 'failed')
+      .orderBy('mg.gallery_id')
+      .orderBy('mg.media_id')
+      .limit(limit)
+      .offset(offset)
       .execute();
   }
 

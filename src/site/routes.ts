@@ -126,23 +126,24 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
   };
 
   const robots = async (reply: FastifyReply, v: Visit) => {
-    const entries = await site.sitemap(v.at.website);
+    const listed = await site.listed(v.at.website);
     const home = `${v.at.homePath}/`;
     const lines = ['User-agent: *'];
     // Nothing to index: keep crawlers out altogether.
-    if (entries.length === 0) lines.push(`Disallow: ${home}`);
+    if (listed.length === 0) lines.push(`Disallow: ${home}`);
     else lines.push(`Disallow: ${home}_password`, `Disallow: ${home}_signin`, `Sitemap: ${site.homeUrl(v.at.website)}/sitemap.xml`);
     return sendText(reply, 'text/plain; charset=utf-8', lines.join('\n') + '\n');
   };
 
-  const sitemap = async (reply: FastifyReply, v: Visit) => {
-    const entries = await site.sitemap(v.at.website);
+  const sitemap = async (reply: FastifyReply, v: Visit, part: number | undefined) => {
+    const map = await site.sitemap(v.at.website, part);
+    if (!map) throw notFound();
     // Written by the same escaping renderer as the pages.
-    const doc: VNode = h(
-      'urlset',
-      { xmlns: 'http://www.sitemaps.org/schemas/sitemap/0.9' },
-      entries.map((e) => h('url', null, h('loc', null, e.loc), h('lastmod', null, e.lastmod.slice(0, 10)))),
-    );
+    const xmlns = { xmlns: 'http://www.sitemaps.org/schemas/sitemap/0.9' };
+    const doc: VNode =
+      map.kind === 'index'
+        ? h('sitemapindex', xmlns, map.parts.map((loc) => h('sitemap', null, h('loc', null, loc))))
+        : h('urlset', xmlns, map.entries.map((e) => h('url', null, h('loc', null, e.loc), h('lastmod', null, e.lastmod.slice(0, 10)))));
     return sendText(reply, 'application/xml; charset=utf-8', '<?xml version="1.0" encoding="UTF-8"?>\n' + renderToString(doc));
   };
 
@@ -186,7 +187,8 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
       throw notFound();
     }
     if (rest === 'robots.txt') return robots(reply, v);
-    if (rest === 'sitemap.xml') return sitemap(reply, v);
+    const sitemapPart = SITEMAP_PART.exec(rest);
+    if (sitemapPart) return sitemap(reply, v, sitemapPart[1] === undefined ? undefined : Number(sitemapPart[1]));
     const target = pageAddressOf(rest);
     if (!target) throw notFound();
     let page = 1;
@@ -238,9 +240,12 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
     const { path, query } = pathAndQuery(req.raw.url);
     return visit(req, reply, at, path.slice(1), query);
   };
-  for (const url of ['/', '/-/*', '/_/*', '/robots.txt', '/sitemap.xml']) fastify.route({ method: 'GET', url, handler: byHost });
+  for (const url of ['/', '/-/*', '/_/*', '/robots.txt', '/sitemap.xml', '/sitemap-*']) fastify.route({ method: 'GET', url, handler: byHost });
   fastify.route({ method: 'POST', url: '/_password', bodyLimit: FORM_BYTES, handler: byHost });
 }
+
+/** `sitemap.xml`, or a part of it when it is an index (`sitemap-N.xml`). */
+const SITEMAP_PART = /^sitemap(?:-([1-9][0-9]{0,5}))?\.xml$/;
 
 /** The gallery of a page address under the home (for the form shown again after a wrong password). */
 function backGalleryPath(back: string, homePath: string): string {
