@@ -53,7 +53,7 @@ export class OrderMemo {
   private readonly memo: LRUCache<number, Entry>;
 
   constructor(
-    private readonly load: (galleryId: number) => Promise<OrderRow[]>,
+    private readonly load: (galleryId: number, contentOrder: string) => Promise<OrderRow[]>,
     maxMedias = 1_000_000,
   ) {
     this.memo = new LRUCache<number, Entry>({ maxSize: maxMedias, sizeCalculation: (e) => Math.max(1, e.size) });
@@ -85,7 +85,7 @@ export class OrderMemo {
   }
 
   private async build(g: OrderedGallery): Promise<GalleryOrder> {
-    const rows = sortByContentOrder(await this.load(g.id), g.content_order, g.content_order_direction);
+    const rows = sortByContentOrder(await this.load(g.id, g.content_order), g.content_order, g.content_order_direction);
     return new GalleryOrder(Int32Array.from(rows, (r) => r.media_id));
   }
 }

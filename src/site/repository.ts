@@ -27,6 +27,17 @@ export type SiteGallery = Pick<
 /** A media a visitor may see in a gallery, with what orders it. */
 export type OrderRow = OrderableMedia;
 
+/** The one field each content order compares besides the manual position (content-order.ts). */
+const ORDER_FIELDS: Record<string, 'm.file_name' | 'mg.published_at as mg_published_at' | 'm.shot_at' | 'm.created_at' | 'm.updated_at' | 'm.artist_rating'> = {
+  file_name: 'm.file_name',
+  file_name_nat: 'm.file_name',
+  published_at: 'mg.published_at as mg_published_at',
+  shot_at: 'm.shot_at',
+  created_at: 'm.created_at',
+  updated_at: 'm.updated_at',
+  artist_rating: 'm.artist_rating',
+};
+
 export type SiteMedia = Pick<
   MediaRow,
   | 'id' | 'uuid' | 'file_name' | 'mime_type' | 'storage_key' | 'title' | 'description' | 'location' | 'city' | 'state' | 'country'
@@ -245,16 +256,24 @@ export class SiteRepository {
     return out;
   }
 
-  /** What orders the medias a visitor may see in a gallery: live, published there, renditions not failed. */
-  orderRows(galleryId: number): Promise<OrderRow[]> {
-    return this.db
+  /**
+   * What orders the medias a visitor may see in a gallery (live, published there, renditions not
+   * failed) in `contentOrder`: the membership and the one field that order compares; the fields
+   * other orders compare are left out (null), as the memo of a 50 000-media gallery is built from
+   * these rows and would otherwise hold every field of every media at once.
+   */
+  async orderRows(galleryId: number, contentOrder: string): Promise<OrderRow[]> {
+    // Manual orders compare the position only; an order this code does not know sorts as published_at does.
+    const field = contentOrder.startsWith('manual') ? undefined : (ORDER_FIELDS[contentOrder] ?? ORDER_FIELDS.published_at);
+    const q = this.db
       .selectFrom('media_galleries as mg')
       .innerJoin('medias as m', 'm.id', 'mg.media_id')
-      .select(['mg.media_id', 'm.uuid', 'mg.position', 'm.file_name', 'mg.published_at as mg_published_at', 'm.shot_at', 'm.created_at', 'm.updated_at', 'm.artist_rating'])
+      .select(['mg.media_id', 'mg.position'])
       .where('mg.gallery_id', '=', galleryId)
       .where('m.status', '=', 'live')
-      .where('m.renditions_state', '!=', 'failed')
-      .execute();
+      .where('m.renditions_state', '!=', 'failed');
+    const rows = await (field === undefined ? q : q.select(field)).execute();
+    return rows as unknown as OrderRow[];
   }
 
   /** A media's id by its UUID (the gallery's order says whether the gallery shows it). */

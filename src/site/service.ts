@@ -106,7 +106,7 @@ export class SiteService {
     /** Addresses per sitemap file (a constant but for tests of the index). */
     private readonly sitemapUrls = SITEMAP_URLS,
   ) {
-    this.orders = new OrderMemo((galleryId) => this.repo.orderRows(galleryId));
+    this.orders = new OrderMemo((galleryId, contentOrder) => this.repo.orderRows(galleryId, contentOrder));
   }
 
   /** Each gallery's visible order, under its stamp: pages cost their slice (issue 22). */
