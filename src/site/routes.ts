@@ -15,7 +15,7 @@ import { PasswordPage, SigninPage } from './pages/messages.js';
 import type { VisitorPass } from './pass.js';
 import { passCookie, readPass } from './pass-cookie.js';
 import type { WebsiteDeps, WebsiteKit } from './kit.js';
-import { galleryHref, type Refusal } from './service.js';
+import { galleryHref, type Refusal, type Sitemap } from './service.js';
 
 const FORM_BYTES = 4096;
 const PAGE = /^[1-9][0-9]{0,5}$/;
@@ -138,13 +138,7 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
   const sitemap = async (reply: FastifyReply, v: Visit, part: number | undefined) => {
     const map = await site.sitemap(v.at.website, part);
     if (!map) throw notFound();
-    // Written by the same escaping renderer as the pages.
-    const xmlns = { xmlns: 'http://www.sitemaps.org/schemas/sitemap/0.9' };
-    const doc: VNode =
-      map.kind === 'index'
-        ? h('sitemapindex', xmlns, map.parts.map((loc) => h('sitemap', null, h('loc', null, loc))))
-        : h('urlset', xmlns, map.entries.map((e) => h('url', null, h('loc', null, e.loc), h('lastmod', null, e.lastmod.slice(0, 10)))));
-    return sendText(reply, 'application/xml; charset=utf-8', '<?xml version="1.0" encoding="UTF-8"?>\n' + renderToString(doc));
+    return sendText(reply, 'application/xml; charset=utf-8', sitemapXml(map));
   };
 
   const password = async (req: FastifyRequest, reply: FastifyReply, v: Visit) => {
@@ -242,6 +236,16 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
   };
   for (const url of ['/', '/-/*', '/_/*', '/robots.txt', '/sitemap.xml', '/sitemap-*']) fastify.route({ method: 'GET', url, handler: byHost });
   fastify.route({ method: 'POST', url: '/_password', bodyLimit: FORM_BYTES, handler: byHost });
+}
+
+/** A sitemap file, or the index of its parts, written by the same escaping renderer as the pages. */
+export function sitemapXml(map: Sitemap): string {
+  const xmlns = { xmlns: 'http://www.sitemaps.org/schemas/sitemap/0.9' };
+  const doc: VNode =
+    map.kind === 'index'
+      ? h('sitemapindex', xmlns, map.parts.map((loc) => h('sitemap', null, h('loc', null, loc))))
+      : h('urlset', xmlns, map.entries.map((e) => h('url', null, h('loc', null, e.loc), h('lastmod', null, e.lastmod.slice(0, 10)))));
+  return '<?xml version="1.0" encoding="UTF-8"?>\n' + renderToString(doc);
 }
 
 /** `sitemap.xml`, or a part of it when it is an index (`sitemap-N.xml`). */

@@ -18,6 +18,7 @@ import { VisitorAccess } from '../../src/site/access.js';
 import type { SiteAddress } from '../../src/site/address.js';
 import { FileUrls } from '../../src/site/file-urls.js';
 import { SiteRepository } from '../../src/site/repository.js';
+import { sitemapXml } from '../../src/site/routes.js';
 import { MEDIAS_PER_PAGE, SiteService, type GalleryView, type MediaView } from '../../src/site/service.js';
 import { freshPgDatabase } from '../support/pg.js';
 
@@ -199,6 +200,17 @@ for (const db of ['sqlite', ...(PG ? ['postgres'] : [])] as const) {
       expect(all).toEqual(locs);
       expect(await small.sitemap(at.website, parts + 1)).toBeUndefined();
       expect(await small.sitemap(at.website, 0)).toBeUndefined();
+
+      // As served: a <sitemapindex> of the parts, each part a <urlset>.
+      const head = '<?xml version="1.0" encoding="UTF-8"?>\n';
+      const partLocs = index?.kind === 'index' ? index.parts : [];
+      expect(sitemapXml(index!)).toBe(
+        `${head}<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` +
+          partLocs.map((loc) => `<sitemap><loc>${loc}</loc></sitemap>`).join('') +
+          '</sitemapindex>',
+      );
+      const last = (await small.sitemap(at.website, parts))!;
+      expect(sitemapXml(last).startsWith(`${head}<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://svc.example/sites/order/_/`)).toBe(true);
     });
   });
 }
