@@ -142,6 +142,7 @@ async function main(): Promise<void> {
       ['site', './site.js', 'benchSite'],
       ['site-weight', './site-weight.js', 'benchSiteWeight'],
       ['scale', './scale.js', 'benchScale'],
+      ['pages', './pages.js', 'benchPages'],
       ['cli', './cli.js', 'benchCli'],
     ];
     for (const [name, path, exportName] of sections) {

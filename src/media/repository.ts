@@ -288,6 +288,12 @@ export class MediaRepository {
 
   // ---- scopes: which medias a listing, a batch update or a group is about
 
+  /** The owner's media stamp: it moves with every change of which medias a list scope holds, or their order (migration 009). */
+  async stamp(ownerId: number): Promise<number> {
+    const r = await this.db.selectFrom('media_stamps').select('stamp').where('owner_id', '=', ownerId).executeTakeFirst();
+    return Number(r?.stamp ?? 0);
+  }
+
   async count(ownerId: number, scope: MediaScope, tx: Db = this.db): Promise<number> {
     const s = scopeSql(ownerId, scope);
     const r = await sql<{ n: number }>`SELECT COUNT(*) AS n FROM ${s.from} WHERE ${s.where}`.execute(tx);

@@ -17,6 +17,7 @@ import type { Unit } from '../store/unit-of-work.js';
 import { ObjectGone } from '../storage/backend.js';
 import { sanitizeFileName } from '../uploads/file-names.js';
 import type { UploadCompletion, UploadDeclaration, UploadStep } from '../uploads/input.js';
+import { ListMemo } from './list-memo.js';
 import { endsTheUpload, notArrived, type IncomingFile, type UploadInstructions, type UploadsService, type VerifiedFile } from '../uploads/service.js';
 import type { RenditionView } from '../renditions/service.js';
 import type { FileLife } from './file-life.js';
@@ -141,7 +142,7 @@ export class MediaService {
   /** A page of the user's live medias in the filter's scope and order. */
   async list(user: User, filter: MediaFilterInput, page: { limit: number; offset: number }, withRelations: boolean): Promise<MediaPage> {
     const scope = await this.scope(user, filter);
-    const [total, ids] = await Promise.all([this.repo.count(user.id, scope), this.repo.ids(user.id, scope, page)]);
+    const [total, ids] = await this.window(user, scope, page);
     const [records, relations, renditions] = await Promise.all([
       this.repo.records(ids),
       withRelations ? this.repo.relations(ids) : undefined,
@@ -281,6 +282,21 @@ export class MediaService {
   }
 
   // ---- inside
+
+  /**
+   * The scope's size and the ids of one page. A smart collection's rules read fields no stamp
+   * follows: counted and paged in SQL; any other scope is a slice of its memo (list-memo.ts).
+   */
+  private async window(user: User, scope: MediaScope, page: { limit: number; offset: number }): Promise<[number, number[]]> {
+    if (scope.group?.kind === 'smart') return Promise.all([this.repo.count(user.id, scope), this.repo.ids(user.id, scope, page)]);
+    const key = [user.id, scope.artistId, scope.galleryId, scope.lightboxId, scope.group?.id].join('/');
+    const stamp = await this.repo.stamp(user.id);
+    const all = await this.lists.ids(key, stamp, () => this.repo.ids(user.id, scope));
+    return [all.length, Array.from(all.subarray(page.offset, page.offset + page.limit))];
+  }
+
+  /** Each list scope's ids under its owner's stamp. */
+  private readonly lists = new ListMemo();
 
   private async owned(user: User, uuid: string): Promise<MediaRow> {
     const media = await this.repo.byId(await this.access.requireOne(user, 'media', uuid, { notFound: 'media' }));

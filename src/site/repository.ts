@@ -21,11 +21,22 @@ export type SiteWebsite = Pick<WebsiteRow, 'id' | 'uuid' | 'urlname' | 'title' |
 export type SiteGallery = Pick<
   GalleryRow,
   | 'id' | 'uuid' | 'parent_id' | 'name' | 'full_url_path' | 'description' | 'hidden' | 'indexing' | 'password_hash'
-  | 'content_order' | 'content_order_direction' | 'cover_media_id' | 'updated_at'
+  | 'content_order' | 'content_order_direction' | 'cover_media_id' | 'updated_at' | 'order_stamp'
 > & { layout: string | null };
 
 /** A media a visitor may see in a gallery, with what orders it. */
 export type OrderRow = OrderableMedia;
+
+/** The one field each content order compares besides the manual position (content-order.ts). */
+const ORDER_FIELDS: Record<string, 'm.file_name' | 'mg.published_at as mg_published_at' | 'm.shot_at' | 'm.created_at' | 'm.updated_at' | 'm.artist_rating'> = {
+  file_name: 'm.file_name',
+  file_name_nat: 'm.file_name',
+  published_at: 'mg.published_at as mg_published_at',
+  shot_at: 'm.shot_at',
+  created_at: 'm.created_at',
+  updated_at: 'm.updated_at',
+  artist_rating: 'm.artist_rating',
+};
 
 export type SiteMedia = Pick<
   MediaRow,
@@ -52,6 +63,7 @@ const GALLERY_COLUMNS = [
   'g.cover_media_id',
   'ds.layout',
   'g.updated_at',
+  'g.order_stamp',
 ] as const;
 
 const MEDIA_COLUMNS = [
@@ -250,15 +262,67 @@ export class SiteRepository {
     return out;
   }
 
-  /** What orders the medias a visitor may see in a gallery: live, published there, renditions not failed. */
-  orderRows(galleryId: number): Promise<OrderRow[]> {
+  /**
+   * What orders the medias a visitor may see in a gallery (live, published there, renditions not
+   * failed) in `contentOrder`: the membership and the one field that order compares; the fields
+   * other orders compare are left out (null), as the memo of a 50 000-media gallery is built from
+   * these rows and would otherwise hold every field of every media at once.
+   */
+  async orderRows(galleryId: number, contentOrder: string): Promise<OrderRow[]> {
+    // Manual orders compare the position only; an order this code does not know sorts as published_at does.
+    const field = contentOrder.startsWith('manual') ? undefined : (ORDER_FIELDS[contentOrder] ?? ORDER_FIELDS.published_at);
+    const q = this.db
+      .selectFrom('media_galleries as mg')
+      .innerJoin('medias as m', 'm.id', 'mg.media_id')
+      .select(['mg.media_id', 'mg.position'])
+      .where('mg.gallery_id', '=', galleryId)
+      .where('m.status', '=', 'live')
+      .where('m.renditions_state', '!=', 'failed');
+    const rows = await (field === undefined ? q : q.select(field)).execute();
+    return rows as unknown as OrderRow[];
+  }
+
+  /** A media's id by its UUID (the gallery's order says whether the gallery shows it). */
+  async mediaId(uuid: string): Promise<number | undefined> {
+    const r = await this.db.selectFrom('medias').select('id').where('uuid', '=', uuid).executeTakeFirst();
+    return r?.id;
+  }
+
+  /** UUIDs of medias by id. */
+  async uuids(ids: readonly number[]): Promise<Map<number, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.selectFrom('medias').select(['id', 'uuid']).where('id', 'in', ids).execute();
+    return new Map(rows.map((r) => [r.id, r.uuid]));
+  }
+
+  /** How many medias visitors may see in each of the galleries (the sitemap's size). */
+  async visibleCount(galleryIds: readonly number[]): Promise<number> {
+    if (galleryIds.length === 0) return 0;
+    const r = await this.db
+      .selectFrom('media_galleries as mg')
+      .innerJoin('medias as m', 'm.id', 'mg.media_id')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('mg.gallery_id', 'in', galleryIds)
+      .where('m.status', '=', 'live')
+      .where('m.renditions_state', '!=', 'failed')
+      .executeTakeFirst();
+    return Number(r?.n ?? 0);
+  }
+
+  /** A window of the medias visitors may see in the galleries, by gallery and media id (a part of the sitemap). */
+  visibleMedias(galleryIds: readonly number[], limit: number, offset: number): Promise<Array<{ gallery_id: number; uuid: string; updated_at: string }>> {
+    if (galleryIds.length === 0 || limit <= 0) return Promise.resolve([]);
     return this.db
       .selectFrom('media_galleries as mg')
       .innerJoin('medias as m', 'm.id', 'mg.media_id')
-      .select(['mg.media_id', 'm.uuid', 'mg.position', 'm.file_name', 'mg.published_at as mg_published_at', 'm.shot_at', 'm.created_at', 'm.updated_at', 'm.artist_rating'])
-      .where('mg.gallery_id', '=', galleryId)
+      .select(['mg.gallery_id', 'm.uuid', 'm.updated_at'])
+      .where('mg.gallery_id', 'in', galleryIds)
       .where('m.status', '=', 'live')
       .where('m.renditions_state', '!=', 'failed')
+      .orderBy('mg.gallery_id')
+      .orderBy('mg.media_id')
+      .limit(limit)
+      .offset(offset)
       .execute();
   }
 

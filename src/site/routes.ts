@@ -16,11 +16,11 @@ import { PasswordPage, SigninPage } from './pages/messages.js';
 import type { VisitorPass } from './pass.js';
 import { passCookie, readPass } from './pass-cookie.js';
 import type { WebsiteDeps, WebsiteKit } from './kit.js';
-import type { Refusal } from './service.js';
+import type { Refusal, Sitemap } from './service.js';
+import { isUuid } from '../access/uuid.js';
 
 const FORM_BYTES = 4096;
 const PAGE = /^[1-9][0-9]{0,5}$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const FULL_PATH = /^[a-z0-9-]+(\/[a-z0-9-]+)*$/;
 /** No gallery has a longer full url path or lies deeper (docs/galleries.md): refused before any query. */
 const MAX_FULL_PATH_CHARS = 1000;
@@ -60,7 +60,7 @@ type PageAddress = { kind: 'gallery'; path: string } | { kind: 'media'; path: st
 
 function pageAddressOf(rest: string): PageAddress | undefined {
   if (rest === '') return { kind: 'gallery', path: '' };
-  if (rest.startsWith('_/')) return UUID.test(rest.slice(2)) ? { kind: 'media', path: '', uuid: rest.slice(2).toLowerCase() } : undefined;
+  if (rest.startsWith('_/')) return isUuid(rest.slice(2)) ? { kind: 'media', path: '', uuid: rest.slice(2).toLowerCase() } : undefined;
   if (!rest.startsWith('-/')) return undefined;
   const inner = rest.slice(2);
   const cut = inner.indexOf('/_/');
@@ -68,7 +68,7 @@ function pageAddressOf(rest: string): PageAddress | undefined {
   if (!isGalleryPath(path)) return undefined;
   if (cut < 0) return { kind: 'gallery', path };
   const uuid = inner.slice(cut + 3);
-  return UUID.test(uuid) ? { kind: 'media', path, uuid: uuid.toLowerCase() } : undefined;
+  return isUuid(uuid) ? { kind: 'media', path, uuid: uuid.toLowerCase() } : undefined;
 }
 
 export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: WebsiteDeps): void {
@@ -113,24 +113,19 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
   };
 
   const robots = async (reply: FastifyReply, v: Visit) => {
-    const entries = await site.sitemap(v.at.website);
+    const listed = await site.listed(v.at.website);
     const home = `${v.at.homePath}/`;
     const lines = ['User-agent: *'];
     // Nothing to index: keep crawlers out altogether.
-    if (entries.length === 0) lines.push(`Disallow: ${home}`);
+    if (listed.length === 0) lines.push(`Disallow: ${home}`);
     else lines.push(`Disallow: ${home}_password`, `Disallow: ${home}_signin`, `Sitemap: ${site.homeUrl(v.at.website)}/sitemap.xml`);
     return sendText(reply, 'text/plain; charset=utf-8', lines.join('\n') + '\n');
   };
 
-  const sitemap = async (reply: FastifyReply, v: Visit) => {
-    const entries = await site.sitemap(v.at.website);
-    // Written by the same escaping renderer as the pages.
-    const doc: VNode = h(
-      'urlset',
-      { xmlns: 'http://www.sitemaps.org/schemas/sitemap/0.9' },
-      entries.map((e) => h('url', null, h('loc', null, e.loc), h('lastmod', null, e.lastmod.slice(0, 10)))),
-    );
-    return sendText(reply, 'application/xml; charset=utf-8', '<?xml version="1.0" encoding="UTF-8"?>\n' + renderToString(doc));
+  const sitemap = async (reply: FastifyReply, v: Visit, part: number | undefined) => {
+    const map = await site.sitemap(v.at.website, part);
+    if (!map) throw notFound();
+    return sendText(reply, 'application/xml; charset=utf-8', sitemapXml(map));
   };
 
   const password = async (req: FastifyRequest, reply: FastifyReply, v: Visit) => {
@@ -173,7 +168,8 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
       throw notFound();
     }
     if (rest === 'robots.txt') return robots(reply, v);
-    if (rest === 'sitemap.xml') return sitemap(reply, v);
+    const sitemapPart = SITEMAP_PART.exec(rest);
+    if (sitemapPart) return sitemap(reply, v, sitemapPart[1] === undefined ? undefined : Number(sitemapPart[1]));
     const target = pageAddressOf(rest);
     if (!target) throw notFound();
     let page = 1;
@@ -225,9 +221,22 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
     const { path, query } = pathAndQuery(req.raw.url);
     return visit(req, reply, at, path.slice(1), query);
   };
-  for (const url of ['/', '/-/*', '/_/*', '/robots.txt', '/sitemap.xml']) fastify.route({ method: 'GET', url, handler: byHost });
+  for (const url of ['/', '/-/*', '/_/*', '/robots.txt', '/sitemap.xml', '/sitemap-*']) fastify.route({ method: 'GET', url, handler: byHost });
   fastify.route({ method: 'POST', url: '/_password', bodyLimit: FORM_BYTES, handler: byHost });
 }
+
+/** A sitemap file, or the index of its parts, written by the same escaping renderer as the pages. */
+export function sitemapXml(map: Sitemap): string {
+  const xmlns = { xmlns: 'http://www.sitemaps.org/schemas/sitemap/0.9' };
+  const doc: VNode =
+    map.kind === 'index'
+      ? h('sitemapindex', xmlns, map.parts.map((loc) => h('sitemap', null, h('loc', null, loc))))
+      : h('urlset', xmlns, map.entries.map((e) => h('url', null, h('loc', null, e.loc), h('lastmod', null, e.lastmod.slice(0, 10)))));
+  return '<?xml version="1.0" encoding="UTF-8"?>\n' + renderToString(doc);
+}
+
+/** `sitemap.xml`, or a part of it when it is an index (`sitemap-N.xml`). */
+const SITEMAP_PART = /^sitemap(?:-([1-9][0-9]{0,5}))?\.xml$/;
 
 /** The gallery of a page address under the home (for the form shown again after a wrong password). */
 function backGalleryPath(back: string, homePath: string): string {

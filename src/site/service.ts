@@ -9,7 +9,7 @@ import { homeUrl } from '../websites/home-url.js';
 import type { SiteAddress } from './address.js';
 import { accessState, decide, type Chain, type Decision, type GateGallery, type VisitorAccess } from './access.js';
 import type { VisitorPass } from './pass.js';
-import { sortByContentOrder } from '../galleries/content-order.js';
+import { OrderMemo } from './order-memo.js';
 import type { SiteGallery, SiteMedia, SiteRendition, SiteRepository, SiteWebsite } from './repository.js';
 import { creditOf, imageGallery, imageObject, shareImage, summary, type Credit, type ImageFacts, type PageMeta } from './share.js';
 
@@ -102,6 +102,12 @@ export interface SitemapEntry {
   lastmod: string;
 }
 
+/** The most addresses one sitemap file may hold (sitemaps.org); beyond it, /sitemap.xml is an index of parts. */
+export const SITEMAP_URLS = 50_000;
+
+/** A sitemap file: its addresses, or (beyond the limit) the addresses of its parts. */
+export type Sitemap = { kind: 'urls'; entries: SitemapEntry[] } | { kind: 'index'; parts: string[] };
+
 export class SiteService {
   constructor(
     private readonly repo: SiteRepository,
@@ -110,7 +116,14 @@ export class SiteService {
     private readonly files: FileUrls,
     /** Read at each use: PUBLIC_URL may be settled after start (the tests learn their port then). */
     private readonly config: { readonly publicUrl: string },
-  ) {}
+    /** Addresses per sitemap file (a constant but for tests of the index). */
+    private readonly sitemapUrls = SITEMAP_URLS,
+  ) {
+    this.orders = new OrderMemo((galleryId, contentOrder) => this.repo.orderRows(galleryId, contentOrder));
+  }
+
+  /** Each gallery's visible order, under its stamp: pages cost their slice (issue 22). */
+  private readonly orders: OrderMemo;
 
   /** A website by its urlname, or by a Host header (lower-cased, with or without its port). */
   website(by: { urlname: string } | { host: string }): Promise<SiteWebsite | undefined> {
@@ -130,14 +143,14 @@ export class SiteService {
     const gallery = chain[chain.length - 1];
     const href = galleryHref(at.homePath, gallery.full_url_path);
 
-    const order = sortByContentOrder(await this.repo.orderRows(gallery.id), gallery.content_order, gallery.content_order_direction);
+    const order = await this.orders.of(gallery);
     const pages = Math.max(1, Math.ceil(order.length / MEDIAS_PER_PAGE));
     if (page > pages) return { kind: 'not-found' };
-    const slice = order.slice((page - 1) * MEDIAS_PER_PAGE, page * MEDIAS_PER_PAGE);
+    const slice = order.page(page, MEDIAS_PER_PAGE);
 
     const childRows = page === 1 ? await this.repo.listedChildren(gallery.id) : [];
     const [covers, childAcls] = await Promise.all([this.repo.covers(childRows.map((c) => c.id)), this.repo.acls(childRows.map((c) => c.id))]);
-    const { medias, renditions, keywords } = await this.repo.medias([...slice.map((r) => r.media_id), ...covers.values()]);
+    const { medias, renditions, keywords } = await this.repo.medias([...slice, ...covers.values()]);
     const sign = this.signer(decision, pass, now, gallery.uuid, gate);
 
     const children: ChildItem[] = childRows.map((c) => {
@@ -149,8 +162,8 @@ export class SiteService {
       const cover = childDecision.ok && media ? picture(media, renditions.get(media.id) ?? [], this.signer(childDecision, pass, now, c.uuid, childGate)) : undefined;
       return { name: c.name, href: galleryHref(at.homePath, c.full_url_path), locked: !childDecision.ok, cover };
     });
-    const items: MediaItem[] = slice.flatMap((r) => {
-      const m = medias.get(r.media_id);
+    const items: MediaItem[] = slice.flatMap((id) => {
+      const m = medias.get(id);
       if (!m) return [];
       const rs = renditions.get(m.id) ?? [];
       return [{ uuid: m.uuid, href: mediaHref(at.homePath, gallery.full_url_path, m.uuid), title: titleOf(m), picture: picture(m, rs, sign), large: large(rs, sign), credit: creditOf(m) }];
@@ -162,10 +175,10 @@ export class SiteService {
     const meta: PageMeta = { canonical };
     if (shareable(decision)) {
       // The card's picture: the gallery's cover when it is on this page, else its first photo.
-      const lead = slice.find((r) => r.media_id === gallery.cover_media_id) ?? slice[0];
-      const leadMedia = lead && medias.get(lead.media_id);
-      const images = slice.flatMap((r) => {
-        const m = medias.get(r.media_id);
+      const lead = slice.find((id) => id === gallery.cover_media_id) ?? slice[0];
+      const leadMedia = lead === undefined ? undefined : medias.get(lead);
+      const images = slice.flatMap((id) => {
+        const m = medias.get(id);
         if (!m) return [];
         const page = home + mediaHref('', gallery.full_url_path, m.uuid);
         return [imageObject(imageFacts(m, renditions.get(m.id) ?? [], keywords.get(m.id) ?? [], page, publicUrl), false, true)];
@@ -201,12 +214,19 @@ export class SiteService {
     if (access.kind !== 'ok') return access.refusal;
     const { chain, gate, decision } = access;
     const gallery = chain[chain.length - 1];
-    const order = sortByContentOrder(await this.repo.orderRows(gallery.id), gallery.content_order, gallery.content_order_direction);
-    const at_ = order.findIndex((r) => r.uuid === mediaUuid.toLowerCase());
+    const [order, id] = await Promise.all([this.orders.of(gallery), this.repo.mediaId(mediaUuid.toLowerCase())]);
+    const at_ = id === undefined ? -1 : order.positionOf(id);
     if (at_ < 0) return { kind: 'not-found' };
-    const { medias, renditions, keywords } = await this.repo.medias([order[at_].media_id]);
-    const m = medias.get(order[at_].media_id);
+    const prevId = at_ > 0 ? order.ids[at_ - 1] : undefined;
+    const nextId = at_ < order.length - 1 ? order.ids[at_ + 1] : undefined;
+    const [{ medias, renditions, keywords }, neighbours] = await Promise.all([
+      this.repo.medias([order.ids[at_]]),
+      this.repo.uuids([prevId, nextId].filter((n): n is number => n !== undefined)),
+    ]);
+    const m = medias.get(order.ids[at_]);
     if (!m) return { kind: 'not-found' };
+    const prevUuid = prevId === undefined ? undefined : neighbours.get(prevId);
+    const nextUuid = nextId === undefined ? undefined : neighbours.get(nextId);
     const rs = renditions.get(m.id) ?? [];
     const stamp = this.files.accessStamp(accessState(gate));
     const sign = this.signer(decision, pass, now, gallery.uuid, gate);
@@ -240,8 +260,8 @@ export class SiteService {
       picture: picture(m, rs, sign, true),
       crumbs: crumbs(at, chain),
       galleryHref: galleryHref(at.homePath, gallery.full_url_path),
-      prev: at_ > 0 ? mediaHref(at.homePath, gallery.full_url_path, order[at_ - 1].uuid) : undefined,
-      next: at_ < order.length - 1 ? mediaHref(at.homePath, gallery.full_url_path, order[at_ + 1].uuid) : undefined,
+      prev: prevUuid === undefined ? undefined : mediaHref(at.homePath, gallery.full_url_path, prevUuid),
+      next: nextUuid === undefined ? undefined : mediaHref(at.homePath, gallery.full_url_path, nextUuid),
       downloads,
       indexable: indexable(chain, decision),
       restricted: decision.restricted,
@@ -262,24 +282,48 @@ export class SiteService {
   }
 
   /**
-   * Galleries search engines may index: the sitemap. Only galleries anyone may
-   * find and open are listed: a hidden gallery, or one behind a password or an
-   * access list (itself or above it), never appears, whatever its `indexing`
-   * says — `indexing` 2 lets such a page be indexed when found, it does not
-   * announce it. `indexing` 0 is left out too.
+   * Galleries search engines may index, and the media pages they show. Only galleries anyone may
+   * find and open are listed: a hidden gallery, or one behind a password or an access list
+   * (itself or above it), never appears, whatever its `indexing` says — `indexing` 2 lets such a
+   * page be indexed when found, it does not announce it. `indexing` 0 is left out too.
    */
-  async sitemap(website: SiteWebsite): Promise<SitemapEntry[]> {
+  async listed(website: SiteWebsite): Promise<Array<{ id: number; path: string; lastmod: string }>> {
     const chains = await this.visitors.everyChain(website.id);
-    const home = this.homeUrl(website);
-    const out: SitemapEntry[] = [];
+    const out: Array<{ id: number; path: string; lastmod: string }> = [];
     for (const [path, chain] of chains) {
       const g = chain.galleries[chain.galleries.length - 1];
       if (g.indexing === 0) continue;
       const listed = chain.galleries.every((c) => c.hidden === 0);
       const open = decide(chain.gate, undefined);
-      if (listed && open.ok && !open.restricted) out.push({ loc: home + galleryHref('', path), lastmod: g.updated_at });
+      if (listed && open.ok && !open.restricted) out.push({ id: g.id, path, lastmod: g.updated_at });
     }
     return out;
+  }
+
+  /**
+   * The sitemap (`part` undefined) or one part of it: the listed galleries, then the media pages
+   * they show (by gallery and media id). Up to `sitemapUrls` addresses it is one file; beyond, the
+   * sitemap is an index of parts of that many (sitemap-1.xml, …). A part that does not exist:
+   * undefined. Each part reads its own window of medias, not the others'.
+   */
+  async sitemap(website: SiteWebsite, part?: number): Promise<Sitemap | undefined> {
+    const galleries = await this.listed(website);
+    const home = this.homeUrl(website);
+    const ids = galleries.map((g) => g.id);
+    const total = galleries.length + (await this.repo.visibleCount(ids));
+    const limit = this.sitemapUrls;
+    const parts = Math.ceil(total / limit);
+    if (part === undefined && parts > 1) return { kind: 'index', parts: Array.from({ length: parts }, (_, i) => `${home}/sitemap-${i + 1}.xml`) };
+    if (part !== undefined && (parts <= 1 || part < 1 || part > parts)) return undefined;
+    const start = part === undefined ? 0 : (part - 1) * limit;
+    const end = Math.min(total, start + limit);
+    const entries: SitemapEntry[] = galleries.slice(start, end).map((g) => ({ loc: home + galleryHref('', g.path), lastmod: g.lastmod }));
+    const from = Math.max(start, galleries.length);
+    const pathOf = new Map(galleries.map((g) => [g.id, g.path]));
+    for (const m of await this.repo.visibleMedias(ids, end - from, from - galleries.length)) {
+      entries.push({ loc: home + mediaHref('', pathOf.get(m.gallery_id)!, m.uuid), lastmod: m.updated_at });
+    }
+    return { kind: 'urls', entries };
   }
 
   private async access(

@@ -117,6 +117,8 @@ export interface GalleriesTable {
   cover_media_id: number | null;
   subgalleries_count: Generated<number>;
   url_path_auto: Generated<number>;
+  /** Moved by triggers whenever the gallery's visible order may have changed (migration 009). */
+  order_stamp: Generated<number>;
   published_at: string;
   created_at: string;
   updated_at: string;
@@ -314,6 +316,13 @@ export interface Database {
   file_deletions: FileDeletionsTable;
   renditions: RenditionsTable;
   visitor_links: VisitorLinksTable;
+  media_stamps: MediaStampsTable;
+}
+
+/** Per owner: moved by triggers whenever a list scope of the owner's medias may have changed (migration 009). */
+export interface MediaStampsTable {
+  owner_id: number;
+  stamp: number;
 }
 
 // Row types: what a select of every column of each table gives.

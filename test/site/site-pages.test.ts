@@ -378,6 +378,7 @@ eachDatabase((kind) => {
 
       const robots = await visit(w.svc, `${root}/robots.txt`);
       expect(robots.body).toBe(`User-agent: *\nDisallow: ${root}/_password\nDisallow: ${root}/_signin\nSitemap: ${base}/sitemap.xml\n`);
+      expect((await visit(w.svc, `${root}/sitemap-1.xml`)).status).toBe(404);
 
       // indexing 0: noindex in the page and the header.
       const never = await visit(w.svc, `${root}/-/never`);
@@ -446,6 +447,10 @@ eachDatabase((kind) => {
       expect((await visit(w.svc, '/-/private', { host, cookie: cookieOf(opened) })).status).toBe(200);
       const sitemap = await visit(w.svc, '/sitemap.xml', { host });
       expect(sitemap.body).toContain(`<loc>https://${host}/-/portraits</loc>`);
+      // Media pages too; within 50 000 addresses the sitemap is one file, and it has no parts.
+      expect(sitemap.body).toContain(`<loc>https://${host}/-/portraits/_/${m}</loc>`);
+      const part = await visit(w.svc, '/sitemap-1.xml', { host });
+      expect([part.status, part.body.includes('<h1>Not found</h1>')]).toEqual([404, true]);
       expect((await visit(w.svc, '/robots.txt', { host })).body).toContain(`Sitemap: https://${host}/sitemap.xml`);
       // The API still answers on that host, and the site is not served to other hosts.
       expect((await visit(w.svc, '/ping.xml', { host })).status).not.toBe(404);

@@ -10,6 +10,7 @@ import * as m006 from './006_session_expiry.js';
 import * as m007 from './007_renditions.js';
 import * as m008 from './008_visitor_links.js';
 import * as m009 from './009_media_file_metadata.js';
+import * as m010 from './010_page_stamps.js';
 
 const modules = {
   '001_core': m001,
@@ -21,6 +22,7 @@ const modules = {
   '007_renditions': m007,
   '008_visitor_links': m008,
   '009_media_file_metadata': m009,
+  '010_page_stamps': m010,
 };
 
 /** The migrations for one database: each is told the dialect it runs on. */
