@@ -135,8 +135,13 @@ export class VisitorAccess {
     return g && (await this.chain(g.website_id, g.full_url_path))?.gate;
   }
 
-  /** Whether the media is live and published in at least one gallery open to everyone: its renditions are public. */
+  /**
+   * Whether the media is live and published in at least one gallery open to everyone, or is a
+   * website's logo or favicon (its owner chose to show it on every page): its renditions are public.
+   */
   async publiclyVisible(mediaId: number): Promise<boolean> {
+    // A website's logo or favicon is shown on every page of it, protected ones included.
+    if (await this.repo.isBrandMedia(mediaId)) return true;
     const byWebsite = new Map<number, string[]>();
     for (const p of await this.repo.publishedIn(mediaId)) byWebsite.set(p.website_id, [...(byWebsite.get(p.website_id) ?? []), p.full_url_path]);
     for (const [websiteId, paths] of byWebsite) {

@@ -10,12 +10,14 @@ import { closeAfterReply } from '../http/linger.js';
 import { backUnder, cookiePath, pathAndQuery, type SiteAddress } from './address.js';
 import { GalleryPage } from './pages/gallery.js';
 import { render, type Frame } from './pages/layout.js';
+import { ContentPage } from './pages/content.js';
 import { MediaPage } from './pages/media.js';
 import { PasswordPage, SigninPage } from './pages/messages.js';
 import type { VisitorPass } from './pass.js';
 import { passCookie, readPass } from './pass-cookie.js';
 import type { WebsiteDeps, WebsiteKit } from './kit.js';
 import { galleryHref, type Refusal } from './service.js';
+import { SLUG } from '../websites/brand.js';
 
 const FORM_BYTES = 4096;
 const PAGE = /^[1-9][0-9]{0,5}$/;
@@ -174,6 +176,22 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
     return kit.html(reply, 403, render(page));
   };
 
+  /** A page of the website's navigation (Markdown), `<home>/p/<slug>`: the same for every visitor, so cached too. */
+  const contentPage = async (reply: FastifyReply, v: Visit, slug: string) => {
+    if (!SLUG.test(slug)) throw notFound();
+    const href = `${v.at.homePath}/p/${slug}`;
+    // One address, as the other pages: whatever query a visitor adds is sent there first.
+    if ([...v.query.keys()].length > 0) return reply.code(301).header('location', href).send();
+    v.cacheKey = `${brandKey(v.at)}\n${v.at.homePath}\npage\n${slug}`;
+    const hit = cache.get(v.cacheKey);
+    if (hit) return kit.html(reply, 200, hit.html, { indexable: hit.indexable });
+    const page = await site.page(v.at, slug);
+    if (!page) throw notFound();
+    const html = render(ContentPage({ title: page.title, html: page.html, frame: { ...frameOf(v.at), canonical: `${site.homeUrl(v.at.website)}/p/${slug}`, current: href } }));
+    cache.set(v.cacheKey, html, true);
+    return kit.html(reply, 200, html, { indexable: true });
+  };
+
   /** One request below a website's home. */
   const visit = async (req: FastifyRequest, reply: FastifyReply, at: SiteAddress, rest: string, query: URLSearchParams): Promise<unknown> => {
     await kit.withinBudget(req);
@@ -187,6 +205,7 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
     }
     if (rest === 'robots.txt') return robots(reply, v);
     if (rest === 'sitemap.xml') return sitemap(reply, v);
+    if (rest.startsWith('p/')) return contentPage(reply, v, rest.slice(2));
     const target = pageAddressOf(rest);
     if (!target) throw notFound();
     let page = 1;
@@ -202,7 +221,7 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
     const here = `${at.homePath}/${rest}${canonicalQuery ? `?${canonicalQuery}` : ''}`;
     const names = [...query.keys()];
     if (canonicalQuery ? names.length !== 1 : names.length !== 0) return reply.code(301).header('location', here).send();
-    v.cacheKey = `${at.website.id}\n${at.homePath}\n${target.kind}\n${target.path}\n${target.kind === 'gallery' ? page : target.uuid}`;
+    v.cacheKey = `${brandKey(at)}\n${at.homePath}\n${target.kind}\n${target.path}\n${target.kind === 'gallery' ? page : target.uuid}`;
     if (!pass) {
       const hit = cache.get(v.cacheKey);
       if (hit) return kit.html(reply, 200, hit.html, { indexable: hit.indexable });
@@ -238,8 +257,17 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
     const { path, query } = pathAndQuery(req.raw.url);
     return visit(req, reply, at, path.slice(1), query);
   };
-  for (const url of ['/', '/-/*', '/_/*', '/robots.txt', '/sitemap.xml']) fastify.route({ method: 'GET', url, handler: byHost });
+  for (const url of ['/', '/-/*', '/_/*', '/p/*', '/robots.txt', '/sitemap.xml']) fastify.route({ method: 'GET', url, handler: byHost });
   fastify.route({ method: 'POST', url: '/_password', bodyLimit: FORM_BYTES, handler: byHost });
+}
+
+/**
+ * What names a website's look in the micro-cache's keys: a change of its brand or pages moves
+ * its `updated_at` on, and a rename of its root gallery its root's name, so a cached page never
+ * outlives either.
+ */
+function brandKey(at: SiteAddress): string {
+  return `${at.website.id}\n${at.website.updated_at ?? ''}\n${at.website.root_name ?? ''}`;
 }
 
 /** The gallery of a page address under the home (for the form shown again after a wrong password). */

@@ -8,6 +8,8 @@ import { homeUrl, type SiteAddress } from './address.js';
 import { accessState, decide, type Chain, type Decision, type GateGallery, type VisitorAccess } from './access.js';
 import type { VisitorPass } from './pass.js';
 import { sortByContentOrder } from '../galleries/content-order.js';
+import { BrandExtrasLoader, brandOf, type SiteBrand } from './brand.js';
+import { renderMarkdown } from './markdown.js';
 import type { SiteGallery, SiteMedia, SiteRendition, SiteRepository, SiteWebsite } from './repository.js';
 
 export const MEDIAS_PER_PAGE = 60;
@@ -90,6 +92,8 @@ export interface SitemapEntry {
 }
 
 export class SiteService {
+  private readonly brandExtras: BrandExtrasLoader;
+
   constructor(
     private readonly repo: SiteRepository,
     /** The one decision of who may see what, over the one chain loader. */
@@ -97,12 +101,25 @@ export class SiteService {
     private readonly files: FileUrls,
     /** Read at each use: PUBLIC_URL may be settled after start (the tests learn their port then). */
     private readonly config: { readonly publicUrl: string },
-  ) {}
+  ) {
+    this.brandExtras = new BrandExtrasLoader(repo);
+  }
 
   /** A website by its urlname, or by a Host header (lower-cased, with or without its port). */
-  website(by: { urlname: string } | { host: string }): Promise<SiteWebsite | undefined> {
-    if ('urlname' in by) return this.repo.websiteByUrlname(by.urlname);
-    return this.repo.websiteByHost(by.host, by.host.replace(/:\d+$/, ''));
+  async website(by: { urlname: string } | { host: string }): Promise<SiteWebsite | undefined> {
+    const website = 'urlname' in by ? await this.repo.websiteByUrlname(by.urlname) : await this.repo.websiteByHost(by.host, by.host.replace(/:\d+$/, ''));
+    return website && this.brandExtras.attach(website);
+  }
+
+  /** The website's brand as its pages show it (brand.ts). */
+  brand(at: SiteAddress): SiteBrand {
+    return brandOf(at, (key) => this.files.public(key));
+  }
+
+  /** A page of the website's navigation (Markdown, rendered and sanitised); undefined: 404. */
+  async page(at: SiteAddress, slug: string): Promise<{ title: string; html: string } | undefined> {
+    const page = await this.repo.page(at.website.id, slug);
+    return page && { title: page.title, html: renderMarkdown(page.body) };
   }
 
   /** The website's canonical home URL (its hostname when it has one). */
@@ -144,7 +161,8 @@ export class SiteService {
     });
     return {
       kind: 'gallery',
-      title: chain.length === 1 ? at.website.title || gallery.name : gallery.name,
+      // The root gallery's own name (a rename shows at once); the website's title is the header's.
+      title: gallery.name,
       description: gallery.description,
       layout: (LAYOUTS as readonly string[]).includes(gallery.layout ?? '') ? (gallery.layout as Layout) : 'grid',
       crumbs: crumbs(at, chain),
@@ -307,7 +325,7 @@ function mediaHref(homePath: string, fullUrlPath: string, uuid: string): string 
 }
 
 function crumbs(at: SiteAddress, chain: readonly SiteGallery[]): Crumb[] {
-  return chain.map((g, i) => ({ name: i === 0 ? at.website.title || g.name : g.name, href: galleryHref(at.homePath, g.full_url_path) }));
+  return chain.map((g) => ({ name: g.name, href: galleryHref(at.homePath, g.full_url_path) }));
 }
 
 function titleOf(m: SiteMedia): string {

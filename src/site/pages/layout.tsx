@@ -1,9 +1,13 @@
-// The frame of every page: landmarks, the site's name, breadcrumbs, the
-// stylesheet and the script (both external: the CSP allows nothing inline).
+// The frame of every page: landmarks, the site's brand (name or logo, tagline,
+// navigation, footer: src/site/brand.ts), breadcrumbs, the stylesheets (the
+// base one, then the brand's theme) and the script (all external: the CSP
+// allows nothing inline).
 import type { ComponentChildren, VNode } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import { ICON_ASSET, SCRIPT, STYLESHEET } from '../assets.js';
+import type { SiteBrand } from '../brand.js';
 import type { Crumb, Picture } from '../service.js';
+import { themeHref } from '../theme.js';
 
 export interface Frame {
   siteTitle: string;
@@ -15,10 +19,15 @@ export interface Frame {
   crumbs?: Crumb[];
   /** Pages with a media list load the lightbox script. */
   script?: boolean;
+  /** The website's brand; absent when no website is known (the default theme). */
+  brand?: SiteBrand;
+  /** The navigation entry of this page (its href); the root gallery's page is found from its crumbs. */
+  current?: string;
 }
 
 export function Layout(props: Frame & { children: ComponentChildren }): VNode {
-  const { crumbs } = props;
+  const { crumbs, brand } = props;
+  const current = props.current ?? (crumbs && crumbs.length === 1 ? crumbs[0].href : undefined);
   return (
     <html lang="en">
       <head>
@@ -27,8 +36,10 @@ export function Layout(props: Frame & { children: ComponentChildren }): VNode {
         <title>{props.title === props.siteTitle ? props.title : `${props.title} · ${props.siteTitle}`}</title>
         {props.indexable ? null : <meta name="robots" content="noindex" />}
         {props.canonical ? <link rel="canonical" href={props.canonical} /> : null}
-        <link rel="icon" href={`/_site/${ICON_ASSET.name}`} type="image/svg+xml" />
+        {brand?.favicon ? <link rel="icon" href={brand.favicon.href} type={brand.favicon.type} /> : <link rel="icon" href={`/_site/${ICON_ASSET.name}`} type="image/svg+xml" />}
         <link rel="stylesheet" href={`/_site/${STYLESHEET.name}`} />
+        {brand?.fontHref ? <link rel="preload" href={brand.fontHref} as="font" type="font/woff2" crossorigin="anonymous" /> : null}
+        <link rel="stylesheet" href={brand?.themeHref ?? themeHref('modern', 'light', null)} />
         {props.script ? <script src={`/_site/${SCRIPT.name}`} defer /> : null}
       </head>
       <body>
@@ -36,7 +47,28 @@ export function Layout(props: Frame & { children: ComponentChildren }): VNode {
           Skip to content
         </a>
         <header class="site">
-          <a href={props.homeHref}>{props.siteTitle}</a>
+          <a class="brand" href={props.homeHref}>
+            {brand?.logo ? (
+              <img src={brand.logo.src} srcset={brand.logo.srcset} sizes={brand.logo.sizes} width={brand.logo.width} height={brand.logo.height} alt={props.siteTitle} />
+            ) : null}
+            <span class="brand-name">
+              {brand?.logo ? null : <span class="brand-title">{props.siteTitle}</span>}
+              {brand?.tagline ? <span class="tagline">{brand.tagline}</span> : null}
+            </span>
+          </a>
+          {brand && brand.nav.length > 0 ? (
+            <nav class="site-nav" aria-label="Site">
+              <ul>
+                {brand.nav.map((n) => (
+                  <li key={n.href}>
+                    <a href={n.href} aria-current={n.href === current ? 'page' : undefined}>
+                      {n.name}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+          ) : null}
         </header>
         {crumbs && crumbs.length > 1 ? (
           <nav class="crumbs" aria-label="Breadcrumb">
@@ -48,6 +80,30 @@ export function Layout(props: Frame & { children: ComponentChildren }): VNode {
           </nav>
         ) : null}
         <main id="main">{props.children}</main>
+        {brand ? (
+          <footer class="site">
+            <div>
+              <p>{brand.copyright}</p>
+              {brand.credit ? <p>{brand.credit}</p> : null}
+            </div>
+            {brand.email || brand.social.length > 0 ? (
+              <ul aria-label="Contact">
+                {brand.email ? (
+                  <li>
+                    <a href={`mailto:${brand.email}`}>{brand.email}</a>
+                  </li>
+                ) : null}
+                {brand.social.map((l) => (
+                  <li key={l.href}>
+                    <a href={l.href} rel="me noopener noreferrer">
+                      {l.label}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+          </footer>
+        ) : null}
       </body>
     </html>
   );
