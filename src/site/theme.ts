@@ -181,13 +181,15 @@ function fontFace(f: FontFile, asset: Asset): string {
 }
 
 /** Rules over the base stylesheet: same selectors, loaded after it, so these win. */
-const RULES = `body{font-family:var(--font-body);color:var(--fg);background:var(--bg);line-height:1.55;-webkit-font-smoothing:antialiased}
+const RULES = `:root{--edge:max(1rem,calc((100% - 1400px) / 2 + 1rem))}
+body{font-family:var(--font-body);color:var(--fg);background:var(--bg);line-height:1.55;-webkit-font-smoothing:antialiased}
 a{color:var(--link)}
 h1,h2,h3,h4{font-family:var(--font-head);font-weight:var(--head-weight);letter-spacing:var(--head-tracking);line-height:1.2}
 h1{font-size:clamp(1.6rem,1.2rem + 1.6vw,2.4rem);margin:.75rem 0 1rem}
 a:focus-visible,button:focus-visible,input:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
-header.site{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:.5rem 2rem;padding:1rem clamp(1rem,4vw,3rem);border-bottom:1px solid var(--line);background:var(--bg)}
-header.site .brand{display:flex;align-items:center;gap:.75rem;color:var(--fg);text-decoration:none;min-width:0}
+header.site,footer.site{padding-left:var(--edge);padding-right:var(--edge)}
+header.site{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:.75rem 2rem;padding-top:1.1rem;padding-bottom:1rem;border-bottom:1px solid var(--line);background:var(--bg)}
+header.site .brand{display:flex;flex-direction:column;align-items:flex-start;gap:.35rem;color:var(--fg);text-decoration:none;min-width:0}
 header.site .brand img{display:block;height:48px;width:auto;max-width:60vw}
 .brand-name{display:flex;flex-direction:column;min-width:0}
 .brand-title{font-family:var(--font-head);font-weight:var(--head-weight);letter-spacing:var(--head-tracking);font-size:var(--brand-size);line-height:1.15}
@@ -214,7 +216,7 @@ input{background:var(--bg);color:var(--fg);border:1px solid var(--muted);border-
 .prose hr{border:0;border-top:1px solid var(--line);margin:2rem 0}
 .prose table{border-collapse:collapse}
 .prose th,.prose td{border:1px solid var(--line);padding:.4rem .7rem;text-align:left}
-footer.site{margin-top:3rem;padding:2rem clamp(1rem,4vw,3rem);border-top:1px solid var(--line);color:var(--muted);font-size:.9rem;display:flex;flex-wrap:wrap;justify-content:space-between;gap:1rem 2rem}
+footer.site{margin-top:3rem;padding-top:2rem;padding-bottom:2rem;border-top:1px solid var(--line);color:var(--muted);font-size:.9rem;display:flex;flex-wrap:wrap;justify-content:space-between;gap:1rem 2rem}
 footer.site p{margin:0}
 footer.site a{color:var(--muted)}
 footer.site a:hover{color:var(--link)}

@@ -171,6 +171,43 @@ describe.skipIf(!chromiumPresent)('the brand in a browser', () => {
     }, 120_000);
   }
 
+  it('a website without settings wears the default theme (modern, light), passes axe; screenshots at both sizes', async () => {
+    const plain = await w.svc.website(w.user);
+    const photos: string[] = [];
+    for (let i = 20; i < 26; i++) photos.push(await uploadPhoto(w, plain.rootGalleryUuid, i, 1800));
+    await waitForRenditions(w, photos);
+    for (const [name, viewport, scale] of VIEWPORTS) {
+      const context = await browser.newContext({ viewport, deviceScaleFactor: scale, isMobile: name === 'phone' });
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error') errors.push(m.text());
+      });
+      await page.goto(`${w.svc.url}/sites/${plain.urlname}/`, { waitUntil: 'networkidle' });
+      await page.evaluate(() => document.fonts.ready);
+      const seen = await page.evaluate(() => ({
+        h1: getComputedStyle(document.querySelector('h1')!).fontFamily,
+        title: document.querySelector('header.site .brand-title')?.textContent,
+        nav: [...document.querySelectorAll('nav.site-nav a')].map((a) => a.textContent),
+        footer: document.querySelector('footer.site p')?.textContent,
+      }));
+      expect(seen.h1).toContain('Inter Variable');
+      expect(seen.title).toBe(`Site ${plain.urlname}`);
+      // No pages: no navigation beside the home link.
+      expect(seen.nav).toEqual([]);
+      expect(seen.footer).toBe(`© ${new Date().getUTCFullYear()} Site ${plain.urlname}`);
+      expect(errors).toEqual([]);
+      await page.screenshot({ path: join(ARTIFACTS, `brand-default-${name}.png`) });
+      await context.close();
+    }
+    const checking = await browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
+    const p = await checking.newPage();
+    await p.goto(`${w.svc.url}/sites/${plain.urlname}/`, { waitUntil: 'networkidle' });
+    const bad = (await axe(p)).filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(bad).toEqual([]);
+    await checking.close();
+  }, 180_000);
+
   it('a dark scheme and another theme make a different stylesheet the browser applies', async () => {
     await w.client.request('PUT', `/websites/${w.urlname}.xml`, { 'website[theme]': 'classic', 'website[color_scheme]': 'dark' });
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: false });

@@ -56,7 +56,8 @@ export function Layout(props: Frame & { children: ComponentChildren }): VNode {
               {brand?.tagline ? <span class="tagline">{brand.tagline}</span> : null}
             </span>
           </a>
-          {brand && brand.nav.length > 0 ? (
+          {/* The root gallery alone would repeat the home link: a navigation once there are pages. */}
+          {brand && brand.nav.length > 1 ? (
             <nav class="site-nav" aria-label="Site">
               <ul>
                 {brand.nav.map((n) => (
