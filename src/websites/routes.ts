@@ -81,9 +81,8 @@ export function websiteRoutes({ websites, config }: WebsiteRoutesDeps): RouteSpe
       path: '/websites/:urlname/pages/:slug.xml',
       input: NO_INPUT,
       handler: async (ctx) => {
-        const page = await websites.page({ user: userOf(ctx) }, ctx.path.urlname, ctx.path.slug);
-        const d = await websites.details({ user: userOf(ctx) }, ctx.path.urlname);
-        return { page: pageXml(page, config.publicUrl, d.website, true) };
+        const { page, website } = await websites.page({ user: userOf(ctx) }, ctx.path.urlname, ctx.path.slug);
+        return { page: pageXml(page, config.publicUrl, website, true) };
       },
     }),
     route({
@@ -93,11 +92,10 @@ export function websiteRoutes({ websites, config }: WebsiteRoutesDeps): RouteSpe
       // The website answers the 404: a page that does not exist yet is created by this PUT.
       found: (ctx) => websites.details({ user: userOf(ctx) }, ctx.path.urlname),
       handler: async (ctx, input) => {
-        const { page, created } = await websites.putPage({ user: userOf(ctx) }, ctx.path.urlname, ctx.path.slug, input);
-        const d = await websites.details({ user: userOf(ctx) }, ctx.path.urlname);
+        const { page, website, created } = await websites.putPage({ user: userOf(ctx) }, ctx.path.urlname, ctx.path.slug, input);
         return {
-          page: pageXml(page, config.publicUrl, d.website, true),
-          location: `/websites/${d.website.urlname}/pages/${page.slug}.xml`,
+          page: pageXml(page, config.publicUrl, website, true),
+          location: `/websites/${website.urlname}/pages/${page.slug}.xml`,
           message: created ? 'Page created.' : 'Page updated.',
         };
       },

@@ -130,15 +130,15 @@ export class WebsitesService {
     return this.detailsOf((await this.repo.fullByUrlname(website.urlname))!);
   }
 
-  async page(actor: Actor, urlname: string, slug: string): Promise<WebsitePageRow> {
+  async page(actor: Actor, urlname: string, slug: string): Promise<{ page: WebsitePageRow; website: WebsiteRow }> {
     const website = await this.websiteFor(actor, urlname);
     const page = SLUG.test(slug) ? await this.repo.page(website.id, slug) : undefined;
     if (!page) throw notFound(`page ${slug}`);
-    return page;
+    return { page, website };
   }
 
   /** Creates or changes a page (a new one needs its title); at most MAX_PAGES per website. */
-  async putPage(actor: Actor, urlname: string, slug: string, input: PageInput): Promise<{ page: WebsitePageRow; created: boolean }> {
+  async putPage(actor: Actor, urlname: string, slug: string, input: PageInput): Promise<{ page: WebsitePageRow; website: WebsiteRow; created: boolean }> {
     const website = await this.websiteFor(actor, urlname);
     if (!SLUG.test(slug)) throw invalid('the page name must be lower-case letters, digits and inner dashes (at most 64)');
     const existing = await this.repo.page(website.id, slug);
@@ -146,7 +146,7 @@ export class WebsitesService {
     if (title === undefined) throw missing('page[title]');
     const result = await this.repo.putPage(website.id, slug, { title, body: input.body ?? existing?.body ?? '', position: input.position ?? existing?.position ?? 0 }, MAX_PAGES);
     if (result === 'full') throw invalid(`a website has at most ${MAX_PAGES} pages`);
-    return { page: (await this.repo.page(website.id, slug))!, created: result === 'created' };
+    return { page: (await this.repo.page(website.id, slug))!, website, created: result === 'created' };
   }
 
   async deletePage(actor: Actor, urlname: string, slug: string): Promise<void> {

@@ -227,6 +227,17 @@ eachDatabase((kind) => {
     expect((await failure(w.client.request('DELETE', `/websites/${w.urlname}/pages/about.xml`))).status).toBe(404);
   });
 
+  it("serves pages at a website's own host name too", async () => {
+    const own = await w.svc.core.websites.create(w.user, { urlname: `own-${Date.now()}`, title: 'Own host', hostname: 'ann-photos.example' });
+    await w.client.request('PUT', `/websites/${own.urlname}/pages/about.xml`, { 'page[title]': 'About', 'page[body]': 'Hi.' });
+    const page = await visit(w.svc, '/p/about', { host: 'ann-photos.example' });
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<link rel="canonical" href="https://ann-photos.example/p/about"/>');
+    const nav = page.body.slice(page.body.indexOf('<nav class="site-nav"'), page.body.indexOf('</nav>'));
+    expect([...nav.matchAll(/<a href="([^"]+)"/g)].map((m) => m[1])).toEqual(['/', '/p/about']);
+    expect((await visit(w.svc, '/p/nope', { host: 'ann-photos.example' })).status).toBe(404);
+  });
+
   it('shows a new title and a renamed root gallery at once (the page cache follows)', async () => {
     const { svc } = w;
     // Served once, so the micro-cache holds it.
