@@ -117,6 +117,8 @@ export class BrandExtrasLoader {
       const complete = media.every((id) => extras!.renditions.some((r) => r.media_id === id));
       this.cache.set(key, extras, complete ? {} : { ttl: 5000 });
     }
-    return { ...website, extras };
+    // The lookup's row is this request's own: completed in place rather than copied.
+    website.extras = extras;
+    return website;
   }
 }

@@ -4,6 +4,7 @@
 // and keywords, and what the sitemap lists. Reads only.
 import { sql } from 'kysely';
 import type { Db } from '../store/db.js';
+import { prepared, preparedAll } from '../store/prepared.js';
 import type { OrderableMedia } from '../galleries/content-order.js';
 import type { GalleryRow, MediaRow, RenditionRow, WebsiteRow } from '../store/schema.js';
 
@@ -115,6 +116,22 @@ const MEDIA_COLUMNS = [
 ] as const;
 
 /**
+ * The websites with their root gallery's name (one join: renaming it shows on every page at once).
+ * The root is the gallery whose full url path is '': found by the (website, full url path) index,
+ * one row whatever the number of galleries or websites.
+ */
+function websites(db: Db) {
+  return db
+    .selectFrom('websites as w')
+    .leftJoin('galleries as root', (j) => j.onRef('root.website_id', '=', 'w.id').on('root.full_url_path', '=', '').on('root.parent_id', 'is', null))
+    .select(WEBSITE_COLUMNS);
+}
+
+// Compiled once (src/store/prepared.ts): every page request starts with one of these.
+const websiteByUrlname = prepared((db: Db, urlname: string) => websites(db).where('w.urlname', '=', urlname));
+const websitesByHost = preparedAll((db: Db, hosts: readonly string[]) => websites(db).where(sql<string>`lower(w.hostname)`, 'in', hosts).orderBy('w.id'));
+
+/**
  * The access lists of galleries (or of every gallery of a website) as the access
  * decision reads them, entries in position order (DEFAULT first); galleries
  * without one are absent.
@@ -160,16 +177,8 @@ export interface LoadedChains {
 export class SiteRepository {
   constructor(private readonly db: Db) {}
 
-  /** The websites with their root gallery's name (one join: renaming it shows on every page at once). */
-  private websites() {
-    return this.db
-      .selectFrom('websites as w')
-      .leftJoin('galleries as root', (j) => j.onRef('root.website_id', '=', 'w.id').on('root.parent_id', 'is', null))
-      .select(WEBSITE_COLUMNS);
-  }
-
-  websiteByUrlname(urlname: string): Promise<SiteWebsite | undefined> {
-    return this.websites().where('w.urlname', '=', urlname).executeTakeFirst();
+  async websiteByUrlname(urlname: string): Promise<SiteWebsite | undefined> {
+    return websiteByUrlname(this.db, urlname);
   }
 
   /**
@@ -213,10 +222,7 @@ export class SiteRepository {
 
   /** The website at a Host header (`name` or `name:port`, lower-cased): a hostname set with its port wins over one without. */
   async websiteByHost(host: string, name: string): Promise<SiteWebsite | undefined> {
-    const rows = await this.websites()
-      .where(sql<string>`lower(w.hostname)`, 'in', [host, name])
-      .orderBy('w.id')
-      .execute();
+    const rows = await websitesByHost(this.db, [host, name]);
     return rows.find((r) => r.hostname!.toLowerCase() === host) ?? rows[0];
   }
 

@@ -30,6 +30,9 @@ export async function up(db: Kysely<MigrationDb>, dialect: Dialect): Promise<voi
       .addColumn(name, type, (c) => (fallback === undefined ? c : c.notNull().defaultTo(fallback)))
       .execute();
   }
+  // /files asks whether a media is some website's logo or favicon (its renditions are then public).
+  await db.schema.createIndex('websites_logo').on('websites').columns(['logo_media_id']).execute();
+  await db.schema.createIndex('websites_favicon').on('websites').columns(['favicon_media_id']).execute();
   await idColumn(dialect, db.schema.createTable('website_pages'))
     .addColumn('website_id', 'integer', (c) => c.notNull().references('websites.id').onDelete('cascade'))
     .addColumn('slug', 'text', (c) => c.notNull())
@@ -46,5 +49,7 @@ export async function up(db: Kysely<MigrationDb>, dialect: Dialect): Promise<voi
 
 export async function down(db: Kysely<MigrationDb>): Promise<void> {
   await db.schema.dropTable('website_pages').execute();
+  await db.schema.dropIndex('websites_favicon').execute();
+  await db.schema.dropIndex('websites_logo').execute();
   for (const [name] of [...COLUMNS].reverse()) await db.schema.alterTable('websites').dropColumn(name).execute();
 }
