@@ -135,13 +135,8 @@ export class VisitorAccess {
     return g && (await this.chain(g.website_id, g.full_url_path))?.gate;
   }
 
-  /**
-   * Whether the media is live and published in at least one gallery open to everyone, or is a
-   * website's logo or favicon (its owner chose to show it on every page): its renditions are public.
-   */
+  /** Whether the media is live and published in at least one gallery open to everyone: its renditions are public. */
   async publiclyVisible(mediaId: number): Promise<boolean> {
-    // A website's logo or favicon is shown on every page of it, protected ones included.
-    if (await this.repo.isBrandMedia(mediaId)) return true;
     const byWebsite = new Map<number, string[]>();
     for (const p of await this.repo.publishedIn(mediaId)) byWebsite.set(p.website_id, [...(byWebsite.get(p.website_id) ?? []), p.full_url_path]);
     for (const [websiteId, paths] of byWebsite) {
@@ -176,7 +171,8 @@ export class VisitorAccess {
       if (!chain || (signed.access !== undefined && this.urls.accessStamp(accessState(chain)) !== signed.access)) return undefined;
       return info;
     }
-    if (!info || info.kind !== 'rendition' || !(await this.publiclyVisible(info.mediaId))) {
+    // A website's logo or favicon (docs/website.md "Brand and pages") is shown on every page of it, protected ones included.
+    if (!info || info.kind !== 'rendition' || !((await this.publiclyVisible(info.mediaId)) || (await this.repo.isBrandMedia(info.mediaId)))) {
       if (this.missCache.size >= MISS_CACHE_ENTRIES) this.missCache.delete(this.missCache.keys().next().value!);
       this.missCache.set(key, Date.now() + MISS_CACHE_MS);
       return undefined;

@@ -105,14 +105,13 @@ export function brandOf(at: SiteAddress, fileUrl: (key: string) => string, year 
 /** The brand's extras of websites, remembered per (website, updated_at). */
 export class BrandExtrasLoader {
   private readonly cache = new LRUCache<string, BrandExtras>({ max: 1000 });
-  constructor(private readonly repo: SiteRepository) {}
 
-  async attach(website: SiteWebsite): Promise<SiteWebsite> {
+  async attach(repo: SiteRepository, website: SiteWebsite): Promise<SiteWebsite> {
     const key = `${website.id}\n${website.updated_at ?? ''}`;
     let extras = this.cache.get(key);
     if (!extras) {
       const media = [website.logo_media_id, website.favicon_media_id].filter((i): i is number => i != null);
-      extras = await this.repo.brandExtras(website.id, media);
+      extras = await repo.brandExtras(website.id, media);
       // A logo whose renditions are still being made (or whose media is gone) is looked for again within seconds.
       const complete = media.every((id) => extras!.renditions.some((r) => r.media_id === id));
       this.cache.set(key, extras, complete ? {} : { ttl: 5000 });

@@ -7,6 +7,7 @@ import { h, type VNode } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import { ApiError } from '../http/errors.js';
 import { closeAfterReply } from '../http/linger.js';
+import { SLUG } from '../websites/brand.js';
 import { backUnder, cookiePath, pathAndQuery, type SiteAddress } from './address.js';
 import { GalleryPage } from './pages/gallery.js';
 import { render, type Frame } from './pages/layout.js';
@@ -17,7 +18,6 @@ import type { VisitorPass } from './pass.js';
 import { passCookie, readPass } from './pass-cookie.js';
 import type { WebsiteDeps, WebsiteKit } from './kit.js';
 import { galleryHref, type Refusal } from './service.js';
-import { SLUG } from '../websites/brand.js';
 
 const FORM_BYTES = 4096;
 const PAGE = /^[1-9][0-9]{0,5}$/;
@@ -203,9 +203,9 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
       if (rest === '_password') return password(req, reply, v);
       throw notFound();
     }
+    if (rest.startsWith('p/')) return contentPage(reply, v, rest.slice(2));
     if (rest === 'robots.txt') return robots(reply, v);
     if (rest === 'sitemap.xml') return sitemap(reply, v);
-    if (rest.startsWith('p/')) return contentPage(reply, v, rest.slice(2));
     const target = pageAddressOf(rest);
     if (!target) throw notFound();
     let page = 1;
@@ -257,8 +257,10 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
     const { path, query } = pathAndQuery(req.raw.url);
     return visit(req, reply, at, path.slice(1), query);
   };
-  for (const url of ['/', '/-/*', '/_/*', '/p/*', '/robots.txt', '/sitemap.xml']) fastify.route({ method: 'GET', url, handler: byHost });
+  for (const url of ['/', '/-/*', '/_/*', '/robots.txt', '/sitemap.xml']) fastify.route({ method: 'GET', url, handler: byHost });
   fastify.route({ method: 'POST', url: '/_password', bodyLimit: FORM_BYTES, handler: byHost });
+  // The website's own pages (an API extension: docs/website.md "Brand and pages").
+  fastify.route({ method: 'GET', url: '/p/*', handler: byHost });
 }
 
 /**

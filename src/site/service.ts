@@ -92,8 +92,6 @@ export interface SitemapEntry {
 }
 
 export class SiteService {
-  private readonly brandExtras: BrandExtrasLoader;
-
   constructor(
     private readonly repo: SiteRepository,
     /** The one decision of who may see what, over the one chain loader. */
@@ -101,15 +99,16 @@ export class SiteService {
     private readonly files: FileUrls,
     /** Read at each use: PUBLIC_URL may be settled after start (the tests learn their port then). */
     private readonly config: { readonly publicUrl: string },
-  ) {
-    this.brandExtras = new BrandExtrasLoader(repo);
-  }
+  ) {}
 
   /** A website by its urlname, or by a Host header (lower-cased, with or without its port). */
   async website(by: { urlname: string } | { host: string }): Promise<SiteWebsite | undefined> {
     const website = 'urlname' in by ? await this.repo.websiteByUrlname(by.urlname) : await this.repo.websiteByHost(by.host, by.host.replace(/:\d+$/, ''));
-    return website && this.brandExtras.attach(website);
+    return website && this.brandExtras.attach(this.repo, website);
   }
+
+  /** The brand's pages and pictures, remembered per website version (brand.ts). */
+  private readonly brandExtras = new BrandExtrasLoader();
 
   /** The website's brand as its pages show it (brand.ts). */
   brand(at: SiteAddress): SiteBrand {

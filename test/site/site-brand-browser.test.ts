@@ -124,7 +124,8 @@ describe.skipIf(!chromiumPresent)('the brand in a browser', () => {
             ),
           },
           nav: [...document.querySelectorAll('nav.site-nav a')].map((a) => a.textContent),
-          icon: document.querySelector('link[rel=icon]')!.getAttribute('href'),
+          // The last icon declared is the one browsers take: the brand's, after the default.
+          icon: [...document.querySelectorAll('link[rel=icon]')].pop()!.getAttribute('href'),
         };
       });
       expect(seen.h1Font).toContain('Playfair Display Variable');

@@ -1,17 +1,20 @@
-// The frame of every page: landmarks, the site's brand (name or logo, tagline,
-// navigation, footer: src/site/brand.ts), breadcrumbs, the stylesheets (the
-// base one, then the brand's theme) and the script (all external: the CSP
-// allows nothing inline).
+// The frame of every page: landmarks, the site's name, breadcrumbs, the
+// stylesheet and the script (both external: the CSP allows nothing inline).
+// The brand's head links, header and footer: brand-frame.tsx.
 import type { ComponentChildren, VNode } from 'preact';
+import type { SiteBrand } from '../brand.js';
+import { BrandFooter, BrandHead, BrandHeader } from './brand-frame.js';
 import { renderToString } from 'preact-render-to-string';
 import { ICON_ASSET, SCRIPT, STYLESHEET } from '../assets.js';
-import type { SiteBrand } from '../brand.js';
 import type { Crumb, Picture } from '../service.js';
-import { themeHref } from '../theme.js';
 
 export interface Frame {
   siteTitle: string;
   homeHref: string;
+  /** The website's brand (brand-frame.tsx); absent when no website is known: the default theme. */
+  brand?: SiteBrand;
+  /** This page's entry in the navigation (its href); the root gallery's page is found from its crumbs. */
+  current?: string;
   title: string;
   /** false: `noindex`. */
   indexable: boolean;
@@ -19,15 +22,10 @@ export interface Frame {
   crumbs?: Crumb[];
   /** Pages with a media list load the lightbox script. */
   script?: boolean;
-  /** The website's brand; absent when no website is known (the default theme). */
-  brand?: SiteBrand;
-  /** The navigation entry of this page (its href); the root gallery's page is found from its crumbs. */
-  current?: string;
 }
 
 export function Layout(props: Frame & { children: ComponentChildren }): VNode {
-  const { crumbs, brand } = props;
-  const current = props.current ?? (crumbs && crumbs.length === 1 ? crumbs[0].href : undefined);
+  const { crumbs } = props;
   return (
     <html lang="en">
       <head>
@@ -36,41 +34,16 @@ export function Layout(props: Frame & { children: ComponentChildren }): VNode {
         <title>{props.title === props.siteTitle ? props.title : `${props.title} · ${props.siteTitle}`}</title>
         {props.indexable ? null : <meta name="robots" content="noindex" />}
         {props.canonical ? <link rel="canonical" href={props.canonical} /> : null}
-        {brand?.favicon ? <link rel="icon" href={brand.favicon.href} type={brand.favicon.type} /> : <link rel="icon" href={`/_site/${ICON_ASSET.name}`} type="image/svg+xml" />}
+        <link rel="icon" href={`/_site/${ICON_ASSET.name}`} type="image/svg+xml" />
         <link rel="stylesheet" href={`/_site/${STYLESHEET.name}`} />
-        {brand?.fontHref ? <link rel="preload" href={brand.fontHref} as="font" type="font/woff2" crossorigin="anonymous" /> : null}
-        <link rel="stylesheet" href={brand?.themeHref ?? themeHref('modern', 'light', null)} />
+        <BrandHead brand={props.brand} />
         {props.script ? <script src={`/_site/${SCRIPT.name}`} defer /> : null}
       </head>
       <body>
         <a class="skip" href="#main">
           Skip to content
         </a>
-        <header class="site">
-          <a class="brand" href={props.homeHref}>
-            {brand?.logo ? (
-              <img src={brand.logo.src} srcset={brand.logo.srcset} sizes={brand.logo.sizes} width={brand.logo.width} height={brand.logo.height} alt={props.siteTitle} />
-            ) : null}
-            <span class="brand-name">
-              {brand?.logo ? null : <span class="brand-title">{props.siteTitle}</span>}
-              {brand?.tagline ? <span class="tagline">{brand.tagline}</span> : null}
-            </span>
-          </a>
-          {/* The root gallery alone would repeat the home link: a navigation once there are pages. */}
-          {brand && brand.nav.length > 1 ? (
-            <nav class="site-nav" aria-label="Site">
-              <ul>
-                {brand.nav.map((n) => (
-                  <li key={n.href}>
-                    <a href={n.href} aria-current={n.href === current ? 'page' : undefined}>
-                      {n.name}
-                    </a>
-                  </li>
-                ))}
-              </ul>
-            </nav>
-          ) : null}
-        </header>
+        <BrandHeader brand={props.brand} siteTitle={props.siteTitle} homeHref={props.homeHref} current={props.current} crumbs={crumbs} />
         {crumbs && crumbs.length > 1 ? (
           <nav class="crumbs" aria-label="Breadcrumb">
             <ol>
@@ -81,30 +54,7 @@ export function Layout(props: Frame & { children: ComponentChildren }): VNode {
           </nav>
         ) : null}
         <main id="main">{props.children}</main>
-        {brand ? (
-          <footer class="site">
-            <div>
-              <p>{brand.copyright}</p>
-              {brand.credit ? <p>{brand.credit}</p> : null}
-            </div>
-            {brand.email || brand.social.length > 0 ? (
-              <ul aria-label="Contact">
-                {brand.email ? (
-                  <li>
-                    <a href={`mailto:${brand.email}`}>{brand.email}</a>
-                  </li>
-                ) : null}
-                {brand.social.map((l) => (
-                  <li key={l.href}>
-                    <a href={l.href} rel="me noopener noreferrer">
-                      {l.label}
-                    </a>
-                  </li>
-                ))}
-              </ul>
-            ) : null}
-          </footer>
-        ) : null}
+        <BrandFooter brand={props.brand} />
       </body>
     </html>
   );
