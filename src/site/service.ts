@@ -2,14 +2,14 @@
 // views, after the access decision (src/site/access.ts) over the chain of
 // galleries from the root. No HTML here (pages/*.tsx) and no HTTP (routes.ts).
 import { isUuid } from '../access/uuid.js';
+import { BrandExtrasLoader, brandOf, type SiteBrand } from './brand.js';
+import { renderMarkdown } from './markdown.js';
 import { verifyPassword } from '../users/passwords.js';
 import type { FileUrls } from './file-urls.js';
 import { homeUrl, type SiteAddress } from './address.js';
 import { accessState, decide, type Chain, type Decision, type GateGallery, type VisitorAccess } from './access.js';
 import type { VisitorPass } from './pass.js';
 import { sortByContentOrder } from '../galleries/content-order.js';
-import { BrandExtrasLoader, brandOf, type SiteBrand } from './brand.js';
-import { renderMarkdown } from './markdown.js';
 import type { SiteGallery, SiteMedia, SiteRendition, SiteRepository, SiteWebsite } from './repository.js';
 
 export const MEDIAS_PER_PAGE = 60;
