@@ -203,8 +203,8 @@ nav.site-nav a:hover,nav.site-nav a[aria-current=page]{border-bottom-color:var(-
 .kw li{background:var(--surface)}
 .ph{fill:var(--surface)}
 .subs img,.subs .ph,.media img,.media .ph,.photo img,.photo .ph{background:var(--surface)}
-button{background:var(--accent);color:var(--on-accent);border:0;border-radius:4px;padding:.55rem 1.1rem;cursor:pointer}
-input{background:var(--bg);color:var(--fg);border:1px solid var(--muted);border-radius:4px}
+main form button{background:var(--accent);color:var(--on-accent);border:0;border-radius:4px;padding:.55rem 1.1rem;cursor:pointer}
+main form input{background:var(--bg);color:var(--fg);border:1px solid var(--muted);border-radius:4px}
 .error{color:var(--link)}
 .prose{max-width:68ch;font-size:1.05rem}
 .prose h2{font-size:1.5rem;margin:2rem 0 .75rem}
