@@ -173,7 +173,8 @@ export class VisitorAccess {
       if (!chain || (signed.access !== undefined && this.urls.accessStamp(accessState(chain)) !== signed.access)) return undefined;
       return info;
     }
-    if (!info || info.kind !== 'rendition' || !(await this.publiclyVisible(info.mediaId))) {
+    // A website's logo or favicon (docs/website.md "Brand and pages") is shown on every page of it, protected ones included.
+    if (!info || info.kind !== 'rendition' || !((await this.publiclyVisible(info.mediaId)) || (await this.repo.isBrandMedia(info.mediaId)))) {
       this.missCache.set(key, true);
       return undefined;
     }

@@ -4,6 +4,7 @@
 // and keywords, and what the sitemap lists. Reads only.
 import { sql } from 'kysely';
 import type { Db } from '../store/db.js';
+import { prepared, preparedAll } from '../store/prepared.js';
 import type { OrderableMedia } from '../galleries/content-order.js';
 import type { GalleryRow, MediaRow, RenditionRow, WebsiteRow } from '../store/schema.js';
 
@@ -16,7 +17,49 @@ export interface AclRule {
   hiresDownload: boolean;
 }
 
-export type SiteWebsite = Pick<WebsiteRow, 'id' | 'uuid' | 'urlname' | 'title' | 'hostname'>;
+/**
+ * A website as its pages know it. The brand's columns are there when the pages' lookups read it
+ * (below); the sign-in links' lookups (signin-repository.ts) leave them out, and what they render
+ * wears the default theme.
+ */
+export type SiteWebsite = Pick<WebsiteRow, 'id' | 'uuid' | 'urlname' | 'title' | 'hostname'> &
+  Partial<
+    Pick<
+      WebsiteRow,
+      'updated_at' | 'tagline' | 'logo_media_id' | 'favicon_media_id' | 'color_scheme' | 'accent_color' | 'theme' | 'credit' | 'copyright' | 'contact_email' | 'social_links'
+    >
+  > & {
+  /** The root gallery's name: the navigation's first entry. */
+  root_name?: string | null;
+  /** The brand's other parts (brand.ts), once loaded. */
+  extras?: BrandExtras;
+};
+
+/** What the brand needs beyond the website's row: its pages' titles and its logo's and favicon's renditions. */
+export interface BrandExtras {
+  nav: Array<{ slug: string; title: string }>;
+  renditions: SiteRendition[];
+}
+
+const WEBSITE_COLUMNS = [
+  'w.id',
+  'w.uuid',
+  'w.urlname',
+  'w.title',
+  'w.hostname',
+  'w.updated_at',
+  'w.tagline',
+  'w.logo_media_id',
+  'w.favicon_media_id',
+  'w.color_scheme',
+  'w.accent_color',
+  'w.theme',
+  'w.credit',
+  'w.copyright',
+  'w.contact_email',
+  'w.social_links',
+  'root.name as root_name',
+] as const;
 
 export type SiteGallery = Pick<
   GalleryRow,
@@ -91,6 +134,22 @@ const MEDIA_COLUMNS = [
 ] as const;
 
 /**
+ * The websites with their root gallery's name (one join: renaming it shows on every page at once).
+ * The root is the gallery whose full url path is '': found by the (website, full url path) index,
+ * one row whatever the number of galleries or websites.
+ */
+function websites(db: Db) {
+  return db
+    .selectFrom('websites as w')
+    .leftJoin('galleries as root', (j) => j.onRef('root.website_id', '=', 'w.id').on('root.full_url_path', '=', '').on('root.parent_id', 'is', null))
+    .select(WEBSITE_COLUMNS);
+}
+
+// Compiled once (src/store/prepared.ts): every page request starts with one of these.
+const websiteByUrlname = prepared((db: Db, urlname: string) => websites(db).where('w.urlname', '=', urlname));
+const websitesByHost = preparedAll((db: Db, hosts: readonly string[]) => websites(db).where(sql<string>`lower(w.hostname)`, 'in', hosts).orderBy('w.id'));
+
+/**
  * The access lists of galleries (or of every gallery of a website) as the access
  * decision reads them, entries in position order (DEFAULT first); galleries
  * without one are absent.
@@ -136,18 +195,52 @@ export interface LoadedChains {
 export class SiteRepository {
   constructor(private readonly db: Db) {}
 
-  websiteByUrlname(urlname: string): Promise<SiteWebsite | undefined> {
-    return this.db.selectFrom('websites').select(['id', 'uuid', 'urlname', 'title', 'hostname']).where('urlname', '=', urlname).executeTakeFirst();
+  async websiteByUrlname(urlname: string): Promise<SiteWebsite | undefined> {
+    return websiteByUrlname(this.db, urlname);
+  }
+
+  /**
+   * The brand's pages (titles for the navigation) and the renditions of its logo and favicon
+   * medias while they are live: two queries, whatever the website holds.
+   */
+  async brandExtras(websiteId: number, mediaIds: readonly number[]): Promise<BrandExtras> {
+    const [nav, renditions] = await Promise.all([
+      this.db.selectFrom('website_pages').select(['slug', 'title']).where('website_id', '=', websiteId).orderBy('position').orderBy('slug').execute(),
+      mediaIds.length === 0
+        ? Promise.resolve([])
+        : this.db
+            .selectFrom('renditions as r')
+            .innerJoin('medias as m', 'm.id', 'r.media_id')
+            .select(['r.media_id', 'r.name', 'r.width', 'r.height', 'r.mime_type', 'r.storage_key', 'r.watermarked'])
+            .where('r.media_id', 'in', mediaIds)
+            .where('m.status', '=', 'live')
+            .orderBy('r.media_id')
+            .orderBy('r.width')
+            .execute(),
+    ]);
+    return { nav, renditions };
+  }
+
+  /** A page of a website by its slug. */
+  page(websiteId: number, slug: string): Promise<{ slug: string; title: string; body: string; updated_at: string } | undefined> {
+    return this.db.selectFrom('website_pages').select(['slug', 'title', 'body', 'updated_at']).where('website_id', '=', websiteId).where('slug', '=', slug).executeTakeFirst();
+  }
+
+  /** Whether a live media is the logo or the favicon of a website: its renditions are public. */
+  async isBrandMedia(mediaId: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('websites')
+      .select('id')
+      .where((eb) => eb.or([eb('logo_media_id', '=', mediaId), eb('favicon_media_id', '=', mediaId)]))
+      .where((eb) => eb.exists(eb.selectFrom('medias').select('id').where('id', '=', mediaId).where('status', '=', 'live')))
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   /** The website at a Host header (`name` or `name:port`, lower-cased): a hostname set with its port wins over one without. */
   async websiteByHost(host: string, name: string): Promise<SiteWebsite | undefined> {
-    const rows = await this.db
-      .selectFrom('websites')
-      .select(['id', 'uuid', 'urlname', 'title', 'hostname'])
-      .where(sql<string>`lower(hostname)`, 'in', [host, name])
-      .orderBy('id')
-      .execute();
+    const rows = await websitesByHost(this.db, [host, name]);
     return rows.find((r) => r.hostname!.toLowerCase() === host) ?? rows[0];
   }
 

@@ -8,9 +8,11 @@ import { renderToString } from 'preact-render-to-string';
 import { ApiError } from '../http/errors.js';
 import { MemoryCache } from '../ops/cache.js';
 import { closeAfterReply } from '../http/linger.js';
+import { SLUG } from '../websites/brand.js';
 import { backUnder, cookiePath, pathAndQuery, type SiteAddress } from './address.js';
 import { GalleryPage } from './pages/gallery.js';
 import { render, type Frame } from './pages/layout.js';
+import { ContentPage } from './pages/content.js';
 import { MediaPage } from './pages/media.js';
 import { PasswordPage, SigninPage } from './pages/messages.js';
 import type { VisitorPass } from './pass.js';
@@ -156,6 +158,22 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
     return kit.html(reply, 403, render(page));
   };
 
+  /** A page of the website's navigation (Markdown), `<home>/p/<slug>`: the same for every visitor, so cached too. */
+  const contentPage = async (reply: FastifyReply, v: Visit, slug: string) => {
+    if (!SLUG.test(slug)) throw notFound();
+    const href = `${v.at.homePath}/p/${slug}`;
+    // One address, as the other pages: whatever query a visitor adds is sent there first.
+    if ([...v.query.keys()].length > 0) return reply.code(301).header('location', href).send();
+    v.cacheKey = `${brandKey(v.at)}\n${v.at.homePath}\npage\n${slug}`;
+    const hit = cache.get(v.cacheKey);
+    if (hit) return kit.html(reply, 200, hit.html, { indexable: hit.indexable });
+    const page = await site.page(v.at, slug);
+    if (!page) throw notFound();
+    const html = render(ContentPage({ title: page.title, html: page.html, frame: { ...frameOf(v.at), canonical: `${site.homeUrl(v.at.website)}/p/${slug}`, current: href } }));
+    cache.set(v.cacheKey, { html, indexable: true });
+    return kit.html(reply, 200, html, { indexable: true });
+  };
+
   /** One request below a website's home. */
   const visit = async (req: FastifyRequest, reply: FastifyReply, at: SiteAddress, rest: string, query: URLSearchParams): Promise<unknown> => {
     await kit.withinBudget(req);
@@ -167,6 +185,7 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
       if (rest === '_password') return password(req, reply, v);
       throw notFound();
     }
+    if (rest.startsWith('p/')) return contentPage(reply, v, rest.slice(2));
     if (rest === 'robots.txt') return robots(reply, v);
     const sitemapPart = SITEMAP_PART.exec(rest);
     if (sitemapPart) return sitemap(reply, v, sitemapPart[1] === undefined ? undefined : Number(sitemapPart[1]));
@@ -185,7 +204,7 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
     const here = `${at.homePath}/${rest}${canonicalQuery ? `?${canonicalQuery}` : ''}`;
     const names = [...query.keys()];
     if (canonicalQuery ? names.length !== 1 : names.length !== 0) return reply.code(301).header('location', here).send();
-    v.cacheKey = `${at.website.id}\n${at.homePath}\n${target.kind}\n${target.path}\n${target.kind === 'gallery' ? page : target.uuid}`;
+    v.cacheKey = `${brandKey(at)}\n${at.homePath}\n${target.kind}\n${target.path}\n${target.kind === 'gallery' ? page : target.uuid}`;
     if (!pass) {
       const hit = cache.get(v.cacheKey);
       if (hit) return kit.html(reply, 200, hit.html, { indexable: hit.indexable });
@@ -223,6 +242,17 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
   };
   for (const url of ['/', '/-/*', '/_/*', '/robots.txt', '/sitemap.xml', '/sitemap-*']) fastify.route({ method: 'GET', url, handler: byHost });
   fastify.route({ method: 'POST', url: '/_password', bodyLimit: FORM_BYTES, handler: byHost });
+  // The website's own pages (an API extension: docs/website.md "Brand and pages").
+  fastify.route({ method: 'GET', url: '/p/*', handler: byHost });
+}
+
+/**
+ * What names a website's look in the micro-cache's keys: a change of its brand or pages moves
+ * its `updated_at` on, and a rename of its root gallery its root's name, so a cached page never
+ * outlives either.
+ */
+function brandKey(at: SiteAddress): string {
+  return `${at.website.id}\n${at.website.updated_at ?? ''}\n${at.website.root_name ?? ''}`;
 }
 
 /** A sitemap file, or the index of its parts, written by the same escaping renderer as the pages. */

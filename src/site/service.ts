@@ -2,6 +2,8 @@
 // views, after the access decision (src/site/access.ts) over the chain of
 // galleries from the root. No HTML here (pages/*.tsx) and no HTTP (routes.ts).
 import { isUuid } from '../access/uuid.js';
+import { BrandExtrasLoader, brandOf, type SiteBrand } from './brand.js';
+import { renderMarkdown } from './markdown.js';
 import { verifyPassword } from '../users/passwords.js';
 import type { FileUrls } from '../storage/file-urls.js';
 import { FIELD_BITS } from '../media/file-fields.js';
@@ -126,9 +128,23 @@ export class SiteService {
   private readonly orders: OrderMemo;
 
   /** A website by its urlname, or by a Host header (lower-cased, with or without its port). */
-  website(by: { urlname: string } | { host: string }): Promise<SiteWebsite | undefined> {
-    if ('urlname' in by) return this.repo.websiteByUrlname(by.urlname);
-    return this.repo.websiteByHost(by.host, by.host.replace(/:\d+$/, ''));
+  async website(by: { urlname: string } | { host: string }): Promise<SiteWebsite | undefined> {
+    const website = 'urlname' in by ? await this.repo.websiteByUrlname(by.urlname) : await this.repo.websiteByHost(by.host, by.host.replace(/:\d+$/, ''));
+    return website && this.brandExtras.attach(this.repo, website);
+  }
+
+  /** The brand's pages and pictures, remembered per website version (brand.ts). */
+  private readonly brandExtras = new BrandExtrasLoader();
+
+  /** The website's brand as its pages show it (brand.ts). */
+  brand(at: SiteAddress): SiteBrand {
+    return brandOf(at, (key) => this.files.public(key));
+  }
+
+  /** A page of the website's navigation (Markdown, rendered and sanitised); undefined: 404. */
+  async page(at: SiteAddress, slug: string): Promise<{ title: string; html: string } | undefined> {
+    const page = await this.repo.page(at.website.id, slug);
+    return page && { title: page.title, html: renderMarkdown(page.body) };
   }
 
   /** The website's canonical home URL (its hostname when it has one). */
@@ -193,7 +209,8 @@ export class SiteService {
     }
     return {
       kind: 'gallery',
-      title,
+      // The root gallery's own name (a rename shows at once); the website's title is the header's (and the card's).
+      title: gallery.name,
       description: gallery.description,
       layout: (LAYOUTS as readonly string[]).includes(gallery.layout ?? '') ? (gallery.layout as Layout) : 'grid',
       crumbs: crumbs(at, chain),
@@ -445,7 +462,7 @@ function mediaHref(homePath: string, fullUrlPath: string, uuid: string): string 
 }
 
 function crumbs(at: SiteAddress, chain: readonly SiteGallery[]): Crumb[] {
-  return chain.map((g, i) => ({ name: i === 0 ? at.website.title || g.name : g.name, href: galleryHref(at.homePath, g.full_url_path) }));
+  return chain.map((g) => ({ name: g.name, href: galleryHref(at.homePath, g.full_url_path) }));
 }
 
 function titleOf(m: SiteMedia): string {

@@ -39,6 +39,29 @@ export interface WebsitesTable {
   owner_id: number;
   created_at: string;
   updated_at: string;
+  // The brand (migration 009, an API extension: docs/website.md).
+  tagline: string | null;
+  logo_media_id: number | null;
+  favicon_media_id: number | null;
+  color_scheme: Generated<string>;
+  accent_color: string | null;
+  theme: Generated<string>;
+  credit: string | null;
+  copyright: string | null;
+  contact_email: string | null;
+  /** A JSON array of https URLs. */
+  social_links: string | null;
+}
+
+export interface WebsitePagesTable {
+  id: Generated<number>;
+  website_id: number;
+  slug: string;
+  title: string;
+  body: string;
+  position: Generated<number>;
+  created_at: string;
+  updated_at: string;
 }
 
 export interface WebsiteMembersTable {
@@ -296,6 +319,7 @@ export interface Database {
   apps: AppsTable;
   sessions: SessionsTable;
   websites: WebsitesTable;
+  website_pages: WebsitePagesTable;
   website_members: WebsiteMembersTable;
   artists: ArtistsTable;
   display_styles: DisplayStylesTable;
@@ -344,3 +368,4 @@ export type PendingUploadRow = Selectable<UploadsTable>;
 export type FileDeletionRow = Selectable<FileDeletionsTable>;
 export type RenditionRow = Selectable<RenditionsTable>;
 export type VisitorLinkRow = Selectable<VisitorLinksTable>;
+export type WebsitePageRow = Selectable<WebsitePagesTable>;

@@ -159,8 +159,8 @@ eachDatabase((kind: DbKind) => describe.skipIf(!chromiumPresent)('a visitor jour
     await shot('signin-needed');
     await page.locator('a', { hasText: 'Sign in with your e-mail address' }).click();
     await page.waitForURL(/\/_signin\?back=/);
-    // The sign-in form wears the website's look: its stylesheet and its header.
-    expect(await page.locator('link[rel=stylesheet]').count()).toBe(1);
+    // The sign-in form wears the website's look: its stylesheets (the base one and the brand's theme) and its header.
+    expect(await page.locator('link[rel=stylesheet]').count()).toBe(2);
     expect(await page.evaluate(() => getComputedStyle(document.body).fontFamily)).not.toBe('"Times New Roman"');
     await shot('signin');
     await page.fill('input[type=email]', CLIENT);

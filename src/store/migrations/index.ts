@@ -11,6 +11,7 @@ import * as m007 from './007_renditions.js';
 import * as m008 from './008_visitor_links.js';
 import * as m009 from './009_media_file_metadata.js';
 import * as m010 from './010_page_stamps.js';
+import * as m011 from './011_website_brand.js';
 
 const modules = {
   '001_core': m001,
@@ -23,6 +24,7 @@ const modules = {
   '008_visitor_links': m008,
   '009_media_file_metadata': m009,
   '010_page_stamps': m010,
+  '011_website_brand': m011,
 };
 
 /** The migrations for one database: each is told the dialect it runs on. */
