@@ -9,6 +9,7 @@ import * as m005 from './005_file_deletions.js';
 import * as m006 from './006_session_expiry.js';
 import * as m007 from './007_renditions.js';
 import * as m008 from './008_visitor_links.js';
+import * as m009 from './009_job_lanes.js';
 
 const modules = {
   '001_core': m001,
@@ -19,6 +20,7 @@ const modules = {
   '006_session_expiry': m006,
   '007_renditions': m007,
   '008_visitor_links': m008,
+  '009_job_lanes': m009,
 };
 
 /** The migrations for one database: each is told the dialect it runs on. */
