@@ -300,6 +300,11 @@ async function throughput(env: Record<string, string>, label: string): Promise<{
     const seconds = (performance.now() - t0) / 1000;
     sampling = false;
     await sampler;
+    if (process.env.BENCH_VERBOSE) {
+      const rows = await node.core.store.db.selectFrom('jobs').select(['id', 'started_at', 'finished_at', 'locked_by']).orderBy('id').execute();
+      const first = Math.min(...rows.map((r) => Date.parse(r.started_at!)));
+      for (const r of rows) console.error(`${label} job ${r.id}: ${Date.parse(r.started_at!) - first} → ${Date.parse(r.finished_at!) - first} ms`);
+    }
     const failed = await node.core.store.db.selectFrom('medias').select('id').where('owner_id', '=', owner.id).where('renditions_state', '!=', 'ready').execute();
     if (failed.length) throw new Error(`queue bench: ${failed.length} renditions not ready`);
     return { seconds, peak, base };
@@ -310,10 +315,13 @@ async function throughput(env: Record<string, string>, label: string): Promise<{
 
 export async function benchQueue(_b: BenchContext): Promise<BenchLine[]> {
   const kinds: Kind[] = ['sqlite', ...(PG_URL ? (['postgres'] as const) : [])];
+  // BENCH_QUEUE_PARTS=a,b,c: some of the parts only.
+  const parts = (process.env.BENCH_QUEUE_PARTS ?? 'a,b,c').split(',');
   if (!PG_URL) console.log('(queue: PostgreSQL left out: set BENCH_DATABASE_URL or TEST_DATABASE_URL)');
   const lines: BenchLine[] = [];
-  for (const kind of kinds) lines.push(...(await lanes(kind)));
-  for (const kind of kinds) lines.push(...(await turns(kind)));
+  if (parts.includes('a')) for (const kind of kinds) lines.push(...(await lanes(kind)));
+  if (parts.includes('b')) for (const kind of kinds) lines.push(...(await turns(kind)));
+  if (!parts.includes('c')) return lines;
   const parallel = defaultRenditionConcurrency();
   const single = await throughput({ RENDITION_CONCURRENCY: '1' }, 'one');
   const many = await throughput({}, 'default');

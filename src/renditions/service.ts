@@ -51,7 +51,11 @@ export interface RenditionsSettings {
   /** Private working folder of the job (copies from S3, poster frames, encoded files): emptied at start. */
   workDir: string;
   dataDir: string;
-  /** libvips threads for the ladder (1 keeps the worker from starving requests on a small machine). */
+  /**
+   * libvips threads, one pool for the process (sharp.concurrency): as many as ladders run at once
+   * (RENDITION_CONCURRENCY), else they take turns on the pool; 1 keeps one ladder at a time from
+   * starving requests on a small machine.
+   */
   threads?: number;
   /** Wall-clock bound of one ladder (RENDITION_TIMEOUT_SECONDS): over it the renditions fail, they are not retried. */
   timeoutSeconds: number;
@@ -69,7 +73,7 @@ export class RenditionsService {
     private readonly log: Pick<Logger, 'warn' | 'error'>,
     private readonly settings: RenditionsSettings,
   ) {
-    // One image at a time in the worker, on few threads, with no operation cache: bounded memory.
+    // As many threads as ladders at once, with no operation cache: bounded memory.
     sharp.concurrency(settings.threads ?? 1);
     sharp.cache(false);
   }

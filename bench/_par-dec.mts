@@ -1,0 +1,12 @@
+import sharp from 'sharp';
+sharp.concurrency(Number(process.env.VT ?? 1)); sharp.cache(false);
+const files = [0,1,2,3].map(i => `/tmp/mps-bench-queue-cache/24mp-${i}.jpg`);
+const one = (f: string) => sharp(f, { sequentialRead: true }).rotate().resize(3840, 3840, { fit: 'inside' }).raw().toBuffer();
+await one(files[0]);
+let t0 = performance.now();
+for (const f of files) await one(f);
+const seq = performance.now() - t0;
+t0 = performance.now();
+await Promise.all([(async () => { await one(files[0]); await one(files[1]); })(), (async () => { await one(files[2]); await one(files[3]); })()]);
+const par = performance.now() - t0;
+console.log({ vt: process.env.VT, seq, par, ratio: seq / par, counters: sharp.counters(), conc: sharp.concurrency() });
