@@ -251,8 +251,12 @@ async function turns(kind: Kind): Promise<BenchLine[]> {
     await enqueueRenditions(node, a, await seedMedias(node, a, BULK, ['bench/a.jpg'], 'image/jpeg'));
     await waitUntil("A's first renditions", async () => (await countJobs(node, ['done'], a.id)) >= 2);
     const loaded: number[] = [];
+    const since = new Date().toISOString();
     for (let i = 0; i < 3; i++) loaded.push((await uploadUntilReady(node, b, photo, `loaded-${i}.jpg`)).latency);
     const leftOfA = await countJobs(node, ['queued', 'running'], a.id);
+    // A rendition's time meanwhile: A's jobs that ran while B waited, two at once on the machine's cores.
+    const meanwhile = await node.core.store.db.selectFrom('jobs').select(['started_at', 'finished_at']).where('owner_id', '=', a.id).where('state', '=', 'done').where('started_at', '>=', since).execute();
+    const busy = median(meanwhile.map((r) => Date.parse(r.finished_at!) - Date.parse(r.started_at!)));
     // What is left of A's line is not this bench's to wait for.
     await node.core.store.db.deleteFrom('jobs').where('owner_id', '=', a.id).where('state', '=', 'queued').execute();
     const worst = Math.max(...loaded);
@@ -261,7 +265,8 @@ async function turns(kind: Kind): Promise<BenchLine[]> {
     return [
       { name: `[${kind}] one rendition of a 6 MP photo, idle queue (job time, ms ${spread(idle.map((r) => r.job))}; upload → ready ${spread(idle.map((r) => r.latency))})`, value: Math.round(one), unit: 'ms' },
       { name: `[${kind}] B's upload → ready while A has ${BULK} queued (worst of 3, ms ${spread(loaded)}; A still had ${leftOfA})`, value: Math.round(worst), unit: 'ms' },
-      { name: `[${kind}] B's wait / one rendition`, value: ratio, unit: 'x', target: '<= 3', ok: ratio <= 3 },
+      { name: `[${kind}] B's wait / one rendition on the idle queue`, value: ratio, unit: 'x', target: '<= 3', ok: ratio <= 3 },
+      { name: `[${kind}] one of A's renditions meanwhile (median of ${meanwhile.length}, ms), and B's wait / it`, value: Math.round(busy), unit: `ms, ${(worst / busy).toFixed(2)} x` },
     ];
   } finally {
     await node.close();

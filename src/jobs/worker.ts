@@ -90,8 +90,11 @@ export class JobWorker {
       } catch (err) {
         this.log.error({ err, lane: r.lane }, 'job queue: claiming failed');
       }
-      if (job) await this.run(r, job);
-      else if (!r.stopping) await r.sleep(this.options.pollMs);
+      if (job) {
+        // A failure outside a chunk (the database gone while failing or finishing a job) must not end the runner:
+        // the job's lease expires and it is taken over.
+        await this.run(r, job).catch((err: unknown) => this.log.error({ err, job: job.uuid, lane: r.lane }, 'job run failed; its lease lets another runner take it over'));
+      } else if (!r.stopping) await r.sleep(this.options.pollMs);
     }
   }
 
