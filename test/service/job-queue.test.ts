@@ -6,7 +6,7 @@
 // of the job resource's lane and place in line is in test/api/batch-update.test.ts.
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import type { JobSettings } from '../../src/config.js';
+import { defaultRenditionConcurrency, loadConfig, type JobSettings } from '../../src/config.js';
 import type { JobHandler } from '../../src/jobs/handlers.js';
 import type { Lane } from '../../src/jobs/lanes.js';
 import { JobsRepository } from '../../src/jobs/repository.js';
@@ -35,6 +35,18 @@ function gate(): { wait: Promise<void>; open(): void } {
   const wait = new Promise<void>((resolve) => (open = resolve));
   return { wait, open };
 }
+
+describe('the default parallelism of renditions', () => {
+  it('is one per core, at most 4, and at most what a quarter of the memory holds at 256 MiB a ladder', () => {
+    const GiB = 1024 ** 3;
+    expect(defaultRenditionConcurrency(2, 24 * GiB)).toBe(2);
+    expect(defaultRenditionConcurrency(16, 64 * GiB)).toBe(4);
+    expect(defaultRenditionConcurrency(8, 2 * GiB)).toBe(2);
+    expect(defaultRenditionConcurrency(8, 512 * 1024 ** 2)).toBe(1);
+    expect(defaultRenditionConcurrency(1, 64 * GiB)).toBe(1);
+    expect(loadConfig({ RENDITION_CONCURRENCY: '3', JOB_INTERACTIVE_CONCURRENCY: '2' }).jobs).toMatchObject({ backgroundConcurrency: 3, interactiveConcurrency: 2 });
+  });
+});
 
 const DATABASES: Array<[string, string | undefined]> = [['sqlite', undefined], ...(process.env.TEST_DATABASE_URL ? [['postgres', process.env.TEST_DATABASE_URL] as [string, string]] : [])];
 
