@@ -266,9 +266,6 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       dataDir: config.dataDir,
       timeoutSeconds: config.renditions.timeoutSeconds,
       ffmpeg,
-      // libvips' worker threads are one pool per process, sized by sharp.concurrency: with one thread,
-      // ladders run at once take turns on it (measured: 2 at once no faster than 1 after the other).
-      threads: config.jobs.backgroundConcurrency,
     });
     // Before the worker starts: what a crashed job left behind.
     await renditions.sweepWork();

@@ -52,9 +52,8 @@ export interface RenditionsSettings {
   workDir: string;
   dataDir: string;
   /**
-   * libvips threads, one pool for the process (sharp.concurrency): as many as ladders run at once
-   * (RENDITION_CONCURRENCY), else they take turns on the pool; 1 keeps one ladder at a time from
-   * starving requests on a small machine.
+   * libvips threads per ladder (1: a ladder takes one core; RENDITION_CONCURRENCY ladders at once
+   * take that many, and no more, so that they do not starve requests).
    */
   threads?: number;
   /** Wall-clock bound of one ladder (RENDITION_TIMEOUT_SECONDS): over it the renditions fail, they are not retried. */
@@ -73,7 +72,7 @@ export class RenditionsService {
     private readonly log: Pick<Logger, 'warn' | 'error'>,
     private readonly settings: RenditionsSettings,
   ) {
-    // As many threads as ladders at once, with no operation cache: bounded memory.
+    // One thread per ladder (several ladders run at once, one per runner), no operation cache: bounded memory.
     sharp.concurrency(settings.threads ?? 1);
     sharp.cache(false);
   }
