@@ -54,7 +54,8 @@ export class JobsRepository {
    * Queues the job at its owner's next turn in its lane: one after the
    * owner's last unfinished job there, and never before the lane's current
    * turn (the lowest turn a worker holds or may take now). So an owner new to
-   * the lane goes next, and owners with many jobs take turns, one job each
+   * the lane is at most one job from the front (a job already waiting at that
+   * turn goes first), and owners with many jobs take turns, one job each
    * (start-time fair queuing, with a job as the unit). Two reads of the
    * partial indexes, whatever the queue's length.
    */
