@@ -139,6 +139,7 @@ async function main(): Promise<void> {
       ['hostile', './hostile.js', 'benchHostile'],
       ['hostile', './hostile.js', 'benchHostileDecoders'],
       ['renditions', './renditions.js', 'benchRenditions'],
+      ['queue', './queue.js', 'benchQueue'],
       ['site', './site.js', 'benchSite'],
       ['site-weight', './site-weight.js', 'benchSiteWeight'],
       ['scale', './scale.js', 'benchScale'],

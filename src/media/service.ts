@@ -232,7 +232,7 @@ export class MediaService {
       throw conflict(`medias_count is ${input.expectedCount} but the selection holds ${ids.length} medias: nothing was done`, 'count_mismatch');
     }
     const payload: BatchPayload = { ids, changes };
-    const job = await this.jobs.enqueue(user.id, BATCH_JOB_KIND, payload, ids.length);
+    const job = await this.jobs.enqueue(user.id, BATCH_JOB_KIND, payload, ids.length, 'interactive');
     return { job, count: ids.length };
   }
 

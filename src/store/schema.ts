@@ -258,6 +258,10 @@ export interface JobsTable {
   attempts: Generated<number>;
   locked_by: string | null;
   locked_until: string | null;
+  /** 0: interactive, 1: background (src/jobs/lanes.ts). */
+  lane: Generated<number>;
+  /** Claim order within the lane: owners take turns (src/jobs/repository.ts, enqueue). */
+  turn: Generated<number>;
   created_at: string;
   started_at: string | null;
   finished_at: string | null;

@@ -12,6 +12,7 @@ import * as m008 from './008_visitor_links.js';
 import * as m009 from './009_media_file_metadata.js';
 import * as m010 from './010_page_stamps.js';
 import * as m011 from './011_website_brand.js';
+import * as m012 from './012_job_lanes.js';
 
 const modules = {
   '001_core': m001,
@@ -25,6 +26,7 @@ const modules = {
   '009_media_file_metadata': m009,
   '010_page_stamps': m010,
   '011_website_brand': m011,
+  '012_job_lanes': m012,
 };
 
 /** The migrations for one database: each is told the dialect it runs on. */
