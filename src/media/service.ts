@@ -143,8 +143,10 @@ export class MediaService {
   async list(user: User, filter: MediaFilterInput, page: { limit: number; offset: number }, withRelations: boolean): Promise<MediaPage> {
     const scope = await this.scope(user, filter);
     const [total, ids] = await this.window(user, scope, page);
-    const [records, relations, renditions] = await Promise.all([
-      this.repo.records(ids),
+    // The records first, the renditions after: read in parallel (two connections on PostgreSQL),
+    // a worker's commit between the two reads gave `renditions-state` ready with no renditions.
+    const records = await this.repo.records(ids);
+    const [relations, renditions] = await Promise.all([
       withRelations ? this.repo.relations(ids) : undefined,
       withRelations ? this.renditions?.views(ids) : undefined,
     ]);
@@ -305,8 +307,9 @@ export class MediaService {
   }
 
   private async details(id: number, withRelations = true): Promise<MediaDetails> {
-    const [[record], relations, renditions] = await Promise.all([
-      this.repo.records([id]),
+    // The record before its renditions (see list): what a ready record names is committed.
+    const [record] = await this.repo.records([id]);
+    const [relations, renditions] = await Promise.all([
       withRelations ? this.repo.relations([id]) : undefined,
       withRelations ? this.renditions?.views([id]) : undefined,
     ]);
