@@ -36,6 +36,15 @@ module.exports = {
       },
     },
     {
+      name: 'api-imports-no-website',
+      severity: 'error',
+      comment:
+        'The arrows run one way: the website (src/site) uses the features; no feature, nor the API transport, imports the website. ' +
+        'Only the composition root (app.ts) and the command line, which build everything, name it.',
+      from: { path: '^src/', pathNot: ['^src/site/', '^src/app\\.ts$', '^src/main\\.ts$', '^src/cli/'] },
+      to: { path: '^src/site/' },
+    },
+    {
       name: 'sql-only-in-repositories',
       severity: 'error',
       comment: 'SQL (Kysely, the database drivers) lives in repository modules and in src/store (connection, migrations, schema) only.',

@@ -139,9 +139,11 @@ async function main(): Promise<void> {
       ['hostile', './hostile.js', 'benchHostile'],
       ['hostile', './hostile.js', 'benchHostileDecoders'],
       ['renditions', './renditions.js', 'benchRenditions'],
+      ['queue', './queue.js', 'benchQueue'],
       ['site', './site.js', 'benchSite'],
       ['site-weight', './site-weight.js', 'benchSiteWeight'],
       ['scale', './scale.js', 'benchScale'],
+      ['pages', './pages.js', 'benchPages'],
       ['cli', './cli.js', 'benchCli'],
     ];
     for (const [name, path, exportName] of sections) {

@@ -33,6 +33,7 @@ import { jobRoutes } from './jobs/routes.js';
 import { JobsRepository } from './jobs/repository.js';
 import { JobQueue } from './jobs/service.js';
 import { JobWorker } from './jobs/worker.js';
+import { LANES } from './jobs/lanes.js';
 import type { JobHandler, JobHandlers } from './jobs/handlers.js';
 import { LightboxesRepository } from './lightboxes/repository.js';
 import { LightboxesService } from './lightboxes/service.js';
@@ -41,7 +42,7 @@ import { PricingProfilesRepository } from './pricing-profiles/repository.js';
 import { PricingProfilesService } from './pricing-profiles/service.js';
 import { RenditionsRepository } from './renditions/repository.js';
 import { chooseFfmpeg, ffmpegVersion } from './renditions/ffmpeg.js';
-import { FileUrls } from './site/file-urls.js';
+import { FileUrls } from './storage/file-urls.js';
 import { VisitorAccess } from './site/access.js';
 import { fileRoutes } from './site/files.js';
 import { SiteRepository } from './site/repository.js';
@@ -70,7 +71,7 @@ import { websiteRoutes } from './websites/routes.js';
 import { WebsitesService } from './websites/service.js';
 import { localExclusive, redisExclusive } from './ops/exclusive.js';
 import { installHealthRoutes, Readiness } from './ops/health.js';
-import type { Metrics } from './ops/metrics.js';
+import type { Metrics, QueueStats } from './ops/metrics.js';
 import { checkScaleOut, dutiesOf } from './ops/roles.js';
 import { pingStore } from './store/health.js';
 import type { Server as NodeHttpServer } from 'node:http';
@@ -421,10 +422,19 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
   }
 }
 
-/** The queue's depth and age for the metrics. */
-async function queueStats(repo: JobsRepository): Promise<{ pending: number; oldestAgeSeconds: number }> {
-  const { pending, oldestCreatedAt } = await repo.pendingStats();
-  return { pending, oldestAgeSeconds: oldestCreatedAt ? Math.max(0, (Date.now() - Date.parse(oldestCreatedAt)) / 1000) : 0 };
+/** The queue's depth and age for the metrics, in all and per lane. */
+async function queueStats(repo: JobsRepository): Promise<QueueStats> {
+  const stats = await repo.pendingStats();
+  const age = (createdAt?: string) => (createdAt ? Math.max(0, (Date.now() - Date.parse(createdAt)) / 1000) : 0);
+  const lanes = LANES.map((lane) => {
+    const s = stats.find((x) => x.lane === lane);
+    return { lane, pending: s?.pending ?? 0, oldestAgeSeconds: age(s?.oldestCreatedAt) };
+  });
+  return {
+    pending: lanes.reduce((n, l) => n + l.pending, 0),
+    oldestAgeSeconds: Math.max(0, ...lanes.map((l) => l.oldestAgeSeconds)),
+    lanes,
+  };
 }
 
 /** Every handler's chunks timed in the metrics, by job kind. */

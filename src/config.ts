@@ -3,6 +3,7 @@
 // (src/cli/api.ts) read .env with the same function.
 import { existsSync, readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { availableParallelism, totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 
@@ -39,6 +40,23 @@ export interface JobSettings {
   retrySeconds: number;
   /** Finished (done or failed) jobs stay readable this long, then the cleanup sweep deletes them. */
   retentionSeconds: number;
+  /** Jobs of the interactive lane (batch updates) a worker process runs at once (JOB_INTERACTIVE_CONCURRENCY). */
+  interactiveConcurrency: number;
+  /** Jobs of the background lane (renditions) a worker process runs at once (RENDITION_CONCURRENCY). */
+  backgroundConcurrency: number;
+}
+
+/** Memory one rendition ladder may take at most, for the default parallelism (docs/renditions.md: 3–112 MiB measured). */
+const LADDER_MEMORY_BYTES = 256 * 1024 ** 2;
+
+/**
+ * Renditions at once by default: one per core, at most 4 (libuv's default
+ * thread pool, where sharp's work runs, has 4 threads, shared with file I/O),
+ * and no more than a quarter of the machine's memory allows at one ladder's
+ * worst case.
+ */
+export function defaultRenditionConcurrency(cores = availableParallelism(), memory = totalmem()): number {
+  return Math.max(1, Math.min(cores, 4, Math.floor((memory / 4) / LADDER_MEMORY_BYTES)));
 }
 
 /** Visitors' e-mail sign-in (docs/visitors.md). */
@@ -273,6 +291,8 @@ export function loadConfig(env: Record<string, string | undefined> = loadEnv()):
       maxAttempts: intSetting(env, 'JOB_MAX_ATTEMPTS', 5, 1, 1000),
       retrySeconds: intSetting(env, 'JOB_RETRY_SECONDS', 5, 0, 86_400),
       retentionSeconds: intSetting(env, 'JOB_RETENTION_SECONDS', 7 * 24 * 3600, 1, 10 * 365 * 24 * 3600),
+      interactiveConcurrency: intSetting(env, 'JOB_INTERACTIVE_CONCURRENCY', 1, 1, 64),
+      backgroundConcurrency: intSetting(env, 'RENDITION_CONCURRENCY', defaultRenditionConcurrency(), 1, 64),
     },
     renditions: {
       timeoutSeconds: intSetting(env, 'RENDITION_TIMEOUT_SECONDS', 40, 1, 3600),

@@ -49,6 +49,12 @@ async function userNamed(core: Core, email: string): Promise<UserRow> {
   return user;
 }
 
+/** A value in single quotes, as both a POSIX shell and a .env reader take it (key and secret are hex: no quote inside). */
+function shellQuoted(value: string): string {
+  if (value.includes("'")) throw new Error('a value with a single quote cannot be written to .env');
+  return `'${value}'`;
+}
+
 const EMAIL = /^[^\s@"\\]+@[^\s@"\\]+\.[^\s@"\\]+$/;
 
 const commands: Record<string, Command> = {
@@ -78,12 +84,13 @@ const commands: Record<string, Command> = {
     prints: '{"key","secret"}',
     options: {
       name: { type: 'string', value: 'N', required: true, help: 'what the application is' },
-      dotenv: { type: 'boolean', help: 'print MPS_API_KEY=… and MPS_API_SECRET=… lines, as the api command reads them from .env' },
+      dotenv: { type: 'boolean', help: "print MPS_API_KEY='…' and MPS_API_SECRET='…' lines, as the api command reads them from .env (valid shell too)" },
     },
     async run(core, o) {
       const name = str(o, 'name')!;
       const { key, secret } = await core.apps.create(name);
-      if (o.dotenv) return { json: { key, secret }, text: `MPS_API_KEY=${key}\nMPS_API_SECRET=${secret}` };
+      // Single-quoted: the lines stay valid for `set -a; . ./.env` as well as for the .env readers.
+      if (o.dotenv) return { json: { key, secret }, text: `MPS_API_KEY=${shellQuoted(key)}\nMPS_API_SECRET=${shellQuoted(secret)}` };
       return { json: { key, secret }, text: `application ${name}\nkey:    ${key}\nsecret: ${secret}` };
     },
   },
@@ -118,6 +125,88 @@ const commands: Record<string, Command> = {
       const member = await userNamed(core, str(o, 'user')!);
       const website = await core.websites.share(urlname, member);
       return { json: website, text: `website ${urlname} shared` };
+    },
+  },
+  // The brand and pages of a website: an API extension (docs/website.md "Brand and pages").
+  'website set': {
+    summary: "a website's brand: title, tagline, logo, favicon, colours, theme, footer, contact (an extension)",
+    prints: '{"urlname","title","theme","colorScheme","accentColor","updatedAt"}',
+    options: {
+      urlname: { type: 'string', value: 'U', required: true, help: 'the website' },
+      title: { type: 'string', value: 'T', help: "the website's name, in its header" },
+      tagline: { type: 'string', value: 'T', help: 'a line under the name ("" clears it)' },
+      logo: { type: 'string', value: 'UUID', help: 'an image media of the owner\'s libraries, shown 48 px high in the header ("" clears it)' },
+      favicon: { type: 'string', value: 'UUID', help: 'an image media of the owner\'s libraries, the browser tab\'s icon ("" clears it)' },
+      'color-scheme': { type: 'string', value: 'light|dark|auto', help: "light, dark, or the visitor's setting" },
+      'accent-color': { type: 'string', value: '#RRGGBB', help: 'links, buttons, the current page in the navigation ("" for the default)' },
+      theme: { type: 'string', value: 'modern|editorial|classic|system', help: 'the typographic theme' },
+      credit: { type: 'string', value: 'TEXT', help: 'a credit line in the footer ("" clears it)' },
+      copyright: { type: 'string', value: 'TEXT', help: 'the copyright line in the footer (default "© YEAR TITLE"; "" for the default)' },
+      'contact-email': { type: 'string', value: 'E', help: 'an e-mail address in the footer ("" clears it)' },
+      'social-link': { type: 'string', value: 'URL', multiple: true, help: 'an http(s) address in the footer, repeat for more (at most 8); --social-link "" clears them' },
+    },
+    async run(core, o) {
+      const [{ Params }, { brandInput }] = await Promise.all([import('../http/params.js'), import('../websites/brand.js')]);
+      const p = new Params();
+      const names: Record<string, string> = { 'color-scheme': 'color_scheme', 'accent-color': 'accent_color', 'contact-email': 'contact_email', 'social-link': 'social_links' };
+      for (const option of ['title', 'tagline', 'logo', 'favicon', 'color-scheme', 'accent-color', 'theme', 'credit', 'copyright', 'contact-email', 'social-link']) {
+        const v = o[option];
+        for (const value of Array.isArray(v) ? v : typeof v === 'string' ? [v] : []) p.add(`website[${names[option] ?? option}]`, value);
+      }
+      // The API's own reading: the same checks and messages.
+      const d = await core.websites.setBrand({ operator: true }, str(o, 'urlname')!, brandInput.read(p, undefined));
+      const w = d.website;
+      return {
+        json: { urlname: w.urlname, title: w.title, theme: w.theme, colorScheme: w.color_scheme, accentColor: w.accent_color, updatedAt: w.updated_at },
+        text: `website ${w.urlname} updated: "${w.title}", theme ${w.theme}, ${w.color_scheme}${w.accent_color ? `, accent ${w.accent_color}` : ''}`,
+      };
+    },
+  },
+  'website show': {
+    summary: "a website's brand and pages (an extension)",
+    prints: 'the website with its brand and pages',
+    options: { urlname: { type: 'string', value: 'U', required: true, help: 'the website' } },
+    async run(core, o) {
+      const d = await core.websites.details({ operator: true }, str(o, 'urlname')!);
+      const { id: _id, owner_id: _owner, ...w } = d.website;
+      const json = { ...w, logo: d.logoUuid, favicon: d.faviconUuid, rootGalleryUuid: d.rootGalleryUuid, pages: d.pages.map((p) => ({ slug: p.slug, title: p.title, position: p.position })) };
+      return { json, text: JSON.stringify(json, null, 2) };
+    },
+  },
+  'website page': {
+    summary: 'writes or deletes a Markdown page of a website\'s navigation (About, Contact…; an extension)',
+    prints: '{"slug","title","position","created"} or {"slug","deleted"}',
+    options: {
+      urlname: { type: 'string', value: 'U', required: true, help: 'the website' },
+      slug: { type: 'string', value: 'S', required: true, help: 'its address below the home: /p/S (lower-case letters, digits, dashes)' },
+      title: { type: 'string', value: 'T', help: 'its title, in the navigation (required for a new page)' },
+      body: { type: 'string', value: 'MARKDOWN', help: 'its text' },
+      file: { type: 'string', value: 'PATH', help: 'its text, read from a Markdown file' },
+      position: { type: 'string', value: 'N', help: 'its place in the navigation (0 to 1000, then by slug)' },
+      delete: { type: 'boolean', help: 'deletes the page' },
+    },
+    async run(core, o) {
+      const urlname = str(o, 'urlname')!;
+      const slug = str(o, 'slug')!;
+      if (o.delete) {
+        await core.websites.deletePage({ operator: true }, urlname, slug);
+        return { json: { slug, deleted: true }, text: `page ${slug} deleted` };
+      }
+      if (typeof o.body === 'string' && typeof o.file === 'string') throw new UsageError('give --body or --file, not both');
+      const [{ Params }, { pageInput }] = await Promise.all([import('../http/params.js'), import('../websites/brand.js')]);
+      const p = new Params();
+      if (typeof o.title === 'string') p.add('page[title]', o.title);
+      if (typeof o.position === 'string') p.add('page[position]', o.position);
+      if (typeof o.body === 'string') p.add('page[body]', o.body);
+      if (typeof o.file === 'string') {
+        const { readFile } = await import('node:fs/promises');
+        const text = await readFile(o.file, 'utf8').catch(() => {
+          throw new UsageError(`cannot read --file ${o.file}`);
+        });
+        p.add('page[body]', text);
+      }
+      const { page, created } = await core.websites.putPage({ operator: true }, urlname, slug, pageInput.read(p, undefined));
+      return { json: { slug: page.slug, title: page.title, position: page.position, created }, text: `page ${page.slug} ${created ? 'created' : 'updated'}: ${page.title}` };
     },
   },
   'artist create': {
@@ -264,6 +353,28 @@ function describeCommand(name: string, command: Command): string {
   return [`usage: ${PROGRAM} ${name} ${synopsis(command)} [--json]`, '', `${command.summary[0].toUpperCase()}${command.summary.slice(1)}.`, '', 'options:', ...rows.map(([l, r]) => `  ${l.padEnd(width)}  ${r}`)].join('\n');
 }
 
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'ECONNRESET']);
+
+/** The system's error code of an error or of what caused it (a failed migration wraps the connection's error). */
+function errorCode(err: unknown): string | undefined {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+  }
+  return undefined;
+}
+
+/** A database URL fit to print: its password replaced. */
+function withoutPassword(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(DATABASE_URL, not a URL)';
+  }
+}
+
 const HELP = new Set(['--help', '-h', 'help']);
 
 export async function runAdmin(argv: string[]): Promise<number> {
@@ -294,16 +405,26 @@ export async function runAdmin(argv: string[]): Promise<number> {
     return 2;
   }
   let core: Core | undefined;
+  let databaseUrl: string | undefined;
   try {
     // Loaded only now: the services, the database drivers and what they bring.
     const [{ buildCore }, { loadConfig }] = await Promise.all([import('../app.js'), import('../config.js')]);
-    core = await buildCore(loadConfig());
+    // The same settings as `npm start` (environment over ./.env): the same DATA_DIR and DATABASE_URL.
+    const config = loadConfig();
+    databaseUrl = config.databaseUrl;
+    core = await buildCore(config);
     const result = await command.run(core, values);
     process.stdout.write(values.json ? JSON.stringify(result.json) + '\n' : result.text + '\n');
     return 0;
   } catch (err) {
     // A refusal (unknown library, taken urlname…) is the operator's to fix: said plainly.
-    const msg = err instanceof UsageError || err instanceof ApiError ? err.message : `error: ${(err as Error).message}`;
+    const code = errorCode(err);
+    const msg =
+      err instanceof UsageError || err instanceof ApiError
+        ? err.message
+        : databaseUrl && typeof code === 'string' && UNREACHABLE.has(code)
+          ? `error: cannot reach the database at ${withoutPassword(databaseUrl)} (${code}): is it running? (DATABASE_URL, from the environment or ./.env)`
+          : `error: ${(err as Error).message}`;
     process.stderr.write(msg.split('\n')[0] + '\n');
     return 1;
   } finally {

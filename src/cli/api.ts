@@ -2,6 +2,10 @@
 // the reply body. Usage:
 //   npm run --silent api -- GET /websites.xml view=details
 //   npm run --silent api -- --method-override --multipart PUT /medias/<uuid>.xml 'media[title]=Dunes'
+//   npm run --silent api -- --json GET /websites.xml view=details    (the reply as JSON)
+// The server is found as `npm start` listens: MPS_URL, else HOST and PORT (from
+// the environment or ./.env, as the server reads them); unreachable, it says
+// which address it tried.
 // Exit status: 0 on success, 1 on a reply status >= 400 (the body is still
 // printed), 2 on usage or transport errors. The client (and its XML parser)
 // is loaded once the arguments are read: --help and usage errors answer at once.
@@ -19,9 +23,12 @@ const USAGE = `usage: npm run --silent api -- [flags] METHOD PATH [name=value ..
          --method-override    send PUT/DELETE as POST with _method
          --file field=path    attach a file (implies --multipart); path may end in ;type=MIME
          --include, -i        print the status line and headers to stderr
+         --json               print the reply as JSON (docs/api.md, "Replies as JSON")
+         --format xml|json    the same choice spelled out (xml: the reply as sent, the default)
          --help, -h           this text
-  environment (or ./.env): MPS_URL, MPS_API_KEY, MPS_API_SECRET, MPS_LOGIN,
-         MPS_PASSWORD, MPS_OTP, MPS_SESSION_FILE, DATA_DIR, PORT
+  environment (or ./.env): MPS_URL (default http://HOST:PORT, as npm start listens),
+         MPS_API_KEY, MPS_API_SECRET, MPS_LOGIN, MPS_PASSWORD, MPS_OTP,
+         MPS_SESSION_FILE (default DATA_DIR/.api-session), HOST, PORT, DATA_DIR
   repeat a name to send an array (name[]=a&name[]=b).`;
 
 export type Env = Record<string, string | undefined>;
@@ -39,6 +46,7 @@ interface Args {
   multipart: boolean;
   methodOverride: boolean;
   include: boolean;
+  json: boolean;
   file?: { field: string; path: string; type?: string };
 }
 
@@ -51,6 +59,8 @@ const FLAGS = {
   'method-override': { type: 'boolean' },
   include: { type: 'boolean', short: 'i' },
   file: { type: 'string' },
+  json: { type: 'boolean' },
+  format: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -72,6 +82,8 @@ export function parseArgs(argv: readonly string[]): Args {
     const [path, type] = spec.slice(eq + 1).split(';type=');
     file = { field: spec.slice(0, eq), path, type };
   }
+  if (values.format !== undefined && values.format !== 'xml' && values.format !== 'json') throw new UsageError('--format is xml or json');
+  if (values.json && values.format === 'xml') throw new UsageError('--json and --format xml contradict each other');
   const [method, path, ...pairs] = positionals;
   if (!method || !path) throw new UsageError('METHOD and PATH are required');
 
@@ -93,8 +105,23 @@ export function parseArgs(argv: readonly string[]): Args {
     multipart: values.multipart ?? false,
     methodOverride: values['method-override'] ?? false,
     include: values.include ?? false,
+    json: values.json === true || values.format === 'json',
     file,
   };
+}
+
+/**
+ * Where the server listens, found as `npm start` decides it (src/config.ts):
+ * HOST (default 127.0.0.1) and PORT (default 8080). A wildcard HOST is reached
+ * on loopback. MPS_URL, when set, wins (a server elsewhere, or behind a proxy).
+ */
+export function serverUrl(env: Env): string {
+  if (env.MPS_URL) return env.MPS_URL.replace(/\/+$/, '');
+  let host = (env.HOST || '127.0.0.1').trim();
+  if (host === '0.0.0.0' || host === '') host = '127.0.0.1';
+  else if (host === '::' || host === '[::]') host = '::1';
+  if (host.includes(':') && !host.startsWith('[')) host = `[${host}]`;
+  return `http://${host}:${env.PORT || '8080'}`;
 }
 
 export function sessionFilePath(cwd: string, env: Env): string {
@@ -158,7 +185,7 @@ export async function runCli(argv: readonly string[], rawEnv: Env, io: CliIo, cw
     io.stderr.write((e.message ? `api: ${e.message}\n` : '') + USAGE + '\n');
     return 2;
   }
-  const [{ ApiRequestError, FileSessionStore, MediaPortfolioClient }, { loadEnv }] = await Promise.all([import('../client/index.js'), import('../config.js')]);
+  const [{ ApiRequestError, FileSessionStore, MediaPortfolioClient, parseXml, xmlToJson }, { loadEnv }] = await Promise.all([import('../client/index.js'), import('../config.js')]);
   const env = loadEnv(rawEnv, cwd);
   const apiKey = env.MPS_API_KEY;
   const apiSecret = env.MPS_API_SECRET;
@@ -166,7 +193,7 @@ export async function runCli(argv: readonly string[], rawEnv: Env, io: CliIo, cw
     io.stderr.write('api: MPS_API_KEY and MPS_API_SECRET must be set (environment or ./.env)\n');
     return 2;
   }
-  const baseUrl = env.MPS_URL || `http://localhost:${env.PORT || '8080'}`;
+  const baseUrl = serverUrl(env);
   const login = env.MPS_LOGIN || undefined;
   const client = new MediaPortfolioClient({
     baseUrl,
@@ -189,7 +216,12 @@ export async function runCli(argv: readonly string[], rawEnv: Env, io: CliIo, cw
     });
   } catch (e) {
     if (!(e instanceof ApiRequestError)) {
-      io.stderr.write(`api: ${e instanceof Error ? e.message : String(e)}${causeOf(e)}\n`);
+      const code = unreachable(e);
+      if (code !== undefined) {
+        io.stderr.write(`api: cannot reach the server at ${baseUrl} (${code}): is it running? It is looked for at MPS_URL, else HOST and PORT, from the environment or ./.env\n`);
+      } else {
+        io.stderr.write(`api: ${e instanceof Error ? e.message : String(e)}${causeOf(e)}\n`);
+      }
       return 2;
     }
     failed = true;
@@ -197,8 +229,30 @@ export async function runCli(argv: readonly string[], rawEnv: Env, io: CliIo, cw
     if (!args.include) io.stderr.write(`api: HTTP ${e.status} (${e.kind}) ${e.message}\n`);
   }
   if (args.include) writeHead(io, reply.status, reply.statusText, reply.headers);
-  io.stdout.write(reply.body);
+  if (!args.json) {
+    io.stdout.write(reply.body);
+    return failed ? 1 : 0;
+  }
+  // A refusal is XML too (its <error>, <error-code>): printed as JSON like any reply.
+  let json: string;
+  try {
+    json = JSON.stringify(xmlToJson(parseXml(reply.body)), null, 2);
+  } catch (e) {
+    io.stderr.write(`api: the reply (HTTP ${reply.status}) is not XML, so there is no JSON to print: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 2;
+  }
+  io.stdout.write(json + '\n');
   return failed ? 1 : 0;
+}
+
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'ECONNRESET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET']);
+
+/** The system's word for a server that could not be reached (fetch puts it in the cause), or undefined. */
+function unreachable(e: unknown): string | undefined {
+  let cause = e instanceof Error ? (e.cause as { code?: string; errors?: Array<{ code?: string }> } | undefined) : undefined;
+  // Several addresses tried (happy eyeballs): an AggregateError of the same errors.
+  if (cause && !cause.code && cause.errors?.[0]?.code) cause = cause.errors[0];
+  return cause?.code && UNREACHABLE.has(cause.code) ? cause.code : undefined;
 }
 
 /** fetch hides the useful part ("ECONNREFUSED") in the cause. */

@@ -16,4 +16,4 @@ export { encodeParams, encodePairs, toPairs, type FilePart, type ParamValue, typ
 export { FileSessionStore, MemorySessionStore, SESSION_COOKIE, type SessionStore } from './session.js';
 export { formatTimestamp, isoLocal, signatureHeaders, type SignInput, type TimestampFormat } from './sign.js';
 export { MAX_WAIT_SECONDS, type RateLimitState, type Sleep } from './throttle.js';
-export { all, bool, child, children, find, int, isNil, items, parseXml, text, XmlParseError, type XmlNode } from './xml.js';
+export { all, bool, child, children, find, int, isNil, items, parseXml, text, xmlToJson, XmlParseError, type JsonValue, type XmlNode } from './xml.js';

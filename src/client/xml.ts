@@ -113,3 +113,55 @@ export function items(node: XmlNode, path: string): XmlNode[] {
   const container = find(node, path);
   return container ? container.children.slice() : [];
 }
+
+// ---- JSON ------------------------------------------------------------------
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [name: string]: JsonValue };
+
+/**
+ * A reply as JSON, for scripts (`npm run api -- --json`, docs/api.md "Replies
+ * as JSON"). The mapping follows the reply conventions (spec 2.1) and nothing
+ * else, so it is the same for every endpoint:
+ * - an element with `nil="true"` is null;
+ * - a `type="array"` container is an array of its items' values (the item
+ *   element's name, always the same within one array, is dropped);
+ * - `type="integer"` (and `float`/`decimal`) is a number, `type="boolean"` a
+ *   boolean; an element without a type is its text, a string, even when the
+ *   text reads `true` or `12` (the XML does not say it is more);
+ * - any other element with child elements is an object keyed by the child
+ *   names as written (dashed: `root-gallery-uuid`); a name repeated outside an
+ *   array container gives an array under that key;
+ * - an element with neither children nor text is the empty string.
+ * Integers beyond 2^53 stay strings rather than lose digits.
+ */
+export function xmlToJson(node: XmlNode): JsonValue {
+  if (isNil(node)) return null;
+  const type = node.attrs.type;
+  if (type === 'array') return node.children.map(xmlToJson);
+  if (node.children.length > 0) {
+    const groups = new Map<string, JsonValue[]>();
+    for (const c of node.children) {
+      const group = groups.get(c.name);
+      if (group) group.push(xmlToJson(c));
+      else groups.set(c.name, [xmlToJson(c)]);
+    }
+    // No prototype: a child named `__proto__` is a key like any other.
+    const out: { [name: string]: JsonValue } = Object.create(null);
+    for (const [name, values] of groups) out[name] = values.length === 1 ? values[0] : values;
+    return out;
+  }
+  const t = node.text;
+  if (type === 'integer') {
+    const s = t.trim();
+    return /^[-+]?\d+$/.test(s) && Number.isSafeInteger(Number(s)) ? Number(s) : t;
+  }
+  if (type === 'float' || type === 'decimal') {
+    const s = t.trim();
+    return s !== '' && Number.isFinite(Number(s)) ? Number(s) : t;
+  }
+  if (type === 'boolean') {
+    const s = t.trim();
+    return s === 'true' ? true : s === 'false' ? false : t;
+  }
+  return t;
+}

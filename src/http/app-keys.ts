@@ -1,5 +1,6 @@
 // Looks up the application behind an API key and checks the request signature.
 import type { FastifyRequest } from 'fastify';
+import { MemoryCache } from '../ops/cache.js';
 import type { AppRow } from '../store/schema.js';
 import { ApiError } from './errors.js';
 import { parseTimestamp, SIGNATURE_WINDOW_MS, signatureMatches } from './signing.js';
@@ -8,6 +9,7 @@ import { parseTimestamp, SIGNATURE_WINDOW_MS, signatureMatches } from './signing
 // Unknown keys are remembered only briefly, so a new application works at once.
 const CACHE_MS = 60_000;
 const UNKNOWN_CACHE_MS = 2_000;
+const CACHE_ENTRIES = 10_000;
 
 /** Where applications are kept (src/apps/repository.ts). */
 export interface AppLookup {
@@ -15,24 +17,21 @@ export interface AppLookup {
 }
 
 export class AppKeys {
-  private readonly cache = new Map<string, { app: AppRow | undefined; until: number }>();
+  private readonly cache = new MemoryCache<string, { app: AppRow | undefined }>({ entries: CACHE_ENTRIES, ttlMs: CACHE_MS });
   private lastTimestamp = '';
   private lastParsed: number | undefined;
 
   constructor(private readonly apps: AppLookup) {}
 
   /** The cached answer for a key, or undefined when it must be looked up. */
-  cached(apiKey: string, now = Date.now()): { app: AppRow | undefined } | undefined {
-    const hit = this.cache.get(apiKey);
-    return hit && hit.until > now ? hit : undefined;
+  cached(apiKey: string): { app: AppRow | undefined } | undefined {
+    return this.cache.get(apiKey);
   }
 
   /** Reads the key from the database and remembers the answer. */
   private async load(apiKey: string): Promise<AppRow | undefined> {
-    const now = Date.now();
     const app = await this.apps.byKey(apiKey);
-    if (this.cache.size > 10_000) this.cache.clear();
-    this.cache.set(apiKey, { app, until: now + (app ? CACHE_MS : UNKNOWN_CACHE_MS) });
+    this.cache.set(apiKey, { app }, app ? CACHE_MS : UNKNOWN_CACHE_MS);
     return app;
   }
 
@@ -50,7 +49,7 @@ export class AppKeys {
     if (colon <= 0) throw new ApiError('signature_invalid', 'X-Service-Authorization must be API_KEY:SIGNATURE');
     const apiKey = authorization.slice(0, colon).trim();
     const signature = authorization.slice(colon + 1).trim();
-    const hit = this.cached(apiKey, now);
+    const hit = this.cached(apiKey);
     if (!hit) return this.load(apiKey).then((app) => this.check(req, app, signature, timestamp, now));
     return this.check(req, hit.app, signature, timestamp, now);
   }

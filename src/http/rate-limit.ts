@@ -1,9 +1,8 @@
 // Per application key and user (address when no user) request budget, with
 // the RateLimit-* headers of client-compat on every reply.
-import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { RateLimitConfig } from '../config.js';
 import { ApiError } from './errors.js';
-import type { LimiterFactory } from './limiter-store.js';
+import type { Left, Limiter, LimiterFactory } from './limiter-store.js';
 
 export const MAX_RESET_SECONDS = 120;
 
@@ -14,43 +13,30 @@ export interface RateDecision {
 }
 
 export class RateLimit {
-  private readonly limiter: RateLimiterAbstract;
+  private readonly limiter: Limiter;
   private readonly limitHeader: string;
 
-  constructor(
-    config: RateLimitConfig,
-    factory: LimiterFactory,
-    private readonly onStoreError: (err: unknown) => void,
-  ) {
-    this.limiter = factory.create({ keyPrefix: 'rate', points: config.points, durationSeconds: config.windowSeconds });
+  constructor(config: RateLimitConfig, factory: LimiterFactory, onStoreError: (err: unknown) => void) {
+    this.limiter = factory.create({ keyPrefix: 'rate', points: config.points, durationSeconds: config.windowSeconds }, onStoreError);
     this.limitHeader = `${config.points}, ${config.points};w=${config.windowSeconds}`;
   }
 
   async consume(key: string): Promise<RateDecision> {
-    try {
-      const res = await this.limiter.consume(key, 1);
-      return { headers: this.headers(res) };
-    } catch (err) {
-      if (err instanceof RateLimiterRes) {
-        const headers = this.headers(err);
-        const retryAfter = Number(headers['RateLimit-Reset']);
-        headers['Retry-After'] = String(retryAfter);
-        return {
-          headers,
-          error: new ApiError('rate_limited', `too many requests: wait ${retryAfter} s`, { retryAfter }),
-        };
-      }
-      // The shared store is down: serving beats refusing everyone.
-      this.onStoreError(err);
-      return { headers: { 'RateLimit-Limit': this.limitHeader } };
-    }
+    const taken = await this.limiter.take(key);
+    // No count when the shared store is down: the request is let through with the limit alone.
+    if (!taken.left) return { headers: { 'RateLimit-Limit': this.limitHeader } };
+    const headers = this.headers(taken.left);
+    if (taken.ok) return { headers };
+    const retryAfter = Number(headers['RateLimit-Reset']);
+    headers['Retry-After'] = String(retryAfter);
+    return { headers, error: new ApiError('rate_limited', `too many requests: wait ${retryAfter} s`, { retryAfter }) };
   }
 
-  private headers(res: RateLimiterRes): Record<string, string> {
-    const reset = Math.min(MAX_RESET_SECONDS, Math.max(1, Math.ceil(res.msBeforeNext / 1000)));
+  private headers(left: Left): Record<string, string> {
+    const reset = Math.min(MAX_RESET_SECONDS, Math.max(1, Math.ceil(left.msBeforeNext / 1000)));
     return {
       'RateLimit-Limit': this.limitHeader,
-      'RateLimit-Remaining': String(Math.max(0, res.remainingPoints)),
+      'RateLimit-Remaining': String(left.points),
       'RateLimit-Reset': String(reset),
     };
   }

@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import { nowIso, type Db, type Store } from '../store/db.js';
 import type { JobRow } from '../store/schema.js';
 import { unitOf, type Unit } from '../store/unit-of-work.js';
+import { LANE_NUMBER, laneName, type Lane } from './lanes.js';
 
 export interface NewJob {
   ownerId: number;
@@ -14,7 +15,18 @@ export interface NewJob {
   payload: unknown;
   /** Number of items the payload holds; the cursor runs from 0 to total. */
   total: number;
+  lane: Lane;
 }
+
+/** Unfinished jobs of one lane (metrics). */
+export interface LaneStats {
+  lane: Lane;
+  pending: number;
+  oldestCreatedAt?: string;
+}
+
+/** Unfinished: what the partial indexes of the queue hold (migration 009). */
+const PENDING = sql`state IN ('queued', 'running')`;
 
 /** Where a chunk leaves the job: the cursor's new place, the counts to add, the job's error lines. */
 export interface CursorMove {
@@ -38,8 +50,26 @@ export class JobsRepository {
     this.db = store.db;
   }
 
-  enqueue(job: NewJob, tx: Db = this.db): Promise<JobRow> {
+  /**
+   * Queues the job at its owner's next turn in its lane: one after the
+   * owner's last unfinished job there, and never before the lane's current
+   * turn (the lowest turn a worker holds or may take now). So an owner new to
+   * the lane is at most one job from the front (a job already waiting at that
+   * turn goes first), and owners with many jobs take turns, one job each
+   * (start-time fair queuing, with a job as the unit). Two reads of the
+   * partial indexes, whatever the queue's length.
+   */
+  async enqueue(job: NewJob, tx: Db = this.db): Promise<JobRow> {
     const now = nowIso();
+    const lane = LANE_NUMBER[job.lane];
+    // A job waiting out a retry delay (released, locked_until ahead) does not hold the lane's turn back.
+    const { rows } = await sql<{ owner_last: number | null; lane_now: number | null }>`
+      SELECT
+        (SELECT max(turn) FROM jobs WHERE owner_id = ${job.ownerId} AND lane = ${lane} AND ${PENDING}) AS owner_last,
+        (SELECT min(turn) FROM jobs WHERE lane = ${lane} AND ${PENDING} AND (locked_by IS NOT NULL OR locked_until IS NULL)) AS lane_now`.execute(tx);
+    const ownerLast = rows[0]?.owner_last;
+    const laneNow = Number(rows[0]?.lane_now ?? 0);
+    const turn = ownerLast === null || ownerLast === undefined ? laneNow : Math.max(Number(ownerLast) + 1, laneNow);
     return tx
       .insertInto('jobs')
       .values({
@@ -49,6 +79,8 @@ export class JobsRepository {
         state: 'queued',
         payload: JSON.stringify(job.payload),
         total: job.total,
+        lane,
+        turn,
         created_at: now,
         updated_at: now,
       })
@@ -62,32 +94,46 @@ export class JobsRepository {
   }
 
   /**
-   * Takes the oldest unfinished job whose lease is free or expired, in one
-   * statement: PostgreSQL skips rows another worker has locked; SQLite runs the
-   * statement under its single writer lock, so two workers never get the same job.
+   * Takes the next job of `lane` (lowest turn, then oldest) whose lease is
+   * free or expired, in one statement: PostgreSQL skips rows another worker
+   * has locked; SQLite runs the statement under its single writer lock, so two
+   * workers never get the same job.
    */
-  async claim(workerId: string, leaseSeconds: number): Promise<JobRow | undefined> {
+  async claim(workerId: string, leaseSeconds: number, lane: Lane): Promise<JobRow | undefined> {
     const now = nowIso();
+    const n = LANE_NUMBER[lane];
     // A read first: an idle poll then never takes the write lock (SQLite) or row locks.
-    const candidate = await this.db
-      .selectFrom('jobs')
-      .select('id')
-      .where('state', 'in', ['queued', 'running'])
-      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
-      .limit(1)
-      .executeTakeFirst();
-    if (!candidate) return undefined;
+    const candidate = await sql<{ id: number }>`
+      SELECT id FROM jobs
+      WHERE lane = ${n} AND ${PENDING} AND (locked_until IS NULL OR locked_until < ${now})
+      LIMIT 1`.execute(this.db);
+    if (candidate.rows.length === 0) return undefined;
     const skipLocked = this.store.dialect === 'postgres' ? sql`FOR UPDATE SKIP LOCKED` : sql``;
     const result = await sql<JobRow>`
       UPDATE jobs SET state = 'running', locked_by = ${workerId}, locked_until = ${leaseUntil(leaseSeconds)},
         attempts = attempts + 1, started_at = COALESCE(started_at, ${now}), updated_at = ${now}
       WHERE id = (
         SELECT id FROM jobs
-        WHERE state IN ('queued', 'running') AND (locked_until IS NULL OR locked_until < ${now})
-        ORDER BY id LIMIT 1 ${skipLocked}
+        WHERE lane = ${n} AND ${PENDING} AND (locked_until IS NULL OR locked_until < ${now})
+        ORDER BY turn, id LIMIT 1 ${skipLocked}
       )
       RETURNING *`.execute(this.db);
     return result.rows[0];
+  }
+
+  /**
+   * The job's place in line: 1 + the unfinished jobs of its lane no worker
+   * holds that will be claimed before it; undefined when it is not waiting (a
+   * worker holds it, or it is finished). Counts index entries of the partial
+   * index up to the job's place, so it costs what the line before it is long.
+   */
+  async placeInLine(job: Pick<JobRow, 'id' | 'lane' | 'turn' | 'state' | 'locked_by'>): Promise<number | undefined> {
+    if ((job.state !== 'queued' && job.state !== 'running') || job.locked_by !== null) return undefined;
+    const { rows } = await sql<{ ahead: number | string }>`
+      SELECT count(*) AS ahead FROM jobs
+      WHERE lane = ${job.lane} AND ${PENDING} AND locked_by IS NULL
+        AND (turn < ${job.turn} OR (turn = ${job.turn} AND id < ${job.id}))`.execute(this.db);
+    return Number(rows[0]?.ahead ?? 0) + 1;
   }
 
   /** Gives the job back (state unchanged) so any worker may resume it, after `delaySeconds`; `errors` replaces its error lines. */
@@ -176,14 +222,11 @@ export class JobsRepository {
     return { value, committed };
   }
 
-  /** How many jobs are not finished, and the oldest one's enqueue time (metrics). */
-  async pendingStats(): Promise<{ pending: number; oldestCreatedAt?: string }> {
-    const row = await this.db
-      .selectFrom('jobs')
-      .select((eb) => [eb.fn.countAll<number>().as('pending'), eb.fn.min('created_at').as('oldest')])
-      .where('state', 'in', ['queued', 'running'])
-      .executeTakeFirst();
-    return { pending: Number(row?.pending ?? 0), oldestCreatedAt: (row?.oldest as string | null) ?? undefined };
+  /** Per lane, how many jobs are not finished and the oldest one's enqueue time (metrics). */
+  async pendingStats(): Promise<LaneStats[]> {
+    const { rows } = await sql<{ lane: number; pending: number | string; oldest: string | null }>`
+      SELECT lane, count(*) AS pending, min(created_at) AS oldest FROM jobs WHERE ${PENDING} GROUP BY lane`.execute(this.db);
+    return rows.map((r) => ({ lane: laneName(Number(r.lane)), pending: Number(r.pending), oldestCreatedAt: r.oldest ?? undefined }));
   }
 
   /**

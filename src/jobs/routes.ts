@@ -9,7 +9,10 @@ export function jobRoutes(deps: { jobs: JobQueue }): RouteSpec[] {
     {
       method: 'GET',
       path: '/jobs/:uuid.xml',
-      handler: async (ctx) => ({ job: jobXml(await deps.jobs.status(userOf(ctx), ctx.path.uuid)) }),
+      handler: async (ctx) => {
+        const { job, placeInLine } = await deps.jobs.status(userOf(ctx), ctx.path.uuid);
+        return { job: jobXml(job, placeInLine) };
+      },
     },
   ];
 }

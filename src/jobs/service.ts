@@ -3,6 +3,7 @@
 // user's job, the purge of finished jobs, and the job's error lines.
 import { notFound } from '../http/errors.js';
 import type { JobRow, UserRow } from '../store/schema.js';
+import type { Lane } from './lanes.js';
 import type { JobsRepository } from './repository.js';
 
 /** At most this many error lines are kept on a job (the counts stay exact). */
@@ -21,6 +22,13 @@ export function appendErrors(errors: string[], more: string[]): string[] {
   return more.length === 0 ? errors : [...errors, ...more].slice(0, MAX_JOB_ERRORS);
 }
 
+/** A job as its status resource shows it. */
+export interface JobStatus {
+  job: JobRow;
+  /** 1: the next its lane's workers take; undefined when a worker holds it or it is finished. */
+  placeInLine?: number;
+}
+
 export class JobQueue {
   /** `wake` tells this process's worker to look now rather than at its next poll. */
   constructor(
@@ -28,9 +36,12 @@ export class JobQueue {
     private readonly wake: () => void,
   ) {}
 
-  /** Queues `total` items of work of `kind` for `ownerId`; the handler of `kind` reads `payload` (JSON-serialisable). */
-  async enqueue(ownerId: number, kind: string, payload: unknown, total: number): Promise<JobRow> {
-    const job = await this.repo.enqueue({ ownerId, kind, payload, total });
+  /**
+   * Queues `total` items of work of `kind` for `ownerId` in `lane` (interactive: what a user waits
+   * for); the handler of `kind` reads `payload` (JSON-serialisable).
+   */
+  async enqueue(ownerId: number, kind: string, payload: unknown, total: number, lane: Lane): Promise<JobRow> {
+    const job = await this.repo.enqueue({ ownerId, kind, payload, total, lane });
     this.wake();
     return job;
   }
@@ -44,12 +55,12 @@ export class JobQueue {
     this.wake();
   }
 
-  /** A job of the user; any other is a 404, as if it did not exist. */
-  async status(user: Pick<UserRow, 'id'>, uuid: string): Promise<JobRow> {
+  /** A job of the user and its place in line when it waits; any other is a 404, as if it did not exist. */
+  async status(user: Pick<UserRow, 'id'>, uuid: string): Promise<JobStatus> {
     // One lookup by owner rather than Access: the row is what the reply shows.
     const job = await this.repo.findOwned(user.id, uuid);
     if (!job) throw notFound(`job ${uuid}`);
-    return job;
+    return { job, placeInLine: await this.repo.placeInLine(job) };
   }
 
   /** Deletes jobs finished before `finishedBefore` (JOB_RETENTION_SECONDS); how many went. */

@@ -2,6 +2,7 @@
 import { xmlArray, type XmlObject } from '../http/xml.js';
 import { parseErrors } from './service.js';
 import type { JobRow } from '../store/schema.js';
+import { laneName } from './lanes.js';
 
 export function jobLocation(job: Pick<JobRow, 'uuid'>): string {
   return `/jobs/${job.uuid}.xml`;
@@ -9,11 +10,18 @@ export function jobLocation(job: Pick<JobRow, 'uuid'>): string {
 
 const date = (v: string | null) => (v === null ? null : new Date(v));
 
-export function jobXml(job: JobRow): XmlObject {
+/**
+ * `lane` and `place-in-line` are extensions (docs/batch-updates.md): the lane
+ * the job waits in, and while it waits, its place there (1: next); absent once
+ * a worker holds it or it is finished, and in replies that only queued it.
+ */
+export function jobXml(job: JobRow, placeInLine?: number): XmlObject {
   return {
     uuid: job.uuid,
     kind: job.kind,
     state: job.state,
+    lane: laneName(job.lane),
+    'place-in-line': placeInLine,
     total: job.total,
     processed: job.processed,
     failed: job.failed,

@@ -112,7 +112,7 @@ export class FileLife {
     // New renditions are queued with the file (a job row: the outbox); the old ones go with the old file.
     orphaned.push(...(await renditions.reset(tx, mediaId)));
     const payload: RenditionsPayload = { mediaId, storageKey: file.storageKey };
-    await jobs.enqueue({ ownerId: previous.ownerId, kind: RENDITIONS_JOB_KIND, payload, total: 1 }, tx);
+    await jobs.enqueue({ ownerId: previous.ownerId, kind: RENDITIONS_JOB_KIND, payload, total: 1, lane: 'background' }, tx);
     await dropOrphaned();
     unit.afterCommit(() => this.jobs.wakeWorker());
     return 'published';

@@ -17,6 +17,11 @@ export interface MediaColumnChanges {
   region?: string | null;
   author?: string | null;
   copyright?: string | null;
+  /** Extension (docs/media.md): the licence's address. */
+  license?: string | null;
+  /** Extension (docs/media.md): WGS 84 degrees, both or neither. */
+  latitude?: number | null;
+  longitude?: number | null;
   model_release?: number;
   property_release?: number;
   artist_rating?: number | null;
@@ -72,6 +77,8 @@ export type ChangeMode = 'single' | 'batch';
 
 const TEXT_ATTRS = ['title', 'description', 'location', 'city', 'state', 'country', 'region'] as const;
 const SINGLE_ONLY_TEXT = ['author', 'copyright'] as const;
+/** Extensions of spec 2.6 (docs/media.md), on single updates: what a file may also give. */
+const SINGLE_ONLY_EXTENSIONS = ['license', 'latitude', 'longitude'] as const;
 const FLAG_ATTRS = ['model_release', 'property_release'] as const;
 const LIST_ATTRS = [
   'medias_collections',
@@ -97,7 +104,7 @@ export function mediaAttributes(prefix: 'media' | 'medias', mode: ChangeMode): I
 
 function attributeNames(prefix: 'media' | 'medias', mode: ChangeMode): string[] {
   const names: string[] = [...TEXT_ATTRS, ...FLAG_ATTRS, ...LIST_ATTRS, ...OTHER_ATTRS];
-  if (mode === 'single') names.push(...SINGLE_ONLY_TEXT);
+  if (mode === 'single') names.push(...SINGLE_ONLY_TEXT, ...SINGLE_ONLY_EXTENSIONS);
   else names.push('delete');
   return names.map((n) => `${prefix}[${n}]`);
 }
@@ -169,6 +176,7 @@ function readMediaInput(params: Params, prefix: 'media' | 'medias', mode: Change
     const v = textValue(params, name(attr), attr);
     if (v !== undefined) (columns as Record<string, unknown>)[attr] = v;
   }
+  if (mode === 'single') readExtensions(params, name, columns);
   for (const attr of FLAG_ATTRS) {
     const v = params.flag(name(attr));
     if (v !== undefined) columns[attr] = v ? 1 : 0;
@@ -213,6 +221,48 @@ function readMediaInput(params: Params, prefix: 'media' | 'medias', mode: Change
     if (v === '1') input.delete = true;
   }
   return input;
+}
+
+/**
+ * `license`: an http(s) address, empty clears it. `latitude` and `longitude`: decimal degrees,
+ * sent together (an empty pair clears the position).
+ */
+function readExtensions(params: Params, name: (attr: string) => string, columns: MediaInput['columns']): void {
+  const license = params.str(name('license'));
+  if (license !== undefined) {
+    const v = license.trim();
+    if (v === '') columns.license = null;
+    else {
+      let url: URL | undefined;
+      try {
+        url = new URL(v);
+      } catch {
+        url = undefined;
+      }
+      if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || v.length > 2048) {
+        throw invalid(`${name('license')} must be an http or https address of at most 2048 characters`);
+      }
+      columns.license = url.href;
+    }
+  }
+  const lat = params.str(name('latitude'));
+  const lon = params.str(name('longitude'));
+  if (lat === undefined && lon === undefined) return;
+  if (lat === undefined || lon === undefined) throw invalid(`${name(lat === undefined ? 'latitude' : 'longitude')} must be sent with ${name(lat === undefined ? 'longitude' : 'latitude')}`);
+  if (lat.trim() === '' && lon.trim() === '') {
+    columns.latitude = null;
+    columns.longitude = null;
+    return;
+  }
+  columns.latitude = degrees(lat, 90, name('latitude'));
+  columns.longitude = degrees(lon, 180, name('longitude'));
+}
+
+function degrees(value: string, max: number, attr: string): number {
+  const v = value.trim();
+  const n = Number(v);
+  if (!/^[+-]?\d{1,3}(\.\d{1,12})?$/.test(v) || !Number.isFinite(n) || Math.abs(n) > max) throw invalid(`${attr} must be decimal degrees from -${max} to ${max}, got ${JSON.stringify(value)}`);
+  return n;
 }
 
 /** True when the change set would change nothing (only updated_at). */

@@ -10,6 +10,8 @@ import { MembershipRepository } from '../galleries/membership-repository.js';
 import { nowIso, type Db } from '../store/db.js';
 import type { Dialect } from '../store/migration-helpers.js';
 import type { MediaRow } from '../store/schema.js';
+import type { MediaFacts } from '../uploads/media-facts.js';
+import { clientBits, fromFile } from './file-fields.js';
 import type { MediaChanges } from './metadata.js';
 
 /** A media row with the UUIDs of the rows it points at. */
@@ -50,7 +52,7 @@ export interface LiveFile {
   size: number;
   mimeType: string;
   fileName: string;
-  facts: { width?: number; height?: number; shotAt?: string };
+  facts: MediaFacts;
 }
 
 export interface NewMedia {
@@ -194,9 +196,11 @@ export class MediaRepository {
     if (affectedIds.length === 0) return affectedIds;
     const lock = this.dialect === 'postgres';
 
+    // The fields a file may fill that this change names are the client's from now on.
+    const bits = clientBits(ch);
     await trx
       .updateTable('medias')
-      .set({ ...ch.columns, updated_at: now })
+      .set({ ...ch.columns, ...(bits ? { client_meta: sql<number>`client_meta | ${bits}` } : {}), updated_at: now })
       .where('id', 'in', affectedIds)
       .execute();
     await applyKeywords(trx, affectedIds, ch);
@@ -229,8 +233,10 @@ export class MediaRepository {
    * (the file it no longer points to, its owner), or undefined when it is gone.
    */
   async goLive(trx: Db, mediaId: number, file: LiveFile): Promise<{ storageKey: string | null; ownerId: number } | undefined> {
-    const current = await trx.selectFrom('medias').select(['storage_key', 'shot_at', 'owner_id']).where('id', '=', mediaId).executeTakeFirst();
+    const current = await trx.selectFrom('medias').select(['storage_key', 'client_meta', 'owner_id']).where('id', '=', mediaId).executeTakeFirst();
     if (!current) return undefined;
+    // What the file says fills the fields no client has set (file-fields.ts, docs/media.md).
+    const described = fromFile(current.client_meta, file.facts.shotAt, file.facts.described);
     await trx
       .updateTable('medias')
       .set({
@@ -241,12 +247,12 @@ export class MediaRepository {
         storage_key: file.storageKey,
         width: file.facts.width ?? null,
         height: file.facts.height ?? null,
-        // A capture time the client gave wins over the file's EXIF.
-        shot_at: current.shot_at ?? file.facts.shotAt ?? null,
+        ...described.columns,
         updated_at: nowIso(),
       })
       .where('id', '=', mediaId)
       .execute();
+    if (described.keywords) await applyKeywords(trx, [mediaId], { columns: {}, keywords: described.keywords });
     return { storageKey: current.storage_key, ownerId: current.owner_id };
   }
 
@@ -281,6 +287,12 @@ export class MediaRepository {
   }
 
   // ---- scopes: which medias a listing, a batch update or a group is about
+
+  /** The owner's media stamp: it moves with every change of which medias a list scope holds, or their order (migration 009). */
+  async stamp(ownerId: number): Promise<number> {
+    const r = await this.db.selectFrom('media_stamps').select('stamp').where('owner_id', '=', ownerId).executeTakeFirst();
+    return Number(r?.stamp ?? 0);
+  }
 
   async count(ownerId: number, scope: MediaScope, tx: Db = this.db): Promise<number> {
     const s = scopeSql(ownerId, scope);

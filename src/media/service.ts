@@ -17,6 +17,7 @@ import type { Unit } from '../store/unit-of-work.js';
 import { ObjectGone } from '../storage/backend.js';
 import { sanitizeFileName } from '../uploads/file-names.js';
 import type { UploadCompletion, UploadDeclaration, UploadStep } from '../uploads/input.js';
+import { ListMemo } from './list-memo.js';
 import { endsTheUpload, notArrived, type IncomingFile, type UploadInstructions, type UploadsService, type VerifiedFile } from '../uploads/service.js';
 import type { RenditionView } from '../renditions/service.js';
 import type { FileLife } from './file-life.js';
@@ -141,9 +142,11 @@ export class MediaService {
   /** A page of the user's live medias in the filter's scope and order. */
   async list(user: User, filter: MediaFilterInput, page: { limit: number; offset: number }, withRelations: boolean): Promise<MediaPage> {
     const scope = await this.scope(user, filter);
-    const [total, ids] = await Promise.all([this.repo.count(user.id, scope), this.repo.ids(user.id, scope, page)]);
-    const [records, relations, renditions] = await Promise.all([
-      this.repo.records(ids),
+    const [total, ids] = await this.window(user, scope, page);
+    // The records first, the renditions after: read in parallel (two connections on PostgreSQL),
+    // a worker's commit between the two reads gave `renditions-state` ready with no renditions.
+    const records = await this.repo.records(ids);
+    const [relations, renditions] = await Promise.all([
       withRelations ? this.repo.relations(ids) : undefined,
       withRelations ? this.renditions?.views(ids) : undefined,
     ]);
@@ -231,7 +234,7 @@ export class MediaService {
       throw conflict(`medias_count is ${input.expectedCount} but the selection holds ${ids.length} medias: nothing was done`, 'count_mismatch');
     }
     const payload: BatchPayload = { ids, changes };
-    const job = await this.jobs.enqueue(user.id, BATCH_JOB_KIND, payload, ids.length);
+    const job = await this.jobs.enqueue(user.id, BATCH_JOB_KIND, payload, ids.length, 'interactive');
     return { job, count: ids.length };
   }
 
@@ -282,6 +285,21 @@ export class MediaService {
 
   // ---- inside
 
+  /**
+   * The scope's size and the ids of one page. A smart collection's rules read fields no stamp
+   * follows: counted and paged in SQL; any other scope is a slice of its memo (list-memo.ts).
+   */
+  private async window(user: User, scope: MediaScope, page: { limit: number; offset: number }): Promise<[number, number[]]> {
+    if (scope.group?.kind === 'smart') return Promise.all([this.repo.count(user.id, scope), this.repo.ids(user.id, scope, page)]);
+    const key = [user.id, scope.artistId, scope.galleryId, scope.lightboxId, scope.group?.id].join('/');
+    const stamp = await this.repo.stamp(user.id);
+    const all = await this.lists.ids(key, stamp, () => this.repo.ids(user.id, scope));
+    return [all.length, Array.from(all.subarray(page.offset, page.offset + page.limit))];
+  }
+
+  /** Each list scope's ids under its owner's stamp. */
+  private readonly lists = new ListMemo();
+
   private async owned(user: User, uuid: string): Promise<MediaRow> {
     const media = await this.repo.byId(await this.access.requireOne(user, 'media', uuid, { notFound: 'media' }));
     if (!media) throw notFound(`media ${uuid}`);
@@ -289,8 +307,9 @@ export class MediaService {
   }
 
   private async details(id: number, withRelations = true): Promise<MediaDetails> {
-    const [[record], relations, renditions] = await Promise.all([
-      this.repo.records([id]),
+    // The record before its renditions (see list): what a ready record names is committed.
+    const [record] = await this.repo.records([id]);
+    const [relations, renditions] = await Promise.all([
       withRelations ? this.repo.relations([id]) : undefined,
       withRelations ? this.renditions?.views([id]) : undefined,
     ]);

@@ -29,7 +29,16 @@ function placeAndCredits(m: MediaRecord): XmlObject {
     region: m.region,
     author: m.author,
     copyright: m.copyright,
+    // Extensions (docs/media.md): also read from the file at upload. A whole degree is still
+    // sent as a decimal, never typed integer.
+    license: m.license,
+    latitude: m.latitude === null ? null : degrees(m.latitude),
+    longitude: m.longitude === null ? null : degrees(m.longitude),
   };
+}
+
+function degrees(v: number): string {
+  return Number.isInteger(v) ? v.toFixed(1) : String(v);
 }
 
 /** Added elements (clients accept them): the renditions job's state and what it made. */

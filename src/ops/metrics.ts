@@ -12,6 +12,8 @@ export interface QueueStats {
   pending: number;
   /** Seconds since the oldest unfinished job was enqueued (0 when none). */
   oldestAgeSeconds: number;
+  /** The same per lane of the queue (interactive, background): every lane, 0 when empty. */
+  lanes: Array<{ lane: string; pending: number; oldestAgeSeconds: number }>;
 }
 
 export interface MetricsSources {
@@ -46,6 +48,24 @@ export class Metrics {
       const read = () => (pending ??= queue().finally(() => setTimeout(() => (pending = undefined), 100).unref()));
       new Gauge({ name: 'mps_jobs_pending', help: 'Jobs queued or running', registers, collect: async function () { this.set((await read()).pending); } });
       new Gauge({ name: 'mps_jobs_oldest_pending_age_seconds', help: 'Age of the oldest job not finished', registers, collect: async function () { this.set((await read()).oldestAgeSeconds); } });
+      new Gauge({
+        name: 'mps_jobs_lane_pending',
+        help: 'Jobs queued or running, by lane of the queue (interactive, background)',
+        labelNames: ['lane'],
+        registers,
+        collect: async function () {
+          for (const l of (await read()).lanes) this.set({ lane: l.lane }, l.pending);
+        },
+      });
+      new Gauge({
+        name: 'mps_jobs_lane_oldest_age_seconds',
+        help: 'Age of the oldest job not finished, by lane of the queue',
+        labelNames: ['lane'],
+        registers,
+        collect: async function () {
+          for (const l of (await read()).lanes) this.set({ lane: l.lane }, l.oldestAgeSeconds);
+        },
+      });
     }
     if (pool) {
       new Gauge({

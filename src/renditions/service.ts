@@ -25,7 +25,7 @@ import { demuxerFor, FFMPEG_LIMITS, runFfmpeg, type FfmpegBinary } from './ffmpe
 import { FormatMismatch, LadderTimedOut, makeLadder, WatermarkFailed, type LadderOptions, type RenditionFile, type WatermarkSpec } from './ladder.js';
 import type { NewRendition, RenditionRow, RenditionSource, RenditionsRepository } from './repository.js';
 import type { RenditionsPayload } from './job.js';
-import type { FileUrls } from '../site/file-urls.js';
+import type { FileUrls } from '../storage/file-urls.js';
 
 export { RENDITIONS_JOB_KIND } from './job.js';
 
@@ -51,7 +51,10 @@ export interface RenditionsSettings {
   /** Private working folder of the job (copies from S3, poster frames, encoded files): emptied at start. */
   workDir: string;
   dataDir: string;
-  /** libvips threads for the ladder (1 keeps the worker from starving requests on a small machine). */
+  /**
+   * libvips threads per ladder (1: a ladder takes one core; RENDITION_CONCURRENCY ladders at once
+   * take that many, and no more, so that they do not starve requests).
+   */
   threads?: number;
   /** Wall-clock bound of one ladder (RENDITION_TIMEOUT_SECONDS): over it the renditions fail, they are not retried. */
   timeoutSeconds: number;
@@ -69,7 +72,7 @@ export class RenditionsService {
     private readonly log: Pick<Logger, 'warn' | 'error'>,
     private readonly settings: RenditionsSettings,
   ) {
-    // One image at a time in the worker, on few threads, with no operation cache: bounded memory.
+    // One thread per ladder (several ladders run at once, one per runner), no operation cache: bounded memory.
     sharp.concurrency(settings.threads ?? 1);
     sharp.cache(false);
   }

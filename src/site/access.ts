@@ -4,8 +4,9 @@
 // one loader reads (SiteRepository.chains). The pages, the sitemap and /files
 // all ask here (VisitorAccess). A protection on a gallery (password, access
 // list) applies to all its sub-galleries.
+import { MemoryCache } from '../ops/cache.js';
 import { passOpens, type VisitorPass } from './pass.js';
-import type { FileUrls } from './file-urls.js';
+import type { FileUrls } from '../storage/file-urls.js';
 import type { AclRule, LoadedChains, SiteGallery, SiteRepository, StoredFileInfo } from './repository.js';
 
 export type { AclRule } from './repository.js';
@@ -107,8 +108,9 @@ export function toGate(galleries: readonly SiteGallery[], acls: ReadonlyMap<numb
 
 /** Who may see what, over the one chain loader: for the pages, the sitemap and /files. */
 export class VisitorAccess {
-  private readonly publicCache = new Map<string, { info: StoredFileInfo; until: number }>();
-  private readonly missCache = new Map<string, number>();
+  // Apart, so that a flood of misses cannot push the hot public keys out.
+  private readonly publicCache = new MemoryCache<string, StoredFileInfo>({ entries: PUBLIC_CACHE_ENTRIES, ttlMs: PUBLIC_CACHE_MS });
+  private readonly missCache = new MemoryCache<string, true>({ entries: MISS_CACHE_ENTRIES, ttlMs: MISS_CACHE_MS });
 
   constructor(
     private readonly repo: SiteRepository,
@@ -175,14 +177,13 @@ export class VisitorAccess {
       if (!chain || (signed.access !== undefined && this.urls.accessStamp(accessState(chain)) !== signed.access)) return undefined;
       return info;
     }
-    if (!info || info.kind !== 'rendition' || !(await this.publiclyVisible(info.mediaId))) {
-      if (this.missCache.size >= MISS_CACHE_ENTRIES) this.missCache.delete(this.missCache.keys().next().value!);
-      this.missCache.set(key, Date.now() + MISS_CACHE_MS);
+    // A website's logo or favicon (docs/website.md "Brand and pages") is shown on every page of it, protected ones included.
+    if (!info || info.kind !== 'rendition' || !((await this.publiclyVisible(info.mediaId)) || (await this.repo.isBrandMedia(info.mediaId)))) {
+      this.missCache.set(key, true);
       return undefined;
     }
     // Public answers are cached for ever downstream anyway (immutable); here briefly, so a hot thumbnail costs no query.
-    if (this.publicCache.size >= PUBLIC_CACHE_ENTRIES) this.publicCache.delete(this.publicCache.keys().next().value!);
-    this.publicCache.set(key, { info, until: Date.now() + PUBLIC_CACHE_MS });
+    this.publicCache.set(key, info);
     return info;
   }
 
@@ -190,13 +191,7 @@ export class VisitorAccess {
    * What this process remembers of an unsigned fetch of `key`, without any query: its file when
    * it was found public lately, null when it was refused lately, undefined when not known.
    */
-  remembered(key: string, now = Date.now()): StoredFileInfo | null | undefined {
-    const hit = this.publicCache.get(key);
-    if (hit && hit.until > now) return hit.info;
-    const miss = this.missCache.get(key);
-    if (miss === undefined) return undefined;
-    if (miss > now) return null;
-    this.missCache.delete(key);
-    return undefined;
+  remembered(key: string): StoredFileInfo | null | undefined {
+    return this.publicCache.get(key) ?? (this.missCache.get(key) ? null : undefined);
   }
 }

@@ -2,15 +2,8 @@
 // A website is seen at `${PUBLIC_URL}/sites/<urlname>` or, when it has one,
 // at its own host name; a visitor keeps to the address they came by (cookies
 // are per host and path).
+import { homeUrl } from '../websites/home-url.js';
 import type { SiteWebsite } from './repository.js';
-
-/**
- * Where the website is seen: its own host name, else its place on the service. The API
- * announces it as a website's `home-url` (src/websites/xml.ts).
- */
-export function homeUrl(publicUrl: string, w: { urlname: string; hostname: string | null }): string {
-  return w.hostname ? `https://${w.hostname}` : `${publicUrl}/sites/${w.urlname}`;
-}
 
 /** The one address type of the website: pages, sign-in, password form and cookies all use it. */
 export interface SiteAddress {

@@ -3,33 +3,25 @@
 // `/files` (VISITOR_FILES_RATE_LIMIT). Counters live in the limiter store
 // (src/http/limiter-store.ts), so with Redis every process shares them. Built
 // once in src/app.ts: the pages and the sign-in pages share one counter.
-import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { RateLimitConfig } from '../config.js';
-import type { LimiterFactory } from '../http/limiter-store.js';
+import type { Limiter, LimiterFactory } from '../http/limiter-store.js';
 
 export class VisitorBudget {
-  private readonly limiter: RateLimiterAbstract | null;
+  private readonly limiter: Limiter | null;
 
   constructor(
     limiters: LimiterFactory,
     config: RateLimitConfig | null,
     keyPrefix: string,
     /** The store is down: the request goes through (visitors are not locked out), and this is told. */
-    private readonly onStoreError: (err: unknown) => void,
+    onStoreError: (err: unknown) => void,
   ) {
-    this.limiter = config ? limiters.create({ keyPrefix, points: config.points, durationSeconds: config.windowSeconds }) : null;
+    this.limiter = config ? limiters.create({ keyPrefix, points: config.points, durationSeconds: config.windowSeconds }, onStoreError) : null;
   }
 
   /** Takes one request of `address`: undefined within the budget, else the seconds to wait. */
   async take(address: string): Promise<number | undefined> {
-    if (!this.limiter) return undefined;
-    try {
-      await this.limiter.consume(`addr:${address}`, 1);
-      return undefined;
-    } catch (err) {
-      if (err instanceof RateLimiterRes) return Math.max(1, Math.ceil(err.msBeforeNext / 1000));
-      this.onStoreError(err);
-      return undefined;
-    }
+    const taken = await this.limiter?.take(`addr:${address}`);
+    return taken && !taken.ok ? taken.retryAfterSeconds : undefined;
   }
 }

@@ -10,8 +10,10 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.js';
 import { closeAfterReply } from '../http/linger.js';
-import { fromOwnOrigin, homeUrl, hostAddress, pathAddress, URLNAME, type SiteAddress } from './address.js';
+import { homeUrl } from '../websites/home-url.js';
+import { fromOwnOrigin, hostAddress, pathAddress, URLNAME, type SiteAddress } from './address.js';
 import { ASSETS } from './assets.js';
+import { brandAsset } from './theme.js';
 import type { Referrer, WebsiteDeps, WebsiteKit } from './kit.js';
 import { messagePage, type SiteFrame } from './pages/signin.js';
 import { pageRoutes } from './routes.js';
@@ -41,7 +43,7 @@ export function websitePlugin(deps: WebsiteDeps): FastifyPluginAsync {
       if (!options.indexable) reply.header('x-robots-tag', 'noindex');
       return reply.send(body);
     },
-    frameOf: (at) => (at ? { siteTitle: at.website.title || at.website.urlname, homeHref: `${at.homePath}/` } : NO_SITE),
+    frameOf: (at) => (at ? { siteTitle: at.website.title || at.website.urlname, homeHref: `${at.homePath}/`, brand: deps.site.brand(at) } : NO_SITE),
     async byUrlname(req, urlname) {
       const website = URLNAME.test(urlname) ? await deps.site.website({ urlname }) : undefined;
       return remember(req, website && pathAddress(deps.config.publicUrl, website));
@@ -88,7 +90,8 @@ export function websitePlugin(deps: WebsiteDeps): FastifyPluginAsync {
     pageRoutes(f, kit, deps);
 
     f.get('/_site/:name', (req, reply) => {
-      const asset = ASSETS.get((req.params as { name: string }).name);
+      const name = (req.params as { name: string }).name;
+      const asset = ASSETS.get(name) ?? brandAsset(name);
       if (!asset) return reply.code(404).header('content-type', 'text/plain; charset=utf-8').header('x-content-type-options', 'nosniff').send('not found\n');
       return reply
         .header('content-type', asset.type)
@@ -117,5 +120,5 @@ function contentSecurityPolicy(storageUrl: string | undefined): string {
       /* a bad STORAGE_URL stops the service elsewhere */
     }
   }
-  return `default-src 'none'; img-src ${img.join(' ')}; style-src 'self'; script-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
+  return `default-src 'none'; img-src ${img.join(' ')}; style-src 'self'; font-src 'self'; script-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
 }

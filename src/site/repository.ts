@@ -4,6 +4,7 @@
 // and keywords, and what the sitemap lists. Reads only.
 import { sql } from 'kysely';
 import type { Db } from '../store/db.js';
+import { prepared, preparedAll } from '../store/prepared.js';
 import type { OrderableMedia } from '../galleries/content-order.js';
 import type { GalleryRow, MediaRow, RenditionRow, WebsiteRow } from '../store/schema.js';
 
@@ -16,21 +17,74 @@ export interface AclRule {
   hiresDownload: boolean;
 }
 
-export type SiteWebsite = Pick<WebsiteRow, 'id' | 'uuid' | 'urlname' | 'title' | 'hostname'>;
+/**
+ * A website as its pages know it. The brand's columns are there when the pages' lookups read it
+ * (below); the sign-in links' lookups (signin-repository.ts) leave them out, and what they render
+ * wears the default theme.
+ */
+export type SiteWebsite = Pick<WebsiteRow, 'id' | 'uuid' | 'urlname' | 'title' | 'hostname'> &
+  Partial<
+    Pick<
+      WebsiteRow,
+      'updated_at' | 'tagline' | 'logo_media_id' | 'favicon_media_id' | 'color_scheme' | 'accent_color' | 'theme' | 'credit' | 'copyright' | 'contact_email' | 'social_links'
+    >
+  > & {
+  /** The root gallery's name: the navigation's first entry. */
+  root_name?: string | null;
+  /** The brand's other parts (brand.ts), once loaded. */
+  extras?: BrandExtras;
+};
+
+/** What the brand needs beyond the website's row: its pages' titles and its logo's and favicon's renditions. */
+export interface BrandExtras {
+  nav: Array<{ slug: string; title: string }>;
+  renditions: SiteRendition[];
+}
+
+const WEBSITE_COLUMNS = [
+  'w.id',
+  'w.uuid',
+  'w.urlname',
+  'w.title',
+  'w.hostname',
+  'w.updated_at',
+  'w.tagline',
+  'w.logo_media_id',
+  'w.favicon_media_id',
+  'w.color_scheme',
+  'w.accent_color',
+  'w.theme',
+  'w.credit',
+  'w.copyright',
+  'w.contact_email',
+  'w.social_links',
+  'root.name as root_name',
+] as const;
 
 export type SiteGallery = Pick<
   GalleryRow,
   | 'id' | 'uuid' | 'parent_id' | 'name' | 'full_url_path' | 'description' | 'hidden' | 'indexing' | 'password_hash'
-  | 'content_order' | 'content_order_direction' | 'cover_media_id' | 'public_cover_media_id' | 'published_at' | 'updated_at'
+  | 'content_order' | 'content_order_direction' | 'cover_media_id' | 'public_cover_media_id' | 'published_at' | 'updated_at' | 'order_stamp'
 > & { layout: string | null; crop: number | null; spacing: string | null; captions: number | null };
 
 /** A media a visitor may see in a gallery, with what orders it. */
 export type OrderRow = OrderableMedia;
 
+/** The one field each content order compares besides the manual position (content-order.ts). */
+const ORDER_FIELDS: Record<string, 'm.file_name' | 'mg.published_at as mg_published_at' | 'm.shot_at' | 'm.created_at' | 'm.updated_at' | 'm.artist_rating'> = {
+  file_name: 'm.file_name',
+  file_name_nat: 'm.file_name',
+  published_at: 'mg.published_at as mg_published_at',
+  shot_at: 'm.shot_at',
+  created_at: 'm.created_at',
+  updated_at: 'm.updated_at',
+  artist_rating: 'm.artist_rating',
+};
+
 export type SiteMedia = Pick<
   MediaRow,
   | 'id' | 'uuid' | 'file_name' | 'mime_type' | 'storage_key' | 'title' | 'description' | 'location' | 'city' | 'state' | 'country'
-  | 'shot_at' | 'width' | 'height' | 'renditions_state' | 'author' | 'copyright'
+  | 'shot_at' | 'width' | 'height' | 'renditions_state' | 'author' | 'copyright' | 'license' | 'latitude' | 'longitude' | 'client_meta'
 >;
 
 export type SiteRendition = Pick<RenditionRow, 'media_id' | 'name' | 'width' | 'height' | 'mime_type' | 'storage_key' | 'watermarked'>;
@@ -57,6 +111,7 @@ const GALLERY_COLUMNS = [
   'ds.spacing',
   'ds.captions',
   'g.updated_at',
+  'g.order_stamp',
 ] as const;
 
 const MEDIA_COLUMNS = [
@@ -77,7 +132,27 @@ const MEDIA_COLUMNS = [
   'm.renditions_state',
   'm.author',
   'm.copyright',
+  'm.license',
+  'm.latitude',
+  'm.longitude',
+  'm.client_meta',
 ] as const;
+
+/**
+ * The websites with their root gallery's name (one join: renaming it shows on every page at once).
+ * The root is the gallery whose full url path is '': found by the (website, full url path) index,
+ * one row whatever the number of galleries or websites.
+ */
+function websites(db: Db) {
+  return db
+    .selectFrom('websites as w')
+    .leftJoin('galleries as root', (j) => j.onRef('root.website_id', '=', 'w.id').on('root.full_url_path', '=', '').on('root.parent_id', 'is', null))
+    .select(WEBSITE_COLUMNS);
+}
+
+// Compiled once (src/store/prepared.ts): every page request starts with one of these.
+const websiteByUrlname = prepared((db: Db, urlname: string) => websites(db).where('w.urlname', '=', urlname));
+const websitesByHost = preparedAll((db: Db, hosts: readonly string[]) => websites(db).where(sql<string>`lower(w.hostname)`, 'in', hosts).orderBy('w.id'));
 
 /**
  * The access lists of galleries (or of every gallery of a website) as the access
@@ -126,18 +201,52 @@ export interface LoadedChains {
 export class SiteRepository {
   constructor(private readonly db: Db) {}
 
-  websiteByUrlname(urlname: string): Promise<SiteWebsite | undefined> {
-    return this.db.selectFrom('websites').select(['id', 'uuid', 'urlname', 'title', 'hostname']).where('urlname', '=', urlname).executeTakeFirst();
+  async websiteByUrlname(urlname: string): Promise<SiteWebsite | undefined> {
+    return websiteByUrlname(this.db, urlname);
+  }
+
+  /**
+   * The brand's pages (titles for the navigation) and the renditions of its logo and favicon
+   * medias while they are live: two queries, whatever the website holds.
+   */
+  async brandExtras(websiteId: number, mediaIds: readonly number[]): Promise<BrandExtras> {
+    const [nav, renditions] = await Promise.all([
+      this.db.selectFrom('website_pages').select(['slug', 'title']).where('website_id', '=', websiteId).orderBy('position').orderBy('slug').execute(),
+      mediaIds.length === 0
+        ? Promise.resolve([])
+        : this.db
+            .selectFrom('renditions as r')
+            .innerJoin('medias as m', 'm.id', 'r.media_id')
+            .select(['r.media_id', 'r.name', 'r.width', 'r.height', 'r.mime_type', 'r.storage_key', 'r.watermarked'])
+            .where('r.media_id', 'in', mediaIds)
+            .where('m.status', '=', 'live')
+            .orderBy('r.media_id')
+            .orderBy('r.width')
+            .execute(),
+    ]);
+    return { nav, renditions };
+  }
+
+  /** A page of a website by its slug. */
+  page(websiteId: number, slug: string): Promise<{ slug: string; title: string; body: string; updated_at: string } | undefined> {
+    return this.db.selectFrom('website_pages').select(['slug', 'title', 'body', 'updated_at']).where('website_id', '=', websiteId).where('slug', '=', slug).executeTakeFirst();
+  }
+
+  /** Whether a live media is the logo or the favicon of a website: its renditions are public. */
+  async isBrandMedia(mediaId: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('websites')
+      .select('id')
+      .where((eb) => eb.or([eb('logo_media_id', '=', mediaId), eb('favicon_media_id', '=', mediaId)]))
+      .where((eb) => eb.exists(eb.selectFrom('medias').select('id').where('id', '=', mediaId).where('status', '=', 'live')))
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   /** The website at a Host header (`name` or `name:port`, lower-cased): a hostname set with its port wins over one without. */
   async websiteByHost(host: string, name: string): Promise<SiteWebsite | undefined> {
-    const rows = await this.db
-      .selectFrom('websites')
-      .select(['id', 'uuid', 'urlname', 'title', 'hostname'])
-      .where(sql<string>`lower(hostname)`, 'in', [host, name])
-      .orderBy('id')
-      .execute();
+    const rows = await websitesByHost(this.db, [host, name]);
     return rows.find((r) => r.hostname!.toLowerCase() === host) ?? rows[0];
   }
 
@@ -265,15 +374,67 @@ export class SiteRepository {
     return out;
   }
 
-  /** What orders the medias a visitor may see in a gallery: live, published there, renditions not failed. */
-  orderRows(galleryId: number): Promise<OrderRow[]> {
+  /**
+   * What orders the medias a visitor may see in a gallery (live, published there, renditions not
+   * failed) in `contentOrder`: the membership and the one field that order compares; the fields
+   * other orders compare are left out (null), as the memo of a 50 000-media gallery is built from
+   * these rows and would otherwise hold every field of every media at once.
+   */
+  async orderRows(galleryId: number, contentOrder: string): Promise<OrderRow[]> {
+    // Manual orders compare the position only; an order this code does not know sorts as published_at does.
+    const field = contentOrder.startsWith('manual') ? undefined : (ORDER_FIELDS[contentOrder] ?? ORDER_FIELDS.published_at);
+    const q = this.db
+      .selectFrom('media_galleries as mg')
+      .innerJoin('medias as m', 'm.id', 'mg.media_id')
+      .select(['mg.media_id', 'mg.position'])
+      .where('mg.gallery_id', '=', galleryId)
+      .where('m.status', '=', 'live')
+      .where('m.renditions_state', '!=', 'failed');
+    const rows = await (field === undefined ? q : q.select(field)).execute();
+    return rows as unknown as OrderRow[];
+  }
+
+  /** A media's id by its UUID (the gallery's order says whether the gallery shows it). */
+  async mediaId(uuid: string): Promise<number | undefined> {
+    const r = await this.db.selectFrom('medias').select('id').where('uuid', '=', uuid).executeTakeFirst();
+    return r?.id;
+  }
+
+  /** UUIDs of medias by id. */
+  async uuids(ids: readonly number[]): Promise<Map<number, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.selectFrom('medias').select(['id', 'uuid']).where('id', 'in', ids).execute();
+    return new Map(rows.map((r) => [r.id, r.uuid]));
+  }
+
+  /** How many medias visitors may see in each of the galleries (the sitemap's size). */
+  async visibleCount(galleryIds: readonly number[]): Promise<number> {
+    if (galleryIds.length === 0) return 0;
+    const r = await this.db
+      .selectFrom('media_galleries as mg')
+      .innerJoin('medias as m', 'm.id', 'mg.media_id')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('mg.gallery_id', 'in', galleryIds)
+      .where('m.status', '=', 'live')
+      .where('m.renditions_state', '!=', 'failed')
+      .executeTakeFirst();
+    return Number(r?.n ?? 0);
+  }
+
+  /** A window of the medias visitors may see in the galleries, by gallery and media id (a part of the sitemap). */
+  visibleMedias(galleryIds: readonly number[], limit: number, offset: number): Promise<Array<{ gallery_id: number; uuid: string; updated_at: string }>> {
+    if (galleryIds.length === 0 || limit <= 0) return Promise.resolve([]);
     return this.db
       .selectFrom('media_galleries as mg')
       .innerJoin('medias as m', 'm.id', 'mg.media_id')
-      .select(['mg.media_id', 'm.uuid', 'mg.position', 'm.file_name', 'mg.published_at as mg_published_at', 'm.shot_at', 'm.created_at', 'm.updated_at', 'm.artist_rating'])
-      .where('mg.gallery_id', '=', galleryId)
+      .select(['mg.gallery_id', 'm.uuid', 'm.updated_at'])
+      .where('mg.gallery_id', 'in', galleryIds)
       .where('m.status', '=', 'live')
       .where('m.renditions_state', '!=', 'failed')
+      .orderBy('mg.gallery_id')
+      .orderBy('mg.media_id')
+      .limit(limit)
+      .offset(offset)
       .execute();
   }
 

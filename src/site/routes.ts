@@ -6,20 +6,23 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { h, type VNode } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import { ApiError } from '../http/errors.js';
+import { MemoryCache } from '../ops/cache.js';
 import { closeAfterReply } from '../http/linger.js';
+import { SLUG } from '../websites/brand.js';
 import { backUnder, cookiePath, pathAndQuery, type SiteAddress } from './address.js';
 import { GalleryPage } from './pages/gallery.js';
 import { render, type Frame } from './pages/layout.js';
+import { ContentPage } from './pages/content.js';
 import { MediaPage } from './pages/media.js';
 import { PasswordPage, SigninPage } from './pages/messages.js';
 import type { VisitorPass } from './pass.js';
 import { passCookie, readPass } from './pass-cookie.js';
 import type { WebsiteDeps, WebsiteKit } from './kit.js';
-import { galleryHref, type Refusal } from './service.js';
+import type { Refusal, Sitemap } from './service.js';
+import { isUuid } from '../access/uuid.js';
 
 const FORM_BYTES = 4096;
 const PAGE = /^[1-9][0-9]{0,5}$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const FULL_PATH = /^[a-z0-9-]+(\/[a-z0-9-]+)*$/;
 /** No gallery has a longer full url path or lies deeper (docs/galleries.md): refused before any query. */
 const MAX_FULL_PATH_CHARS = 1000;
@@ -28,37 +31,19 @@ const MAX_DEPTH = 32;
 function isGalleryPath(path: string): boolean {
   return path.length <= MAX_FULL_PATH_CHARS && FULL_PATH.test(path) && path.split('/').length <= MAX_DEPTH;
 }
-/** Pages kept by the micro-cache; the oldest go first. */
+/**
+ * The micro-cache: a short-lived memory of the pages anonymous visitors get
+ * (the same for all of them), so a popular gallery costs its queries and its
+ * rendering once per period, not once per visitor. Visitors with a pass are
+ * never served from it. At most this many pages, and this many characters of
+ * HTML in all (a gallery page of many media is large); the least recently used go first.
+ */
 const CACHE_ENTRIES = 1000;
+const CACHE_CHARS = 32 * 1024 * 1024;
 
 interface CachedPage {
-  expires: number;
   html: string;
   indexable: boolean;
-}
-
-/**
- * A short-lived memory of the pages anonymous visitors get (the same for all
- * of them): a popular gallery costs its queries and its rendering once per
- * period, not once per visitor. Visitors with a pass are never served from it.
- */
-class PageCache {
-  private readonly pages = new Map<string, CachedPage>();
-  constructor(private readonly ttlMs: number) {}
-
-  get(key: string, now = Date.now()): CachedPage | undefined {
-    const hit = this.pages.get(key);
-    if (hit && hit.expires > now) return hit;
-    if (hit) this.pages.delete(key);
-    return undefined;
-  }
-
-  set(key: string, html: string, indexable: boolean, now = Date.now()): void {
-    if (this.ttlMs <= 0) return;
-    this.pages.delete(key);
-    this.pages.set(key, { expires: now + this.ttlMs, html, indexable });
-    if (this.pages.size > CACHE_ENTRIES) this.pages.delete(this.pages.keys().next().value!);
-  }
 }
 
 /** What a site request is about, once its website is known. */
@@ -77,7 +62,7 @@ type PageAddress = { kind: 'gallery'; path: string } | { kind: 'media'; path: st
 
 function pageAddressOf(rest: string): PageAddress | undefined {
   if (rest === '') return { kind: 'gallery', path: '' };
-  if (rest.startsWith('_/')) return UUID.test(rest.slice(2)) ? { kind: 'media', path: '', uuid: rest.slice(2).toLowerCase() } : undefined;
+  if (rest.startsWith('_/')) return isUuid(rest.slice(2)) ? { kind: 'media', path: '', uuid: rest.slice(2).toLowerCase() } : undefined;
   if (!rest.startsWith('-/')) return undefined;
   const inner = rest.slice(2);
   const cut = inner.indexOf('/_/');
@@ -85,12 +70,16 @@ function pageAddressOf(rest: string): PageAddress | undefined {
   if (!isGalleryPath(path)) return undefined;
   if (cut < 0) return { kind: 'gallery', path };
   const uuid = inner.slice(cut + 3);
-  return UUID.test(uuid) ? { kind: 'media', path, uuid: uuid.toLowerCase() } : undefined;
+  return isUuid(uuid) ? { kind: 'media', path, uuid: uuid.toLowerCase() } : undefined;
 }
 
 export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: WebsiteDeps): void {
   const { site, passes } = deps;
-  const cache = new PageCache(deps.cacheSeconds * 1000);
+  const cache = new MemoryCache<string, CachedPage>({
+    entries: CACHE_ENTRIES,
+    ttlMs: deps.cacheSeconds * 1000,
+    size: { max: CACHE_CHARS, of: (page) => page.html.length },
+  });
   const secure = () => deps.config.publicUrl.startsWith('https:');
 
   const frameOf = (at: SiteAddress): Omit<Frame, 'title' | 'indexable' | 'crumbs' | 'script'> => ({ ...kit.frameOf(at), canonical: undefined });
@@ -112,38 +101,33 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
   const galleryPage = async (reply: FastifyReply, v: Visit, fullUrlPath: string, page: number, here: string) => {
     const view = await site.gallery(v.at, fullUrlPath, page, v.pass);
     if (view.kind !== 'gallery') return refusal(reply, v, view, here);
-    const html = render(GalleryPage({ view, frame: { ...frameOf(v.at), canonical: site.homeUrl(v.at.website) + galleryHref('', fullUrlPath) + (page > 1 ? `?page=${page}` : '') } }));
-    if (!v.pass) cache.set(v.cacheKey, html, view.indexable);
+    const html = render(GalleryPage({ view, frame: { ...frameOf(v.at), canonical: view.meta.canonical, meta: view.meta } }));
+    if (!v.pass) cache.set(v.cacheKey, { html, indexable: view.indexable });
     return kit.html(reply, 200, html, { indexable: view.indexable });
   };
 
   const mediaPage = async (reply: FastifyReply, v: Visit, fullUrlPath: string, uuid: string, here: string) => {
     const view = await site.media(v.at, fullUrlPath, uuid, v.pass);
     if (view.kind !== 'media') return refusal(reply, v, view, here);
-    const html = render(MediaPage({ view, frame: frameOf(v.at) }));
-    if (!v.pass) cache.set(v.cacheKey, html, view.indexable);
+    const html = render(MediaPage({ view, frame: { ...frameOf(v.at), canonical: view.meta.canonical, meta: view.meta } }));
+    if (!v.pass) cache.set(v.cacheKey, { html, indexable: view.indexable });
     return kit.html(reply, 200, html, { indexable: view.indexable });
   };
 
   const robots = async (reply: FastifyReply, v: Visit) => {
-    const entries = await site.sitemap(v.at.website);
+    const listed = await site.listed(v.at.website);
     const home = `${v.at.homePath}/`;
     const lines = ['User-agent: *'];
     // Nothing to index: keep crawlers out altogether.
-    if (entries.length === 0) lines.push(`Disallow: ${home}`);
+    if (listed.length === 0) lines.push(`Disallow: ${home}`);
     else lines.push(`Disallow: ${home}_password`, `Disallow: ${home}_signin`, `Sitemap: ${site.homeUrl(v.at.website)}/sitemap.xml`);
     return sendText(reply, 'text/plain; charset=utf-8', lines.join('\n') + '\n');
   };
 
-  const sitemap = async (reply: FastifyReply, v: Visit) => {
-    const entries = await site.sitemap(v.at.website);
-    // Written by the same escaping renderer as the pages.
-    const doc: VNode = h(
-      'urlset',
-      { xmlns: 'http://www.sitemaps.org/schemas/sitemap/0.9' },
-      entries.map((e) => h('url', null, h('loc', null, e.loc), h('lastmod', null, e.lastmod.slice(0, 10)))),
-    );
-    return sendText(reply, 'application/xml; charset=utf-8', '<?xml version="1.0" encoding="UTF-8"?>\n' + renderToString(doc));
+  const sitemap = async (reply: FastifyReply, v: Visit, part: number | undefined) => {
+    const map = await site.sitemap(v.at.website, part);
+    if (!map) throw notFound();
+    return sendText(reply, 'application/xml; charset=utf-8', sitemapXml(map));
   };
 
   const password = async (req: FastifyRequest, reply: FastifyReply, v: Visit) => {
@@ -175,6 +159,22 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
     return kit.html(reply, 403, render(page));
   };
 
+  /** A page of the website's navigation (Markdown), `<home>/p/<slug>`: the same for every visitor, so cached too. */
+  const contentPage = async (reply: FastifyReply, v: Visit, slug: string) => {
+    if (!SLUG.test(slug)) throw notFound();
+    const href = `${v.at.homePath}/p/${slug}`;
+    // One address, as the other pages: whatever query a visitor adds is sent there first.
+    if ([...v.query.keys()].length > 0) return reply.code(301).header('location', href).send();
+    v.cacheKey = `${brandKey(v.at)}\n${v.at.homePath}\npage\n${slug}`;
+    const hit = cache.get(v.cacheKey);
+    if (hit) return kit.html(reply, 200, hit.html, { indexable: hit.indexable });
+    const page = await site.page(v.at, slug);
+    if (!page) throw notFound();
+    const html = render(ContentPage({ title: page.title, html: page.html, frame: { ...frameOf(v.at), canonical: `${site.homeUrl(v.at.website)}/p/${slug}`, current: href } }));
+    cache.set(v.cacheKey, { html, indexable: true });
+    return kit.html(reply, 200, html, { indexable: true });
+  };
+
   /** One request below a website's home. */
   const visit = async (req: FastifyRequest, reply: FastifyReply, at: SiteAddress, rest: string, query: URLSearchParams): Promise<unknown> => {
     await kit.withinBudget(req);
@@ -186,8 +186,10 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
       if (rest === '_password') return password(req, reply, v);
       throw notFound();
     }
+    if (rest.startsWith('p/')) return contentPage(reply, v, rest.slice(2));
     if (rest === 'robots.txt') return robots(reply, v);
-    if (rest === 'sitemap.xml') return sitemap(reply, v);
+    const sitemapPart = SITEMAP_PART.exec(rest);
+    if (sitemapPart) return sitemap(reply, v, sitemapPart[1] === undefined ? undefined : Number(sitemapPart[1]));
     const target = pageAddressOf(rest);
     if (!target) throw notFound();
     let page = 1;
@@ -203,7 +205,7 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
     const here = `${at.homePath}/${rest}${canonicalQuery ? `?${canonicalQuery}` : ''}`;
     const names = [...query.keys()];
     if (canonicalQuery ? names.length !== 1 : names.length !== 0) return reply.code(301).header('location', here).send();
-    v.cacheKey = `${at.website.id}\n${at.homePath}\n${target.kind}\n${target.path}\n${target.kind === 'gallery' ? page : target.uuid}`;
+    v.cacheKey = `${brandKey(at)}\n${at.homePath}\n${target.kind}\n${target.path}\n${target.kind === 'gallery' ? page : target.uuid}`;
     if (!pass) {
       const hit = cache.get(v.cacheKey);
       if (hit) return kit.html(reply, 200, hit.html, { indexable: hit.indexable });
@@ -239,9 +241,33 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
     const { path, query } = pathAndQuery(req.raw.url);
     return visit(req, reply, at, path.slice(1), query);
   };
-  for (const url of ['/', '/-/*', '/_/*', '/robots.txt', '/sitemap.xml']) fastify.route({ method: 'GET', url, handler: byHost });
+  for (const url of ['/', '/-/*', '/_/*', '/robots.txt', '/sitemap.xml', '/sitemap-*']) fastify.route({ method: 'GET', url, handler: byHost });
   fastify.route({ method: 'POST', url: '/_password', bodyLimit: FORM_BYTES, handler: byHost });
+  // The website's own pages (an API extension: docs/website.md "Brand and pages").
+  fastify.route({ method: 'GET', url: '/p/*', handler: byHost });
 }
+
+/**
+ * What names a website's look in the micro-cache's keys: a change of its brand or pages moves
+ * its `updated_at` on, and a rename of its root gallery its root's name, so a cached page never
+ * outlives either.
+ */
+function brandKey(at: SiteAddress): string {
+  return `${at.website.id}\n${at.website.updated_at ?? ''}\n${at.website.root_name ?? ''}`;
+}
+
+/** A sitemap file, or the index of its parts, written by the same escaping renderer as the pages. */
+export function sitemapXml(map: Sitemap): string {
+  const xmlns = { xmlns: 'http://www.sitemaps.org/schemas/sitemap/0.9' };
+  const doc: VNode =
+    map.kind === 'index'
+      ? h('sitemapindex', xmlns, map.parts.map((loc) => h('sitemap', null, h('loc', null, loc))))
+      : h('urlset', xmlns, map.entries.map((e) => h('url', null, h('loc', null, e.loc), h('lastmod', null, e.lastmod.slice(0, 10)))));
+  return '<?xml version="1.0" encoding="UTF-8"?>\n' + renderToString(doc);
+}
+
+/** `sitemap.xml`, or a part of it when it is an index (`sitemap-N.xml`). */
+const SITEMAP_PART = /^sitemap(?:-([1-9][0-9]{0,5}))?\.xml$/;
 
 /** The gallery of a page address under the home (for the form shown again after a wrong password). */
 function backGalleryPath(back: string, homePath: string): string {

@@ -2,13 +2,18 @@
 // views, after the access decision (src/site/access.ts) over the chain of
 // galleries from the root. No HTML here (pages/*.tsx) and no HTTP (routes.ts).
 import { isUuid } from '../access/uuid.js';
+import { BrandExtrasLoader, brandOf, type SiteBrand } from './brand.js';
+import { renderMarkdown } from './markdown.js';
 import { verifyPassword } from '../users/passwords.js';
-import type { FileUrls } from './file-urls.js';
-import { homeUrl, type SiteAddress } from './address.js';
+import type { FileUrls } from '../storage/file-urls.js';
+import { FIELD_BITS } from '../media/file-fields.js';
+import { homeUrl } from '../websites/home-url.js';
+import type { SiteAddress } from './address.js';
 import { accessState, decide, type Chain, type Decision, type GateGallery, type VisitorAccess } from './access.js';
 import type { VisitorPass } from './pass.js';
-import { sortByContentOrder } from '../galleries/content-order.js';
+import { OrderMemo } from './order-memo.js';
 import type { SiteGallery, SiteMedia, SiteRendition, SiteRepository, SiteWebsite } from './repository.js';
+import { creditOf, imageGallery, imageObject, shareImage, summary, type Credit, type ImageFacts, type PageMeta } from './share.js';
 
 export const MEDIAS_PER_PAGE = 60;
 /** The display styles' layouts; anything else is shown as a grid. */
@@ -58,8 +63,8 @@ export interface MediaItem {
   picture: Picture;
   /** The viewer's image: a fallback (2048 at most) and every size, up to the largest, for its zoom. */
   large?: { src: string; srcset: string; width: number; height: number };
-  /** The credit line: author and copyright as the media says (H7's metadata may fill them from the file). */
-  credit?: string;
+  /** Author, copyright notice, licence: the viewer's caption credit line (absent when none is set). */
+  credit?: Credit;
   /** The comp download, when the visitor's rights allow it (a signed address). */
   download?: string;
 }
@@ -94,6 +99,8 @@ export interface GalleryView {
   href: string;
   indexable: boolean;
   restricted: boolean;
+  /** Canonical address, share card and JSON-LD (src/site/share.ts). */
+  meta: PageMeta;
 }
 
 export interface MediaView {
@@ -103,9 +110,12 @@ export interface MediaView {
   description: string | null;
   keywords: string[];
   location: string | null;
+  /** WGS 84 degrees, from the file or the API. */
+  position: { latitude: number; longitude: number } | null;
   shotAt: string | null;
+  /** Author, copyright notice, licence (absent when none is set). */
+  credit?: Credit;
   picture: Picture;
-  credit?: string;
   crumbs: Crumb[];
   galleryHref: string;
   prev?: string;
@@ -113,6 +123,8 @@ export interface MediaView {
   downloads: Array<{ label: string; href: string }>;
   indexable: boolean;
   restricted: boolean;
+  /** Canonical address, share card and JSON-LD (src/site/share.ts). */
+  meta: PageMeta;
 }
 
 /** A page the visitor may not see yet. */
@@ -126,6 +138,12 @@ export interface SitemapEntry {
   lastmod: string;
 }
 
+/** The most addresses one sitemap file may hold (sitemaps.org); beyond it, /sitemap.xml is an index of parts. */
+export const SITEMAP_URLS = 50_000;
+
+/** A sitemap file: its addresses, or (beyond the limit) the addresses of its parts. */
+export type Sitemap = { kind: 'urls'; entries: SitemapEntry[] } | { kind: 'index'; parts: string[] };
+
 export class SiteService {
   constructor(
     private readonly repo: SiteRepository,
@@ -134,12 +152,33 @@ export class SiteService {
     private readonly files: FileUrls,
     /** Read at each use: PUBLIC_URL may be settled after start (the tests learn their port then). */
     private readonly config: { readonly publicUrl: string },
-  ) {}
+    /** Addresses per sitemap file (a constant but for tests of the index). */
+    private readonly sitemapUrls = SITEMAP_URLS,
+  ) {
+    this.orders = new OrderMemo((galleryId, contentOrder) => this.repo.orderRows(galleryId, contentOrder));
+  }
+
+  /** Each gallery's visible order, under its stamp: pages cost their slice (issue 22). */
+  private readonly orders: OrderMemo;
 
   /** A website by its urlname, or by a Host header (lower-cased, with or without its port). */
-  website(by: { urlname: string } | { host: string }): Promise<SiteWebsite | undefined> {
-    if ('urlname' in by) return this.repo.websiteByUrlname(by.urlname);
-    return this.repo.websiteByHost(by.host, by.host.replace(/:\d+$/, ''));
+  async website(by: { urlname: string } | { host: string }): Promise<SiteWebsite | undefined> {
+    const website = 'urlname' in by ? await this.repo.websiteByUrlname(by.urlname) : await this.repo.websiteByHost(by.host, by.host.replace(/:\d+$/, ''));
+    return website && this.brandExtras.attach(this.repo, website);
+  }
+
+  /** The brand's pages and pictures, remembered per website version (brand.ts). */
+  private readonly brandExtras = new BrandExtrasLoader();
+
+  /** The website's brand as its pages show it (brand.ts). */
+  brand(at: SiteAddress): SiteBrand {
+    return brandOf(at, (key) => this.files.public(key));
+  }
+
+  /** A page of the website's navigation (Markdown, rendered and sanitised); undefined: 404. */
+  async page(at: SiteAddress, slug: string): Promise<{ title: string; html: string } | undefined> {
+    const page = await this.repo.page(at.website.id, slug);
+    return page && { title: page.title, html: renderMarkdown(page.body) };
   }
 
   /** The website's canonical home URL (its hostname when it has one). */
@@ -154,15 +193,15 @@ export class SiteService {
     const gallery = chain[chain.length - 1];
     const href = galleryHref(at.homePath, gallery.full_url_path);
 
-    const order = sortByContentOrder(await this.repo.orderRows(gallery.id), gallery.content_order, gallery.content_order_direction);
+    const order = await this.orders.of(gallery);
     const pages = Math.max(1, Math.ceil(order.length / MEDIAS_PER_PAGE));
     if (page > pages) return { kind: 'not-found' };
-    const slice = order.slice((page - 1) * MEDIAS_PER_PAGE, page * MEDIAS_PER_PAGE);
+    const slice = order.page(page, MEDIAS_PER_PAGE);
 
     const childRows = page === 1 ? await this.repo.listedChildren(gallery.id) : [];
     const [covers, childAcls] = await Promise.all([this.repo.covers(childRows.map((c) => c.id)), this.repo.acls(childRows.map((c) => c.id))]);
     const publicCovers = childRows.flatMap((c) => (c.public_cover_media_id === null ? [] : [c.public_cover_media_id]));
-    const { medias, renditions } = await this.repo.medias([...slice.map((r) => r.media_id), ...covers.values(), ...publicCovers]);
+    const { medias, renditions, keywords } = await this.repo.medias([...slice, ...covers.values(), ...publicCovers]);
     const sign = this.signer(decision, pass, now, gallery.uuid, gate);
     const publicly = (key: string) => this.files.public(key);
     const stamp = this.files.accessStamp(accessState(gate));
@@ -181,8 +220,8 @@ export class SiteService {
         : publicCover && picture(publicCover, renditions.get(publicCover.id) ?? [], publicly);
       return { name: c.name, href: galleryHref(at.homePath, c.full_url_path), locked: !childDecision.ok, cover, date: c.published_at };
     });
-    const items: MediaItem[] = slice.flatMap((r) => {
-      const m = medias.get(r.media_id);
+    const items: MediaItem[] = slice.flatMap((id) => {
+      const m = medias.get(id);
       if (!m) return [];
       const rs = renditions.get(m.id) ?? [];
       const comp = decision.compDownload ? compRendition(rs) : undefined;
@@ -198,9 +237,33 @@ export class SiteService {
         },
       ];
     });
+    const title = chain.length === 1 ? at.website.title || gallery.name : gallery.name;
+    const home = this.homeUrl(at.website);
+    const canonical = home + galleryHref('', gallery.full_url_path) + (page > 1 ? `?page=${page}` : '');
+    const publicUrl = this.absoluteFiles(home);
+    const meta: PageMeta = { canonical };
+    if (shareable(decision)) {
+      // The card's picture: the gallery's cover when it is on this page, else its first photo.
+      const lead = slice.find((id) => id === gallery.cover_media_id) ?? slice[0];
+      const leadMedia = lead === undefined ? undefined : medias.get(lead);
+      const images = slice.flatMap((id) => {
+        const m = medias.get(id);
+        if (!m) return [];
+        const page = home + mediaHref('', gallery.full_url_path, m.uuid);
+        return [imageObject(imageFacts(m, renditions.get(m.id) ?? [], keywords.get(m.id) ?? [], page, publicUrl), false, true)];
+      });
+      meta.card = {
+        title,
+        description: summary(gallery.description),
+        siteName: at.website.title || at.website.urlname,
+        image: leadMedia ? shareImage(renditions.get(leadMedia.id) ?? [], titleOf(leadMedia), publicUrl) : undefined,
+      };
+      meta.structured = imageGallery({ title, description: gallery.description, page: canonical, images });
+    }
     return {
       kind: 'gallery',
-      title: chain.length === 1 ? at.website.title || gallery.name : gallery.name,
+      // The root gallery's own name (a rename shows at once); the website's title is the header's (and the card's).
+      title: gallery.name,
       description: gallery.description,
       layout: presentation.layout,
       presentation,
@@ -212,6 +275,7 @@ export class SiteService {
       href,
       indexable: indexable(chain, decision),
       restricted: decision.restricted,
+      meta,
     };
   }
 
@@ -221,12 +285,19 @@ export class SiteService {
     if (access.kind !== 'ok') return access.refusal;
     const { chain, gate, decision } = access;
     const gallery = chain[chain.length - 1];
-    const order = sortByContentOrder(await this.repo.orderRows(gallery.id), gallery.content_order, gallery.content_order_direction);
-    const at_ = order.findIndex((r) => r.uuid === mediaUuid.toLowerCase());
+    const [order, id] = await Promise.all([this.orders.of(gallery), this.repo.mediaId(mediaUuid.toLowerCase())]);
+    const at_ = id === undefined ? -1 : order.positionOf(id);
     if (at_ < 0) return { kind: 'not-found' };
-    const { medias, renditions, keywords } = await this.repo.medias([order[at_].media_id]);
-    const m = medias.get(order[at_].media_id);
+    const prevId = at_ > 0 ? order.ids[at_ - 1] : undefined;
+    const nextId = at_ < order.length - 1 ? order.ids[at_ + 1] : undefined;
+    const [{ medias, renditions, keywords }, neighbours] = await Promise.all([
+      this.repo.medias([order.ids[at_]]),
+      this.repo.uuids([prevId, nextId].filter((n): n is number => n !== undefined)),
+    ]);
+    const m = medias.get(order.ids[at_]);
     if (!m) return { kind: 'not-found' };
+    const prevUuid = prevId === undefined ? undefined : neighbours.get(prevId);
+    const nextUuid = nextId === undefined ? undefined : neighbours.get(nextId);
     const rs = renditions.get(m.id) ?? [];
     const stamp = this.files.accessStamp(accessState(gate));
     const sign = this.signer(decision, pass, now, gallery.uuid, gate);
@@ -238,24 +309,34 @@ export class SiteService {
     if (decision.ok && decision.hiresDownload && m.storage_key) {
       downloads.push({ label: `Download the original${m.width && m.height ? ` (${m.width} × ${m.height})` : ''}`, href: this.files.signed(m.storage_key, originalExpiry(now), visitorOf(pass), gallery.uuid, true, stamp) });
     }
-    const place = [m.location, m.city, m.state, m.country].filter((s): s is string => !!s && s.trim() !== '').join(', ');
+    const place = placeOf(m);
+    const home = this.homeUrl(at.website);
+    const canonical = home + mediaHref('', gallery.full_url_path, m.uuid);
+    const meta: PageMeta = { canonical };
+    if (shareable(decision)) {
+      const facts = imageFacts(m, rs, keywords.get(m.id) ?? [], canonical, this.absoluteFiles(home));
+      meta.card = { title: titleOf(m), description: summary(m.description), siteName: at.website.title || at.website.urlname, image: facts.image };
+      meta.structured = imageObject(facts, true);
+    }
     return {
       kind: 'media',
       title: titleOf(m),
       uuid: m.uuid,
       description: m.description,
       keywords: keywords.get(m.id) ?? [],
-      location: place || null,
+      location: place,
+      position: positionOf(m),
       shotAt: m.shot_at,
-      picture: picture(m, rs, sign, true),
       credit: creditOf(m),
+      picture: picture(m, rs, sign, true),
       crumbs: crumbs(at, chain),
       galleryHref: galleryHref(at.homePath, gallery.full_url_path),
-      prev: at_ > 0 ? mediaHref(at.homePath, gallery.full_url_path, order[at_ - 1].uuid) : undefined,
-      next: at_ < order.length - 1 ? mediaHref(at.homePath, gallery.full_url_path, order[at_ + 1].uuid) : undefined,
+      prev: prevUuid === undefined ? undefined : mediaHref(at.homePath, gallery.full_url_path, prevUuid),
+      next: nextUuid === undefined ? undefined : mediaHref(at.homePath, gallery.full_url_path, nextUuid),
       downloads,
       indexable: indexable(chain, decision),
       restricted: decision.restricted,
+      meta,
     };
   }
 
@@ -272,24 +353,48 @@ export class SiteService {
   }
 
   /**
-   * Galleries search engines may index: the sitemap. Only galleries anyone may
-   * find and open are listed: a hidden gallery, or one behind a password or an
-   * access list (itself or above it), never appears, whatever its `indexing`
-   * says — `indexing` 2 lets such a page be indexed when found, it does not
-   * announce it. `indexing` 0 is left out too.
+   * Galleries search engines may index, and the media pages they show. Only galleries anyone may
+   * find and open are listed: a hidden gallery, or one behind a password or an access list
+   * (itself or above it), never appears, whatever its `indexing` says — `indexing` 2 lets such a
+   * page be indexed when found, it does not announce it. `indexing` 0 is left out too.
    */
-  async sitemap(website: SiteWebsite): Promise<SitemapEntry[]> {
+  async listed(website: SiteWebsite): Promise<Array<{ id: number; path: string; lastmod: string }>> {
     const chains = await this.visitors.everyChain(website.id);
-    const home = this.homeUrl(website);
-    const out: SitemapEntry[] = [];
+    const out: Array<{ id: number; path: string; lastmod: string }> = [];
     for (const [path, chain] of chains) {
       const g = chain.galleries[chain.galleries.length - 1];
       if (g.indexing === 0) continue;
       const listed = chain.galleries.every((c) => c.hidden === 0);
       const open = decide(chain.gate, undefined);
-      if (listed && open.ok && !open.restricted) out.push({ loc: home + galleryHref('', path), lastmod: g.updated_at });
+      if (listed && open.ok && !open.restricted) out.push({ id: g.id, path, lastmod: g.updated_at });
     }
     return out;
+  }
+
+  /**
+   * The sitemap (`part` undefined) or one part of it: the listed galleries, then the media pages
+   * they show (by gallery and media id). Up to `sitemapUrls` addresses it is one file; beyond, the
+   * sitemap is an index of parts of that many (sitemap-1.xml, …). A part that does not exist:
+   * undefined. Each part reads its own window of medias, not the others'.
+   */
+  async sitemap(website: SiteWebsite, part?: number): Promise<Sitemap | undefined> {
+    const galleries = await this.listed(website);
+    const home = this.homeUrl(website);
+    const ids = galleries.map((g) => g.id);
+    const total = galleries.length + (await this.repo.visibleCount(ids));
+    const limit = this.sitemapUrls;
+    const parts = Math.ceil(total / limit);
+    if (part === undefined && parts > 1) return { kind: 'index', parts: Array.from({ length: parts }, (_, i) => `${home}/sitemap-${i + 1}.xml`) };
+    if (part !== undefined && (parts <= 1 || part < 1 || part > parts)) return undefined;
+    const start = part === undefined ? 0 : (part - 1) * limit;
+    const end = Math.min(total, start + limit);
+    const entries: SitemapEntry[] = galleries.slice(start, end).map((g) => ({ loc: home + galleryHref('', g.path), lastmod: g.lastmod }));
+    const from = Math.max(start, galleries.length);
+    const pathOf = new Map(galleries.map((g) => [g.id, g.path]));
+    for (const m of await this.repo.visibleMedias(ids, end - from, from - galleries.length)) {
+      entries.push({ loc: home + mediaHref('', pathOf.get(m.gallery_id)!, m.uuid), lastmod: m.updated_at });
+    }
+    return { kind: 'urls', entries };
   }
 
   private async access(
@@ -322,6 +427,14 @@ export class SiteService {
   }
 
   /**
+   * Public file addresses made absolute for cards and JSON-LD (read away from the page): on the
+   * origin of the website's canonical home, which serves `/files` as every address of the service does.
+   */
+  private absoluteFiles(home: string): (key: string) => string {
+    return (key) => new URL(this.files.public(key), home).href;
+  }
+
+  /**
    * File addresses for one decision: public ones when everyone may see them, else signed for this
    * visitor and for the gallery they are shown in (`galleryUuid`: the media must stay published
    * there), with the access stamp of its chain (`gate`: a change of access revokes them).
@@ -333,6 +446,44 @@ export class SiteService {
     const stamp = this.files.accessStamp(accessState(gate));
     return (key) => this.files.signed(key, e, v, galleryUuid, false, stamp);
   }
+}
+
+/**
+ * A page that may carry a share card and JSON-LD: one anyone may open, no password or access
+ * list on the way. A hidden gallery (not listed, open to whoever has the link) has them too: a
+ * link to it is meant to be passed on; it stays `noindex` (indexable below).
+ */
+function shareable(decision: Extract<Decision, { ok: true }>): boolean {
+  return !decision.restricted;
+}
+
+function placeOf(m: SiteMedia): string | null {
+  return [m.location, m.city, m.state, m.country].filter((s): s is string => !!s && s.trim() !== '').join(', ') || null;
+}
+
+/**
+ * A position is shown to visitors only when the photographer set it: one a camera wrote into the
+ * file stays in the library (the API shows it to its owner) and off the website, since it can
+ * name a home or a nest (docs/media.md, "Metadata from the file").
+ */
+function positionOf(m: SiteMedia): MediaView['position'] {
+  if ((Number(m.client_meta) & FIELD_BITS.position) === 0) return null;
+  return m.latitude !== null && m.longitude !== null ? { latitude: m.latitude, longitude: m.longitude } : null;
+}
+
+/** What the JSON-LD says of a picture shown on a public page (its image at a public address). */
+function imageFacts(m: SiteMedia, rs: readonly SiteRendition[], keywords: readonly string[], page: string, publicUrl: (key: string) => string): ImageFacts {
+  return {
+    title: titleOf(m),
+    description: m.description,
+    keywords,
+    credit: creditOf(m),
+    shotAt: m.shot_at,
+    place: placeOf(m),
+    position: positionOf(m),
+    page,
+    image: shareImage(rs, titleOf(m), publicUrl),
+  };
 }
 
 /** Search engines may index it: indexing 2, or 1 when no hidden gallery is on the way and anyone may see it. */
@@ -375,7 +526,7 @@ function mediaHref(homePath: string, fullUrlPath: string, uuid: string): string 
 }
 
 function crumbs(at: SiteAddress, chain: readonly SiteGallery[]): Crumb[] {
-  return chain.map((g, i) => ({ name: i === 0 ? at.website.title || g.name : g.name, href: galleryHref(at.homePath, g.full_url_path) }));
+  return chain.map((g) => ({ name: g.name, href: galleryHref(at.homePath, g.full_url_path) }));
 }
 
 function titleOf(m: SiteMedia): string {
@@ -421,16 +572,6 @@ function large(rs: readonly SiteRendition[], sign: (key: string) => string): Med
   const pick = [...sizes].reverse().find((r) => Math.max(r.width, r.height) <= 2048) ?? sizes[0];
   const top = sizes[sizes.length - 1];
   return { src: sign(pick.storage_key), srcset: sizes.map((r) => `${sign(r.storage_key)} ${r.width}w`).join(', '), width: top.width, height: top.height };
-}
-
-/** "© copyright · author" as the media says, without repeating a name the copyright already holds. */
-function creditOf(m: SiteMedia): string | undefined {
-  const author = m.author?.trim() ?? '';
-  const copyright = m.copyright?.trim() ?? '';
-  const parts: string[] = [];
-  if (copyright) parts.push(/^(©|\(c\)|copyright)/i.test(copyright) ? copyright : `© ${copyright}`);
-  if (author && !copyright.includes(author)) parts.push(author);
-  return parts.length > 0 ? parts.join(' · ') : undefined;
 }
 
 /** The comp: the watermarked 1280, else the largest watermarked size. */

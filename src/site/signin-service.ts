@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { isUuid } from '../access/uuid.js';
 import type { Config } from '../config.js';
 import { ApiError } from '../http/errors.js';
+import { MemoryCache } from '../ops/cache.js';
 import { backUnder, canonicalAddress, type SiteAddress } from './address.js';
 import type { Mailer } from './mailer.js';
 import type { DeadLink, SiteRow, UsedLink, VisitorsRepository } from './signin-repository.js';
@@ -41,8 +42,8 @@ export interface CreatedLink {
 
 /** The links themselves: made, used once, purged. Needs neither mail nor HTTP (the admin command line uses it). */
 export class VisitorLinks {
-  /** `<website id>:<token hash>` of tokens that matched nothing lately, with when they are forgotten. */
-  private readonly unknown = new Map<string, number>();
+  /** `<website id>:<token hash>` of tokens that matched nothing lately. */
+  private readonly unknown = new MemoryCache<string, true>({ entries: UNKNOWN_TOKEN_ENTRIES, ttlMs: UNKNOWN_TOKEN_MS });
 
   constructor(
     private readonly repo: VisitorsRepository,
@@ -105,14 +106,9 @@ export class VisitorLinks {
     if (!TOKEN.test(token)) return 'unknown';
     const hash = hashToken(token);
     const memo = `${site.id}:${hash}`;
-    const until = this.unknown.get(memo);
-    if (until !== undefined && until > now.getTime()) return 'unknown';
-    if (until !== undefined) this.unknown.delete(memo);
+    if (this.unknown.get(memo)) return 'unknown';
     const used = await this.repo.useLink(site.id, hash, now.toISOString());
-    if (used === 'unknown') {
-      if (this.unknown.size >= UNKNOWN_TOKEN_ENTRIES) this.unknown.delete(this.unknown.keys().next().value!);
-      this.unknown.set(memo, now.getTime() + UNKNOWN_TOKEN_MS);
-    }
+    if (used === 'unknown') this.unknown.set(memo, true);
     return used;
   }
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import type pgModule from 'pg';
+import { MemoryCache } from '../ops/cache.js';
 import { ensurePrivateDir, ensurePrivateFile, tightenIfPresent } from '../storage/private-files.js';
 import type { Database } from './schema.js';
 import type { Dialect } from './migration-helpers.js';
@@ -79,10 +80,13 @@ export function openStore(opts: { dataDir: string; databaseUrl?: string }): Stor
  * driver runs one query at a time, so a cached statement is never shared.
  * Kysely asks for its statement right before running it: the turn's shared
  * read transaction ends there, so what Kysely runs (a write, a transaction)
- * runs outside it.
+ * runs outside it. The service's own queries are a few hundred texts; the
+ * bound is for lists whose length shapes the text.
  */
+const STATEMENT_CACHE_ENTRIES = 2000;
+
 function withStatementCache(sqlite: SQLite.Database, turn: ReadTurn): SqliteDatabase {
-  const cache = new Map<string, SQLite.Statement>();
+  const cache = new MemoryCache<string, SQLite.Statement>({ entries: STATEMENT_CACHE_ENTRIES, ttlMs: Infinity });
   return {
     close: () => {
       turn.end();
@@ -92,7 +96,6 @@ function withStatementCache(sqlite: SQLite.Database, turn: ReadTurn): SqliteData
       turn.end();
       let stmt = cache.get(sql);
       if (!stmt) {
-        if (cache.size >= 2000) cache.clear();
         stmt = sqlite.prepare(sql);
         cache.set(sql, stmt);
       }
@@ -107,7 +110,7 @@ export async function migrate(store: Store): Promise<void> {
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
-    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message ?? error}`);
+    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message ?? error}`, { cause: error });
   }
 }
 

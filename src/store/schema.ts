@@ -39,6 +39,29 @@ export interface WebsitesTable {
   owner_id: number;
   created_at: string;
   updated_at: string;
+  // The brand (migration 009, an API extension: docs/website.md).
+  tagline: string | null;
+  logo_media_id: number | null;
+  favicon_media_id: number | null;
+  color_scheme: Generated<string>;
+  accent_color: string | null;
+  theme: Generated<string>;
+  credit: string | null;
+  copyright: string | null;
+  contact_email: string | null;
+  /** A JSON array of https URLs. */
+  social_links: string | null;
+}
+
+export interface WebsitePagesTable {
+  id: Generated<number>;
+  website_id: number;
+  slug: string;
+  title: string;
+  body: string;
+  position: Generated<number>;
+  created_at: string;
+  updated_at: string;
 }
 
 export interface WebsiteMembersTable {
@@ -125,6 +148,8 @@ export interface GalleriesTable {
   public_cover_media_id: Generated<number | null>;
   subgalleries_count: Generated<number>;
   url_path_auto: Generated<number>;
+  /** Moved by triggers whenever the gallery's visible order may have changed (migration 009). */
+  order_stamp: Generated<number>;
   published_at: string;
   created_at: string;
   updated_at: string;
@@ -169,6 +194,13 @@ export interface MediasTable {
   /** none, pending, ready or failed (migration 007). */
   renditions_state: Generated<string>;
   renditions_error: string | null;
+  /** WGS 84 degrees, both or neither (migration 009). */
+  latitude: number | null;
+  longitude: number | null;
+  /** The licence's address (migration 009). */
+  license: string | null;
+  /** Which fields a file may fill a client has set: bits of src/media/file-fields.ts (migration 009). */
+  client_meta: Generated<number>;
   created_at: string;
   updated_at: string;
 }
@@ -234,6 +266,10 @@ export interface JobsTable {
   attempts: Generated<number>;
   locked_by: string | null;
   locked_until: string | null;
+  /** 0: interactive, 1: background (src/jobs/lanes.ts). */
+  lane: Generated<number>;
+  /** Claim order within the lane: owners take turns (src/jobs/repository.ts, enqueue). */
+  turn: Generated<number>;
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
@@ -295,6 +331,7 @@ export interface Database {
   apps: AppsTable;
   sessions: SessionsTable;
   websites: WebsitesTable;
+  website_pages: WebsitePagesTable;
   website_members: WebsiteMembersTable;
   artists: ArtistsTable;
   display_styles: DisplayStylesTable;
@@ -315,6 +352,13 @@ export interface Database {
   file_deletions: FileDeletionsTable;
   renditions: RenditionsTable;
   visitor_links: VisitorLinksTable;
+  media_stamps: MediaStampsTable;
+}
+
+/** Per owner: moved by triggers whenever a list scope of the owner's medias may have changed (migration 009). */
+export interface MediaStampsTable {
+  owner_id: number;
+  stamp: number;
 }
 
 // Row types: what a select of every column of each table gives.
@@ -336,3 +380,4 @@ export type PendingUploadRow = Selectable<UploadsTable>;
 export type FileDeletionRow = Selectable<FileDeletionsTable>;
 export type RenditionRow = Selectable<RenditionsTable>;
 export type VisitorLinkRow = Selectable<VisitorLinksTable>;
+export type WebsitePageRow = Selectable<WebsitePagesTable>;

@@ -4,10 +4,9 @@
 // server.ts takes the rate budget in between: `claim` only reads, `identify`
 // checks passwords and writes. The server's hook (src/http/server.ts) calls it
 // through the Authentication interface of src/http/identity.ts; src/app.ts builds it.
-import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { ApiError } from '../http/errors.js';
 import type { Authentication, Identity, RateSubject } from '../http/identity.js';
-import type { LimiterFactory } from '../http/limiter-store.js';
+import { createEach, type Limiter, type LimiterFactory, peekEach, type Taken, takeEach } from '../http/limiter-store.js';
 import type { UserRow } from '../store/schema.js';
 import { burnPasswordCheck, verifyPassword } from './passwords.js';
 import { readSessionCookie, sessionCookie, type SessionLookup, SessionStore } from './sessions.js';
@@ -28,8 +27,11 @@ export function parseBasic(header: string | undefined): BasicCredentials | undef
   return { login: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
-const ACCOUNT_FAILURES = { points: 10, durationSeconds: 15 * 60 };
-const ADDRESS_FAILURES = { points: 50, durationSeconds: 15 * 60 };
+/** Failed logins of one account, and of one client address, per quarter of an hour. */
+const FAILURES = {
+  account: { keyPrefix: 'login-account', points: 10, durationSeconds: 15 * 60 },
+  address: { keyPrefix: 'login-address', points: 50, durationSeconds: 15 * 60 },
+};
 
 function credentialsError(otp: boolean): ApiError {
   return otp
@@ -37,9 +39,11 @@ function credentialsError(otp: boolean): ApiError {
     : new ApiError('invalid_credentials', 'invalid login or password', { authMethod: 'basic' });
 }
 
-function throttledError(refusals: RateLimiterRes[]): ApiError {
-  const retryAfter = Math.max(1, Math.ceil(Math.max(...refusals.map((r) => r.msBeforeNext)) / 1000));
-  return new ApiError('login_throttled', `too many failed logins: try again in ${retryAfter} s`, { retryAfter });
+/** Refuses the login when the throttle refused it. */
+function refuseWhenThrottled(taken: Taken): void {
+  if (taken.ok) return;
+  const retryAfter = taken.retryAfterSeconds;
+  throw new ApiError('login_throttled', `too many failed logins: try again in ${retryAfter} s`, { retryAfter });
 }
 
 /** The accounts behind logins (src/users/repository.ts). */
@@ -70,8 +74,7 @@ export interface Claim extends RateSubject {
 }
 
 export class Authenticator implements Authentication<Claim> {
-  private readonly accountFailures: RateLimiterAbstract;
-  private readonly addressFailures: RateLimiterAbstract;
+  private readonly failures: Record<keyof typeof FAILURES, Limiter>;
   private readonly checking = new Map<string, Promise<void>>();
 
   constructor(
@@ -79,10 +82,17 @@ export class Authenticator implements Authentication<Claim> {
     private readonly sessions: SessionStore,
     limiters: LimiterFactory,
     private readonly secureCookies: boolean,
-    private readonly onStoreError: (err: unknown) => void = () => {},
+    /** The store is down: logging in beats locking everyone out, and this is told. */
+    onStoreError: (err: unknown) => void = () => {},
   ) {
-    this.accountFailures = limiters.create({ keyPrefix: 'login-account', ...ACCOUNT_FAILURES });
-    this.addressFailures = limiters.create({ keyPrefix: 'login-address', ...ADDRESS_FAILURES });
+    this.failures = createEach(limiters, FAILURES, onStoreError);
+  }
+
+  private counters(accountKey: string, address: string): Array<[Limiter, string]> {
+    return [
+      [this.failures.account, accountKey],
+      [this.failures.address, address],
+    ];
   }
 
   /** Synchronous when the session (if any) is cached and no Basic login must be looked up. */
@@ -163,12 +173,14 @@ export class Authenticator implements Authentication<Claim> {
     if (user?.otp_secret && !withCode) {
       // Asked for the code before the password is checked: no oracle on the
       // password alone, and no attempt spent (clients send the code next).
-      await this.refuseWhenThrottled(accountKey, address);
+      refuseWhenThrottled(await peekEach(this.counters(accountKey, address)));
       throw new ApiError('otp_required', 'this account uses two-factor authentication: send PASSWORD+CODE', {
         authMethod: 'basic:password+otp',
       });
     }
-    await this.takeAttempt(accountKey, address);
+    // Counted on the account and on the address before the password is checked, atomically in
+    // the shared store: simultaneous attempts cannot all pass a check made before any of them failed.
+    refuseWhenThrottled(await takeEach(this.counters(accountKey, address)));
     if (!user) {
       await burnPasswordCheck(basic.password);
       throw credentialsError(false);
@@ -186,42 +198,10 @@ export class Authenticator implements Authentication<Claim> {
     throw credentialsError(true);
   }
 
-  /**
-   * Counts the attempt on the account and on the address before its password
-   * is checked, atomically in the shared store: simultaneous attempts cannot
-   * all pass a check made before any of them failed.
-   */
-  private async takeAttempt(accountKey: string, address: string): Promise<void> {
-    const [account, addr] = await Promise.allSettled([this.accountFailures.consume(accountKey), this.addressFailures.consume(address)]);
-    const refusals: RateLimiterRes[] = [];
-    for (const r of [account, addr]) {
-      if (r.status === 'fulfilled') continue;
-      if (r.reason instanceof RateLimiterRes) refusals.push(r.reason);
-      // The shared store is down: logging in beats locking everyone out.
-      else this.onStoreError(r.reason);
-    }
-    if (refusals.length === 0) return;
-    // An attempt refused by one key is not held against the other.
-    if (account.status === 'fulfilled') await this.accountFailures.reward(accountKey, 1).catch(this.onStoreError);
-    if (addr.status === 'fulfilled') await this.addressFailures.reward(address, 1).catch(this.onStoreError);
-    throw throttledError(refusals);
-  }
-
   /** Only failures count: a success clears the account and gives the address its attempt back. */
   private async succeeded(user: UserRow, accountKey: string, address: string): Promise<UserRow> {
-    await Promise.all([this.accountFailures.delete(accountKey).catch(this.onStoreError), this.addressFailures.reward(address, 1).catch(this.onStoreError)]);
+    await Promise.all([this.failures.account.clear(accountKey), this.failures.address.giveBack(address)]);
     return user;
   }
-
-  private async refuseWhenThrottled(accountKey: string, address: string): Promise<void> {
-    const [account, addr] = await Promise.all([
-      this.accountFailures.get(accountKey).catch((err: unknown) => (this.onStoreError(err), null)),
-      this.addressFailures.get(address).catch((err: unknown) => (this.onStoreError(err), null)),
-    ]);
-    const refusals = [
-      account && account.consumedPoints >= ACCOUNT_FAILURES.points ? account : null,
-      addr && addr.consumedPoints >= ADDRESS_FAILURES.points ? addr : null,
-    ].filter((r): r is RateLimiterRes => r !== null);
-    if (refusals.length > 0) throw throttledError(refusals);
-  }
 }
+

@@ -2,6 +2,7 @@
 // random 256-bit token; the database holds only its SHA-256.
 import { createHash, randomBytes } from 'node:crypto';
 import { stringifySetCookie } from 'cookie';
+import { MemoryCache } from '../ops/cache.js';
 import type { Sometimes } from '../store/db.js';
 import type { SessionRow, UserRow } from '../store/schema.js';
 
@@ -66,7 +67,8 @@ export interface SessionLookup {
 }
 
 export class SessionStore {
-  private readonly recent = new Map<string, { user: UserRow; until: number }>();
+  /** The users of sessions read lately, by token. */
+  private readonly recent: MemoryCache<string, UserRow>;
 
   /**
    * `cacheMs`: how long a session read is trusted; 0 when other processes may
@@ -74,8 +76,10 @@ export class SessionStore {
    */
   constructor(
     private readonly repo: SessionRepository,
-    private readonly cacheMs = SESSION_CACHE_MS,
-  ) {}
+    cacheMs = SESSION_CACHE_MS,
+  ) {
+    this.recent = new MemoryCache({ entries: SESSION_CACHE_MAX, ttlMs: cacheMs });
+  }
 
   async create(userId: number): Promise<string> {
     const token = randomBytes(32).toString('base64url');
@@ -92,8 +96,8 @@ export class SessionStore {
 
   /** A session read within SESSION_CACHE_MS, without touching the database. */
   cached(token: string): SessionLookup | undefined {
-    const hit = this.recent.get(token);
-    return hit && hit.until > Date.now() ? { token, user: hit.user } : undefined;
+    const user = this.recent.get(token);
+    return user ? { token, user } : undefined;
   }
 
   /**
@@ -114,7 +118,7 @@ export class SessionStore {
     const { expires_at: _e, last_seen_at: _l, ...user } = row;
     // Sliding expiry, written at most once an hour so reads stay reads.
     if (now - Date.parse(row.last_seen_at) > TOUCH_AFTER_MS) return { token, user, owes: 'touch' };
-    this.remember(token, user, now);
+    this.recent.set(token, user);
     return { token, user };
   }
 
@@ -125,15 +129,9 @@ export class SessionStore {
     } else if (lookup.owes === 'touch' && lookup.user) {
       const now = Date.now();
       await this.repo.touchSession(hashToken(lookup.token), new Date(now).toISOString(), new Date(now + SESSION_TTL_MS).toISOString());
-      this.remember(lookup.token, lookup.user, now);
+      this.recent.set(lookup.token, lookup.user);
     }
     return lookup.user;
-  }
-
-  private remember(token: string, user: UserRow, now: number): void {
-    if (this.cacheMs <= 0) return;
-    if (this.recent.size >= SESSION_CACHE_MAX) this.recent.clear();
-    this.recent.set(token, { user, until: now + this.cacheMs });
   }
 
   async destroy(token: string): Promise<void> {

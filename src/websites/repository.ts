@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../store/db.js';
 import { nowIso } from '../store/db.js';
-import type { DisplayStyleRow, WebsiteRow } from '../store/schema.js';
+import type { DisplayStyleRow, WebsitePageRow, WebsiteRow } from '../store/schema.js';
 
 /** A website as the list shows it, with its root gallery. */
 export type WebsiteListRow = Pick<WebsiteRow, 'uuid' | 'urlname' | 'title' | 'hostname' | 'created_at' | 'updated_at'> & { root_uuid: string | null };
@@ -136,4 +136,80 @@ export class WebsitesRepository {
       .offset(offset)
       .execute();
   }
+
+  // ---- brand and pages (an API extension, docs/website.md)
+
+  /** Any website's full row by its urlname (the operator's commands). */
+  fullByUrlname(urlname: string): Promise<WebsiteRow | undefined> {
+    return this.db.selectFrom('websites').selectAll().where('urlname', '=', urlname).executeTakeFirst();
+  }
+
+  /** The UUIDs of the logo and favicon medias, and the root gallery: what the details show beside the row. */
+  async brandRefs(website: Pick<WebsiteRow, 'id' | 'logo_media_id' | 'favicon_media_id'>): Promise<{ logo: string | null; favicon: string | null; root: string | null }> {
+    const ids = [website.logo_media_id, website.favicon_media_id].filter((i): i is number => i !== null);
+    const [medias, root] = await Promise.all([
+      ids.length === 0 ? [] : this.db.selectFrom('medias').select(['id', 'uuid']).where('id', 'in', ids).execute(),
+      this.db.selectFrom('galleries').select('uuid').where('website_id', '=', website.id).where('parent_id', 'is', null).executeTakeFirst(),
+    ]);
+    const uuid = (id: number | null) => (id === null ? null : (medias.find((m) => m.id === id)?.uuid ?? null));
+    return { logo: uuid(website.logo_media_id), favicon: uuid(website.favicon_media_id), root: root?.uuid ?? null };
+  }
+
+  /** The MIME type of a media (a logo must be an image). */
+  async mediaMime(id: number): Promise<string | null | undefined> {
+    return (await this.db.selectFrom('medias').select('mime_type').where('id', '=', id).executeTakeFirst())?.mime_type;
+  }
+
+  /** Changes brand columns; `updated_at` moves on, which also renews the website's cached pages. */
+  async updateBrand(websiteId: number, values: BrandColumns): Promise<void> {
+    await this.db.updateTable('websites').set({ ...values, updated_at: nowIso() }).where('id', '=', websiteId).execute();
+  }
+
+  pages(websiteId: number): Promise<WebsitePageRow[]> {
+    return this.db.selectFrom('website_pages').selectAll().where('website_id', '=', websiteId).orderBy('position').orderBy('slug').execute();
+  }
+
+  page(websiteId: number, slug: string): Promise<WebsitePageRow | undefined> {
+    return this.db.selectFrom('website_pages').selectAll().where('website_id', '=', websiteId).where('slug', '=', slug).executeTakeFirst();
+  }
+
+  /**
+   * Writes a page (new or changed) and moves the website's `updated_at` on, in one transaction:
+   * the navigation of every page of the website changes with it. A new page beyond `maxPages` is
+   * refused (false) inside the same transaction.
+   */
+  putPage(websiteId: number, slug: string, page: { title: string; body: string; position: number }, maxPages: number): Promise<'created' | 'updated' | 'full'> {
+    const now = nowIso();
+    return this.db.transaction().execute(async (trx) => {
+      // Taken first: two pages put at once on the same website are counted one after the other.
+      await trx.updateTable('websites').set({ updated_at: now }).where('id', '=', websiteId).execute();
+      const existing = await trx.selectFrom('website_pages').select('id').where('website_id', '=', websiteId).where('slug', '=', slug).executeTakeFirst();
+      if (existing) {
+        await trx.updateTable('website_pages').set({ ...page, updated_at: now }).where('id', '=', existing.id).execute();
+        return 'updated';
+      }
+      const [{ total }] = await trx
+        .selectFrom('website_pages')
+        .select((eb) => eb.fn.countAll<number>().as('total'))
+        .where('website_id', '=', websiteId)
+        .execute();
+      if (Number(total) >= maxPages) return 'full';
+      await trx.insertInto('website_pages').values({ website_id: websiteId, slug, ...page, created_at: now, updated_at: now }).execute();
+      return 'created';
+    });
+  }
+
+  async deletePage(websiteId: number, slug: string): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const gone = await trx.deleteFrom('website_pages').where('website_id', '=', websiteId).where('slug', '=', slug).executeTakeFirst();
+      if (Number(gone.numDeletedRows) === 0) return false;
+      await trx.updateTable('websites').set({ updated_at: nowIso() }).where('id', '=', websiteId).execute();
+      return true;
+    });
+  }
 }
+
+/** The brand columns a change may set. */
+export type BrandColumns = Partial<
+  Pick<WebsiteRow, 'title' | 'tagline' | 'logo_media_id' | 'favicon_media_id' | 'color_scheme' | 'accent_color' | 'theme' | 'credit' | 'copyright' | 'contact_email' | 'social_links'>
+>;

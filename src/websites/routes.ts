@@ -1,11 +1,13 @@
 // GET /websites.xml (spec 4.2) and GET /websites/<urlname>/gallery_display_styles.xml (spec 4.4).
 import type { Config } from '../config.js';
 import { userOf } from '../http/context.js';
-import { choice, fields, pagination } from '../http/input.js';
+import { choice, fields, NO_INPUT, pagination } from '../http/input.js';
 import { totalPages } from '../http/params.js';
 import { route, type RouteSpec } from '../http/router.js';
+import { xmlArray } from '../http/xml.js';
 import type { WebsitesService } from './service.js';
-import { displayStylesXml, websitesXml } from './xml.js';
+import { brandInput, pageInput } from './brand.js';
+import { displayStylesXml, pageXml, websiteDetailsXml, websitesXml } from './xml.js';
 
 export const WEBSITES_MAX_PER_PAGE = 100;
 /** Without page/per_page every website is returned, up to this many. */
@@ -41,6 +43,70 @@ export function websiteRoutes({ websites, config }: WebsiteRoutesDeps): RouteSpe
       handler: async (ctx, { view, page }) => {
         const found = await websites.displayStyles(userOf(ctx), ctx.path.urlname, { limit: page.perPage, offset: (page.page - 1) * page.perPage });
         return displayStylesXml(found.styles, view, totalPages(found.total, page.perPage));
+      },
+    }),
+
+    // ---- An API extension (docs/website.md "Brand and pages"): a website's brand and its pages.
+    route({
+      method: 'GET',
+      path: '/websites/:urlname.xml',
+      input: NO_INPUT,
+      handler: async (ctx) => ({ website: websiteDetailsXml(await websites.details({ user: userOf(ctx) }, ctx.path.urlname), config.publicUrl) }),
+    }),
+    route({
+      method: 'PUT',
+      path: '/websites/:urlname.xml',
+      input: brandInput,
+      found: (ctx) => websites.details({ user: userOf(ctx) }, ctx.path.urlname),
+      handler: async (ctx, input) => {
+        const d = await websites.setBrand({ user: userOf(ctx) }, ctx.path.urlname, input);
+        return {
+          website: websiteDetailsXml(d, config.publicUrl),
+          location: `/websites/${d.website.urlname}.xml`,
+          message: 'Website updated. Its pages show the change within seconds.',
+        };
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/websites/:urlname/pages.xml',
+      input: NO_INPUT,
+      handler: async (ctx) => {
+        const d = await websites.details({ user: userOf(ctx) }, ctx.path.urlname);
+        return { pages: xmlArray('page', d.pages.map((p) => pageXml(p, config.publicUrl, d.website, false))) };
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/websites/:urlname/pages/:slug.xml',
+      input: NO_INPUT,
+      handler: async (ctx) => {
+        const { page, website } = await websites.page({ user: userOf(ctx) }, ctx.path.urlname, ctx.path.slug);
+        return { page: pageXml(page, config.publicUrl, website, true) };
+      },
+    }),
+    route({
+      method: 'PUT',
+      path: '/websites/:urlname/pages/:slug.xml',
+      input: pageInput,
+      // The website answers the 404: a page that does not exist yet is created by this PUT.
+      found: (ctx) => websites.details({ user: userOf(ctx) }, ctx.path.urlname),
+      handler: async (ctx, input) => {
+        const { page, website, created } = await websites.putPage({ user: userOf(ctx) }, ctx.path.urlname, ctx.path.slug, input);
+        return {
+          page: pageXml(page, config.publicUrl, website, true),
+          location: `/websites/${website.urlname}/pages/${page.slug}.xml`,
+          message: created ? 'Page created.' : 'Page updated.',
+        };
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: '/websites/:urlname/pages/:slug.xml',
+      input: NO_INPUT,
+      handler: async (ctx) => {
+        await websites.deletePage({ user: userOf(ctx) }, ctx.path.urlname, ctx.path.slug);
+        return { message: 'Page deleted.' };
       },
     }),
   ];

@@ -2,9 +2,10 @@
 // display styles, operations.md), sharing one with another user, and its
 // display styles (spec 4.2, 4.4).
 import type { Access } from '../access/access.js';
-import { conflict, notFound } from '../http/errors.js';
-import type { UserRow } from '../store/schema.js';
-import type { DisplayStyleListRow, WebsiteListRow, WebsitesRepository } from './repository.js';
+import { conflict, invalid, missing, notFound } from '../http/errors.js';
+import type { UserRow, WebsitePageRow, WebsiteRow } from '../store/schema.js';
+import { MAX_PAGES, SLUG, type BrandInput, type PageInput } from './brand.js';
+import type { BrandColumns, DisplayStyleListRow, WebsiteListRow, WebsitesRepository } from './repository.js';
 
 /** What a new website comes with; the first is its default. */
 export const DEFAULT_DISPLAY_STYLES = [
@@ -20,6 +21,18 @@ export interface NewWebsite {
   title?: string;
   hostname?: string;
 }
+
+/** A website with its brand (an API extension) and its pages, as the details show them. */
+export interface WebsiteDetails {
+  website: WebsiteRow;
+  logoUuid: string | null;
+  faviconUuid: string | null;
+  rootGalleryUuid: string | null;
+  pages: WebsitePageRow[];
+}
+
+/** Who asks: a user (the API: their own websites, their own medias) or the operator (the admin command line). */
+export type Actor = { user: Pick<UserRow, 'id'> } | { operator: true };
 
 export interface PageWindow {
   limit: number;
@@ -77,5 +90,82 @@ export class WebsitesService {
     const total = await this.repo.countDisplayStyles(website.id);
     const styles = await this.repo.displayStyles(website.id, window.limit, window.offset);
     return { total, styles };
+  }
+
+  // ---- brand and pages (an API extension, docs/website.md)
+
+  /** The website an actor may change: a user's own or shared one (404 otherwise), any for the operator. */
+  private async websiteFor(actor: Actor, urlname: string): Promise<WebsiteRow> {
+    if ('user' in actor) return this.access.website(actor.user, urlname);
+    const website = await this.repo.fullByUrlname(urlname);
+    if (!website) throw notFound(`website ${urlname}`);
+    return website;
+  }
+
+  async details(actor: Actor, urlname: string): Promise<WebsiteDetails> {
+    return this.detailsOf(await this.websiteFor(actor, urlname));
+  }
+
+  private async detailsOf(website: WebsiteRow): Promise<WebsiteDetails> {
+    const [refs, pages] = await Promise.all([this.repo.brandRefs(website), this.repo.pages(website.id)]);
+    return { website, logoUuid: refs.logo, faviconUuid: refs.favicon, rootGalleryUuid: refs.root, pages };
+  }
+
+  /**
+   * Changes the brand: every value is checked before anything is written. A logo or favicon is
+   * an image of the actor's media libraries (the operator: of the website owner's), by UUID.
+   */
+  async setBrand(actor: Actor, urlname: string, input: BrandInput): Promise<WebsiteDetails> {
+    const website = await this.websiteFor(actor, urlname);
+    const owner = 'user' in actor ? actor.user : { id: website.owner_id };
+    const values: BrandColumns = {};
+    if (input.title !== undefined) values.title = input.title;
+    if (input.tagline !== undefined) values.tagline = input.tagline;
+    for (const [key, column, name] of [['logo', 'logo_media_id', 'website[logo]'], ['favicon', 'favicon_media_id', 'website[favicon]']] as const) {
+      const uuid = input[key];
+      if (uuid === undefined) continue;
+      if (uuid === null) {
+        values[column] = null;
+        continue;
+      }
+      const id = await this.access.requireOne(owner, 'media', uuid, { invalid: name });
+      const mime = await this.repo.mediaMime(id);
+      // An image or a video's poster would do for a picture, but a logo is a picture made for it.
+      if (!mime?.startsWith('image/')) throw invalid(`${name}: media ${uuid} is not an image`);
+      values[column] = id;
+    }
+    if (input.colorScheme !== undefined) values.color_scheme = input.colorScheme;
+    if (input.accentColor !== undefined) values.accent_color = input.accentColor;
+    if (input.theme !== undefined) values.theme = input.theme;
+    if (input.credit !== undefined) values.credit = input.credit;
+    if (input.copyright !== undefined) values.copyright = input.copyright;
+    if (input.contactEmail !== undefined) values.contact_email = input.contactEmail;
+    if (input.socialLinks !== undefined) values.social_links = input.socialLinks.length === 0 ? null : JSON.stringify(input.socialLinks);
+    if (Object.keys(values).length > 0) await this.repo.updateBrand(website.id, values);
+    return this.detailsOf((await this.repo.fullByUrlname(website.urlname))!);
+  }
+
+  async page(actor: Actor, urlname: string, slug: string): Promise<{ page: WebsitePageRow; website: WebsiteRow }> {
+    const website = await this.websiteFor(actor, urlname);
+    const page = SLUG.test(slug) ? await this.repo.page(website.id, slug) : undefined;
+    if (!page) throw notFound(`page ${slug}`);
+    return { page, website };
+  }
+
+  /** Creates or changes a page (a new one needs its title); at most MAX_PAGES per website. */
+  async putPage(actor: Actor, urlname: string, slug: string, input: PageInput): Promise<{ page: WebsitePageRow; website: WebsiteRow; created: boolean }> {
+    const website = await this.websiteFor(actor, urlname);
+    if (!SLUG.test(slug)) throw invalid('the page name must be lower-case letters, digits and inner dashes (at most 64)');
+    const existing = await this.repo.page(website.id, slug);
+    const title = input.title ?? existing?.title;
+    if (title === undefined) throw missing('page[title]');
+    const result = await this.repo.putPage(website.id, slug, { title, body: input.body ?? existing?.body ?? '', position: input.position ?? existing?.position ?? 0 }, MAX_PAGES);
+    if (result === 'full') throw invalid(`a website has at most ${MAX_PAGES} pages`);
+    return { page: (await this.repo.page(website.id, slug))!, website, created: result === 'created' };
+  }
+
+  async deletePage(actor: Actor, urlname: string, slug: string): Promise<void> {
+    const website = await this.websiteFor(actor, urlname);
+    if (!SLUG.test(slug) || !(await this.repo.deletePage(website.id, slug))) throw notFound(`page ${slug}`);
   }
 }

@@ -1,7 +1,9 @@
 // Reply shapes of websites and their display styles (spec 4.2, 4.4).
 import { xmlArray, type XmlObject } from '../http/xml.js';
-import { homeUrl } from '../site/address.js';
+import { homeUrl } from './home-url.js';
+import type { WebsitePageRow } from '../store/schema.js';
 import type { DisplayStyleListRow, WebsiteListRow } from './repository.js';
+import type { WebsiteDetails } from './service.js';
 
 export type View = 'list' | 'details';
 
@@ -31,4 +33,57 @@ export function displayStylesXml(styles: readonly DisplayStyleListRow[], view: V
         : { uuid: s.uuid, name: s.name, layout: s.layout, default: s.is_default === 1, 'created-at': new Date(s.created_at) },
   );
   return { 'gallery-display-styles': xmlArray('gallery-display-style', items), 'total-pages': pages };
+}
+
+/** Where a page is seen: `<home-url>/p/<slug>`. */
+export function pageUrl(publicUrl: string, w: { urlname: string; hostname: string | null }, slug: string): string {
+  return `${homeUrl(publicUrl, w)}/p/${slug}`;
+}
+
+/**
+ * One website with its brand and pages (an API extension, docs/website.md): the fields of
+ * `GET /websites.xml?view=details`, then the extension's, so a client that reads only the former
+ * finds them where it always did.
+ */
+export function websiteDetailsXml(d: WebsiteDetails, publicUrl: string): XmlObject {
+  const w = d.website;
+  let social: string[] = [];
+  try {
+    social = w.social_links ? (JSON.parse(w.social_links) as string[]) : [];
+  } catch {
+    social = [];
+  }
+  return {
+    uuid: w.uuid,
+    urlname: w.urlname,
+    title: w.title,
+    hostname: w.hostname,
+    'home-url': homeUrl(publicUrl, w),
+    'root-gallery-uuid': d.rootGalleryUuid,
+    'created-at': new Date(w.created_at),
+    'updated-at': new Date(w.updated_at),
+    tagline: w.tagline,
+    logo: d.logoUuid,
+    favicon: d.faviconUuid,
+    'color-scheme': w.color_scheme,
+    'accent-color': w.accent_color,
+    theme: w.theme,
+    credit: w.credit,
+    copyright: w.copyright,
+    'contact-email': w.contact_email,
+    'social-links': xmlArray('social-link', social),
+    pages: xmlArray('page', d.pages.map((p) => pageXml(p, publicUrl, w, false))),
+  };
+}
+
+export function pageXml(p: WebsitePageRow, publicUrl: string, w: { urlname: string; hostname: string | null }, withBody: boolean): XmlObject {
+  return {
+    slug: p.slug,
+    title: p.title,
+    position: p.position,
+    'home-url': pageUrl(publicUrl, w, p.slug),
+    ...(withBody ? { body: p.body } : {}),
+    'created-at': new Date(p.created_at),
+    'updated-at': new Date(p.updated_at),
+  };
 }

@@ -3,16 +3,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { text } from '../../src/client/xml.js';
 import { randomTotpSecret, totpCode } from '../../src/users/totp.js';
-import { basicAuth, eachDatabase, sessionCookieOf, TestService, type TestApp, type TestUser } from '../support/service.js';
+import { basicAuth, eachDatabase, serviceWithApp, sessionCookieOf, type TestApp, TestService, type TestUser } from '../support/service.js';
 import { replyOf } from '../support/xml.js';
 
 eachDatabase((kind) => {
   let svc: TestService;
   let app: TestApp;
-  beforeAll(async () => {
-    svc = await TestService.start(kind);
-    app = await svc.app();
-  });
+  beforeAll(async () => void ({ svc, app } = await serviceWithApp(kind)));
   afterAll(() => svc?.close());
 
   const sessionCount = async () => Number((await svc.db.selectFrom('sessions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);

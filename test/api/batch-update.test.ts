@@ -233,6 +233,25 @@ eachDatabase((kind) => {
     expect(text((await getMedia(w.client, m)).doc, 'media/title')).toBe('Untouched');
   });
 
+  it('shows a waiting job\'s lane and place in line (an extension), and neither place once it is done', async () => {
+    const ms = await insertMedias(w.svc.db, w.user, 2);
+    const worker = w.svc.service.worker;
+    await worker.stop();
+    const first = await batch({ select: ms[0]!, 'medias[title]': 'First' });
+    const second = await batch({ select: ms[1]!, 'medias[title]': 'Second' });
+    // The reply that queued it says its lane only.
+    expect(text(first.doc, 'job/lane')).toBe('interactive');
+    expect(all(first.doc, 'job/place-in-line')).toHaveLength(0);
+    const waiting = await w.client.request('GET', text(second.doc, 'location')!);
+    expect(text(waiting.doc, 'job/lane')).toBe('interactive');
+    expect(int(waiting.doc, 'job/place-in-line')).toBe(2);
+    expect(int((await w.client.request('GET', text(first.doc, 'location')!)).doc, 'job/place-in-line')).toBe(1);
+    worker.start();
+    const done = await waitForJob(w.client, text(second.doc, 'location')!);
+    expect(text(done.doc, 'job/state')).toBe('done');
+    expect(all(done.doc, 'job/place-in-line')).toHaveLength(0);
+  });
+
   it('counts medias deleted before the job reached them as failed', async () => {
     const ms = await insertMedias(w.svc.db, w.user, 3);
     // Stop the worker so the job waits, delete one media, then let it run.

@@ -15,7 +15,7 @@ import { loadConfig } from '../../src/config.js';
 import { buildApp as createService, type App as Service } from '../../src/app.js';
 import { openStore, type Db, type Store } from '../../src/store/db.js';
 import { randomTotpSecret, totpCode } from '../../src/users/totp.js';
-import { BUILT, buildIfStale, childEnv, REPO_ROOT, runBuilt, signedFetch, type RunResult } from '../support/processes.js';
+import { BUILT, buildIfStale, childEnv, freePort, REPO_ROOT, runBuilt, signedFetch, type RunResult } from '../support/processes.js';
 import { basicAuth, createPgDatabase, eachDatabase, type DbKind } from '../support/service.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -139,6 +139,13 @@ describe('admin and api help', { timeout: 60_000 }, () => {
       expect(res.stderr).toContain('--help');
     }
     expect(existsSync(dataDir), 'no DATA_DIR created').toBe(false);
+  });
+
+  it('admin names the database it could not reach, in one line, without its password', async () => {
+    const port = await freePort();
+    const res = await runBuilt('cli/admin.js', ['app', 'create', '--name', 'x'], { env: childEnv({ DATA_DIR: dataDir, DATABASE_URL: `postgres://mps:s3cret@127.0.0.1:${port}/photos` }) });
+    expectRefused(res, 'unreachable database');
+    expect(res.stderr).toBe(`error: cannot reach the database at postgres://mps:***@127.0.0.1:${port}/photos (ECONNREFUSED): is it running? (DATABASE_URL, from the environment or ./.env)\n`);
   });
 
   it('api --help prints the usage on stdout and exits 0; a usage error exits 2 with the usage on stderr', async () => {
@@ -431,6 +438,61 @@ eachDatabase((kind) => {
       expect(text(marks.doc, 'watermarks/watermark/uuid')).toBe(mark.uuid);
       expect(text(marks.doc, 'watermarks/watermark/text')).toBe('© Cara');
       expect(text(marks.doc, 'watermarks/watermark/default')).toBe('true');
+    });
+
+    it('api --json prints the reply as JSON: arrays, typed integers, nulls, an error reply too (exit 1); --format json is the same', async () => {
+      // Cara, her application and her website, from the first test of this block.
+      const env = childEnv({
+        MPS_URL: baseUrl,
+        MPS_API_KEY: app.key,
+        MPS_API_SECRET: app.secret,
+        MPS_LOGIN: 'cara@example.com',
+        MPS_PASSWORD: 'cara likes long passwords',
+        MPS_SESSION_FILE: join(target.dataDir, 'api-json-session'),
+      });
+      const api = (...args: string[]) => runBuilt('cli/api.js', args, { env, cwd: target.dataDir });
+
+      const xml = await api('GET', '/websites.xml', 'view=details');
+      expect(xml.code, xml.stderr).toBe(0);
+      expect(xml.stdout.startsWith('<?xml')).toBe(true);
+      const sites = await api('--json', 'GET', '/websites.xml', 'view=details');
+      expect(sites.stderr).toBe('');
+      expect(sites.code).toBe(0);
+      const reply = JSON.parse(sites.stdout) as { websites: Array<Record<string, unknown>>; request: string; 'query-string': string };
+      expect(Array.isArray(reply.websites)).toBe(true);
+      expect(reply.websites).toHaveLength(1);
+      expect(reply.websites[0]).toMatchObject({ urlname: 'cara-diaz', title: 'Cara' });
+      expect(reply.websites[0]['root-gallery-uuid']).toMatch(UUID);
+      expect(reply.request).toBe('GET /websites.xml');
+      expect(reply['query-string']).toBe('view=details');
+      expect(JSON.parse((await api('--format', 'json', 'GET', '/websites.xml', 'view=details')).stdout)).toEqual(reply);
+
+      // A created gallery: its UUID at gallery.uuid, its counts as numbers, its null description as null.
+      const root = reply.websites[0]['root-gallery-uuid'] as string;
+      const created = await api('--json', 'POST', '/websites/cara-diaz/galleries.xml', 'gallery[name]=Dunes', `gallery[parent]=${root}`);
+      expect(created.code, created.stderr).toBe(0);
+      const gallery = (JSON.parse(created.stdout) as { gallery: Record<string, unknown>; 'gallery-uuid': string }).gallery;
+      expect(gallery.uuid).toMatch(UUID);
+      expect(gallery.uuid).toBe((JSON.parse(created.stdout) as { 'gallery-uuid': string })['gallery-uuid']);
+      expect(gallery['medias-count']).toBe(0);
+      expect(gallery['parent-uuid']).toBe(root);
+      expect(gallery.description).toBeNull();
+      const list = JSON.parse((await api('--json', 'GET', '/websites/cara-diaz/galleries.xml', 'view=details', 'page=1', 'per_page=10')).stdout) as { galleries: unknown[]; 'total-pages': unknown };
+      expect(list.galleries).toHaveLength(2);
+      expect(list['total-pages']).toBe(1);
+
+      // A refusal: its JSON on stdout, its one line on stderr, exit 1.
+      const missing = await api('--json', 'GET', `/websites/cara-diaz/galleries/${randomUUID()}.xml`);
+      expect(missing.code).toBe(1);
+      expect(missing.stderr).toMatch(/^api: HTTP 404 /);
+      expect(JSON.parse(missing.stdout)).toMatchObject({ 'error-code': 'not_found' });
+
+      // Usage errors.
+      for (const args of [['--format', 'yaml', 'GET', '/ping.xml'], ['--json', '--format', 'xml', 'GET', '/ping.xml']]) {
+        const res = await api(...args);
+        expect(res.code, args.join(' ')).toBe(2);
+        expect(res.stdout).toBe('');
+      }
     });
 
     it('a user created with --otp-secret logs in with PASSWORD+CODE only', async () => {

@@ -6,7 +6,7 @@ import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { text } from '../../src/client/xml.js';
 import { connectionRefused } from '../support/processes.js';
-import { eachDatabase, TestService, type TestApp } from '../support/service.js';
+import { eachDatabase, serviceWithApp, type TestApp, TestService } from '../support/service.js';
 import { parseReply } from '../support/xml.js';
 import { exchange, signatureHeaders, type RawReply } from './hostile-support.js';
 
@@ -49,10 +49,7 @@ function head(method: string, path: string, headers: Record<string, string>): st
 eachDatabase((kind) => {
   let svc: TestService;
   let app: TestApp;
-  beforeAll(async () => {
-    svc = await TestService.start(kind);
-    app = await svc.app();
-  });
+  beforeAll(async () => void ({ svc, app } = await serviceWithApp(kind)));
   afterAll(() => svc?.close());
 
   const port = () => Number(new URL(svc.url).port);

@@ -2,16 +2,13 @@
 // user), RateLimit-* on every reply, 429 with Retry-After.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { text } from '../../src/client/xml.js';
-import { basicAuth, eachDatabase, sessionCookieOf, TestService, type TestApp } from '../support/service.js';
+import { basicAuth, eachDatabase, serviceWithApp, sessionCookieOf, type TestApp, type TestService } from '../support/service.js';
 import { replyOf } from '../support/xml.js';
 
 eachDatabase((kind) => {
   let svc: TestService;
   let app: TestApp;
-  beforeAll(async () => {
-    svc = await TestService.start(kind, { RATE_LIMIT: '5/60s' });
-    app = await svc.app();
-  });
+  beforeAll(async () => void ({ svc, app } = await serviceWithApp(kind, { RATE_LIMIT: '5/60s' })));
   afterAll(() => svc?.close());
 
   it('counts down, then answers 429 with Retry-After, per user', async () => {

@@ -12,7 +12,7 @@ import exifr from 'exifr';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { all, find, text, type XmlNode } from '../../src/client/xml.js';
-import { FileUrls } from '../../src/site/file-urls.js';
+import { FileUrls } from '../../src/storage/file-urls.js';
 import { nowIso } from '../../src/store/db.js';
 import { createGallery } from '../support/media.js';
 import { eachDatabase } from '../support/service.js';

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { text } from '../../src/client/xml.js';
 import { computeSignature, rfc2822 } from '../../src/http/signing.js';
-import { eachDatabase, TestService, type TestApp } from '../support/service.js';
+import { eachDatabase, serviceWithApp, type TestApp, type TestService } from '../support/service.js';
 import { replyOf } from '../support/xml.js';
 
 const MIN = 60_000;
@@ -18,10 +18,7 @@ const iso = (ms: number, offsetMinutes = 0) => {
 eachDatabase((kind) => {
   let svc: TestService;
   let app: TestApp;
-  beforeAll(async () => {
-    svc = await TestService.start(kind);
-    app = await svc.app();
-  });
+  beforeAll(async () => void ({ svc, app } = await serviceWithApp(kind)));
   afterAll(() => svc?.close());
 
   describe('timestamp forms', () => {

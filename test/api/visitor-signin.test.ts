@@ -145,7 +145,7 @@ eachDatabase((kind: DbKind) => {
       // Dressed as the website's pages: its stylesheet (allowed by the policy), its name linking home.
       expect(form.body).toMatch(/<link rel="stylesheet" href="\/_site\/[^"]+\.css"/);
       expect(form.headers['content-security-policy']).toContain("style-src 'self'");
-      expect(form.body).toContain(`<header class="site"><a href="${home()}/">`);
+      expect(form.body).toContain(`<header class="site"><a class="brand" href="${home()}/">`);
       // A browser posts a form with `Origin: null` from a page whose policy is no-referrer, and
       // the post refuses that origin: the form's own page must let its origin be sent.
       expect(form.headers['referrer-policy']).toBe('same-origin');

@@ -116,6 +116,8 @@ eachDatabase((kind) => {
         expect(body).toMatch(/mps_http_request_duration_seconds_count\{method="GET",route="\/ping\.xml"\} 2/);
         expect(body).toMatch(/mps_rate_limited_total 1/);
         expect(body).toMatch(/mps_jobs_pending 0/);
+        expect(body).toMatch(/mps_jobs_lane_pending\{lane="interactive"\} 0/);
+        expect(body).toMatch(/mps_jobs_lane_oldest_age_seconds\{lane="background"\} 0/);
         if (kind === 'postgres') expect(body).toMatch(/mps_db_pool_connections\{state="total"\} \d+/);
       } finally {
         await svc.close();
@@ -134,7 +136,14 @@ eachDatabase((kind) => {
         const user = await svc.user();
         const client = svc.client(app, user);
         await insertMedias(svc.db, user, 25);
+        // The job waits while the worker is stopped: the interactive lane's depth shows it, the background lane's does not.
+        await svc.service.worker.stop();
         const res = await client.request('PUT', '/medias/batch_update.xml', { select: 'all', medias_count: 25, 'medias[add_keywords]': 'measured' }, { multipart: true, methodOverride: true });
+        const waiting = await (await fetch(metricsUrl)).text();
+        expect(waiting).toMatch(/mps_jobs_lane_pending\{lane="interactive"\} 1\n/);
+        expect(waiting).toMatch(/mps_jobs_lane_pending\{lane="background"\} 0\n/);
+        expect(waiting).toMatch(/mps_jobs_lane_oldest_age_seconds\{lane="interactive"\} \d/);
+        svc.service.worker.start();
         await waitForJob(client, text(res.doc, 'location')!);
         const direct = await client.request('POST', '/medias.xml', {}, { file: { field: 'media[content]', data: pdf(), fileName: 'a.pdf', contentType: 'application/pdf' } });
         expect(text(direct.doc, 'media/mime-type')).toBe('application/pdf');

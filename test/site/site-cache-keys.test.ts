@@ -7,17 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { text } from '../../src/client/xml.js';
 import { create, publishMedias } from '../api/galleries-fixtures.js';
 import { eachDatabase } from '../support/service.js';
-import { startWorld, type World } from '../support/world.js';
-import { cookieOf, mediaLinks, visit } from './site-support.js';
+import type { World } from '../support/world.js';
+import { cookieOf, mediaLinks, startSite, visit } from './site-support.js';
 
 eachDatabase((kind) => {
   describe('page micro-cache keys', () => {
     let w: World;
     let home: string;
-    beforeAll(async () => {
-      w = await startWorld(kind, { VISITOR_RATE_LIMIT: 'off', SITE_CACHE_SECONDS: '60' });
-      home = `/sites/${w.urlname}`;
-    });
+    beforeAll(async () => void ({ w, home } = await startSite(kind, { VISITOR_RATE_LIMIT: 'off', SITE_CACHE_SECONDS: '60' })));
     afterAll(() => w?.svc.close());
 
     it('sends a gallery address with unknown parameters to the page itself, without rendering it', async () => {

@@ -14,7 +14,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { all, find, text } from '../../src/client/xml.js';
-import { FileUrls } from '../../src/site/file-urls.js';
+import { FileUrls } from '../../src/storage/file-urls.js';
 import { eachDatabase, TestService, type DbKind } from '../support/service.js';
 import { linkIn, startSmtp, type TestSmtp } from '../support/smtp.js';
 import { worldOn, type World } from '../support/world.js';
@@ -169,8 +169,8 @@ eachDatabase((kind: DbKind) => describe.skipIf(!chromiumPresent)('a visitor jour
     await shot('signin-needed');
     await page.locator('a', { hasText: 'Sign in with your e-mail address' }).click();
     await page.waitForURL(/\/_signin\?back=/);
-    // The sign-in form wears the website's look: its stylesheet and its header.
-    expect(await page.locator('link[rel=stylesheet]').count()).toBe(1);
+    // The sign-in form wears the website's look: its stylesheets (the base one and the brand's theme) and its header.
+    expect(await page.locator('link[rel=stylesheet]').count()).toBe(2);
     expect(await page.evaluate(() => getComputedStyle(document.body).fontFamily)).not.toBe('"Times New Roman"');
     await shot('signin');
     await page.fill('input[type=email]', CLIENT);

@@ -5,22 +5,19 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { all, text } from '../../src/client/xml.js';
-import { FileUrls } from '../../src/site/file-urls.js';
+import { FileUrls } from '../../src/storage/file-urls.js';
 import { nowIso } from '../../src/store/db.js';
 import { create, galleryId, publishMedias } from '../api/galleries-fixtures.js';
 import { eachDatabase, TestService } from '../support/service.js';
 import { startWorld, type World } from '../support/world.js';
-import { cookieOf, mediaLinks, uploadPhoto, visit, waitForRenditions } from './site-support.js';
+import { cookieOf, mediaLinks, startSite, uploadPhoto, visit, waitForRenditions } from './site-support.js';
 
-const CSP = "default-src 'none'; img-src 'self'; style-src 'self'; script-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+const CSP = "default-src 'none'; img-src 'self'; style-src 'self'; font-src 'self'; script-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 eachDatabase((kind) => {
   let w: World;
   let home: string;
-  beforeAll(async () => {
-    w = await startWorld(kind, { VISITOR_RATE_LIMIT: 'off', SITE_CACHE_SECONDS: '0' });
-    home = `/sites/${w.urlname}`;
-  });
+  beforeAll(async () => void ({ w, home } = await startSite(kind, { VISITOR_RATE_LIMIT: 'off', SITE_CACHE_SECONDS: '0' })));
   afterAll(() => w?.svc.close());
 
   const mediaIdsOf = async (uuid: string) => all((await w.client.gallery(w.urlname, uuid, 'details_with_medias')).doc, 'gallery/medias/media/uuid').map((n) => n.text);
@@ -35,8 +32,8 @@ eachDatabase((kind) => {
       expect(page.headers['referrer-policy']).toBe('same-origin');
       expect(page.body.startsWith('<!doctype html><html lang="en">')).toBe(true);
       expect(page.body).toContain('<main id="main">');
-      // Nothing inline: no style attributes, no inline scripts.
-      expect(page.body).not.toMatch(/ style=|<style|<script>|<script [^>]*>[^<]/);
+      // Nothing inline: no style attributes, no inline scripts (a JSON-LD data block is not one: never run).
+      expect(page.body).not.toMatch(/ style=|<style|<script>|<script (?![^>]*type="application\/ld\+json")[^>]*>[^<]/);
       const asset = /href="(\/_site\/[A-Za-z0-9_-]+\.css)"/.exec(page.body)![1];
       const css = await visit(w.svc, asset);
       expect([css.status, css.headers['content-type'], css.headers['cache-control']]).toEqual([200, 'text/css; charset=utf-8', 'public, max-age=31536000, immutable']);
@@ -131,7 +128,7 @@ eachDatabase((kind) => {
       expect(page.body).toContain('<h1>Harbour at dawn</h1>');
       expect(page.body).toContain('Fog over the water');
       expect(page.body).toContain('Pier 3, Reykjavík, Iceland');
-      expect(page.body).toContain('<time datetime="2024-05-01T05:12:00Z">2024-05-01</time>');
+      expect(page.body).toContain('<time datetime="2024-05-01T05:12:00Z">1 May 2024, 05:12 UTC</time>');
       expect(page.body).toContain('<li>fog</li><li>sea</li>');
       expect(page.body).toContain(`href="${home}/-/details/_/${a}" rel="prev"`);
       expect(page.body).toContain(`href="${home}/-/details/_/${c}" rel="next"`);
@@ -381,6 +378,7 @@ eachDatabase((kind) => {
 
       const robots = await visit(w.svc, `${root}/robots.txt`);
       expect(robots.body).toBe(`User-agent: *\nDisallow: ${root}/_password\nDisallow: ${root}/_signin\nSitemap: ${base}/sitemap.xml\n`);
+      expect((await visit(w.svc, `${root}/sitemap-1.xml`)).status).toBe(404);
 
       // indexing 0: noindex in the page and the header.
       const never = await visit(w.svc, `${root}/-/never`);
@@ -449,6 +447,10 @@ eachDatabase((kind) => {
       expect((await visit(w.svc, '/-/private', { host, cookie: cookieOf(opened) })).status).toBe(200);
       const sitemap = await visit(w.svc, '/sitemap.xml', { host });
       expect(sitemap.body).toContain(`<loc>https://${host}/-/portraits</loc>`);
+      // Media pages too; within 50 000 addresses the sitemap is one file, and it has no parts.
+      expect(sitemap.body).toContain(`<loc>https://${host}/-/portraits/_/${m}</loc>`);
+      const part = await visit(w.svc, '/sitemap-1.xml', { host });
+      expect([part.status, part.body.includes('<h1>Not found</h1>')]).toEqual([404, true]);
       expect((await visit(w.svc, '/robots.txt', { host })).body).toContain(`Sitemap: https://${host}/sitemap.xml`);
       // The API still answers on that host, and the site is not served to other hosts.
       expect((await visit(w.svc, '/ping.xml', { host })).status).not.toBe(404);

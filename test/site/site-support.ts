@@ -14,7 +14,14 @@ import { postUpload, uploadParamsOf } from '../api/uploads-support.js';
 import { nowIso } from '../../src/store/db.js';
 import type { Database } from '../../src/store/schema.js';
 import type { TestService } from '../support/service.js';
-import type { World } from '../support/world.js';
+import type { DbKind } from '../support/service.js';
+import { startWorld, type World } from '../support/world.js';
+
+/** A world with its website's home path (`/sites/<urlname>`). */
+export async function startSite(kind: DbKind, env: Record<string, string>): Promise<{ w: World; home: string }> {
+  const w = await startWorld(kind, env);
+  return { w, home: `/sites/${w.urlname}` };
+}
 
 /** Debian's chromium, driven by playwright-core (.ci/run installs the package). */
 export const CHROMIUM = '/usr/bin/chromium';

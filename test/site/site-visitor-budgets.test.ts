@@ -11,8 +11,8 @@ import { nowIso } from '../../src/store/db.js';
 import { SQLiteDatabase } from '../../src/store/sqlite-driver.js';
 import { create } from '../api/galleries-fixtures.js';
 import { eachDatabase, type DbKind } from '../support/service.js';
-import { startWorld, type World } from '../support/world.js';
-import { uploadPhoto, visit, waitForRenditions } from './site-support.js';
+import type { World } from '../support/world.js';
+import { startSite, uploadPhoto, visit, waitForRenditions } from './site-support.js';
 
 let addresses = 0;
 const freshAddress = () => `10.77.${(addresses >> 8) & 255}.${addresses++ & 255}`;
@@ -64,10 +64,7 @@ eachDatabase((kind) => {
   describe('visitor budgets of /files and the sign-in link', () => {
     let w: World;
     let home: string;
-    beforeAll(async () => {
-      w = await startWorld(kind, { VISITOR_RATE_LIMIT: '3/60s', VISITOR_FILES_RATE_LIMIT: '3/60s', TRUST_PROXY: '1', SITE_CACHE_SECONDS: '0' });
-      home = `/sites/${w.urlname}`;
-    });
+    beforeAll(async () => void ({ w, home } = await startSite(kind, { VISITOR_RATE_LIMIT: '3/60s', VISITOR_FILES_RATE_LIMIT: '3/60s', TRUST_PROXY: '1', SITE_CACHE_SECONDS: '0' })));
     afterAll(() => w?.svc.close());
 
     it('/files: misses take from the files budget, then 429; a miss is remembered and costs nothing more', async () => {

@@ -8,10 +8,10 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { text } from '../../src/client/xml.js';
 import { eachDatabase } from '../support/service.js';
-import { startWorld, type World } from '../support/world.js';
+import type { World } from '../support/world.js';
 import { create, publishMedias } from '../api/galleries-fixtures.js';
 import { updateMedia } from '../support/media.js';
-import { cookieOf, uploadPhoto, visit, waitForRenditions, type Page } from './site-support.js';
+import { cookieOf, startSite, type Page, uploadPhoto, visit, waitForRenditions } from './site-support.js';
 
 /** A form post with any headers (an Origin, a Host), as a cross-site page or a browser would send it. */
 function post(w: World, path: string, form: Record<string, string>, headers: Record<string, string> = {}): Promise<Page> {
@@ -41,10 +41,7 @@ function post(w: World, path: string, form: Record<string, string>, headers: Rec
 eachDatabase((kind) => {
   let w: World;
   let home: string;
-  beforeAll(async () => {
-    w = await startWorld(kind, { VISITOR_RATE_LIMIT: 'off', SITE_CACHE_SECONDS: '0' });
-    home = `/sites/${w.urlname}`;
-  });
+  beforeAll(async () => void ({ w, home } = await startSite(kind, { VISITOR_RATE_LIMIT: 'off', SITE_CACHE_SECONDS: '0' })));
   afterAll(() => w?.svc.close());
 
   describe('the password form sends visitors back only within the website', () => {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { buildCore, type Core } from '../../src/app.js';
 import type { UserRow } from '../../src/store/schema.js';
+import { freshPgDatabase } from './pg.js';
 
 export interface CoreWorld {
   core: Core;
@@ -16,8 +17,12 @@ export interface CoreWorld {
   user(label?: string): Promise<UserRow>;
 }
 
-/** Builds a core before the file's tests and closes it (and removes its data) after them. */
-export function withCore(): CoreWorld {
+/**
+ * Builds a core before the file's tests and closes it (and removes its data) after them:
+ * on SQLite, or with `postgresUrl` on a fresh PostgreSQL database of that server (dropped after).
+ */
+export function withCore(opts: { postgresUrl?: string } = {}): CoreWorld {
+  let dropPg: (() => Promise<void>) | undefined;
   let n = 0;
   const world = {
     core: undefined as unknown as Core,
@@ -29,10 +34,13 @@ export function withCore(): CoreWorld {
   };
   beforeAll(async () => {
     world.dataDir = await mkdtemp(join(tmpdir(), 'mps-core-'));
-    world.core = await buildCore({ dataDir: world.dataDir });
+    let databaseUrl: string | undefined;
+    if (opts.postgresUrl) ({ url: databaseUrl, drop: dropPg } = await freshPgDatabase(opts.postgresUrl));
+    world.core = await buildCore({ dataDir: world.dataDir, databaseUrl });
   });
   afterAll(async () => {
     await world.core?.close();
+    await dropPg?.();
     if (world.dataDir) await rm(world.dataDir, { recursive: true, force: true });
   });
   return world;

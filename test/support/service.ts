@@ -40,6 +40,12 @@ export function createPgDatabase(): Promise<{ url: string; drop(): Promise<void>
   return freshPgDatabase(PG_URL!);
 }
 
+/** A service with one application, the setup of most suites. */
+export async function serviceWithApp(kind: DbKind, env: Record<string, string> = {}): Promise<{ svc: TestService; app: TestApp }> {
+  const svc = await TestService.start(kind, env);
+  return { svc, app: await svc.app() };
+}
+
 export class TestService {
   private constructor(
     readonly service: Service,

@@ -5,6 +5,7 @@
 import type { VNode } from 'preact';
 import { ratioClass } from '../assets.js';
 import type { ChildItem, GalleryView, Layout as LayoutName, MediaItem } from '../service.js';
+import type { Credit } from '../share.js';
 import { Layout, type Frame } from './layout.js';
 import { formatDate } from './messages.js';
 import { Img, LockIcon } from './picture.js';
@@ -57,7 +58,7 @@ function Item(props: { m: MediaItem; layout: LayoutName; index: number; total: n
         href={m.href}
         data-uuid={m.uuid}
         data-title={m.title}
-        data-credit={m.credit}
+        data-credit={creditLine(m.credit)}
         data-download={m.download}
         data-width={m.large?.width}
         data-height={m.large?.height}
@@ -84,6 +85,17 @@ function Item(props: { m: MediaItem; layout: LayoutName; index: number; total: n
       ) : null}
     </li>
   );
+}
+
+/** The viewer caption's credit line: "© copyright · author", without repeating a name the copyright holds. */
+export function creditLine(c: Credit | undefined): string | undefined {
+  if (!c) return undefined;
+  const author = c.author ?? '';
+  const copyright = c.copyright ?? '';
+  const parts: string[] = [];
+  if (copyright) parts.push(/^(©|\(c\)|copyright)/i.test(copyright) ? copyright : `© ${copyright}`);
+  if (author && !copyright.includes(author)) parts.push(author);
+  return parts.length > 0 ? parts.join(' · ') : undefined;
 }
 
 function Child(props: { c: ChildItem }): VNode {

@@ -3,6 +3,7 @@
 import type { VNode } from 'preact';
 import type { MediaView } from '../service.js';
 import { Layout, type Frame } from './layout.js';
+import { MediaFacts } from './media-facts.js';
 import { Img } from './picture.js';
 
 export function MediaPage(props: { view: MediaView; frame: Omit<Frame, 'title' | 'indexable' | 'crumbs' | 'script'> }): VNode {
@@ -13,7 +14,6 @@ export function MediaPage(props: { view: MediaView; frame: Omit<Frame, 'title' |
         <h1>{v.title}</h1>
         <figure class="photo">
           <Img picture={v.picture} sizes={`min(100vw - 1rem, ${((85 * v.picture.width) / Math.max(1, v.picture.height)).toFixed(1)}vh, 1400px)`} eager />
-          {v.credit ? <figcaption class="credit">{v.credit}</figcaption> : null}
         </figure>
         <nav class="step" aria-label="Photos">
           {v.prev ? (
@@ -33,22 +33,7 @@ export function MediaPage(props: { view: MediaView; frame: Omit<Frame, 'title' |
           )}
         </nav>
         {v.description ? <p class="desc">{v.description}</p> : null}
-        <dl class="meta">
-          {v.shotAt ? (
-            <>
-              <dt>Taken</dt>
-              <dd>
-                <time datetime={v.shotAt}>{v.shotAt.slice(0, 10)}</time>
-              </dd>
-            </>
-          ) : null}
-          {v.location ? (
-            <>
-              <dt>Place</dt>
-              <dd>{v.location}</dd>
-            </>
-          ) : null}
-        </dl>
+        <MediaFacts view={v} />
         {v.keywords.length > 0 ? (
           <section aria-labelledby="kw">
             <h2 id="kw">Keywords</h2>

@@ -2,12 +2,15 @@
 // its stylesheet, its name linking home), so a visitor does not seem to leave
 // the website to sign in. JSX escapes every text and attribute.
 import type { ComponentChildren, VNode } from 'preact';
+import type { SiteBrand } from '../brand.js';
 import { Layout, render } from './layout.js';
 
 /** The website a page belongs to; absent when the request named none we know. */
 export interface SiteFrame {
   siteTitle: string;
   homeHref: string;
+  /** The website's brand (header, navigation, theme, footer). */
+  brand?: SiteBrand;
 }
 
 const NO_SITE: SiteFrame = { siteTitle: 'Not found', homeHref: '/' };

@@ -9,7 +9,11 @@ import * as m005 from './005_file_deletions.js';
 import * as m006 from './006_session_expiry.js';
 import * as m007 from './007_renditions.js';
 import * as m008 from './008_visitor_links.js';
-import * as m009 from './009_presentation.js';
+import * as m009 from './009_media_file_metadata.js';
+import * as m010 from './010_page_stamps.js';
+import * as m011 from './011_website_brand.js';
+import * as m012 from './012_job_lanes.js';
+import * as m013 from './013_presentation.js';
 
 const modules = {
   '001_core': m001,
@@ -20,7 +24,11 @@ const modules = {
   '006_session_expiry': m006,
   '007_renditions': m007,
   '008_visitor_links': m008,
-  '009_presentation': m009,
+  '009_media_file_metadata': m009,
+  '010_page_stamps': m010,
+  '011_website_brand': m011,
+  '012_job_lanes': m012,
+  '013_presentation': m013,
 };
 
 /** The migrations for one database: each is told the dialect it runs on. */

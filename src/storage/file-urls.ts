@@ -6,10 +6,10 @@
 // the upload secret, so every process that shares UPLOAD_SECRET (or DATA_DIR)
 // agrees on it. What a signed address promises: docs/renditions.md.
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { isUuid } from '../access/uuid.js';
 
 /** Storage keys are ours (letters, digits, dashes, dots, underscores and slashes), never a client's text. */
 export const FILE_KEY = /^[A-Za-z0-9][A-Za-z0-9._/-]{0,254}$/;
-const GALLERY_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const STAMP = /^[A-Za-z0-9_-]{1,64}$/;
 
 export type FileAccess =
@@ -62,7 +62,7 @@ export class FileUrls {
     if (query.s === undefined && query.e === undefined && query.v === undefined && query.g === undefined && query.a === undefined) return { kind: 'unsigned' };
     const { e, v, g, a, s } = query;
     const d = query.d ?? '0';
-    if (!e || !/^\d{1,12}$/.test(e) || v === undefined || v.length > 100 || !g || !GALLERY_UUID.test(g) || (a !== undefined && !STAMP.test(a)) || !s || (d !== '0' && d !== '1')) {
+    if (!e || !/^\d{1,12}$/.test(e) || v === undefined || v.length > 100 || !g || !isUuid(g) || (a !== undefined && !STAMP.test(a)) || !s || (d !== '0' && d !== '1')) {
       return { kind: 'invalid' };
     }
     const expected = Buffer.from(this.mac(key, Number(e), v, g, a, d));

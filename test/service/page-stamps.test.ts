@@ -1,0 +1,89 @@
+// The stamps the page memos are kept under (migration 009) move in the writing
+// transaction for every kind of write that changes a list scope or a gallery's
+// visible order, whichever feature writes it: the owner's media stamp (the
+// API's lists: src/media/list-memo.ts) and the gallery's order_stamp (the
+// website's pages: src/site/order-memo.ts). A write that changes neither
+// leaves them. On SQLite, and on PostgreSQL when TEST_DATABASE_URL is set.
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildCore, type Core } from '../../src/app.js';
+import { freshPgDatabase } from '../support/pg.js';
+
+const PG = process.env.TEST_DATABASE_URL;
+
+for (const db of ['sqlite', ...(PG ? ['postgres'] : [])] as const) {
+  describe(`page stamps (${db})`, () => {
+    let core: Core;
+    let dataDir: string;
+    let drop: (() => Promise<void>) | undefined;
+
+    beforeAll(async () => {
+      dataDir = await mkdtemp(join(tmpdir(), 'mps-stamps-'));
+      let databaseUrl: string | undefined;
+      if (db === 'postgres') {
+        const fresh = await freshPgDatabase(PG!);
+        databaseUrl = fresh.url;
+        drop = fresh.drop;
+      }
+      core = await buildCore({ dataDir, databaseUrl });
+    });
+
+    afterAll(async () => {
+      await core?.close();
+      await drop?.();
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    });
+
+    it('move with every write of a scope or an order, and only then', async () => {
+      const d = core.store.db;
+      const { user } = await core.users.create({ email: 'stamps@example.com', password: 'correct horse battery staple' });
+      const { user: other } = await core.users.create({ email: 'other@example.com', password: 'correct horse battery staple' });
+      await core.websites.create(user, { urlname: 'stamps' });
+      const website = await d.selectFrom('websites').select('id').where('urlname', '=', 'stamps').executeTakeFirstOrThrow();
+      const gallery = await d.selectFrom('galleries').select('id').where('website_id', '=', website.id).executeTakeFirstOrThrow();
+      const artist = await d.selectFrom('artists').select('id').where('owner_id', '=', user.id).executeTakeFirstOrThrow();
+      const { uuid: second } = await core.artists.create(user, 'second');
+      const artist2 = await d.selectFrom('artists').select('id').where('uuid', '=', second).executeTakeFirstOrThrow();
+      const now = new Date().toISOString();
+      const lightbox = await d.insertInto('lightboxes').values({ uuid: randomUUID(), owner_id: user.id, name: 'lb', created_at: now }).returning('id').executeTakeFirstOrThrow();
+      const group = await d
+        .insertInto('media_groups')
+        .values({ uuid: randomUUID(), owner_id: user.id, artist_id: null, kind: 'collection', name: 'c', rules: null, created_at: now, updated_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+
+      const owner = async () => Number((await d.selectFrom('media_stamps').select('stamp').where('owner_id', '=', user.id).executeTakeFirst())?.stamp ?? 0);
+      const others = async () => Number((await d.selectFrom('media_stamps').select('stamp').where('owner_id', '=', other.id).executeTakeFirst())?.stamp ?? 0);
+      const order = async () => Number((await d.selectFrom('galleries').select('order_stamp').where('id', '=', gallery.id).executeTakeFirstOrThrow()).order_stamp);
+      const moves = async (what: string, write: () => Promise<unknown>, expected: { owner: boolean; order: boolean }) => {
+        const [o, g, x] = [await owner(), await order(), await others()];
+        await write();
+        expect({ what, owner: (await owner()) !== o, order: (await order()) !== g }).toEqual({ what, ...expected });
+        expect(await others()).toBe(x);
+      };
+
+      const media = { uuid: randomUUID(), owner_id: user.id, artist_id: artist.id, status: 'pending', file_name: 'a.jpg', created_at: now, updated_at: now };
+      let id = 0;
+      await moves('a media created', async () => (id = (await d.insertInto('medias').values(media).returning('id').executeTakeFirstOrThrow()).id), { owner: true, order: false });
+      await moves('published in the gallery', () => d.insertInto('media_galleries').values({ gallery_id: gallery.id, media_id: id, position: 1, published_at: now }).execute(), { owner: true, order: true });
+      await moves('gone live', () => d.updateTable('medias').set({ status: 'live' }).where('id', '=', id).execute(), { owner: true, order: true });
+      await moves('its renditions failed', () => d.updateTable('medias').set({ renditions_state: 'failed' }).where('id', '=', id).execute(), { owner: false, order: true });
+      for (const [field, value] of [['file_name', 'b.jpg'], ['shot_at', now], ['artist_rating', 3], ['updated_at', '2030-01-01T00:00:00.000Z']] as const) {
+        await moves(`its ${field} changed`, () => d.updateTable('medias').set({ [field]: value }).where('id', '=', id).execute(), { owner: false, order: true });
+      }
+      await moves('its title changed (shown, not ordered by)', () => d.updateTable('medias').set({ title: 'T' }).where('id', '=', id).execute(), { owner: false, order: false });
+      await moves('moved to another library', () => d.updateTable('medias').set({ artist_id: artist2.id }).where('id', '=', id).execute(), { owner: true, order: false });
+      await moves('moved in the gallery', () => d.updateTable('media_galleries').set({ position: 5 }).where('media_id', '=', id).execute(), { owner: true, order: true });
+      await moves('added to a lightbox', () => d.insertInto('lightbox_medias').values({ lightbox_id: lightbox.id, media_id: id, position: 1 }).execute(), { owner: true, order: false });
+      await moves('moved in the lightbox', () => d.updateTable('lightbox_medias').set({ position: 2 }).where('media_id', '=', id).execute(), { owner: true, order: false });
+      await moves('added to a collection', () => d.insertInto('media_group_medias').values({ group_id: group.id, media_id: id, position: 1 }).execute(), { owner: true, order: false });
+      await moves('removed from the collection', () => d.deleteFrom('media_group_medias').where('media_id', '=', id).execute(), { owner: true, order: false });
+      await moves('the lightbox deleted (its memberships cascade)', () => d.deleteFrom('lightboxes').where('id', '=', lightbox.id).execute(), { owner: true, order: false });
+      await moves('unpublished', () => d.deleteFrom('media_galleries').where('media_id', '=', id).execute(), { owner: true, order: true });
+      await moves('deleted', () => d.deleteFrom('medias').where('id', '=', id).execute(), { owner: true, order: false });
+    });
+  });
+}
