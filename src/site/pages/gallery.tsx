@@ -39,13 +39,14 @@ function sizesOf(layout: LayoutName, r: number): string {
 /** Images loaded at once: the ones a first screen shows; the others wait for scrolling. */
 const EAGER: Record<LayoutName, number> = { justified: 0, grid: 0, masonry: 0, slideshow: 1, filmstrip: 0 };
 /**
- * Images the browser loads by itself (lazily): the first few. The others wait until the visitor
+ * Images the browser loads by itself (lazily): the first three (a phone's first screen shows
+ * two or three). The others wait until the visitor
  * scrolls near them (the script's loader, within a quarter of a screen), since a browser's own
  * lazy loading fetches everything within 1250 px or more: on a phone with a 3x screen, where a
  * landscape photo is full width and needs the 1280 size, that would be twice the first view's
  * weight budget. Without JavaScript, the <noscript> image shows (CSS hides the placeholder).
  */
-const NATIVE = 4;
+const NATIVE = 3;
 
 function Item(props: { m: MediaItem; layout: LayoutName; index: number; total: number; captions: boolean }): VNode {
   const { m, layout } = props;
