@@ -2,6 +2,7 @@
 // A website is seen at `${PUBLIC_URL}/sites/<urlname>` or, when it has one,
 // at its own host name; a visitor keeps to the address they came by (cookies
 // are per host and path).
+import { isUuid } from '../access/uuid.js';
 import { homeUrl } from '../websites/home-url.js';
 import type { SiteWebsite } from './repository.js';
 
@@ -81,4 +82,39 @@ export function pathAndQuery(rawUrl: string | undefined): { path: string; query:
   const url = rawUrl ?? '/';
   const q = url.indexOf('?');
   return { path: q < 0 ? url : url.slice(0, q), query: new URLSearchParams(q < 0 ? '' : url.slice(q + 1)) };
+}
+
+const FULL_PATH = /^[a-z0-9-]+(\/[a-z0-9-]+)*$/;
+/** No gallery has a longer full url path or lies deeper (docs/galleries.md): refused before any query. */
+const MAX_FULL_PATH_CHARS = 1000;
+const MAX_DEPTH = 32;
+
+function isGalleryPath(path: string): boolean {
+  return path.length <= MAX_FULL_PATH_CHARS && FULL_PATH.test(path) && path.split('/').length <= MAX_DEPTH;
+}
+
+/** A gallery or media page named by a path below the home, its shape checked (no query yet). */
+export type PageAddress = { kind: 'gallery'; path: string } | { kind: 'media'; path: string; uuid: string };
+
+export function pageAddressOf(rest: string): PageAddress | undefined {
+  if (rest === '') return { kind: 'gallery', path: '' };
+  if (rest.startsWith('_/')) return isUuid(rest.slice(2)) ? { kind: 'media', path: '', uuid: rest.slice(2).toLowerCase() } : undefined;
+  if (!rest.startsWith('-/')) return undefined;
+  const inner = rest.slice(2);
+  const cut = inner.indexOf('/_/');
+  const path = cut < 0 ? inner : inner.slice(0, cut);
+  if (!isGalleryPath(path)) return undefined;
+  if (cut < 0) return { kind: 'gallery', path };
+  const uuid = inner.slice(cut + 3);
+  return isUuid(uuid) ? { kind: 'media', path, uuid: uuid.toLowerCase() } : undefined;
+}
+
+/** The gallery of a page address under the home (for the form shown again after a wrong password). */
+export function backGalleryPath(back: string, homePath: string): string {
+  const rest = back.slice(homePath.length + 1).split('?')[0];
+  if (!rest.startsWith('-/')) return '';
+  const inner = rest.slice(2);
+  const cut = inner.indexOf('/_/');
+  const path = cut < 0 ? inner : inner.slice(0, cut);
+  return isGalleryPath(path) ? path : '';
 }

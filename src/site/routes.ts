@@ -9,7 +9,7 @@ import { ApiError } from '../http/errors.js';
 import { MemoryCache } from '../ops/cache.js';
 import { closeAfterReply } from '../http/linger.js';
 import { SLUG } from '../websites/brand.js';
-import { backUnder, cookiePath, pathAndQuery, type SiteAddress } from './address.js';
+import { backGalleryPath, backUnder, cookiePath, pageAddressOf, pathAndQuery, type SiteAddress } from './address.js';
 import { GalleryPage } from './pages/gallery.js';
 import { render, type Frame } from './pages/layout.js';
 import { ContentPage } from './pages/content.js';
@@ -19,18 +19,9 @@ import type { VisitorPass } from './pass.js';
 import { passCookie, readPass } from './pass-cookie.js';
 import type { WebsiteDeps, WebsiteKit } from './kit.js';
 import type { Refusal, Sitemap } from './service.js';
-import { isUuid } from '../access/uuid.js';
 
 const FORM_BYTES = 4096;
 const PAGE = /^[1-9][0-9]{0,5}$/;
-const FULL_PATH = /^[a-z0-9-]+(\/[a-z0-9-]+)*$/;
-/** No gallery has a longer full url path or lies deeper (docs/galleries.md): refused before any query. */
-const MAX_FULL_PATH_CHARS = 1000;
-const MAX_DEPTH = 32;
-
-function isGalleryPath(path: string): boolean {
-  return path.length <= MAX_FULL_PATH_CHARS && FULL_PATH.test(path) && path.split('/').length <= MAX_DEPTH;
-}
 /**
  * The micro-cache: a short-lived memory of the pages anonymous visitors get
  * (the same for all of them), so a popular gallery costs its queries and its
@@ -57,21 +48,6 @@ interface Visit {
   cacheKey: string;
 }
 
-/** A gallery or media page named by a path below the home, its shape checked (no query yet). */
-type PageAddress = { kind: 'gallery'; path: string } | { kind: 'media'; path: string; uuid: string };
-
-function pageAddressOf(rest: string): PageAddress | undefined {
-  if (rest === '') return { kind: 'gallery', path: '' };
-  if (rest.startsWith('_/')) return isUuid(rest.slice(2)) ? { kind: 'media', path: '', uuid: rest.slice(2).toLowerCase() } : undefined;
-  if (!rest.startsWith('-/')) return undefined;
-  const inner = rest.slice(2);
-  const cut = inner.indexOf('/_/');
-  const path = cut < 0 ? inner : inner.slice(0, cut);
-  if (!isGalleryPath(path)) return undefined;
-  if (cut < 0) return { kind: 'gallery', path };
-  const uuid = inner.slice(cut + 3);
-  return isUuid(uuid) ? { kind: 'media', path, uuid: uuid.toLowerCase() } : undefined;
-}
 
 export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: WebsiteDeps): void {
   const { site, passes } = deps;
@@ -269,12 +245,3 @@ export function sitemapXml(map: Sitemap): string {
 /** `sitemap.xml`, or a part of it when it is an index (`sitemap-N.xml`). */
 const SITEMAP_PART = /^sitemap(?:-([1-9][0-9]{0,5}))?\.xml$/;
 
-/** The gallery of a page address under the home (for the form shown again after a wrong password). */
-function backGalleryPath(back: string, homePath: string): string {
-  const rest = back.slice(homePath.length + 1).split('?')[0];
-  if (!rest.startsWith('-/')) return '';
-  const inner = rest.slice(2);
-  const cut = inner.indexOf('/_/');
-  const path = cut < 0 ? inner : inner.slice(0, cut);
-  return isGalleryPath(path) ? path : '';
-}

@@ -417,6 +417,15 @@ export class SiteService {
     return { kind: 'refused', refusal: { kind: 'signin', back, crumbs: crumbs(at, chain), locked: shown } };
   }
 
+  /**
+   * The gallery a sign-in form returns to, as its refusal page shows it (name, date, public
+   * cover) — only when this visitor is indeed asked to sign in for it; otherwise nothing.
+   */
+  async lockedForSignin(at: SiteAddress, fullUrlPath: string, pass: VisitorPass | undefined): Promise<LockedGallery | undefined> {
+    const access = await this.access(at, fullUrlPath, pass);
+    return access.kind === 'refused' && access.refusal.kind === 'signin' ? access.refusal.locked : undefined;
+  }
+
   /** The gallery asked for as a visitor who may not open it sees it: its name, date and public cover (public addresses). */
   private async lockedGallery(g: SiteGallery): Promise<LockedGallery> {
     if (g.public_cover_media_id === null) return { name: g.name, date: g.published_at };

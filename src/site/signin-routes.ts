@@ -4,7 +4,7 @@
 // Inside the website's plugin (plugin.ts: headers, error page, addresses, budget).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.js';
-import { backUnder, cookiePath, pathAndQuery, type SiteAddress } from './address.js';
+import { backGalleryPath, backUnder, cookiePath, pathAndQuery, type SiteAddress } from './address.js';
 import { checkMailPage, messagePage, signInFormPage } from './pages/signin.js';
 import { passCookie, readPass } from './pass-cookie.js';
 import type { WebsiteDeps, WebsiteKit } from './kit.js';
@@ -66,7 +66,9 @@ export function signInRoutes(f: FastifyInstance, kit: WebsiteKit, deps: WebsiteD
     const at = await addressOf(req);
     const back = backUnder(at.homePath, field(pathAndQuery(req.raw.url).query, 'back'));
     if (back === undefined) throw new ApiError('invalid_parameter', 'The return address is not on this website.');
-    return sendHtml(reply, 200, signInFormPage({ frame: frameOf(at), action: `${at.homePath}/_signin`, back }));
+    // The gallery it returns to, as its own page showed it (name, date, the public cover chosen).
+    const locked = await deps.site.lockedForSignin(at, backGalleryPath(back, at.homePath), readPass(codec, req.headers.cookie, at.website.uuid));
+    return sendHtml(reply, 200, signInFormPage({ frame: frameOf(at), action: `${at.homePath}/_signin`, back, locked }));
   };
 
   const post = async (req: FastifyRequest, reply: FastifyReply) => {

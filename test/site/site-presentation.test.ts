@@ -135,10 +135,19 @@ eachDatabase((kind) => {
       }
       expect(password.body).toContain('Private work</h1>');
       expect(signin.body).toContain('Clients only</h1>');
-      if (!made) return;
+      // The sign-in form that page links to shows the same gallery; a return address open to all shows none.
+      const form = await visit(w.svc, `${home}/_signin?back=${encodeURIComponent(`${home}/-/clients-only`)}`);
+      expect(form.status).toBe(200);
+      expect(form.body).toContain('<svg class="lock"');
+      expect(form.body).toContain('Clients only</h1>');
+      const openForm = await visit(w.svc, `${home}/_signin?back=${encodeURIComponent(`${home}/`)}`);
+      expect(openForm.status).toBe(200);
+      expect(openForm.body).not.toContain('<svg class="lock"');
+      expect(made).toBe(true);
       const coverImg = /<img [^>]*src="(\/files\/[^"?]+)"/.exec(card('private-work'))![1];
       expect(password.body).toContain(`<img src="${coverImg}"`);
       expect(signin.body).toContain(`<img src="${coverImg}"`);
+      expect(form.body).toContain(`<img src="${coverImg}"`);
       // Anyone may fetch the chosen cover's renditions unsigned; never another photo of the gallery.
       expect((await fetch(w.svc.url + coverImg)).status).toBe(200);
       const otherKey = (await w.svc.db.selectFrom('renditions as r').innerJoin('medias as m', 'm.id', 'r.media_id').select('r.storage_key').where('m.uuid', '=', other).executeTakeFirstOrThrow()).storage_key;

@@ -1,7 +1,7 @@
 // The pages that stand in for a gallery: its password form, the sign-in it
 // needs, not found, too many requests, and an error on our side. A locked
 // gallery shows its name, its date and the public cover its photographer chose.
-import type { VNode } from 'preact';
+import type { ComponentChildren, VNode } from 'preact';
 import type { Crumb, LockedGallery } from '../service.js';
 import { Layout, type Frame } from './layout.js';
 import { Img, LockIcon } from './picture.js';
@@ -9,7 +9,7 @@ import { Img, LockIcon } from './picture.js';
 type Base = Omit<Frame, 'title' | 'indexable' | 'crumbs' | 'script'>;
 
 /** The gallery behind the lock: its public cover (when chosen), a lock, its name and date. */
-function LockedCard(props: { locked?: LockedGallery; children: VNode | VNode[] }): VNode {
+export function LockedCard(props: { locked?: LockedGallery; children: ComponentChildren }): VNode {
   const l = props.locked;
   return (
     <section class="locked">
@@ -23,7 +23,7 @@ function LockedCard(props: { locked?: LockedGallery; children: VNode | VNode[] }
   );
 }
 
-function Heading(props: { name: string; date?: string }): VNode {
+export function LockedHeading(props: { name: string; date?: string }): VNode {
   return (
     <>
       <h1>
@@ -49,7 +49,7 @@ export function PasswordPage(props: { frame: Base; action: string; gallery: stri
   return (
     <Layout {...props.frame} title={props.galleryName} indexable={false} crumbs={props.crumbs}>
       <LockedCard locked={props.locked}>
-        <Heading name={props.locked?.name ?? props.galleryName} date={props.locked?.date} />
+        <LockedHeading name={props.locked?.name ?? props.galleryName} date={props.locked?.date} />
         <p>This gallery is protected by a password.</p>
         {props.wrong ? (
           <p class="error" role="alert">
@@ -74,7 +74,7 @@ export function SigninPage(props: { frame: Base; signinHref: string; crumbs: Cru
   return (
     <Layout {...props.frame} title={props.locked ? props.locked.name : 'Sign in to see this gallery'} indexable={false} crumbs={props.crumbs}>
       <LockedCard locked={props.locked}>
-        {props.locked ? <Heading name={props.locked.name} date={props.locked.date} /> : <h1>Sign in to see this gallery</h1>}
+        {props.locked ? <LockedHeading name={props.locked.name} date={props.locked.date} /> : <h1>Sign in to see this gallery</h1>}
         <p>This gallery is open to invited visitors only.</p>
         <p>
           <a class="button" href={props.signinHref}>

@@ -3,7 +3,9 @@
 // the website to sign in. JSX escapes every text and attribute.
 import type { ComponentChildren, VNode } from 'preact';
 import type { SiteBrand } from '../brand.js';
+import type { LockedGallery } from '../service.js';
 import { Layout, render } from './layout.js';
+import { LockedCard, LockedHeading } from './messages.js';
 
 /** The website a page belongs to; absent when the request named none we know. */
 export interface SiteFrame {
@@ -32,12 +34,22 @@ export interface SignInFormProps {
   back: string;
   email?: string;
   error?: string;
+  /** The gallery the form returns to, when the visitor is asked to sign in for it: its name, date and public cover. */
+  locked?: LockedGallery;
 }
 
 export function signInFormPage(p: SignInFormProps): string {
   return html(
     <Page frame={p.frame} title="Sign in">
-      <h1>Sign in to {p.frame.siteTitle}</h1>
+      <LockedCard locked={p.locked}>
+      {p.locked ? (
+        <>
+          <LockedHeading name={p.locked.name} date={p.locked.date} />
+          <h2>Sign in to {p.frame.siteTitle}</h2>
+        </>
+      ) : (
+        <h1>Sign in to {p.frame.siteTitle}</h1>
+      )}
       <p>Some galleries are open to invited visitors only. Enter the e-mail address you were invited with: we will send you a link that signs you in.</p>
       {p.error ? (
         <p role="alert" id="signin-error">
@@ -59,6 +71,7 @@ export function signInFormPage(p: SignInFormProps): string {
         />{' '}
         <button type="submit">Send me a link</button>
       </form>
+      </LockedCard>
     </Page>,
   );
 }
