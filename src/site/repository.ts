@@ -227,6 +227,11 @@ export class SiteRepository {
     return { nav, renditions };
   }
 
+  /** A website's pages for its sitemap, in navigation order (a handful: pages are written by hand). */
+  pageStamps(websiteId: number): Promise<Array<{ slug: string; updated_at: string }>> {
+    return this.db.selectFrom('website_pages').select(['slug', 'updated_at']).where('website_id', '=', websiteId).orderBy('position').orderBy('slug').execute();
+  }
+
   /** A page of a website by its slug. */
   page(websiteId: number, slug: string): Promise<{ slug: string; title: string; body: string; updated_at: string } | undefined> {
     return this.db.selectFrom('website_pages').select(['slug', 'title', 'body', 'updated_at']).where('website_id', '=', websiteId).where('slug', '=', slug).executeTakeFirst();

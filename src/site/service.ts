@@ -378,20 +378,25 @@ export class SiteService {
    * undefined. Each part reads its own window of medias, not the others'.
    */
   async sitemap(website: SiteWebsite, part?: number): Promise<Sitemap | undefined> {
-    const galleries = await this.listed(website);
+    const [galleries, pages] = await Promise.all([this.listed(website), this.repo.pageStamps(website.id)]);
     const home = this.homeUrl(website);
     const ids = galleries.map((g) => g.id);
-    const total = galleries.length + (await this.repo.visibleCount(ids));
+    // The galleries open to all, the website's own pages (About, Contact…), then the media pages.
+    const fixed: SitemapEntry[] = [
+      ...galleries.map((g) => ({ loc: home + galleryHref('', g.path), lastmod: g.lastmod })),
+      ...pages.map((p) => ({ loc: `${home}/p/${p.slug}`, lastmod: p.updated_at })),
+    ];
+    const total = fixed.length + (await this.repo.visibleCount(ids));
     const limit = this.sitemapUrls;
     const parts = Math.ceil(total / limit);
     if (part === undefined && parts > 1) return { kind: 'index', parts: Array.from({ length: parts }, (_, i) => `${home}/sitemap-${i + 1}.xml`) };
     if (part !== undefined && (parts <= 1 || part < 1 || part > parts)) return undefined;
     const start = part === undefined ? 0 : (part - 1) * limit;
     const end = Math.min(total, start + limit);
-    const entries: SitemapEntry[] = galleries.slice(start, end).map((g) => ({ loc: home + galleryHref('', g.path), lastmod: g.lastmod }));
-    const from = Math.max(start, galleries.length);
+    const entries: SitemapEntry[] = fixed.slice(start, end);
+    const from = Math.max(start, fixed.length);
     const pathOf = new Map(galleries.map((g) => [g.id, g.path]));
-    for (const m of await this.repo.visibleMedias(ids, end - from, from - galleries.length)) {
+    for (const m of await this.repo.visibleMedias(ids, end - from, from - fixed.length)) {
       entries.push({ loc: home + mediaHref('', pathOf.get(m.gallery_id)!, m.uuid), lastmod: m.updated_at });
     }
     return { kind: 'urls', entries };

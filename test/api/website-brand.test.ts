@@ -214,6 +214,11 @@ eachDatabase((kind) => {
     expect([q.status, q.headers.location]).toEqual([301, `${site()}/p/about`]);
     expect((await visit(w.svc, `${site()}/p/nope`)).status).toBe(404);
     expect((await visit(w.svc, `${site()}/p/Bad_Slug`)).status).toBe(404);
+    // In the sitemap beside the galleries.
+    const map = await visit(w.svc, `${site()}/sitemap.xml`);
+    expect(map.status).toBe(200);
+    expect(map.body).toContain(`<loc>${w.svc.url}${site()}/p/about</loc>`);
+    expect(map.body).toContain(`<loc>${w.svc.url}${site()}/p/contact</loc>`);
     // Refusals of pages.
     expect((await failure(w.client.request('PUT', `/websites/${w.urlname}/pages/new-one.xml`, { 'page[body]': 'no title' }))).status).toBe(422);
     expect((await failure(w.client.request('PUT', `/websites/${w.urlname}/pages/Bad_Slug.xml`, { 'page[title]': 'x' }))).status).toBe(422);
@@ -224,6 +229,7 @@ eachDatabase((kind) => {
     await w.client.request('DELETE', `/websites/${w.urlname}/pages/about.xml`);
     expect((await visit(w.svc, `${site()}/p/about`)).status).toBe(404);
     expect((await visit(w.svc, `${site()}/`)).body).not.toContain('/p/about');
+    expect((await visit(w.svc, `${site()}/sitemap.xml`)).body).not.toContain('/p/about');
     expect((await failure(w.client.request('DELETE', `/websites/${w.urlname}/pages/about.xml`))).status).toBe(404);
   });
 
