@@ -185,6 +185,8 @@ describe.skipIf(!present)('the website in a browser', () => {
     await expect.poll(() => page.evaluate(() => location.hash)).toBe(`#photo=${uuids[0]}`);
     if (renditions) await expect.poll(() => page.locator('.pswp__item img.pswp__img').first().evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth > 0)).toBe(true);
     await page.screenshot({ path: join(ARTIFACTS, 'viewer-phone.png') });
+    // PhotoSwipe is loaded on the first open: touch once it listens (under load a swipe came too early).
+    await page.locator('.pswp.pswp--ready').waitFor();
     const cdp = await ctx.newCDPSession(page);
     const touch = async (type: 'touchStart' | 'touchMove' | 'touchEnd', points: Array<{ x: number; y: number }>) =>
       cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points.map((p, id) => ({ ...p, id })) });
