@@ -109,8 +109,8 @@ function hostOf(header: string | undefined): string | undefined {
   return /^[a-z0-9.-]+(?::\d{1,5})?$/i.test(header) ? header.toLowerCase() : undefined;
 }
 
-/** The pages' policy: nothing inline, images from here (and from the object store when files are there). */
-function contentSecurityPolicy(storageUrl: string | undefined): string {
+/** Where the pages' images come from: here, and the object store when files are there (the studio's policy too). */
+export function imageSources(storageUrl: string | undefined): string[] {
   const img = ["'self'"];
   if (storageUrl?.startsWith('s3:')) {
     try {
@@ -120,5 +120,10 @@ function contentSecurityPolicy(storageUrl: string | undefined): string {
       /* a bad STORAGE_URL stops the service elsewhere */
     }
   }
-  return `default-src 'none'; img-src ${img.join(' ')}; style-src 'self'; font-src 'self'; script-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
+  return img;
+}
+
+/** The pages' policy: nothing inline, images from here (and from the object store when files are there). */
+function contentSecurityPolicy(storageUrl: string | undefined): string {
+  return `default-src 'none'; img-src ${imageSources(storageUrl).join(' ')}; style-src 'self'; font-src 'self'; script-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
 }
