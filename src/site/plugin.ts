@@ -9,6 +9,7 @@
 //   /_site/<name>      the stylesheet and the script, immutable
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.js';
+import { imageSources } from '../storage/image-sources.js';
 import { closeAfterReply } from '../http/linger.js';
 import { homeUrl } from '../websites/home-url.js';
 import { fromOwnOrigin, hostAddress, pathAddress, URLNAME, type SiteAddress } from './address.js';
@@ -107,20 +108,6 @@ export function websitePlugin(deps: WebsiteDeps): FastifyPluginAsync {
 function hostOf(header: string | undefined): string | undefined {
   if (!header || header.length > 255) return undefined;
   return /^[a-z0-9.-]+(?::\d{1,5})?$/i.test(header) ? header.toLowerCase() : undefined;
-}
-
-/** Where the pages' images come from: here, and the object store when files are there (the studio's policy too). */
-export function imageSources(storageUrl: string | undefined): string[] {
-  const img = ["'self'"];
-  if (storageUrl?.startsWith('s3:')) {
-    try {
-      const endpoint = new URL(storageUrl).searchParams.get('endpoint');
-      img.push(endpoint ? new URL(endpoint).origin : 'https://*.amazonaws.com');
-    } catch {
-      /* a bad STORAGE_URL stops the service elsewhere */
-    }
-  }
-  return img;
 }
 
 /** The pages' policy: nothing inline, images from here (and from the object store when files are there). */

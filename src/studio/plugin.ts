@@ -11,7 +11,7 @@ import { closeAfterReply } from '../http/linger.js';
 import { Params } from '../http/params.js';
 import type { RateLimit } from '../http/rate-limit.js';
 import type { MediaService } from '../media/service.js';
-import { imageSources } from '../site/plugin.js';
+import { imageSources } from '../storage/image-sources.js';
 import type { UserRow } from '../store/schema.js';
 import type { Authenticator } from '../users/auth.js';
 import type { SessionStore } from '../users/sessions.js';
