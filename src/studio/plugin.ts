@@ -11,6 +11,7 @@ import { closeAfterReply } from '../http/linger.js';
 import { Params } from '../http/params.js';
 import type { RateLimit } from '../http/rate-limit.js';
 import type { MediaService } from '../media/service.js';
+import type { StorageBackend } from '../storage/backend.js';
 import { imageSources } from '../storage/image-sources.js';
 import type { UserRow } from '../store/schema.js';
 import type { Authenticator } from '../users/auth.js';
@@ -30,6 +31,8 @@ export interface StudioDeps {
   sessions: SessionStore;
   websites: WebsitesService;
   media: MediaService;
+  /** Where renditions are: an owner's thumbnails are streamed from it (a media not yet public has no public address). */
+  storage: StorageBackend;
   /** The API's request budget (RATE_LIMIT), keyed `studio:user:<id>` or `studio:addr:<ip>`; null when off. */
   rateLimit: RateLimit | null;
   /** The service's secret (UPLOAD_SECRET or its file): the studio's tokens are keyed from it. */
@@ -136,7 +139,7 @@ export function studioPlugin(deps: StudioDeps): FastifyPluginAsync {
       .filter((r) => r.mime_type?.startsWith('image/'))
       .map((r) => {
         const views = (found.renditions?.get(r.id) ?? []).slice().sort((a, b) => a.width - b.width);
-        return { uuid: r.uuid, label: r.title || r.file_name || r.uuid.slice(0, 8), thumb: views[0]?.url };
+        return { uuid: r.uuid, label: r.title || r.file_name || r.uuid.slice(0, 8), thumb: views[0] ? `/studio/thumbs/${r.uuid}` : undefined };
       });
   }
 
@@ -200,6 +203,18 @@ export function studioPlugin(deps: StudioDeps): FastifyPluginAsync {
       const asset = STUDIO_ASSETS.get((req.params as { name: string }).name);
       if (!asset) return reply.code(404).header('content-type', 'text/plain; charset=utf-8').header('x-content-type-options', 'nosniff').send('not found\n');
       return reply.header('content-type', asset.type).header('cache-control', 'public, max-age=31536000, immutable').header('x-content-type-options', 'nosniff').header('etag', `"${asset.name}"`).send(asset.body);
+    });
+
+    // The smallest rendition of one of the user's medias, through the API's access check (404 otherwise).
+    f.get('/studio/thumbs/:uuid', async (req, reply) => {
+      const s = need(req);
+      const uuid = (req.params as { uuid: string }).uuid;
+      if (!/^[0-9a-f-]{36}$/i.test(uuid)) throw new ApiError('not_found', 'There is no such image.');
+      const found = await deps.media.get(s.user, uuid.toLowerCase(), true);
+      const smallest = found.renditions.slice().sort((a, b) => a.width - b.width)[0];
+      const body = smallest && /^image\/(jpeg|png|webp|avif)$/.test(smallest.type) ? await deps.storage.read(smallest.key) : undefined;
+      if (!body) throw new ApiError('not_found', 'This image has no preview yet.');
+      return reply.header('content-type', smallest.type).header('cache-control', 'private, max-age=300').header('x-content-type-options', 'nosniff').send(body);
     });
 
     f.get('/studio', (_req, reply) => redirect(reply, '/studio/'));

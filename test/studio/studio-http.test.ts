@@ -134,7 +134,14 @@ eachDatabase((kind) => {
       await waitForRenditions(w, [logo]);
       const page = await b.get(`/studio/websites/${w.urlname}`);
       expect(page.body).toContain(`value="${logo}"`);
-      expect(page.body).toMatch(/<img src="[^"]+" alt /);
+      expect(page.body).toContain(`<img src="/studio/thumbs/${logo}" alt `);
+      // The thumbnail of an image not yet public, for its owner only.
+      const thumb = await b.get(`/studio/thumbs/${logo}`);
+      expect(thumb.status).toBe(200);
+      expect(thumb.headers.get('content-type')).toMatch(/^image\//);
+      const stranger = await new StudioBrowser(w.svc).signIn(await w.svc.user());
+      expect((await stranger.get(`/studio/thumbs/${logo}`)).status).toBe(404);
+      expect((await new StudioBrowser(w.svc).get(`/studio/thumbs/${logo}`)).status).toBe(303);
       const res = await b.post(`/studio/websites/${w.urlname}`, {
         csrf: StudioBrowser.csrf(page),
         title: 'Ann Lee <Studio>',
