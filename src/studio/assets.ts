@@ -40,7 +40,7 @@ button.danger{background:#b3261e}
 .list li:last-child{border-bottom:0}
 .pick{display:grid;grid-template-columns:repeat(auto-fill,minmax(6.5rem,1fr));gap:.5rem;border:0;padding:0;margin:0}
 .pick label{display:flex;flex-direction:column;align-items:center;gap:.2rem;font-weight:400;font-size:.8rem;border:1px solid #e2e2de;border-radius:6px;padding:.3rem;background:#fff;cursor:pointer}
-.pick img{width:100%;height:4.5rem;object-fit:cover;background:#ececec}
+.pick img{width:100%;height:4.5rem;object-fit:contain;background:#ececec}
 .pick .none{display:flex;align-items:center;justify-content:center;height:4.5rem;width:100%;background:#ececec;color:#555}
 .qr{width:12rem;height:12rem;background:#fff;padding:.5rem}
 .qr svg{width:100%;height:100%}

@@ -207,13 +207,13 @@ function Picker(p: { name: 'logo' | 'favicon'; legend: string; value: string; im
       <legend>{p.legend}</legend>
       <div class="pick">
         <label>
-          <span class="none">None</span>
+          <span class="none" aria-hidden="true">None</span>
           <input type="radio" name={p.name} value="" checked={p.value === ''} />
           None
         </label>
         {!known && p.value ? (
           <label>
-            <span class="none">Current</span>
+            <span class="none" aria-hidden="true">Current</span>
             <input type="radio" name={p.name} value={p.value} checked />
             Current image
           </label>
