@@ -108,6 +108,11 @@ export function studioPlugin(deps: StudioDeps): FastifyPluginAsync {
     return s;
   }
 
+  /** The user's row as stored now: the session's may be a few seconds old (sessions.ts caches it), and a password or second factor just changed. */
+  async function fresh(s: Signed): Promise<UserRow> {
+    return (await deps.users.byId(s.user.id)) ?? s.user;
+  }
+
   function need(req: FastifyRequest): Signed {
     const s = signedIn.get(req);
     if (!s) throw new ApiError('authentication_required', 'Sign in first.');
@@ -297,23 +302,23 @@ export function studioPlugin(deps: StudioDeps): FastifyPluginAsync {
     f.get('/studio/account', async (req, reply) => {
       const s = need(req);
       const notice = { password: 'Your password was changed; your other sessions have ended.', 'otp-on': 'Two-factor sign-in is on.', 'otp-off': 'Two-factor sign-in is off.' }[(req.query as { done?: string }).done ?? ''];
-      return send(reply, 200, pages.accountPage({ viewer: s.viewer, otp: !!s.user.otp_secret, notice }));
+      return send(reply, 200, pages.accountPage({ viewer: s.viewer, otp: !!(await fresh(s)).otp_secret, notice }));
     });
     f.post('/studio/account/password', { bodyLimit: SMALL_FORM_BYTES }, async (req, reply) => {
       const { s, form } = signedPost(req);
       try {
-        await deps.users.changePassword(s.user, form.str('current') ?? '', form.str('next') ?? '');
+        await deps.users.changePassword(await fresh(s), form.str('current') ?? '', form.str('next') ?? '');
       } catch (err) {
         if (!(err instanceof ApiError) || err.status !== 422) throw err;
         const field = err.message.includes('current') ? 'current' : 'next';
-        return send(reply, 422, pages.accountPage({ viewer: s.viewer, otp: !!s.user.otp_secret, error: { field, message: err.message } }));
+        return send(reply, 422, pages.accountPage({ viewer: s.viewer, otp: !!(await fresh(s)).otp_secret, error: { field, message: err.message } }));
       }
       await deps.sessions.destroyAllOf(s.user.id, s.token);
       return redirect(reply, '/studio/account?done=password');
     });
     f.get('/studio/account/two-factor', async (req, reply) => {
       const s = need(req);
-      if (s.user.otp_secret) return redirect(reply, '/studio/account');
+      if ((await fresh(s)).otp_secret) return redirect(reply, '/studio/account');
       const secret = randomTotpSecret();
       return send(reply, 200, await enrolPage(s, secret));
     });
@@ -337,7 +342,7 @@ export function studioPlugin(deps: StudioDeps): FastifyPluginAsync {
     f.post('/studio/account/two-factor/off', { bodyLimit: SMALL_FORM_BYTES }, async (req, reply) => {
       const { s, form } = signedPost(req);
       try {
-        await deps.users.disableOtp(s.user, form.str('password') ?? '');
+        await deps.users.disableOtp(await fresh(s), form.str('password') ?? '');
       } catch (err) {
         if (!(err instanceof ApiError) || err.status !== 422) throw err;
         return send(reply, 422, pages.accountPage({ viewer: s.viewer, otp: true, error: { field: 'otp_password', message: err.message } }));

@@ -260,6 +260,8 @@ eachDatabase((kind) => {
       expect((await new StudioBrowser(w.svc).signInWith(user.email, user.password)).status).toBe(303);
       const ok = await b.post('/studio/account/two-factor', { csrf: StudioBrowser.csrf(page), secret, code: totpCode(secret) });
       expect(ok.status).toBe(303);
+      // At once, though the session's user was read a moment ago.
+      expect((await b.get('/studio/account')).body).toContain('Two-factor sign-in is on.');
       const next = new StudioBrowser(w.svc);
       const step1 = await next.signInWith(user.email, user.password);
       expect(step1.status).toBe(200);
@@ -267,6 +269,11 @@ eachDatabase((kind) => {
       // The API asks for the code too.
       const api = await w.svc.raw(w.app, 'GET', '/whoami.xml', { headers: { authorization: basicAuth(user.email, user.password) } });
       expect(api.status).toBe(401);
+      // Off again, with the password.
+      expect((await b.submit('/studio/account', '/studio/account/two-factor/off', { password: 'wrong' })).status).toBe(422);
+      expect((await b.submit('/studio/account', '/studio/account/two-factor/off', { password: user.password })).status).toBe(303);
+      expect((await b.get('/studio/account')).body).toContain('Two-factor sign-in is off.');
+      expect((await new StudioBrowser(w.svc).signInWith(user.email, user.password)).status).toBe(303);
     });
   });
 });
