@@ -3,7 +3,7 @@
 // under `/sites/<urlname>` and at a website's own host name. Unsigned, HTML
 // only: the API's signature, router and XML replies stay outside it, and what
 // is set here (the error handler, the HTML headers) stays inside it.
-// The studio will be a second plugin of this shape; the API is the third.
+// The studio (src/studio/plugin.ts) is a second plugin of this shape; the API is the third.
 //   routes.ts          the pages, robots.txt, sitemap.xml, the password form
 //   signin-routes.ts   the sign-in form, its post and the mailed link
 //   /_site/<name>      the stylesheet and the script, immutable
