@@ -226,13 +226,14 @@ export function studioPlugin(deps: StudioDeps): FastifyPluginAsync {
     f.get('/studio/', (req, reply) => redirect(reply, signedIn.get(req) ? '/studio/websites' : '/studio/signin'));
 
     // ---- sign-in: e-mail and password, then the code of a two-factor user
-    const signInForm = (reply: FastifyReply, status: number, extra: { email?: string; error?: string } = {}) => {
-      const token = tokens.fresh();
+    // The token of the sign-in forms is kept while its cookie lives, so that two tabs' forms both work.
+    const signInForm = (req: FastifyRequest, reply: FastifyReply, status: number, extra: { email?: string; error?: string } = {}) => {
+      const token = cookies.read(req, cookies.signinToken) ?? tokens.fresh();
       reply.header('set-cookie', cookies.set(cookies.signinToken, token, 3600));
       return send(reply, status, pages.signInPage({ token, ...extra }));
     };
-    const codeForm = (reply: FastifyReply, status: number, error?: string) => {
-      const token = tokens.fresh();
+    const codeForm = (req: FastifyRequest, reply: FastifyReply, status: number, error?: string) => {
+      const token = cookies.read(req, cookies.signinToken) ?? tokens.fresh();
       reply.header('set-cookie', cookies.set(cookies.signinToken, token, 3600));
       return send(reply, status, pages.codePage({ token, error }));
     };
@@ -248,7 +249,7 @@ export function studioPlugin(deps: StudioDeps): FastifyPluginAsync {
     /** A refusal of the login shown on its form; the throttle's 429 stays a 429 (with Retry-After). */
     const loginRefusal = (err: unknown): string | undefined => (err instanceof ApiError && (err.code === 'invalid_credentials' || err.code === 'invalid_parameter') ? err.message : undefined);
 
-    f.get('/studio/signin', (req, reply) => (signedIn.get(req) ? redirect(reply, '/studio/websites') : signInForm(reply, 200)));
+    f.get('/studio/signin', (req, reply) => (signedIn.get(req) ? redirect(reply, '/studio/websites') : signInForm(req, reply, 200)));
     f.post('/studio/signin', { bodyLimit: SMALL_FORM_BYTES }, async (req, reply) => {
       const form = formOf(req);
       checkPost(req, form, cookies.read(req, cookies.signinToken));
@@ -257,13 +258,13 @@ export function studioPlugin(deps: StudioDeps): FastifyPluginAsync {
       try {
         const { user, otp } = await deps.authenticator.checkPassword(email, password, req.ip);
         if (!otp) return await startSession(reply, user);
-        const token = tokens.fresh();
+        const token = cookies.read(req, cookies.signinToken) ?? tokens.fresh();
         reply.header('set-cookie', [cookies.set(cookies.pending, tokens.pending(user.id, user.password_hash), 300), cookies.set(cookies.signinToken, token, 3600)]);
         return send(reply, 200, pages.codePage({ token }));
       } catch (err) {
         const message = loginRefusal(err);
         if (message === undefined) throw err;
-        return signInForm(reply, 401, { email, error: 'The e-mail address or the password is not right.' });
+        return signInForm(req, reply, 401, { email, error: 'The e-mail address or the password is not right.' });
       }
     });
 
@@ -273,17 +274,17 @@ export function studioPlugin(deps: StudioDeps): FastifyPluginAsync {
       const user = id === undefined ? undefined : await deps.users.byId(id);
       return user && user.otp_secret && tokens.pendingValid(value!, user.id, user.password_hash) ? user : undefined;
     };
-    f.get('/studio/signin/code', async (req, reply) => ((await pendingUser(req)) ? codeForm(reply, 200) : redirect(reply, '/studio/signin')));
+    f.get('/studio/signin/code', async (req, reply) => ((await pendingUser(req)) ? codeForm(req, reply, 200) : redirect(reply, '/studio/signin')));
     f.post('/studio/signin/code', { bodyLimit: SMALL_FORM_BYTES }, async (req, reply) => {
       const form = formOf(req);
       checkPost(req, form, cookies.read(req, cookies.signinToken));
       const user = await pendingUser(req);
-      if (!user) return signInForm(reply, 401, { error: 'The sign-in took too long: start again.' });
+      if (!user) return signInForm(req, reply, 401, { error: 'The sign-in took too long: start again.' });
       try {
         return await startSession(reply, await deps.authenticator.checkCode(user, form.str('code') ?? '', req.ip));
       } catch (err) {
         if (loginRefusal(err) === undefined) throw err;
-        return codeForm(reply, 401, 'The code is not right: type the code your app shows now.');
+        return codeForm(req, reply, 401, 'The code is not right: type the code your app shows now.');
       }
     });
 

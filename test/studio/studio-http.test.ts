@@ -212,6 +212,26 @@ eachDatabase((kind) => {
     });
   });
 
+  describe('the API rate limit', () => {
+    let r: World;
+    beforeAll(async () => {
+      r = await startWorld(kind, { RATE_LIMIT: '8/60s' });
+    });
+    afterAll(() => r?.svc.close());
+
+    it('counts studio requests per user (per address before sign-in) and answers 429 with its headers', async () => {
+      const b = new StudioBrowser(r.svc);
+      const first = await b.get('/studio/signin');
+      expect(first.headers.get('ratelimit-limit')).toBe('8, 8;w=60');
+      await b.post('/studio/signin', { csrf: StudioBrowser.csrf(first), email: r.user.email, password: r.user.password });
+      let last = first;
+      for (let i = 0; i < 12 && last.status !== 429; i++) last = await b.get('/studio/websites');
+      expect(last.status).toBe(429);
+      expect(Number(last.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(last.body).toContain('Too many requests');
+    });
+  });
+
   describe('account', () => {
     it('changes the password (the current one required) and ends the other sessions, the API’s too', async () => {
       const user = await w.svc.user();
