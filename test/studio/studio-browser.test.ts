@@ -1,11 +1,12 @@
 // The studio in a real browser (chromium through playwright-core), at desktop and phone
-// sizes: sign in, change the website's title, see it on the public site; every studio
+// sizes: sign in (and with a second factor), change the website's title, see it on the public site; every studio
 // screen passes axe-core with no serious or critical violation, nothing breaks the CSP and
 // nothing comes from a third party. Screenshots land in test-artifacts/studio/.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomTotpSecret, totpCode } from '../../src/users/totp.js';
 import { startWorld, type World } from '../support/world.js';
 import { uploadLogo } from '../site/brand-support.js';
 import { chromiumPresent, launchChromium, waitForRenditions } from '../site/site-support.js';
@@ -44,6 +45,25 @@ describe.skipIf(!chromiumPresent)('the studio in a browser', () => {
     await browser?.close();
     await w?.svc.close();
   });
+
+  it('signs a two-factor user in with the code from their app; the code screen passes axe', async () => {
+    const secret = randomTotpSecret();
+    const user = await w.svc.user({ otpSecret: secret });
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true });
+    const page = await context.newPage();
+    await page.goto(`${w.svc.url}/studio/signin`);
+    await page.getByLabel('E-mail address').fill(user.email);
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByLabel('Six-digit code from your authenticator app').waitFor();
+    expect(await axe(page)).toEqual([]);
+    await page.screenshot({ path: join(ARTIFACTS, 'code-phone.png'), fullPage: true });
+    await page.getByLabel('Six-digit code from your authenticator app').fill(totpCode(secret));
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.waitForURL('**/studio/websites');
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Your websites');
+    await context.close();
+  }, 120_000);
 
   for (const [name, viewport, scale] of VIEWPORTS) {
     it(`signs in, renames the website and the site shows it, at ${name} size; every screen passes axe`, async () => {
