@@ -36,6 +36,26 @@ module.exports = {
       },
     },
     {
+      name: 'studio-imports-no-api-route',
+      severity: 'error',
+      comment:
+        'The studio (src/studio, one Fastify plugin) is a second face on the same services: it uses no API route module, nor the router, ' +
+        'the signature check or the XML writer. It may use the catalogue of errors, the lingering close, the parameter reader (the services\' ' +
+        'input readers take one) and the rate limit.',
+      from: { path: '^src/studio/' },
+      to: {
+        path: ['^src/[a-z-]+/routes\\.ts$', '^src/http/', '^src/app\\.ts$'],
+        pathNot: ['^src/studio/', '^src/http/(errors|linger|limiter-store|params|input|rate-limit)\\.ts$'],
+      },
+    },
+    {
+      name: 'api-imports-no-studio',
+      severity: 'error',
+      comment: 'Nothing but the composition root names the studio.',
+      from: { path: '^src/', pathNot: ['^src/studio/', '^src/app\\.ts$', '^src/main\\.ts$'] },
+      to: { path: '^src/studio/' },
+    },
+    {
       name: 'api-imports-no-website',
       severity: 'error',
       comment:

@@ -47,6 +47,7 @@ import { VisitorAccess } from './site/access.js';
 import { fileRoutes } from './site/files.js';
 import { SiteRepository } from './site/repository.js';
 import { websitePlugin } from './site/plugin.js';
+import { studioPlugin } from './studio/plugin.js';
 import { SiteService } from './site/service.js';
 import { DeletionsRepository } from './storage/deletions-repository.js';
 import { FileDeletions } from './storage/file-deletions.js';
@@ -398,6 +399,10 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     if (duties.serve) {
       await http.fastify.register(
         websitePlugin({ site, links: core.visitorLinks, signIn, passes: passCodec, passwordThrottle, budget: visitorBudget, cacheSeconds: config.siteCacheSeconds, config }),
+      );
+      // The photographers' studio (docs/studio.md): a second encapsulated plugin, on the same services, sessions and limiters as the API.
+      await http.fastify.register(
+        studioPlugin({ users: core.users, authenticator, sessions, websites: core.websites, media, storage, rateLimit, secret: uploadSecret, config }),
       );
     }
 

@@ -46,6 +46,12 @@ export class MemoryCache<K extends {}, V extends {}> {
     this.lru?.delete(key);
   }
 
+  /** Drops every entry whose value `matches` (a walk over all of them: for rare events, such as a user signing out everywhere). */
+  deleteWhere(matches: (value: V) => boolean): void {
+    if (!this.lru) return;
+    for (const [key, value] of this.lru.entries()) if (matches(value)) this.lru.delete(key);
+  }
+
   /** Entries held, expired ones not yet dropped included. */
   get size(): number {
     return this.lru?.size ?? 0;

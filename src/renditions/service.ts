@@ -37,6 +37,8 @@ export interface RenditionView {
   height: number;
   type: string;
   url: string;
+  /** Its storage key (the studio streams an owner's thumbnails through its own access check). */
+  key: string;
 }
 
 type Prepared =
@@ -91,7 +93,7 @@ export class RenditionsService {
   }
 
   private view(r: RenditionRow): RenditionView {
-    return { name: r.name, width: r.width, height: r.height, type: r.mime_type, url: this.urls.public(r.storage_key) };
+    return { name: r.name, width: r.width, height: r.height, type: r.mime_type, url: this.urls.public(r.storage_key), key: r.storage_key };
   }
 
   // ---- the job

@@ -3,12 +3,13 @@
 // under `/sites/<urlname>` and at a website's own host name. Unsigned, HTML
 // only: the API's signature, router and XML replies stay outside it, and what
 // is set here (the error handler, the HTML headers) stays inside it.
-// The studio will be a second plugin of this shape; the API is the third.
+// The studio (src/studio/plugin.ts) is a second plugin of this shape; the API is the third.
 //   routes.ts          the pages, robots.txt, sitemap.xml, the password form
 //   signin-routes.ts   the sign-in form, its post and the mailed link
 //   /_site/<name>      the stylesheet and the script, immutable
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.js';
+import { imageSources } from '../storage/image-sources.js';
 import { closeAfterReply } from '../http/linger.js';
 import { homeUrl } from '../websites/home-url.js';
 import { fromOwnOrigin, hostAddress, pathAddress, URLNAME, type SiteAddress } from './address.js';
@@ -111,14 +112,5 @@ function hostOf(header: string | undefined): string | undefined {
 
 /** The pages' policy: nothing inline, images from here (and from the object store when files are there). */
 function contentSecurityPolicy(storageUrl: string | undefined): string {
-  const img = ["'self'"];
-  if (storageUrl?.startsWith('s3:')) {
-    try {
-      const endpoint = new URL(storageUrl).searchParams.get('endpoint');
-      img.push(endpoint ? new URL(endpoint).origin : 'https://*.amazonaws.com');
-    } catch {
-      /* a bad STORAGE_URL stops the service elsewhere */
-    }
-  }
-  return `default-src 'none'; img-src ${img.join(' ')}; style-src 'self'; font-src 'self'; script-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
+  return `default-src 'none'; img-src ${imageSources(storageUrl).join(' ')}; style-src 'self'; font-src 'self'; script-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
 }

@@ -198,6 +198,37 @@ export class Authenticator implements Authentication<Claim> {
     throw credentialsError(true);
   }
 
+  /**
+   * The studio's sign-in, first step: e-mail and password, on the API's throttle (the same
+   * counters of the account and of the address). A two-factor user is not signed in yet:
+   * `otp` says the code is asked for next (checkCode), and the attempt stays counted until then.
+   */
+  async checkPassword(email: string, password: string, address: string): Promise<{ user: UserRow; otp: boolean }> {
+    const accountKey = email.trim().toLowerCase();
+    return this.oneAtATime(accountKey, async () => {
+      refuseWhenThrottled(await takeEach(this.counters(accountKey, address)));
+      const user = accountKey.length <= 254 ? await this.users.byEmail(accountKey) : undefined;
+      if (!user) {
+        await burnPasswordCheck(password);
+        throw credentialsError(false);
+      }
+      if (!(await verifyPassword(user.password_hash, password))) throw credentialsError(false);
+      if (user.otp_secret) return { user, otp: true };
+      return { user: await this.succeeded(user, accountKey, address), otp: false };
+    });
+  }
+
+  /** The studio's sign-in, second step: the one-time code of a user whose password was right, on the same throttle; each code once. */
+  async checkCode(user: UserRow, code: string, address: string): Promise<UserRow> {
+    const accountKey = user.email;
+    return this.oneAtATime(accountKey, async () => {
+      refuseWhenThrottled(await takeEach(this.counters(accountKey, address)));
+      const step = user.otp_secret ? matchTotpStep(user.otp_secret, code.trim()) : undefined;
+      if (step !== undefined && (await this.users.advanceOtpStep(user.id, step))) return this.succeeded(user, accountKey, address);
+      throw credentialsError(true);
+    });
+  }
+
   /** Only failures count: a success clears the account and gives the address its attempt back. */
   private async succeeded(user: UserRow, accountKey: string, address: string): Promise<UserRow> {
     await Promise.all([this.failures.account.clear(accountKey), this.failures.address.giveBack(address)]);

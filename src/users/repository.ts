@@ -73,6 +73,19 @@ export class UsersRepository {
     });
   }
 
+  async setPasswordHash(userId: number, passwordHash: string): Promise<void> {
+    await this.db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
+  }
+
+  /** Sets (or, with null, removes) the user's one-time-code secret; the last used step is forgotten with the old secret. */
+  async setOtpSecret(userId: number, secret: string | null): Promise<void> {
+    await this.db.updateTable('users').set({ otp_secret: secret, otp_last_step: null }).where('id', '=', userId).execute();
+  }
+
+  byId(userId: number): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+  }
+
   // ---- sessions (src/users/sessions.ts decides what they mean) ----
 
   /** The session's user with its expiry, by the SHA-256 of its token; synchronous on SQLite. */
@@ -90,6 +103,13 @@ export class UsersRepository {
 
   async deleteSession(tokenHash: string): Promise<void> {
     await this.db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
+  }
+
+  /** Deletes every session of the user, but the one of `keepHash` when given (API and studio sessions alike). */
+  async deleteSessionsOf(userId: number, keepHash?: string): Promise<void> {
+    let q = this.db.deleteFrom('sessions').where('user_id', '=', userId);
+    if (keepHash !== undefined) q = q.where('token_hash', '!=', keepHash);
+    await q.execute();
   }
 
   /** Deletes every session expired at `now`, a batch at a time; how many. */

@@ -16,6 +16,7 @@ export interface SessionRepository {
   createSession(row: SessionRow): Promise<void>;
   touchSession(tokenHash: string, lastSeenAt: string, expiresAt: string): Promise<void>;
   deleteSession(tokenHash: string): Promise<void>;
+  deleteSessionsOf(userId: number, keepHash?: string): Promise<void>;
 }
 
 export const SESSION_COOKIE = '_ficelle_session';
@@ -137,5 +138,15 @@ export class SessionStore {
   async destroy(token: string): Promise<void> {
     this.recent.delete(token);
     await this.repo.deleteSession(hashToken(token));
+  }
+
+  /**
+   * Ends every session of the user (the API's and the studio's), but `keep` when given: "sign out
+   * everywhere", a password change. Another process that read one lately trusts it for up to its
+   * cache time (none with REDIS_URL).
+   */
+  async destroyAllOf(userId: number, keep?: string): Promise<void> {
+    this.recent.deleteWhere((user) => user.id === userId);
+    await this.repo.deleteSessionsOf(userId, keep === undefined ? undefined : hashToken(keep));
   }
 }

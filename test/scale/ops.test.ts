@@ -13,6 +13,7 @@ import { loadConfig } from '../../src/config.js';
 import { buildApp, type App } from '../../src/app.js';
 import { redisExclusive } from '../../src/ops/exclusive.js';
 import { ScaleOutError } from '../../src/ops/roles.js';
+import { StudioBrowser } from '../studio/studio-support.js';
 import { insertMedias, waitForJob } from '../support/media.js';
 import { basicAuth, createPgDatabase, eachDatabase, PG_URL, REDIS_URL, sessionCookieOf, TestService } from '../support/service.js';
 import { pdf, startS3, type LocalS3 } from '../api/uploads-support.js';
@@ -281,6 +282,27 @@ describe.runIf(PG_URL && REDIS_URL)('scaled out in one process', () => {
     const out = await signed(a, 'GET', '/logout.xml', { cookie });
     expect(out.status).toBe(200);
     // ... and node b refuses it on the very next request.
+    const after = await signed(b, 'GET', '/whoami.xml', { cookie });
+    expect(after.status).toBe(401);
+    await after.text();
+  });
+
+  it('api nodes serve the studio, a worker does not; signing out everywhere on one node ends the API session on another', async () => {
+    const a = urls[0]!;
+    const b = urls[urls.length - 1]!;
+    const core = nodes[0]!.core;
+    const app = await core.apps.create('studio');
+    const password = 'studio password';
+    const { user } = await core.users.create({ email: `st-${randomBytes(3).toString('hex')}@example.com`, password });
+    const signed = (base: string, method: string, path: string, headers: Record<string, string>) => TestService.prototype.raw.call({ url: base }, app, method, path, { headers });
+    const cookie = sessionCookieOf(await signed(b, 'GET', '/ping.xml', { authorization: basicAuth(user.email, password) }))!;
+    const worker = await node('worker');
+    const none = await fetch(`${worker}/studio/signin`);
+    expect(none.status).toBe(404);
+    await none.text();
+    const studio = await new StudioBrowser({ url: a } as TestService).signIn({ email: user.email, password });
+    expect((await studio.get('/studio/websites')).status).toBe(200);
+    expect((await studio.submit('/studio/account', '/studio/signout-everywhere', {})).status).toBe(303);
     const after = await signed(b, 'GET', '/whoami.xml', { cookie });
     expect(after.status).toBe(401);
     await after.text();
