@@ -1,40 +1,22 @@
-// The stamps the page memos are kept under (migration 009) move in the writing
+// The stamps the page memos are kept under (migration 010) move in the writing
 // transaction for every kind of write that changes a list scope or a gallery's
 // visible order, whichever feature writes it: the owner's media stamp (the
 // API's lists: src/media/list-memo.ts) and the gallery's order_stamp (the
 // website's pages: src/site/order-memo.ts). A write that changes neither
 // leaves them. On SQLite, and on PostgreSQL when TEST_DATABASE_URL is set.
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCore, type Core } from '../../src/app.js';
-import { freshPgDatabase } from '../support/pg.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Core } from '../../src/app.js';
+import { withCore } from '../support/core.js';
 
 const PG = process.env.TEST_DATABASE_URL;
 
 for (const db of ['sqlite', ...(PG ? ['postgres'] : [])] as const) {
   describe(`page stamps (${db})`, () => {
+    const w = withCore(db === 'postgres' ? { postgresUrl: PG } : {});
     let core: Core;
-    let dataDir: string;
-    let drop: (() => Promise<void>) | undefined;
-
-    beforeAll(async () => {
-      dataDir = await mkdtemp(join(tmpdir(), 'mps-stamps-'));
-      let databaseUrl: string | undefined;
-      if (db === 'postgres') {
-        const fresh = await freshPgDatabase(PG!);
-        databaseUrl = fresh.url;
-        drop = fresh.drop;
-      }
-      core = await buildCore({ dataDir, databaseUrl });
-    });
-
-    afterAll(async () => {
-      await core?.close();
-      await drop?.();
-      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    beforeAll(() => {
+      core = w.core;
     });
 
     it('move with every write of a scope or an order, and only then', async () => {

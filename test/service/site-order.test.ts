@@ -1,17 +1,14 @@
 // Website pages cost their slice (issue 22): a gallery's visible order is kept
 // under its order_stamp, which triggers move in every writing transaction
-// (migration 009). Checked against a brute-force expectation (every visible
+// (migration 010). Checked against a brute-force expectation (every visible
 // media sorted by the content order's comparator) for every content order and
 // direction: each page's medias, the last page, the page after it, and every
 // media page's previous and next; then that each kind of write moves the order
 // at once; and the sitemap's parts beyond its limit. On SQLite, and on
 // PostgreSQL when TEST_DATABASE_URL is set.
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCore, type Core } from '../../src/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Core } from '../../src/app.js';
 import { sortByContentOrder, type OrderableMedia } from '../../src/galleries/content-order.js';
 import { CONTENT_ORDERS, DIRECTIONS } from '../../src/galleries/input.js';
 import { VisitorAccess } from '../../src/site/access.js';
@@ -20,7 +17,7 @@ import { FileUrls } from '../../src/storage/file-urls.js';
 import { SiteRepository } from '../../src/site/repository.js';
 import { sitemapXml } from '../../src/site/routes.js';
 import { MEDIAS_PER_PAGE, SiteService, type GalleryView, type MediaView } from '../../src/site/service.js';
-import { freshPgDatabase } from '../support/pg.js';
+import { withCore } from '../support/core.js';
 
 const PG = process.env.TEST_DATABASE_URL;
 const N = 137; // 3 pages of 60: 60, 60, 17 visible (and a few invisible ones besides)
@@ -31,9 +28,8 @@ interface Seeded extends OrderableMedia {
 
 for (const db of ['sqlite', ...(PG ? ['postgres'] : [])] as const) {
   describe(`website gallery order and sitemap (${db})`, () => {
+    const w = withCore(db === 'postgres' ? { postgresUrl: PG } : {});
     let core: Core;
-    let dataDir: string;
-    let drop: (() => Promise<void>) | undefined;
     let site: SiteService;
     let small: SiteService;
     let at: SiteAddress;
@@ -41,14 +37,7 @@ for (const db of ['sqlite', ...(PG ? ['postgres'] : [])] as const) {
     let rows: Seeded[] = [];
 
     beforeAll(async () => {
-      dataDir = await mkdtemp(join(tmpdir(), 'mps-site-order-'));
-      let databaseUrl: string | undefined;
-      if (db === 'postgres') {
-        const fresh = await freshPgDatabase(PG!);
-        databaseUrl = fresh.url;
-        drop = fresh.drop;
-      }
-      core = await buildCore({ dataDir, databaseUrl });
+      core = w.core;
       const { user } = await core.users.create({ email: 'order@example.com', password: 'correct horse battery staple' });
       await core.websites.create(user, { urlname: 'order', title: 'Order' });
       const d = core.store.db;
@@ -93,12 +82,6 @@ for (const db of ['sqlite', ...(PG ? ['postgres'] : [])] as const) {
       site = new SiteService(repo, new VisitorAccess(repo, urls), urls, config);
       small = new SiteService(repo, new VisitorAccess(repo, urls), urls, config, 50);
       at = { website, home: 'https://svc.example/sites/order', homePath: '/sites/order' };
-    });
-
-    afterAll(async () => {
-      await core?.close();
-      await drop?.();
-      if (dataDir) await rm(dataDir, { recursive: true, force: true });
     });
 
     const expected = (order: string, direction: string) => sortByContentOrder(rows.filter((r) => r.visible).map((r) => ({ ...r })), order, direction).map((r) => r.uuid);

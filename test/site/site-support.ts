@@ -116,13 +116,17 @@ export async function photo(seed: number, width = 1800): Promise<Buffer> {
 
 /** The three upload steps of one photo, published to a gallery; its media UUID. */
 export async function uploadPhoto(w: Pick<World, 'client'>, galleryUuid: string, i: number, width = 1800): Promise<string> {
-  const data = await photo(i, width);
+  return uploadJpeg(w, galleryUuid, await photo(i, width), `UPLOAD_${String(i + 1).padStart(4, '0')}.jpg`, `Photo ${i + 1}`);
+}
+
+/** A JPEG through the three upload steps, titled and published to a gallery; its media UUID. */
+async function uploadJpeg(w: Pick<World, 'client'>, galleryUuid: string, data: Buffer, fileName: string, title: string): Promise<string> {
   const r1 = await w.client.request('POST', '/medias.xml', {
     'media[content][upload_location]': 'REQUEST',
-    'media[content][file_name]': `UPLOAD_${String(i + 1).padStart(4, '0')}.jpg`,
+    'media[content][file_name]': fileName,
     'media[content][file_size]': data.length,
     'media[content][mime_type]': 'image/jpeg',
-    'media[title]': `Photo ${i + 1}`,
+    'media[title]': title,
     'media[publish_to_galleries]': galleryUuid,
   });
   const media = find(r1.doc, 'media')!;
@@ -221,20 +225,7 @@ export async function realisticPhoto(seed: number, o: { width?: number; height?:
 
 /** Uploads a realistic photo (three steps) and publishes it; its media UUID. */
 export async function uploadRealistic(w: Pick<World, 'client'>, galleryUuid: string, i: number, o: { width?: number; portrait?: boolean } = {}): Promise<string> {
-  const data = await realisticPhoto(i, o);
-  const r1 = await w.client.request('POST', '/medias.xml', {
-    'media[content][upload_location]': 'REQUEST',
-    'media[content][file_name]': `DSC_${String(i + 1).padStart(4, '0')}.jpg`,
-    'media[content][file_size]': data.length,
-    'media[content][mime_type]': 'image/jpeg',
-    'media[title]': `Photo ${i + 1}`,
-    'media[publish_to_galleries]': galleryUuid,
-  });
-  const media = find(r1.doc, 'media')!;
-  const r2 = await postUpload(text(media, 'upload-url')!, uploadParamsOf(media), { field: text(media, 'upload-file-param')!, data, name: 'photo.jpg', type: 'image/jpeg' });
-  if (r2.status !== 200) throw new Error(`upload step 2 answered ${r2.status}`);
-  await w.client.completeUpload(media, data.length);
-  return text(media, 'uuid')!;
+  return uploadJpeg(w, galleryUuid, await realisticPhoto(i, o), `DSC_${String(i + 1).padStart(4, '0')}.jpg`, `Photo ${i + 1}`);
 }
 
 /** What the first view shows, measured in the page after it settled (see `quality`). */
