@@ -9,6 +9,7 @@ import { LRUCache } from 'lru-cache';
 import type { SiteAddress } from './address.js';
 import type { BrandExtras, SiteRendition, SiteRepository, SiteWebsite } from './repository.js';
 import { bodyFont, themeHref } from './theme.js';
+import { socialLinksOf } from '../websites/social-links.js';
 
 export interface SiteBrand {
   title: string;
@@ -74,13 +75,8 @@ export function brandOf(at: SiteAddress, fileUrl: (key: string) => string, year 
     credit: w.credit ?? null,
     copyright: w.copyright ?? `© ${year} ${w.title || w.urlname}`,
     email: w.contact_email ?? null,
-    social: [],
+    social: socialLinksOf(w.social_links).map((href) => ({ href, label: socialLabel(href) })),
   };
-  try {
-    brand.social = ((w.social_links ? JSON.parse(w.social_links) : []) as string[]).map((href) => ({ href, label: socialLabel(href) }));
-  } catch {
-    brand.social = [];
-  }
   if (w.logo_media_id != null) {
     const sizes = small(extras.renditions, w.logo_media_id);
     if (sizes.length > 0) {

@@ -24,6 +24,7 @@ import type { WebsiteDetails, WebsitesService } from '../websites/service.js';
 import { STUDIO_ASSETS } from './assets.js';
 import { fromOwnOrigin, same, StudioCookies, StudioTokens } from './guard.js';
 import * as pages from './pages.js';
+import { socialLinksOf } from '../websites/social-links.js';
 
 export interface StudioDeps {
   users: UsersService;
@@ -150,12 +151,7 @@ export function studioPlugin(deps: StudioDeps): FastifyPluginAsync {
 
   function settingsValues(d: WebsiteDetails): pages.SettingsValues {
     const w = d.website;
-    let links: string[] = [];
-    try {
-      links = w.social_links ? (JSON.parse(w.social_links) as string[]) : [];
-    } catch {
-      links = [];
-    }
+    const links = socialLinksOf(w.social_links);
     return {
       title: w.title,
       tagline: w.tagline ?? '',

@@ -6,6 +6,7 @@ import { conflict, invalid, missing, notFound } from '../http/errors.js';
 import type { UserRow, WebsitePageRow, WebsiteRow } from '../store/schema.js';
 import { MAX_PAGES, SLUG, type BrandInput, type PageInput } from './brand.js';
 import type { BrandColumns, DisplayStyleListRow, WebsiteListRow, WebsitesRepository } from './repository.js';
+import { socialLinksColumn } from './social-links.js';
 
 /** What a new website comes with; the first is its default. */
 export const DEFAULT_DISPLAY_STYLES = [
@@ -140,7 +141,7 @@ export class WebsitesService {
     if (input.credit !== undefined) values.credit = input.credit;
     if (input.copyright !== undefined) values.copyright = input.copyright;
     if (input.contactEmail !== undefined) values.contact_email = input.contactEmail;
-    if (input.socialLinks !== undefined) values.social_links = input.socialLinks.length === 0 ? null : JSON.stringify(input.socialLinks);
+    if (input.socialLinks !== undefined) values.social_links = socialLinksColumn(input.socialLinks);
     if (Object.keys(values).length > 0) await this.repo.updateBrand(website.id, values);
     return this.detailsOf((await this.repo.fullByUrlname(website.urlname))!);
   }

@@ -4,6 +4,7 @@ import { homeUrl } from './home-url.js';
 import type { WebsitePageRow } from '../store/schema.js';
 import type { DisplayStyleListRow, WebsiteListRow } from './repository.js';
 import type { WebsiteDetails } from './service.js';
+import { socialLinksOf } from './social-links.js';
 
 export type View = 'list' | 'details';
 
@@ -47,12 +48,7 @@ export function pageUrl(publicUrl: string, w: { urlname: string; hostname: strin
  */
 export function websiteDetailsXml(d: WebsiteDetails, publicUrl: string): XmlObject {
   const w = d.website;
-  let social: string[] = [];
-  try {
-    social = w.social_links ? (JSON.parse(w.social_links) as string[]) : [];
-  } catch {
-    social = [];
-  }
+  const social = socialLinksOf(w.social_links);
   return {
     uuid: w.uuid,
     urlname: w.urlname,
