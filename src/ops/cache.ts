@@ -2,7 +2,8 @@
 // cache here keeps written once: a bound on its entries (and on their size in
 // all where they vary), an expiry, and "off" meaning off. Sessions, API keys,
 // the website's pages, the /files answers, unknown sign-in links and SQLite's
-// prepared statements are kept in one each.
+// prepared statements are kept in one each; the page memos of galleries and
+// lists in a StampedMemo (below).
 import { LRUCache } from 'lru-cache';
 
 export interface CacheOptions<V> {
@@ -55,5 +56,38 @@ export class MemoryCache<K extends {}, V extends {}> {
   /** Entries held, expired ones not yet dropped included. */
   get size(): number {
     return this.lru?.size ?? 0;
+  }
+}
+
+/**
+ * Values built from the database and kept while a stamp the database moves at every relevant
+ * write (a trigger's counter) is unchanged: the page memos of galleries and lists (issue 22).
+ * Readers of a new stamp share one build; a value counts its `sizeOf` units against `maxSize`
+ * once built (1 while building); a failed build is forgotten. The caller reads the stamp before
+ * the build reads its rows, so a value kept under a stamp is never older than that stamp.
+ */
+export class StampedMemo<K extends {}, V> {
+  private readonly lru: LRUCache<K, { stamp: string; value: Promise<V>; size: number }>;
+
+  constructor(private readonly options: { maxSize: number; sizeOf: (value: V) => number }) {
+    this.lru = new LRUCache({ maxSize: options.maxSize, sizeCalculation: (e) => Math.max(1, e.size) });
+  }
+
+  get(key: K, stamp: string, build: () => Promise<V>): Promise<V> {
+    const hit = this.lru.get(key);
+    if (hit && hit.stamp === stamp) return hit.value;
+    const entry = { stamp, size: 1, value: build() };
+    this.lru.set(key, entry);
+    entry.value.then(
+      (value) => {
+        if (this.lru.peek(key) !== entry) return;
+        entry.size = this.options.sizeOf(value) + 1;
+        this.lru.set(key, entry);
+      },
+      () => {
+        if (this.lru.peek(key) === entry) this.lru.delete(key);
+      },
+    );
+    return entry.value;
   }
 }

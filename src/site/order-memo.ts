@@ -1,12 +1,12 @@
 // The visible order of a gallery's medias, kept in memory under the gallery's
-// order_stamp (moved by triggers in the writing transaction, migration 009):
+// order_stamp (moved by triggers in the writing transaction, migration 010):
 // a gallery or media page then costs its slice and the chain it already reads,
 // not a read and a sort of the whole gallery (issue 22). Content orders sort in
 // JavaScript (src/galleries/content-order.ts: one collation on both databases),
 // so the order is built once per stamp and shared by every page of the gallery.
 // Only ids are kept (4 bytes a media), so 50 000 medias cost about 200 kB; a
 // media's position is looked up in a map made the first time a media page asks.
-import { LRUCache } from 'lru-cache';
+import { StampedMemo } from '../ops/cache.js';
 import { sortByContentOrder } from '../galleries/content-order.js';
 import type { OrderRow } from './repository.js';
 
@@ -42,46 +42,24 @@ export class GalleryOrder {
   }
 }
 
-interface Entry {
-  key: string;
-  order: Promise<GalleryOrder>;
-  size: number;
-}
-
 /** Up to `maxMedias` medias' places kept (about 40 bytes each with a position map). */
 export class OrderMemo {
-  private readonly memo: LRUCache<number, Entry>;
+  private readonly memo: StampedMemo<number, GalleryOrder>;
 
   constructor(
     private readonly load: (galleryId: number, contentOrder: string) => Promise<OrderRow[]>,
     maxMedias = 1_000_000,
   ) {
-    this.memo = new LRUCache<number, Entry>({ maxSize: maxMedias, sizeCalculation: (e) => Math.max(1, e.size) });
+    this.memo = new StampedMemo({ maxSize: maxMedias, sizeOf: (o) => o.length });
   }
 
   /**
    * The gallery's order. The stamp is read with the gallery (before the rows), so an order
    * stored under a stamp is never older than that stamp: a write in between only makes the next
-   * reader, who sees the new stamp, build it again.
+   * reader, who sees the new stamp, build it again. A change of content order builds it again too.
    */
   of(g: OrderedGallery): Promise<GalleryOrder> {
-    const key = `${g.order_stamp}\n${g.content_order}\n${g.content_order_direction}`;
-    const hit = this.memo.get(g.id);
-    if (hit && hit.key === key) return hit.order;
-    // Concurrent readers of a new stamp share one build.
-    const entry: Entry = { key, size: 1, order: this.build(g) };
-    this.memo.set(g.id, entry);
-    entry.order.then(
-      (o) => {
-        if (this.memo.peek(g.id) !== entry) return;
-        entry.size = o.length + 1;
-        this.memo.set(g.id, entry);
-      },
-      () => {
-        if (this.memo.peek(g.id) === entry) this.memo.delete(g.id);
-      },
-    );
-    return entry.order;
+    return this.memo.get(g.id, `${g.order_stamp}\n${g.content_order}\n${g.content_order_direction}`, () => this.build(g));
   }
 
   private async build(g: OrderedGallery): Promise<GalleryOrder> {
