@@ -5,7 +5,7 @@
 // includes), and the rest (its pages' titles, its logo's renditions) from a
 // small memory keyed on the website's `updated_at`, which every change of the
 // brand or of a page moves on, on whichever process made it.
-import { LRUCache } from 'lru-cache';
+import { MemoryCache } from '../ops/cache.js';
 import type { SiteAddress } from './address.js';
 import type { BrandExtras, SiteRendition, SiteRepository, SiteWebsite } from './repository.js';
 import { bodyFont, themeHref } from './theme.js';
@@ -100,7 +100,7 @@ export function brandOf(at: SiteAddress, fileUrl: (key: string) => string, year 
 
 /** The brand's extras of websites, remembered per (website, updated_at). */
 export class BrandExtrasLoader {
-  private readonly cache = new LRUCache<string, BrandExtras>({ max: 1000 });
+  private readonly cache = new MemoryCache<string, BrandExtras>({ entries: 1000, ttlMs: Infinity });
 
   async attach(repo: SiteRepository, website: SiteWebsite): Promise<SiteWebsite> {
     const key = `${website.id}\n${website.updated_at ?? ''}`;
@@ -110,7 +110,7 @@ export class BrandExtrasLoader {
       extras = await repo.brandExtras(website.id, media);
       // A logo whose renditions are still being made (or whose media is gone) is looked for again within seconds.
       const complete = media.every((id) => extras!.renditions.some((r) => r.media_id === id));
-      this.cache.set(key, extras, complete ? {} : { ttl: 5000 });
+      this.cache.set(key, extras, complete ? undefined : 5000);
     }
     // The lookup's row is this request's own: completed in place rather than copied.
     website.extras = extras;

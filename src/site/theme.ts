@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { LRUCache } from 'lru-cache';
+import { MemoryCache } from '../ops/cache.js';
 import { COLOR_SCHEMES, THEMES, type ColorScheme, type Theme } from '../websites/brand.js';
 import type { Asset } from './assets.js';
 
@@ -238,7 +238,7 @@ function themeCss(theme: Theme, scheme: ColorScheme, accent: string): string {
 const THEME_NAME = new RegExp(`^theme-(${THEMES.join('|')})-(${COLOR_SCHEMES.join('|')})-([0-9a-f]{6})-([0-9a-f]{16})\\.css$`);
 
 /** Made stylesheets, by address: a few hundred bytes to a few kB each, bounded. */
-const made = new LRUCache<string, Asset>({ max: 256 });
+const made = new MemoryCache<string, Asset>({ entries: 256, ttlMs: Infinity });
 
 function themeAsset(theme: Theme, scheme: ColorScheme, accent: string): Asset {
   const css = themeCss(theme, scheme, accent);
@@ -259,7 +259,7 @@ export function themeHref(theme: string, scheme: string, accent: string | null):
   if (!name) hrefs.set(key, (name = themeAsset(t, s, a).name));
   return `/_site/${name}`;
 }
-const hrefs = new LRUCache<string, string>({ max: 256 });
+const hrefs = new MemoryCache<string, string>({ entries: 256, ttlMs: Infinity });
 
 /** A theme stylesheet or a font by its address, made again from the address when needed; undefined: 404. */
 export function brandAsset(name: string): Asset | undefined {
