@@ -1,7 +1,15 @@
-// The studio's one stylesheet, served at an address named by its content hash
-// (/studio/_assets/<hash>.css), cached for ever: a new version gets a new address.
-// The CSP forbids inline styles; the studio has no script (every screen is a form).
+// The studio's stylesheet and scripts, served at addresses named by their content hash
+// (/studio/_assets/<hash>.css|.js), cached for ever: a new version gets a new address.
+// The CSP forbids inline styles and scripts, so everything lives here. Every screen works
+// as forms first; a screen's script (browser/<name>.js, plain ES modules read as they are,
+// with browser/common.js put in front of each) adds what forms cannot do: drag and drop,
+// resumable uploads, a virtualised grid. Libraries come from their packages as published
+// (tus-js-client's browser build), read once at start: nothing from a third party at run time.
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const CSS = `*,*::before,*::after{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
@@ -61,3 +69,23 @@ function asset(ext: string, body: string, type: string): StudioAsset {
 
 export const STUDIO_CSS = asset('css', CSS, 'text/css; charset=utf-8');
 export const STUDIO_ASSETS = new Map([[STUDIO_CSS.name, STUDIO_CSS]]);
+
+/** The screens' scripts, in the sources (src/studio/browser) whether this runs from dist/ or from src/. */
+const BROWSER_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'studio', 'browser');
+const JS = 'text/javascript; charset=utf-8';
+
+function register(a: StudioAsset): StudioAsset {
+  STUDIO_ASSETS.set(a.name, a);
+  return a;
+}
+
+/** A screen's script: browser/common.js then browser/<name>.js, as one module (hashed names cannot import each other). */
+export function studioScript(name: string): StudioAsset {
+  const read = (file: string) => readFileSync(join(BROWSER_DIR, file), 'utf8');
+  return register(asset('js', `${read('common.js')}\n${read(`${name}.js`)}`, JS));
+}
+
+/** tus-js-client's browser build as published (it defines `window.tus`); load it before a script that uploads. */
+export const TUS_CLIENT = register(
+  asset('js', readFileSync(join(dirname(createRequire(import.meta.url).resolve('tus-js-client/package.json')), 'dist', 'tus.min.js'), 'utf8').replace(/\n\/\/# sourceMappingURL=.*$/, ''), JS),
+);

@@ -1,0 +1,169 @@
+// What the studio plugin (plugin.ts) gives its route modules (routes/*.ts): the dependencies
+// it was built with and the helpers every screen shares — the one HTML sender, the one
+// JSON sender for the screens' scripts, who is signed in, the checks on every change (CSRF
+// on forms and on scripts' requests alike). One module per area registers its routes with
+// `register(f, kit)`; none of them holds SQL or a rule of its own (the services do).
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
+import { ApiError } from '../http/errors.js';
+import { Params } from '../http/params.js';
+import type { RateLimit } from '../http/rate-limit.js';
+import type { MediaService } from '../media/service.js';
+import type { StorageBackend } from '../storage/backend.js';
+import { imageSources } from '../storage/image-sources.js';
+import type { UserRow } from '../store/schema.js';
+import type { Authenticator } from '../users/auth.js';
+import type { SessionStore } from '../users/sessions.js';
+import type { UsersService } from '../users/service.js';
+import type { WebsiteDetails, WebsitesService } from '../websites/service.js';
+import { fromOwnOrigin, same, StudioCookies, StudioTokens } from './guard.js';
+import type { Viewer } from './pages/layout.js';
+
+export interface StudioDeps {
+  users: UsersService;
+  authenticator: Authenticator;
+  sessions: SessionStore;
+  websites: WebsitesService;
+  media: MediaService;
+  /** Where renditions are: an owner's thumbnails are streamed from it (a media not yet public has no public address). */
+  storage: StorageBackend;
+  /** The API's request budget (RATE_LIMIT), keyed `studio:user:<id>` or `studio:addr:<ip>`; null when off. */
+  rateLimit: RateLimit | null;
+  /** The service's secret (UPLOAD_SECRET or its file): the studio's tokens are keyed from it. */
+  secret: Buffer;
+  config: Pick<Config, 'publicUrl' | 'storageUrl'>;
+}
+
+/** A request's signed-in user, their session token and what the pages show of them. */
+export interface Signed {
+  user: UserRow;
+  token: string;
+  viewer: Viewer;
+}
+
+/** The largest form: a Markdown page (100 000 characters, up to 3 bytes each when encoded, and more with %-escapes). */
+export const FORM_LIMIT_BYTES = 1024 * 1024;
+export const SMALL_FORM_BYTES = 16 * 1024;
+/** A script's JSON request (a selection of up to a few thousand UUIDs, a tree move): bounded like a form. */
+export const JSON_LIMIT_BYTES = 256 * 1024;
+/** The header a screen's script sends its session's CSRF token in (read from `<meta name="studio-csrf">`). */
+export const CSRF_HEADER = 'x-studio-csrf';
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+export interface StudioKit {
+  deps: StudioDeps;
+  cookies: StudioCookies;
+  tokens: StudioTokens;
+  /** The one HTML sender: every screen goes out with these headers. */
+  send(reply: FastifyReply, status: number, body: string): FastifyReply;
+  /** The one JSON sender, for the screens' scripts (never cached, never sniffed). */
+  json(reply: FastifyReply, status: number, value: unknown): FastifyReply;
+  redirect(reply: FastifyReply, to: string): FastifyReply;
+  /** Who is signed in (read once per request by the plugin's hook), remembered for the error page. */
+  sessionOf(req: FastifyRequest): Promise<Signed | undefined>;
+  signedInOf(req: FastifyRequest): Signed | undefined;
+  /** The signed-in user, else a 401 (a GET becomes a redirect to the sign-in). */
+  need(req: FastifyRequest): Signed;
+  /** The user's row as stored now: the session's may be a few seconds old (sessions.ts caches it). */
+  fresh(s: Signed): Promise<UserRow>;
+  formOf(req: FastifyRequest): Params;
+  /** Every post: from our own pages (Origin, Sec-Fetch-Site) and with the expected token, compared in constant time. */
+  checkPost(req: FastifyRequest, form: Params, expected: string | undefined): void;
+  /** A signed-in user's form post, checked. */
+  signedPost(req: FastifyRequest): { s: Signed; form: Params };
+  /** A signed-in user's JSON request from a screen's script, checked (origin and the CSRF header); its parsed body. */
+  signedJson(req: FastifyRequest): { s: Signed; body: unknown };
+  /** A website of the user by its urlname; the API's rule: one they may not see is a 404. */
+  websiteDetails(s: Signed, urlname: string): Promise<WebsiteDetails>;
+}
+
+export function makeKit(deps: StudioDeps): StudioKit {
+  const secure = deps.config.publicUrl.startsWith('https:');
+  const cookies = new StudioCookies(secure);
+  const tokens = new StudioTokens(deps.secret);
+  const csp = `default-src 'none'; img-src ${imageSources(deps.config.storageUrl).join(' ')}; style-src 'self'; script-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
+  const signedIn = new WeakMap<FastifyRequest, Signed>();
+
+  const privateHeaders = (reply: FastifyReply) =>
+    reply.header('x-content-type-options', 'nosniff').header('referrer-policy', 'same-origin').header('cache-control', 'no-store').header('x-robots-tag', 'noindex');
+
+  const kit: StudioKit = {
+    deps,
+    cookies,
+    tokens,
+    send: (reply, status, body) =>
+      privateHeaders(reply.code(status))
+        .header('content-type', 'text/html; charset=utf-8')
+        .header('content-security-policy', csp)
+        .header('x-frame-options', 'DENY')
+        .send(body),
+    json: (reply, status, value) => privateHeaders(reply.code(status)).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(value)),
+    redirect: (reply, to) => reply.code(303).header('location', to).header('cache-control', 'no-store').send(),
+
+    async sessionOf(req) {
+      const token = cookies.read(req, cookies.session);
+      if (!token) return undefined;
+      const found = await deps.sessions.lookup(token);
+      const user = found.owes ? await deps.sessions.settle(found) : found.user;
+      if (!user) return undefined;
+      const s = { user, token, viewer: { email: user.email, csrf: tokens.csrfOf(token) } };
+      signedIn.set(req, s);
+      return s;
+    },
+    signedInOf: (req) => signedIn.get(req),
+    need(req) {
+      const s = signedIn.get(req);
+      if (!s) throw new ApiError('authentication_required', 'Sign in first.');
+      return s;
+    },
+    async fresh(s) {
+      return (await deps.users.byId(s.user.id)) ?? s.user;
+    },
+    formOf(req) {
+      const contentType = (req.headers['content-type'] ?? '').toLowerCase();
+      if (!contentType.startsWith('application/x-www-form-urlencoded')) throw new ApiError('unsupported_media_type', 'Send the form as application/x-www-form-urlencoded.');
+      const body = req.body;
+      if (body !== undefined && body !== null && !Buffer.isBuffer(body)) throw new ApiError('bad_request', 'The form could not be read.');
+      let text: string;
+      try {
+        text = body ? strictUtf8.decode(body) : '';
+      } catch {
+        throw new ApiError('bad_encoding', 'The form is not valid UTF-8.');
+      }
+      return Params.parse(text, 'the form');
+    },
+    checkPost(req, form, expected) {
+      if (!fromOwnOrigin(req, deps.config.publicUrl)) throw new ApiError('forbidden', 'This form can only be sent from the studio itself.');
+      if (expected === undefined || !same(form.str('csrf'), expected)) throw new ApiError('forbidden', 'The form has expired or did not come from the studio: load the page again and resend it.');
+    },
+    signedPost(req) {
+      const s = kit.need(req);
+      const form = kit.formOf(req);
+      kit.checkPost(req, form, s.viewer.csrf);
+      return { s, form };
+    },
+    signedJson(req) {
+      const s = kit.need(req);
+      if (!fromOwnOrigin(req, deps.config.publicUrl)) throw new ApiError('forbidden', 'This request can only be sent from the studio itself.');
+      const header = req.headers[CSRF_HEADER];
+      if (typeof header !== 'string' || !same(header, s.viewer.csrf)) throw new ApiError('forbidden', 'The page has expired: load it again.');
+      const contentType = (req.headers['content-type'] ?? '').toLowerCase();
+      if (!contentType.startsWith('application/json')) throw new ApiError('unsupported_media_type', 'Send JSON.');
+      const raw = req.body;
+      if (raw !== undefined && raw !== null && !Buffer.isBuffer(raw)) throw new ApiError('bad_request', 'The request could not be read.');
+      let body: unknown;
+      try {
+        body = raw && raw.length ? JSON.parse(strictUtf8.decode(raw)) : {};
+      } catch {
+        throw new ApiError('bad_request', 'The request is not valid JSON.');
+      }
+      return { s, body };
+    },
+    async websiteDetails(s, urlname) {
+      if (!/^[a-z0-9-]{1,63}$/.test(urlname)) throw new ApiError('not_found', 'There is no such website.');
+      return deps.websites.details({ user: s.user }, urlname);
+    },
+  };
+  return kit;
+}

@@ -1,0 +1,159 @@
+// A website's settings: its brand (through the API's own reader and service, so a 422 is the
+// API's, shown at its field) and its Markdown pages.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../../http/errors.js';
+import { Params } from '../../http/params.js';
+import { brandInput, pageInput } from '../../websites/brand.js';
+import { homeUrl } from '../../websites/home-url.js';
+import type { WebsiteDetails } from '../../websites/service.js';
+import { socialLinksOf } from '../../websites/social-links.js';
+import { FORM_LIMIT_BYTES, SMALL_FORM_BYTES, type Signed, type StudioKit } from '../kit.js';
+import { pageEditPage, pagesPage, settingsPage, websitesPage, type Pickable, type SettingsValues } from '../pages/websites.js';
+
+/** Library images offered as a logo or favicon: the latest ones. */
+const PICKABLE = 24;
+const WEBSITES_SHOWN = 200;
+
+/** Which field a service's 422 names (`website[title]`, `page[body]`), for the message next to it. */
+function fieldOf(message: string, prefix: 'website' | 'page'): string {
+  const m = new RegExp(`${prefix}\\[(\\w+)\\]`).exec(message);
+  if (!m) return '';
+  return prefix === 'page' && m[1] === 'title' ? 'page_title' : m[1];
+}
+
+export function websiteRoutes(f: FastifyInstance, kit: StudioKit): void {
+  async function pickable(s: Signed): Promise<Pickable[]> {
+    const found = await kit.deps.media.list(s.user, {}, { limit: PICKABLE, offset: 0 }, true);
+    return found.records
+      .filter((r) => r.mime_type?.startsWith('image/'))
+      .map((r) => {
+        const views = (found.renditions?.get(r.id) ?? []).slice().sort((a, b) => a.width - b.width);
+        return { uuid: r.uuid, label: r.title || r.file_name || r.uuid.slice(0, 8), thumb: views[0] ? `/studio/thumbs/${r.uuid}` : undefined };
+      });
+  }
+
+  function settingsValues(d: WebsiteDetails): SettingsValues {
+    const w = d.website;
+    const links = socialLinksOf(w.social_links);
+    return {
+      title: w.title,
+      tagline: w.tagline ?? '',
+      colorScheme: w.color_scheme,
+      accentColor: w.accent_color ?? '',
+      theme: w.theme,
+      credit: w.credit ?? '',
+      copyright: w.copyright ?? '',
+      contactEmail: w.contact_email ?? '',
+      socialLinks: links.join('\n'),
+      logo: d.logoUuid ?? '',
+      favicon: d.faviconUuid ?? '',
+    };
+  }
+
+  // ---- websites: the list, the settings (brand), the pages
+  f.get('/studio/websites', async (req, reply) => {
+    const s = kit.need(req);
+    const found = await kit.deps.websites.list(s.user, { limit: WEBSITES_SHOWN, offset: 0 });
+    const websites = found.websites.map((w) => ({ urlname: w.urlname, title: w.title, home: homeUrl(kit.deps.config.publicUrl, w) }));
+    return kit.send(reply, 200, websitesPage({ viewer: s.viewer, websites, total: found.total }));
+  });
+  const urlnameOf = (req: FastifyRequest) => (req.params as { urlname: string }).urlname;
+  f.get('/studio/websites/:urlname', async (req, reply) => {
+    const s = kit.need(req);
+    const d = await kit.websiteDetails(s, urlnameOf(req));
+    const notice = (req.query as { done?: string }).done === 'saved' ? 'Saved. The website shows the change within seconds.' : undefined;
+    return kit.send(reply, 200, settingsPage({ viewer: s.viewer, urlname: d.website.urlname, home: homeUrl(kit.deps.config.publicUrl, d.website), values: settingsValues(d), images: await pickable(s), notice }));
+  });
+  f.post('/studio/websites/:urlname', { bodyLimit: SMALL_FORM_BYTES * 4 }, async (req, reply) => {
+    const s = kit.need(req);
+    const d = await kit.websiteDetails(s, urlnameOf(req));
+    const form = kit.formOf(req);
+    kit.checkPost(req, form, s.viewer.csrf);
+    // The form's fields become the API's parameters, read by the API's own reader (its whitelist and its 422s).
+    const p = new Params();
+    for (const name of ['title', 'tagline', 'color_scheme', 'accent_color', 'theme', 'credit', 'copyright', 'contact_email', 'logo', 'favicon']) {
+      const v = form.str(name);
+      if (v !== undefined) p.add(`website[${name}]`, v);
+    }
+    const links = form.str('social_links');
+    if (links !== undefined) {
+      p.add('website[social_links]', '');
+      for (const l of links.split(/\r?\n/).map((x) => x.trim()).filter(Boolean).slice(0, 50)) p.add('website[social_links]', l);
+    }
+    try {
+      await kit.deps.websites.setBrand({ user: s.user }, d.website.urlname, brandInput.read(p, undefined));
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.status !== 422) throw err;
+      const values: SettingsValues = {
+        title: form.str('title') ?? '',
+        tagline: form.str('tagline') ?? '',
+        colorScheme: form.str('color_scheme') ?? 'light',
+        accentColor: form.str('accent_color') ?? '',
+        theme: form.str('theme') ?? 'modern',
+        credit: form.str('credit') ?? '',
+        copyright: form.str('copyright') ?? '',
+        contactEmail: form.str('contact_email') ?? '',
+        socialLinks: links ?? '',
+        logo: form.str('logo') ?? '',
+        favicon: form.str('favicon') ?? '',
+      };
+      const error = { field: fieldOf(err.message, 'website'), message: err.message.replace(/website\[(\w+)\]/g, (_m, n: string) => n.replace('_', ' ')) };
+      return kit.send(reply, 422, settingsPage({ viewer: s.viewer, urlname: d.website.urlname, home: homeUrl(kit.deps.config.publicUrl, d.website), values, images: await pickable(s), error }));
+    }
+    return kit.redirect(reply, `/studio/websites/${d.website.urlname}?done=saved`);
+  });
+
+  f.get('/studio/websites/:urlname/pages', async (req, reply) => {
+    const s = kit.need(req);
+    const d = await kit.websiteDetails(s, urlnameOf(req));
+    const done = (req.query as { done?: string }).done;
+    const notice = done === 'saved' ? 'The page was saved.' : done === 'deleted' ? 'The page was deleted.' : undefined;
+    const list = d.pages.map((pg) => ({ slug: pg.slug, title: pg.title, position: pg.position }));
+    return kit.send(reply, 200, pagesPage({ viewer: s.viewer, urlname: d.website.urlname, siteTitle: d.website.title || d.website.urlname, pages: list, notice }));
+  });
+  f.get('/studio/websites/:urlname/new-page', async (req, reply) => {
+    const s = kit.need(req);
+    const d = await kit.websiteDetails(s, urlnameOf(req));
+    return kit.send(reply, 200, pageEditPage({ viewer: s.viewer, urlname: d.website.urlname, isNew: true, slug: '', title: '', body: '', position: 0 }));
+  });
+  f.get('/studio/websites/:urlname/pages/:slug', async (req, reply) => {
+    const s = kit.need(req);
+    const { page, website } = await kit.deps.websites.page({ user: s.user }, (await kit.websiteDetails(s, urlnameOf(req))).website.urlname, (req.params as { slug: string }).slug);
+    return kit.send(reply, 200, pageEditPage({ viewer: s.viewer, urlname: website.urlname, isNew: false, slug: page.slug, title: page.title, body: page.body, position: page.position }));
+  });
+  const savePage = async (req: FastifyRequest, reply: FastifyReply, isNew: boolean) => {
+    const s = kit.need(req);
+    const d = await kit.websiteDetails(s, urlnameOf(req));
+    const form = kit.formOf(req);
+    kit.checkPost(req, form, s.viewer.csrf);
+    const slug = isNew ? (form.str('slug') ?? '').trim().toLowerCase() : (req.params as { slug: string }).slug;
+    if (!isNew) await kit.deps.websites.page({ user: s.user }, d.website.urlname, slug);
+    const p = new Params();
+    p.add('page[title]', form.str('title') ?? '');
+    p.add('page[body]', form.str('body') ?? '');
+    const position = (form.str('position') ?? '').trim();
+    if (position !== '') p.add('page[position]', position);
+    try {
+      if (isNew && (await kit.deps.websites.page({ user: s.user }, d.website.urlname, slug).then(() => true, () => false))) {
+        throw new ApiError('invalid_parameter', 'page[slug]: a page has this address already');
+      }
+      await kit.deps.websites.putPage({ user: s.user }, d.website.urlname, slug, pageInput.read(p, undefined));
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.status !== 422) throw err;
+      const field = /page name|address/.test(err.message) ? 'slug' : fieldOf(err.message, 'page');
+      const error = { field: isNew || field !== 'slug' ? field : '', message: err.message.replace(/page\[(\w+)\]/g, '$1') };
+      return kit.send(reply, 422, pageEditPage({ viewer: s.viewer, urlname: d.website.urlname, isNew, slug, title: form.str('title') ?? '', body: form.str('body') ?? '', position: Number(position) || 0, error }));
+    }
+    return kit.redirect(reply, `/studio/websites/${d.website.urlname}/pages?done=saved`);
+  };
+  f.post('/studio/websites/:urlname/new-page', { bodyLimit: FORM_LIMIT_BYTES }, (req, reply) => savePage(req, reply, true));
+  f.post('/studio/websites/:urlname/pages/:slug', { bodyLimit: FORM_LIMIT_BYTES }, (req, reply) => savePage(req, reply, false));
+  f.post('/studio/websites/:urlname/pages/:slug/delete', { bodyLimit: SMALL_FORM_BYTES }, async (req, reply) => {
+    const s = kit.need(req);
+    const d = await kit.websiteDetails(s, urlnameOf(req));
+    const form = kit.formOf(req);
+    kit.checkPost(req, form, s.viewer.csrf);
+    await kit.deps.websites.deletePage({ user: s.user }, d.website.urlname, (req.params as { slug: string }).slug);
+    return kit.redirect(reply, `/studio/websites/${d.website.urlname}/pages?done=deleted`);
+  });
+}
