@@ -28,7 +28,7 @@ async function gallery(w: World, acl?: Array<{ email: string; read: 0 | 1; comp_
   return { uuid: text(r.doc, 'gallery-uuid')!, path: text(r.doc, 'gallery/full-url-path')!, name };
 }
 
-const PRIVATE = [{ email: "DEFAULT", read: 0 as const, comp_download: 0 as const, hires_download: 0 as const }];
+const PRIVATE = [{ email: 'DEFAULT', read: 0 as const, comp_download: 0 as const, hires_download: 0 as const }];
 
 eachDatabase((kind: DbKind) => {
   describe('invitations', () => {
