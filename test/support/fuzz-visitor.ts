@@ -43,6 +43,8 @@ export const VISITOR_REFS = [
   /** Query strings of signed file addresses: valid, valid download, expired, for another key. */
   'signedQuery',
   'downloadQuery',
+  /** A download address whose visitor is a sealed e-mail address (FileUrls.sealClient: the download is recorded as theirs). */
+  'sealedDownloadQuery',
   'expiredQuery',
   'otherKeyQuery',
   /** A pass that opens the password gallery (mps_visitor=…). */
@@ -305,7 +307,7 @@ const filesPart: fc.Arbitrary<Pick<VisitorRequest, 'method' | 'path' | 'query' |
     .map((k): VValue => ['/files/', ...k]),
   query: fc.oneof(
     w(5, fc.constant<VField[]>([])),
-    w(5, fc.constantFrom<VRef>('signedQuery', 'downloadQuery', 'expiredQuery', 'otherKeyQuery').map((r): VField[] => [[[{ ref: r }]]])),
+    w(5, fc.constantFrom<VRef>('signedQuery', 'downloadQuery', 'sealedDownloadQuery', 'expiredQuery', 'otherKeyQuery').map((r): VField[] => [[[{ ref: r }]]])),
     w(
       2,
       fc.constantFrom<VField[]>(
@@ -314,6 +316,8 @@ const filesPart: fc.Arbitrary<Pick<VisitorRequest, 'method' | 'path' | 'query' |
         [[['e'], ['9'.repeat(13)]], [['v'], ['x']], [['d'], ['1']], [['s'], ['AAAA']]],
         [[['s'], ['']]],
         [[['v'], [{ repeat: 'v', count: 101 }]], [['e'], ['99999999999']], [['s'], ['x']]],
+        [[['v'], [{ repeat: 'v', count: 401 }]], [['e'], ['99999999999']], [['s'], ['x']]],
+        [[['v'], ['c.', { repeat: 'A', count: 60 }]], [['e'], ['99999999999']], [['d'], ['1']], [['s'], ['x']]],
         [[[ref('signedQuery')]], [['e'], ['1']]],
         [[[ref('signedQuery')]], [['s'], ['x']]],
         [[[ref('signedQuery')]], [['d'], ['2']]],
