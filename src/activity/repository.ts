@@ -73,12 +73,12 @@ export class ActivityRepository {
     return Number(r.numAffectedRows ?? 0) > 0;
   }
 
-  /** One more anonymous event of a kind in a gallery's day (UTC). */
-  async countAnonymous(gallery: GalleryRef, day: string, kind: string, bytes: number): Promise<void> {
+  /** Adds anonymous events of a kind to a gallery's day (UTC); nothing when the gallery is gone. */
+  async countAnonymous(gallery: GalleryRef, day: string, kind: string, count: number, bytes: number): Promise<void> {
     await sql`
       INSERT INTO activity_daily (gallery_id, day, kind, count, bytes)
-      SELECT g.id, ${day}, ${kind}, 1, ${bytes} FROM galleries g WHERE ${galleryWhere(gallery)}
-      ON CONFLICT (gallery_id, day, kind) DO UPDATE SET count = activity_daily.count + 1, bytes = activity_daily.bytes + excluded.bytes`.execute(this.db);
+      SELECT g.id, ${day}, ${kind}, ${count}, ${bytes} FROM galleries g WHERE ${galleryWhere(gallery)}
+      ON CONFLICT (gallery_id, day, kind) DO UPDATE SET count = activity_daily.count + excluded.count, bytes = activity_daily.bytes + excluded.bytes`.execute(this.db);
   }
 
   private events() {

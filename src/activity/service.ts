@@ -41,6 +41,13 @@ export const DEFAULT_RETENTION_DAYS = 400;
 export const DEDUPE_MS = 30 * 60_000;
 /** Writes in flight at most; beyond it an event is dropped (and counted in the log), never queued without bound. */
 const MAX_PENDING = 1000;
+/**
+ * Anonymous events are added up in memory and written every so often, one statement per gallery,
+ * day and kind: a page the micro-cache serves costs no write, however popular. At most this many
+ * counters wait; one more writes them at once. A crash loses the last seconds' counts.
+ */
+const ANONYMOUS_FLUSH_MS = 5000;
+const ANONYMOUS_KEYS = 5000;
 /** Clients in a gallery's summary: the most recently active. */
 export const SUMMARY_CLIENTS = 500;
 export const ACTIVITY_MAX_PER_PAGE = 500;
@@ -71,6 +78,8 @@ export interface ClientDataEraser {
 export class ActivityService {
   private readonly pending = new Set<Promise<void>>();
   private dropped = 0;
+  private anonymous = new Map<string, { gallery: GalleryRef; day: string; kind: string; count: number; bytes: number }>();
+  private flushTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly repo: ActivityRepository,
@@ -87,32 +96,71 @@ export class ActivityService {
 
   /** Records an event in the background: never throws, never waits. */
   record(event: ActivityEvent): void {
+    if (!event.client) {
+      this.count(event);
+      return;
+    }
     if (this.pending.size >= MAX_PENDING) {
       if (this.dropped++ % 1000 === 0) this.log.warn({ dropped: this.dropped }, 'activity: too many writes in flight, events dropped');
       return;
     }
-    const task = this.write(event).catch((err: unknown) => this.log.error({ err, kind: event.kind }, 'activity event could not be recorded'));
+    this.track(this.write({ ...event, client: event.client }), event.kind);
+  }
+
+  private track(write: Promise<void>, kind: string): void {
+    const task = write.catch((err: unknown) => this.log.error({ err, kind }, 'activity event could not be recorded'));
     this.pending.add(task);
     void task.finally(() => this.pending.delete(task));
   }
 
+  /** One more anonymous event, added to its counter in memory. */
+  private count(e: ActivityEvent): void {
+    const gallery = typeof e.gallery === 'string' ? e.gallery.toLowerCase() : e.gallery;
+    const day = (e.at ?? new Date()).toISOString().slice(0, 10);
+    const key = `${typeof gallery}:${gallery}:${day}:${e.kind}`;
+    const c = this.anonymous.get(key);
+    if (c) {
+      c.count++;
+      c.bytes += e.bytes ?? 0;
+    } else {
+      this.anonymous.set(key, { gallery, day, kind: e.kind, count: 1, bytes: e.bytes ?? 0 });
+    }
+    if (this.anonymous.size >= ANONYMOUS_KEYS) this.flush();
+    else if (!this.flushTimer) {
+      this.flushTimer = setTimeout(() => this.flush(), ANONYMOUS_FLUSH_MS);
+      this.flushTimer.unref();
+    }
+  }
+
+  /** Writes the anonymous counters added up so far. */
+  private flush(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    const counters = [...this.anonymous.values()];
+    this.anonymous = new Map();
+    if (counters.length === 0) return;
+    this.track(
+      (async () => {
+        for (const c of counters) await this.repo.countAnonymous(c.gallery, c.day, c.kind, c.count, c.bytes);
+      })(),
+      'anonymous',
+    );
+  }
+
   /** Resolves once every event recorded so far is written (tests, shutdown, the admin command). */
   async idle(): Promise<void> {
+    this.flush();
     while (this.pending.size) await Promise.allSettled([...this.pending]);
   }
 
-  private async write(e: ActivityEvent): Promise<void> {
+  /** A known client's event: a row (a repeated view or download within DEDUPE_MS adds none). */
+  private async write(e: ActivityEvent & { client: ActivityClient }): Promise<void> {
     const at = e.at ?? new Date();
     const gallery = typeof e.gallery === 'string' ? e.gallery.toLowerCase() : e.gallery;
-    const bytes = e.bytes ?? null;
-    if (!e.client) {
-      await this.repo.countAnonymous(gallery, at.toISOString().slice(0, 10), e.kind, bytes ?? 0);
-      return;
-    }
     const email = clientEmail(e.client.email);
     if (!email) return;
     const dedupe = e.kind === 'view' || e.kind === 'download' ? new Date(at.getTime() - DEDUPE_MS).toISOString() : undefined;
-    await this.repo.insertEvent({ gallery, email, verified: e.client.verified, kind: e.kind, mediaId: e.mediaId ?? null, bytes, at: at.toISOString() }, dedupe);
+    await this.repo.insertEvent({ gallery, email, verified: e.client.verified, kind: e.kind, mediaId: e.mediaId ?? null, bytes: e.bytes ?? null, at: at.toISOString() }, dedupe);
   }
 
   /** The id of a gallery the user may manage; 404 otherwise. */

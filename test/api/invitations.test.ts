@@ -5,6 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bool, items, text } from '../../src/client/xml.js';
+import { childEnv, runBuilt } from '../support/processes.js';
 import { eachDatabase, type DbKind } from '../support/service.js';
 import { linkIn, partsOf, startSmtp, type TestSmtp } from '../support/smtp.js';
 import { visit, cookieOf } from '../site/site-support.js';
@@ -152,6 +153,29 @@ eachDatabase((kind: DbKind) => {
       expect(await aclOf(g.uuid)).toHaveLength(1);
       await new Promise((r) => setTimeout(r, 200));
       expect(mailsTo(email)).toEqual([]);
+    });
+
+    it('the admin command invites too, mailing through the same settings', async () => {
+      const g = await gallery(w, PRIVATE);
+      const email = uniqueEmail('cli');
+      const env = childEnv({
+        DATA_DIR: w.svc.config.dataDir,
+        DATABASE_URL: w.svc.config.databaseUrl,
+        PUBLIC_URL: w.svc.url,
+        SMTP_URL: `smtp://mailer:s3cret@127.0.0.1:${smtp.port}`,
+      });
+      const res = await runBuilt('cli/admin.js', ['client', 'invite', '--owner', w.user.email, '--gallery', g.uuid, '--email', email, '--message', 'From the command line', '--json'], { env });
+      expect(res.code, res.stderr).toBe(0);
+      const out = JSON.parse(res.stdout) as { email: string; gallery: string; entryCreated: boolean };
+      expect(out).toMatchObject({ email, gallery: g.uuid, entryCreated: true });
+      // The command waited for its mail before it exited.
+      const mail = mailsTo(email)[0];
+      expect(partsOf(mail.raw).get('text/plain')).toContain('From the command line');
+      expect(linkIn(mail).startsWith(`${w.svc.url}/sites/${w.urlname}/_signin/`)).toBe(true);
+      expect((await aclOf(g.uuid)).map((e) => e.email)).toEqual(['DEFAULT', email]);
+      const bad = await runBuilt('cli/admin.js', ['client', 'invite', '--owner', w.user.email, '--gallery', g.uuid, '--email', 'nope'], { env });
+      expect(bad.code).toBe(1);
+      expect(bad.stderr).toContain('e-mail address');
     });
 
     it('refuses an owner past INVITATIONS_PER_HOUR with 429, not another owner', async () => {

@@ -615,9 +615,9 @@ export function visitorProblems(req: VisitorRequest, sent: { path: string; query
   }
   // … no file that needs a signature without its own, …
   if (req.target === 'files' && reply.status < 400) {
-    for (const f of facts.signedOnly) {
-      if (sent.path === `/files/${f.key}` && sent.query !== f.query) problems.push(`/files served a file that needs a signature (${reply.status}) with the query ${JSON.stringify(sent.query.slice(0, 80))}`);
-    }
+    // A key may have several signed addresses (for different visitors): any of them opens it.
+    const own = facts.signedOnly.filter((f) => sent.path === `/files/${f.key}`);
+    if (own.length > 0 && !own.some((f) => sent.query === f.query)) problems.push(`/files served a file that needs a signature (${reply.status}) with the query ${JSON.stringify(sent.query.slice(0, 80))}`);
   }
   // … and no metrics without the token.
   if (reply.status < 400 && /^\/metrics/i.test(sent.path) && reply.body.includes('mps_') && !sentHeader('authorization').includes(`Bearer ${facts.metricsToken}`)) {
