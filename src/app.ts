@@ -127,7 +127,7 @@ export async function buildCore(
   const visitorLinks = new VisitorLinks(new VisitorsRepository(store.db), config);
   const activity = new ActivityService(new ActivityRepository(store.db), access, log, { retentionDays: config.activityRetentionDays ?? 400 }, [
     // A client's data on request: their sign-in links go with their activity (docs/delivery.md).
-    { name: 'signin_links', forget: (ownerId, email) => visitorLinks.forgetPending(ownerId, email) },
+    { name: 'signin_links', forget: (ownerId, email) => visitorLinks.forgetAddress(ownerId, email) },
   ]);
   return {
     store,

@@ -115,7 +115,7 @@ export class VisitorLinks {
   }
 
   /** Deletes every sign-in link (pending, used or expired) of an address on the owner's websites (a client's data on request); how many. */
-  forgetPending(ownerId: number, email: string): Promise<number> {
+  forgetAddress(ownerId: number, email: string): Promise<number> {
     return this.repo.deleteLinksOf(ownerId, email);
   }
 
