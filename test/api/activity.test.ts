@@ -89,6 +89,8 @@ eachDatabase((kind: DbKind) => {
 
     it('counts anonymous views per gallery and day, from the page cache too, with no row per view', async () => {
       for (let i = 0; i < 4; i++) expect((await visit(w.svc, `${home()}/-/${open.path}`)).status).toBe(200);
+      // A HEAD shows nothing: not a view.
+      expect((await visit(w.svc, `${home()}/-/${open.path}`, { method: 'HEAD' })).status).toBe(200);
       await settle();
       const r = await w.client.request('GET', `/galleries/${open.uuid}/activity.xml`);
       expect(eventsOf(r.doc)).toEqual([]);
