@@ -11,6 +11,12 @@ import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
 import type { Config } from './config.js';
 import { Access } from './access/access.js';
+import { ActivityRepository } from './activity/repository.js';
+import { activityRoutes } from './activity/routes.js';
+import { ActivityService } from './activity/service.js';
+import { GalleryClients } from './galleries/clients.js';
+import { invitationRoutes } from './invitations/routes.js';
+import { invitationLimit, InvitationsService } from './invitations/service.js';
 import { AccessRepository } from './access/repository.js';
 import { AppsRepository } from './apps/repository.js';
 import { AppsService } from './apps/service.js';
@@ -94,12 +100,20 @@ export interface Core {
   pricingProfiles: PricingProfilesService;
   /** Visitors' sign-in links (the admin command line hands them out too). */
   visitorLinks: VisitorLinks;
+  /** What clients did (docs/delivery.md "Activity"): the one place every part records to. */
+  activity: ActivityService;
+  /** Client entries added to access lists after a gallery's creation (invitations). */
+  galleryClients: GalleryClients;
   /** Closes the store. */
   close(): Promise<void>;
 }
 
 /** Opens and migrates the store and builds the services on it; starts nothing. */
-export async function buildCore(config: Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Pick<Config, 'publicUrl' | 'visitors'>>): Promise<Core> {
+export async function buildCore(
+  config: Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Pick<Config, 'publicUrl' | 'visitors' | 'activityRetentionDays'>>,
+  // The admin command line's stdout is its answer: what the services log goes to stderr.
+  log: Logger = pino({ level: 'warn' }, pino.destination(2)),
+): Promise<Core> {
   const store = openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   try {
     await migrate(store);
@@ -110,6 +124,11 @@ export async function buildCore(config: Pick<Config, 'dataDir' | 'databaseUrl'> 
   const access = new Access(new AccessRepository(store.db));
   const users = new UsersRepository(store.db);
   const apps = new AppsRepository(store.db);
+  const visitorLinks = new VisitorLinks(new VisitorsRepository(store.db), config);
+  const activity = new ActivityService(new ActivityRepository(store.db), access, log, { retentionDays: config.activityRetentionDays ?? 400 }, [
+    // A client's data on request: their sign-in links go with their activity (docs/delivery.md).
+    { name: 'signin_links', forget: (ownerId, email) => visitorLinks.forgetAddress(ownerId, email) },
+  ]);
   return {
     store,
     access,
@@ -120,8 +139,13 @@ export async function buildCore(config: Pick<Config, 'dataDir' | 'databaseUrl'> 
     artists: new ArtistsService(new ArtistsRepository(store.db), access, config.dataDir),
     lightboxes: new LightboxesService(new LightboxesRepository(store.db), access),
     pricingProfiles: new PricingProfilesService(new PricingProfilesRepository(store.db)),
-    visitorLinks: new VisitorLinks(new VisitorsRepository(store.db), config),
-    close: () => store.close(),
+    visitorLinks,
+    activity,
+    galleryClients: new GalleryClients(new GalleriesRepository(store.db), access),
+    close: async () => {
+      await activity.idle();
+      await store.close();
+    },
   };
 }
 
@@ -139,6 +163,8 @@ export interface App {
   routes: readonly RouteSpec[];
   /** This process's job worker. */
   worker: JobWorker;
+  /** Photographers' invitations (docs/delivery.md "Invitations"). */
+  invitations: InvitationsService;
   /** The visitors' side: sign-in by mail, the pass, the password throttle (for the website's password form). */
   visitors: { signIn: SignInService; links: VisitorLinks; passCodec: PassCodec; passwordThrottle: PasswordThrottle; mailer: Mailer };
   /** Runs the cleanup sweep once, as the periodic task does, as if it were `now`. */
@@ -182,6 +208,8 @@ export interface SweepResult {
   jobs: number;
   /** Visitors' sign-in links long dead. */
   visitorLinks: number;
+  /** Activity events and counters past ACTIVITY_RETENTION_DAYS. */
+  activity: number;
 }
 
 /** Every so often, a fraction of the upload expiry: from 1 s to 10 min. */
@@ -208,7 +236,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       import('./uploads/service.js'),
       import('./media/file-life.js'),
     ]);
-    const core = await buildCore(config);
+    const core = await buildCore(config, log);
     closers.push(() => core.close());
     const { store } = core;
 
@@ -278,6 +306,18 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     const groups = new GroupsService(groupsRepo, media, fileLife, access);
     const galleries = new GalleriesService(new GalleriesRepository(store.db), access, fileLife, config.galleryListCap);
 
+    // Visitors: sign-in links by mail (or to the log), the pass cookie, the password throttle.
+    const mailer = createMailer(config.visitors, log);
+    closers.push(() => mailer.close());
+    const invitations = new InvitationsService({
+      clients: core.galleryClients,
+      links: core.visitorLinks,
+      send: (mail) => mailer.sendInvitation(mail),
+      activity: core.activity,
+      ttlSeconds: config.visitors.invitationTtlSeconds,
+      limiter: limiters.create(invitationLimit(config.visitors.invitationsPerHour), (err) => log.error({ err }, 'invitation-throttle store unavailable; invitation let through')),
+    });
+
     const routes: RouteSpec[] = [
       ...sessionRoutes({ sessions, secureCookies }),
       ...websiteRoutes({ websites: core.websites, config }),
@@ -287,14 +327,13 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       ...mediaRoutes(media),
       ...groupRoutes(groups),
       ...jobRoutes({ jobs }),
+      ...activityRoutes(core.activity),
+      ...invitationRoutes(invitations, (user, uuid) => core.activity.galleryOf(user, uuid)),
     ];
     const router = new ApiRouter();
     // A worker answers only health and metrics.
     if (duties.serve) for (const route of routes) router.add(route);
 
-    // Visitors: sign-in links by mail (or to the log), the pass cookie, the password throttle.
-    const mailer = createMailer(config.visitors, log);
-    closers.push(() => mailer.close());
     const passCodec = new PassCodec(uploadSecret);
     const onVisitorStoreError = (err: unknown) => log.error({ err }, 'visitor-throttle store unavailable; request let through');
     const signIn = new SignInService(core.visitorLinks, mailer, new LinkThrottle(limiters, onVisitorStoreError), log);
@@ -320,7 +359,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     // The cleanup sweep of this process: every part is idempotent (several processes may sweep at
     // once); a part that fails is logged and the others still run.
     const sweep = async (now = new Date(), parts: 'all' | 'shared' | 'local' = 'all'): Promise<SweepResult> => {
-      const result: SweepResult = { uploads: 0, medias: 0, tempFiles: 0, fileDeletions: 0, incoming: 0, jobs: 0, visitorLinks: 0 };
+      const result: SweepResult = { uploads: 0, medias: 0, tempFiles: 0, fileDeletions: 0, incoming: 0, jobs: 0, visitorLinks: 0, activity: 0 };
       const part = async (name: string, fn: () => Promise<void>) => {
         try {
           await fn();
@@ -348,6 +387,9 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       });
       if (shared) await part('visitor sign-in links', async () => {
         result.visitorLinks = await core.visitorLinks.purge(now);
+      });
+      if (shared) await part('activity past its retention', async () => {
+        result.activity = await core.activity.purge(now);
       });
       return result;
     };
@@ -391,14 +433,14 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
     }
 
-    const http = createHttpServer({ config, log, appKeys, authenticator, rateLimit, router, extensions, plainRoutes: duties.serve ? [fileRoutes({ access: visitorAccess, storage, urls: fileUrls, budget: fileBudget })] : [] });
+    const http = createHttpServer({ config, log, appKeys, authenticator, rateLimit, router, extensions, plainRoutes: duties.serve ? [fileRoutes({ access: visitorAccess, storage, urls: fileUrls, budget: fileBudget, activity: core.activity })] : [] });
     closers.push(() => http.close());
     // The public website: one encapsulated plugin beside the signed API (unsigned, HTML); workers serve none.
     // Its file addresses are host-relative: a website at its own hostname is served by this same process.
     const site = new SiteService(siteRepo, visitorAccess, new FileUrls(uploadSecret, ''), config);
     if (duties.serve) {
       await http.fastify.register(
-        websitePlugin({ site, links: core.visitorLinks, signIn, passes: passCodec, passwordThrottle, budget: visitorBudget, cacheSeconds: config.siteCacheSeconds, config }),
+        websitePlugin({ site, links: core.visitorLinks, signIn, passes: passCodec, passwordThrottle, budget: visitorBudget, activity: core.activity, cacheSeconds: config.siteCacheSeconds, config }),
       );
       // The photographers' studio (docs/studio.md): a second encapsulated plugin, on the same services, sessions and limiters as the API.
       await http.fastify.register(
@@ -413,6 +455,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       sessions,
       uploadSecret,
       galleries,
+      invitations,
       core,
       routes,
       worker: jobWorker,

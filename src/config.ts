@@ -67,6 +67,10 @@ export interface VisitorSettings {
   mailFrom: string;
   /** A sign-in link works once, within this. */
   linkTtlSeconds: number;
+  /** An invitation's sign-in link (docs/delivery.md "Invitations"): the same, within this (INVITATION_LINK_TTL_SECONDS). */
+  invitationTtlSeconds: number;
+  /** Invitations one photographer may send per hour (INVITATIONS_PER_HOUR). */
+  invitationsPerHour: number;
 }
 
 export interface Config {
@@ -103,6 +107,8 @@ export interface Config {
   /** How often expired sessions are deleted. */
   sessionPurgeSeconds: number;
   visitors: VisitorSettings;
+  /** What clients did (docs/delivery.md "Activity"): events and counters are kept this many days (ACTIVITY_RETENTION_DAYS). */
+  activityRetentionDays: number;
   /** Running at scale (src/ops): this process's role, metrics, shutdown bound. */
   ops: OpsConfig;
 }
@@ -247,6 +253,8 @@ function visitorSettings(env: Record<string, string | undefined>, publicUrl: str
     smtpUrl,
     mailFrom: env.MAIL_FROM || `no-reply@${host}`,
     linkTtlSeconds: intSetting(env, 'VISITOR_LINK_TTL_SECONDS', 1800, 1, 7 * 24 * 3600),
+    invitationTtlSeconds: intSetting(env, 'INVITATION_LINK_TTL_SECONDS', 7 * 24 * 3600, 60, 30 * 24 * 3600),
+    invitationsPerHour: intSetting(env, 'INVITATIONS_PER_HOUR', 100, 1, 100_000),
   };
 }
 
@@ -301,6 +309,7 @@ export function loadConfig(env: Record<string, string | undefined> = loadEnv()):
     connections: connectionLimits(env),
     sessionPurgeSeconds: intSetting(env, 'SESSION_PURGE_SECONDS', 3600, 1, 7 * 24 * 3600),
     visitors: visitorSettings(env, publicUrl),
+    activityRetentionDays: intSetting(env, 'ACTIVITY_RETENTION_DAYS', 400, 1, 3650),
     ops: opsConfig(env),
   };
 }

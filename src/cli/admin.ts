@@ -296,6 +296,92 @@ const commands: Record<string, Command> = {
       };
     },
   },
+  'activity list': {
+    // What clients did (docs/delivery.md "Activity"): a gallery's, or one client's across the owner's galleries.
+    summary: "what clients did in an owner's galleries: views, downloads, selections, invitations",
+    prints: '{"total","events":[{"kind","gallery","client","verified","media","bytes","at"}],"clients"?,"anonymous"?}',
+    options: {
+      owner: { type: 'string', value: 'EMAIL', required: true, help: "the photographer's login" },
+      gallery: { type: 'string', value: 'UUID', help: "one gallery's events, its clients' summary and its anonymous counts" },
+      client: { type: 'string', value: 'EMAIL', help: "one client's events (across the owner's galleries without --gallery)" },
+      page: { type: 'string', value: 'N', help: 'the page of 100 events (default 1)' },
+    },
+    async run(core, o) {
+      const owner = await userNamed(core, str(o, 'owner')!);
+      const gallery = str(o, 'gallery', false);
+      const client = str(o, 'client', false);
+      if (!gallery && !client) throw new UsageError('give --gallery, --client or both');
+      const pageText = str(o, 'page', false) ?? '1';
+      if (!/^[1-9]\d{0,5}$/.test(pageText)) throw new UsageError('--page must be a whole number from 1');
+      const opts = { page: Number(pageText), perPage: 100 };
+      const r = gallery ? await core.activity.gallery(owner, gallery, { client, ...opts }) : await core.activity.client(owner, client, opts);
+      const events = r.events.map((e) => ({ kind: e.kind, gallery: e.gallery_uuid, client: e.client_email, verified: e.client_verified, media: e.media_uuid, bytes: e.bytes, at: e.at }));
+      const extra = 'clients' in r ? { clients: r.clients, anonymous: r.anonymous } : {};
+      const lines = events.map((e) => [e.at, e.kind, e.client, e.gallery, e.media ?? '', e.bytes ?? ''].join('\t'));
+      if ('anonymous' in r) lines.push(...r.anonymous.map((d) => [d.day, `${d.kind} (anonymous)`, `${d.count}`, `${d.bytes} bytes`].join('\t')));
+      return { json: { total: r.total, page: r.page, events, ...extra }, text: lines.length ? lines.join('\n') : 'no activity' };
+    },
+  },
+  'activity delete': {
+    // A client's data on request (docs/delivery.md "Activity").
+    summary: "deletes what an owner's websites keep about a client: activity and sign-in links",
+    prints: '{"client","deleted":{"events","signin_links"}}',
+    options: {
+      owner: { type: 'string', value: 'EMAIL', required: true, help: "the photographer's login" },
+      client: { type: 'string', value: 'EMAIL', required: true, help: "the client's address" },
+    },
+    async run(core, o) {
+      const owner = await userNamed(core, str(o, 'owner')!);
+      const r = await core.activity.forget(owner, str(o, 'client')!);
+      return { json: r, text: `deleted for ${r.client}: ${Object.entries(r.deleted).map(([k, n]) => `${n} ${k.replace(/_/g, ' ')}`).join(', ')}` };
+    },
+  },
+  'client invite': {
+    // An invitation, as the API's POST /galleries/<uuid>/invitations.xml (docs/delivery.md "Invitations").
+    summary: 'mails a client a sign-in link to a gallery (its access-list entry made when missing)',
+    prints: '{"email","gallery","entryCreated","expiresAt"}',
+    options: {
+      owner: { type: 'string', value: 'EMAIL', required: true, help: "the photographer's login" },
+      gallery: { type: 'string', value: 'UUID', required: true, help: 'the gallery' },
+      email: { type: 'string', value: 'E', required: true, help: "the client's address" },
+      message: { type: 'string', value: 'TEXT', help: 'your words, above the link (plain text, at most 2000 characters)' },
+      'comp-download': { type: 'boolean', help: 'a new entry may download comps' },
+      'hires-download': { type: 'boolean', help: 'a new entry may download originals' },
+    },
+    async run(core, o) {
+      const owner = await userNamed(core, str(o, 'owner')!);
+      const [{ loadConfig }, { createMailer }, { InvitationsService }, { pino }] = await Promise.all([
+        import('../config.js'),
+        import('../site/mailer.js'),
+        import('../invitations/service.js'),
+        import('pino'),
+      ]);
+      const config = loadConfig();
+      // stdout is the answer: the mailer's log lines (and, without SMTP_URL, the link) go to stderr.
+      const mailer = createMailer(config.visitors, pino({ level: 'info' }, pino.destination(2)));
+      try {
+        const invitations = new InvitationsService({
+          clients: core.galleryClients,
+          links: core.visitorLinks,
+          send: (mail) => mailer.sendInvitation(mail),
+          activity: core.activity,
+          ttlSeconds: config.visitors.invitationTtlSeconds,
+        });
+        const r = await invitations.invite(owner, str(o, 'gallery')!, {
+          email: str(o, 'email')!,
+          message: typeof o.message === 'string' ? o.message : undefined,
+          comp: o['comp-download'] === true,
+          hires: o['hires-download'] === true,
+        });
+        return {
+          json: { email: r.email, gallery: r.galleryUuid, entryCreated: r.entryCreated, expiresAt: r.expiresAt.toISOString() },
+          text: `invitation to ${r.email} sent${r.entryCreated ? ' (access-list entry added)' : ''}; the link works once, until ${r.expiresAt.toISOString()}`,
+        };
+      } finally {
+        await mailer.close();
+      }
+    },
+  },
   'lightbox create': {
     summary: 'a lightbox: a named selection of medias',
     prints: '{"uuid"}',

@@ -10,6 +10,13 @@ const ENTRY = /^gallery\[acl\]\[([^\]]*)\]\[(email|read|comp_download|hires_down
 // Addresses end up in client code between quotes: no quotes, backslashes, spaces or line breaks.
 const EMAIL = /^[^\s@"\\<>,;]+@[^\s@"\\<>,;]+\.[^\s@"\\<>,;]+$/;
 export const MAX_ACL_ENTRIES = 1000;
+const MAX_EMAIL_LENGTH = 254;
+
+/** A client's address as access lists store it (trimmed, lower-cased); undefined when it is not one. */
+export function clientEmail(raw: string | undefined): string | undefined {
+  const email = (raw ?? '').trim();
+  return email.length <= MAX_EMAIL_LENGTH && EMAIL.test(email) ? email.toLowerCase() : undefined;
+}
 
 export interface AclEntryInput {
   position: number;
@@ -44,7 +51,7 @@ export function readAcl(p: Params): AclEntryInput[] | undefined {
       email = DEFAULT_ACL_EMAIL;
     } else {
       if (rawEmail === '') throw invalid(`${prefix}[email] is required`);
-      if (!EMAIL.test(rawEmail) || rawEmail.length > 254) throw invalid(`${prefix}[email] must be an e-mail address, got ${JSON.stringify(rawEmail)}`);
+      if (clientEmail(rawEmail) === undefined) throw invalid(`${prefix}[email] must be an e-mail address, got ${JSON.stringify(rawEmail)}`);
       email = rawEmail.toLowerCase();
       if (emails.has(email)) throw invalid(`${prefix}[email]: ${email} appears twice in the access list`);
       emails.add(email);

@@ -407,6 +407,16 @@ export class GalleriesRepository {
     return (await this.db.insertInto('galleries').values(values).returning('id').executeTakeFirstOrThrow()).id;
   }
 
+  /** What an invitation needs of a gallery: its website (id, uuid, owner) and its place in it. */
+  invitationTarget(galleryId: number): Promise<{ id: number; uuid: string; name: string; full_url_path: string; website_id: number; website_uuid: string; owner_id: number } | undefined> {
+    return this.db
+      .selectFrom('galleries as g')
+      .innerJoin('websites as w', 'w.id', 'g.website_id')
+      .select(['g.id', 'g.uuid', 'g.name', 'g.full_url_path', 'g.website_id', 'w.uuid as website_uuid', 'w.owner_id'])
+      .where('g.id', '=', galleryId)
+      .executeTakeFirst();
+  }
+
   async insertAcl(rows: ReadonlyArray<Insertable<GalleryAclTable>>): Promise<void> {
     if (rows.length > 0) await this.db.insertInto('gallery_acl').values([...rows]).execute();
   }

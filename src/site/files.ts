@@ -7,6 +7,7 @@
 // that does not exist and a key the caller may not fetch look the same: 404.
 // Files are streamed (Range, HEAD, conditional GET), never buffered.
 import { readFile } from 'node:fs/promises';
+import type { ActivityService } from '../activity/service.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { StorageBackend } from '../storage/backend.js';
 import type { VisitorAccess } from './access.js';
@@ -20,6 +21,8 @@ export interface FileRouteDeps {
   urls: FileUrls;
   /** Requests per address that need the database (VISITOR_FILES_RATE_LIMIT). */
   budget: VisitorBudget;
+  /** Records a visitor's downloads (docs/delivery.md "Activity"). */
+  activity?: Pick<ActivityService, 'record'>;
 }
 
 /** Shown in place; anything else (SVG, HTML, PDF, …) is a download, so it never runs as a page. */
@@ -139,6 +142,18 @@ async function serve(deps: FileRouteDeps, req: FastifyRequest, reply: FastifyRep
     reply.code(200).header('content-length', size);
   }
   if (req.method === 'HEAD') return reply.send();
+  // A download (an address made for one, to save the file) is recorded with its size; a range
+  // from the start counts (a player or a download manager), one resuming further on does not.
+  if (access.kind === 'signed' && access.download && deps.activity && (!range || range.start === 0)) {
+    const email = deps.urls.openClient(access.visitor);
+    deps.activity.record({
+      gallery: access.gallery,
+      client: email ? { email, verified: true } : null,
+      kind: 'download',
+      mediaId: info.mediaId,
+      bytes: range ? range.end - range.start + 1 : size,
+    });
+  }
   // A small local file (a thumbnail) in one read: cheaper than a stream, and bounded.
   const local = !range && size <= SMALL_FILE_BYTES ? deps.storage.localPath(key) : undefined;
   if (local) {

@@ -1,6 +1,7 @@
 // What the website plugin (plugin.ts) gives its routes (routes.ts, signin-routes.ts):
 // the dependencies it was built with and the helpers every page shares.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ActivityService } from '../activity/service.js';
 import type { Config } from '../config.js';
 import type { SiteAddress } from './address.js';
 import type { VisitorBudget } from './budget.js';
@@ -19,6 +20,8 @@ export interface WebsiteDeps {
   passwordThrottle: PasswordThrottle;
   /** Visitor requests per address (VISITOR_RATE_LIMIT): pages, the password form, the sign-in GETs. */
   budget: VisitorBudget;
+  /** Records what visitors did (docs/delivery.md "Activity"): here, the views of galleries. */
+  activity: Pick<ActivityService, 'record'>;
   /** How long a page for a visitor without a pass is served from memory; 0: never. */
   cacheSeconds: number;
   /** PUBLIC_URL is read at each request (it may be settled after start). */

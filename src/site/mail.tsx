@@ -57,3 +57,62 @@ export function signInMessage(m: SignInMail): MailMessage {
     );
   return { to: m.to, subject: `Sign in to ${title}`, text, html };
 }
+
+export interface InvitationMailContent {
+  to: string;
+  siteTitle: string;
+  galleryName: string;
+  url: string;
+  days: number;
+  /** The photographer's words, plain text: each line a line of the mail, escaped in its HTML. */
+  message: string | undefined;
+}
+
+/** An invitation (docs/delivery.md "Invitations"): the photographer's message, then the gallery's sign-in link. */
+export function invitationMessage(m: InvitationMailContent): MailMessage {
+  const title = oneLine(m.siteTitle);
+  const gallery = oneLine(m.galleryName);
+  const validity = m.days === 1 ? '1 day' : `${m.days} days`;
+  const lines = m.message ? m.message.split('\n') : [];
+  const text = [
+    ...(lines.length ? [...lines, '', '---', ''] : []),
+    `You are invited to see "${gallery}" on ${title}. Open this link to sign in:`,
+    '',
+    m.url,
+    '',
+    `It works once, within ${validity}; afterwards you may ask the website for a new link with this address.`,
+    '',
+  ].join('\n');
+  const html =
+    '<!doctype html>' +
+    renderToString(
+      <html lang="en">
+        <head>
+          <meta charset="utf-8" />
+          <title>
+            {gallery} on {title}
+          </title>
+        </head>
+        <body>
+          {lines.length > 0 && (
+            <p>
+              {lines.map((line, i) => (
+                <>
+                  {i > 0 && <br />}
+                  {line}
+                </>
+              ))}
+            </p>
+          )}
+          <p>
+            You are invited to see <strong>{gallery}</strong> on <strong>{title}</strong>.
+          </p>
+          <p>
+            <a href={m.url}>Open {gallery}</a>
+          </p>
+          <p>It works once, within {validity}; afterwards you may ask the website for a new link with this address.</p>
+        </body>
+      </html>,
+    );
+  return { to: m.to, subject: `${title}: ${gallery}`, text, html };
+}

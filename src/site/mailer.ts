@@ -6,11 +6,13 @@
 import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { VisitorSettings } from '../config.js';
-import { signInMessage, type SignInMail } from './mail.js';
+import { invitationMessage, signInMessage, type InvitationMailContent, type MailMessage, type SignInMail } from './mail.js';
 
 export interface Mailer {
   /** Starts sending; never throws (failures are logged). */
   sendSignIn(mail: SignInMail): void;
+  /** A photographer's invitation (docs/delivery.md); the same: never throws. */
+  sendInvitation(mail: InvitationMailContent): void;
   /** Resolves once every send started has finished. */
   idle(): Promise<void>;
   close(): Promise<void>;
@@ -35,6 +37,9 @@ export function createMailer(settings: VisitorSettings, log: Logger): Mailer {
         // The link is the secret: only this fallback, which exists to hand it over, logs it.
         log.info({ to: mail.to, url: mail.url }, 'visitor sign-in link (no SMTP_URL set, so it is logged instead of mailed)');
       },
+      sendInvitation(mail) {
+        log.info({ to: mail.to, url: mail.url }, 'invitation link (no SMTP_URL set, so it is logged instead of mailed)');
+      },
       idle,
       close: idle,
     };
@@ -46,20 +51,24 @@ export function createMailer(settings: VisitorSettings, log: Logger): Mailer {
   const transportOf = () => (transport ??= import('nodemailer').then((m) => m.createTransport({ url: smtpUrl, ...TIMEOUTS }, { from: settings.mailFrom })));
   // An SMTP URL names its own host; the password in it is never logged.
   const server = new URL(settings.smtpUrl).host;
-  return {
-    sendSignIn(mail) {
-      const message = signInMessage(mail);
-      track(
-        transportOf()
-          .then((t) => t.sendMail(message))
-          .then(
-          () => log.info({ server }, 'visitor sign-in mail sent'),
+  const send = (message: MailMessage, what: string) =>
+    track(
+      transportOf()
+        .then((t) => t.sendMail(message))
+        .then(
+          () => log.info({ server }, `${what} sent`),
           (err: unknown) => {
             const e = err as { code?: string; responseCode?: number; message?: string };
-            log.error({ server, code: e.code, responseCode: e.responseCode, reason: e.message }, 'visitor sign-in mail could not be sent');
+            log.error({ server, code: e.code, responseCode: e.responseCode, reason: e.message }, `${what} could not be sent`);
           },
         ),
-      );
+    );
+  return {
+    sendSignIn(mail) {
+      send(signInMessage(mail), 'visitor sign-in mail');
+    },
+    sendInvitation(mail) {
+      send(invitationMessage(mail), 'invitation mail');
     },
     idle,
     async close() {

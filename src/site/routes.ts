@@ -35,6 +35,8 @@ const CACHE_CHARS = 32 * 1024 * 1024;
 interface CachedPage {
   html: string;
   indexable: boolean;
+  /** A gallery page's gallery: a view served from the cache is recorded too. */
+  galleryId?: number;
 }
 
 /** What a site request is about, once its website is known. */
@@ -46,6 +48,8 @@ interface Visit {
   pass: VisitorPass | undefined;
   /** Names the page in the micro-cache: what names the page, nothing a visitor may vary freely. */
   cacheKey: string;
+  /** A HEAD request: nothing is shown, so no view is recorded. */
+  head: boolean;
 }
 
 
@@ -74,11 +78,20 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
     return kit.html(reply, 403, render(SigninPage({ frame, signinHref, crumbs: r.crumbs, locked: r.locked })));
   };
 
+  /**
+   * A gallery page shown: a view of the visitor whose pass proves an address, else one more in
+   * the gallery's anonymous count of the day. Recorded in the background: the page never waits.
+   */
+  const viewed = (v: Visit, galleryId: number) => {
+    if (!v.head) deps.activity.record({ gallery: galleryId, client: v.pass?.email ? { email: v.pass.email, verified: true } : null, kind: 'view' });
+  };
+
   const galleryPage = async (reply: FastifyReply, v: Visit, fullUrlPath: string, page: number, here: string) => {
     const view = await site.gallery(v.at, fullUrlPath, page, v.pass);
     if (view.kind !== 'gallery') return refusal(reply, v, view, here);
     const html = render(GalleryPage({ view, frame: { ...frameOf(v.at), canonical: view.meta.canonical, meta: view.meta } }));
-    if (!v.pass) cache.set(v.cacheKey, { html, indexable: view.indexable });
+    if (!v.pass) cache.set(v.cacheKey, { html, indexable: view.indexable, galleryId: view.galleryId });
+    viewed(v, view.galleryId);
     return kit.html(reply, 200, html, { indexable: view.indexable });
   };
 
@@ -155,7 +168,7 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
   const visit = async (req: FastifyRequest, reply: FastifyReply, at: SiteAddress, rest: string, query: URLSearchParams): Promise<unknown> => {
     await kit.withinBudget(req);
     const pass = readPass(passes, req.headers.cookie, at.website.uuid);
-    const v: Visit = { at, rest, query, pass, cacheKey: '' };
+    const v: Visit = { at, rest, query, pass, cacheKey: '', head: req.method === 'HEAD' };
     if (req.method === 'POST') {
       // A body we do not read (not a form) must not stay on the connection.
       closeAfterReply(req, reply);
@@ -184,7 +197,10 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
     v.cacheKey = `${brandKey(at)}\n${at.homePath}\n${target.kind}\n${target.path}\n${target.kind === 'gallery' ? page : target.uuid}`;
     if (!pass) {
       const hit = cache.get(v.cacheKey);
-      if (hit) return kit.html(reply, 200, hit.html, { indexable: hit.indexable });
+      if (hit) {
+        if (hit.galleryId !== undefined) viewed(v, hit.galleryId);
+        return kit.html(reply, 200, hit.html, { indexable: hit.indexable });
+      }
     }
     return target.kind === 'gallery' ? galleryPage(reply, v, target.path, page, here) : mediaPage(reply, v, target.path, target.uuid, here);
   };

@@ -87,6 +87,8 @@ export interface LockedGallery {
 
 export interface GalleryView {
   kind: 'gallery';
+  /** The gallery's id: its views are recorded (docs/delivery.md "Activity"). */
+  galleryId: number;
   title: string;
   description: string | null;
   layout: Layout;
@@ -233,7 +235,7 @@ export class SiteService {
           picture: picture(m, rs, sign),
           large: large(rs, sign),
           credit: creditOf(m),
-          download: comp && this.files.signed(comp.storage_key, expiry(now), visitorOf(pass), gallery.uuid, true, stamp),
+          download: comp && this.files.signed(comp.storage_key, expiry(now), this.downloaderOf(pass), gallery.uuid, true, stamp),
         },
       ];
     });
@@ -262,6 +264,7 @@ export class SiteService {
     }
     return {
       kind: 'gallery',
+      galleryId: gallery.id,
       // The root gallery's own name (a rename shows at once); the website's title is the header's (and the card's).
       title: gallery.name,
       description: gallery.description,
@@ -304,10 +307,10 @@ export class SiteService {
     const downloads: MediaView['downloads'] = [];
     if (decision.ok && decision.compDownload) {
       const comp = compRendition(rs);
-      if (comp) downloads.push({ label: `Download (${comp.width} × ${comp.height})`, href: this.files.signed(comp.storage_key, expiry(now), visitorOf(pass), gallery.uuid, true, stamp) });
+      if (comp) downloads.push({ label: `Download (${comp.width} × ${comp.height})`, href: this.files.signed(comp.storage_key, expiry(now), this.downloaderOf(pass), gallery.uuid, true, stamp) });
     }
     if (decision.ok && decision.hiresDownload && m.storage_key) {
-      downloads.push({ label: `Download the original${m.width && m.height ? ` (${m.width} × ${m.height})` : ''}`, href: this.files.signed(m.storage_key, originalExpiry(now), visitorOf(pass), gallery.uuid, true, stamp) });
+      downloads.push({ label: `Download the original${m.width && m.height ? ` (${m.width} × ${m.height})` : ''}`, href: this.files.signed(m.storage_key, originalExpiry(now), this.downloaderOf(pass), gallery.uuid, true, stamp) });
     }
     const place = placeOf(m);
     const home = this.homeUrl(at.website);
@@ -453,6 +456,15 @@ export class SiteService {
    * visitor and for the gallery they are shown in (`galleryUuid`: the media must stay published
    * there), with the access stamp of its chain (`gate`: a change of access revokes them).
    */
+  /**
+   * Who a download address is for: a visitor whose pass proves an address gets it sealed
+   * (FileUrls.sealClient), so the download is recorded as theirs (docs/delivery.md "Activity");
+   * any other visitor, their pass id.
+   */
+  private downloaderOf(pass: VisitorPass | undefined): string {
+    return pass?.email ? this.files.sealClient(pass.email) : visitorOf(pass);
+  }
+
   private signer(decision: Decision, pass: VisitorPass | undefined, now: number, galleryUuid: string, gate: readonly GateGallery[]): (key: string) => string {
     if (decision.ok && !decision.restricted) return (key) => this.files.public(key);
     const e = expiry(now);

@@ -96,6 +96,16 @@ export class VisitorsRepository {
     return used ? { email: used.email, back: used.back } : 'used';
   }
 
+  /** Deletes every link (used or not) of an address on the websites of an owner; how many. */
+  async deleteLinksOf(ownerId: number, email: string): Promise<number> {
+    const res = await this.db
+      .deleteFrom('visitor_links')
+      .where('email', '=', email)
+      .where('website_id', 'in', this.db.selectFrom('websites').select('id').where('owner_id', '=', ownerId))
+      .executeTakeFirst();
+    return Number(res.numDeletedRows);
+  }
+
   /** Deletes the links that expired before `before`; the number deleted. */
   async purgeLinks(before: string): Promise<number> {
     const res = await this.db.deleteFrom('visitor_links').where('expires_at', '<', before).executeTakeFirst();

@@ -8,6 +8,7 @@ import type { Config } from '../config.js';
 import { ApiError } from '../http/errors.js';
 import { MemoryCache } from '../ops/cache.js';
 import { backUnder, canonicalAddress, type SiteAddress } from './address.js';
+import { galleryHref } from './service.js';
 import type { Mailer } from './mailer.js';
 import type { DeadLink, SiteRow, UsedLink, VisitorsRepository } from './signin-repository.js';
 import type { LinkThrottle } from './throttle.js';
@@ -75,9 +76,9 @@ export class VisitorLinks {
   }
 
   /** A new link for a checked address and return path. */
-  async create(at: SiteAddress, email: string, back: string, now = new Date()): Promise<CreatedLink> {
+  async create(at: SiteAddress, email: string, back: string, now = new Date(), ttlSeconds = this.ttlSeconds): Promise<CreatedLink> {
     const token = randomBytes(32).toString('base64url');
-    const expiresAt = new Date(now.getTime() + this.ttlSeconds * 1000);
+    const expiresAt = new Date(now.getTime() + ttlSeconds * 1000);
     await this.repo.insertLink({
       tokenHash: hashToken(token),
       websiteId: at.website.id,
@@ -99,6 +100,23 @@ export class VisitorLinks {
     const back = backUnder(at.homePath, rawBack);
     if (back === undefined) throw new ApiError('invalid_parameter', `the return path must be a path under ${at.homePath || '/'}`);
     return this.create(at, email, back);
+  }
+
+  /**
+   * An invitation's link (docs/delivery.md "Invitations"): the same one-time link, to a gallery of
+   * the website at its announced address, valid `ttlSeconds`.
+   */
+  async invitation(websiteUuid: string, email: string, fullUrlPath: string, ttlSeconds: number): Promise<CreatedLink & { siteTitle: string }> {
+    const site = await this.repo.siteByUuid(websiteUuid);
+    if (!site) throw new ApiError('not_found', 'website not found');
+    const at = this.canonical(site);
+    const link = await this.create(at, email, galleryHref(at.homePath, fullUrlPath), new Date(), ttlSeconds);
+    return { ...link, siteTitle: site.title };
+  }
+
+  /** Deletes every sign-in link (pending, used or expired) of an address on the owner's websites (a client's data on request); how many. */
+  forgetAddress(ownerId: number, email: string): Promise<number> {
+    return this.repo.deleteLinksOf(ownerId, email);
   }
 
   /** Uses the link: once, before it expires, on the website it was made for. */

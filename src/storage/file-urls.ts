@@ -5,12 +5,15 @@
 // expires, so a copied address stops working. The signing key is derived from
 // the upload secret, so every process that shares UPLOAD_SECRET (or DATA_DIR)
 // agrees on it. What a signed address promises: docs/renditions.md.
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { isUuid } from '../access/uuid.js';
 
 /** Storage keys are ours (letters, digits, dashes, dots, underscores and slashes), never a client's text. */
 export const FILE_KEY = /^[A-Za-z0-9][A-Za-z0-9._/-]{0,254}$/;
 const STAMP = /^[A-Za-z0-9_-]{1,64}$/;
+/** The visitor of a signed address: a pass id, or a sealed address (sealClient), at most 254 bytes of it. */
+const MAX_VISITOR_LENGTH = 400;
+const SEALED = /^c\.([A-Za-z0-9_-]{40,390})$/;
 
 export type FileAccess =
   /** No signature: the file may be served only if it is public. */
@@ -27,12 +30,14 @@ export type FileAccess =
 export class FileUrls {
   private readonly key: Buffer;
   private readonly stampKey: Buffer;
+  private readonly sealKey: Buffer;
   private readonly base: () => string;
 
   /** `baseUrl` is PUBLIC_URL (or reads it at each use: it may be set once the port is known); `secret` the upload secret. */
   constructor(secret: Buffer, baseUrl: string | (() => string)) {
     this.key = Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), 'mps file urls', 32));
     this.stampKey = Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), 'mps file access stamp', 32));
+    this.sealKey = Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), 'mps file visitor seal', 32));
     this.base = typeof baseUrl === 'string' ? () => baseUrl : baseUrl;
   }
 
@@ -62,7 +67,7 @@ export class FileUrls {
     if (query.s === undefined && query.e === undefined && query.v === undefined && query.g === undefined && query.a === undefined) return { kind: 'unsigned' };
     const { e, v, g, a, s } = query;
     const d = query.d ?? '0';
-    if (!e || !/^\d{1,12}$/.test(e) || v === undefined || v.length > 100 || !g || !isUuid(g) || (a !== undefined && !STAMP.test(a)) || !s || (d !== '0' && d !== '1')) {
+    if (!e || !/^\d{1,12}$/.test(e) || v === undefined || v.length > MAX_VISITOR_LENGTH || !g || !isUuid(g) || (a !== undefined && !STAMP.test(a)) || !s || (d !== '0' && d !== '1')) {
       return { kind: 'invalid' };
     }
     const expected = Buffer.from(this.mac(key, Number(e), v, g, a, d));
@@ -79,6 +84,34 @@ export class FileUrls {
    */
   accessStamp(state: string): string {
     return createHmac('sha256', this.stampKey).update(state).digest('base64url').slice(0, 16);
+  }
+
+  /**
+   * The visitor of a download address when their pass proves an e-mail address: the address
+   * encrypted (AES-256-GCM), so that /files can record who downloaded (docs/delivery.md
+   * "Activity") while the address itself appears in no URL, log or proxy. The nonce is derived
+   * from the address: the same visitor gets the same address within an expiry period.
+   */
+  sealClient(email: string): string {
+    const nonce = createHmac('sha256', this.sealKey).update(email).digest().subarray(0, 12);
+    const cipher = createCipheriv('aes-256-gcm', this.sealKey, nonce);
+    const body = Buffer.concat([cipher.update(email, 'utf8'), cipher.final()]);
+    return `c.${Buffer.concat([nonce, body, cipher.getAuthTag()]).toString('base64url')}`;
+  }
+
+  /** The address sealed in a visitor by sealClient; undefined for a pass id or anything else. */
+  openClient(visitor: string): string | undefined {
+    const m = SEALED.exec(visitor);
+    if (!m) return undefined;
+    const raw = Buffer.from(m[1], 'base64url');
+    if (raw.length < 12 + 16 + 3) return undefined;
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', this.sealKey, raw.subarray(0, 12));
+      decipher.setAuthTag(raw.subarray(raw.length - 16));
+      return Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]).toString('utf8');
+    } catch {
+      return undefined;
+    }
   }
 
   private mac(key: string, e: number, visitor: string, gallery: string, access: string | undefined, d: string): string {

@@ -326,7 +326,34 @@ export interface VisitorLinksTable {
   used_at: string | null;
 }
 
+/** What known clients did (migration 016, docs/delivery.md "Activity"). */
+export interface ActivityEventsTable {
+  id: Generated<number>;
+  owner_id: number;
+  gallery_id: number;
+  /** Lower-cased. */
+  client_email: string;
+  /** 1: proven by a sign-in link; 0: given in a form, not proven. */
+  client_verified: number;
+  kind: string;
+  media_id: number | null;
+  /** A bigint: a string on PostgreSQL. */
+  bytes: number | string | null;
+  at: string;
+}
+
+/** What anonymous visitors did, counted per gallery, day (UTC) and kind (migration 016). */
+export interface ActivityDailyTable {
+  gallery_id: number;
+  day: string;
+  kind: string;
+  count: Generated<number | string>;
+  bytes: Generated<number | string>;
+}
+
 export interface Database {
+  activity_events: ActivityEventsTable;
+  activity_daily: ActivityDailyTable;
   users: UsersTable;
   apps: AppsTable;
   sessions: SessionsTable;

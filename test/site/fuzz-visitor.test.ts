@@ -97,6 +97,7 @@ class VisitorWorld implements VisitorResolver {
     const soon = new Date(Date.now() + 3600_000);
     const signedQuery = queryOf(urls.signed(originalKey, soon, 'client@example.com', locked.uuid));
     const downloadQuery = queryOf(urls.signed(protectedKey, soon, 'pass', locked.uuid, true));
+    const sealedDownloadQuery = queryOf(urls.signed(protectedKey, soon, urls.sealClient('client@example.com'), locked.uuid, true));
 
     // A pass for the password gallery, as a visitor gets it.
     const opened = await visit(svc, `/sites/${site.urlname}/_password`, { form: { gallery: locked.uuid, password: PASSWORD, back: `/sites/${site.urlname}/-/${locked.path}` } });
@@ -111,6 +112,7 @@ class VisitorWorld implements VisitorResolver {
       signedOnly: [
         { key: originalKey, query: signedQuery },
         { key: protectedKey, query: downloadQuery },
+        { key: protectedKey, query: sealedDownloadQuery },
       ],
       metricsToken: METRICS_TOKEN,
     });
@@ -152,6 +154,7 @@ class VisitorWorld implements VisitorResolver {
       publicEtag: `"${/([0-9a-f]{16})-/.exec(publicKey)?.[1] ?? ''}"`,
       signedQuery,
       downloadQuery,
+      sealedDownloadQuery,
       expiredQuery: queryOf(urls.signed(originalKey, new Date(Date.now() - 60_000), 'client@example.com', locked.uuid)),
       otherKeyQuery: queryOf(urls.signed(publicKey, soon, 'client@example.com', listed.uuid)),
       passCookie: cookieOf(opened)!,

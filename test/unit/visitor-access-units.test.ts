@@ -28,6 +28,29 @@ describe('signed file addresses', () => {
     expect(new FileUrls(Buffer.from('other'), 'http://x').check('r/a/b.webp', q(u), now).kind).toBe('invalid');
     expect(urls.check('r/a/b.webp', {}, now).kind).toBe('unsigned');
   });
+
+  it("seals a download's client address so that only this secret opens it (docs/delivery.md)", () => {
+    const now = Date.now();
+    const g = '0b7c6e1e-1111-4222-8333-944455556666';
+    const email = `${'a'.repeat(64)}@${'b'.repeat(180)}.example`;
+    const sealed = urls.sealClient(email);
+    expect(sealed).not.toContain('a'.repeat(8));
+    // The same visitor, the same address (a download address stays stable within its expiry).
+    expect(urls.sealClient(email)).toBe(sealed);
+    expect(urls.openClient(sealed)).toBe(email);
+    // A long address still makes an address the check accepts, whose visitor opens again.
+    const u = urls.signed('o/a/b.jpg', new Date(now + 60_000), sealed, g, true);
+    const checked = urls.check('o/a/b.jpg', q(u), now);
+    expect(checked).toMatchObject({ kind: 'signed', download: true });
+    expect(urls.openClient((checked as { visitor: string }).visitor)).toBe(email);
+    // Anything else opens nothing: a pass id, a changed byte, another secret, junk.
+    expect(urls.openClient('3f2a9c')).toBeUndefined();
+    const flipped = sealed.slice(0, 10) + (sealed[10] === 'A' ? 'B' : 'A') + sealed.slice(11);
+    expect(urls.openClient(flipped)).toBeUndefined();
+    expect(new FileUrls(Buffer.from('other'), 'http://x').openClient(sealed)).toBeUndefined();
+    expect(urls.openClient(`c.${'A'.repeat(60)}`)).toBeUndefined();
+    expect(urls.openClient(`c.${'A'.repeat(391)}`)).toBeUndefined();
+  });
 });
 
 describe('visitor pass', () => {

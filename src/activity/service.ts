@@ -1,0 +1,212 @@
+// What clients did in a photographer's galleries (docs/delivery.md, "Activity"):
+// `record` is the one entry every part calls (the website's pages and /files,
+// archives, selections, invitations); the reads and the deletion of a client's
+// data serve the API extension and the admin command; `purge` is the retention
+// sweep. Recording never blocks nor fails the visitor's request: it starts the
+// write and returns; a failure is logged.
+import type { Logger } from 'pino';
+import type { Access } from '../access/access.js';
+import { clientEmail } from '../galleries/acl.js';
+import { invalid, missing } from '../http/errors.js';
+import type { UserRow } from '../store/schema.js';
+import type { ActivityRepository, ClientSummaryRow, DailyRow, EventRow, GalleryRef } from './repository.js';
+
+export const ACTIVITY_KINDS = ['view', 'download', 'archive', 'pick', 'unpick', 'sent', 'invited'] as const;
+export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
+
+/** Who did it: an address proven by a sign-in link (`verified`), or only given in a form. */
+export interface ActivityClient {
+  email: string;
+  verified: boolean;
+}
+
+export interface ActivityEvent {
+  /** The gallery: its id, or its UUID. */
+  gallery: GalleryRef;
+  /** null: an anonymous visitor (only counted per gallery and day). */
+  client: ActivityClient | null;
+  kind: ActivityKind;
+  mediaId?: number | null;
+  /** Bytes sent (a download, an archive). */
+  bytes?: number | null;
+  at?: Date;
+}
+
+/** How long events and counters are kept by default (ACTIVITY_RETENTION_DAYS). */
+export const DEFAULT_RETENTION_DAYS = 400;
+/**
+ * The same view (of a gallery) or download (of a media) by the same client within this is one
+ * event: a visitor paging through a gallery, reloading or resuming a download adds nothing.
+ */
+export const DEDUPE_MS = 30 * 60_000;
+/** Writes in flight at most; beyond it an event is dropped (and counted in the log), never queued without bound. */
+const MAX_PENDING = 1000;
+/**
+ * Anonymous events are added up in memory and written every so often, one statement per gallery,
+ * day and kind: a page the micro-cache serves costs no write, however popular. At most this many
+ * counters wait; one more writes them at once. A crash loses the last seconds' counts.
+ */
+const ANONYMOUS_FLUSH_MS = 5000;
+const ANONYMOUS_KEYS = 5000;
+/** Clients in a gallery's summary: the most recently active. */
+export const SUMMARY_CLIENTS = 500;
+export const ACTIVITY_MAX_PER_PAGE = 500;
+
+type User = Pick<UserRow, 'id'>;
+
+export interface EventPage {
+  total: number;
+  page: number;
+  perPage: number;
+  events: EventRow[];
+}
+
+export interface GalleryActivity extends EventPage {
+  galleryUuid: string;
+  clients: ClientSummaryRow[];
+  anonymous: DailyRow[];
+}
+
+/** Another part's data about a client (sign-in links, selections…), deleted with the client's activity. */
+export interface ClientDataEraser {
+  /** Its name in the reply (`deleted-<name>`). */
+  name: string;
+  /** Deletes what the owner's websites keep about the (lower-cased) address; how many rows. */
+  forget(ownerId: number, email: string): Promise<number>;
+}
+
+export class ActivityService {
+  private readonly pending = new Set<Promise<void>>();
+  private dropped = 0;
+  private anonymous = new Map<string, { gallery: GalleryRef; day: string; kind: string; count: number; bytes: number }>();
+  private flushTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly repo: ActivityRepository,
+    private readonly access: Access,
+    private readonly log: Pick<Logger, 'error' | 'warn'>,
+    private readonly settings: { retentionDays: number } = { retentionDays: DEFAULT_RETENTION_DAYS },
+    private readonly erasers: ClientDataEraser[] = [],
+  ) {}
+
+  /** Another part's client data, deleted with a client's activity (wired by the composition root). */
+  addEraser(eraser: ClientDataEraser): void {
+    this.erasers.push(eraser);
+  }
+
+  /** Records an event in the background: never throws, never waits. */
+  record(event: ActivityEvent): void {
+    if (!event.client) {
+      this.count(event);
+      return;
+    }
+    if (this.pending.size >= MAX_PENDING) {
+      if (this.dropped++ % 1000 === 0) this.log.warn({ dropped: this.dropped }, 'activity: too many writes in flight, events dropped');
+      return;
+    }
+    this.track(this.write({ ...event, client: event.client }), event.kind);
+  }
+
+  private track(write: Promise<void>, kind: string): void {
+    const task = write.catch((err: unknown) => this.log.error({ err, kind }, 'activity event could not be recorded'));
+    this.pending.add(task);
+    void task.finally(() => this.pending.delete(task));
+  }
+
+  /** One more anonymous event, added to its counter in memory. */
+  private count(e: ActivityEvent): void {
+    const gallery = typeof e.gallery === 'string' ? e.gallery.toLowerCase() : e.gallery;
+    const day = (e.at ?? new Date()).toISOString().slice(0, 10);
+    const key = `${typeof gallery}:${gallery}:${day}:${e.kind}`;
+    const c = this.anonymous.get(key);
+    if (c) {
+      c.count++;
+      c.bytes += e.bytes ?? 0;
+    } else {
+      this.anonymous.set(key, { gallery, day, kind: e.kind, count: 1, bytes: e.bytes ?? 0 });
+    }
+    if (this.anonymous.size >= ANONYMOUS_KEYS) this.flush();
+    else if (!this.flushTimer) {
+      this.flushTimer = setTimeout(() => this.flush(), ANONYMOUS_FLUSH_MS);
+      this.flushTimer.unref();
+    }
+  }
+
+  /** Writes the anonymous counters added up so far. */
+  private flush(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    const counters = [...this.anonymous.values()];
+    this.anonymous = new Map();
+    if (counters.length === 0) return;
+    this.track(
+      (async () => {
+        for (const c of counters) await this.repo.countAnonymous(c.gallery, c.day, c.kind, c.count, c.bytes);
+      })(),
+      'anonymous',
+    );
+  }
+
+  /** Resolves once every event recorded so far is written (tests, shutdown, the admin command). */
+  async idle(): Promise<void> {
+    this.flush();
+    while (this.pending.size) await Promise.allSettled([...this.pending]);
+  }
+
+  /** A known client's event: a row (a repeated view or download within DEDUPE_MS adds none). */
+  private async write(e: ActivityEvent & { client: ActivityClient }): Promise<void> {
+    const at = e.at ?? new Date();
+    const gallery = typeof e.gallery === 'string' ? e.gallery.toLowerCase() : e.gallery;
+    const email = clientEmail(e.client.email);
+    if (!email) return;
+    const dedupe = e.kind === 'view' || e.kind === 'download' ? new Date(at.getTime() - DEDUPE_MS).toISOString() : undefined;
+    await this.repo.insertEvent({ gallery, email, verified: e.client.verified, kind: e.kind, mediaId: e.mediaId ?? null, bytes: e.bytes ?? null, at: at.toISOString() }, dedupe);
+  }
+
+  /** The id of a gallery the user may manage; 404 otherwise. */
+  galleryOf(user: User, galleryUuid: string): Promise<number> {
+    return this.access.requireOne(user, 'gallery', galleryUuid, { notFound: 'gallery' });
+  }
+
+  /** A gallery's events (newest first, one client's when asked), its clients' summary and its anonymous counters. */
+  async gallery(user: User, galleryUuid: string, opts: { client?: string; page: number; perPage: number }): Promise<GalleryActivity> {
+    const galleryId = await this.galleryOf(user, galleryUuid);
+    const email = opts.client === undefined ? undefined : emailOf(opts.client, 'client');
+    const [page, clients, anonymous] = await Promise.all([
+      this.repo.galleryEvents(galleryId, email, (opts.page - 1) * opts.perPage, opts.perPage),
+      this.repo.clientSummary(galleryId, SUMMARY_CLIENTS),
+      this.repo.daily(galleryId),
+    ]);
+    return { galleryUuid: galleryUuid.toLowerCase(), total: page.total, events: page.rows, page: opts.page, perPage: opts.perPage, clients, anonymous };
+  }
+
+  /** The user's events of one client, across their galleries. */
+  async client(user: User, rawEmail: string | undefined, opts: { page: number; perPage: number }): Promise<EventPage & { client: string }> {
+    const email = emailOf(rawEmail, 'client');
+    const page = await this.repo.clientEvents(user.id, email, (opts.page - 1) * opts.perPage, opts.perPage);
+    return { client: email, total: page.total, events: page.rows, page: opts.page, perPage: opts.perPage };
+  }
+
+  /** Deletes what the user's websites keep about a client (a client's data on request); how many of each. */
+  async forget(user: User, rawEmail: string | undefined): Promise<{ client: string; deleted: Record<string, number> }> {
+    const email = emailOf(rawEmail, 'client');
+    // Events being written now are written first, so none outlives the deletion.
+    await this.idle();
+    const deleted: Record<string, number> = { events: await this.repo.deleteClient(user.id, email) };
+    for (const e of this.erasers) deleted[e.name] = await e.forget(user.id, email);
+    return { client: email, deleted };
+  }
+
+  /** Deletes events and counters older than the retention; how many rows. */
+  purge(now = new Date()): Promise<number> {
+    const before = new Date(now.getTime() - this.settings.retentionDays * 86_400_000);
+    return this.repo.purge(before.toISOString(), before.toISOString().slice(0, 10));
+  }
+}
+
+function emailOf(raw: string | undefined, name: string): string {
+  if (raw === undefined || raw.trim() === '') throw missing(name);
+  const email = clientEmail(raw);
+  if (!email) throw invalid(`${name} must be an e-mail address`);
+  return email;
+}

@@ -1,0 +1,106 @@
+// Invitations (docs/delivery.md, "Invitations"; an API extension): the
+// photographer mails a client a sign-in link to one gallery, with a message of
+// their own. The client's access-list entry is made when missing (the
+// galleries feature's GalleryClients); the link is a visitor sign-in link (the
+// website's one token table and consumption, docs/visitors.md) that lives
+// longer; the mail goes through the visitors' mailer. The website's parts are
+// reached through the ports below, wired by the composition root: no feature
+// imports the website.
+import type { ActivityService } from '../activity/service.js';
+import type { ClientRights, GalleryClients } from '../galleries/clients.js';
+import { clientEmail } from '../galleries/acl.js';
+import { ApiError, invalid, missing } from '../http/errors.js';
+import type { UserRow } from '../store/schema.js';
+
+export const MAX_MESSAGE_LENGTH = 2000;
+export const DEFAULT_INVITATION_TTL_SECONDS = 7 * 24 * 3600;
+/** Invitations one owner may send per hour by default (INVITATIONS_PER_HOUR): a photographer's day, not a spam cannon. */
+export const DEFAULT_INVITATIONS_PER_HOUR = 100;
+/** The per-owner counter of the limiter store. */
+export const invitationLimit = (perHour: number) => ({ keyPrefix: 'invitations-owner', points: perHour, durationSeconds: 3600 });
+
+/** Makes the sign-in link of an invitation (the website's VisitorLinks). */
+export interface InvitationLinks {
+  /** A link to the gallery at `fullUrlPath` of the website, for `email`, valid `ttlSeconds`. */
+  invitation(websiteUuid: string, email: string, fullUrlPath: string, ttlSeconds: number): Promise<{ url: string; expiresAt: Date; siteTitle: string }>;
+}
+
+export interface InvitationMail {
+  to: string;
+  siteTitle: string;
+  galleryName: string;
+  url: string;
+  /** Days the link stays valid. */
+  days: number;
+  /** The photographer's words, plain text (escaped in the mail's HTML). */
+  message: string | undefined;
+}
+
+/** A counter per owner (a Limiter of the limiter store, made by the composition root). */
+export interface InvitationThrottle {
+  take(key: string): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number }>;
+}
+
+/** Sends the mail (the visitors' mailer): starts sending, never throws (failures are logged). */
+export type SendInvitation = (mail: InvitationMail) => void;
+
+export interface InvitationInput {
+  email: string | undefined;
+  message?: string;
+  comp?: boolean;
+  hires?: boolean;
+}
+
+export interface Invitation {
+  email: string;
+  galleryUuid: string;
+  /** Whether the access-list entry was made now (false: it existed, and was left as it was). */
+  entryCreated: boolean;
+  expiresAt: Date;
+}
+
+export class InvitationsService {
+  constructor(
+    private readonly deps: {
+      clients: Pick<GalleryClients, 'gallery' | 'ensure'>;
+      links: InvitationLinks;
+      send: SendInvitation;
+      activity: Pick<ActivityService, 'record'>;
+      ttlSeconds: number;
+      /** Per owner; none on the admin command line (the operator is trusted). */
+      limiter?: InvitationThrottle;
+    },
+  ) {}
+
+  /**
+   * Invites `email` to the gallery: its access-list entry (read, and the downloads asked for)
+   * when it has none, a sign-in link to the gallery, the mail. 404 for a gallery the user may not
+   * manage; 422 for a bad address or message; 429 past the owner's invitations of the hour (INVITATIONS_PER_HOUR).
+   */
+  async invite(user: Pick<UserRow, 'id'>, galleryUuid: string, input: InvitationInput): Promise<Invitation> {
+    // What the user may not manage is a 404 whatever the rest of the request.
+    const gallery = await this.deps.clients.gallery(user, galleryUuid);
+    if (input.email === undefined || input.email.trim() === '') throw missing('invitation[email]');
+    const email = clientEmail(input.email);
+    if (!email) throw invalid('invitation[email] must be an e-mail address');
+    const message = messageOf(input.message);
+    const rights: ClientRights = { compDownload: input.comp ?? false, hiresDownload: input.hires ?? false };
+    if (this.deps.limiter) {
+      const taken = await this.deps.limiter.take(String(user.id));
+      if (!taken.ok) throw new ApiError('rate_limited', `too many invitations this hour: try again in ${Math.ceil(taken.retryAfterSeconds / 60)} min`, { retryAfter: taken.retryAfterSeconds });
+    }
+    const created = await this.deps.clients.ensure(gallery, email, rights);
+    const link = await this.deps.links.invitation(gallery.websiteUuid, email, gallery.fullUrlPath, this.deps.ttlSeconds);
+    this.deps.send({ to: email, siteTitle: link.siteTitle, galleryName: gallery.name, url: link.url, days: Math.max(1, Math.round(this.deps.ttlSeconds / 86_400)), message });
+    this.deps.activity.record({ gallery: gallery.id, client: { email, verified: false }, kind: 'invited' });
+    return { email, galleryUuid: gallery.uuid, entryCreated: created, expiresAt: link.expiresAt };
+  }
+}
+
+/** The message as plain text: line breaks kept, other control characters dropped, bounded. */
+function messageOf(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const text = raw.replace(/\r\n?/g, '\n').replace(/[\x00-\x09\x0b-\x1f\x7f]/g, '').trim();
+  if (text.length > MAX_MESSAGE_LENGTH) throw invalid(`invitation[message] may hold at most ${MAX_MESSAGE_LENGTH} characters`);
+  return text || undefined;
+}
