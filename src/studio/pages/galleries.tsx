@@ -61,7 +61,10 @@ function Item(p: { n: TreeNode; index: number; count: number; urlname: string })
         <a class="gname" href={`/studio/galleries/${n.uuid}`}>
           {root ? `${n.name} (home)` : n.name}
         </a>
-        <span class="count">{photos(n.medias)}</span>
+        <span class="count">
+          {photos(n.medias)}
+          {n.fullMedias > n.medias ? `, ${n.fullMedias} with the galleries inside` : ''}
+        </span>
         {n.locked ? <span class="badge">Password</span> : null}
         {n.hidden ? <span class="badge">Hidden</span> : null}
         {root ? null : (
@@ -279,8 +282,11 @@ export function settingsPage(p: {
   invitations: boolean;
   error?: { field: string; message: string };
   notice?: string;
+  /** The section the notice is about (shown there, where the phone's screen is after the form): none for the top. */
+  noticeAt?: 'password' | 'access' | 'invite';
 }): string {
   const v = p.values;
+  const noticeIn = (at: 'password' | 'access' | 'invite') => (p.noticeAt === at ? <Notice notice={p.notice} /> : null);
   const e = p.error;
   const def = p.acl.find((a) => a.position === 0) ?? { position: 0, email: 'DEFAULT', read: true, comp: false, hires: false };
   const clients = p.acl.filter((a) => a.position !== 0);
@@ -296,7 +302,7 @@ export function settingsPage(p: {
         <a href={`/studio/upload?gallery=${p.uuid}`}>Upload photos</a>
         <a href={`/studio/media?gallery=${p.uuid}`}>Medias ({p.mediasCount})</a>
       </p>
-      <Notice notice={p.notice} error={e && !['name', 'description', 'display_style', 'cover', 'content_order', 'content_order_direction', 'indexing', 'password', 'acl', 'invite_email'].includes(e.field) ? e.message : undefined} />
+      <Notice notice={p.noticeAt ? undefined : p.notice} error={e && !['name', 'description', 'display_style', 'cover', 'content_order', 'content_order_direction', 'indexing', 'password', 'acl', 'invite_email'].includes(e.field) ? e.message : undefined} />
 
       <form class="card" method="post" action={`/studio/galleries/${p.uuid}`}>
         <Csrf viewer={p.viewer} />
@@ -374,7 +380,7 @@ export function settingsPage(p: {
         </div>
         <fieldset class="field" aria-describedby={e?.field === 'cover' ? 'cover-error' : undefined}>
           <legend>Cover</legend>
-          <div class="pick">
+          <div class="pick covers">
             <label>
               <span class="none" aria-hidden="true">
                 Automatic
@@ -410,6 +416,7 @@ export function settingsPage(p: {
         <h2 class="first" id="password-h">
           Password
         </h2>
+        {noticeIn('password')}
         <p>{p.locked ? 'Visitors are asked for a password before they see this gallery.' : 'Anyone with the address can see this gallery.'}</p>
         <form method="post" action={`/studio/galleries/${p.uuid}/password`}>
           <Csrf viewer={p.viewer} />
@@ -435,6 +442,7 @@ export function settingsPage(p: {
         <h2 class="first" id="access-h">
           Access list
         </h2>
+        {noticeIn('access')}
         <p class="muted">What everyone may do, and what each client signed in with their address may do instead.</p>
         {e?.field === 'acl' ? (
           <p class="alert" role="alert" id="acl-error">
@@ -475,6 +483,7 @@ export function settingsPage(p: {
         <h2 class="first" id="invite-h">
           Invite a client
         </h2>
+        {noticeIn('invite')}
         <p class="muted">
           {p.invitations ? 'They are added to the access list and get an e-mail with a link that signs them in.' : 'They are added to the access list. Sending invitations by e-mail is not available on this service yet.'}
         </p>

@@ -115,6 +115,8 @@ export function galleryRoutes(f: FastifyInstance, kit: StudioKit): void {
     'invite-unavailable': 'The client was added to the access list. Invitations by e-mail are not available on this service: send them the gallery’s address yourself.',
   };
   const noticeOf = (req: FastifyRequest) => NOTICES[(req.query as { done?: string }).done ?? ''];
+  const AT: Record<string, 'password' | 'access' | 'invite'> = { password: 'password', 'password-removed': 'password', acl: 'access', invited: 'invite', 'invite-unavailable': 'invite' };
+  const noticeAtOf = (req: FastifyRequest) => AT[(req.query as { done?: string }).done ?? ''];
 
   // ---- the header's "Galleries": the tree of the one website, or a choice of website
   f.get('/studio/galleries', async (req, reply) => {
@@ -245,7 +247,7 @@ export function galleryRoutes(f: FastifyInstance, kit: StudioKit): void {
   });
 
   // ---- settings
-  async function settingsOf(s: Signed, urlname: string, d: GalleryDetails, form?: SettingsForm, error?: { field: string; message: string }, notice?: string) {
+  async function settingsOf(s: Signed, urlname: string, d: GalleryDetails, form?: SettingsForm, error?: { field: string; message: string }, notice?: string, noticeAt?: 'password' | 'access' | 'invite') {
     const site = await kit.websiteDetails(s, urlname);
     const styles = await kit.deps.websites.displayStyles(s.user, urlname, { limit: DISPLAY_STYLES_SHOWN, offset: 0 });
     const home = homeUrl(kit.deps.config.publicUrl, site.website);
@@ -277,14 +279,14 @@ export function galleryRoutes(f: FastifyInstance, kit: StudioKit): void {
       invitations: kit.deps.invite !== undefined,
       error,
       notice,
+      noticeAt,
     });
   }
 
   f.get('/studio/galleries/:uuid', async (req, reply) => {
     const s = kit.need(req);
     const { urlname, d } = await located(s, uuidOf(req));
-    const aclError = (req.query as { acl?: string }).acl;
-    return kit.send(reply, 200, await settingsOf(s, urlname, d, undefined, aclError ? { field: 'acl', message: aclError.slice(0, 300) } : undefined, noticeOf(req)));
+    return kit.send(reply, 200, await settingsOf(s, urlname, d, undefined, undefined, noticeOf(req), noticeAtOf(req)));
   });
 
   f.post('/studio/galleries/:uuid', { bodyLimit: SMALL_FORM_BYTES * 8 }, async (req, reply) => {
