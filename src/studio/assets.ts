@@ -78,7 +78,7 @@ h2.first{margin-top:0}
 .tree .drop-before{border-top-color:#0b57d0;border-radius:0}
 .tree .drop-after{border-bottom-color:#0b57d0;border-radius:0}
 .links{gap:1rem}
-.check{display:inline-flex;align-items:center;gap:.35rem;font-weight:400}
+.check,.field .check{display:inline-flex;align-items:center;gap:.35rem;font-weight:400}
 .rights{display:flex;flex-wrap:wrap;gap:.35rem 1rem;margin:.25rem 0 .75rem}
 fieldset.acl{border:1px solid #e2e2de;border-radius:6px;margin:0 0 .75rem;padding:.5rem .75rem}
 fieldset.acl legend{font-weight:600;padding:0 .25rem;word-break:break-all}

@@ -9,6 +9,9 @@ if (tree) {
 
   const itemOf = (el) => el?.closest?.('.item');
   const nodeOf = (item) => item.closest('li.node');
+  /** A tree item's gallery UUID (its id is g-<uuid>), and its parent's. */
+  const uuidOf = (li) => li.id.slice(2);
+  const parentOf = (li) => li.parentElement.closest('li.node');
   const unmark = () => {
     if (marked) marked.classList.remove('drop-before', 'drop-after', 'drop-inside');
     marked = null;
@@ -27,7 +30,7 @@ if (tree) {
     if (!item || item.dataset.root) return;
     dragged = nodeOf(item);
     ev.dataTransfer.effectAllowed = 'move';
-    ev.dataTransfer.setData('text/plain', item.dataset.uuid);
+    ev.dataTransfer.setData('text/plain', uuidOf(dragged));
     dragged.classList.add('dragging');
   });
   tree.addEventListener('dragend', () => {
@@ -55,15 +58,15 @@ if (tree) {
     ev.preventDefault();
     const zone = zoneOf(item, ev.clientY);
     const target = nodeOf(item);
-    const uuid = dragged.dataset.uuid;
+    const uuid = uuidOf(dragged);
     let parent;
     let position;
     if (zone === 'inside') {
-      parent = target.dataset.uuid;
+      parent = uuidOf(target);
       // Last among the new siblings (the service clamps a place past the end).
       position = 1000;
     } else {
-      parent = target.dataset.parent;
+      parent = uuidOf(parentOf(target));
       // Positions count the siblings without the one moved.
       const siblings = [...target.parentElement.children].filter((li) => li !== dragged);
       position = siblings.indexOf(target) + (zone === 'before' ? 1 : 2);

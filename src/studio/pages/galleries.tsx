@@ -51,8 +51,8 @@ function Item(p: { n: TreeNode; index: number; count: number; urlname: string })
   const n = p.n;
   const root = n.parent === null;
   return (
-    <li id={`g-${n.uuid}`} class="node" data-uuid={n.uuid} data-parent={n.parent ?? ''}>
-      <div class="item" draggable={root ? undefined : true} data-uuid={n.uuid} data-root={root ? '1' : undefined}>
+    <li id={`g-${n.uuid}`} class="node">
+      <div class="item" draggable={root ? undefined : true} data-root={root ? '1' : undefined}>
         {root ? null : (
           <span class="grip" aria-hidden="true">
             ⠿
