@@ -261,6 +261,27 @@ eachDatabase((kind) => {
       expect(bool((await their.request('GET', `/websites/${site.urlname}/galleries/${theirs}.xml`)).doc, 'gallery/password-protected')).toBe(false);
     });
 
+    it('lets a member of a shared website work on its tree as the API lets them, and nothing of another website', async () => {
+      const member = await w.svc.user();
+      await w.svc.core.websites.share(w.urlname, member);
+      const m = await new StudioBrowser(w.svc).signIn(member);
+      const mine = await createGallery(w, 'Shared work');
+      expect((await m.get(tree)).body).toContain(`id="g-${mine}"`);
+      const made = await m.submit(tree, tree, { name: 'By the member', parent: mine });
+      expect(made.status).toBe(303);
+      const theirs = /#g-([0-9a-f-]{36})$/.exec(made.headers.get('location')!)![1];
+      expect(await parentOf(theirs)).toBe(mine);
+      const page = await m.get(`/studio/galleries/${theirs}`);
+      expect(page.status).toBe(200);
+      const saved = await m.post(`/studio/galleries/${theirs}/password`, { csrf: StudioBrowser.csrf(page), password: 'member pass' });
+      expect(saved.status).toBe(303);
+      expect(bool(await details(theirs), 'gallery/password-protected')).toBe(true);
+      // The member's own website list holds the shared one only; another website stays a 404.
+      const stranger = await w.svc.website(await w.svc.user());
+      expect((await m.get(`/studio/websites/${stranger.urlname}/galleries`)).status).toBe(404);
+      expect((await m.get(`/studio/galleries/${stranger.rootGalleryUuid}`)).status).toBe(404);
+    });
+
     it('refuses every post without the session’s token (forms and the script’s JSON move), and nothing changes', async () => {
       const g = await createGallery(w, 'Guarded');
       const target = await createGallery(w, 'Target');

@@ -212,7 +212,8 @@ export function galleryRoutes(f: FastifyInstance, kit: StudioKit): void {
     try {
       await move(s, urlname, d.record.uuid, parent.toLowerCase(), position as number | undefined);
     } catch (err) {
-      if (json || !(err instanceof ApiError) || err.status !== 422) throw new ApiError(err instanceof ApiError ? err.code : 'invalid_parameter', err instanceof ApiError ? human(err.message) : String(err));
+      if (!(err instanceof ApiError) || err.status !== 422) throw err;
+      if (json) throw new ApiError(err.code, human(err.message));
       const t = await tree(s, urlname);
       return kit.send(reply, 422, movePage({ viewer: s.viewer, urlname, gallery: { uuid: d.record.uuid, name: d.record.name, parent: d.record.parent_uuid }, parents: possibleParents(t.flat, d.record.uuid), error: human(err.message) }));
     }
