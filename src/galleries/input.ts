@@ -27,6 +27,8 @@ export const MAX_DESCRIPTION_LENGTH = 65_535;
 export const MAX_PASSWORD_LENGTH = 200;
 /** Media UUIDs one reorder may list: a whole gallery, written in chunks (repository.ts setPositions). */
 export const MAX_MEDIAS_ORDER = 100_000;
+/** gallery[position]: a place among at most 1000 siblings (service.ts MAX_SUBGALLERIES). */
+const MAX_POSITION = 1000;
 
 /** Every parameter name a gallery create or update route accepts. */
 const GALLERY_PARAMS = [
@@ -45,6 +47,8 @@ const GALLERY_PARAMS = [
   'gallery[content_order_direction]',
   'gallery[order_subgalleries]',
   'gallery[medias_order]',
+  // Extension (docs/galleries.md): the gallery's place among its siblings, 1 = first (update only).
+  'gallery[position]',
   'gallery[acl][*][email]',
   'gallery[acl][*][read]',
   'gallery[acl][*][comp_download]',
@@ -77,6 +81,8 @@ export interface GalleryInput {
   orderSubgalleries?: boolean;
   /** Media UUIDs in their new order (update only). */
   mediasOrder?: string[];
+  /** Extension: the place among its siblings (under the new parent on a move), 1 = first; update only. */
+  position?: number;
   /** Access list (create only). */
   acl?: AclEntryInput[];
 }
@@ -149,6 +155,12 @@ function readGalleryInput(p: Params, mode: 'create' | 'update'): GalleryInput {
   if (p.has('gallery[medias_order]')) {
     if (mode === 'create') throw invalid('gallery[medias_order] is accepted on update only: publish medias first, then reorder them');
     input.mediasOrder = readMediasOrder(p);
+  }
+  if (p.has('gallery[position]')) {
+    if (mode === 'create') throw invalid('gallery[position] is accepted on update only');
+    const v = (p.str('gallery[position]') ?? '').trim();
+    if (!/^\d{1,4}$/.test(v) || Number(v) < 1 || Number(v) > MAX_POSITION) throw invalid(`gallery[position] must be a whole number from 1 to ${MAX_POSITION}, got ${JSON.stringify(v)}`);
+    input.position = Number(v);
   }
   const acl = readAcl(p);
   if (acl) {

@@ -285,9 +285,19 @@ export class GalleriesRepository {
       .then((rows) => rows.sort((a, b) => a.full_url_path.length - b.full_url_path.length));
   }
 
-  /** Direct children (id, name), in creation order. At most 1000 per gallery. */
-  children(galleryId: number): Promise<Array<{ id: number; name: string }>> {
-    return this.db.selectFrom('galleries').select(['id', 'name']).where('parent_id', '=', galleryId).orderBy('id').execute();
+  /**
+   * Direct children (id, name, list position) in list order: creation order unless they were
+   * reordered (gallery[position], an extension), the order the website's navigation shows too.
+   * At most 1000 per gallery.
+   */
+  children(galleryId: number): Promise<Array<{ id: number; name: string; list_pos: number }>> {
+    return this.db.selectFrom('galleries').select(['id', 'name', 'list_pos']).where('parent_id', '=', galleryId).orderBy('list_pos').orderBy('id').execute();
+  }
+
+  /** The urlname of the website a gallery belongs to. */
+  async urlnameOf(galleryId: number): Promise<string | undefined> {
+    const row = await this.db.selectFrom('galleries as g').innerJoin('websites as w', 'w.id', 'g.website_id').select('w.urlname').where('g.id', '=', galleryId).executeTakeFirst();
+    return row?.urlname;
   }
 
   /** Live medias published in each gallery (absent: none). */
@@ -419,6 +429,27 @@ export class GalleriesRepository {
 
   async insertAcl(rows: ReadonlyArray<Insertable<GalleryAclTable>>): Promise<void> {
     if (rows.length > 0) await this.db.insertInto('gallery_acl').values([...rows]).execute();
+  }
+
+  /** Replaces a gallery's access list (the caller inserts the new entries). */
+  async deleteAcl(galleryId: number): Promise<void> {
+    await this.db.deleteFrom('gallery_acl').where('gallery_id', '=', galleryId).execute();
+  }
+
+  /**
+   * New list positions for some galleries of a website (a permutation of the positions they
+   * hold, so the list stays dense): rows first go to negative positions so the unique
+   * (website_id, list_pos) index never sees two rows on one position mid-statement.
+   */
+  async setListPositions(websiteId: number, changes: ReadonlyArray<{ id: number; list_pos: number }>): Promise<void> {
+    if (changes.length === 0) return;
+    for (let i = 0; i < changes.length; i += ROWS_PER_STATEMENT) {
+      const chunk = changes.slice(i, i + ROWS_PER_STATEMENT);
+      const branches = chunk.map((c) => sql`WHEN ${c.id} THEN CAST(${-c.list_pos} AS INTEGER)`);
+      await sql`UPDATE galleries SET list_pos = CASE id ${sql.join(branches, sql` `)} END
+        WHERE website_id = ${websiteId} AND id IN (${sql.join(chunk.map((c) => c.id))})`.execute(this.db);
+    }
+    await sql`UPDATE galleries SET list_pos = -list_pos WHERE website_id = ${websiteId} AND list_pos < 0`.execute(this.db);
   }
 
   async update(galleryId: number, changes: GalleryChanges): Promise<void> {

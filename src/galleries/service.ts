@@ -12,6 +12,7 @@ import type { FileLife } from '../media/file-life.js';
 import { nowIso } from '../store/db.js';
 import type { GalleryRow, UserRow, WebsiteRow } from '../store/schema.js';
 import { sortByContentOrder } from './content-order.js';
+import type { AclEntryInput } from './acl.js';
 import type { GalleryInput } from './input.js';
 import { checkDepth, checkFullUrlPathLength, levelOf, MAX_GALLERIES_PER_WEBSITE } from './limits.js';
 import type { AclEntry, GalleriesRepository, GalleryChanges, GalleryRecord, GalleryShown, MediaCounts } from './repository.js';
@@ -79,6 +80,19 @@ export interface DeleteInput {
 export interface DeleteResult {
   galleriesDeleted: number;
   mediasDeleted: number;
+}
+
+/** The stored rows of an access list. */
+function aclRowsOf(galleryId: number, acl: readonly AclEntryInput[], now: string) {
+  return acl.map((e) => ({
+    gallery_id: galleryId,
+    position: e.position,
+    email: e.email,
+    can_read: e.read ? 1 : 0,
+    comp_download: e.compDownload ? 1 : 0,
+    hires_download: e.hiresDownload ? 1 : 0,
+    created_at: now,
+  }));
 }
 
 const byName = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
@@ -180,6 +194,42 @@ export class GalleriesService {
       await this.change(repo, website, await this.row(repo, website, uuid), input, passwordHash, now);
     });
     return this.reread(website, existing.id);
+  }
+
+  /**
+   * Replaces a gallery's access list (an extension: the API sets one on create only; the
+   * studio edits it). The entries come from acl.ts's reader (DEFAULT first); none: no list.
+   */
+  async setAcl(user: User, urlname: string, uuid: string, acl: readonly AclEntryInput[]): Promise<GalleryDetails> {
+    const website = await this.access.website(user, urlname);
+    const id = await this.repo.inTransaction(async (repo) => {
+      const now = nowIso();
+      await repo.lockWebsite(website.id, now);
+      const g = await this.row(repo, website, uuid);
+      await repo.deleteAcl(g.id);
+      await repo.insertAcl(aclRowsOf(g.id, acl, now));
+      await repo.update(g.id, { updated_at: now });
+      return g.id;
+    });
+    return this.reread(website, id);
+  }
+
+  /** The website (urlname) of a gallery the user may see, by the gallery's UUID alone; 404 otherwise. */
+  async websiteOf(user: User, uuid: string): Promise<string> {
+    if (this.galleryUuid(uuid) === undefined) throw notFound(`gallery ${uuid}`);
+    const id = await this.access.requireOne(user, 'gallery', uuid, { notFound: 'gallery' });
+    const urlname = await this.repo.urlnameOf(id);
+    if (urlname === undefined) throw notFound(`gallery ${uuid}`);
+    return urlname;
+  }
+
+  /** What delete would remove: the galleries (itself and below) and the caller's medias published there (as delete counts them). */
+  async deletion(user: User, urlname: string, uuid: string): Promise<{ galleries: number; medias: number }> {
+    const website = await this.access.website(user, urlname);
+    const g = await this.row(this.repo, website, uuid);
+    if (g.parent_id === null) throw invalid('the root gallery cannot be deleted');
+    const [subtree, medias] = await Promise.all([this.repo.subtree(g.id), this.repo.subtreeMediaIds(g.id, user.id)]);
+    return { galleries: subtree.length, medias: medias.length };
   }
 
   /**
@@ -364,19 +414,7 @@ export class GalleriesService {
       created_at: now,
       updated_at: now,
     });
-    if (input.acl) {
-      await repo.insertAcl(
-        input.acl.map((e) => ({
-          gallery_id: id,
-          position: e.position,
-          email: e.email,
-          can_read: e.read ? 1 : 0,
-          comp_download: e.compDownload ? 1 : 0,
-          hires_download: e.hiresDownload ? 1 : 0,
-          created_at: now,
-        })),
-      );
-    }
+    if (input.acl) await repo.insertAcl(aclRowsOf(id, input.acl, now));
     return id;
   }
 
@@ -444,6 +482,28 @@ export class GalleriesService {
       }
     }
     await repo.update(gallery.id, changes);
+    if (input.position !== undefined) {
+      if (isRoot) throw invalid('gallery[position]: the root gallery has no siblings');
+      await this.place(repo, website.id, gallery.id, changes.parent_id ?? gallery.parent_id!, input.position);
+    }
+  }
+
+  /**
+   * Puts a gallery at `position` (1 = first, past the end = last) among its siblings by
+   * handing the siblings' own list positions round in the new order: the website's list stays
+   * dense and every other gallery keeps its place. A parent ordering by name still shows names.
+   */
+  private async place(repo: GalleriesRepository, websiteId: number, galleryId: number, parentId: number, position: number): Promise<void> {
+    const siblings = await repo.children(parentId);
+    const slots = siblings.map((c) => c.list_pos).sort((a, b) => a - b);
+    const others = siblings.filter((c) => c.id !== galleryId);
+    const me = siblings.find((c) => c.id === galleryId)!;
+    const at = Math.min(position, others.length + 1) - 1;
+    const order = [...others.slice(0, at), me, ...others.slice(at)];
+    await repo.setListPositions(
+      websiteId,
+      order.map((c, i) => ({ id: c.id, list_pos: slots[i], old: c.list_pos })).filter((c) => c.list_pos !== c.old),
+    );
   }
 
   /**

@@ -55,6 +55,38 @@ button.danger{background:#b3261e}
 code.secret{word-break:break-all;font-size:1rem}
 .muted{color:#555}
 @media (max-width:40rem){main{padding:.75rem}header.bar{padding:.5rem .75rem}}
+/* galleries (task E): the tree, its drag and drop marks, a gallery's settings */
+.crumbs{margin:0;font-size:.9rem}
+h2.first{margin-top:0}
+.create .row{align-items:flex-end}
+.create .field{margin:0}
+.tree,.tree ul{list-style:none;margin:0;padding:0}
+.tree ul{margin-left:1.4rem;border-left:1px dashed #c9c9c4;padding-left:.4rem}
+.tree .item{display:flex;flex-wrap:wrap;align-items:center;gap:.35rem .6rem;padding:.45rem .5rem;border-radius:6px;border:2px solid transparent}
+.tree .item[draggable=true]{cursor:grab}
+.tree .item:hover{background:#f1f3f7}
+.tree .grip{color:#8a8a85;font-size:1.1rem;line-height:1}
+.tree .gname{font-weight:600;text-decoration:none}
+.tree .gname:hover{text-decoration:underline}
+.tree .count{color:#555;font-size:.875rem}
+.tree .badge{font-size:.75rem;background:#eef2ff;color:#1e3a8a;border-radius:999px;padding:0 .5rem}
+.tree .actions{margin-left:auto;display:flex;gap:.5rem;align-items:center;font-size:.9rem}
+.tree button.icon{background:#fff;color:#0b57d0;border:1px solid #c9c9c4;padding:.1rem .55rem;min-width:2.25rem;min-height:2.25rem}
+.tree button.icon:disabled{color:#9ca3af;cursor:default}
+.tree .dragging>.item{opacity:.45}
+.tree .drop-inside{border-color:#0b57d0;background:#e8f0fe}
+.tree .drop-before{border-top-color:#0b57d0;border-radius:0}
+.tree .drop-after{border-bottom-color:#0b57d0;border-radius:0}
+.links{gap:1rem}
+.check,.field .check{display:inline-flex;align-items:center;gap:.35rem;font-weight:400}
+.rights{display:flex;flex-wrap:wrap;gap:.35rem 1rem;margin:.25rem 0 .75rem}
+fieldset.acl{border:1px solid #e2e2de;border-radius:6px;margin:0 0 .75rem;padding:.5rem .75rem}
+fieldset.acl legend{font-weight:600;padding:0 .25rem;word-break:break-all}
+form.then{margin-top:.75rem}
+input[type=number]{font:inherit;padding:.45rem .55rem;border:1px solid #8a8a85;border-radius:4px;background:#fff;color:inherit;width:8rem;max-width:100%}
+.pick.covers{grid-template-columns:repeat(auto-fill,minmax(9rem,1fr))}
+.pick.covers img,.pick.covers .none{height:7rem;object-fit:cover}
+@media (max-width:40rem){.tree .actions{margin-left:0;width:100%}.tree ul{margin-left:.6rem}}
 `;
 
 export interface StudioAsset {

@@ -8,6 +8,7 @@ import type { Config } from '../config.js';
 import { ApiError } from '../http/errors.js';
 import { Params } from '../http/params.js';
 import type { RateLimit } from '../http/rate-limit.js';
+import type { GalleriesService } from '../galleries/service.js';
 import type { MediaService } from '../media/service.js';
 import type { StorageBackend } from '../storage/backend.js';
 import { imageSources } from '../storage/image-sources.js';
@@ -19,12 +20,31 @@ import type { WebsiteDetails, WebsitesService } from '../websites/service.js';
 import { fromOwnOrigin, same, StudioCookies, StudioTokens } from './guard.js';
 import type { Viewer } from './pages/layout.js';
 
+/** What the studio hands the invitation mailer for a client added to a gallery's access list. */
+export interface InviteRequest {
+  /** Lower-cased address, already on the gallery's access list with these rights. */
+  email: string;
+  /** The photographer's words for the mail (at most 2000 characters, plain text). */
+  message: string;
+  comp: boolean;
+  hires: boolean;
+}
+export type Invite = (user: UserRow, galleryUuid: string, request: InviteRequest) => Promise<void>;
+
 export interface StudioDeps {
   users: UsersService;
   authenticator: Authenticator;
   sessions: SessionStore;
   websites: WebsitesService;
   media: MediaService;
+  /** The gallery tree and each gallery's settings and access list (routes/galleries.ts). */
+  galleries: GalleriesService;
+  /**
+   * INTEGRATION POINT: mails a client invited to a gallery a sign-in link (the InvitationsService
+   * the lead wires in src/app.ts). Undefined: the studio adds the client to the access list and
+   * says invitations are not available.
+   */
+  invite?: Invite;
   /** Where renditions are: an owner's thumbnails are streamed from it (a media not yet public has no public address). */
   storage: StorageBackend;
   /** The API's request budget (RATE_LIMIT), keyed `studio:user:<id>` or `studio:addr:<ip>`; null when off. */

@@ -12,6 +12,7 @@ import { STUDIO_ASSETS } from './assets.js';
 import { JSON_LIMIT_BYTES, makeKit, type StudioDeps } from './kit.js';
 import { messagePage } from './pages/layout.js';
 import { accountRoutes } from './routes/account.js';
+import { galleryRoutes } from './routes/galleries.js';
 import { signInRoutes } from './routes/signin.js';
 import { websiteRoutes } from './routes/websites.js';
 
@@ -87,5 +88,6 @@ export function studioPlugin(deps: StudioDeps): FastifyPluginAsync {
     signInRoutes(f, kit);
     accountRoutes(f, kit);
     websiteRoutes(f, kit);
+    galleryRoutes(f, kit);
   };
 }

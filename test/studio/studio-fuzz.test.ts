@@ -28,6 +28,14 @@ const POSTS = [
   '/studio/websites/{site}/new-page',
   '/studio/websites/{site}/pages/{slug}',
   '/studio/websites/{site}/pages/{slug}/delete',
+  '/studio/websites/{site}/galleries',
+  '/studio/websites/{site}/galleries/order',
+  '/studio/galleries/{gallery}',
+  '/studio/galleries/{gallery}/move',
+  '/studio/galleries/{gallery}/delete',
+  '/studio/galleries/{gallery}/password',
+  '/studio/galleries/{gallery}/acl',
+  '/studio/galleries/{gallery}/invite',
 ];
 const GETS = [
   '/studio',
@@ -42,6 +50,11 @@ const GETS = [
   '/studio/websites/{site}/new-page',
   '/studio/websites/{site}/pages/{slug}',
   '/studio/thumbs/{uuid}',
+  '/studio/galleries',
+  '/studio/websites/{site}/galleries',
+  '/studio/galleries/{gallery}',
+  '/studio/galleries/{gallery}/move',
+  '/studio/galleries/{gallery}/delete',
   '/studio/_assets/{junk}',
   '/studio/{junk}',
 ];
@@ -59,6 +72,9 @@ eachDatabase((kind) => {
   let otherCsrf: string;
   let theirs: string;
   let title: string;
+  let gallery: string;
+  const galleryNames = async () => (await w.client.request('GET', `/websites/${w.urlname}/galleries.xml`, { view: 'details' })).body;
+  let galleriesBefore: string;
 
   beforeAll(async () => {
     w = await startWorld(kind);
@@ -69,6 +85,8 @@ eachDatabase((kind) => {
     otherCsrf = StudioBrowser.csrf(await other.get('/studio/account'));
     theirs = (await w.svc.website(await w.svc.user())).urlname;
     title = text(find((await w.client.request('GET', `/websites/${w.urlname}.xml`)).doc, 'website')!, 'title')!;
+    gallery = text(find((await w.client.createGallery(w.urlname, { name: 'Fuzzed', parent: w.rootUuid })).doc, 'gallery')!, 'uuid')!;
+    galleriesBefore = (await galleryNames()).replace(/<updated-at[^<]*<\/updated-at>/g, '');
   }, 120_000);
   afterAll(() => w?.svc.close());
 
@@ -79,6 +97,7 @@ eachDatabase((kind) => {
           .replace('{site}', site === 'mine' ? w.urlname : site === 'theirs' ? theirs : j || 'x')
           .replace('{slug}', slug === 'about' ? 'about' : j || 'y')
           .replace('{uuid}', j || '00000000-0000-4000-8000-000000000000')
+          .replace('{gallery}', site === 'mine' ? gallery : site === 'theirs' ? w.rootUuid : j || '00000000-0000-4000-8000-000000000000')
           .replace('{junk}', j),
       );
     const cookieArb = fc.constantFrom('mine', 'none', 'garbage', 'other');
@@ -88,8 +107,8 @@ eachDatabase((kind) => {
       cookie: cookieArb,
       // A post is always missing something: the token, a right token, or its own origin.
       token: fc.constantFrom('none', 'wrong', 'others', 'mine-foreign-origin', 'mine-cross-site'),
-      contentType: fc.constantFrom('application/x-www-form-urlencoded', 'application/x-www-form-urlencoded; charset=utf-8', 'text/plain', 'multipart/form-data; boundary=x', ''),
-      fields: fc.dictionary(fc.constantFrom('title', 'tagline', 'email', 'password', 'code', 'slug', 'body', 'current', 'next', 'secret', 'logo', 'social_links', 'csrf[]', '', '%'), fc.string({ maxLength: 40 }), { maxKeys: 5 }),
+      contentType: fc.constantFrom('application/x-www-form-urlencoded', 'application/x-www-form-urlencoded; charset=utf-8', 'text/plain', 'multipart/form-data; boundary=x', 'application/json', ''),
+      fields: fc.dictionary(fc.constantFrom('title', 'tagline', 'email', 'password', 'code', 'slug', 'body', 'current', 'next', 'secret', 'logo', 'social_links', 'csrf[]', '', '%', 'name', 'parent', 'medias', 'entry', 'new_email', 'up'), fc.string({ maxLength: 40 }), { maxKeys: 5 }),
       raw: fc.option(fc.constantFrom('%ff%fe=1', '=', '&&&', 'a=%', 'title=' + 'x'.repeat(70_000)), { nil: undefined }),
     });
     const getArb = fc.record({ method: fc.constant('GET' as const), path: pathArb(GETS), cookie: cookieArb });
@@ -138,5 +157,7 @@ eachDatabase((kind) => {
     expect((await b.get('/studio/account')).status).toBe(200);
     expect((await other.get('/studio/account')).status).toBe(200);
     expect((await b.get(`/studio/websites/${w.urlname}/pages/about`)).status).toBe(200);
+    // The gallery tree and every gallery's settings, access list and password as they were.
+    expect((await galleryNames()).replace(/<updated-at[^<]*<\/updated-at>/g, '')).toBe(galleriesBefore);
   }, 300_000);
 });

@@ -1,0 +1,514 @@
+// The gallery screens: a website's tree (nested lists; drag and drop from browser/galleries.js,
+// and the same moves as buttons and a "Move…" page for the keyboard and without script), a
+// gallery's settings, password and access list, the delete confirmation.
+import type { VNode } from 'preact';
+import { CONTENT_ORDERS } from '../../galleries/input.js';
+import { studioScript } from '../assets.js';
+import { Csrf, Field, html, Layout, Notice, type Viewer } from './layout.js';
+
+const TREE_SCRIPT = studioScript('galleries');
+
+export interface TreeNode {
+  uuid: string;
+  name: string;
+  parent: string | null;
+  medias: number;
+  fullMedias: number;
+  hidden: boolean;
+  locked: boolean;
+  orderByName: boolean;
+  depth: number;
+  children: TreeNode[];
+}
+
+const photos = (n: number) => `${n} ${n === 1 ? 'photo' : 'photos'}`;
+/** A gallery's name in a select, indented by its depth (options cannot hold markup). */
+const indented = (n: TreeNode) => `${'\u2003'.repeat(n.depth)}${n.depth ? '└ ' : ''}${n.name}`;
+
+export function chooseWebsitePage(p: { viewer: Viewer; websites: { urlname: string; title: string }[] }): string {
+  return html(
+    <Layout title="Galleries" viewer={p.viewer}>
+      <h1>Galleries</h1>
+      {p.websites.length === 0 ? (
+        <p>You have no website yet.</p>
+      ) : (
+        <>
+          <p>Choose a website:</p>
+          <ul class="list card">
+            {p.websites.map((w) => (
+              <li>
+                <a href={`/studio/websites/${w.urlname}/galleries`}>{w.title || w.urlname}</a>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </Layout>,
+  );
+}
+
+function Item(p: { n: TreeNode; index: number; count: number; urlname: string }): VNode {
+  const n = p.n;
+  const root = n.parent === null;
+  return (
+    <li id={`g-${n.uuid}`} class="node">
+      <div class="item" draggable={root ? undefined : true} data-root={root ? '1' : undefined}>
+        {root ? null : (
+          <span class="grip" aria-hidden="true">
+            ⠿
+          </span>
+        )}
+        <a class="gname" href={`/studio/galleries/${n.uuid}`}>
+          {root ? `${n.name} (home)` : n.name}
+        </a>
+        <span class="count">
+          {photos(n.medias)}
+          {n.fullMedias > n.medias ? `, ${n.fullMedias} with the galleries inside` : ''}
+        </span>
+        {n.locked ? <span class="badge">Password</span> : null}
+        {n.hidden ? <span class="badge">Hidden</span> : null}
+        {root ? null : (
+          <span class="actions">
+            <button type="submit" class="icon" name="up" value={n.uuid} disabled={p.index === 0 || n.orderByName}>
+              <span aria-hidden="true">↑</span>
+              <span class="sr">Move {n.name} up</span>
+            </button>
+            <button type="submit" class="icon" name="down" value={n.uuid} disabled={p.index === p.count - 1 || n.orderByName}>
+              <span aria-hidden="true">↓</span>
+              <span class="sr">Move {n.name} down</span>
+            </button>
+            <a href={`/studio/galleries/${n.uuid}/move`}>
+              Move<span class="sr"> {n.name}</span>…
+            </a>
+            <a href={`/studio/galleries/${n.uuid}/delete`}>
+              Delete<span class="sr"> {n.name}</span>…
+            </a>
+          </span>
+        )}
+      </div>
+      {n.children.length ? (
+        <ul>
+          {n.children.map((c, i) => (
+            <Item n={{ ...c, orderByName: n.orderByName }} index={i} count={n.children.length} urlname={p.urlname} />
+          ))}
+        </ul>
+      ) : null}
+    </li>
+  );
+}
+
+export function treePage(p: { viewer: Viewer; urlname: string; siteTitle: string; home: string; roots: TreeNode[]; flat: TreeNode[]; total: number; notice?: string; error?: string }): string {
+  return html(
+    <Layout title={`Galleries · ${p.siteTitle}`} viewer={p.viewer} scripts={[TREE_SCRIPT]}>
+      <p class="crumbs">
+        <a href={`/studio/websites/${p.urlname}`}>{p.siteTitle}</a> · <a href={p.home}>View site</a>
+      </p>
+      <h1>Galleries</h1>
+      <Notice notice={p.notice} error={p.error} />
+      <form class="card create" method="post" action={`/studio/websites/${p.urlname}/galleries`}>
+        <Csrf viewer={p.viewer} />
+        <h2 class="first">New gallery</h2>
+        <div class="row">
+          <div class="field">
+            <label for="new-name">Name</label>
+            <input id="new-name" name="name" type="text" required maxLength={255} />
+          </div>
+          <div class="field">
+            <label for="new-parent">Inside</label>
+            <select id="new-parent" name="parent">
+              {p.flat.map((n) => (
+                <option value={n.uuid}>{indented(n)}</option>
+              ))}
+            </select>
+          </div>
+          <button type="submit">Create</button>
+        </div>
+      </form>
+      <p class="muted" id="tree-help">
+        Drag a gallery onto another to put it inside; drop it on the upper or lower edge of one to place it before or after. With the keyboard: the arrow buttons move a gallery among its
+        neighbours, “Move…” puts it anywhere.
+      </p>
+      <form method="post" action={`/studio/websites/${p.urlname}/galleries/order`} class="card">
+        <Csrf viewer={p.viewer} />
+        <ul class="tree" id="tree" data-urlname={p.urlname} aria-describedby="tree-help">
+          {p.roots.map((n, i) => (
+            <Item n={n} index={i} count={p.roots.length} urlname={p.urlname} />
+          ))}
+        </ul>
+      </form>
+      {p.total > p.flat.length ? (
+        <p class="muted">
+          Showing the first {p.flat.length} of {p.total} galleries.
+        </p>
+      ) : null}
+    </Layout>,
+  );
+}
+
+export function movePage(p: { viewer: Viewer; urlname: string; gallery: { uuid: string; name: string; parent: string | null }; parents: TreeNode[]; error?: string }): string {
+  return html(
+    <Layout title={`Move ${p.gallery.name}`} viewer={p.viewer}>
+      <p class="crumbs">
+        <a href={`/studio/websites/${p.urlname}/galleries#g-${p.gallery.uuid}`}>Galleries</a>
+      </p>
+      <h1>Move “{p.gallery.name}”</h1>
+      <Notice error={p.error} />
+      <form class="card" method="post" action={`/studio/galleries/${p.gallery.uuid}/move`}>
+        <Csrf viewer={p.viewer} />
+        <div class="field">
+          <label for="parent">Put it inside</label>
+          <select id="parent" name="parent">
+            {p.parents.map((n) => (
+              <option value={n.uuid} selected={n.uuid === p.gallery.parent}>
+                {indented(n)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div class="field">
+          <label for="position">At position</label>
+          <span class="hint" id="position-hint">
+            1 is first; leave empty to keep it in creation order.
+          </span>
+          <input id="position" name="position" type="number" min={1} max={1000} inputMode="numeric" aria-describedby="position-hint" />
+        </div>
+        <div class="row">
+          <button type="submit">Move</button>
+          <a href={`/studio/websites/${p.urlname}/galleries`}>Cancel</a>
+        </div>
+      </form>
+    </Layout>,
+  );
+}
+
+export function deletePage(p: { viewer: Viewer; urlname: string; uuid: string; name: string; galleries: number; medias: number; error?: string }): string {
+  const below = p.galleries - 1;
+  return html(
+    <Layout title={`Delete ${p.name}`} viewer={p.viewer}>
+      <h1>Delete “{p.name}”?</h1>
+      <Notice error={p.error} />
+      <form class="card" method="post" action={`/studio/galleries/${p.uuid}/delete`}>
+        <Csrf viewer={p.viewer} />
+        <input type="hidden" name="medias_count" value={String(p.medias)} />
+        <p>
+          This deletes the gallery{below > 0 ? ` and the ${below} ${below === 1 ? 'gallery' : 'galleries'} inside it` : ''}. {photos(p.medias)} of yours {p.medias === 1 ? 'is' : 'are'} published
+          there.
+        </p>
+        <fieldset class="field">
+          <legend>The photos</legend>
+          <label class="check">
+            <input type="radio" name="medias" value="keep" checked />
+            Keep them in the library (they leave only these galleries)
+          </label>
+          <label class="check">
+            <input type="radio" name="medias" value="delete" />
+            Delete them too, from every gallery and the library ({photos(p.medias)})
+          </label>
+        </fieldset>
+        <div class="row">
+          <button type="submit" class="danger">
+            Delete the gallery
+          </button>
+          <a href={`/studio/websites/${p.urlname}/galleries#g-${p.uuid}`}>Cancel</a>
+        </div>
+      </form>
+    </Layout>,
+  );
+}
+
+export interface SettingsForm {
+  name: string;
+  description: string;
+  displayStyle: string;
+  cover: string;
+  contentOrder: string;
+  direction: string;
+  hidden: boolean;
+  indexing: string;
+}
+
+export interface AclRow {
+  position: number;
+  email: string;
+  read: boolean;
+  comp: boolean;
+  hires: boolean;
+}
+
+const ORDER_LABELS: Record<string, string> = {
+  'manual-first': 'Manual (new photos first)',
+  'manual-last': 'Manual (new photos last)',
+  file_name: 'File name',
+  file_name_nat: 'File name (natural: 2 before 10)',
+  published_at: 'Date published',
+  shot_at: 'Date taken',
+  created_at: 'Date uploaded',
+  updated_at: 'Date changed',
+  artist_rating: 'Rating',
+};
+
+function Rights(p: { row: string; who: string; read: boolean; comp: boolean; hires: boolean }): VNode {
+  return (
+    <span class="rights">
+      <label class="check">
+        <input type="checkbox" name={`${p.row}_read`} value="1" checked={p.read} />
+        View<span class="sr"> ({p.who})</span>
+      </label>
+      <label class="check">
+        <input type="checkbox" name={`${p.row}_comp_download`} value="1" checked={p.comp} />
+        Download web size<span class="sr"> ({p.who})</span>
+      </label>
+      <label class="check">
+        <input type="checkbox" name={`${p.row}_hires_download`} value="1" checked={p.hires} />
+        Download full size<span class="sr"> ({p.who})</span>
+      </label>
+    </span>
+  );
+}
+
+export function settingsPage(p: {
+  viewer: Viewer;
+  urlname: string;
+  siteTitle: string;
+  uuid: string;
+  isRoot: boolean;
+  publicUrl: string;
+  values: SettingsForm;
+  styles: { uuid: string; name: string; isDefault: boolean }[];
+  covers: string[];
+  mediasCount: number;
+  locked: boolean;
+  acl: AclRow[];
+  invitations: boolean;
+  error?: { field: string; message: string };
+  notice?: string;
+  /** The section the notice is about (shown there, where the phone's screen is after the form): none for the top. */
+  noticeAt?: 'password' | 'access' | 'invite';
+}): string {
+  const v = p.values;
+  const noticeIn = (at: 'password' | 'access' | 'invite') => (p.noticeAt === at ? <Notice notice={p.notice} /> : null);
+  const e = p.error;
+  const def = p.acl.find((a) => a.position === 0) ?? { position: 0, email: 'DEFAULT', read: true, comp: false, hires: false };
+  const clients = p.acl.filter((a) => a.position !== 0);
+  const knownCover = v.cover === '' || p.covers.includes(v.cover);
+  return html(
+    <Layout title={v.name || 'Gallery'} viewer={p.viewer}>
+      <p class="crumbs">
+        <a href={`/studio/websites/${p.urlname}/galleries#g-${p.uuid}`}>Galleries of {p.siteTitle}</a>
+      </p>
+      <h1>{v.name}</h1>
+      <p class="row links">
+        <a href={p.publicUrl}>View on the website</a>
+        <a href={`/studio/upload?gallery=${p.uuid}`}>Upload photos</a>
+        <a href={`/studio/media?gallery=${p.uuid}`}>Medias ({p.mediasCount})</a>
+      </p>
+      <Notice notice={p.noticeAt ? undefined : p.notice} error={e && !['name', 'description', 'display_style', 'cover', 'content_order', 'content_order_direction', 'indexing', 'password', 'acl', 'invite_email'].includes(e.field) ? e.message : undefined} />
+
+      <form class="card" method="post" action={`/studio/galleries/${p.uuid}`}>
+        <Csrf viewer={p.viewer} />
+        <h2 class="first">Settings</h2>
+        <Field id="name" label="Name" error={e}>
+          {(d, bad) => <input id="name" name="name" type="text" required maxLength={255} value={v.name} aria-describedby={d} aria-invalid={bad ? 'true' : undefined} class={bad ? 'invalid' : undefined} />}
+        </Field>
+        <Field id="description" label="Description" error={e} hint="Shown above the photos.">
+          {(d, bad) => (
+            <textarea id="description" name="description" rows={3} aria-describedby={d} aria-invalid={bad ? 'true' : undefined} class={bad ? 'invalid' : undefined}>
+              {v.description}
+            </textarea>
+          )}
+        </Field>
+        <div class="row">
+          <Field id="display_style" label="Display style" error={e}>
+            {(d) => (
+              <select id="display_style" name="display_style" aria-describedby={d}>
+                <option value="">The website’s default</option>
+                {p.styles.map((s) => (
+                  <option value={s.uuid} selected={s.uuid === v.displayStyle}>
+                    {s.name}
+                    {s.isDefault ? ' (default)' : ''}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field id="content_order" label="Order of the photos" error={e}>
+            {(d) => (
+              <select id="content_order" name="content_order" aria-describedby={d}>
+                {CONTENT_ORDERS.map((o) => (
+                  <option value={o} selected={o === v.contentOrder}>
+                    {ORDER_LABELS[o] ?? o}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field id="content_order_direction" label="Direction" error={e}>
+            {(d) => (
+              <select id="content_order_direction" name="content_order_direction" aria-describedby={d}>
+                <option value="asc" selected={v.direction === 'asc'}>
+                  Ascending
+                </option>
+                <option value="desc" selected={v.direction === 'desc'}>
+                  Descending
+                </option>
+              </select>
+            )}
+          </Field>
+        </div>
+        <div class="row">
+          <Field id="indexing" label="Search engines" error={e}>
+            {(d) => (
+              <select id="indexing" name="indexing" aria-describedby={d}>
+                <option value="1" selected={v.indexing === '1'}>
+                  Automatic (index when public)
+                </option>
+                <option value="2" selected={v.indexing === '2'}>
+                  Always index
+                </option>
+                <option value="0" selected={v.indexing === '0'}>
+                  Never index
+                </option>
+              </select>
+            )}
+          </Field>
+          {p.isRoot ? null : (
+            <label class="check">
+              <input type="checkbox" name="hidden" value="1" checked={v.hidden} />
+              Hidden from the website’s navigation
+            </label>
+          )}
+        </div>
+        <fieldset class="field" aria-describedby={e?.field === 'cover' ? 'cover-error' : undefined}>
+          <legend>Cover</legend>
+          <div class="pick covers">
+            <label>
+              <span class="none" aria-hidden="true">
+                Automatic
+              </span>
+              <input type="radio" name="cover" value="" checked={v.cover === ''} />
+              First photo
+            </label>
+            {knownCover ? null : (
+              <label>
+                <img src={`/studio/thumbs/${v.cover}`} alt="" loading="lazy" />
+                <input type="radio" name="cover" value={v.cover} checked />
+                Current cover
+              </label>
+            )}
+            {p.covers.map((u, i) => (
+              <label>
+                <img src={`/studio/thumbs/${u}`} alt="" loading="lazy" />
+                <input type="radio" name="cover" value={u} checked={u === v.cover} />
+                Photo {i + 1}
+              </label>
+            ))}
+          </div>
+          {e?.field === 'cover' ? (
+            <span class="error" id="cover-error" role="alert">
+              {e.message}
+            </span>
+          ) : null}
+        </fieldset>
+        <button type="submit">Save settings</button>
+      </form>
+
+      <section class="card" id="password" aria-labelledby="password-h">
+        <h2 class="first" id="password-h">
+          Password
+        </h2>
+        {noticeIn('password')}
+        <p>{p.locked ? 'Visitors are asked for a password before they see this gallery.' : 'Anyone with the address can see this gallery.'}</p>
+        <form method="post" action={`/studio/galleries/${p.uuid}/password`}>
+          <Csrf viewer={p.viewer} />
+          <Field id="gallery-password" label={p.locked ? 'New password' : 'Password'} error={e?.field === 'password' ? { field: 'gallery-password', message: e.message } : undefined}>
+            {(d, bad) => (
+              <input id="gallery-password" name="password" type="text" autocomplete="off" autocapitalize="none" spellcheck={false} maxLength={200} required aria-describedby={d} aria-invalid={bad ? 'true' : undefined} class={bad ? 'invalid' : undefined} />
+            )}
+          </Field>
+          <button type="submit">Set the password</button>
+        </form>
+        {p.locked ? (
+          <form method="post" action={`/studio/galleries/${p.uuid}/password`} class="then">
+            <Csrf viewer={p.viewer} />
+            <input type="hidden" name="remove" value="1" />
+            <button type="submit" class="quiet">
+              Remove the password
+            </button>
+          </form>
+        ) : null}
+      </section>
+
+      <section class="card" id="access" aria-labelledby="access-h">
+        <h2 class="first" id="access-h">
+          Access list
+        </h2>
+        {noticeIn('access')}
+        <p class="muted">What everyone may do, and what each client signed in with their address may do instead.</p>
+        {e?.field === 'acl' ? (
+          <p class="alert" role="alert" id="acl-error">
+            {e.message}
+          </p>
+        ) : null}
+        <form method="post" action={`/studio/galleries/${p.uuid}/acl`}>
+          <Csrf viewer={p.viewer} />
+          <fieldset class="acl">
+            <legend>Everyone</legend>
+            <Rights row="default" who="everyone" read={def.read} comp={def.comp} hires={def.hires} />
+          </fieldset>
+          {clients.map((c) => (
+            <fieldset class="acl">
+              <legend>{c.email}</legend>
+              <input type="hidden" name="entry" value={String(c.position)} />
+              <input type="hidden" name={`${c.position}_email`} value={c.email} />
+              <Rights row={String(c.position)} who={c.email} read={c.read} comp={c.comp} hires={c.hires} />
+              <label class="check">
+                <input type="checkbox" name={`${c.position}_remove`} value="1" />
+                Remove<span class="sr"> {c.email}</span>
+              </label>
+            </fieldset>
+          ))}
+          <fieldset class="acl">
+            <legend>Add a client</legend>
+            <div class="field">
+              <label for="new_email">E-mail address</label>
+              <input id="new_email" name="new_email" type="email" autocomplete="off" />
+            </div>
+            <Rights row="new" who="new client" read={true} comp={false} hires={false} />
+          </fieldset>
+          <button type="submit">Save the access list</button>
+        </form>
+      </section>
+
+      <section class="card" id="invite" aria-labelledby="invite-h">
+        <h2 class="first" id="invite-h">
+          Invite a client
+        </h2>
+        {noticeIn('invite')}
+        <p class="muted">
+          {p.invitations ? 'They are added to the access list and get an e-mail with a link that signs them in.' : 'They are added to the access list. Sending invitations by e-mail is not available on this service yet.'}
+        </p>
+        <form method="post" action={`/studio/galleries/${p.uuid}/invite`}>
+          <Csrf viewer={p.viewer} />
+          <Field id="invite_email" label="Their e-mail address" error={e}>
+            {(d, bad) => <input id="invite_email" name="email" type="email" required autocomplete="off" aria-describedby={d} aria-invalid={bad ? 'true' : undefined} class={bad ? 'invalid' : undefined} />}
+          </Field>
+          <div class="field">
+            <label for="invite_message">Message (optional)</label>
+            <textarea id="invite_message" name="message" rows={3} maxLength={2000}></textarea>
+          </div>
+          <span class="rights">
+            <label class="check">
+              <input type="checkbox" name="comp_download" value="1" />
+              May download web size
+            </label>
+            <label class="check">
+              <input type="checkbox" name="hires_download" value="1" />
+              May download full size
+            </label>
+          </span>
+          <button type="submit">{p.invitations ? 'Send the invitation' : 'Add to the access list'}</button>
+        </form>
+      </section>
+    </Layout>,
+  );
+}

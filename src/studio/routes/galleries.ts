@@ -1,0 +1,435 @@
+// A website's gallery tree and each gallery's settings and access list (issue 21, item 3;
+// docs/studio.md "Galleries"). Every change goes through GalleriesService, with the API's own
+// readers: a form's fields become the API's gallery[...] parameters, read by galleryInput /
+// readAcl, so a value the API refuses with a 422 is refused here with the same message.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { isUuid } from '../../access/uuid.js';
+import { readAcl, DEFAULT_ACL_EMAIL } from '../../galleries/acl.js';
+import { galleryInput } from '../../galleries/input.js';
+import type { GalleryDetails, GalleryRecord } from '../../galleries/service.js';
+import { ApiError } from '../../http/errors.js';
+import { Params } from '../../http/params.js';
+import { homeUrl } from '../../websites/home-url.js';
+import { SMALL_FORM_BYTES, type Signed, type StudioKit } from '../kit.js';
+import {
+  chooseWebsitePage,
+  deletePage,
+  movePage,
+  settingsPage,
+  treePage,
+  type AclRow,
+  type SettingsForm,
+  type TreeNode,
+} from '../pages/galleries.js';
+
+/** Medias offered as a cover: the gallery's first ones in its order. */
+const COVER_CHOICES = 48;
+const DISPLAY_STYLES_SHOWN = 100;
+/** An access list form: the entries it may hold (acl.ts's bound is 1000; a form of 1000 rows is still small). */
+const ACL_FORM_BYTES = 256 * 1024;
+
+const uuidOf = (req: FastifyRequest) => (req.params as { uuid: string }).uuid;
+const urlnameOf = (req: FastifyRequest) => (req.params as { urlname: string }).urlname;
+const ONE_LINE = /[\r\n]/g;
+
+/** A 422's message without the API's parameter brackets, for people. */
+const human = (message: string) => message.replace(/gallery\[acl\]\[(\d+)\]\[(\w+)\]/g, 'entry $1 ($2)').replace(/gallery\[(\w+)\]/g, (_m, n: string) => n.replace(/_/g, ' '));
+
+/** Which form field a service's 422 names (gallery[name] → name). */
+function fieldOf(message: string): string {
+  const m = /gallery\[(\w+)\]/.exec(message);
+  return m ? m[1] : '';
+}
+
+export function galleryRoutes(f: FastifyInstance, kit: StudioKit): void {
+  const galleries = () => kit.deps.galleries;
+
+  /** The gallery a path names and its website, through the API's access rule (404 otherwise). */
+  async function located(s: Signed, uuid: string): Promise<{ urlname: string; d: GalleryDetails }> {
+    if (!isUuid(uuid)) throw new ApiError('not_found', 'There is no such gallery.');
+    const urlname = await galleries().websiteOf(s.user, uuid);
+    return { urlname, d: await galleries().get(s.user, urlname, uuid.toLowerCase(), { medias: true }) };
+  }
+
+  /** The whole tree (the first GALLERY_LIST_CAP galleries), each with its counts, parents before children. */
+  async function tree(s: Signed, urlname: string): Promise<{ roots: TreeNode[]; flat: TreeNode[]; total: number }> {
+    const r = await galleries().list(s.user, urlname, { page: 1, perPage: undefined, withCounts: true });
+    const nodes = new Map<string, TreeNode>();
+    for (const g of r.records) nodes.set(g.uuid, nodeOf(g, r.counts?.get(g.id)));
+    const roots: TreeNode[] = [];
+    // Records come in list order, which is the siblings' order (GalleriesService.place).
+    for (const g of r.records) {
+      const n = nodes.get(g.uuid)!;
+      const parent = g.parent_uuid ? nodes.get(g.parent_uuid) : undefined;
+      if (parent) parent.children.push(n);
+      else roots.push(n);
+    }
+    const byName = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+    const flat: TreeNode[] = [];
+    const walk = (list: TreeNode[], depth: number) => {
+      for (const n of list) {
+        if (n.orderByName) n.children.sort((a, b) => byName.compare(a.name, b.name));
+        n.depth = depth;
+        flat.push(n);
+        walk(n.children, depth + 1);
+      }
+    };
+    walk(roots, 0);
+    return { roots, flat, total: r.total };
+  }
+
+  function nodeOf(g: GalleryRecord, counts: { medias: number; full: number } | undefined): TreeNode {
+    return {
+      uuid: g.uuid,
+      name: g.name,
+      parent: g.parent_uuid ?? null,
+      medias: counts?.medias ?? 0,
+      fullMedias: counts?.full ?? 0,
+      hidden: g.hidden === 1,
+      locked: g.password_hash !== null,
+      orderByName: g.order_subgalleries === 1,
+      depth: 0,
+      children: [],
+    };
+  }
+
+  /** Runs a change through the service; a 422 becomes the tree page again with the message. */
+  async function treeWith(s: Signed, urlname: string, notice?: string, error?: string, status = 200) {
+    const d = await kit.websiteDetails(s, urlname);
+    const t = await tree(s, d.website.urlname);
+    return {
+      status,
+      body: treePage({ viewer: s.viewer, urlname: d.website.urlname, siteTitle: d.website.title || d.website.urlname, home: homeUrl(kit.deps.config.publicUrl, d.website), roots: t.roots, flat: t.flat, total: t.total, notice, error }),
+    };
+  }
+
+  const NOTICES: Record<string, string> = {
+    created: 'The gallery was created.',
+    moved: 'The gallery was moved.',
+    deleted: 'The gallery was deleted.',
+    saved: 'Saved. The website shows the change within seconds.',
+    password: 'The password was set: visitors are asked for it.',
+    'password-removed': 'The password was removed.',
+    acl: 'The access list was saved.',
+    invited: 'The client was added to the access list and invited.',
+    'invite-unavailable': 'The client was added to the access list. Invitations by e-mail are not available on this service: send them the gallery’s address yourself.',
+  };
+  const noticeOf = (req: FastifyRequest) => NOTICES[(req.query as { done?: string }).done ?? ''];
+  const AT: Record<string, 'password' | 'access' | 'invite'> = { password: 'password', 'password-removed': 'password', acl: 'access', invited: 'invite', 'invite-unavailable': 'invite' };
+  const noticeAtOf = (req: FastifyRequest) => AT[(req.query as { done?: string }).done ?? ''];
+
+  // ---- the header's "Galleries": the tree of the one website, or a choice of website
+  f.get('/studio/galleries', async (req, reply) => {
+    const s = kit.need(req);
+    const asked = (req.query as { website?: unknown }).website;
+    if (typeof asked === 'string' && /^[a-z0-9-]{1,63}$/.test(asked)) return kit.redirect(reply, `/studio/websites/${asked}/galleries`);
+    const found = await kit.deps.websites.list(s.user, { limit: 200, offset: 0 });
+    if (found.websites.length === 1) return kit.redirect(reply, `/studio/websites/${found.websites[0].urlname}/galleries`);
+    return kit.send(reply, 200, chooseWebsitePage({ viewer: s.viewer, websites: found.websites.map((w) => ({ urlname: w.urlname, title: w.title })) }));
+  });
+
+  // ---- the tree
+  f.get('/studio/websites/:urlname/galleries', async (req, reply) => {
+    const s = kit.need(req);
+    const page = await treeWith(s, urlnameOf(req), noticeOf(req));
+    return kit.send(reply, page.status, page.body);
+  });
+
+  f.post('/studio/websites/:urlname/galleries', { bodyLimit: SMALL_FORM_BYTES }, async (req, reply) => {
+    const { s, form } = kit.signedPost(req);
+    const d = await kit.websiteDetails(s, urlnameOf(req));
+    const p = new Params();
+    p.add('gallery[name]', form.str('name') ?? '');
+    p.add('gallery[parent]', form.str('parent') ?? '');
+    const description = form.str('description');
+    if (description !== undefined && description.trim() !== '') p.add('gallery[description]', description);
+    try {
+      const created = await galleries().create(s.user, d.website.urlname, galleryInput('create').read(p, undefined));
+      return kit.redirect(reply, `/studio/websites/${d.website.urlname}/galleries?done=created#g-${created.record.uuid}`);
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.status !== 422) throw err;
+      const page = await treeWith(s, d.website.urlname, undefined, human(err.message), 422);
+      return kit.send(reply, page.status, page.body);
+    }
+  });
+
+  // Up / down among the siblings: one form around the whole tree (its buttons name the gallery).
+  f.post('/studio/websites/:urlname/galleries/order', { bodyLimit: SMALL_FORM_BYTES }, async (req, reply) => {
+    const { s, form } = kit.signedPost(req);
+    const d = await kit.websiteDetails(s, urlnameOf(req));
+    const up = form.str('up');
+    const down = form.str('down');
+    const uuid = (up ?? down ?? '').trim().toLowerCase();
+    if (!isUuid(uuid)) throw new ApiError('bad_request', 'Choose a gallery to move.');
+    const t = await tree(s, d.website.urlname);
+    const node = t.flat.find((n) => n.uuid === uuid);
+    if (!node || node.parent === null) throw new ApiError('not_found', 'There is no such gallery.');
+    const siblings = t.flat.find((n) => n.uuid === node.parent)!.children;
+    const index = siblings.indexOf(node);
+    // Positions count the siblings without the one moved (GalleriesService.place): index+1 is its place now.
+    const position = up !== undefined ? Math.max(1, index) : index + 2;
+    await move(s, d.website.urlname, uuid, node.parent, position);
+    return kit.redirect(reply, `/studio/websites/${d.website.urlname}/galleries?done=moved#g-${uuid}`);
+  });
+
+  async function move(s: Signed, urlname: string, uuid: string, parent: string, position: number | undefined) {
+    const p = new Params();
+    p.add('gallery[parent]', parent);
+    if (position !== undefined) p.add('gallery[position]', String(position));
+    await galleries().update(s.user, urlname, uuid, galleryInput('update').read(p, undefined));
+  }
+
+  // ---- move: the page with the possible parents (keyboard, no script), its form, and the tree script's JSON
+  f.get('/studio/galleries/:uuid/move', async (req, reply) => {
+    const s = kit.need(req);
+    const { urlname, d } = await located(s, uuidOf(req));
+    if (d.record.parent_uuid === null) throw new ApiError('not_found', 'The root gallery cannot be moved.');
+    const t = await tree(s, urlname);
+    return kit.send(reply, 200, movePage({ viewer: s.viewer, urlname, gallery: { uuid: d.record.uuid, name: d.record.name, parent: d.record.parent_uuid }, parents: possibleParents(t.flat, d.record.uuid) }));
+  });
+
+  f.post('/studio/galleries/:uuid/move', { bodyLimit: SMALL_FORM_BYTES }, async (req, reply) => {
+    const json = (req.headers['content-type'] ?? '').toLowerCase().startsWith('application/json');
+    let s: Signed;
+    let parent: unknown;
+    let position: unknown;
+    if (json) {
+      const r = kit.signedJson(req);
+      s = r.s;
+      const body = (r.body ?? {}) as { parent?: unknown; position?: unknown };
+      parent = body.parent;
+      position = body.position;
+    } else {
+      const r = kit.signedPost(req);
+      s = r.s;
+      parent = r.form.str('parent');
+      const raw = r.form.str('position');
+      position = raw === undefined || raw.trim() === '' ? undefined : Number(raw);
+    }
+    if (typeof parent !== 'string' || !isUuid(parent)) throw new ApiError('invalid_parameter', 'Choose where to move the gallery.');
+    if (position !== undefined && (typeof position !== 'number' || !Number.isInteger(position) || position < 1 || position > 1000)) throw new ApiError('invalid_parameter', 'The position must be a whole number from 1 to 1000.');
+    const { urlname, d } = await located(s, uuidOf(req));
+    try {
+      await move(s, urlname, d.record.uuid, parent.toLowerCase(), position as number | undefined);
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.status !== 422) throw err;
+      if (json) throw new ApiError(err.code, human(err.message));
+      const t = await tree(s, urlname);
+      return kit.send(reply, 422, movePage({ viewer: s.viewer, urlname, gallery: { uuid: d.record.uuid, name: d.record.name, parent: d.record.parent_uuid }, parents: possibleParents(t.flat, d.record.uuid), error: human(err.message) }));
+    }
+    if (json) return kit.json(reply, 200, { moved: d.record.uuid, parent: parent.toLowerCase(), position: position ?? null });
+    return kit.redirect(reply, `/studio/websites/${urlname}/galleries?done=moved#g-${d.record.uuid}`);
+  });
+
+  // ---- delete: the count of what would go, and the choice to keep the photos
+  f.get('/studio/galleries/:uuid/delete', async (req, reply) => {
+    const s = kit.need(req);
+    const { urlname, d } = await located(s, uuidOf(req));
+    if (d.record.parent_uuid === null) throw new ApiError('not_found', 'The root gallery cannot be deleted.');
+    const counts = await galleries().deletion(s.user, urlname, d.record.uuid);
+    return kit.send(reply, 200, deletePage({ viewer: s.viewer, urlname, uuid: d.record.uuid, name: d.record.name, galleries: counts.galleries, medias: counts.medias }));
+  });
+
+  f.post('/studio/galleries/:uuid/delete', { bodyLimit: SMALL_FORM_BYTES }, async (req, reply) => {
+    const { s, form } = kit.signedPost(req);
+    const { urlname, d } = await located(s, uuidOf(req));
+    const keep = form.str('medias');
+    if (keep !== 'keep' && keep !== 'delete') throw new ApiError('invalid_parameter', 'Choose whether the photos stay in the library.');
+    const expected = (form.str('medias_count') ?? '').trim();
+    try {
+      await galleries().delete(s.user, urlname, d.record.uuid, { deleteMedias: keep === 'delete', expectedMediasCount: /^\d{1,9}$/.test(expected) ? Number(expected) : undefined });
+    } catch (err) {
+      // The count changed since the page was shown (medias_count's guard): show the new count, nothing was deleted.
+      if (!(err instanceof ApiError) || err.status !== 409) throw err;
+      const counts = await galleries().deletion(s.user, urlname, d.record.uuid);
+      return kit.send(reply, 409, deletePage({ viewer: s.viewer, urlname, uuid: d.record.uuid, name: d.record.name, galleries: counts.galleries, medias: counts.medias, error: 'The number of photos changed since this page was shown; nothing was deleted. Check the new count and confirm again.' }));
+    }
+    return kit.redirect(reply, `/studio/websites/${urlname}/galleries?done=deleted`);
+  });
+
+  // ---- settings
+  async function settingsOf(s: Signed, urlname: string, d: GalleryDetails, form?: SettingsForm, error?: { field: string; message: string }, notice?: string, noticeAt?: 'password' | 'access' | 'invite') {
+    const site = await kit.websiteDetails(s, urlname);
+    const styles = await kit.deps.websites.displayStyles(s.user, urlname, { limit: DISPLAY_STYLES_SHOWN, offset: 0 });
+    const home = homeUrl(kit.deps.config.publicUrl, site.website);
+    const r = d.record;
+    const values: SettingsForm = form ?? {
+      name: r.name,
+      description: r.description ?? '',
+      displayStyle: r.display_style_uuid ?? '',
+      cover: r.cover_media_uuid ?? '',
+      contentOrder: r.content_order,
+      direction: r.content_order_direction,
+      hidden: r.hidden === 1,
+      indexing: String(r.indexing),
+    };
+    const acl: AclRow[] = d.acl.map((e) => ({ position: e.position, email: e.email, read: e.read, comp: e.compDownload, hires: e.hiresDownload }));
+    return settingsPage({
+      viewer: s.viewer,
+      urlname,
+      siteTitle: site.website.title || urlname,
+      uuid: r.uuid,
+      isRoot: r.parent_uuid === null,
+      publicUrl: r.full_url_path === '' ? home : `${home}/-/${r.full_url_path}`,
+      values,
+      styles: styles.styles.map((x) => ({ uuid: x.uuid, name: x.name, isDefault: x.is_default === 1 })),
+      covers: (d.medias ?? []).slice(0, COVER_CHOICES),
+      mediasCount: d.counts.medias,
+      locked: r.password_hash !== null,
+      acl,
+      invitations: kit.deps.invite !== undefined,
+      error,
+      notice,
+      noticeAt,
+    });
+  }
+
+  f.get('/studio/galleries/:uuid', async (req, reply) => {
+    const s = kit.need(req);
+    const { urlname, d } = await located(s, uuidOf(req));
+    return kit.send(reply, 200, await settingsOf(s, urlname, d, undefined, undefined, noticeOf(req), noticeAtOf(req)));
+  });
+
+  f.post('/studio/galleries/:uuid', { bodyLimit: SMALL_FORM_BYTES * 8 }, async (req, reply) => {
+    const { s, form } = kit.signedPost(req);
+    const { urlname, d } = await located(s, uuidOf(req));
+    const values: SettingsForm = {
+      name: form.str('name') ?? '',
+      description: form.str('description') ?? '',
+      displayStyle: form.str('display_style') ?? '',
+      cover: form.str('cover') ?? '',
+      contentOrder: form.str('content_order') ?? '',
+      direction: form.str('content_order_direction') ?? '',
+      hidden: form.str('hidden') === '1',
+      indexing: form.str('indexing') ?? '',
+    };
+    const p = new Params();
+    p.add('gallery[name]', values.name);
+    p.add('gallery[description]', values.description);
+    p.add('gallery[display_style]', values.displayStyle);
+    p.add('gallery[cover_media]', values.cover);
+    p.add('gallery[content_order]', values.contentOrder);
+    p.add('gallery[content_order_direction]', values.direction);
+    p.add('gallery[hidden]', values.hidden ? '1' : '0');
+    p.add('gallery[indexing]', values.indexing);
+    try {
+      await galleries().update(s.user, urlname, d.record.uuid, galleryInput('update').read(p, undefined));
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.status !== 422) throw err;
+      const field = { media: 'cover', cover_media: 'cover', display_style: 'display_style', content_order_direction: 'content_order_direction' }[fieldOf(err.message)] ?? fieldOf(err.message);
+      return kit.send(reply, 422, await settingsOf(s, urlname, d, values, { field, message: human(err.message) }));
+    }
+    return kit.redirect(reply, `/studio/galleries/${d.record.uuid}?done=saved`);
+  });
+
+  f.post('/studio/galleries/:uuid/password', { bodyLimit: SMALL_FORM_BYTES }, async (req, reply) => {
+    const { s, form } = kit.signedPost(req);
+    const { urlname, d } = await located(s, uuidOf(req));
+    const remove = form.str('remove') === '1';
+    const password = form.str('password') ?? '';
+    if (!remove && password === '') return kit.send(reply, 422, await settingsOf(s, urlname, d, undefined, { field: 'password', message: 'Type the password visitors will be asked for.' }));
+    const p = new Params();
+    p.add('gallery[password]', remove ? '' : password);
+    try {
+      await galleries().update(s.user, urlname, d.record.uuid, galleryInput('update').read(p, undefined));
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.status !== 422) throw err;
+      return kit.send(reply, 422, await settingsOf(s, urlname, d, undefined, { field: 'password', message: human(err.message) }));
+    }
+    return kit.redirect(reply, `/studio/galleries/${d.record.uuid}?done=${remove ? 'password-removed' : 'password'}#password`);
+  });
+
+  // ---- the access list: DEFAULT first, then the clients; the whole list is replaced (GalleriesService.setAcl, read by acl.ts)
+  f.post('/studio/galleries/:uuid/acl', { bodyLimit: ACL_FORM_BYTES }, async (req, reply) => {
+    const { s, form } = kit.signedPost(req);
+    const { urlname, d } = await located(s, uuidOf(req));
+    const p = new Params();
+    const rows = form.list('entry', 1001) ?? [];
+    if (rows.length > 1001) throw new ApiError('invalid_parameter', 'The access list may hold at most 1000 clients.');
+    // DEFAULT: entry 0; each client row keeps its number; the new row takes the next free one.
+    const flags = (prefix: string, row: string) => {
+      for (const right of ['read', 'comp_download', 'hires_download']) p.add(`${prefix}[${right}]`, form.str(`${row}_${right}`) === '1' ? '1' : '0');
+    };
+    p.add('gallery[acl][0][email]', DEFAULT_ACL_EMAIL);
+    flags('gallery[acl][0]', 'default');
+    let next = 1;
+    for (const row of rows) if (/^\d{1,9}$/.test(row)) next = Math.max(next, Number(row) + 1);
+    for (const row of rows) {
+      if (!/^\d{1,9}$/.test(row) || row === '0' || form.str(`${row}_remove`) === '1') continue;
+      p.add(`gallery[acl][${row}][email]`, (form.str(`${row}_email`) ?? '').replace(ONE_LINE, ''));
+      flags(`gallery[acl][${row}]`, row);
+    }
+    const added = (form.str('new_email') ?? '').trim();
+    if (added !== '') {
+      p.add(`gallery[acl][${next}][email]`, added);
+      flags(`gallery[acl][${next}]`, 'new');
+    }
+    // Only the default entry, granting read and nothing more, is no list at all (everyone reads).
+    try {
+      const entries = readAcl(p) ?? [];
+      const plain = entries.length === 1 && entries[0].read && !entries[0].compDownload && !entries[0].hiresDownload && d.acl.length === 0;
+      await galleries().setAcl(s.user, urlname, d.record.uuid, plain ? [] : entries);
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.status !== 422) throw err;
+      return kit.send(reply, 422, await settingsOf(s, urlname, d, undefined, { field: 'acl', message: human(err.message) }));
+    }
+    return kit.redirect(reply, `/studio/galleries/${d.record.uuid}?done=acl#access`);
+  });
+
+  // ---- invite a client: an entry on the access list, then the mail (the lead's InvitationsService, through deps.invite)
+  f.post('/studio/galleries/:uuid/invite', { bodyLimit: SMALL_FORM_BYTES }, async (req, reply) => {
+    const { s, form } = kit.signedPost(req);
+    const { urlname, d } = await located(s, uuidOf(req));
+    const email = (form.str('email') ?? '').trim();
+    const message = (form.str('message') ?? '').slice(0, 2000);
+    const comp = form.str('comp_download') === '1';
+    const hires = form.str('hires_download') === '1';
+    // The current list plus this client (an existing entry for the address gets the new rights), read by acl.ts.
+    const p = new Params();
+    const current = d.acl.length ? d.acl : [{ position: 0, email: DEFAULT_ACL_EMAIL, read: true, compDownload: false, hiresDownload: false }];
+    let next = 1;
+    let found = false;
+    for (const e of current) {
+      next = Math.max(next, e.position + 1);
+      const mine = e.email.toLowerCase() === email.toLowerCase();
+      found ||= mine;
+      p.add(`gallery[acl][${e.position}][email]`, e.email);
+      p.add(`gallery[acl][${e.position}][read]`, mine || e.read ? '1' : '0');
+      p.add(`gallery[acl][${e.position}][comp_download]`, (mine ? comp : e.compDownload) ? '1' : '0');
+      p.add(`gallery[acl][${e.position}][hires_download]`, (mine ? hires : e.hiresDownload) ? '1' : '0');
+    }
+    if (!found) {
+      p.add(`gallery[acl][${next}][email]`, email);
+      p.add(`gallery[acl][${next}][read]`, '1');
+      p.add(`gallery[acl][${next}][comp_download]`, comp ? '1' : '0');
+      p.add(`gallery[acl][${next}][hires_download]`, hires ? '1' : '0');
+    }
+    try {
+      if (email === '') throw new ApiError('invalid_parameter', 'gallery[acl][email] is required');
+      await galleries().setAcl(s.user, urlname, d.record.uuid, readAcl(p) ?? []);
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.status !== 422) throw err;
+      return kit.send(reply, 422, await settingsOf(s, urlname, d, undefined, { field: 'invite_email', message: human(err.message) }));
+    }
+    // INTEGRATION POINT (lead): StudioDeps.invite mails the sign-in link (the InvitationsService).
+    if (!kit.deps.invite) return kit.redirect(reply, `/studio/galleries/${d.record.uuid}?done=invite-unavailable#invite`);
+    await kit.deps.invite(s.user, d.record.uuid, { email: email.toLowerCase(), message, comp, hires });
+    return kit.redirect(reply, `/studio/galleries/${d.record.uuid}?done=invited#invite`);
+  });
+}
+
+/** Galleries a gallery may move under: any but itself and the galleries below it (the service refuses those too). */
+function possibleParents(flat: TreeNode[], uuid: string): TreeNode[] {
+  const out: TreeNode[] = [];
+  let skipping = -1;
+  for (const n of flat) {
+    if (skipping >= 0 && n.depth > skipping) continue;
+    skipping = -1;
+    if (n.uuid === uuid) {
+      skipping = n.depth;
+      continue;
+    }
+    out.push(n);
+  }
+  return out;
+}
