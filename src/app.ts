@@ -444,7 +444,20 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       );
       // The photographers' studio (docs/studio.md): a second encapsulated plugin, on the same services, sessions and limiters as the API.
       await http.fastify.register(
-        studioPlugin({ users: core.users, authenticator, sessions, websites: core.websites, media, galleries, storage, rateLimit, secret: uploadSecret, config }),
+        studioPlugin({
+          users: core.users,
+          authenticator,
+          sessions,
+          websites: core.websites,
+          media,
+          galleries,
+          storage,
+          rateLimit,
+          secret: uploadSecret,
+          config,
+          // The studio's "invite a client" mails through the same service as the API's invitations (its throttle, its links, its activity event).
+          invite: async (user, galleryUuid, r) => void (await invitations.invite(user, galleryUuid, { email: r.email, message: r.message, comp: r.comp, hires: r.hires })),
+        }),
       );
     }
 

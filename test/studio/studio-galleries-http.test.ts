@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { all, bool, int, text } from '../../src/client/xml.js';
 import { createGallery, insertMedias, updateMedia } from '../support/media.js';
 import { eachDatabase } from '../support/service.js';
+import { linkIn, startSmtp, type TestSmtp } from '../support/smtp.js';
 import { startWorld, type World } from '../support/world.js';
 import { StudioBrowser } from './studio-support.js';
 
@@ -13,12 +14,17 @@ eachDatabase((kind) => {
   let w: World;
   let b: StudioBrowser;
   let tree: string;
+  let smtp: TestSmtp;
   beforeAll(async () => {
-    w = await startWorld(kind);
+    smtp = await startSmtp({ user: 'mailer', pass: 's3cret' });
+    w = await startWorld(kind, { SMTP_URL: `smtp://mailer:s3cret@127.0.0.1:${smtp.port}`, MAIL_FROM: 'photos@example.com' });
     b = await new StudioBrowser(w.svc).signIn(w.user);
     tree = `/studio/websites/${w.urlname}/galleries`;
   });
-  afterAll(() => w?.svc.close());
+  afterAll(async () => {
+    await w?.svc.close();
+    await smtp?.close();
+  });
 
   const details = async (uuid: string, view = 'details') => (await w.client.request('GET', `/websites/${w.urlname}/galleries/${uuid}.xml`, { view })).doc;
   const parentOf = async (uuid: string) => text(await details(uuid), 'gallery/parent-uuid');
@@ -229,12 +235,19 @@ eachDatabase((kind) => {
         ['DEFAULT', true, false, false],
         ['agency@example.org', true, false, false],
       ]);
-      // Invite: the client joins the list with the rights chosen; without a mailer the studio says so.
+      // Invite: the client joins the list with the rights chosen, and the API's invitation service mails them a sign-in link with the message.
       const invited = await b.submit(page, `${page}/invite`, { email: 'Bride@Example.com', message: 'Your photos', hires_download: '1' });
       expect(invited.status).toBe(303);
-      expect(invited.headers.get('location')).toContain('done=invite-unavailable');
+      expect(invited.headers.get('location')).toContain('done=invited');
       expect(await acl()).toContainEqual(['bride@example.com', true, false, true]);
-      expect((await b.get(invited.headers.get('location')!)).body).toContain('Invitations by e-mail are not available');
+      let mail = smtp.mails.find((m) => m.to.includes('bride@example.com'));
+      for (let i = 0; !mail && i < 100; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        mail = smtp.mails.find((m) => m.to.includes('bride@example.com'));
+      }
+      expect(mail, 'the invitation mail').toBeDefined();
+      expect(mail!.raw).toContain('Your photos');
+      expect(linkIn(mail!)).toMatch(/\/_signin\//);
       const noMail = await b.submit(page, `${page}/invite`, { email: '' });
       expect(noMail.status).toBe(422);
     });
