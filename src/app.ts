@@ -37,6 +37,7 @@ import { LANES } from './jobs/lanes.js';
 import type { JobHandler, JobHandlers } from './jobs/handlers.js';
 import { LightboxesRepository } from './lightboxes/repository.js';
 import { LightboxesService } from './lightboxes/service.js';
+import { lightboxRoutes } from './lightboxes/routes.js';
 import { MediaRepository } from './media/repository.js';
 import { PricingProfilesRepository } from './pricing-profiles/repository.js';
 import { PricingProfilesService } from './pricing-profiles/service.js';
@@ -287,6 +288,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       ...mediaRoutes(media),
       ...groupRoutes(groups),
       ...jobRoutes({ jobs }),
+      ...lightboxRoutes({ lightboxes: core.lightboxes }),
     ];
     const router = new ApiRouter();
     // A worker answers only health and metrics.
@@ -398,7 +400,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     const site = new SiteService(siteRepo, visitorAccess, new FileUrls(uploadSecret, ''), config);
     if (duties.serve) {
       await http.fastify.register(
-        websitePlugin({ site, links: core.visitorLinks, signIn, passes: passCodec, passwordThrottle, budget: visitorBudget, cacheSeconds: config.siteCacheSeconds, config }),
+        websitePlugin({ site, links: core.visitorLinks, signIn, passes: passCodec, lightboxes: core.lightboxes, mailer, passwordThrottle, budget: visitorBudget, cacheSeconds: config.siteCacheSeconds, config }),
       );
       // The photographers' studio (docs/studio.md): a second encapsulated plugin, on the same services, sessions and limiters as the API.
       await http.fastify.register(

@@ -6,11 +6,13 @@
 import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { VisitorSettings } from '../config.js';
-import { signInMessage, type SignInMail } from './mail.js';
+import { selectionMessage, signInMessage, type MailMessage, type SelectionMail, type SignInMail } from './mail.js';
 
 export interface Mailer {
   /** Starts sending; never throws (failures are logged). */
   sendSignIn(mail: SignInMail): void;
+  /** Tells a photographer a client sent their selection (docs/delivery.md); never throws. */
+  sendSelection(mail: SelectionMail): void;
   /** Resolves once every send started has finished. */
   idle(): Promise<void>;
   close(): Promise<void>;
@@ -35,6 +37,9 @@ export function createMailer(settings: VisitorSettings, log: Logger): Mailer {
         // The link is the secret: only this fallback, which exists to hand it over, logs it.
         log.info({ to: mail.to, url: mail.url }, 'visitor sign-in link (no SMTP_URL set, so it is logged instead of mailed)');
       },
+      sendSelection(mail) {
+        log.info({ to: mail.to, lightbox: mail.lightboxUuid, count: mail.count }, 'selection sent (no SMTP_URL set, so the photographer is not mailed)');
+      },
       idle,
       close: idle,
     };
@@ -46,7 +51,22 @@ export function createMailer(settings: VisitorSettings, log: Logger): Mailer {
   const transportOf = () => (transport ??= import('nodemailer').then((m) => m.createTransport({ url: smtpUrl, ...TIMEOUTS }, { from: settings.mailFrom })));
   // An SMTP URL names its own host; the password in it is never logged.
   const server = new URL(settings.smtpUrl).host;
+  const send = (message: MailMessage, what: string) =>
+    track(
+      transportOf()
+        .then((t) => t.sendMail(message))
+        .then(
+          () => log.info({ server }, `${what} mail sent`),
+          (err: unknown) => {
+            const e = err as { code?: string; responseCode?: number; message?: string };
+            log.error({ server, code: e.code, responseCode: e.responseCode, reason: e.message }, `${what} mail could not be sent`);
+          },
+        ),
+    );
   return {
+    sendSelection(mail) {
+      send(selectionMessage(mail), 'selection');
+    },
     sendSignIn(mail) {
       const message = signInMessage(mail);
       track(
