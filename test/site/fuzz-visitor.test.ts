@@ -99,8 +99,11 @@ class VisitorWorld implements VisitorResolver {
     const downloadQuery = queryOf(urls.signed(protectedKey, soon, 'pass', locked.uuid, true));
 
     // A pass for the password gallery, as a visitor gets it.
-    const opened = await visit(svc, `/sites/${site.urlname}/_password`, { form: { gallery: locked.uuid, password: PASSWORD, back: `/sites/${site.urlname}/-/${locked.path}` } });
-    if (opened.status !== 303) throw new Error(`the password form answered ${opened.status}`);
+    const unnamed = await visit(svc, `/sites/${site.urlname}/_password`, { form: { gallery: locked.uuid, password: PASSWORD, back: `/sites/${site.urlname}/-/${locked.path}` } });
+    if (unnamed.status !== 303) throw new Error(`the password form answered ${unnamed.status}`);
+    // The same pass with a name and an address given for favourites (docs/delivery.md), so the fuzz picks too.
+    const opened = await visit(svc, `/sites/${site.urlname}/_favourites/identify`, { cookie: cookieOf(unnamed), form: { name: 'Fuzz <i>client</i>', email: 'fuzz@example.com', back: `/sites/${site.urlname}/` } });
+    if (opened.status !== 303) throw new Error(`the favourites identify form answered ${opened.status}`);
 
     const world = new VisitorWorld(svc, {
       urlname: site.urlname,
@@ -143,6 +146,7 @@ class VisitorWorld implements VisitorResolver {
       passwordMedia: medias.passwordMedia,
       aclMedia: medias.aclMedia,
       passwordGallery: locked.uuid,
+      publicGallery: listed.uuid,
       aclGallery: clients.uuid,
       hiddenPasswordGallery: hiddenLocked.uuid,
       galleryPassword: PASSWORD,
