@@ -86,11 +86,13 @@ input,button{font:inherit;padding:.5rem .75rem}
 button,.button{background:#1b1b1b;color:#fff;border:0;border-radius:4px;cursor:pointer;text-decoration:none;display:inline-block;padding:.5rem .9rem}
 .error{color:#b00020}
 .media li{position:relative}
-.media .fav{position:absolute;top:.35rem;right:.35rem;width:2.5rem;height:2.5rem;padding:.45rem;border-radius:50%;background:rgba(0,0,0,.5);display:flex;align-items:center;justify-content:center}
-.fav svg,.pswp__button--fav svg{width:100%;height:100%;fill:none;stroke:#fff;stroke-width:2}
-.fav[aria-pressed=true] svg,.pswp__button--fav[aria-pressed=true] svg{fill:#e0245e;stroke:#e0245e}
+.media .fav{position:absolute;top:.35rem;right:.35rem;width:2.5rem;height:2.5rem;padding:0;border-radius:50%;background:rgba(0,0,0,.55);display:flex;align-items:center;justify-content:center;font-size:1.35rem;line-height:1;color:#fff}
+.media .fav::before{content:"\\2661"}
+.media .fav[aria-pressed=true]::before{content:"\\2665";color:#ff5c8a}
+.pswp__button--fav svg{width:26px;height:26px;fill:none;stroke:#fff;stroke-width:2}
+.pswp__button--fav[aria-pressed=true] svg{fill:#ff5c8a;stroke:#ff5c8a}
 .fav:disabled{opacity:.6;cursor:default}
-.pswp__button--fav{display:flex;align-items:center;justify-content:center;padding:12px}
+.pswp__button--fav{display:flex;align-items:center;justify-content:center}
 .pswp__button--fav[hidden]{display:none}
 .favbar{margin:.25rem 0 .75rem;font-weight:600}
 .chooser .unverified,.unverified{color:#8a4b00;font-weight:400}
@@ -220,7 +222,7 @@ function open(index, fromAddress, play) {
         timer = setInterval(function () { p.next(); }, SLIDESHOW_MS);
         el.innerHTML = ICONS.pause; el.setAttribute("aria-label", "Pause the slideshow"); el.title = "Pause the slideshow";
       } });
-      if (favForm) pswp.ui.registerElement({ name: "fav", order: 6, isButton: true, title: "Favourite", html: HEART, onInit: function (el, p) {
+      if (favForm) pswp.ui.registerElement({ name: "fav", order: 8, isButton: true, title: "Favourite", html: HEART, onInit: function (el, p) {
         viewerHeart = el;
         p.on("change", syncViewerHeart);
       }, onClick: function (e, el, p) {
