@@ -153,7 +153,12 @@ export function favouritePages(kit: WebsiteKit, deps: WebsiteDeps) {
       const g = await site.favouriteGallery(v.at, gallery, pass);
       const client = clientOf(pass);
       const id = g.kind === 'favourites' ? (await g.idsOf([pending])).get(pending.toLowerCase()) : undefined;
-      if (g.kind === 'favourites' && client && id !== undefined) await lightboxes.pick(g.selection, client, id);
+      try {
+        if (g.kind === 'favourites' && client && id !== undefined) await lightboxes.pick(g.selection, client, id);
+      } catch (err) {
+        // Full or sent already: the visitor lands on the page, which says so when they pick again.
+        if (!(err instanceof ApiError)) throw err;
+      }
     }
     return reply.code(303).header('location', back).header('cache-control', 'no-store').send();
   };
