@@ -191,9 +191,8 @@ export class LightboxesRepository {
     return this.db.transaction().execute(async (trx) => {
       const locked = await trx.updateTable('lightboxes').set({ updated_at: nowIso() }).where('id', '=', selectionId).where('state', '=', 'open').returning('id').executeTakeFirst();
       if (!locked) return false;
-      const q = trx.updateTable('lightbox_medias').where('lightbox_id', '=', selectionId).where('media_id', '=', mediaId);
       if ('unpick' in change) await trx.deleteFrom('lightbox_medias').where('lightbox_id', '=', selectionId).where('media_id', '=', mediaId).execute();
-      else await q.set({ note: change.note }).execute();
+      else await trx.updateTable('lightbox_medias').set({ note: change.note }).where('lightbox_id', '=', selectionId).where('media_id', '=', mediaId).execute();
       return true;
     });
   }
