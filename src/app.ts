@@ -42,7 +42,8 @@ import { JobWorker } from './jobs/worker.js';
 import { LANES } from './jobs/lanes.js';
 import type { JobHandler, JobHandlers } from './jobs/handlers.js';
 import { LightboxesRepository } from './lightboxes/repository.js';
-import { LightboxesService } from './lightboxes/service.js';
+import { LightboxesService, type SelectionEvent } from './lightboxes/service.js';
+import { lightboxRoutes } from './lightboxes/routes.js';
 import { MediaRepository } from './media/repository.js';
 import { PricingProfilesRepository } from './pricing-profiles/repository.js';
 import { PricingProfilesService } from './pricing-profiles/service.js';
@@ -129,6 +130,15 @@ export async function buildCore(
     // A client's data on request: their sign-in links go with their activity (docs/delivery.md).
     { name: 'signin_links', forget: (ownerId, email) => visitorLinks.forgetAddress(ownerId, email) },
   ]);
+  // Picks, unpicks and a sent selection are what clients did (docs/delivery.md "Activity"); their selections are their data too.
+  const selectionActivity = (kind: 'pick' | 'unpick' | 'sent') => (e: SelectionEvent) =>
+    activity.record({ gallery: e.galleryId, client: e.client.email ? { email: e.client.email, verified: e.client.verified } : null, kind, mediaId: e.mediaId ?? null });
+  const lightboxes = new LightboxesService(new LightboxesRepository(store.db), access, {
+    onPick: selectionActivity('pick'),
+    onUnpick: selectionActivity('unpick'),
+    onSent: selectionActivity('sent'),
+  });
+  activity.addEraser({ name: 'selections', forget: (ownerId, email) => lightboxes.forgetClient(ownerId, email) });
   return {
     store,
     access,
@@ -137,7 +147,7 @@ export async function buildCore(
     apps: new AppsService(apps),
     websites: new WebsitesService(new WebsitesRepository(store.db), access),
     artists: new ArtistsService(new ArtistsRepository(store.db), access, config.dataDir),
-    lightboxes: new LightboxesService(new LightboxesRepository(store.db), access),
+    lightboxes,
     pricingProfiles: new PricingProfilesService(new PricingProfilesRepository(store.db)),
     visitorLinks,
     activity,
@@ -329,6 +339,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       ...jobRoutes({ jobs }),
       ...activityRoutes(core.activity),
       ...invitationRoutes(invitations, (user, uuid) => core.activity.galleryOf(user, uuid)),
+      ...lightboxRoutes({ lightboxes: core.lightboxes }),
     ];
     const router = new ApiRouter();
     // A worker answers only health and metrics.
@@ -440,7 +451,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     const site = new SiteService(siteRepo, visitorAccess, new FileUrls(uploadSecret, ''), config);
     if (duties.serve) {
       await http.fastify.register(
-        websitePlugin({ site, links: core.visitorLinks, signIn, passes: passCodec, passwordThrottle, budget: visitorBudget, activity: core.activity, cacheSeconds: config.siteCacheSeconds, config }),
+        websitePlugin({ site, links: core.visitorLinks, signIn, passes: passCodec, lightboxes: core.lightboxes, mailer, passwordThrottle, budget: visitorBudget, activity: core.activity, cacheSeconds: config.siteCacheSeconds, config }),
       );
       // The photographers' studio (docs/studio.md): a second encapsulated plugin, on the same services, sessions and limiters as the API.
       await http.fastify.register(

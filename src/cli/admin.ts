@@ -396,6 +396,29 @@ const commands: Record<string, Command> = {
       return { json: { uuid }, text: `lightbox created (${uuid})` };
     },
   },
+  'lightbox list': {
+    summary: "a user's lightboxes, clients' selections (favourites) among them (docs/delivery.md)",
+    prints: '{"lightboxes":[{"uuid","name","count","state","gallery","client","verified"}]}',
+    options: {
+      owner: { type: 'string', value: 'EMAIL', required: true, help: 'the user who owns them' },
+    },
+    async run(core, o) {
+      const owner = await userNamed(core, str(o, 'owner')!);
+      const { rows } = await core.lightboxes.list(owner, 1000, 0);
+      const json = rows.map((l) => ({
+        uuid: l.uuid,
+        name: l.name,
+        count: l.count,
+        state: l.state,
+        gallery: l.gallery_uuid,
+        client: l.client_email,
+        verified: l.client_email === null ? null : l.client_verified === 1,
+      }));
+      const line = (l: (typeof json)[number]) =>
+        `${l.uuid}  ${l.state.padEnd(4)}  ${String(l.count).padStart(5)}  ${l.name}${l.client && !l.verified ? ' (address not verified)' : ''}`;
+      return { json: { lightboxes: json }, text: json.length ? json.map(line).join('\n') : 'no lightboxes' };
+    },
+  },
 };
 
 const PROGRAM = 'npm run --silent admin --';

@@ -6,6 +6,7 @@ import { invalid, missing } from '../http/errors.js';
 import { input, type Input } from '../http/input.js';
 import type { Params } from '../http/params.js';
 import { readAcl, type AclEntryInput } from './acl.js';
+import { MAX_PICK_LIMIT } from '../lightboxes/service.js';
 
 export const CONTENT_ORDERS = [
   'manual-first',
@@ -42,6 +43,8 @@ const GALLERY_PARAMS = [
   'gallery[public_cover_media]',
   'gallery[hidden]',
   'gallery[indexing]',
+  // Extension (docs/delivery.md): how many photos a client may choose as favourites; blank: no limit.
+  'gallery[pick_limit]',
   'gallery[password]',
   'gallery[content_order]',
   'gallery[content_order_direction]',
@@ -74,6 +77,8 @@ export interface GalleryInput {
   publicCoverMedia?: string | null;
   hidden?: boolean;
   indexing?: 0 | 1 | 2;
+  /** Extension: favourites a client may choose here; null: no limit. */
+  pickLimit?: number | null;
   /** null: remove the password. */
   password?: string | null;
   contentOrder?: ContentOrder;
@@ -141,6 +146,7 @@ function readGalleryInput(p: Params, mode: 'create' | 'update'): GalleryInput {
   input.coverMedia = uuidRef(p, 'gallery[cover_media]');
   input.publicCoverMedia = uuidRef(p, 'gallery[public_cover_media]');
   input.hidden = p.flag('gallery[hidden]');
+  if (p.has('gallery[pick_limit]')) input.pickLimit = (p.str('gallery[pick_limit]') ?? '').trim() === '' ? null : p.int('gallery[pick_limit]', { min: 1, max: MAX_PICK_LIMIT });
   const indexing = choice(p, 'gallery[indexing]', ['0', '1', '2'] as const);
   if (indexing !== undefined) input.indexing = Number(indexing) as 0 | 1 | 2;
   const password = text(p, 'gallery[password]', MAX_PASSWORD_LENGTH);

@@ -55,6 +55,7 @@ export type GalleryShown = Pick<
   | 'subgalleries_count'
   | 'hidden'
   | 'indexing'
+  | 'pick_limit'
   | 'content_order'
   | 'content_order_direction'
   | 'order_subgalleries'
@@ -117,6 +118,7 @@ const galleryDetailsQuery = prepared((db: Db, userId: number, urlname: string, u
       'g.subgalleries_count',
       'g.hidden',
       'g.indexing',
+      'g.pick_limit',
       'g.content_order',
       'g.content_order_direction',
       'g.order_subgalleries',

@@ -403,6 +403,7 @@ export class GalleriesService {
       description: input.description ?? null,
       hidden: input.hidden ? 1 : 0,
       indexing: input.indexing ?? 1,
+      pick_limit: input.pickLimit ?? null,
       password_hash: passwordHash,
       content_order: input.contentOrder ?? 'manual-last',
       content_order_direction: input.contentOrderDirection ?? 'asc',
@@ -442,6 +443,7 @@ export class GalleriesService {
     if (input.description !== undefined) changes.description = input.description;
     if (input.hidden !== undefined) changes.hidden = input.hidden ? 1 : 0;
     if (input.indexing !== undefined) changes.indexing = input.indexing;
+    if (input.pickLimit !== undefined) changes.pick_limit = input.pickLimit;
     if (passwordHash !== undefined) changes.password_hash = passwordHash;
     if (input.contentOrder !== undefined) changes.content_order = input.contentOrder;
     if (input.contentOrderDirection !== undefined) changes.content_order_direction = input.contentOrderDirection;

@@ -46,6 +46,8 @@ export function galleryXml(g: GalleryShown, view: GalleryView, extras: GalleryEx
     'subgalleries-count': g.subgalleries_count,
     hidden: g.hidden === 1,
     indexing: g.indexing,
+    // Extension (docs/delivery.md): favourites a client may choose; nil: no limit.
+    'pick-limit': g.pick_limit,
     'content-order': g.content_order,
     'content-order-direction': g.content_order_direction,
     'order-subgalleries': g.order_subgalleries === 1,

@@ -1,19 +1,208 @@
 // Lightboxes (spec 2.4): named selections of a user's medias, which media
 // listings and batch updates filter on (`lightbox_id`). The admin command
-// line creates them.
+// line creates them; clients of a website make them by choosing favourites in
+// a gallery (docs/delivery.md). The rules of a client's selection live here
+// and nowhere else: the pick limit, the notes, read-only once sent, reopened
+// by the photographer. What a visitor may see (the gallery, its photos) is
+// decided before, by the website (src/site/favourites.ts over src/site/access.ts).
 import type { Access } from '../access/access.js';
+import { ApiError, conflict, invalid } from '../http/errors.js';
 import type { UserRow } from '../store/schema.js';
-import type { LightboxesRepository } from './repository.js';
+import type { LightboxesRepository, LightboxListRow, PickRow, SelectionRow } from './repository.js';
+
+export type { LightboxListRow, PickRow } from './repository.js';
+
+/** A note on a pick: a short remark ("crop tighter"), not a letter. */
+export const NOTE_MAX_LENGTH = 500;
+/** Picks in one selection at most, whatever the gallery's pick limit (none included). */
+export const MAX_PICKS = 5000;
+/** A visitor's selections listed on their "my favourites" page at most (one per gallery). */
+export const MAX_SELECTIONS_LISTED = 200;
+/** The most a photographer may set as a gallery's pick limit. */
+export const MAX_PICK_LIMIT = MAX_PICKS;
+
+/** Who chooses: a client proved by a sign-in link (verified), or a visitor who typed a name and an address. */
+export interface Client {
+  /** Names the selection: the proved address, or `guest:<pass id>` (migration 014). */
+  key: string;
+  email: string;
+  name: string | null;
+  verified: boolean;
+}
+
+/** The gallery a selection is made in, as the website found it for this visitor. */
+export interface SelectionGallery {
+  id: number;
+  /** The photographer: the website's owner, who owns the lightbox. */
+  ownerId: number;
+  name: string;
+  pickLimit: number | null;
+}
+
+/** A client's selection of a gallery as its pages show it. */
+export interface SelectionView {
+  uuid?: string;
+  state: 'open' | 'sent';
+  count: number;
+  /** The gallery's pick limit; null: none (MAX_PICKS still holds). */
+  limit: number | null;
+  picks: PickRow[];
+}
+
+/** What happened to a selection, for whoever records activity (docs/delivery.md). */
+export interface SelectionEvent {
+  lightboxId: number;
+  ownerId: number;
+  galleryId: number;
+  client: Client;
+  mediaId?: number;
+  count: number;
+}
+
+/** Called after the change is stored; a listener that throws does not undo it (errors are its own). */
+export interface SelectionEvents {
+  onPick?(e: SelectionEvent): void;
+  onUnpick?(e: SelectionEvent): void;
+  onSent?(e: SelectionEvent): void;
+}
 
 export class LightboxesService {
   constructor(
     private readonly repo: LightboxesRepository,
     private readonly access: Access,
+    private readonly events: SelectionEvents = {},
   ) {}
+
+  /** A client's data on request (docs/delivery.md): the selections they made in the owner's galleries, notes included; how many. */
+  forgetClient(ownerId: number, email: string): Promise<number> {
+    return this.repo.forgetClient(ownerId, email.toLowerCase());
+  }
 
   /** A lightbox of `owner` holding `mediaUuids` (theirs, else 422) in that order. */
   async create(owner: Pick<UserRow, 'id'>, name: string, mediaUuids: readonly string[] = []): Promise<{ uuid: string }> {
     const mediaIds = await this.access.require(owner, 'media', mediaUuids, { invalid: 'media' });
     return { uuid: await this.repo.create(owner.id, name, mediaIds) };
   }
+
+  // ---- a client's selection (favourites)
+
+  /**
+   * A client's selection of a gallery as media ids in the order they were picked (for archives,
+   * activity): undefined when the client has picked nothing there yet.
+   */
+  async selectionOf(ownerId: number, galleryId: number, clientKey: string): Promise<{ uuid: string; state: 'open' | 'sent'; mediaIds: number[] } | undefined> {
+    const s = await this.repo.selection(ownerId, galleryId, clientKey);
+    if (!s) return undefined;
+    return { uuid: s.uuid, state: stateOf(s), mediaIds: (await this.repo.picks(s.id)).map((p) => p.media_id) };
+  }
+
+  /** The client's selection of the gallery with its picks (an empty open one when there is none yet). */
+  async view(g: SelectionGallery, client: Client): Promise<SelectionView> {
+    const s = await this.repo.selection(g.ownerId, g.id, client.key);
+    if (!s) return { state: 'open', count: 0, limit: g.pickLimit, picks: [] };
+    return { uuid: s.uuid, state: stateOf(s), count: s.count, limit: g.pickLimit, picks: await this.repo.picks(s.id, MAX_PICKS) };
+  }
+
+  /** The client's selections of a website's galleries (their counts and states), one query; at most MAX_SELECTIONS_LISTED. */
+  selectionsOnWebsite(client: Client, websiteId: number): Promise<Array<SelectionRow & { gallery_uuid: string }>> {
+    return this.repo.selectionsOnWebsite(client.key, websiteId, MAX_SELECTIONS_LISTED);
+  }
+
+  /**
+   * Picks a photo (`mediaId`: one the website found visible to this visitor in the gallery), with
+   * a note when given; picking one already picked changes only its note. Refused (409) when the
+   * selection was sent or is full.
+   */
+  async pick(g: SelectionGallery, client: Client, mediaId: number, note?: string): Promise<{ count: number; limit: number | null; picked: boolean }> {
+    const clean = note === undefined ? undefined : checkNote(note);
+    const limit = Math.min(g.pickLimit ?? MAX_PICKS, MAX_PICKS);
+    const r = await this.repo.pick(
+      { ownerId: g.ownerId, galleryId: g.id, clientKey: client.key, clientEmail: client.email, clientName: client.name, verified: client.verified, name: lightboxName(client, g.name) },
+      mediaId,
+      clean,
+      limit,
+    );
+    if (r.kind === 'sent') throw sentError();
+    if (r.kind === 'full') {
+      throw conflict(g.pickLimit !== null && g.pickLimit <= MAX_PICKS ? `You have chosen ${r.count} photos: the most this gallery allows is ${g.pickLimit}. Remove one to choose another.` : `A selection holds at most ${MAX_PICKS} photos.`);
+    }
+    if (r.kind === 'picked') this.emit('onPick', { lightboxId: r.selectionId!, ownerId: g.ownerId, galleryId: g.id, client, mediaId, count: r.count });
+    return { count: r.count, limit: g.pickLimit, picked: true };
+  }
+
+  /** Removes a pick (nothing when it was not picked); 409 once sent. */
+  async unpick(g: SelectionGallery, client: Client, mediaId: number): Promise<{ count: number; limit: number | null; picked: boolean }> {
+    const s = await this.repo.selection(g.ownerId, g.id, client.key);
+    if (!s) return { count: 0, limit: g.pickLimit, picked: false };
+    if (!(await this.repo.change(s.id, mediaId, { unpick: true }))) throw sentError();
+    const after = await this.repo.selection(g.ownerId, g.id, client.key);
+    this.emit('onUnpick', { lightboxId: s.id, ownerId: g.ownerId, galleryId: g.id, client, mediaId, count: after?.count ?? 0 });
+    return { count: after?.count ?? 0, limit: g.pickLimit, picked: false };
+  }
+
+  /**
+   * Sends the selection: read-only for the client from now on. Refused when it is empty or was
+   * sent already. What the photographer is mailed is the caller's (the website's mailer).
+   */
+  async send(g: SelectionGallery, client: Client): Promise<{ uuid: string; count: number; ownerEmail: string | undefined }> {
+    const s = await this.repo.selection(g.ownerId, g.id, client.key);
+    if (!s || s.count === 0) throw conflict('Choose at least one photo before sending your selection.');
+    if (!(await this.repo.send(s.id))) throw sentError();
+    this.emit('onSent', { lightboxId: s.id, ownerId: g.ownerId, galleryId: g.id, client, count: s.count });
+    return { uuid: s.uuid, count: s.count, ownerEmail: await this.repo.ownerEmail(g.ownerId) };
+  }
+
+  // ---- the photographer's side (API extensions, docs/delivery.md)
+
+  /** A page of the user's lightboxes. */
+  list(user: Pick<UserRow, 'id'>, limit: number, offset: number): Promise<{ rows: LightboxListRow[]; total: number }> {
+    return this.repo.list(user.id, limit, offset);
+  }
+
+  /** One of the user's lightboxes (404 otherwise). */
+  async get(user: Pick<UserRow, 'id'>, uuid: string): Promise<LightboxListRow> {
+    return this.repo.one(await this.access.requireOne(user, 'lightbox', uuid, { notFound: 'lightbox' }));
+  }
+
+  /** One of the user's lightboxes with a page of its medias, notes and when they were picked. */
+  async details(user: Pick<UserRow, 'id'>, uuid: string, limit: number, offset: number): Promise<{ lightbox: LightboxListRow; picks: PickRow[] }> {
+    const lightbox = await this.get(user, uuid);
+    return { lightbox, picks: await this.repo.picks(lightbox.id, limit, offset) };
+  }
+
+  /** Reopens a sent selection (`open`: the client may change it again), or closes it (`sent`). */
+  async setState(user: Pick<UserRow, 'id'>, uuid: string, state: 'open' | 'sent'): Promise<LightboxListRow> {
+    const lightbox = await this.get(user, uuid);
+    if (lightbox.state !== state) await this.repo.setState(lightbox.id, state);
+    return this.repo.one(lightbox.id);
+  }
+
+  private emit(name: keyof SelectionEvents, e: SelectionEvent): void {
+    try {
+      this.events[name]?.(e);
+    } catch {
+      // A listener's failure is its own: the client's change is stored.
+    }
+  }
+}
+
+/** "<client name or e-mail> — <gallery name>". */
+export function lightboxName(client: Pick<Client, 'name' | 'email'>, galleryName: string): string {
+  return `${client.name || client.email} — ${galleryName}`.slice(0, 255);
+}
+
+/** A note as stored: trimmed, at most NOTE_MAX_LENGTH characters, no control characters but line breaks. */
+export function checkNote(note: string): string {
+  const t = note.replace(/\r\n?/g, '\n').trim();
+  if (t.length > NOTE_MAX_LENGTH) throw invalid(`note must be at most ${NOTE_MAX_LENGTH} characters long`);
+  if (/[\x00-\x09\x0B-\x1F\x7F]/.test(t)) throw invalid('note must not contain control characters');
+  return t;
+}
+
+function stateOf(s: Pick<SelectionRow, 'state'>): 'open' | 'sent' {
+  return s.state === 'sent' ? 'sent' : 'open';
+}
+
+function sentError(): ApiError {
+  return conflict('This selection has been sent: it can no longer be changed. Ask the photographer to reopen it.');
 }

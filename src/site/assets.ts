@@ -85,6 +85,29 @@ form.pw{display:flex;flex-direction:column;gap:.5rem;max-width:22rem}
 input,button{font:inherit;padding:.5rem .75rem}
 button,.button{background:#1b1b1b;color:#fff;border:0;border-radius:4px;cursor:pointer;text-decoration:none;display:inline-block;padding:.5rem .9rem}
 .error{color:#b00020}
+.media li{position:relative}
+.media .fav{position:absolute;top:.35rem;right:.35rem;width:2.5rem;height:2.5rem;padding:0;border-radius:50%;background:rgba(0,0,0,.55);display:flex;align-items:center;justify-content:center;font-size:1.35rem;line-height:1;color:#fff}
+.media .fav::before{content:"\\2661"}
+.media .fav[aria-pressed=true]::before{content:"\\2665";color:#ff5c8a}
+.pswp__button--fav svg{width:26px;height:26px;fill:none;stroke:#fff;stroke-width:2}
+.pswp__button--fav[aria-pressed=true] svg{fill:#ff5c8a;stroke:#ff5c8a}
+.fav:disabled{opacity:.6;cursor:default}
+.pswp__button--fav{display:flex;align-items:center;justify-content:center}
+.pswp__button--fav[hidden]{display:none}
+.favbar{margin:.25rem 0 .75rem;font-weight:600}
+.chooser .unverified,.unverified{color:#8a4b00;font-weight:400}
+.hint{font-size:.9rem;color:#595959;margin:0}
+.picks{list-style:none;padding:0;margin:1rem 0;display:grid;gap:1.25rem}
+.picks li{display:grid;grid-template-columns:minmax(0,9rem) minmax(0,1fr);gap:.75rem;align-items:start}
+.picks img,.picks .ph{display:block;width:100%;height:auto;background:#ececec}
+.pick-text{display:flex;flex-direction:column;gap:.35rem}
+form.note{display:flex;flex-direction:column;gap:.35rem;max-width:32rem}
+textarea{font:inherit;padding:.5rem;width:100%}
+.actions{display:flex;gap:.5rem;flex-wrap:wrap}
+button.quiet{background:#fff;color:#1b1b1b;border:1px solid #595959}
+.note-text{white-space:pre-line;color:#444;margin:0}
+.sent{background:#f4f4f4;padding:.5rem .75rem;border-left:4px solid #1b1b1b}
+.selections{padding-left:1.2rem}
 .pswp__caption{position:absolute;left:0;right:0;bottom:0;padding:.75rem 1rem 1rem;color:#eee;background:linear-gradient(transparent,rgba(0,0,0,.6));text-align:center;font-size:.95rem}
 .pswp__caption small{display:block;color:#ccc;font-size:.8rem}
 .pswp__caption:empty{display:none}
@@ -199,6 +222,13 @@ function open(index, fromAddress, play) {
         timer = setInterval(function () { p.next(); }, SLIDESHOW_MS);
         el.innerHTML = ICONS.pause; el.setAttribute("aria-label", "Pause the slideshow"); el.title = "Pause the slideshow";
       } });
+      if (favForm) pswp.ui.registerElement({ name: "fav", order: 8, isButton: true, title: "Favourite", html: HEART, onInit: function (el, p) {
+        viewerHeart = el;
+        p.on("change", syncViewerHeart);
+      }, onClick: function (e, el, p) {
+        const b = heartOf(links[p.currIndex].getAttribute("data-uuid"));
+        if (b && !b.disabled) b.click();
+      } });
       if (document.fullscreenEnabled) pswp.ui.registerElement({ name: "fs", order: 9, isButton: true, title: "Full screen", html: ICONS.fs, onInit: function (el) {
         el.setAttribute("aria-label", "Full screen");
       }, onClick: function () {
@@ -215,6 +245,7 @@ function open(index, fromAddress, play) {
     // Stepping with the arrow keys takes over from the slideshow.
     pswp.on("keydown", function (e) { if (/^Arrow/.test(e.originalEvent.key)) stopPlay(playButton); });
     pswp.on("close", function () {
+      viewerHeart = null;
       stopPlay(playButton);
       if (document.fullscreenElement) document.exitFullscreen().catch(function () {});
       document.documentElement.removeAttribute("data-viewer");
@@ -229,6 +260,65 @@ function open(index, fromAddress, play) {
     if (play && playButton) playButton.click();
   });
 }
+
+// Favourites (docs/delivery.md): each photo's heart is a submit button of the page's one form
+// (#fav). Here it posts with fetch (JSON back: the state, the count), so picking does not reload
+// the page; the viewer has the same heart. A visitor who has not said who they are yet, or a
+// failed request, gets the form's own post (the page asking who they are, or the refusal).
+const favForm = document.getElementById("fav");
+const favCount = document.querySelector("[data-fav-count]");
+const HEART = '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M12 21s-7.5-4.6-10-9.2C.4 8.6 2.3 4.5 6.2 4.5c2.3 0 3.9 1.4 4.8 2.8.9-1.4 2.5-2.8 4.8-2.8 3.9 0 5.8 4.1 4.2 7.3C19.5 16.4 12 21 12 21z"/></svg>';
+let viewerHeart = null;
+let favBusy = false;
+let favMessage = null;
+function heartOf(uuid) {
+  const all = document.querySelectorAll("button.fav");
+  for (let i = 0; i < all.length; i++) if (all[i].value === uuid) return all[i];
+  return null;
+}
+function syncViewerHeart() {
+  if (!viewerHeart || !pswp) return;
+  const b = heartOf(links[pswp.currIndex].getAttribute("data-uuid"));
+  viewerHeart.hidden = !b;
+  viewerHeart.setAttribute("aria-pressed", b ? b.getAttribute("aria-pressed") : "false");
+  viewerHeart.setAttribute("aria-label", b ? b.getAttribute("aria-label") : "Favourite");
+}
+function say(text) {
+  if (!favMessage) {
+    favMessage = document.createElement("p");
+    favMessage.className = "error";
+    favMessage.setAttribute("role", "alert");
+    favForm.after(favMessage);
+  }
+  favMessage.textContent = text;
+  if (pswp) pswp.close();
+}
+function plainSubmit(b) {
+  favForm.setAttribute("data-plain", "");
+  favForm.requestSubmit(b);
+}
+if (favForm) favForm.addEventListener("submit", function (e) {
+  const b = e.submitter;
+  if (!b || !b.classList.contains("fav") || favForm.hasAttribute("data-plain")) return;
+  e.preventDefault();
+  if (favBusy) return;
+  favBusy = true;
+  const body = new URLSearchParams(new FormData(favForm));
+  body.set(b.name, b.value);
+  fetch(favForm.action, { method: "POST", body: body, headers: { accept: "application/json" }, credentials: "same-origin" })
+    .then(function (r) { return r.json().then(function (j) { return { status: r.status, j: j }; }); })
+    .then(function (res) {
+      favBusy = false;
+      if (res.j && res.j.identify) return plainSubmit(b);
+      if (res.status !== 200) return say((res.j && res.j.error) || "That did not work, please try again.");
+      if (favMessage) favMessage.textContent = "";
+      b.name = res.j.picked ? "unpick" : "pick";
+      b.setAttribute("aria-pressed", res.j.picked ? "true" : "false");
+      if (favCount) favCount.textContent = res.j.limit === null ? res.j.count + " chosen" : res.j.count + " of " + res.j.limit + " chosen";
+      syncViewerHeart();
+    })
+    .catch(function () { favBusy = false; plainSubmit(b); });
+});
 
 // The loader: an image waiting in a <noscript> after its placeholder (gallery.tsx) takes the
 // placeholder's place when it comes within a quarter of a screen of the viewport.

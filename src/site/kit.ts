@@ -5,6 +5,8 @@ import type { ActivityService } from '../activity/service.js';
 import type { Config } from '../config.js';
 import type { SiteAddress } from './address.js';
 import type { VisitorBudget } from './budget.js';
+import type { LightboxesService } from '../lightboxes/service.js';
+import type { Mailer } from './mailer.js';
 import type { SiteFrame } from './pages/signin.js';
 import type { PassCodec } from './pass.js';
 import type { SiteService } from './service.js';
@@ -16,6 +18,10 @@ export interface WebsiteDeps {
   links: VisitorLinks;
   signIn: SignInService;
   passes: PassCodec;
+  /** Clients' selections (favourites, docs/delivery.md): lightboxes of the photographer. */
+  lightboxes: LightboxesService;
+  /** Mails the photographer when a client sends a selection. */
+  mailer: Pick<Mailer, 'sendSelection'>;
   /** Wrong gallery passwords per address (throttle.ts), shared through Redis when set. */
   passwordThrottle: PasswordThrottle;
   /** Visitor requests per address (VISITOR_RATE_LIMIT): pages, the password form, the sign-in GETs. */

@@ -116,3 +116,55 @@ export function invitationMessage(m: InvitationMailContent): MailMessage {
     );
   return { to: m.to, subject: `${title}: ${gallery}`, text, html };
 }
+
+/** A client sent their selection: the mail to the photographer (docs/delivery.md). */
+export interface SelectionMail {
+  to: string;
+  siteTitle: string;
+  galleryName: string;
+  clientName: string | null;
+  clientEmail: string;
+  /** false: the client typed the address, no sign-in link proved it. */
+  verified: boolean;
+  count: number;
+  /** The lightbox's UUID: `GET /lightboxes/<uuid>.xml`, `GET /medias.xml?lightbox_id=<uuid>`. */
+  lightboxUuid: string;
+  /** Where the photographer reads it (the API's address of the lightbox). */
+  url: string;
+}
+
+export function selectionMessage(m: SelectionMail): MailMessage {
+  const site = oneLine(m.siteTitle);
+  const gallery = oneLine(m.galleryName);
+  const who = oneLine(m.clientName ? `${m.clientName} <${m.clientEmail}>` : m.clientEmail) + (m.verified ? '' : ' (address not verified)');
+  const photos = m.count === 1 ? '1 photo' : `${m.count} photos`;
+  const text = [
+    `${who} sent their selection of ${photos} from the gallery ${gallery} on ${site}.`,
+    '',
+    `Lightbox ${m.lightboxUuid}:`,
+    m.url,
+    '',
+    'The selection is now read-only for the client; reopen it (lightbox[state]=open) to let them change it.',
+    '',
+  ].join('\n');
+  const html =
+    '<!doctype html>' +
+    renderToString(
+      <html lang="en">
+        <head>
+          <meta charset="utf-8" />
+          <title>Selection from {gallery}</title>
+        </head>
+        <body>
+          <p>
+            <strong>{who}</strong> sent their selection of {photos} from the gallery <strong>{gallery}</strong> on {site}.
+          </p>
+          <p>
+            Lightbox <a href={m.url}>{m.lightboxUuid}</a>
+          </p>
+          <p>The selection is now read-only for the client; reopen it (lightbox[state]=open) to let them change it.</p>
+        </body>
+      </html>,
+    );
+  return { to: m.to, subject: oneLine(`Selection of ${photos} from ${gallery}`), text, html };
+}

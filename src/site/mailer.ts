@@ -6,13 +6,15 @@
 import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { VisitorSettings } from '../config.js';
-import { invitationMessage, signInMessage, type InvitationMailContent, type MailMessage, type SignInMail } from './mail.js';
+import { invitationMessage, selectionMessage, signInMessage, type InvitationMailContent, type MailMessage, type SelectionMail, type SignInMail } from './mail.js';
 
 export interface Mailer {
   /** Starts sending; never throws (failures are logged). */
   sendSignIn(mail: SignInMail): void;
   /** A photographer's invitation (docs/delivery.md); the same: never throws. */
   sendInvitation(mail: InvitationMailContent): void;
+  /** Tells a photographer a client sent their selection (docs/delivery.md); never throws. */
+  sendSelection(mail: SelectionMail): void;
   /** Resolves once every send started has finished. */
   idle(): Promise<void>;
   close(): Promise<void>;
@@ -39,6 +41,9 @@ export function createMailer(settings: VisitorSettings, log: Logger): Mailer {
       },
       sendInvitation(mail) {
         log.info({ to: mail.to, url: mail.url }, 'invitation link (no SMTP_URL set, so it is logged instead of mailed)');
+      },
+      sendSelection(mail) {
+        log.info({ to: mail.to, lightbox: mail.lightboxUuid, count: mail.count }, 'selection sent (no SMTP_URL set, so the photographer is not mailed)');
       },
       idle,
       close: idle,
@@ -69,6 +74,9 @@ export function createMailer(settings: VisitorSettings, log: Logger): Mailer {
     },
     sendInvitation(mail) {
       send(invitationMessage(mail), 'invitation mail');
+    },
+    sendSelection(mail) {
+      send(selectionMessage(mail), 'selection mail');
     },
     idle,
     async close() {

@@ -24,6 +24,12 @@ export interface VisitorPass {
   galleries: string[];
   /** Lower-cased address proved by a sign-in link. */
   email?: string;
+  /**
+   * A name and an address the visitor typed to choose favourites (docs/delivery.md): not proved,
+   * so shown as "not verified" wherever the photographer sees it, and naming only this pass's
+   * own selections, never those of whoever owns the address.
+   */
+  guest?: { name: string; email: string };
   /** Unix seconds. */
   expires: number;
 }
@@ -73,6 +79,11 @@ export class PassCodec {
   /** The pass with a proved e-mail address, its lifetime renewed. */
   withEmail(pass: VisitorPass, email: string, now = Date.now()): VisitorPass {
     return { ...pass, email: email.toLowerCase(), expires: Math.floor(now / 1000) + PASS_LIFETIME_SECONDS };
+  }
+
+  /** The pass with the name and address a visitor typed to choose favourites, its lifetime renewed. */
+  withGuest(pass: VisitorPass, name: string, email: string, now = Date.now()): VisitorPass {
+    return { ...pass, guest: { name, email: email.toLowerCase() }, expires: Math.floor(now / 1000) + PASS_LIFETIME_SECONDS };
   }
 
   private mac(body: string): string {

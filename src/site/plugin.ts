@@ -110,7 +110,7 @@ function hostOf(header: string | undefined): string | undefined {
   return /^[a-z0-9.-]+(?::\d{1,5})?$/i.test(header) ? header.toLowerCase() : undefined;
 }
 
-/** The pages' policy: nothing inline, images from here (and from the object store when files are there). */
+/** The pages' policy: nothing inline, images from here (and from the object store when files are there); the favourites script posts to the website itself. */
 function contentSecurityPolicy(storageUrl: string | undefined): string {
-  return `default-src 'none'; img-src ${imageSources(storageUrl).join(' ')}; style-src 'self'; font-src 'self'; script-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
+  return `default-src 'none'; img-src ${imageSources(storageUrl).join(' ')}; style-src 'self'; font-src 'self'; script-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
 }

@@ -22,7 +22,7 @@ export interface AclRule {
  * (below); the sign-in links' lookups (signin-repository.ts) leave them out, and what they render
  * wears the default theme.
  */
-export type SiteWebsite = Pick<WebsiteRow, 'id' | 'uuid' | 'urlname' | 'title' | 'hostname'> &
+export type SiteWebsite = Pick<WebsiteRow, 'id' | 'uuid' | 'urlname' | 'title' | 'hostname' | 'owner_id'> &
   Partial<
     Pick<
       WebsiteRow,
@@ -47,6 +47,8 @@ const WEBSITE_COLUMNS = [
   'w.urlname',
   'w.title',
   'w.hostname',
+  // The photographer: owner of the lightboxes its clients' favourites make (docs/delivery.md).
+  'w.owner_id',
   'w.updated_at',
   'w.tagline',
   'w.logo_media_id',
@@ -64,7 +66,7 @@ const WEBSITE_COLUMNS = [
 export type SiteGallery = Pick<
   GalleryRow,
   | 'id' | 'uuid' | 'parent_id' | 'name' | 'full_url_path' | 'description' | 'hidden' | 'indexing' | 'password_hash'
-  | 'content_order' | 'content_order_direction' | 'cover_media_id' | 'public_cover_media_id' | 'published_at' | 'updated_at' | 'order_stamp'
+  | 'content_order' | 'content_order_direction' | 'cover_media_id' | 'public_cover_media_id' | 'published_at' | 'updated_at' | 'order_stamp' | 'pick_limit'
 > & { layout: string | null; crop: number | null; spacing: string | null; captions: number | null };
 
 /** A media a visitor may see in a gallery, with what orders it. */
@@ -112,6 +114,7 @@ const GALLERY_COLUMNS = [
   'ds.captions',
   'g.updated_at',
   'g.order_stamp',
+  'g.pick_limit',
 ] as const;
 
 const MEDIA_COLUMNS = [
@@ -405,6 +408,13 @@ export class SiteRepository {
     return r?.id;
   }
 
+  /** Ids of medias by (lower-cased) UUID, for those that exist. */
+  async mediaIds(uuids: readonly string[]): Promise<Map<string, number>> {
+    if (uuids.length === 0) return new Map();
+    const rows = await this.db.selectFrom('medias').select(['id', 'uuid']).where('uuid', 'in', uuids).execute();
+    return new Map(rows.map((r) => [r.uuid, r.id]));
+  }
+
   /** UUIDs of medias by id. */
   async uuids(ids: readonly number[]): Promise<Map<number, string>> {
     if (ids.length === 0) return new Map();
@@ -476,6 +486,7 @@ export class SiteRepository {
 
   /** A gallery of a website by UUID (the password form names it). */
   galleryByUuid(websiteId: number, uuid: string): Promise<{ id: number; uuid: string; full_url_path: string; password_hash: string | null } | undefined> {
+    // full_url_path: a favourite names its gallery by UUID, and is then decided on that path's chain.
     return this.db
       .selectFrom('galleries')
       .select(['id', 'uuid', 'full_url_path', 'password_hash'])

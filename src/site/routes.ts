@@ -11,6 +11,8 @@ import { closeAfterReply } from '../http/linger.js';
 import { SLUG } from '../websites/brand.js';
 import { backGalleryPath, backUnder, cookiePath, pageAddressOf, pathAndQuery, type SiteAddress } from './address.js';
 import { GalleryPage } from './pages/gallery.js';
+import type { FavouritesBar } from './pages/favourites.js';
+import type { SelectionGallery } from '../lightboxes/service.js';
 import { render, type Frame } from './pages/layout.js';
 import { ContentPage } from './pages/content.js';
 import { MediaPage } from './pages/media.js';
@@ -19,8 +21,11 @@ import type { VisitorPass } from './pass.js';
 import { passCookie, readPass } from './pass-cookie.js';
 import type { WebsiteDeps, WebsiteKit } from './kit.js';
 import type { Refusal, Sitemap } from './service.js';
+import { clientOf, FAVOURITES, favouritePages } from './favourites-routes.js';
 
 const FORM_BYTES = 4096;
+/** A favourites form: a note of 500 characters, each up to 12 bytes percent-encoded, and the rest. */
+const FAVOURITES_FORM_BYTES = 16 * 1024;
 const PAGE = /^[1-9][0-9]{0,5}$/;
 /**
  * The micro-cache: a short-lived memory of the pages anonymous visitors get
@@ -55,6 +60,7 @@ interface Visit {
 
 export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: WebsiteDeps): void {
   const { site, passes } = deps;
+  const favourites = favouritePages(kit, deps);
   const cache = new MemoryCache<string, CachedPage>({
     entries: CACHE_ENTRIES,
     ttlMs: deps.cacheSeconds * 1000,
@@ -66,6 +72,26 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
   const sendText = (reply: FastifyReply, type: string, body: string) =>
     reply.code(200).header('content-type', type).header('x-content-type-options', 'nosniff').header('cache-control', 'public, max-age=300').send(body);
   const notFound = () => new ApiError('not_found', 'There is nothing at this address.');
+
+  /**
+   * The hearts of a gallery or media page: the visitor's picks there when they have said who they
+   * are (a pass: the page is then theirs alone, never in the micro-cache), else none.
+   */
+  const favouritesOf = async (v: Visit, galleryUuid: string, selection: SelectionGallery, here: string): Promise<FavouritesBar> => {
+    const client = clientOf(v.pass);
+    const view = client ? await deps.lightboxes.view(selection, client) : undefined;
+    return {
+      action: `${v.at.homePath}/${FAVOURITES}/pick`,
+      gallery: galleryUuid,
+      back: here,
+      href: `${v.at.homePath}/${FAVOURITES}/${galleryUuid}`,
+      identified: client !== undefined,
+      picked: new Map((view?.picks ?? []).map((p) => [p.media_uuid, p.note ?? ''])),
+      count: view?.count ?? 0,
+      limit: selection.pickLimit,
+      sent: view?.state === 'sent',
+    };
+  };
 
   const refusal = (reply: FastifyReply, v: Visit, r: Refusal, back: string) => {
     const frame = frameOf(v.at);
@@ -89,7 +115,8 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
   const galleryPage = async (reply: FastifyReply, v: Visit, fullUrlPath: string, page: number, here: string) => {
     const view = await site.gallery(v.at, fullUrlPath, page, v.pass);
     if (view.kind !== 'gallery') return refusal(reply, v, view, here);
-    const html = render(GalleryPage({ view, frame: { ...frameOf(v.at), canonical: view.meta.canonical, meta: view.meta } }));
+    const favourites = await favouritesOf(v, view.uuid, view.selection, here);
+    const html = render(GalleryPage({ view, favourites, frame: { ...frameOf(v.at), canonical: view.meta.canonical, meta: view.meta } }));
     if (!v.pass) cache.set(v.cacheKey, { html, indexable: view.indexable, galleryId: view.galleryId });
     viewed(v, view.galleryId);
     return kit.html(reply, 200, html, { indexable: view.indexable });
@@ -98,7 +125,8 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
   const mediaPage = async (reply: FastifyReply, v: Visit, fullUrlPath: string, uuid: string, here: string) => {
     const view = await site.media(v.at, fullUrlPath, uuid, v.pass);
     if (view.kind !== 'media') return refusal(reply, v, view, here);
-    const html = render(MediaPage({ view, frame: { ...frameOf(v.at), canonical: view.meta.canonical, meta: view.meta } }));
+    const favourites = await favouritesOf(v, view.galleryUuid, view.selection, here);
+    const html = render(MediaPage({ view, favourites, frame: { ...frameOf(v.at), canonical: view.meta.canonical, meta: view.meta } }));
     if (!v.pass) cache.set(v.cacheKey, { html, indexable: view.indexable });
     return kit.html(reply, 200, html, { indexable: view.indexable });
   };
@@ -173,8 +201,10 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
       // A body we do not read (not a form) must not stay on the connection.
       closeAfterReply(req, reply);
       if (rest === '_password') return password(req, reply, v);
+      if (rest.startsWith(`${FAVOURITES}/`)) return favourites.post(req, reply, v, rest.slice(FAVOURITES.length + 1));
       throw notFound();
     }
+    if (rest === FAVOURITES || rest.startsWith(`${FAVOURITES}/`)) return favourites.get(reply, v, rest.slice(FAVOURITES.length + 1));
     if (rest.startsWith('p/')) return contentPage(reply, v, rest.slice(2));
     if (rest === 'robots.txt') return robots(reply, v);
     const sitemapPart = SITEMAP_PART.exec(rest);
@@ -224,6 +254,7 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
   for (const url of ['/sites/:urlname', '/sites/:urlname/*']) {
     fastify.route({ method: ['GET', 'POST'], url, bodyLimit: FORM_BYTES, handler: byUrlname });
   }
+  fastify.route({ method: ['GET', 'POST'], url: `/sites/:urlname/${FAVOURITES}/*`, bodyLimit: FAVOURITES_FORM_BYTES, handler: byUrlname });
 
   // A website at its own hostname: the site's own paths (a catch-all would take over the
   // API's refusals of malformed paths). Other hosts get the API's 404.
@@ -235,6 +266,9 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
   };
   for (const url of ['/', '/-/*', '/_/*', '/robots.txt', '/sitemap.xml', '/sitemap-*']) fastify.route({ method: 'GET', url, handler: byHost });
   fastify.route({ method: 'POST', url: '/_password', bodyLimit: FORM_BYTES, handler: byHost });
+  // Favourites (docs/delivery.md): the visitor's selections and their forms.
+  fastify.route({ method: 'GET', url: '/_favourites', handler: byHost });
+  fastify.route({ method: ['GET', 'POST'], url: `/${FAVOURITES}/*`, bodyLimit: FAVOURITES_FORM_BYTES, handler: byHost });
   // The website's own pages (an API extension: docs/website.md "Brand and pages").
   fastify.route({ method: 'GET', url: '/p/*', handler: byHost });
 }

@@ -11,6 +11,7 @@ import { homeUrl } from '../websites/home-url.js';
 import type { SiteAddress } from './address.js';
 import { accessState, decide, type Chain, type Decision, type GateGallery, type VisitorAccess } from './access.js';
 import type { VisitorPass } from './pass.js';
+import type { SelectionGallery } from '../lightboxes/service.js';
 import { OrderMemo } from './order-memo.js';
 import type { SiteGallery, SiteMedia, SiteRendition, SiteRepository, SiteWebsite } from './repository.js';
 import { creditOf, imageGallery, imageObject, shareImage, summary, type Credit, type ImageFacts, type PageMeta } from './share.js';
@@ -89,6 +90,9 @@ export interface GalleryView {
   kind: 'gallery';
   /** The gallery's id: its views are recorded (docs/delivery.md "Activity"). */
   galleryId: number;
+  uuid: string;
+  /** The gallery as a client's selection of it names it (favourites, docs/delivery.md). */
+  selection: SelectionGallery;
   title: string;
   description: string | null;
   layout: Layout;
@@ -107,6 +111,9 @@ export interface GalleryView {
 
 export interface MediaView {
   kind: 'media';
+  galleryUuid: string;
+  /** The gallery as a client's selection of it names it (favourites, docs/delivery.md). */
+  selection: SelectionGallery;
   title: string;
   uuid: string;
   description: string | null;
@@ -127,6 +134,29 @@ export interface MediaView {
   restricted: boolean;
   /** Canonical address, share card and JSON-LD (src/site/share.ts). */
   meta: PageMeta;
+}
+
+/** A photo of a client's selection as its page shows it. */
+export interface FavouriteItem {
+  id: number;
+  uuid: string;
+  title: string;
+  href: string;
+  picture: Picture;
+}
+
+/** A gallery a visitor may see, for choosing favourites in it (SiteService.favouriteGallery). */
+export interface FavouriteGallery {
+  kind: 'favourites';
+  uuid: string;
+  title: string;
+  href: string;
+  crumbs: Crumb[];
+  selection: SelectionGallery;
+  /** Media ids by UUID, of the UUIDs given, for those the visitor sees in this gallery. */
+  idsOf(uuids: readonly string[]): Promise<Map<string, number>>;
+  /** The thumbnails of the medias given that the visitor still sees here, in that order. */
+  items(ids: readonly number[]): Promise<FavouriteItem[]>;
 }
 
 /** A page the visitor may not see yet. */
@@ -265,6 +295,8 @@ export class SiteService {
     return {
       kind: 'gallery',
       galleryId: gallery.id,
+      uuid: gallery.uuid,
+      selection: selectionGallery(at, gallery),
       // The root gallery's own name (a rename shows at once); the website's title is the header's (and the card's).
       title: gallery.name,
       description: gallery.description,
@@ -323,6 +355,8 @@ export class SiteService {
     }
     return {
       kind: 'media',
+      galleryUuid: gallery.uuid,
+      selection: selectionGallery(at, gallery),
       title: titleOf(m),
       uuid: m.uuid,
       description: m.description,
@@ -340,6 +374,48 @@ export class SiteService {
       indexable: indexable(chain, decision),
       restricted: decision.restricted,
       meta,
+    };
+  }
+
+  /**
+   * A gallery named by its UUID (a favourites form or page), as this visitor may see it: the
+   * same decision as its page, over the same chain. `idsOf` gives the ids of the medias the
+   * visitor sees there (others are left out); `items` the thumbnails of those still visible, in
+   * the order given.
+   */
+  async favouriteGallery(at: SiteAddress, galleryUuid: string, pass: VisitorPass | undefined, now = Date.now()): Promise<FavouriteGallery | Refusal> {
+    if (!isUuid(galleryUuid)) return { kind: 'not-found' };
+    const row = await this.repo.galleryByUuid(at.website.id, galleryUuid);
+    if (!row) return { kind: 'not-found' };
+    const access = await this.access(at, row.full_url_path, pass);
+    if (access.kind !== 'ok') return access.refusal;
+    const { chain, gate, decision } = access;
+    const gallery = chain[chain.length - 1];
+    const visible = async (ids: readonly number[]): Promise<number[]> => {
+      const order = await this.orders.of(gallery);
+      return ids.filter((id) => order.positionOf(id) >= 0);
+    };
+    return {
+      kind: 'favourites',
+      uuid: gallery.uuid,
+      title: gallery.name,
+      href: galleryHref(at.homePath, gallery.full_url_path),
+      crumbs: crumbs(at, chain),
+      selection: selectionGallery(at, gallery),
+      idsOf: async (uuids) => {
+        const found = await this.repo.mediaIds(uuids.filter(isUuid).map((u) => u.toLowerCase()));
+        const shown = new Set(await visible([...found.values()]));
+        return new Map([...found].filter(([, id]) => shown.has(id)));
+      },
+      items: async (ids) => {
+        const shown = await visible(ids);
+        const { medias, renditions } = await this.repo.medias(shown);
+        const sign = this.signer(decision, pass, now, gallery.uuid, gate);
+        return shown.flatMap((id) => {
+          const m = medias.get(id);
+          return m ? [{ id, uuid: m.uuid, title: titleOf(m), href: mediaHref(at.homePath, gallery.full_url_path, m.uuid), picture: picture(m, renditions.get(id) ?? [], sign) }] : [];
+        });
+      },
     };
   }
 
@@ -541,6 +617,10 @@ function originalExpiry(now: number): Date {
 
 function visitorOf(pass: VisitorPass | undefined): string {
   return pass?.id ?? 'anonymous';
+}
+
+function selectionGallery(at: SiteAddress, g: SiteGallery): SelectionGallery {
+  return { id: g.id, ownerId: at.website.owner_id, name: g.name, pickLimit: g.pick_limit };
 }
 
 export function galleryHref(homePath: string, fullUrlPath: string): string {

@@ -24,7 +24,7 @@ export interface UsedLink {
 /** Why a link opened nothing. */
 export type DeadLink = 'unknown' | 'used' | 'expired';
 
-const SITE_COLUMNS = ['websites.id', 'websites.uuid', 'websites.urlname', 'websites.title', 'websites.hostname'] as const;
+const SITE_COLUMNS = ['websites.id', 'websites.uuid', 'websites.urlname', 'websites.title', 'websites.hostname', 'websites.owner_id'] as const;
 
 export class VisitorsRepository {
   constructor(private readonly db: Db) {}

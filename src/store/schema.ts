@@ -124,6 +124,18 @@ export interface LightboxesTable {
   owner_id: number;
   name: string;
   created_at: string;
+  /** Favourites (migration 014): the gallery a client's selection was made in; null for other lightboxes. */
+  gallery_id: Generated<number | null>;
+  /** The client: the proved address, or `guest:<pass id>` (docs/delivery.md). */
+  client_key: Generated<string | null>;
+  client_email: Generated<string | null>;
+  client_name: Generated<string | null>;
+  /** 1: the address was proved by a sign-in link. */
+  client_verified: Generated<number>;
+  /** open | sent. */
+  state: Generated<string>;
+  sent_at: Generated<string | null>;
+  updated_at: Generated<string | null>;
 }
 
 export interface GalleriesTable {
@@ -150,6 +162,8 @@ export interface GalleriesTable {
   url_path_auto: Generated<number>;
   /** Moved by triggers whenever the gallery's visible order may have changed (migration 009). */
   order_stamp: Generated<number>;
+  /** Extension (migration 014): how many photos a client may choose here; null: no limit of the photographer's. */
+  pick_limit: Generated<number | null>;
   published_at: string;
   created_at: string;
   updated_at: string;
@@ -222,6 +236,9 @@ export interface LightboxMediasTable {
   lightbox_id: number;
   media_id: number;
   position: number;
+  /** Favourites (migration 014): the client's note and when the photo was picked. */
+  note: Generated<string | null>;
+  picked_at: Generated<string | null>;
 }
 
 export interface MediaPricingProfilesTable {

@@ -106,7 +106,7 @@ describe('admin and api help', { timeout: 60_000 }, () => {
     await rm(join(dataDir, '..'), { recursive: true, force: true });
   });
   const run = (entry: string, ...args: string[]) => runBuilt(entry, args, { env: childEnv({ DATA_DIR: dataDir }) });
-  const COMMANDS = ['user create', 'app create', 'website create', 'website share', 'artist create', 'display-style set', 'pricing-profile create', 'watermark create', 'client link', 'lightbox create'];
+  const COMMANDS = ['user create', 'app create', 'website create', 'website share', 'artist create', 'display-style set', 'pricing-profile create', 'watermark create', 'client link', 'lightbox create', 'lightbox list'];
 
   it('admin --help lists every command on stdout and exits 0', async () => {
     for (const flag of ['--help', '-h', 'help']) {
@@ -326,6 +326,14 @@ eachDatabase((kind) => {
       const row = await db().selectFrom('lightboxes').selectAll().where('uuid', '=', out.uuid as string).executeTakeFirstOrThrow();
       expect(row).toMatchObject({ owner_id: user.id, name: 'Client favourites' });
       humanTextOf(await admin(target, 'lightbox', 'create', '--owner', ann.email, '--name', 'Second'));
+    });
+
+    it('lightbox list --json prints the owner\'s lightboxes with their counts and states', async () => {
+      const out = jsonOf(await admin(target, 'lightbox', 'list', '--owner', ann.email, '--json'));
+      const list = out.lightboxes as Array<Record<string, unknown>>;
+      expect(list.map((l) => l.name)).toEqual(expect.arrayContaining(['Client favourites', 'Second']));
+      expect(list.find((l) => l.name === 'Client favourites')).toMatchObject({ count: 0, state: 'open', gallery: null, client: null, verified: null });
+      expect(humanTextOf(await admin(target, 'lightbox', 'list', '--owner', ann.email))).toContain('Client favourites');
     });
 
     it('exits quietly when its output is closed early (`… | true`): no EPIPE, exit 0, the command done', async () => {

@@ -41,7 +41,7 @@ for (const db of ['sqlite', ...(PG ? ['postgres'] : [])] as const) {
       const { user } = await core.users.create({ email: 'order@example.com', password: 'correct horse battery staple' });
       await core.websites.create(user, { urlname: 'order', title: 'Order' });
       const d = core.store.db;
-      const website = await d.selectFrom('websites').select(['id', 'uuid', 'urlname', 'title', 'hostname']).where('urlname', '=', 'order').executeTakeFirstOrThrow();
+      const website = await d.selectFrom('websites').select(['id', 'uuid', 'urlname', 'title', 'hostname', 'owner_id']).where('urlname', '=', 'order').executeTakeFirstOrThrow();
       const root = await d.selectFrom('galleries').select('id').where('website_id', '=', website.id).where('parent_id', 'is', null).executeTakeFirstOrThrow();
       galleryId = root.id;
       const artist = await d.selectFrom('artists').select('id').where('owner_id', '=', user.id).executeTakeFirstOrThrow();

@@ -100,8 +100,11 @@ class VisitorWorld implements VisitorResolver {
     const sealedDownloadQuery = queryOf(urls.signed(protectedKey, soon, urls.sealClient('client@example.com'), locked.uuid, true));
 
     // A pass for the password gallery, as a visitor gets it.
-    const opened = await visit(svc, `/sites/${site.urlname}/_password`, { form: { gallery: locked.uuid, password: PASSWORD, back: `/sites/${site.urlname}/-/${locked.path}` } });
-    if (opened.status !== 303) throw new Error(`the password form answered ${opened.status}`);
+    const unnamed = await visit(svc, `/sites/${site.urlname}/_password`, { form: { gallery: locked.uuid, password: PASSWORD, back: `/sites/${site.urlname}/-/${locked.path}` } });
+    if (unnamed.status !== 303) throw new Error(`the password form answered ${unnamed.status}`);
+    // The same pass with a name and an address given for favourites (docs/delivery.md), so the fuzz picks too.
+    const opened = await visit(svc, `/sites/${site.urlname}/_favourites/identify`, { cookie: cookieOf(unnamed), form: { name: 'Fuzz <i>client</i>', email: 'fuzz@example.com', back: `/sites/${site.urlname}/` } });
+    if (opened.status !== 303) throw new Error(`the favourites identify form answered ${opened.status}`);
 
     const world = new VisitorWorld(svc, {
       urlname: site.urlname,
@@ -145,6 +148,7 @@ class VisitorWorld implements VisitorResolver {
       passwordMedia: medias.passwordMedia,
       aclMedia: medias.aclMedia,
       passwordGallery: locked.uuid,
+      publicGallery: listed.uuid,
       aclGallery: clients.uuid,
       hiddenPasswordGallery: hiddenLocked.uuid,
       galleryPassword: PASSWORD,

@@ -12,7 +12,7 @@ import { eachDatabase, TestService } from '../support/service.js';
 import { startWorld, type World } from '../support/world.js';
 import { cookieOf, mediaLinks, startSite, uploadPhoto, visit, waitForRenditions } from './site-support.js';
 
-const CSP = "default-src 'none'; img-src 'self'; style-src 'self'; font-src 'self'; script-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+const CSP = "default-src 'none'; img-src 'self'; style-src 'self'; font-src 'self'; script-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 eachDatabase((kind) => {
   let w: World;

@@ -34,6 +34,8 @@ export const VISITOR_REFS = [
   'passwordGallery',
   'aclGallery',
   'hiddenPasswordGallery',
+  /** The gallery open to all (favourites name a gallery by UUID). */
+  'publicGallery',
   'galleryPassword',
   /** Storage keys: a public rendition, a rendition of a protected gallery, an original. */
   'publicKey',
@@ -202,6 +204,45 @@ function sitePart(scheme: 'prefix' | 'host'): fc.Arbitrary<Pick<VisitorRequest, 
       if (f.extra) fields.push(f.extra);
       return fields;
     });
+  // Favourites (docs/delivery.md): a gallery by UUID, any of them or junk.
+  const favGallery = fc.oneof(
+    w(6, fc.constantFrom<VValue>([ref('publicGallery')], [ref('passwordGallery')], [ref('aclGallery')], [ref('hiddenPasswordGallery')], [ref('publicGallery', 'upper')])),
+    w(1, junk),
+  );
+  const pickForm = fc
+    .record({
+      gallery: sometimes(95, favGallery),
+      op: fc.constantFrom('pick', 'unpick', 'pick'),
+      media: sometimes(95, mediaRef),
+      note: sometimes(40, fc.oneof(w(4, constants('Crop tighter', '', ' ')), w(1, fc.constant<VValue>([{ repeat: 'é', count: 501 }])), w(2, junk))),
+      back: fc.oneof(w(9, hostileBack(scheme)), w(1, fc.constant<VValue | undefined>(undefined))),
+      extra: sometimes(15, fc.tuple(junk, junk).map(([n, v]): VField => [n, v])),
+    })
+    .map((f): VField[] => {
+      const fields: VField[] = [];
+      if (f.gallery) fields.push([['gallery'], f.gallery]);
+      if (f.media) fields.push([[f.op], f.media]);
+      if (f.note) fields.push([['note'], f.note]);
+      if (f.back) fields.push([['back'], f.back]);
+      if (f.extra) fields.push(f.extra);
+      return fields;
+    });
+  const identifyForm = fc
+    .record({
+      name: fc.oneof(w(5, constants('Anna', '', ' ', 'Zoé <b>"x"</b>', 'n'.repeat(101))), w(2, junk)),
+      email: fc.oneof(w(5, constants('client@example.com', 'guest@example.com', 'not-an-email', '', `${'x'.repeat(300)}@example.com`)), w(1, junk)),
+      back: fc.oneof(w(9, hostileBack(scheme)), w(1, fc.constant<VValue | undefined>(undefined))),
+      pending: sometimes(30, fc.tuple(favGallery, mediaRef)),
+    })
+    .map((f): VField[] => {
+      const fields: VField[] = [[['name'], f.name], [['email'], f.email]];
+      if (f.back) fields.push([['back'], f.back]);
+      if (f.pending) fields.push([['gallery'], f.pending[0]], [['pick'], f.pending[1]]);
+      return fields;
+    });
+  const sendForm = fc
+    .record({ gallery: favGallery, confirm: sometimes(60, fc.oneof(w(5, constants('yes')), w(1, junk))) })
+    .map((f): VField[] => (f.confirm ? [[['gallery'], f.gallery], [['confirm'], f.confirm]] : [[['gallery'], f.gallery]]));
   const signinForm = fc
     .record({
       email: fc.oneof(w(5, constants('client@example.com', 'guest@example.com', 'not-an-email', '', 'a@b', `${'x'.repeat(300)}@example.com`)), w(1, junk)),
@@ -225,6 +266,12 @@ function sitePart(scheme: 'prefix' | 'host'): fc.Arbitrary<Pick<VisitorRequest, 
     w(6, post('_password', passwordForm)),
     w(3, get(fc.constant<VValue>(['_signin']), fc.oneof(w(5, hostileBack(scheme).map((b): VField[] => [[['back'], b]])), w(1, fc.constant<VField[]>([])), w(1, pageQuery)))),
     w(3, post('_signin', signinForm)),
+    w(5, post('_favourites/pick', pickForm).chain((r) => fc.boolean().map((json) => (json ? { ...r, headers: [...r.headers, ['Accept', ['application/json']] as [string, VValue]] } : r)))),
+    w(2, post('_favourites/identify', identifyForm)),
+    w(2, post('_favourites/send', sendForm)),
+    w(2, get(fc.constant<VValue>(['_favourites']))),
+    w(3, get(favGallery.map((g): VValue => ['_favourites/', ...g]))),
+    w(1, get(constants('_favourites/', '_favourites/pick', '_favourites/x/y', '_Favourites'))),
     w(
       4,
       get(

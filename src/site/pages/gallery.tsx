@@ -9,6 +9,7 @@ import type { Credit } from '../share.js';
 import { Layout, type Frame } from './layout.js';
 import { formatDate } from './messages.js';
 import { Img, LockIcon } from './picture.js';
+import { FavouritesCounter, FavouritesForm, Heart, type FavouritesBar } from './favourites.js';
 
 /**
  * What each layout draws a photo at, for `sizes` (the browser then picks the smallest rendition
@@ -48,7 +49,7 @@ const EAGER: Record<LayoutName, number> = { justified: 0, grid: 0, masonry: 0, s
  */
 const NATIVE = 3;
 
-function Item(props: { m: MediaItem; layout: LayoutName; index: number; total: number; captions: boolean }): VNode {
+function Item(props: { m: MediaItem; layout: LayoutName; index: number; total: number; captions: boolean; favourites?: FavouritesBar }): VNode {
   const { m, layout } = props;
   const r = m.picture.width / Math.max(1, m.picture.height);
   const eager = props.index < EAGER[layout];
@@ -79,6 +80,7 @@ function Item(props: { m: MediaItem; layout: LayoutName; index: number; total: n
         )}
         {props.captions ? <span class="cap">{m.title}</span> : null}
       </a>
+      {props.favourites ? <Heart bar={props.favourites} uuid={m.uuid} title={m.title} /> : null}
       {layout === 'slideshow' ? (
         <p class="progress">
           <progress max={props.total} value={props.index + 1} aria-label="Photo" /> {props.index + 1} / {props.total}
@@ -116,7 +118,7 @@ function Child(props: { c: ChildItem }): VNode {
   );
 }
 
-export function GalleryPage(props: { view: GalleryView; frame: Omit<Frame, 'title' | 'indexable' | 'crumbs' | 'script'> }): VNode {
+export function GalleryPage(props: { view: GalleryView; favourites?: FavouritesBar; frame: Omit<Frame, 'title' | 'indexable' | 'crumbs' | 'script'> }): VNode {
   const v = props.view;
   const p = v.presentation;
   const pageHref = (n: number) => (n === 1 ? v.href : `${v.href}?page=${n}`);
@@ -124,6 +126,12 @@ export function GalleryPage(props: { view: GalleryView; frame: Omit<Frame, 'titl
     <Layout {...props.frame} title={v.page > 1 ? `${v.title} (page ${v.page})` : v.title} indexable={v.indexable} crumbs={v.crumbs} script={v.medias.length > 0}>
       <h1>{v.title}</h1>
       {v.description ? <p class="desc">{v.description}</p> : null}
+      {props.favourites && v.medias.length > 0 ? (
+        <>
+          <FavouritesForm bar={props.favourites} />
+          <FavouritesCounter bar={props.favourites} />
+        </>
+      ) : null}
       {v.children.length > 0 ? (
         <section aria-labelledby="subs">
           <h2 id="subs">Galleries</h2>
@@ -148,7 +156,7 @@ export function GalleryPage(props: { view: GalleryView; frame: Omit<Frame, 'titl
           ) : null}
           <ul class={`media ${v.layout} sp-${p.spacing}${p.captions ? ' captions' : ''}`} data-layout={v.layout}>
             {v.medias.map((m, i) => (
-              <Item key={m.uuid} m={m} layout={v.layout} index={i} total={v.medias.length} captions={p.captions} />
+              <Item key={m.uuid} m={m} layout={v.layout} index={i} total={v.medias.length} captions={p.captions} favourites={props.favourites} />
             ))}
           </ul>
         </section>

@@ -5,8 +5,46 @@ import type { MediaView } from '../service.js';
 import { Layout, type Frame } from './layout.js';
 import { MediaFacts } from './media-facts.js';
 import { Img } from './picture.js';
+import { FavouritesCounter, type FavouritesBar } from './favourites.js';
 
-export function MediaPage(props: { view: MediaView; frame: Omit<Frame, 'title' | 'indexable' | 'crumbs' | 'script'> }): VNode {
+/** A photo's heart and note on its own page: one form, without script. */
+function Favourite(props: { bar: FavouritesBar; uuid: string }): VNode {
+  const b = props.bar;
+  const note = b.picked.get(props.uuid);
+  const picked = note !== undefined;
+  return (
+    <section aria-labelledby="fav-h" class="fav-media">
+      <h2 id="fav-h">Favourite</h2>
+      <FavouritesCounter bar={b} />
+      {b.sent ? (
+        <p>{picked ? `In your selection${note ? `: ${note}` : ''}.` : 'Not in your selection.'}</p>
+      ) : (
+        <form method="post" action={b.action} class="note">
+          <input type="hidden" name="gallery" value={b.gallery} />
+          <input type="hidden" name="back" value={b.back} />
+          {b.identified ? (
+            <>
+              <label for="fav-note">Note for the photographer</label>
+              <textarea id="fav-note" name="note" maxlength={500} rows={2} value={note ?? ''} />
+            </>
+          ) : null}
+          <span class="actions">
+            <button type="submit" name="pick" value={props.uuid}>
+              {picked ? 'Save the note' : 'Add to my favourites'}
+            </button>
+            {picked ? (
+              <button type="submit" name="unpick" value={props.uuid} class="quiet">
+                Remove from my favourites
+              </button>
+            ) : null}
+          </span>
+        </form>
+      )}
+    </section>
+  );
+}
+
+export function MediaPage(props: { view: MediaView; favourites?: FavouritesBar; frame: Omit<Frame, 'title' | 'indexable' | 'crumbs' | 'script'> }): VNode {
   const v = props.view;
   return (
     <Layout {...props.frame} title={v.title} indexable={v.indexable} crumbs={v.crumbs}>
@@ -32,6 +70,7 @@ export function MediaPage(props: { view: MediaView; frame: Omit<Frame, 'title' |
             <span />
           )}
         </nav>
+        {props.favourites ? <Favourite bar={props.favourites} uuid={v.uuid} /> : null}
         {v.description ? <p class="desc">{v.description}</p> : null}
         <MediaFacts view={v} />
         {v.keywords.length > 0 ? (

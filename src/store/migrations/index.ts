@@ -14,6 +14,7 @@ import * as m010 from './010_page_stamps.js';
 import * as m011 from './011_website_brand.js';
 import * as m012 from './012_job_lanes.js';
 import * as m013 from './013_presentation.js';
+import * as m014 from './014_favourites.js';
 import * as m016 from './016_activity.js';
 
 const modules = {
@@ -30,6 +31,7 @@ const modules = {
   '011_website_brand': m011,
   '012_job_lanes': m012,
   '013_presentation': m013,
+  '014_favourites': m014,
   '016_activity': m016,
 };
 

@@ -1,0 +1,232 @@
+// Favourites on the website (docs/delivery.md), under `<home>/_favourites`:
+//   GET  _favourites                 the visitor's selections on this website
+//   GET  _favourites/<gallery-uuid>  one selection: its photos, notes, counter, "send"
+//   POST _favourites/pick            pick=<media> | unpick=<media> [note] in gallery=<uuid>
+//   POST _favourites/identify        name + e-mail of a visitor who has not signed in
+//   POST _favourites/send            sends a selection (confirm=yes; without it, asks)
+// Reached through routes.ts (`visit`: the website, its budget, the pass). Every
+// post must come from the website itself (kit.fromOwnSite, as the password
+// form). A post with `Accept: application/json` (the gallery page's script)
+// gets JSON instead of a page or a redirect. Every page here is the visitor's
+// own: never cached (`personal`), never in the micro-cache.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../http/errors.js';
+import type { Client } from '../lightboxes/service.js';
+import { backUnder, cookiePath, type SiteAddress } from './address.js';
+import type { WebsiteDeps, WebsiteKit } from './kit.js';
+import { ConfirmSendPage, IdentifyPage, SelectionPage, SelectionsPage } from './pages/favourites.js';
+import { render } from './pages/layout.js';
+import { passCookie } from './pass-cookie.js';
+import type { VisitorPass } from './pass.js';
+import type { FavouriteGallery, Refusal } from './service.js';
+import { MAX_EMAIL_LENGTH, normaliseEmail } from './signin-service.js';
+
+export const FAVOURITES = '_favourites';
+/** A name typed to choose favourites. */
+export const MAX_CLIENT_NAME_LENGTH = 100;
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+const GALLERY_PAGE = /^[0-9a-fA-F-]{36}$/;
+
+/** Who chooses with this pass: the proved address first, else the name and address the visitor typed. */
+export function clientOf(pass: VisitorPass | undefined): Client | undefined {
+  if (!pass) return undefined;
+  if (pass.email) return { key: pass.email, email: pass.email, name: pass.guest?.name ?? null, verified: true };
+  if (pass.guest) return { key: `guest:${pass.id}`, email: pass.guest.email, name: pass.guest.name, verified: false };
+  return undefined;
+}
+
+export interface FavouriteVisit {
+  at: SiteAddress;
+  pass: VisitorPass | undefined;
+  query: URLSearchParams;
+}
+
+export function favouritePages(kit: WebsiteKit, deps: WebsiteDeps) {
+  const { site, lightboxes, passes } = deps;
+  const secure = () => deps.config.publicUrl.startsWith('https:');
+  const notFound = () => new ApiError('not_found', 'There is nothing at this address.');
+  const personal = (reply: FastifyReply, status: number, html: string) => kit.html(reply, status, html, { personal: true });
+  const pickAction = (at: SiteAddress) => `${at.homePath}/${FAVOURITES}/pick`;
+  const selectionHref = (at: SiteAddress, galleryUuid: string) => `${at.homePath}/${FAVOURITES}/${galleryUuid.toLowerCase()}`;
+
+  /** The gallery a form or page names, as this visitor may see it; anything else is a 404 (what one cannot see is not there). */
+  const galleryOf = async (v: FavouriteVisit, uuid: string | undefined): Promise<FavouriteGallery> => {
+    const g: FavouriteGallery | Refusal = uuid ? await site.favouriteGallery(v.at, uuid, v.pass) : { kind: 'not-found' };
+    if (g.kind !== 'favourites') throw notFound();
+    return g;
+  };
+
+  const identifyPage = (reply: FastifyReply, v: FavouriteVisit, back: string, o: { status?: number; pending?: { gallery: string; pick: string }; name?: string; email?: string; error?: string } = {}) =>
+    personal(
+      reply,
+      o.status ?? 200,
+      render(
+        IdentifyPage({
+          frame: kit.frameOf(v.at),
+          action: `${v.at.homePath}/${FAVOURITES}/identify`,
+          signinHref: `${v.at.homePath}/_signin?back=${encodeURIComponent(back)}`,
+          back,
+          pending: o.pending,
+          name: o.name,
+          email: o.email,
+          error: o.error,
+        }),
+      ),
+    );
+
+  const get = async (reply: FastifyReply, v: FavouriteVisit, sub: string) => {
+    const here = sub === '' ? `${v.at.homePath}/${FAVOURITES}` : selectionHref(v.at, sub);
+    // One address per page, as the other pages: whatever a visitor adds goes there first.
+    if ([...v.query.keys()].length > 0 || (sub !== '' && sub !== sub.toLowerCase())) return reply.code(301).header('location', here).send();
+    if (sub !== '' && !GALLERY_PAGE.test(sub)) throw notFound();
+    const client = clientOf(v.pass);
+    if (sub !== '') {
+      const g = await galleryOf(v, sub);
+      if (!client) return identifyPage(reply, v, here);
+      const view = await lightboxes.view(g.selection, client);
+      const notes = new Map(view.picks.map((p) => [p.media_id, p.note]));
+      const items = (await g.items(view.picks.map((p) => p.media_id))).map((m) => ({ ...m, note: notes.get(m.id) ?? null }));
+      const page = SelectionPage({
+        frame: kit.frameOf(v.at),
+        client,
+        gallery: { uuid: g.uuid, title: g.title, href: g.href, crumbs: g.crumbs },
+        state: view.state,
+        count: view.count,
+        limit: view.limit,
+        items,
+        pickAction: pickAction(v.at),
+        sendAction: `${v.at.homePath}/${FAVOURITES}/send`,
+        here,
+      });
+      return personal(reply, 200, render(page));
+    }
+    if (!client) return identifyPage(reply, v, here);
+    // Only the galleries this visitor may still open are listed (a new password closes one).
+    const rows = await lightboxes.selectionsOnWebsite(client, v.at.website.id);
+    const selections = [];
+    for (const s of rows) {
+      const g = await site.favouriteGallery(v.at, s.gallery_uuid, v.pass);
+      if (g.kind !== 'favourites') continue;
+      selections.push({ title: g.title, href: selectionHref(v.at, g.uuid), count: s.count, limit: g.selection.pickLimit, state: s.state === 'sent' ? ('sent' as const) : ('open' as const), sentAt: s.sent_at });
+    }
+    return personal(reply, 200, render(SelectionsPage({ frame: kit.frameOf(v.at), client, selections })));
+  };
+
+  const pick = async (req: FastifyRequest, reply: FastifyReply, v: FavouriteVisit, form: URLSearchParams) => {
+    const json = wantsJson(req);
+    const galleryUuid = one(form, 'gallery');
+    const picked = one(form, 'pick');
+    const unpicked = one(form, 'unpick');
+    const note = one(form, 'note');
+    const media = unpicked ?? picked;
+    if (media === undefined) throw new ApiError('missing_parameter', 'Choose a photo.');
+    const g = await galleryOf(v, galleryUuid);
+    const back = backUnder(v.at.homePath, one(form, 'back')) ?? g.href;
+    const client = clientOf(v.pass);
+    if (!client) {
+      if (json) return reply.code(403).header('cache-control', 'no-store').send({ identify: true, error: 'Tell the photographer who you are first.' });
+      return identifyPage(reply, v, back, { pending: unpicked === undefined ? { gallery: g.uuid, pick: media } : undefined });
+    }
+    const id = (await g.idsOf([media])).get(media.toLowerCase());
+    if (id === undefined) throw notFound();
+    const r = unpicked !== undefined ? await lightboxes.unpick(g.selection, client, id) : await lightboxes.pick(g.selection, client, id, note);
+    if (json) return reply.code(200).header('cache-control', 'no-store').send(r);
+    return reply.code(303).header('location', back).header('cache-control', 'no-store').send();
+  };
+
+  const identify = async (req: FastifyRequest, reply: FastifyReply, v: FavouriteVisit, form: URLSearchParams) => {
+    const back = backUnder(v.at.homePath, one(form, 'back')) ?? `${v.at.homePath}/`;
+    const name = (one(form, 'name') ?? '').replace(/\s+/g, ' ').trim();
+    const rawEmail = one(form, 'email') ?? '';
+    const email = normaliseEmail(rawEmail);
+    const gallery = one(form, 'gallery');
+    const pending = one(form, 'pick');
+    const again = (error: string) =>
+      identifyPage(reply, v, back, { status: 422, error, name: name.slice(0, MAX_CLIENT_NAME_LENGTH), email: rawEmail.slice(0, MAX_EMAIL_LENGTH), pending: gallery && pending ? { gallery, pick: pending } : undefined });
+    if (name === '' || name.length > MAX_CLIENT_NAME_LENGTH || /[\x00-\x1f\x7f]/.test(name)) return again(`Enter your name (at most ${MAX_CLIENT_NAME_LENGTH} characters).`);
+    if (!email) return again('Enter an e-mail address.');
+    const pass = passes.withGuest(v.pass ?? passes.fresh(v.at.website.uuid), name, email);
+    reply.header('set-cookie', passCookie(passes, pass, cookiePath(v.at), secure()));
+    // The heart that brought the visitor here is picked now, when its gallery and photo are still theirs to see.
+    if (gallery && pending) {
+      const g = await site.favouriteGallery(v.at, gallery, pass);
+      const client = clientOf(pass);
+      const id = g.kind === 'favourites' ? (await g.idsOf([pending])).get(pending.toLowerCase()) : undefined;
+      try {
+        if (g.kind === 'favourites' && client && id !== undefined) await lightboxes.pick(g.selection, client, id);
+      } catch (err) {
+        // Full or sent already: the visitor lands on the page, which says so when they pick again.
+        if (!(err instanceof ApiError)) throw err;
+      }
+    }
+    return reply.code(303).header('location', back).header('cache-control', 'no-store').send();
+  };
+
+  const send = async (_req: FastifyRequest, reply: FastifyReply, v: FavouriteVisit, form: URLSearchParams) => {
+    const g = await galleryOf(v, one(form, 'gallery'));
+    const client = clientOf(v.pass);
+    const here = selectionHref(v.at, g.uuid);
+    if (!client) return identifyPage(reply, v, here);
+    if (one(form, 'confirm') !== 'yes') {
+      const view = await lightboxes.view(g.selection, client);
+      const page = ConfirmSendPage({ frame: kit.frameOf(v.at), gallery: { uuid: g.uuid, title: g.title }, count: view.count, action: `${v.at.homePath}/${FAVOURITES}/send`, back: here });
+      return personal(reply, 200, render(page));
+    }
+    const sent = await lightboxes.send(g.selection, client);
+    if (sent.ownerEmail) {
+      deps.mailer.sendSelection({
+        to: sent.ownerEmail,
+        siteTitle: v.at.website.title || v.at.website.urlname,
+        galleryName: g.title,
+        clientName: client.name,
+        clientEmail: client.email,
+        verified: client.verified,
+        count: sent.count,
+        lightboxUuid: sent.uuid,
+        url: `${deps.config.publicUrl}/lightboxes/${sent.uuid}.xml`,
+      });
+    }
+    return reply.code(303).header('location', here).header('cache-control', 'no-store').send();
+  };
+
+  const post = async (req: FastifyRequest, reply: FastifyReply, v: FavouriteVisit, sub: string) => {
+    // A cross-site page must not pick, send or name a visitor in their stead.
+    if (!kit.fromOwnSite(req, v.at)) throw new ApiError('forbidden', 'This form can only be sent from the website itself.');
+    const form = formOf(req);
+    try {
+      if (sub === 'pick') return await pick(req, reply, v, form);
+      if (sub === 'identify') return await identify(req, reply, v, form);
+      if (sub === 'send') return await send(req, reply, v, form);
+    } catch (err) {
+      // The script reads a refusal (the limit reached, a sent selection) as JSON.
+      if (err instanceof ApiError && wantsJson(req) && err.status < 500) return reply.code(err.status).header('cache-control', 'no-store').send({ error: err.message });
+      throw err;
+    }
+    throw notFound();
+  };
+
+  return { get, post };
+}
+
+function wantsJson(req: FastifyRequest): boolean {
+  return (req.headers.accept ?? '').includes('application/json');
+}
+
+/** One field of the form: absent, or given once. */
+function one(form: URLSearchParams, name: string): string | undefined {
+  const all = form.getAll(name);
+  if (all.length > 1) throw new ApiError('bad_request', `${name} is given more than once`);
+  return all[0];
+}
+
+function formOf(req: FastifyRequest): URLSearchParams {
+  const type = (req.headers['content-type'] ?? '').toLowerCase();
+  if (!type.startsWith('application/x-www-form-urlencoded')) throw new ApiError('unsupported_media_type', 'Send the form as application/x-www-form-urlencoded.');
+  if (req.body !== undefined && req.body !== null && !Buffer.isBuffer(req.body)) throw new ApiError('bad_request', 'The form could not be read.');
+  try {
+    return new URLSearchParams(req.body ? strictUtf8.decode(req.body) : '');
+  } catch {
+    throw new ApiError('bad_encoding', 'The form is not valid UTF-8.');
+  }
+}
