@@ -8,6 +8,8 @@ import type { Config } from '../config.js';
 import { ApiError } from '../http/errors.js';
 import { Params } from '../http/params.js';
 import type { RateLimit } from '../http/rate-limit.js';
+import type { GalleriesService } from '../galleries/service.js';
+import type { JobQueue } from '../jobs/service.js';
 import type { MediaService } from '../media/service.js';
 import type { StorageBackend } from '../storage/backend.js';
 import { imageSources } from '../storage/image-sources.js';
@@ -25,6 +27,10 @@ export interface StudioDeps {
   sessions: SessionStore;
   websites: WebsitesService;
   media: MediaService;
+  /** The media grid of one gallery: its name, its manual order (moveMedias). */
+  galleries: GalleriesService;
+  /** The batch edit's progress: a job of the user (JobQueue.status, the API's rule). */
+  jobs: JobQueue;
   /** Where renditions are: an owner's thumbnails are streamed from it (a media not yet public has no public address). */
   storage: StorageBackend;
   /** The API's request budget (RATE_LIMIT), keyed `studio:user:<id>` or `studio:addr:<ip>`; null when off. */
