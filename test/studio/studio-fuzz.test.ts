@@ -28,6 +28,10 @@ const POSTS = [
   '/studio/websites/{site}/new-page',
   '/studio/websites/{site}/pages/{slug}',
   '/studio/websites/{site}/pages/{slug}/delete',
+  '/studio/media/batch',
+  '/studio/media/move',
+  '/studio/media/{uuid}/replace',
+  '/studio/media/{uuid}/delete',
 ];
 const GETS = [
   '/studio',
@@ -42,6 +46,11 @@ const GETS = [
   '/studio/websites/{site}/new-page',
   '/studio/websites/{site}/pages/{slug}',
   '/studio/thumbs/{uuid}',
+  '/studio/media',
+  '/studio/media?gallery={junk}&page={junk}&job={junk}',
+  '/studio/media/items.json?offset={junk}&limit={junk}&gallery={junk}',
+  '/studio/media/jobs/{uuid}',
+  '/studio/media/{uuid}',
   '/studio/_assets/{junk}',
   '/studio/{junk}',
 ];
