@@ -58,6 +58,7 @@ code.secret{word-break:break-all;font-size:1rem}
 @media (max-width:40rem){main{padding:.75rem}header.bar{padding:.5rem .75rem}}
 /* media (the library grid, batch edit: pages/media.tsx, browser/media.js) */
 main.wide{max-width:90rem}
+#grid-wrap [hidden]{display:none}
 .media-head h1{margin-bottom:.25rem}
 .js-only{display:none}
 .js-only.on{display:inline-flex;gap:.5rem}

@@ -7,7 +7,9 @@
 
 const PAGE = 200;
 /** Where a thumbnail's request waits for scrolling to pause, so a fling asks for none of the rows it passes. */
-const SETTLE_MS = 120;
+const SETTLE_MS = 150;
+/** Thumbnail requests of ours in flight at once, at most. */
+const LOADING = 12;
 const MIN_CELL = 168;
 const CAPTION = 30;
 
@@ -146,7 +148,10 @@ function grid(wrap) {
     cellW = Math.floor(width / cols);
     rowH = cellW + CAPTION;
     space.style.height = `${Math.ceil(total / cols) * rowH}px`;
-    for (const el of cells.values()) el.remove();
+    for (const el of cells.values()) {
+      drop(el.firstChild);
+      el.remove();
+    }
     cells.clear();
     render();
   }
@@ -164,7 +169,7 @@ function grid(wrap) {
     const img = el.firstChild;
     if (item && item.uuid !== el.dataset.uuid) {
       el.dataset.uuid = item.uuid;
-      img.removeAttribute('src');
+      drop(img);
       img.dataset.src = item.thumb ? `/studio/thumbs/${item.uuid}` : '';
     }
   }
@@ -208,7 +213,7 @@ function grid(wrap) {
     for (const [i, el] of cells) {
       if (i < from || i >= to) {
         // Out of the window: its thumbnail's request (if any) is cancelled with the element.
-        el.firstChild.removeAttribute('src');
+        drop(el.firstChild);
         el.remove();
         cells.delete(i);
       }
@@ -229,10 +234,37 @@ function grid(wrap) {
     settle = setTimeout(thumbs, SETTLE_MS);
   }
 
+  // Thumbnails load a few at a time, those in the window only: a cell that leaves it gives up its
+  // turn (and its request), so a long scroll never has more than LOADING requests of ours in flight.
+  let loading = 0;
   function thumbs() {
-    for (const el of cells.values()) {
-      const img = el.firstChild;
-      if (img.dataset.src && !img.getAttribute('src')) img.src = img.dataset.src;
+    queue = [...cells.values()].map((el) => el.firstChild).filter((img) => img.dataset.src && !img.getAttribute('src'));
+    pump();
+  }
+  let queue = [];
+  function pump() {
+    while (loading < LOADING && queue.length) {
+      const img = queue.shift();
+      if (!img.isConnected || img.getAttribute('src') || !img.dataset.src) continue;
+      loading++;
+      img.dataset.loading = '1';
+      const done = () => {
+        if (img.dataset.loading !== '1') return;
+        delete img.dataset.loading;
+        loading--;
+        pump();
+      };
+      img.addEventListener('load', done, { once: true });
+      img.addEventListener('error', done, { once: true });
+      img.src = img.dataset.src;
+    }
+  }
+  /** A cell leaves the window: its thumbnail's request is cancelled and its turn given back. */
+  function drop(img) {
+    img.removeAttribute('src');
+    if (img.dataset.loading === '1') {
+      delete img.dataset.loading;
+      loading--;
     }
   }
 
@@ -339,7 +371,10 @@ function grid(wrap) {
 
   function reload() {
     pages.clear();
-    for (const el of cells.values()) el.remove();
+    for (const el of cells.values()) {
+      drop(el.firstChild);
+      el.remove();
+    }
     cells.clear();
     load(0).then(() => layout(), () => {});
   }
