@@ -48,7 +48,7 @@ export async function benchStudioGrid(b: BenchContext): Promise<BenchLine[]> {
   await b.db.updateTable('medias').set({ renditions_state: 'ready' }).where('owner_id', '=', b.user.id).execute();
 
   const browser = await launchChromium();
-  const runs: Array<{ firstScreen: number; grid: number; cells: number; images: number; inFlight: number; bound: number; flingThumbs: number; total: number }> = [];
+  const runs: Array<{ firstScreen: number; grid: number; cells: number; images: number; inFlight: number; ownInFlight: number; bound: number; flingThumbs: number; total: number }> = [];
   try {
     for (let run = 0; run < RUNS; run++) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -88,6 +88,7 @@ export async function benchStudioGrid(b: BenchContext): Promise<BenchLine[]> {
       let cells = 0;
       let images = 0;
       let bound = 0;
+      let ownInFlight = 0;
       for (let step = 0; step < 5000; step++) {
         const c = await page.evaluate(() => {
           const box = document.getElementById('grid')!;
@@ -97,17 +98,23 @@ export async function benchStudioGrid(b: BenchContext): Promise<BenchLine[]> {
           const cols = Math.max(1, Math.round(box.clientWidth / (first ? first.offsetWidth : 1)));
           const inView = Math.ceil(box.clientHeight / rowH) + 1;
           const atEnd = box.scrollTop + box.clientHeight >= box.scrollHeight - 2;
+          const loading = box.querySelectorAll('img[data-loading]').length;
           if (!atEnd) box.scrollBy(0, box.clientHeight);
-          return { cells: all.length, images: box.querySelectorAll('img[src]').length, bound: (inView + 2 * Math.ceil(inView / 2)) * cols, atEnd };
+          return { loading, cells: all.length, images: box.querySelectorAll('img[src]').length, bound: (inView + 2 * Math.ceil(inView / 2)) * cols, atEnd };
         });
         cells = Math.max(cells, c.cells);
         images = Math.max(images, c.images);
         bound = c.bound;
+        ownInFlight = Math.max(ownInFlight, c.loading);
         if (c.atEnd) break;
         await page.waitForTimeout(60);
       }
       await page.waitForTimeout(500);
-      const before = thumbs;
+      const flung: string[] = [];
+      const note = (r: { url(): string }) => {
+        if (r.url().includes('/studio/thumbs/')) flung.push(new URL(r.url()).pathname);
+      };
+      page.on('request', note);
       await page.locator('#grid').evaluate(async (el) => {
         for (let i = 0; i < 60; i++) {
           el.scrollTop = el.scrollHeight * (1 - i / 60);
@@ -116,7 +123,10 @@ export async function benchStudioGrid(b: BenchContext): Promise<BenchLine[]> {
         el.scrollTop = 0;
       });
       await page.waitForTimeout(800);
-      runs.push({ firstScreen, grid, cells, images, inFlight: mostInFlight, bound, flingThumbs: thumbs - before, total: thumbs });
+      page.off('request', note);
+      // Asked for rows the fling passed: not those of the window where it stopped.
+      const shown = new Set(await page.locator('#grid img[src]').evaluateAll((imgs) => imgs.map((i) => new URL((i as HTMLImageElement).src).pathname)));
+      runs.push({ firstScreen, grid, cells, images, inFlight: mostInFlight, ownInFlight, bound, flingThumbs: flung.filter((u) => !shown.has(u)).length, total: thumbs });
       await context.close();
     }
   } finally {
@@ -133,8 +143,9 @@ export async function benchStudioGrid(b: BenchContext): Promise<BenchLine[]> {
     { name: `studio grid of ${MEDIAS}: JS+CSS transferred (sign-in to grid, ${span((r) => r.grid)} B)`, value: worst((r) => r.grid) / 1000, unit: 'kB', target: '<= 250 kB', ok: worst((r) => r.grid) <= LIMIT_BYTES },
     { name: `grid of ${MEDIAS} scrolled to the end: most cells in the DOM (${span((r) => r.cells)})`, value: worst((r) => r.cells), unit: '', target: `<= ${bound} (screen + overscan)`, ok: worst((r) => r.cells) <= bound },
     { name: `grid scrolled: most thumbnails in the DOM (${span((r) => r.images)})`, value: worst((r) => r.images), unit: '', target: `<= ${bound}`, ok: worst((r) => r.images) <= bound },
-    { name: `grid scrolled: most thumbnail requests in flight (${span((r) => r.inFlight)})`, value: worst((r) => r.inFlight), unit: '', target: `<= ${bound}`, ok: worst((r) => r.inFlight) <= bound },
-    { name: `grid flung from end to top: thumbnails asked on the way (${span((r) => r.flingThumbs)})`, value: worst((r) => r.flingThumbs), unit: '', target: `<= ${bound}`, ok: worst((r) => r.flingThumbs) <= bound },
+    { name: `grid scrolled: most thumbnail loads the page holds at once (${span((r) => r.ownInFlight)})`, value: worst((r) => r.ownInFlight), unit: '', target: '<= 12', ok: worst((r) => r.ownInFlight) <= 12 },
+    { name: `grid scrolled: most thumbnail requests open, as the browser reports them (${span((r) => r.inFlight)})`, value: worst((r) => r.inFlight), unit: '', target: `<= ${bound}`, ok: worst((r) => r.inFlight) <= bound },
+    { name: `grid flung from end to top: thumbnails asked for rows passed (${span((r) => r.flingThumbs)})`, value: worst((r) => r.flingThumbs), unit: '', target: `<= ${bound}`, ok: worst((r) => r.flingThumbs) <= bound },
     { name: `grid: thumbnails asked in all, of ${MEDIAS} (${span((r) => r.total)})`, value: worst((r) => r.total), unit: '' },
   ];
 }

@@ -105,6 +105,7 @@ function grid(wrap) {
   let rowH = MIN_CELL + CAPTION;
   let settle = 0;
   let dragging = null;
+  let queue = [];
 
   const itemAt = (i) => {
     const page = pages.get(Math.floor(i / PAGE));
@@ -230,6 +231,8 @@ function grid(wrap) {
     }
     box.append(fresh);
     for (let p = Math.floor(from / PAGE); p <= Math.floor(Math.max(from, to - 1) / PAGE); p++) if (!pages.has(p) && from < to) load(p).catch(() => {});
+    // Still moving: what waited to load waits for the next pause (in the window it will then show).
+    queue = [];
     clearTimeout(settle);
     settle = setTimeout(thumbs, SETTLE_MS);
   }
@@ -241,7 +244,6 @@ function grid(wrap) {
     queue = [...cells.values()].map((el) => el.firstChild).filter((img) => img.dataset.src && !img.getAttribute('src'));
     pump();
   }
-  let queue = [];
   function pump() {
     while (loading < LOADING && queue.length) {
       const img = queue.shift();
