@@ -2,7 +2,7 @@
 // medias with thumbnails; shift-click a range, ctrl-click, keyboard selection; bulk keywords
 // through the batch job, its progress seen to complete and the API agreeing; the virtualised
 // grid keeps at most a screenful of rows plus overscan in the DOM while scrolling to the end;
-// a manual gallery reordered by keyboard ("Move later"); axe on every screen at desktop and
+// a manual gallery reordered by drag and drop and by keyboard ("Move later"); axe on every screen at desktop and
 // phone sizes. Screenshots go to /tmp/shots-media/ (outside the repository).
 import { linkSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -181,13 +181,37 @@ describe.skipIf(!chromiumPresent)('the media library in a browser', () => {
     await context.close();
   }, 120_000);
 
+  it('reorders a manual gallery by drag and drop at desktop size, as the API lists it', async () => {
+    const { context, page, problems } = await signedIn({ width: 1280, height: 800 }, 1, false);
+    const order = async () => uuidsOf(await w.client.request('GET', '/medias.xml', { gallery_id: gallery }));
+    const before = await order();
+    await page.goto(`${w.svc.url}/studio/media?gallery=${gallery}`);
+    const grid = page.getByRole('listbox', { name: /Medias/ });
+    const first = grid.locator('#m-0');
+    const fifth = grid.locator('#m-4');
+    await fifth.waitFor();
+    const box = (await fifth.boundingBox())!;
+    // Dropped on the left half of the fifth: just before it.
+    await first.dragTo(fifth, { targetPosition: { x: 5, y: box.height / 2 } });
+    await expect.poll(order).toEqual([...before.slice(1, 4), before[0], ...before.slice(4)]);
+    // The grid reloads in the new order.
+    await expect.poll(() => grid.locator('#m-3 .cap').textContent()).toBe('Photo 1');
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 120_000);
+
   it("reorders a manual gallery with the keyboard's Move later, as the API lists it; phone size passes axe", async () => {
     const { context, page, problems } = await signedIn({ width: 390, height: 844 }, 3, true);
+    const order = async () => uuidsOf(await w.client.request('GET', '/medias.xml', { gallery_id: gallery }));
+    const before = await order();
+    const at = before.indexOf(medias[1]);
     await page.goto(`${w.svc.url}/studio/media?gallery=${gallery}`);
     const grid = page.getByRole('listbox', { name: /Medias/ });
     await grid.getByRole('option', { name: 'Photo 2', exact: true }).click();
     await page.getByRole('button', { name: 'Move later' }).click();
-    await expect.poll(async () => uuidsOf(await w.client.request('GET', '/medias.xml', { gallery_id: gallery })).slice(0, 3)).toEqual([medias[0], medias[2], medias[1]]);
+    const after = [...before];
+    [after[at], after[at + 1]] = [after[at + 1], after[at]];
+    await expect.poll(order).toEqual(after);
     expect(await axe(page)).toEqual([]);
     await page.screenshot({ path: join(SHOTS, 'gallery-phone.png') });
     await page.goto(`${w.svc.url}/studio/media/${medias[0]}`);

@@ -70,6 +70,36 @@ eachDatabase((kind) => {
       expect(last.body).toContain(medias[129]);
     });
 
+    it('sends the screen script brotli or gzip when the browser takes it, and plain otherwise', async () => {
+      const page = await b.get('/studio/media');
+      const script = /src="(\/studio\/_assets\/[\w-]+\.js)"/.exec(page.body)![1];
+      const plain = await fetch(w.svc.url + script, { headers: { 'accept-encoding': 'identity' } });
+      const text = await plain.text();
+      expect(plain.headers.get('content-encoding')).toBeNull();
+      expect(text).toContain('virtualised');
+      const { brotliDecompressSync, gunzipSync } = await import('node:zlib');
+      for (const [accept, coding, decode] of [
+        ['gzip, deflate, br', 'br', brotliDecompressSync],
+        ['gzip', 'gzip', gunzipSync],
+        ['br;q=0, gzip;q=0.5', 'gzip', gunzipSync],
+      ] as const) {
+        // node's fetch would decode: a raw request reads the bytes as sent.
+        const res = await new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+          import('node:http').then(({ get }) =>
+            get(w.svc.url + script, { headers: { 'accept-encoding': accept } }, (r) => {
+              const parts: Buffer[] = [];
+              r.on('data', (c: Buffer) => parts.push(c));
+              r.on('end', () => resolve({ headers: r.headers, body: Buffer.concat(parts) }));
+            }).on('error', reject),
+          );
+        });
+        expect(res.headers['content-encoding']).toBe(coding);
+        expect(res.headers.vary).toContain('accept-encoding');
+        expect(res.body.length).toBeLessThan(text.length / 2);
+        expect(decode(res.body).toString('utf8')).toBe(text);
+      }
+    });
+
     it('answers the items a page at a time, in the API listing order', async () => {
       const first = await getJson(b, '/studio/media/items.json?offset=0&limit=50');
       expect(first.status).toBe(200);
