@@ -142,6 +142,7 @@ async function main(): Promise<void> {
       ['queue', './queue.js', 'benchQueue'],
       ['site', './site.js', 'benchSite'],
       ['site-weight', './site-weight.js', 'benchSiteWeight'],
+      ['studio-grid', './studio-grid.js', 'benchStudioGrid'],
       ['scale', './scale.js', 'benchScale'],
       ['pages', './pages.js', 'benchPages'],
       ['cli', './cli.js', 'benchCli'],

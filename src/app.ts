@@ -462,6 +462,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
           websites: core.websites,
           media,
           galleries,
+          jobs,
           storage,
           rateLimit,
           secret: uploadSecret,

@@ -263,6 +263,52 @@ export class GalleriesService {
     });
   }
 
+  /**
+   * A gallery the user may see, by its UUID alone (the studio's media grid of one gallery):
+   * its name and whether its content order is manual; a 404 otherwise, as the API's.
+   */
+  async summary(user: User, uuid: string): Promise<{ uuid: string; name: string; contentOrder: string; manual: boolean }> {
+    const id = await this.access.requireOne(user, 'gallery', uuid, { notFound: 'gallery' });
+    const g = await this.repo.findById(id);
+    if (!g) throw notFound(`gallery ${uuid}`);
+    return { uuid: g.uuid, name: g.name, contentOrder: g.content_order, manual: g.content_order.startsWith('manual') };
+  }
+
+  /**
+   * Moves `moving` (medias published in the gallery, in this order) to just before `before`
+   * (one of its medias not moved), or to the end when null: the manual order of
+   * gallery[medias_order], for one drag and drop of the studio without sending the whole order
+   * (a gallery may hold 10 000 medias). Only the positions that change are written.
+   */
+  async moveMedias(user: User, uuid: string, moving: readonly string[], before: string | null): Promise<void> {
+    const id = await this.access.requireOne(user, 'gallery', uuid, { notFound: 'gallery' });
+    if (moving.length === 0) throw invalid('nothing to move: name the medias to move');
+    await this.repo.inTransaction(async (repo) => {
+      const g = await repo.findById(id);
+      if (!g) throw notFound(`gallery ${uuid}`);
+      await repo.lockWebsite(g.website_id, nowIso());
+      const rows = await repo.manualOrder(id);
+      const byUuid = new Map(rows.map((r) => [r.uuid.toLowerCase(), r]));
+      const moved = [...new Set(moving.map((u) => u.toLowerCase()))].map((u) => {
+        const row = byUuid.get(u);
+        if (!row) throw notFound(`media ${u} in this gallery`);
+        return row;
+      });
+      const movedIds = new Set(moved.map((r) => r.media_id));
+      const rest = rows.filter((r) => !movedIds.has(r.media_id));
+      let at = rest.length;
+      if (before !== null) {
+        at = rest.findIndex((r) => r.uuid.toLowerCase() === before.toLowerCase());
+        if (at < 0) throw invalid('before: the media to move before is not in this gallery, or is one of those moved');
+      }
+      const order = [...rest.slice(0, at), ...moved, ...rest.slice(at)];
+      await repo.setPositions(
+        id,
+        order.map((r, i) => ({ id: r.media_id, position: i + 1, old: r.position })).filter((c) => c.position !== c.old),
+      );
+    });
+  }
+
   // ---- reads
 
   /** The UUID lower-cased; undefined when it cannot name a gallery. */

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 
 const CSS = `*,*::before,*::after{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
@@ -87,12 +88,80 @@ input[type=number]{font:inherit;padding:.45rem .55rem;border:1px solid #8a8a85;b
 .pick.covers{grid-template-columns:repeat(auto-fill,minmax(9rem,1fr))}
 .pick.covers img,.pick.covers .none{height:7rem;object-fit:cover}
 @media (max-width:40rem){.tree .actions{margin-left:0;width:100%}.tree ul{margin-left:.6rem}}
+/* media (the library grid, batch edit: pages/media.tsx, browser/media.js) */
+main.wide{max-width:90rem}
+#grid-wrap [hidden]{display:none}
+.media-head h1{margin-bottom:.25rem}
+.js-only{display:none}
+.js-only.on{display:inline-flex;gap:.5rem}
+label.inline{display:inline-flex;align-items:center;gap:.35rem;font-weight:400;margin-right:.75rem}
+.batch{padding:.6rem .8rem;position:sticky;top:0;z-index:2}
+.batch-bar{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem 1rem}
+.batch-bar output{font-weight:700;min-width:7rem}
+.batch-fields summary{cursor:pointer;margin:.5rem 0;color:#0b57d0}
+.batch-grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(14rem,1fr));gap:0 1rem}
+.batch-grid .wide{grid-column:1/-1}
+.batch-grid textarea{min-height:3.5rem}
+.batch-grid fieldset{border:0;padding:0}
+.danger-row{margin-top:.5rem}
+.batch-message{margin:.25rem 0 0;min-height:1.5rem;color:#374151}
+.job progress{width:min(30rem,100%);height:1rem;vertical-align:middle}
+.mgrid{list-style:none;margin:0;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(10rem,1fr));gap:.5rem}
+.mgrid .cell{background:#fff;border:1px solid #e2e2de;border-radius:6px;padding:.35rem;display:flex;flex-direction:column;gap:.25rem}
+.mgrid label{display:block;position:relative;cursor:pointer}
+.mgrid label input{position:absolute;top:.35rem;left:.35rem;width:1.2rem;height:1.2rem}
+.mgrid img,.nothumb{display:block;width:100%;height:9rem;object-fit:cover;background:#e5e5e2;border-radius:4px}
+.nothumb.big{height:14rem;display:flex;align-items:center;justify-content:center;color:#555}
+.mgrid .cap,.vcell .cap{font-size:.8rem;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.moves{display:flex;gap:.25rem}
+.moves form{margin:0}
+button.small{padding:.1rem .5rem}
+.pager{display:flex;gap:1rem;justify-content:center;margin:1rem 0}
+.vgrid{position:relative;height:calc(100vh - 12rem);min-height:18rem;overflow-y:auto;background:#fff;border:1px solid #e2e2de;border-radius:8px;contain:strict}
+.vgrid-space{width:1px}
+.vcell{position:absolute;top:0;left:0;padding:6px;display:flex;flex-direction:column;gap:2px;cursor:pointer;border-radius:6px;user-select:none}
+.vcell img{width:100%;object-fit:cover;background:#e5e5e2;border-radius:4px}
+.vcell[aria-selected=true]{background:#d3e3fd;box-shadow:inset 0 0 0 3px #0b57d0}
+.vcell:focus{outline:3px solid #f29900;outline-offset:-3px}
+.vcell[draggable=true]{cursor:grab}
+.media-one{display:flex;flex-wrap:wrap;gap:1rem;align-items:flex-start}
+.media-one img{max-width:min(24rem,100%);border-radius:6px}
+.media-one dt{font-weight:600}
+.media-one dd{margin:0 0 .5rem}
+@media (max-width:40rem){.vgrid{height:calc(100vh - 9rem)}.batch{position:static}}
 `;
 
 export interface StudioAsset {
   name: string;
   type: string;
   body: string;
+}
+
+/** Each asset compressed once, on its first request (brotli, else gzip): the studio's first screen stays within its weight. */
+const compressed = new Map<string, { br: Buffer; gzip: Buffer }>();
+
+/** What to send for `accept-encoding`: the asset's brotli or gzip bytes when the browser takes them, else its text. */
+export function encodedAsset(a: StudioAsset, acceptEncoding: string | undefined): { body: string | Buffer; encoding?: 'br' | 'gzip' } {
+  // Codings the header names with a q above 0 (a header is at most a few hundred bytes; anything else is ignored).
+  const taken = new Set(
+    (acceptEncoding ?? '')
+      .slice(0, 1000)
+      .split(',')
+      .map((part) => part.trim().toLowerCase().split(/\s*;\s*q=/))
+      .filter(([, q]) => q === undefined || Number(q) > 0)
+      .map(([name]) => name),
+  );
+  const accepts = (name: string) => taken.has(name);
+  const br = accepts('br');
+  const gz = !br && accepts('gzip');
+  if (!br && !gz) return { body: a.body };
+  let c = compressed.get(a.name);
+  if (!c) {
+    const raw = Buffer.from(a.body, 'utf8');
+    c = { br: brotliCompressSync(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length } }), gzip: gzipSync(raw, { level: 9 }) };
+    compressed.set(a.name, c);
+  }
+  return br ? { body: c.br, encoding: 'br' } : { body: c.gzip, encoding: 'gzip' };
 }
 
 function asset(ext: string, body: string, type: string): StudioAsset {

@@ -9,6 +9,7 @@ import { ApiError } from '../http/errors.js';
 import { Params } from '../http/params.js';
 import type { RateLimit } from '../http/rate-limit.js';
 import type { GalleriesService } from '../galleries/service.js';
+import type { JobQueue } from '../jobs/service.js';
 import type { MediaService } from '../media/service.js';
 import type { StorageBackend } from '../storage/backend.js';
 import { imageSources } from '../storage/image-sources.js';
@@ -37,14 +38,15 @@ export interface StudioDeps {
   sessions: SessionStore;
   websites: WebsitesService;
   media: MediaService;
-  /** The gallery tree and each gallery's settings and access list (routes/galleries.ts). */
+  /** The gallery tree and each gallery's settings and access list (routes/galleries.ts); the media grid of one gallery, its manual order (routes/media.ts). */
   galleries: GalleriesService;
   /**
-   * INTEGRATION POINT: mails a client invited to a gallery a sign-in link (the InvitationsService
-   * the lead wires in src/app.ts). Undefined: the studio adds the client to the access list and
-   * says invitations are not available.
+   * Mails a client invited to a gallery a sign-in link (the API's InvitationsService, src/app.ts).
+   * Undefined: the studio adds the client to the access list and says invitations are not available.
    */
   invite?: Invite;
+  /** The batch edit's progress: a job of the user (JobQueue.status, the API's rule). */
+  jobs: JobQueue;
   /** Where renditions are: an owner's thumbnails are streamed from it (a media not yet public has no public address). */
   storage: StorageBackend;
   /** The API's request budget (RATE_LIMIT), keyed `studio:user:<id>` or `studio:addr:<ip>`; null when off. */

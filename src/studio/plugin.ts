@@ -8,11 +8,12 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { ApiError } from '../http/errors.js';
 import { closeAfterReply } from '../http/linger.js';
-import { STUDIO_ASSETS } from './assets.js';
+import { encodedAsset, STUDIO_ASSETS } from './assets.js';
 import { JSON_LIMIT_BYTES, makeKit, type StudioDeps } from './kit.js';
 import { messagePage } from './pages/layout.js';
 import { accountRoutes } from './routes/account.js';
 import { galleryRoutes } from './routes/galleries.js';
+import { mediaRoutes } from './routes/media.js';
 import { signInRoutes } from './routes/signin.js';
 import { websiteRoutes } from './routes/websites.js';
 
@@ -67,7 +68,9 @@ export function studioPlugin(deps: StudioDeps): FastifyPluginAsync {
     f.get('/studio/_assets/:name', (req, reply) => {
       const asset = STUDIO_ASSETS.get((req.params as { name: string }).name);
       if (!asset) return reply.code(404).header('content-type', 'text/plain; charset=utf-8').header('x-content-type-options', 'nosniff').send('not found\n');
-      return reply.header('content-type', asset.type).header('cache-control', 'public, max-age=31536000, immutable').header('x-content-type-options', 'nosniff').header('etag', `"${asset.name}"`).send(asset.body);
+      const { body, encoding } = encodedAsset(asset, req.headers['accept-encoding']);
+      if (encoding) reply.header('content-encoding', encoding);
+      return reply.header('content-type', asset.type).header('cache-control', 'public, max-age=31536000, immutable').header('x-content-type-options', 'nosniff').header('vary', 'accept-encoding').header('etag', `"${asset.name}"`).send(body);
     });
 
     // The smallest rendition of one of the user's medias, through the API's access check (404 otherwise).
@@ -89,5 +92,6 @@ export function studioPlugin(deps: StudioDeps): FastifyPluginAsync {
     accountRoutes(f, kit);
     websiteRoutes(f, kit);
     galleryRoutes(f, kit);
+    mediaRoutes(f, kit);
   };
 }

@@ -36,6 +36,10 @@ const POSTS = [
   '/studio/galleries/{gallery}/password',
   '/studio/galleries/{gallery}/acl',
   '/studio/galleries/{gallery}/invite',
+  '/studio/media/batch',
+  '/studio/media/move',
+  '/studio/media/{uuid}/replace',
+  '/studio/media/{uuid}/delete',
 ];
 const GETS = [
   '/studio',
@@ -55,6 +59,11 @@ const GETS = [
   '/studio/galleries/{gallery}',
   '/studio/galleries/{gallery}/move',
   '/studio/galleries/{gallery}/delete',
+  '/studio/media',
+  '/studio/media?gallery={junk}&page={junk}&job={junk}',
+  '/studio/media/items.json?offset={junk}&limit={junk}&gallery={junk}',
+  '/studio/media/jobs/{uuid}',
+  '/studio/media/{uuid}',
   '/studio/_assets/{junk}',
   '/studio/{junk}',
 ];

@@ -19,6 +19,7 @@ export interface Viewer {
 export const NAV: { href: string; label: string; admin?: boolean }[] = [
   { href: '/studio/websites', label: 'Websites' },
   { href: '/studio/galleries', label: 'Galleries' },
+  { href: '/studio/media', label: 'Media' },
   { href: '/studio/account', label: 'Account' },
 ];
 

@@ -1,0 +1,304 @@
+// The media library's screens: the grid (a page of checkboxes and the batch edit form, which
+// browser/media.js turns into a virtualised grid over the whole scope), a job's progress, one
+// media (replace its file, delete it).
+import type { VNode } from 'preact';
+import { studioScript } from '../assets.js';
+import { Csrf, html, Layout, Notice, type Viewer } from './layout.js';
+
+const MEDIA_SCRIPT = studioScript('media');
+
+export interface GridItem {
+  uuid: string;
+  title: string;
+  name: string;
+  thumb: boolean;
+  keywords: string[];
+}
+
+export interface GalleryChoice {
+  uuid: string;
+  label: string;
+}
+
+export interface JobView {
+  uuid: string;
+  state: string;
+  total: number;
+  processed: number;
+  failed: number;
+  placeInLine?: number;
+}
+
+function Thumb(p: { item: GridItem }): VNode {
+  return p.item.thumb ? <img src={`/studio/thumbs/${p.item.uuid}`} alt="" loading="lazy" decoding="async" /> : <span class="nothumb" aria-hidden="true"></span>;
+}
+
+function JobStatus(p: { job: JobView }): VNode {
+  const j = p.job;
+  const finished = j.state === 'done' || j.state === 'failed';
+  const label = j.state === 'done' ? 'Done' : j.state === 'failed' ? 'Failed' : j.state === 'queued' ? `Waiting${j.placeInLine ? ` (number ${j.placeInLine} in line)` : ''}` : 'Working';
+  return (
+    <section class="card job" id="job" data-job={j.uuid} data-state={j.state} aria-labelledby="job-title">
+      <h2 id="job-title">Batch edit</h2>
+      <p>
+        <progress id="job-progress" max={Math.max(1, j.total)} value={j.processed} aria-labelledby="job-title job-text"></progress>{' '}
+        <span id="job-text" role="status">
+          {`${label}: ${j.processed} of ${j.total} medias${j.failed ? `, ${j.failed} no longer there` : ''}.`}
+        </span>
+      </p>
+      {finished ? null : (
+        <p>
+          <a href={`/studio/media/jobs/${j.uuid}`}>Refresh the progress</a>
+        </p>
+      )}
+    </section>
+  );
+}
+
+export function mediaPage(p: {
+  viewer: Viewer;
+  gallery?: { uuid: string; name: string; manual: boolean; contentOrder: string };
+  total: number;
+  page: number;
+  pageSize: number;
+  offset: number;
+  items: GridItem[];
+  previous?: GridItem;
+  following?: GridItem;
+  choices: GalleryChoice[];
+  job?: JobView;
+  notice?: string;
+}): string {
+  const pages = Math.max(1, Math.ceil(p.total / p.pageSize));
+  const scopeQuery = (page: number) => `/studio/media?${new URLSearchParams({ ...(p.gallery ? { gallery: p.gallery.uuid } : {}), page: String(page) }).toString()}`;
+  const title = p.gallery ? `Gallery: ${p.gallery.name || '(home)'}` : 'Library';
+  const manual = p.gallery?.manual === true;
+  return html(
+    <Layout title={title} viewer={p.viewer} scripts={[MEDIA_SCRIPT]} wide>
+      <div class="media-head">
+        <h1>{title}</h1>
+        <p class="muted">
+          {p.gallery ? (
+            <>
+              <a href="/studio/media">Library</a> · <a href={`/studio/galleries/${p.gallery.uuid}`}>Gallery settings</a> ·{' '}
+            </>
+          ) : null}
+          <span id="total">{`${p.total} ${p.total === 1 ? 'media' : 'medias'}`}</span>
+          {p.gallery && !manual ? ' · sorted automatically (choose a manual order in the gallery settings to arrange by hand)' : null}
+        </p>
+      </div>
+      <Notice notice={p.notice} />
+      {p.job ? <JobStatus job={p.job} /> : null}
+      <form id="batch" class="card batch" method="post" action="/studio/media/batch" aria-labelledby="batch-title">
+        <Csrf viewer={p.viewer} />
+        {p.gallery ? <input type="hidden" name="gallery" value={p.gallery.uuid} /> : null}
+        <input type="hidden" name="count" value={String(p.total)} />
+        <div class="batch-bar">
+          <h2 id="batch-title" class="sr">
+            Edit the selection
+          </h2>
+          <output id="selected-count" for="grid" aria-live="polite">
+            0 selected
+          </output>
+          <label class="inline">
+            <input type="checkbox" name="all" value="1" id="select-all" /> {`Select all ${p.total}`}
+          </label>
+          <button type="button" class="quiet js-only" id="select-none">
+            Clear selection
+          </button>
+          {manual ? (
+            <span class="js-only move-buttons">
+              <button type="button" class="quiet" id="move-earlier">
+                Move earlier
+              </button>
+              <button type="button" class="quiet" id="move-later">
+                Move later
+              </button>
+            </span>
+          ) : null}
+        </div>
+        <details class="batch-fields">
+          <summary>Edit title, description, keywords, location, galleries</summary>
+          <div class="batch-grid">
+            <div class="field">
+              <label for="b-title">Title</label>
+              <input type="text" id="b-title" name="title" maxLength={1000} />
+            </div>
+            <div class="field">
+              <label for="b-location">Location</label>
+              <input type="text" id="b-location" name="location" maxLength={1000} />
+            </div>
+            <div class="field wide">
+              <label for="b-description">Description</label>
+              <textarea id="b-description" name="description" rows={2}></textarea>
+            </div>
+            <div class="field">
+              <label for="b-keywords">Keywords</label>
+              <span class="hint" id="b-keywords-hint">
+                Separated by commas.
+              </span>
+              <input type="text" id="b-keywords" name="keywords" aria-describedby="b-keywords-hint" />
+            </div>
+            <fieldset class="field">
+              <legend>Keywords are</legend>
+              <label class="inline">
+                <input type="radio" name="keywords_mode" value="add" checked /> added
+              </label>
+              <label class="inline">
+                <input type="radio" name="keywords_mode" value="remove" /> removed
+              </label>
+              <label class="inline">
+                <input type="radio" name="keywords_mode" value="replace" /> the only ones
+              </label>
+            </fieldset>
+            <div class="field">
+              <label for="b-publish">Publish to gallery</label>
+              <select id="b-publish" name="publish">
+                <option value="">—</option>
+                {p.choices.map((c) => (
+                  <option value={c.uuid}>{c.label}</option>
+                ))}
+              </select>
+            </div>
+            <div class="field">
+              <label for="b-unpublish">Remove from gallery</label>
+              <select id="b-unpublish" name="unpublish">
+                <option value="">—</option>
+                {p.choices.map((c) => (
+                  <option value={c.uuid}>{c.label}</option>
+                ))}
+              </select>
+            </div>
+          </div>
+          <div class="row">
+            <button type="submit" id="apply">
+              Apply to the selection
+            </button>
+          </div>
+        </details>
+        <div class="row danger-row">
+          <label class="inline">
+            <input type="checkbox" name="confirm_delete" value="yes" id="confirm-delete" /> Yes, delete the selected medias
+          </label>
+          <button type="submit" class="danger" name="delete" value="1" id="delete-selected">
+            Delete selected
+          </button>
+        </div>
+        <p id="batch-message" class="batch-message" role="status"></p>
+      </form>
+      <div id="grid-wrap" data-total={String(p.total)} data-gallery={p.gallery?.uuid ?? ''} data-manual={manual ? '1' : ''}>
+        <ul class="mgrid" id="grid-static" aria-label="Medias">
+          {p.items.map((it, i) => {
+            const label = it.title || it.name;
+            const prev = i === 0 ? p.previous : p.items[i - 1];
+            const after = i + 2 < p.items.length ? p.items[i + 2] : i + 2 === p.items.length ? p.following : undefined;
+            return (
+              <li class="cell">
+                <label>
+                  <input type="checkbox" name="media" value={it.uuid} form="batch" /> <span class="sr">{`Select ${label}`}</span>
+                  <Thumb item={it} />
+                </label>
+                <a href={`/studio/media/${it.uuid}`} class="cap">
+                  {label}
+                </a>
+                {manual ? (
+                  <span class="moves">
+                    {prev ? (
+                      <form method="post" action="/studio/media/move">
+                        <Csrf viewer={p.viewer} />
+                        <input type="hidden" name="gallery" value={p.gallery!.uuid} />
+                        <input type="hidden" name="media" value={it.uuid} />
+                        <input type="hidden" name="before" value={prev.uuid} />
+                        <input type="hidden" name="page" value={String(p.page)} />
+                        <button type="submit" class="quiet small" aria-label={`Move ${label} earlier`}>
+                          ←
+                        </button>
+                      </form>
+                    ) : null}
+                    {i + 1 < p.items.length || p.following ? (
+                      <form method="post" action="/studio/media/move">
+                        <Csrf viewer={p.viewer} />
+                        <input type="hidden" name="gallery" value={p.gallery!.uuid} />
+                        <input type="hidden" name="media" value={it.uuid} />
+                        <input type="hidden" name="before" value={after?.uuid ?? ''} />
+                        <input type="hidden" name="page" value={String(p.page)} />
+                        <button type="submit" class="quiet small" aria-label={`Move ${label} later`}>
+                          →
+                        </button>
+                      </form>
+                    ) : null}
+                  </span>
+                ) : null}
+              </li>
+            );
+          })}
+        </ul>
+        {p.total === 0 ? <p class="muted">No medias here yet.</p> : null}
+        <nav class="pager" aria-label="Pages">
+          {p.page > 1 ? <a href={scopeQuery(p.page - 1)}>Previous page</a> : null}
+          <span>{`Page ${p.page} of ${pages}`}</span>
+          {p.page < pages ? <a href={scopeQuery(p.page + 1)}>Next page</a> : null}
+        </nav>
+      </div>
+    </Layout>,
+  );
+}
+
+export function jobPage(p: { viewer: Viewer; job: JobView }): string {
+  return html(
+    <Layout title="Batch edit" viewer={p.viewer} scripts={[MEDIA_SCRIPT]}>
+      <h1>Batch edit</h1>
+      <JobStatus job={p.job} />
+      <p>
+        <a href="/studio/media">Back to the library</a>
+      </p>
+    </Layout>,
+  );
+}
+
+export function mediaDetailPage(p: {
+  viewer: Viewer;
+  media: { uuid: string; title: string; name: string; keywords: string[]; thumb: boolean; status: string; size: number | null };
+  notice?: string;
+}): string {
+  const m = p.media;
+  return html(
+    <Layout title={m.title || m.name} viewer={p.viewer}>
+      <p>
+        <a href="/studio/media">Library</a>
+      </p>
+      <h1>{m.title || m.name}</h1>
+      <Notice notice={p.notice} />
+      <div class="media-one">
+        {m.thumb ? <img src={`/studio/thumbs/${m.uuid}`} alt={m.title || m.name} /> : <span class="nothumb big">No preview yet</span>}
+        <dl>
+          <dt>File</dt>
+          <dd>{m.name}</dd>
+          <dt>Size</dt>
+          <dd>{m.size === null ? '—' : `${Math.round(m.size / 1024)} kB`}</dd>
+          <dt>Keywords</dt>
+          <dd>{m.keywords.length ? m.keywords.join(', ') : '—'}</dd>
+        </dl>
+      </div>
+      <h2>Replace the file</h2>
+      <form class="card" method="post" action={`/studio/media/${m.uuid}/replace`} encType="multipart/form-data">
+        <Csrf viewer={p.viewer} />
+        <div class="field">
+          <label for="replace-file">New file (the media keeps its address, title and galleries)</label>
+          <input type="file" id="replace-file" name="file" required accept="image/*,video/*" />
+        </div>
+        <button type="submit">Replace</button>
+      </form>
+      <h2>Delete</h2>
+      <form class="card" method="post" action={`/studio/media/${m.uuid}/delete`}>
+        <Csrf viewer={p.viewer} />
+        <label class="inline">
+          <input type="checkbox" name="confirm" value="yes" required /> Yes, delete this media and its files
+        </label>{' '}
+        <button type="submit" class="danger">
+          Delete
+        </button>
+      </form>
+    </Layout>,
+  );
+}

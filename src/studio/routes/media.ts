@@ -1,0 +1,338 @@
+// The media library (issue 21 item 4): the grid of a user's medias (all of them, or one
+// gallery's in its order), the batch edit of a selection, publish/remove, the manual order
+// of a gallery, replacing a file, deleting. Every change goes through the API's services:
+// the batch edit is MediaService.batchUpdate (the job of PUT /medias/batch_update.xml, read
+// by the API's own attribute reader), its progress JobQueue.status, a move
+// GalleriesService.moveMedias, a replaced file MediaService.update (the API's direct upload),
+// a deletion MediaService.delete. The screen works as forms; browser/media.js adds the
+// virtualised grid, the selection, drag and drop and the job's progress.
+import busboy from 'busboy';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError } from '../../http/errors.js';
+import { Params } from '../../http/params.js';
+import type { JobRow } from '../../store/schema.js';
+import { mediaAttributes } from '../../media/metadata.js';
+import type { BatchInput, MediaPage } from '../../media/service.js';
+import { SMALL_FORM_BYTES, type Signed, type StudioKit } from '../kit.js';
+import { jobPage, mediaDetailPage, mediaPage, type GalleryChoice, type GridItem, type JobView } from '../pages/media.js';
+
+/** Medias per server-rendered page (without script), and at most per items.json page. */
+export const PAGE_SIZE = 60;
+export const ITEMS_MAX = 500;
+/** UUIDs one JSON selection may name (the JSON body is bounded at 256 kB): a bigger one is "select all". */
+export const MAX_SELECTED = 5000;
+const WEBSITES_FOR_CHOICES = 20;
+const GALLERIES_PER_WEBSITE = 300;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const BATCH_ATTRIBUTES = mediaAttributes('medias', 'batch');
+const SINGLE_ATTRIBUTES = mediaAttributes('media', 'single');
+
+/** What a batch edit asks, from a form or a script's JSON alike. */
+interface BatchAsk {
+  /** 'all': every medias of the scope (the gallery, else the library). */
+  select: 'all' | string[];
+  gallery?: string;
+  /** The number of medias the screen showed: a changed scope is a 409, nothing done. */
+  count?: number;
+  title?: string;
+  description?: string;
+  location?: string;
+  keywords?: string;
+  keywordsMode?: string;
+  publish?: string;
+  unpublish?: string;
+  delete?: boolean;
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+function uuidOrNotFound(v: string | undefined, what: string): string | undefined {
+  if (v === undefined || v === '') return undefined;
+  if (!UUID.test(v)) throw new ApiError('not_found', `There is no such ${what}.`);
+  return v.toLowerCase();
+}
+
+/** The ask as the API's batch parameters, read by the API's own reader (its whitelist, its 422s). */
+function batchInput(ask: BatchAsk): BatchInput {
+  const p = new Params();
+  const text = (name: string, v: string | undefined) => {
+    if (v !== undefined && v.trim() !== '') p.add(`medias[${name}]`, v.trim());
+  };
+  text('title', ask.title);
+  text('description', ask.description);
+  text('location', ask.location);
+  if (ask.keywords !== undefined && ask.keywords.trim() !== '') {
+    const mode = ask.keywordsMode === 'remove' ? 'remove_keywords' : ask.keywordsMode === 'replace' ? 'keywords' : 'add_keywords';
+    p.add(`medias[${mode}]`, ask.keywords);
+  }
+  if (ask.publish) p.add('medias[publish_to_galleries]', ask.publish);
+  if (ask.unpublish) p.add('medias[unpublish_from_galleries]', ask.unpublish);
+  if (ask.delete) p.add('medias[delete]', '1');
+  const attributes = BATCH_ATTRIBUTES.read(p, undefined);
+  const selection = ask.select === 'all' ? { select: 'all' } : { select: ask.select.join(','), selectList: ask.select };
+  return { attributes, selection, filter: { gallery: ask.gallery }, expectedCount: ask.count };
+}
+
+function jobView(job: JobRow, placeInLine?: number): JobView {
+  return { uuid: job.uuid, state: job.state, total: Number(job.total), processed: Number(job.processed), failed: Number(job.failed), placeInLine };
+}
+
+export function mediaRoutes(f: FastifyInstance, kit: StudioKit): void {
+  const { media, galleries, websites, jobs } = kit.deps;
+
+  /** A page of the scope's medias as the grid shows them (the API's listing: a slice of its memo, cost of the page). */
+  async function items(s: Signed, gallery: string | undefined, offset: number, limit: number): Promise<{ total: number; items: GridItem[] }> {
+    const found: MediaPage = await media.list(s.user, { gallery }, { limit, offset }, true);
+    return {
+      total: found.total,
+      items: found.records.map((r) => ({
+        uuid: r.uuid,
+        title: r.title ?? '',
+        name: r.file_name,
+        thumb: (found.renditions?.get(r.id) ?? []).some((v) => /^image\/(jpeg|png|webp|avif)$/.test(v.type)),
+        keywords: found.relations?.get(r.id)?.keywords ?? [],
+      })),
+    };
+  }
+
+  /** Galleries to publish to or remove from: those of the user's websites (bounded), by path. */
+  async function choices(s: Signed): Promise<GalleryChoice[]> {
+    const sites = await websites.list(s.user, { limit: WEBSITES_FOR_CHOICES, offset: 0 });
+    const lists = await Promise.all(
+      sites.websites.map((w) => galleries.list(s.user, w.urlname, { page: 1, perPage: GALLERIES_PER_WEBSITE, withCounts: false }).then((g) => ({ w, g }))),
+    );
+    return lists.flatMap(({ w, g }) => g.records.map((r) => ({ uuid: r.uuid, label: `${w.title || w.urlname} / ${r.parent_id === null ? '(home)' : r.full_url_path}` })));
+  }
+
+  const scopeOf = (req: FastifyRequest) => uuidOrNotFound(str((req.query as Record<string, unknown>).gallery), 'gallery');
+
+  // ---- the screen: the library, or one gallery's medias in its order
+  f.get('/studio/media', async (req, reply) => {
+    const s = kit.need(req);
+    const q = req.query as Record<string, unknown>;
+    const gallery = scopeOf(req);
+    const scope = gallery ? await galleries.summary(s.user, gallery) : undefined;
+    const pageNo = Math.min(Math.max(1, Number.parseInt(str(q.page) ?? '1', 10) || 1), 1_000_000);
+    const offset = (pageNo - 1) * PAGE_SIZE;
+    // One before and one after the page: the neighbours "earlier"/"later" move next to.
+    const before = offset > 0 ? 1 : 0;
+    const [list, galleryChoices] = await Promise.all([items(s, gallery, offset - before, PAGE_SIZE + before + 1), choices(s)]);
+    const job = uuidOrNotFound(str(q.job), 'job');
+    const jobStatus = job ? await jobs.status(s.user, job) : undefined;
+    return kit.send(
+      reply,
+      200,
+      mediaPage({
+        viewer: s.viewer,
+        gallery: scope,
+        total: list.total,
+        page: pageNo,
+        pageSize: PAGE_SIZE,
+        offset,
+        items: list.items.slice(before, before + PAGE_SIZE),
+        previous: before ? list.items[0] : undefined,
+        following: list.items.slice(before + PAGE_SIZE + 1, before + PAGE_SIZE + 2)[0],
+        choices: galleryChoices,
+        job: jobStatus ? jobView(jobStatus.job, jobStatus.placeInLine) : undefined,
+        notice: str(q.done) === 'deleted' ? 'The media was deleted.' : str(q.done) === 'moved' ? 'Moved.' : undefined,
+      }),
+    );
+  });
+
+  // The grid's data, a page at a time (offset into the scope's order).
+  f.get('/studio/media/items.json', async (req, reply) => {
+    const s = kit.need(req);
+    const q = req.query as Record<string, unknown>;
+    const whole = (v: string | undefined, fallback: number) => (v === undefined ? fallback : /^\d{1,9}$/.test(v) ? Number(v) : -1);
+    const offset = whole(str(q.offset), 0);
+    const limit = whole(str(q.limit), ITEMS_MAX);
+    if (offset < 0 || limit < 1 || limit > ITEMS_MAX) {
+      throw new ApiError('invalid_parameter', `offset must be 0 or more and limit 1 to ${ITEMS_MAX}`);
+    }
+    return kit.json(reply, 200, { offset, ...(await items(s, scopeOf(req), offset, limit)) });
+  });
+
+  // ---- the batch edit: a form (no script) or a script's JSON; the API's batch job either way
+  f.post('/studio/media/batch', { bodyLimit: SMALL_FORM_BYTES * 16 }, async (req, reply) => {
+    const isJson = (req.headers['content-type'] ?? '').toLowerCase().startsWith('application/json');
+    let ask: BatchAsk;
+    let s: Signed;
+    if (isJson) {
+      const signed = kit.signedJson(req);
+      s = signed.s;
+      const b = (signed.body && typeof signed.body === 'object' ? signed.body : {}) as Record<string, unknown>;
+      const select = b.select === 'all' ? 'all' : Array.isArray(b.select) ? b.select.filter((x): x is string => typeof x === 'string') : [];
+      if (select !== 'all' && select.length > MAX_SELECTED) throw new ApiError('invalid_parameter', `select at most ${MAX_SELECTED} medias one by one, or select all`);
+      ask = {
+        select,
+        gallery: uuidOrNotFound(str(b.gallery), 'gallery'),
+        count: typeof b.count === 'number' && Number.isSafeInteger(b.count) && b.count >= 0 ? b.count : undefined,
+        title: str(b.title),
+        description: str(b.description),
+        location: str(b.location),
+        keywords: str(b.keywords),
+        keywordsMode: str(b.keywordsMode),
+        publish: uuidOrNotFound(str(b.publish), 'gallery'),
+        unpublish: uuidOrNotFound(str(b.unpublish), 'gallery'),
+        delete: b.delete === true,
+      };
+    } else {
+      const signed = kit.signedPost(req);
+      s = signed.s;
+      const form = signed.form;
+      const all = form.str('all') === '1';
+      const count = form.str('count');
+      ask = {
+        select: all ? 'all' : (form.list('media', MAX_SELECTED) ?? []),
+        gallery: uuidOrNotFound(form.str('gallery'), 'gallery'),
+        count: all && count && /^\d{1,9}$/.test(count) ? Number(count) : undefined,
+        title: form.str('title'),
+        description: form.str('description'),
+        location: form.str('location'),
+        keywords: form.str('keywords'),
+        keywordsMode: form.str('keywords_mode'),
+        publish: uuidOrNotFound(form.str('publish'), 'gallery'),
+        unpublish: uuidOrNotFound(form.str('unpublish'), 'gallery'),
+        delete: form.str('delete') === '1',
+      };
+      if (ask.delete && form.str('confirm_delete') !== 'yes') throw new ApiError('invalid_parameter', 'Tick "Yes, delete the selected medias" to delete them.');
+    }
+    // A deletion is only that: the fields filled in beside it are not applied to medias about to go.
+    if (ask.delete) ask = { select: ask.select, gallery: ask.gallery, count: ask.count, delete: true };
+    if (ask.select !== 'all' && ask.select.length === 0) throw new ApiError('invalid_parameter', 'Select at least one media.');
+    const { job, count } = await media.batchUpdate(s.user, batchInput(ask));
+    if (isJson) return kit.json(reply, 200, { job: jobView(job), count });
+    const back = new URLSearchParams();
+    if (ask.gallery) back.set('gallery', ask.gallery);
+    back.set('job', job.uuid);
+    return kit.redirect(reply, `/studio/media?${back.toString()}`);
+  });
+
+  // A job's progress: JSON for the screen's script, a page otherwise (the API's rule: only its owner sees it).
+  f.get('/studio/media/jobs/:uuid', async (req, reply) => {
+    const s = kit.need(req);
+    const uuid = uuidOrNotFound((req.params as { uuid: string }).uuid, 'job')!;
+    const { job, placeInLine } = await jobs.status(s.user, uuid);
+    const view = jobView(job, placeInLine);
+    if ((req.headers.accept ?? '').startsWith('application/json')) return kit.json(reply, 200, view);
+    return kit.send(reply, 200, jobPage({ viewer: s.viewer, job: view }));
+  });
+
+  // ---- the manual order of a gallery: one move (drag and drop, or earlier/later)
+  f.post('/studio/media/move', { bodyLimit: SMALL_FORM_BYTES * 16 }, async (req, reply) => {
+    const isJson = (req.headers['content-type'] ?? '').toLowerCase().startsWith('application/json');
+    let s: Signed;
+    let gallery: string | undefined;
+    let moving: string[];
+    let before: string | undefined;
+    let page: string | undefined;
+    if (isJson) {
+      const signed = kit.signedJson(req);
+      s = signed.s;
+      const b = (signed.body && typeof signed.body === 'object' ? signed.body : {}) as Record<string, unknown>;
+      gallery = str(b.gallery);
+      moving = Array.isArray(b.medias) ? b.medias.filter((x): x is string => typeof x === 'string') : [];
+      before = str(b.before);
+    } else {
+      const signed = kit.signedPost(req);
+      s = signed.s;
+      gallery = signed.form.str('gallery');
+      moving = signed.form.list('media', MAX_SELECTED) ?? [];
+      before = signed.form.str('before');
+      page = signed.form.str('page');
+    }
+    const g = uuidOrNotFound(gallery, 'gallery');
+    if (!g) throw new ApiError('not_found', 'There is no such gallery.');
+    if (moving.length === 0 || moving.length > MAX_SELECTED || !moving.every((u) => UUID.test(u))) throw new ApiError('invalid_parameter', 'Name the medias to move.');
+    if (before !== undefined && before !== '' && !UUID.test(before)) throw new ApiError('invalid_parameter', 'before must name a media of the gallery.');
+    await galleries.moveMedias(s.user, g, moving, before ? before : null);
+    if (isJson) return kit.json(reply, 200, { moved: moving.length });
+    const back = new URLSearchParams({ gallery: g, done: 'moved' });
+    if (page && /^\d{1,7}$/.test(page)) back.set('page', page);
+    return kit.redirect(reply, `/studio/media?${back.toString()}`);
+  });
+
+  // ---- one media: details, replace its file, delete it
+  const mediaUuid = (req: FastifyRequest) => uuidOrNotFound((req.params as { uuid: string }).uuid, 'media')!;
+  f.get('/studio/media/:uuid', async (req, reply) => {
+    const s = kit.need(req);
+    const m = await media.get(s.user, mediaUuid(req), true);
+    const done = str((req.query as Record<string, unknown>).done);
+    return kit.send(
+      reply,
+      200,
+      mediaDetailPage({
+        viewer: s.viewer,
+        media: { uuid: m.record.uuid, title: m.record.title ?? '', name: m.record.file_name, keywords: m.relations.keywords, thumb: m.renditions.length > 0, status: m.record.status, size: m.record.file_size === null ? null : Number(m.record.file_size) },
+        notice: done === 'replaced' ? 'The file was replaced; its renditions follow within seconds.' : done === 'saved' ? 'Saved.' : undefined,
+      }),
+    );
+  });
+
+  // A new file for the media, as the API's PUT /medias/<uuid>.xml with media[content] (a direct
+  // upload through the uploads service: streamed to a temporary file, bounded by MAX_UPLOAD_BYTES).
+  f.post('/studio/media/:uuid/replace', async (req, reply) => {
+    const s = kit.need(req);
+    const uuid = mediaUuid(req);
+    const contentType = (req.headers['content-type'] ?? '').toLowerCase();
+    if (!contentType.startsWith('multipart/form-data')) throw new ApiError('unsupported_media_type', 'Send the file as multipart/form-data.');
+    await media.get(s.user, uuid, false);
+    let done: Promise<unknown> | undefined;
+    let csrfSeen = false;
+    await new Promise<void>((resolve, reject) => {
+      let bb: busboy.Busboy;
+      try {
+        bb = busboy({ headers: req.headers, limits: { files: 1, fields: 4, fieldSize: 1024, parts: 6 } });
+      } catch {
+        reject(new ApiError('bad_request', 'The form could not be read.'));
+        return;
+      }
+      const fail = (err: unknown) => {
+        req.raw.unpipe(bb);
+        req.raw.resume();
+        reject(err);
+      };
+      bb.on('field', (name, value) => {
+        // The token comes first in the form: nothing is received before it is checked.
+        if (name === 'csrf') {
+          try {
+            const p = new Params();
+            p.add('csrf', value);
+            kit.checkPost(req, p, s.viewer.csrf);
+            csrfSeen = true;
+          } catch (err) {
+            fail(err);
+          }
+        }
+      });
+      bb.on('file', (name, stream, info) => {
+        if (!csrfSeen) {
+          stream.resume();
+          fail(new ApiError('forbidden', 'The form has expired or did not come from the studio: load the page again and resend it.'));
+          return;
+        }
+        if (name !== 'file' || done) {
+          stream.resume();
+          return;
+        }
+        done = media.update(s.user, uuid, { attributes: SINGLE_ATTRIBUTES.read(new Params(), undefined), direct: { fileName: info.filename || 'upload', stream } }, req.raw);
+        done.catch(() => stream.resume());
+      });
+      bb.on('error', (err) => fail(err instanceof ApiError ? err : new ApiError('bad_request', 'The form could not be read.')));
+      bb.on('close', () => resolve());
+      req.raw.pipe(bb);
+    });
+    if (!csrfSeen) throw new ApiError('forbidden', 'The form has expired or did not come from the studio: load the page again and resend it.');
+    if (!done) throw new ApiError('invalid_parameter', 'Choose a file.');
+    await done;
+    return kit.redirect(reply, `/studio/media/${uuid}?done=replaced`);
+  });
+
+  f.post('/studio/media/:uuid/delete', { bodyLimit: SMALL_FORM_BYTES }, async (req, reply) => {
+    const { s, form } = kit.signedPost(req);
+    const uuid = mediaUuid(req);
+    if (form.str('confirm') !== 'yes') throw new ApiError('invalid_parameter', 'Tick "Yes, delete this media" to delete it.');
+    await media.delete(s.user, uuid);
+    return kit.redirect(reply, '/studio/media?done=deleted');
+  });
+}
