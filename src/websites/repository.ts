@@ -1,5 +1,6 @@
 // SQL of websites, their members (website sharing) and their display styles.
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Db } from '../store/db.js';
 import { nowIso } from '../store/db.js';
 import type { DisplayStyleRow, WebsitePageRow, WebsiteRow } from '../store/schema.js';
@@ -140,6 +141,11 @@ export class WebsitesRepository {
   // ---- brand and pages (an API extension, docs/website.md)
 
   /** Any website's full row by its urlname (the operator's commands). */
+  /** The website at a host name (any case, with its port as given), if any. */
+  byHostname(hostname: string): Promise<Pick<WebsiteRow, 'id' | 'urlname'> | undefined> {
+    return this.db.selectFrom('websites').select(['id', 'urlname']).where(sql<string>`lower(hostname)`, '=', hostname.toLowerCase()).executeTakeFirst();
+  }
+
   fullByUrlname(urlname: string): Promise<WebsiteRow | undefined> {
     return this.db.selectFrom('websites').selectAll().where('urlname', '=', urlname).executeTakeFirst();
   }
@@ -211,5 +217,5 @@ export class WebsitesRepository {
 
 /** The brand columns a change may set. */
 export type BrandColumns = Partial<
-  Pick<WebsiteRow, 'title' | 'tagline' | 'logo_media_id' | 'favicon_media_id' | 'color_scheme' | 'accent_color' | 'theme' | 'credit' | 'copyright' | 'contact_email' | 'social_links'>
+  Pick<WebsiteRow, 'title' | 'tagline' | 'logo_media_id' | 'favicon_media_id' | 'color_scheme' | 'accent_color' | 'theme' | 'credit' | 'copyright' | 'contact_email' | 'social_links' | 'hostname' | 'indexing'>
 >;

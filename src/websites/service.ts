@@ -6,6 +6,7 @@ import { conflict, invalid, missing, notFound } from '../http/errors.js';
 import type { UserRow, WebsitePageRow, WebsiteRow } from '../store/schema.js';
 import { MAX_PAGES, SLUG, type BrandInput, type PageInput } from './brand.js';
 import type { BrandColumns, DisplayStyleListRow, WebsiteListRow, WebsitesRepository } from './repository.js';
+import { isValidHostname } from './input.js';
 import { socialLinksColumn } from './social-links.js';
 
 /** What a new website comes with; the first is its default. */
@@ -56,10 +57,21 @@ export class WebsitesService {
   /** A website of `owner`; a taken urlname is a conflict. */
   async create(owner: Pick<UserRow, 'id'>, input: NewWebsite): Promise<{ uuid: string; urlname: string; rootGalleryUuid: string }> {
     if (await this.repo.byUrlname(input.urlname)) throw conflict(`urlname ${input.urlname} is taken`);
+    if (input.hostname) await this.checkHostname(input.hostname, undefined);
     return this.repo.create(
-      { ownerId: owner.id, urlname: input.urlname, title: input.title ?? input.urlname, hostname: input.hostname ?? null },
+      { ownerId: owner.id, urlname: input.urlname, title: input.title ?? input.urlname, hostname: input.hostname?.toLowerCase() ?? null },
       DEFAULT_DISPLAY_STYLES,
     );
+  }
+
+  /**
+   * The one rule of a website's host name besides its form (input.ts isValidHostname): no two
+   * websites share one, in any case. A 422 naming the field, as the API's other refusals of a value.
+   */
+  private async checkHostname(hostname: string, websiteId: number | undefined): Promise<void> {
+    if (!isValidHostname(hostname)) throw invalid('website[hostname] must be a host name, such as photos.example.com');
+    const other = await this.repo.byHostname(hostname);
+    if (other && other.id !== websiteId) throw invalid(`website[hostname]: ${hostname.toLowerCase()} is the host name of another website`);
   }
 
   /** Gives `member` the use of the website as if it were theirs (galleries, medias on it). */
@@ -142,6 +154,11 @@ export class WebsitesService {
     if (input.copyright !== undefined) values.copyright = input.copyright;
     if (input.contactEmail !== undefined) values.contact_email = input.contactEmail;
     if (input.socialLinks !== undefined) values.social_links = socialLinksColumn(input.socialLinks);
+    if (input.hostname !== undefined) {
+      if (input.hostname !== null) await this.checkHostname(input.hostname, website.id);
+      values.hostname = input.hostname;
+    }
+    if (input.indexing !== undefined) values.indexing = input.indexing ? 1 : 0;
     if (Object.keys(values).length > 0) await this.repo.updateBrand(website.id, values);
     return this.detailsOf((await this.repo.fullByUrlname(website.urlname))!);
   }
