@@ -233,17 +233,16 @@ const commands: Record<string, Command> = {
       captions: { type: 'string', value: 'yes|no', help: 'titles under the photos (no by default)' },
     },
     async run(core, o) {
-      const yesNo = (name: string): boolean | undefined => {
-        const v = str(o, name, false);
-        if (v === undefined) return undefined;
-        if (v !== 'yes' && v !== 'no') throw new UsageError(`--${name} must be yes or no`);
-        return v === 'yes';
-      };
-      const spacing = str(o, 'spacing', false);
-      if (spacing !== undefined && !['none', 'tight', 'normal', 'wide'].includes(spacing)) throw new UsageError('--spacing must be none, tight, normal or wide');
+      // The one reading of a style's values (the studio's too): the same checks and messages.
+      const [{ Params }, { displayStyleInput }] = await Promise.all([import('../http/params.js'), import('../websites/display-style-input.js')]);
+      const p = new Params();
+      for (const option of ['crop', 'spacing', 'captions']) {
+        const v = str(o, option, false);
+        if (v !== undefined) p.add(`display_style[${option}]`, v);
+      }
       const urlname = str(o, 'urlname')!;
       const style = str(o, 'style')!;
-      await core.websites.setDisplayStyle(urlname, style, { crop: yesNo('crop'), spacing: spacing as 'none' | 'tight' | 'normal' | 'wide' | undefined, captions: yesNo('captions') });
+      await core.websites.setDisplayStyle(urlname, style, displayStyleInput.read(p, undefined));
       return { json: { urlname, style }, text: `display style ${style} of ${urlname} changed` };
     },
   },

@@ -107,7 +107,7 @@ export class WebsitesRepository {
    * Changes what a display style of the website chooses besides its layout (extension: crop,
    * spacing, captions); the style by UUID or by name. False when the website has no such style.
    */
-  async updateDisplayStyle(websiteId: number, style: string, changes: { crop?: number; spacing?: string; captions?: number }): Promise<boolean> {
+  async updateDisplayStyle(websiteId: number, style: string, changes: { name?: string; layout?: string; crop?: number; spacing?: string; captions?: number }): Promise<boolean> {
     if (Object.keys(changes).length === 0) return (await this.db.selectFrom('display_styles').select('id').where('website_id', '=', websiteId).where((eb) => eb.or([eb('uuid', '=', style), eb('name', '=', style)])).executeTakeFirst()) !== undefined;
     const r = await this.db
       .updateTable('display_styles')
@@ -116,6 +116,18 @@ export class WebsitesRepository {
       .where((eb) => eb.or([eb('uuid', '=', style), eb('name', '=', style)]))
       .executeTakeFirst();
     return Number(r.numUpdatedRows) > 0;
+  }
+
+  /** Every display style of the website with all it chooses (a website has a handful: bounded all the same). */
+  displayStylesFull(websiteId: number, limit: number): Promise<DisplayStyleRow[]> {
+    return this.db.selectFrom('display_styles').selectAll().where('website_id', '=', websiteId).orderBy('id').limit(limit).execute();
+  }
+
+  /** A new display style of the website (never its default: a website's default is the one it was created with). */
+  async createDisplayStyle(websiteId: number, values: { name: string; layout: string; crop: number; spacing: string; captions: number }): Promise<string> {
+    const uuid = randomUUID();
+    await this.db.insertInto('display_styles').values({ uuid, website_id: websiteId, is_default: 0, created_at: nowIso(), ...values }).execute();
+    return uuid;
   }
 
   async countDisplayStyles(websiteId: number): Promise<number> {

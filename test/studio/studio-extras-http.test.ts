@@ -2,7 +2,7 @@
 // host name and indexing on the settings screen, read back through the signed API and seen
 // by the website; the API's own refusals next to their fields.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { find, text } from '../../src/client/xml.js';
+import { all, find, text } from '../../src/client/xml.js';
 import { eachDatabase } from '../support/service.js';
 import { startWorld, type World } from '../support/world.js';
 import { visit } from '../site/site-support.js';
@@ -66,6 +66,52 @@ eachDatabase((kind) => {
       const api = await w.svc.raw(w.app, 'PUT', `/websites/${w.urlname}.xml?website[hostname]=${encodeURIComponent(taken)}`, { headers: { authorization: 'Basic ' + Buffer.from(`${w.user.email}:${w.user.password}`).toString('base64') } });
       expect(api.status).toBe(422);
       expect(text(await apiWebsite(), 'hostname') ?? '').toBe('');
+    });
+  });
+
+  describe('display styles', () => {
+    const stylesPath = () => `/studio/websites/${w.urlname}/styles`;
+    const apiStyles = async () => all((await w.client.request('GET', `/websites/${w.urlname}/gallery_display_styles.xml`, { view: 'details' })).doc, 'gallery-display-styles/gallery-display-style');
+
+    it('lists the styles, creates one and edits one; the signed API lists the same', async () => {
+      const page = await b.get(stylesPath());
+      expect(page.status).toBe(200);
+      for (const name of ['Grid', 'Slideshow', 'Masonry', 'Filmstrip']) expect(page.body).toContain(`>${name}<`);
+      const created = await b.submit(stylesPath(), stylesPath(), { name: 'Square wall', layout: 'grid', crop: 'yes', spacing: 'tight', captions: 'yes' });
+      expect(created.status).toBe(303);
+      const styles = await apiStyles();
+      const made = styles.find((n) => text(n, 'name') === 'Square wall')!;
+      expect(text(made, 'layout')).toBe('grid');
+      expect(text(made, 'default')).toBe('false');
+      const uuid = text(made, 'uuid')!;
+      // Edit the default Grid: cropped, wide spacing; rename Masonry.
+      const grid = text(styles.find((n) => text(n, 'name') === 'Grid')!, 'uuid')!;
+      expect((await b.submit(stylesPath(), `${stylesPath()}/${grid}`, { name: 'Grid', layout: 'grid', crop: 'yes', spacing: 'wide', captions: 'no' })).status).toBe(303);
+      const row = await w.svc.db.selectFrom('display_styles').select(['crop', 'spacing', 'captions']).where('uuid', '=', grid).executeTakeFirstOrThrow();
+      expect(row).toEqual({ crop: 1, spacing: 'wide', captions: 0 });
+      expect((await b.submit(stylesPath(), `${stylesPath()}/${uuid}`, { name: 'Square wall 2', layout: 'masonry', crop: 'no', spacing: 'normal', captions: 'no' })).status).toBe(303);
+      const again = (await apiStyles()).find((n) => text(n, 'uuid') === uuid)!;
+      expect(text(again, 'name')).toBe('Square wall 2');
+      expect(text(again, 'layout')).toBe('masonry');
+    });
+
+    it("refuses a taken name, an unknown layout, and another owner's style", async () => {
+      const dup = await b.submit(stylesPath(), stylesPath(), { name: 'Slideshow', layout: 'grid' });
+      expect(dup.status).toBe(422);
+      expect(dup.body).toContain('a style named Slideshow already');
+      expect(fieldError(dup.body, 'name-new')).toContain('Slideshow');
+      const bad = await b.submit(stylesPath(), stylesPath(), { name: 'Odd', layout: 'carousel' });
+      expect(bad.status).toBe(422);
+      expect(bad.body).toContain('layout must be one of');
+      expect((await apiStyles()).some((n) => text(n, 'name') === 'Odd')).toBe(false);
+      const stranger = await w.svc.user();
+      const theirs = await w.svc.website(stranger);
+      const theirStyle = await w.svc.db.selectFrom('display_styles').innerJoin('websites', 'websites.id', 'display_styles.website_id').select('display_styles.uuid').where('websites.urlname', '=', theirs.urlname).executeTakeFirstOrThrow();
+      const csrf = StudioBrowser.csrf(await b.get(stylesPath()));
+      expect((await b.post(`/studio/websites/${theirs.urlname}/styles/${theirStyle.uuid}`, { csrf, name: 'Mine', layout: 'grid' })).status).toBe(404);
+      // Another website's style through mine: not mine either.
+      expect((await b.post(`${stylesPath()}/${theirStyle.uuid}`, { csrf, name: 'Mine', layout: 'grid' })).status).toBe(404);
+      expect((await b.get(`/studio/websites/${theirs.urlname}/styles`)).status).toBe(404);
     });
   });
 });

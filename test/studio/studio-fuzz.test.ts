@@ -28,6 +28,8 @@ const POSTS = [
   '/studio/websites/{site}/new-page',
   '/studio/websites/{site}/pages/{slug}',
   '/studio/websites/{site}/pages/{slug}/delete',
+  '/studio/websites/{site}/styles',
+  '/studio/websites/{site}/styles/{uuid}',
 ];
 const GETS = [
   '/studio',
@@ -42,6 +44,7 @@ const GETS = [
   '/studio/websites/{site}/new-page',
   '/studio/websites/{site}/pages/{slug}',
   '/studio/thumbs/{uuid}',
+  '/studio/websites/{site}/styles',
   '/studio/_assets/{junk}',
   '/studio/{junk}',
 ];
