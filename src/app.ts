@@ -230,6 +230,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     const exclusive = config.redisUrl ? await redisExclusive(config.redisUrl) : localExclusive();
     closers.push(() => exclusive.close());
     const appKeys = new AppKeys(core.repositories.apps);
+    core.apps.onRevoked((key) => appKeys.forget(key));
     const secureCookies = config.publicUrl.startsWith('https:');
     const authenticator = new Authenticator(users, sessions, limiters, secureCookies, (err) =>
       log.error({ err }, 'login-throttle store unavailable; login let through'),
@@ -402,7 +403,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       );
       // The photographers' studio (docs/studio.md): a second encapsulated plugin, on the same services, sessions and limiters as the API.
       await http.fastify.register(
-        studioPlugin({ users: core.users, authenticator, sessions, websites: core.websites, media, storage, rateLimit, secret: uploadSecret, config }),
+        studioPlugin({ users: core.users, authenticator, sessions, websites: core.websites, media, storage, rateLimit, secret: uploadSecret, config, apps: core.apps, jobs, mailer }),
       );
     }
 

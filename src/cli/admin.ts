@@ -79,6 +79,35 @@ const commands: Record<string, Command> = {
       return { json: { uuid: user.uuid, email: user.email }, text: `user ${user.email} created (${user.uuid})` };
     },
   },
+  // The operators' role (the studio's administration, docs/studio.md): an extension.
+  'user grant-admin': {
+    summary: "gives a user the operators' role: the studio's administration (accounts, applications, the job queue)",
+    prints: '{"uuid","email","admin"}',
+    options: { email: { type: 'string', value: 'E', required: true, help: 'the user' } },
+    async run(core, o) {
+      const user = await core.users.setAdmin(str(o, 'email')!, true);
+      return { json: { uuid: user.uuid, email: user.email, admin: true }, text: `${user.email} is an operator now` };
+    },
+  },
+  'user revoke-admin': {
+    summary: "takes the operators' role back from a user",
+    prints: '{"uuid","email","admin"}',
+    options: { email: { type: 'string', value: 'E', required: true, help: 'the user' } },
+    async run(core, o) {
+      const user = await core.users.setAdmin(str(o, 'email')!, false);
+      return { json: { uuid: user.uuid, email: user.email, admin: false }, text: `${user.email} is no operator any more` };
+    },
+  },
+  'app revoke': {
+    summary: 'revokes an application: its key signs nothing any more (within a minute in every process)',
+    prints: '{"key","revoked"}',
+    options: { key: { type: 'string', value: 'K', required: true, help: "the application's API key" } },
+    async run(core, o) {
+      const key = str(o, 'key')!;
+      await core.apps.revoke({ operator: true }, key);
+      return { json: { key, revoked: true }, text: `application ${key} revoked` };
+    },
+  },
   'app create': {
     summary: 'an application: the key and secret that sign API requests',
     prints: '{"key","secret"}',

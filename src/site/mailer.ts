@@ -6,11 +6,18 @@
 import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { VisitorSettings } from '../config.js';
-import { signInMessage, type SignInMail } from './mail.js';
+import { signInMessage, type MailMessage, type SignInMail } from './mail.js';
 
 export interface Mailer {
+  /** False without SMTP_URL: what would be mailed goes to the log (a caller may show the link to the one who asked instead). */
+  readonly mails: boolean;
   /** Starts sending; never throws (failures are logged). */
   sendSignIn(mail: SignInMail): void;
+  /**
+   * Starts sending another message of the service (the studio's invitation of a new
+   * photographer); never throws. Without SMTP_URL, `what` and `url` go to the log.
+   */
+  send(message: MailMessage, what: string, url: string): void;
   /** Resolves once every send started has finished. */
   idle(): Promise<void>;
   close(): Promise<void>;
@@ -31,9 +38,13 @@ export function createMailer(settings: VisitorSettings, log: Logger): Mailer {
 
   if (!settings.smtpUrl) {
     return {
+      mails: false,
       sendSignIn(mail) {
         // The link is the secret: only this fallback, which exists to hand it over, logs it.
         log.info({ to: mail.to, url: mail.url }, 'visitor sign-in link (no SMTP_URL set, so it is logged instead of mailed)');
+      },
+      send(message, what, url) {
+        log.info({ to: message.to, url }, `${what} (no SMTP_URL set, so it is logged instead of mailed)`);
       },
       idle,
       close: idle,
@@ -46,7 +57,23 @@ export function createMailer(settings: VisitorSettings, log: Logger): Mailer {
   const transportOf = () => (transport ??= import('nodemailer').then((m) => m.createTransport({ url: smtpUrl, ...TIMEOUTS }, { from: settings.mailFrom })));
   // An SMTP URL names its own host; the password in it is never logged.
   const server = new URL(settings.smtpUrl).host;
+  const sendOne = (message: MailMessage, what: string) =>
+    track(
+      transportOf()
+        .then((t) => t.sendMail(message))
+        .then(
+          () => log.info({ server }, `${what} sent`),
+          (err: unknown) => {
+            const e = err as { code?: string; responseCode?: number; message?: string };
+            log.error({ server, code: e.code, responseCode: e.responseCode, reason: e.message }, `${what} could not be sent`);
+          },
+        ),
+    );
   return {
+    mails: true,
+    send(message, what) {
+      sendOne(message, what);
+    },
     sendSignIn(mail) {
       const message = signInMessage(mail);
       track(

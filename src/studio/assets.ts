@@ -55,6 +55,23 @@ button.danger{background:#b3261e}
 code.secret{word-break:break-all;font-size:1rem}
 .muted{color:#555}
 @media (max-width:40rem){main{padding:.75rem}header.bar{padding:.5rem .75rem}}
+/* area F: website extras, collections, jobs, administration */
+.subnav ul{list-style:none;margin:0 0 .5rem;padding:0}
+.subnav a[aria-current=page]{font-weight:700;text-decoration:none;color:#1b1b1b}
+.table-wrap{overflow-x:auto;padding:0}
+table{border-collapse:collapse;width:100%}
+th,td{text-align:left;padding:.55rem .75rem;border-bottom:1px solid #e2e2de;vertical-align:middle}
+tbody tr:last-child td{border-bottom:0}
+th{font-size:.85rem;color:#444;font-weight:600}
+td.num{text-align:right;font-variant-numeric:tabular-nums}
+td form{margin:0}
+.tag{display:inline-block;margin-left:.4rem;padding:0 .45rem;border-radius:999px;background:#e8eefc;color:#0b3c91;font-size:.8rem}
+.tag.off{background:#fdecea;color:#8c1d18}
+.created{border-color:#8bc49a;background:#f3faf5}
+.created dt{font-weight:600;margin-top:.5rem}
+.created dd{margin:0}
+.style-fields{display:grid;grid-template-columns:repeat(auto-fill,minmax(11rem,1fr));gap:0 1rem}
+progress{vertical-align:middle;width:8rem}
 `;
 
 export interface StudioAsset {

@@ -8,7 +8,10 @@ import type { Config } from '../config.js';
 import { ApiError } from '../http/errors.js';
 import { Params } from '../http/params.js';
 import type { RateLimit } from '../http/rate-limit.js';
+import type { AppsService } from '../apps/service.js';
+import type { JobQueue } from '../jobs/service.js';
 import type { MediaService } from '../media/service.js';
+import type { Mailer } from '../site/mailer.js';
 import type { StorageBackend } from '../storage/backend.js';
 import { imageSources } from '../storage/image-sources.js';
 import type { UserRow } from '../store/schema.js';
@@ -32,6 +35,12 @@ export interface StudioDeps {
   /** The service's secret (UPLOAD_SECRET or its file): the studio's tokens are keyed from it. */
   secret: Buffer;
   config: Pick<Config, 'publicUrl' | 'storageUrl'>;
+  /** Applications (API keys): a photographer's own, and every one for operators. */
+  apps: AppsService;
+  /** The job queue: a user's jobs, and the queue for operators. */
+  jobs: JobQueue;
+  /** The service's mail (SMTP_URL): the invitation of a new photographer. */
+  mailer: Mailer;
 }
 
 /** A request's signed-in user, their session token and what the pages show of them. */
@@ -107,7 +116,7 @@ export function makeKit(deps: StudioDeps): StudioKit {
       const found = await deps.sessions.lookup(token);
       const user = found.owes ? await deps.sessions.settle(found) : found.user;
       if (!user) return undefined;
-      const s = { user, token, viewer: { email: user.email, csrf: tokens.csrfOf(token) } };
+      const s = { user, token, viewer: { email: user.email, csrf: tokens.csrfOf(token), admin: user.is_admin === 1 } };
       signedIn.set(req, s);
       return s;
     },

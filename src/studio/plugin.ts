@@ -12,6 +12,8 @@ import { STUDIO_ASSETS } from './assets.js';
 import { JSON_LIMIT_BYTES, makeKit, type StudioDeps } from './kit.js';
 import { messagePage } from './pages/layout.js';
 import { accountRoutes } from './routes/account.js';
+import { adminRoutes } from './routes/admin.js';
+import { accountAppRoutes } from './routes/apps.js';
 import { signInRoutes } from './routes/signin.js';
 import { styleRoutes } from './routes/styles.js';
 import { websiteRoutes } from './routes/websites.js';
@@ -89,5 +91,7 @@ export function studioPlugin(deps: StudioDeps): FastifyPluginAsync {
     accountRoutes(f, kit);
     websiteRoutes(f, kit);
     styleRoutes(f, kit);
+    accountAppRoutes(f, kit);
+    adminRoutes(f, kit);
   };
 }

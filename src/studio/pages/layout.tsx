@@ -19,6 +19,7 @@ export interface Viewer {
 export const NAV: { href: string; label: string; admin?: boolean }[] = [
   { href: '/studio/websites', label: 'Websites' },
   { href: '/studio/account', label: 'Account' },
+  { href: '/studio/admin', label: 'Administration', admin: true },
 ];
 
 export function Layout(p: { title: string; viewer?: Viewer; scripts?: StudioAsset[]; wide?: boolean; children: ComponentChildren }): VNode {
