@@ -403,7 +403,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       );
       // The photographers' studio (docs/studio.md): a second encapsulated plugin, on the same services, sessions and limiters as the API.
       await http.fastify.register(
-        studioPlugin({ users: core.users, authenticator, sessions, websites: core.websites, media, storage, rateLimit, secret: uploadSecret, config, apps: core.apps, jobs, mailer }),
+        studioPlugin({ users: core.users, authenticator, sessions, websites: core.websites, media, storage, rateLimit, secret: uploadSecret, config, apps: core.apps, jobs, mailer, groups, lightboxes: core.lightboxes }),
       );
     }
 

@@ -20,4 +20,24 @@ export class LightboxesRepository {
       return uuid;
     });
   }
+
+  /** A page of the owner's lightboxes, newest first, each with how many medias it holds (one grouped count, not one per row). */
+  async listOwned(ownerId: number, limit: number, offset: number): Promise<Array<{ id: number; uuid: string; name: string; created_at: string; medias: number }>> {
+    const rows = await this.db
+      .selectFrom('lightboxes')
+      .leftJoin('lightbox_medias', 'lightbox_medias.lightbox_id', 'lightboxes.id')
+      .select(['lightboxes.id', 'lightboxes.uuid', 'lightboxes.name', 'lightboxes.created_at', (eb) => eb.fn.count<number>('lightbox_medias.media_id').as('medias')])
+      .where('lightboxes.owner_id', '=', ownerId)
+      .groupBy(['lightboxes.id', 'lightboxes.uuid', 'lightboxes.name', 'lightboxes.created_at'])
+      .orderBy('lightboxes.id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    return rows.map((r) => ({ ...r, medias: Number(r.medias) }));
+  }
+
+  async countOwned(ownerId: number): Promise<number> {
+    const r = await this.db.selectFrom('lightboxes').select((eb) => eb.fn.countAll<number>().as('n')).where('owner_id', '=', ownerId).executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
 }

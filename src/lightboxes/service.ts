@@ -16,4 +16,10 @@ export class LightboxesService {
     const mediaIds = await this.access.require(owner, 'media', mediaUuids, { invalid: 'media' });
     return { uuid: await this.repo.create(owner.id, name, mediaIds) };
   }
+
+  /** A page of the owner's lightboxes, newest first, with the number of medias in each, and how many in all. */
+  async list(owner: Pick<UserRow, 'id'>, window: { limit: number; offset: number }): Promise<{ total: number; lightboxes: Array<{ uuid: string; name: string; created_at: string; medias: number }> }> {
+    const [total, lightboxes] = await Promise.all([this.repo.countOwned(owner.id), this.repo.listOwned(owner.id, window.limit, window.offset)]);
+    return { total, lightboxes };
+  }
 }

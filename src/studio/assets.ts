@@ -72,6 +72,8 @@ td form{margin:0}
 .created dd{margin:0}
 .style-fields{display:grid;grid-template-columns:repeat(auto-fill,minmax(11rem,1fr));gap:0 1rem}
 progress{vertical-align:middle;width:8rem}
+.rule{display:grid;grid-template-columns:repeat(auto-fill,minmax(10rem,1fr));gap:0 1rem;border:1px solid #e2e2de;border-radius:6px;margin:0 0 .75rem;padding:.5rem .75rem}
+.rule legend{font-weight:600;padding:0 .25rem}
 `;
 
 export interface StudioAsset {

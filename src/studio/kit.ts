@@ -9,7 +9,9 @@ import { ApiError } from '../http/errors.js';
 import { Params } from '../http/params.js';
 import type { RateLimit } from '../http/rate-limit.js';
 import type { AppsService } from '../apps/service.js';
+import type { GroupsService } from '../groups/service.js';
 import type { JobQueue } from '../jobs/service.js';
+import type { LightboxesService } from '../lightboxes/service.js';
 import type { MediaService } from '../media/service.js';
 import type { Mailer } from '../site/mailer.js';
 import type { StorageBackend } from '../storage/backend.js';
@@ -41,6 +43,10 @@ export interface StudioDeps {
   jobs: JobQueue;
   /** The service's mail (SMTP_URL): the invitation of a new photographer. */
   mailer: Mailer;
+  /** Collections and smart collections. */
+  groups: GroupsService;
+  /** A user's lightboxes (listed with their counts). */
+  lightboxes: LightboxesService;
 }
 
 /** A request's signed-in user, their session token and what the pages show of them. */

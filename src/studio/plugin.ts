@@ -14,6 +14,8 @@ import { messagePage } from './pages/layout.js';
 import { accountRoutes } from './routes/account.js';
 import { adminRoutes } from './routes/admin.js';
 import { accountAppRoutes } from './routes/apps.js';
+import { collectionRoutes } from './routes/collections.js';
+import { jobRoutes } from './routes/jobs.js';
 import { signInRoutes } from './routes/signin.js';
 import { styleRoutes } from './routes/styles.js';
 import { websiteRoutes } from './routes/websites.js';
@@ -92,6 +94,8 @@ export function studioPlugin(deps: StudioDeps): FastifyPluginAsync {
     websiteRoutes(f, kit);
     styleRoutes(f, kit);
     accountAppRoutes(f, kit);
+    collectionRoutes(f, kit);
+    jobRoutes(f, kit);
     adminRoutes(f, kit);
   };
 }

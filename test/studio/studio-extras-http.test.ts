@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { all, find, text } from '../../src/client/xml.js';
 import { eachDatabase } from '../support/service.js';
 import { startWorld, type World } from '../support/world.js';
-import { visit } from '../site/site-support.js';
+import { uploadLogo } from '../site/brand-support.js';
+import { visit, waitForRenditions } from '../site/site-support.js';
 import { fieldError, StudioBrowser } from './studio-support.js';
 
 eachDatabase((kind) => {
@@ -112,6 +113,99 @@ eachDatabase((kind) => {
       // Another website's style through mine: not mine either.
       expect((await b.post(`${stylesPath()}/${theirStyle.uuid}`, { csrf, name: 'Mine', layout: 'grid' })).status).toBe(404);
       expect((await b.get(`/studio/websites/${theirs.urlname}/styles`)).status).toBe(404);
+    });
+  });
+
+  describe('collections, smart collections, lightboxes', () => {
+    let media: string;
+    beforeAll(async () => {
+      media = await uploadLogo(w);
+      await waitForRenditions(w, [media]);
+    });
+    const apiGroup = async (uuid: string) => (await w.client.request('GET', `/medias_groups/${uuid}.xml`)).doc;
+
+    it('creates a smart collection, sets its rules, renames it, deletes it; the signed API answers the same', async () => {
+      const made = await b.submit('/studio/collections', '/studio/collections', { name: 'Five stars', kind: 'smart' });
+      expect(made.status).toBe(303);
+      const uuid = /\/studio\/collections\/([0-9a-f-]{36})/.exec(made.headers.get('location')!)![1];
+      const path = `/studio/collections/${uuid}`;
+      let doc = await apiGroup(uuid);
+      expect(text(doc, 'medias-group/name')).toBe('Five stars');
+      // Rules: rows with no field are left out; a title rule matches the uploaded logo.
+      const saved = await b.submit(path, path, {
+        name: 'Logos',
+        match: 'any',
+        'rules[0][field]': 'title',
+        'rules[0][operator]': 'is',
+        'rules[0][value]': 'Logo',
+        'rules[1][field]': '',
+        'rules[2][field]': 'rating',
+        'rules[2][operator]': 'gte',
+        'rules[2][value]': '5',
+      });
+      expect(saved.status).toBe(303);
+      doc = await apiGroup(uuid);
+      expect(text(doc, 'medias-group/name')).toBe('Logos');
+      expect(text(doc, 'medias-group/match')).toBe('any');
+      expect(all(doc, 'medias-group/rules/rule/field').map((n) => n.text)).toEqual(['title', 'rating']);
+      expect(text(doc, 'medias-group/medias-count')).toBe('1');
+      const page = await b.get(path);
+      expect(page.body).toContain(`href="/studio/media?group=${uuid}"`);
+      expect(page.body).toContain('See its 1 media');
+      // A wrong value: the API's message, nothing saved.
+      const bad = await b.submit(path, path, { name: 'Logos', match: 'all', 'rules[0][field]': 'rating', 'rules[0][operator]': 'gte', 'rules[0][value]': 'eleven' });
+      expect(bad.status).toBe(422);
+      expect(bad.body).toContain("Rule 1's value");
+      expect(all(await apiGroup(uuid), 'medias-group/rules/rule/field').map((n) => n.text)).toEqual(['title', 'rating']);
+      // Listed with its count; deleted (its medias kept).
+      expect((await b.get('/studio/collections')).body).toContain(`/studio/media?group=${uuid}`);
+      expect((await b.submit(path, `${path}/delete`, {})).status).toBe(303);
+      expect((await w.client.request('GET', '/medias.xml', { view: 'list' })).body).toContain(media);
+      expect((await w.svc.raw(w.app, 'GET', `/medias_groups/${uuid}.xml`, { headers: { authorization: 'Basic ' + Buffer.from(`${w.user.email}:${w.user.password}`).toString('base64') } })).status).toBe(404);
+    });
+
+    it("creates and renames a plain collection; a blank name is refused; another user's is a 404", async () => {
+      const blank = await b.submit('/studio/collections', '/studio/collections', { name: ' ', kind: 'collection' });
+      expect(blank.status).toBe(422);
+      expect(fieldError(blank.body, 'name')).toContain('must not be blank');
+      const made = await b.submit('/studio/collections', '/studio/collections', { name: 'Portfolio picks', kind: 'collection' });
+      const uuid = /([0-9a-f-]{36})/.exec(made.headers.get('location')!)![1];
+      expect((await b.submit(`/studio/collections/${uuid}`, `/studio/collections/${uuid}`, { name: 'Picks 2026' })).status).toBe(303);
+      expect(text(await apiGroup(uuid), 'medias-group/name')).toBe('Picks 2026');
+      const other = await new StudioBrowser(w.svc).signIn(await w.svc.user());
+      expect((await other.get(`/studio/collections/${uuid}`)).status).toBe(404);
+      const csrf = StudioBrowser.csrf(await other.get('/studio/collections'));
+      expect((await other.post(`/studio/collections/${uuid}/delete`, { csrf })).status).toBe(404);
+      expect(text(await apiGroup(uuid), 'medias-group/name')).toBe('Picks 2026');
+    });
+
+    it('lists the lightboxes with their counts, linked to the grid', async () => {
+      const { uuid } = await w.svc.core.lightboxes.create({ id: w.user.id }, 'Client picks <b>', [media]);
+      const page = await b.get('/studio/collections');
+      expect(page.body).toContain(`href="/studio/media?lightbox=${uuid}"`);
+      expect(page.body).toContain('Client picks &lt;b>');
+      expect(page.body).toMatch(new RegExp(`lightbox=${uuid}">1 media<`));
+      const other = await new StudioBrowser(w.svc).signIn(await w.svc.user());
+      expect((await other.get('/studio/collections')).body).not.toContain(uuid);
+    });
+  });
+
+  describe('jobs', () => {
+    it("lists the user's jobs with state and progress, as a page and as JSON; another user's are not there", async () => {
+      const media = await uploadLogo(w, 'JOBS');
+      await waitForRenditions(w, [media]);
+      const mine = await w.svc.db.selectFrom('jobs').select(['uuid', 'state', 'total']).where('owner_id', '=', w.user.id).orderBy('id', 'desc').executeTakeFirstOrThrow();
+      const page = await b.get('/studio/jobs');
+      expect(page.status).toBe(200);
+      expect(page.body).toContain(`data-job="${mine.uuid}"`);
+      expect(page.body).toMatch(/<script type="module" src="\/studio\/_assets\/[A-Za-z0-9_-]+\.js">/);
+      const json = await b.get('/studio/jobs.json', { accept: 'application/json' });
+      expect(json.headers.get('content-type')).toContain('application/json');
+      const jobs = (JSON.parse(json.body) as { jobs: Array<{ uuid: string; state: string; total: number }> }).jobs;
+      expect(jobs.find((j) => j.uuid === mine.uuid)).toMatchObject({ state: mine.state, total: mine.total });
+      const other = await new StudioBrowser(w.svc).signIn(await w.svc.user());
+      expect((await other.get('/studio/jobs.json')).body).not.toContain(mine.uuid);
+      expect((await new StudioBrowser(w.svc).get('/studio/jobs.json', { accept: 'application/json' })).status).toBe(401);
     });
   });
 });

@@ -18,6 +18,8 @@ export interface Viewer {
 /** The header's sections, in order; `admin` ones only for operators. */
 export const NAV: { href: string; label: string; admin?: boolean }[] = [
   { href: '/studio/websites', label: 'Websites' },
+  { href: '/studio/collections', label: 'Collections' },
+  { href: '/studio/jobs', label: 'Jobs' },
   { href: '/studio/account', label: 'Account' },
   { href: '/studio/admin', label: 'Administration', admin: true },
 ];
