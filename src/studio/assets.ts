@@ -56,6 +56,8 @@ code.secret{word-break:break-all;font-size:1rem}
 .muted{color:#555}
 @media (max-width:40rem){main{padding:.75rem}header.bar{padding:.5rem .75rem}}
 /* area F: website extras, collections, jobs, administration */
+/* More sections than a phone's width: the header's navigation wraps inside its dark bar. */
+header.bar nav ul{flex-wrap:wrap;gap:.35rem 1rem}
 .subnav ul{list-style:none;margin:0 0 .5rem;padding:0}
 .subnav a[aria-current=page]{font-weight:700;text-decoration:none;color:#1b1b1b}
 .table-wrap{overflow-x:auto;padding:0}
@@ -74,6 +76,8 @@ td form{margin:0}
 progress{vertical-align:middle;width:8rem}
 .rule{display:grid;grid-template-columns:repeat(auto-fill,minmax(10rem,1fr));gap:0 1rem;border:1px solid #e2e2de;border-radius:6px;margin:0 0 .75rem;padding:.5rem .75rem}
 .rule legend{font-weight:600;padding:0 .25rem}
+/* A phone: a table's rows become stacked cards, nothing scrolls sideways. */
+@media (max-width:40rem){.table-wrap table,.table-wrap tbody,.table-wrap tr,.table-wrap td{display:block;width:auto}.table-wrap thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}.table-wrap tr{padding:.5rem .75rem;border-bottom:1px solid #e2e2de}.table-wrap tbody tr:last-child{border-bottom:0}.table-wrap td{border:0;padding:.15rem 0;text-align:left}.table-wrap td.num{text-align:left}}
 `;
 
 export interface StudioAsset {

@@ -65,7 +65,7 @@ eachDatabase((kind) => {
       expect(page.status).toBe(200);
       expect(page.body).toContain(w.user.email);
       expect(page.body).toContain(admin.email);
-      expect(page.body).toMatch(/<td class="num">0 B<\/td>/);
+      expect(page.body).toMatch(/<td class="num">0 B used<\/td>/);
     });
 
     it('creates an account with an invitation mailed through SMTP; its link sets the password once, then the API accepts it', async () => {

@@ -67,14 +67,28 @@ export function accountsPage(p: {
     <Layout title="Accounts" viewer={p.viewer}>
       <h1>Administration</h1>
       <AdminNav here="accounts" />
-      <h2>Accounts</h2>
       <Notice notice={p.notice} error={e && e.field === '' ? e.message : undefined} />
       {p.link ? (
         <p class="card">
           No mail server is set up (SMTP_URL), so nothing was mailed: give the new photographer this link, which works once, for 7 days: <code class="secret">{p.link}</code>
         </p>
       ) : null}
-      <div class="card table-wrap">
+      <h2>Invite a photographer</h2>
+      <form class="card" method="post" action="/studio/admin/accounts" novalidate>
+        <Csrf viewer={p.viewer} />
+        <Field id="email" label="E-mail address" hint="They get a link to set their password; it works once, for 7 days." error={e}>
+          {(dd, bad) => <input id="email" type="email" name="email" value={d.email} maxLength={254} required autocomplete="off" aria-describedby={dd} aria-invalid={bad ? 'true' : undefined} class={bad ? 'invalid' : undefined} />}
+        </Field>
+        <Field id="first_name" label="First name" error={e}>
+          {(dd) => <input id="first_name" type="text" name="first_name" value={d.first_name} maxLength={100} autocomplete="off" aria-describedby={dd} />}
+        </Field>
+        <Field id="last_name" label="Last name" error={e}>
+          {(dd) => <input id="last_name" type="text" name="last_name" value={d.last_name} maxLength={100} autocomplete="off" aria-describedby={dd} />}
+        </Field>
+        <button type="submit">Create the account and send the invitation</button>
+      </form>
+      <h2>All accounts</h2>
+      <div class="card table-wrap" tabIndex={0} role="region" aria-label="Accounts">
         <table>
           <caption class="sr">Accounts, {p.total} in all</caption>
           <thead>
@@ -96,8 +110,8 @@ export function accountsPage(p: {
                   {a.name ? <span class="muted"> · {a.name}</span> : null}
                   {a.admin ? <span class="tag">operator</span> : null}
                 </td>
-                <td class="num">{a.medias}</td>
-                <td class="num">{bytesText(a.bytes)}</td>
+                <td class="num">{a.medias === 1 ? '1 media' : `${a.medias} medias`}</td>
+                <td class="num">{bytesText(a.bytes)} used</td>
                 <td>{a.disabled ? <span class="tag off">disabled</span> : 'active'}</td>
                 <td>
                   {a.email === p.viewer.email ? (
@@ -126,20 +140,6 @@ export function accountsPage(p: {
           {p.page < p.pages ? <a href={`/studio/admin/accounts?page=${p.page + 1}`}>Next page</a> : null}
         </p>
       ) : null}
-      <h2>Invite a photographer</h2>
-      <form class="card" method="post" action="/studio/admin/accounts" novalidate>
-        <Csrf viewer={p.viewer} />
-        <Field id="email" label="E-mail address" hint="They get a link to set their password; it works once, for 7 days." error={e}>
-          {(dd, bad) => <input id="email" type="email" name="email" value={d.email} maxLength={254} required autocomplete="off" aria-describedby={dd} aria-invalid={bad ? 'true' : undefined} class={bad ? 'invalid' : undefined} />}
-        </Field>
-        <Field id="first_name" label="First name" error={e}>
-          {(dd) => <input id="first_name" type="text" name="first_name" value={d.first_name} maxLength={100} autocomplete="off" aria-describedby={dd} />}
-        </Field>
-        <Field id="last_name" label="Last name" error={e}>
-          {(dd) => <input id="last_name" type="text" name="last_name" value={d.last_name} maxLength={100} autocomplete="off" aria-describedby={dd} />}
-        </Field>
-        <button type="submit">Create the account and send the invitation</button>
-      </form>
     </Layout>,
   );
 }
@@ -262,7 +262,7 @@ export function jobQueuePage(p: { viewer: Viewer; lanes: LaneItem[]; running: Ru
       <h1>Administration</h1>
       <AdminNav here="jobs" />
       <h2>Job queue</h2>
-      <div class="card table-wrap">
+      <div class="card table-wrap" tabIndex={0} role="region" aria-label="Lanes of the job queue">
         <table>
           <caption class="sr">Jobs waiting or running, per lane</caption>
           <thead>

@@ -29,7 +29,7 @@ export function jobsPage(p: { viewer: Viewer; jobs: JobItem[] }): string {
       {p.jobs.length === 0 ? (
         <p>No job lately.</p>
       ) : (
-        <div class="card table-wrap">
+        <div class="card table-wrap" tabIndex={0} role="region" aria-label="Your latest jobs">
           <table id="jobs">
             <caption class="sr">Your latest jobs</caption>
             <thead>
