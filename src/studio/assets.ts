@@ -58,6 +58,8 @@ code.secret{word-break:break-all;font-size:1rem}
 /* area F: website extras, collections, jobs, administration */
 /* More sections than a phone's width: the header's navigation wraps inside its dark bar. */
 header.bar nav ul{flex-wrap:wrap;gap:.35rem 1rem}
+.card>h2:first-child,section.card>h2:first-of-type{margin-top:0}
+.list.card{padding:0 1rem}
 .subnav ul{list-style:none;margin:0 0 .5rem;padding:0}
 .subnav a[aria-current=page]{font-weight:700;text-decoration:none;color:#1b1b1b}
 .table-wrap{overflow-x:auto;padding:0}
