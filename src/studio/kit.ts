@@ -13,7 +13,6 @@ import type { GroupsService } from '../groups/service.js';
 import type { JobQueue } from '../jobs/service.js';
 import type { LightboxesService } from '../lightboxes/service.js';
 import type { MediaService } from '../media/service.js';
-import type { Mailer } from '../site/mailer.js';
 import type { StorageBackend } from '../storage/backend.js';
 import { imageSources } from '../storage/image-sources.js';
 import type { UserRow } from '../store/schema.js';
@@ -41,12 +40,28 @@ export interface StudioDeps {
   apps: AppsService;
   /** The job queue: a user's jobs, and the queue for operators. */
   jobs: JobQueue;
-  /** The service's mail (SMTP_URL): the invitation of a new photographer. */
-  mailer: Mailer;
+  /** The service's mail (SMTP_URL; the website's mailer, src/site/mailer.ts): the invitation of a new photographer. */
+  mailer: StudioMailer;
   /** Collections and smart collections. */
   groups: GroupsService;
   /** A user's lightboxes (listed with their counts). */
   lightboxes: LightboxesService;
+}
+
+/** A message the studio mails (the invitation): its parts as nodemailer takes them. */
+export interface StudioMail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** What the studio needs of the service's mailer (the website's, built in src/app.ts; the studio imports nothing of the website). */
+export interface StudioMailer {
+  /** False without SMTP_URL: the message is logged instead, and the operator is shown the link. */
+  readonly mails: boolean;
+  /** Starts sending; never throws (failures are logged). */
+  send(message: StudioMail, what: string, url: string): void;
 }
 
 /** A request's signed-in user, their session token and what the pages show of them. */

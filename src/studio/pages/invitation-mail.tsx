@@ -1,9 +1,9 @@
 // The invitation of a new photographer: plain text and a simple HTML part, every value
 // escaped by the JSX renderer.
 import { renderToString } from 'preact-render-to-string';
-import type { MailMessage } from '../../site/mail.js';
+import type { StudioMail } from '../kit.js';
 
-export function invitationMessage(m: { to: string; url: string; days: number; service: string }): MailMessage {
+export function invitationMessage(m: { to: string; url: string; days: number; service: string }): StudioMail {
   const text = [
     `An account of the studio at ${m.service} was opened for you.`,
     '',
