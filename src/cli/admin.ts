@@ -271,7 +271,15 @@ const commands: Record<string, Command> = {
       }
       const urlname = str(o, 'urlname')!;
       const style = str(o, 'style')!;
-      await core.websites.setDisplayStyle(urlname, style, displayStyleInput.read(p, undefined));
+      let values;
+      try {
+        values = displayStyleInput.read(p, undefined);
+      } catch (err) {
+        // The declaration names its parameters; the operator typed options.
+        if (err instanceof ApiError) throw new UsageError(err.message.replace(/display_style\[(\w+)\]/g, '--$1'));
+        throw err;
+      }
+      await core.websites.setDisplayStyle(urlname, style, values);
       return { json: { urlname, style }, text: `display style ${style} of ${urlname} changed` };
     },
   },

@@ -301,7 +301,7 @@ eachDatabase((kind) => {
       // display-style set reads its values through the studio's declaration: the same refusal.
       const bad = await admin(target, 'display-style', 'set', '--urlname', 'ann-lee', '--style', 'Grid', '--spacing', 'huge');
       expect(bad.code).not.toBe(0);
-      expect(bad.stderr).toContain('spacing must be one of none, tight, normal, wide');
+      expect(bad.stderr).toContain('--spacing must be one of none, tight, normal, wide');
     });
 
     it('watermark create with --text or --file (an image copied into DATA_DIR); --default leaves one default per media library', async () => {
