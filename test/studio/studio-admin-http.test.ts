@@ -3,6 +3,7 @@
 // invitation mailed through a real SMTP server whose link sets a password once; a disabled
 // account's sessions end and its API login is refused; an application created in the studio
 // signs a request the API accepts, its secret shown once, and once revoked signs nothing.
+import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { find, text } from '../../src/client/xml.js';
 import { basicAuth, eachDatabase, sessionCookieOf, type TestApp, type TestUser } from '../support/service.js';
@@ -135,6 +136,14 @@ eachDatabase((kind) => {
       // A wrong password is told nothing more than before.
       expect(await whoami(w.app, { email: victim.email, password: 'wrong-password' })).toBe(401);
       expect((await ab.get('/studio/admin/accounts')).body).toMatch(/disabled/);
+      // A session made in a race with the disabling (here, written behind its back) is no session either.
+      const raced = randomBytes(32).toString('base64url');
+      const now = new Date();
+      await w.svc.db
+        .insertInto('sessions')
+        .values({ token_hash: createHash('sha256').update(raced).digest('base64url'), user_id: victim.id, created_at: now.toISOString(), last_seen_at: now.toISOString(), expires_at: new Date(now.getTime() + 86_400_000).toISOString() })
+        .execute();
+      expect((await w.svc.raw(w.app, 'GET', '/whoami.xml', { headers: { cookie: `_ficelle_session=${raced}` } })).status).toBe(401);
       expect((await ab.submit('/studio/admin/accounts', `/studio/admin/accounts/${victim.uuid}/enable`, {})).status).toBe(303);
       expect(await whoami(w.app, victim)).toBe(200);
       // Not one's own account.
