@@ -268,6 +268,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     const exclusive = config.redisUrl ? await redisExclusive(config.redisUrl) : localExclusive();
     closers.push(() => exclusive.close());
     const appKeys = new AppKeys(core.repositories.apps);
+    core.apps.onRevoked((key) => appKeys.forget(key));
     const secureCookies = config.publicUrl.startsWith('https:');
     const authenticator = new Authenticator(users, sessions, limiters, secureCookies, (err) =>
       log.error({ err }, 'login-throttle store unavailable; login let through'),
@@ -467,6 +468,10 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
           rateLimit,
           secret: uploadSecret,
           config,
+          apps: core.apps,
+          mailer,
+          groups,
+          lightboxes: core.lightboxes,
           // The studio's "invite a client" mails through the same service as the API's invitations (its throttle, its links, its activity event).
           invite: async (user, galleryUuid, r) => void (await invitations.invite(user, galleryUuid, { email: r.email, message: r.message, comp: r.comp, hires: r.hires })),
         }),

@@ -79,6 +79,35 @@ const commands: Record<string, Command> = {
       return { json: { uuid: user.uuid, email: user.email }, text: `user ${user.email} created (${user.uuid})` };
     },
   },
+  // The operators' role (the studio's administration, docs/studio.md): an extension.
+  'user grant-admin': {
+    summary: "gives a user the operators' role: the studio's administration (accounts, applications, the job queue)",
+    prints: '{"uuid","email","admin"}',
+    options: { email: { type: 'string', value: 'E', required: true, help: 'the user' } },
+    async run(core, o) {
+      const user = await core.users.setAdmin(str(o, 'email')!, true);
+      return { json: { uuid: user.uuid, email: user.email, admin: true }, text: `${user.email} is an operator now` };
+    },
+  },
+  'user revoke-admin': {
+    summary: "takes the operators' role back from a user",
+    prints: '{"uuid","email","admin"}',
+    options: { email: { type: 'string', value: 'E', required: true, help: 'the user' } },
+    async run(core, o) {
+      const user = await core.users.setAdmin(str(o, 'email')!, false);
+      return { json: { uuid: user.uuid, email: user.email, admin: false }, text: `${user.email} is no operator any more` };
+    },
+  },
+  'app revoke': {
+    summary: 'revokes an application: its key signs nothing any more (within a minute in every process)',
+    prints: '{"key","revoked"}',
+    options: { key: { type: 'string', value: 'K', required: true, help: "the application's API key" } },
+    async run(core, o) {
+      const key = str(o, 'key')!;
+      await core.apps.revoke({ operator: true }, key);
+      return { json: { key, revoked: true }, text: `application ${key} revoked` };
+    },
+  },
   'app create': {
     summary: 'an application: the key and secret that sign API requests',
     prints: '{"key","secret"}',
@@ -233,17 +262,24 @@ const commands: Record<string, Command> = {
       captions: { type: 'string', value: 'yes|no', help: 'titles under the photos (no by default)' },
     },
     async run(core, o) {
-      const yesNo = (name: string): boolean | undefined => {
-        const v = str(o, name, false);
-        if (v === undefined) return undefined;
-        if (v !== 'yes' && v !== 'no') throw new UsageError(`--${name} must be yes or no`);
-        return v === 'yes';
-      };
-      const spacing = str(o, 'spacing', false);
-      if (spacing !== undefined && !['none', 'tight', 'normal', 'wide'].includes(spacing)) throw new UsageError('--spacing must be none, tight, normal or wide');
+      // The one reading of a style's values (the studio's too): the same checks and messages.
+      const [{ Params }, { displayStyleInput }] = await Promise.all([import('../http/params.js'), import('../websites/display-style-input.js')]);
+      const p = new Params();
+      for (const option of ['crop', 'spacing', 'captions']) {
+        const v = str(o, option, false);
+        if (v !== undefined) p.add(`display_style[${option}]`, v);
+      }
       const urlname = str(o, 'urlname')!;
       const style = str(o, 'style')!;
-      await core.websites.setDisplayStyle(urlname, style, { crop: yesNo('crop'), spacing: spacing as 'none' | 'tight' | 'normal' | 'wide' | undefined, captions: yesNo('captions') });
+      let values;
+      try {
+        values = displayStyleInput.read(p, undefined);
+      } catch (err) {
+        // The declaration names its parameters; the operator typed options.
+        if (err instanceof ApiError) throw new UsageError(err.message.replace(/display_style\[(\w+)\]/g, '--$1'));
+        throw err;
+      }
+      await core.websites.setDisplayStyle(urlname, style, values);
       return { json: { urlname, style }, text: `display style ${style} of ${urlname} changed` };
     },
   },

@@ -28,6 +28,11 @@ export class AppKeys {
     return this.cache.get(apiKey);
   }
 
+  /** Forgets a key (revoked in this process): its next request reads it again. Other processes keep their copy up to CACHE_MS. */
+  forget(apiKey: string): void {
+    this.cache.delete(apiKey);
+  }
+
   /** Reads the key from the database and remembers the answer. */
   private async load(apiKey: string): Promise<AppRow | undefined> {
     const app = await this.apps.byKey(apiKey);

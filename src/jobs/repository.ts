@@ -93,6 +93,24 @@ export class JobsRepository {
     return this.db.selectFrom('jobs').selectAll().where('uuid', '=', uuid).where('owner_id', '=', ownerId).executeTakeFirst();
   }
 
+  /** The user's latest jobs, newest first (the studio's job list). */
+  latestOwned(ownerId: number, limit: number): Promise<JobRow[]> {
+    return this.db.selectFrom('jobs').selectAll().where('owner_id', '=', ownerId).orderBy('id', 'desc').limit(limit).execute();
+  }
+
+  /** Jobs a worker holds now, oldest first, with their owner's e-mail (the administration's queue). */
+  running(limit: number): Promise<Array<JobRow & { owner_email: string }>> {
+    return this.db
+      .selectFrom('jobs')
+      .innerJoin('users', 'users.id', 'jobs.owner_id')
+      .selectAll('jobs')
+      .select('users.email as owner_email')
+      .where('jobs.state', '=', 'running')
+      .orderBy('jobs.id')
+      .limit(limit)
+      .execute();
+  }
+
   /**
    * Takes the next job of `lane` (lowest turn, then oldest) whose lease is
    * free or expired, in one statement: PostgreSQL skips rows another worker

@@ -4,7 +4,7 @@
 import { notFound } from '../http/errors.js';
 import type { JobRow, UserRow } from '../store/schema.js';
 import type { Lane } from './lanes.js';
-import type { JobsRepository } from './repository.js';
+import type { JobsRepository, LaneStats } from './repository.js';
 
 /** At most this many error lines are kept on a job (the counts stay exact). */
 export const MAX_JOB_ERRORS = 100;
@@ -61,6 +61,17 @@ export class JobQueue {
     const job = await this.repo.findOwned(user.id, uuid);
     if (!job) throw notFound(`job ${uuid}`);
     return { job, placeInLine: await this.repo.placeInLine(job) };
+  }
+
+  /** The user's latest jobs, newest first (the studio's job list; each one's status is GET /jobs/<uuid>.xml's). */
+  latest(user: Pick<UserRow, 'id'>, limit: number): Promise<JobRow[]> {
+    return this.repo.latestOwned(user.id, limit);
+  }
+
+  /** The queue as an operator sees it: per lane, how many wait or run and the oldest's age; the jobs running now. */
+  async overview(runningLimit: number): Promise<{ lanes: LaneStats[]; running: Array<JobRow & { owner_email: string }> }> {
+    const [lanes, running] = await Promise.all([this.repo.pendingStats(), this.repo.running(runningLimit)]);
+    return { lanes, running };
   }
 
   /** Deletes jobs finished before `finishedBefore` (JOB_RETENTION_SECONDS); how many went. */

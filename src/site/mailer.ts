@@ -9,12 +9,19 @@ import type { VisitorSettings } from '../config.js';
 import { invitationMessage, selectionMessage, signInMessage, type InvitationMailContent, type MailMessage, type SelectionMail, type SignInMail } from './mail.js';
 
 export interface Mailer {
+  /** False without SMTP_URL: what would be mailed goes to the log (a caller may show the link to the one who asked instead). */
+  readonly mails: boolean;
   /** Starts sending; never throws (failures are logged). */
   sendSignIn(mail: SignInMail): void;
   /** A photographer's invitation (docs/delivery.md); the same: never throws. */
   sendInvitation(mail: InvitationMailContent): void;
   /** Tells a photographer a client sent their selection (docs/delivery.md); never throws. */
   sendSelection(mail: SelectionMail): void;
+  /**
+   * Starts sending another message of the service (the studio's invitation of a new
+   * photographer); never throws. Without SMTP_URL, `what` and `url` go to the log.
+   */
+  send(message: MailMessage, what: string, url: string): void;
   /** Resolves once every send started has finished. */
   idle(): Promise<void>;
   close(): Promise<void>;
@@ -35,6 +42,7 @@ export function createMailer(settings: VisitorSettings, log: Logger): Mailer {
 
   if (!settings.smtpUrl) {
     return {
+      mails: false,
       sendSignIn(mail) {
         // The link is the secret: only this fallback, which exists to hand it over, logs it.
         log.info({ to: mail.to, url: mail.url }, 'visitor sign-in link (no SMTP_URL set, so it is logged instead of mailed)');
@@ -44,6 +52,9 @@ export function createMailer(settings: VisitorSettings, log: Logger): Mailer {
       },
       sendSelection(mail) {
         log.info({ to: mail.to, lightbox: mail.lightboxUuid, count: mail.count }, 'selection sent (no SMTP_URL set, so the photographer is not mailed)');
+      },
+      send(message, what, url) {
+        log.info({ to: message.to, url }, `${what} (no SMTP_URL set, so it is logged instead of mailed)`);
       },
       idle,
       close: idle,
@@ -69,6 +80,7 @@ export function createMailer(settings: VisitorSettings, log: Logger): Mailer {
         ),
     );
   return {
+    mails: true,
     sendSignIn(mail) {
       send(signInMessage(mail), 'visitor sign-in mail');
     },
@@ -77,6 +89,9 @@ export function createMailer(settings: VisitorSettings, log: Logger): Mailer {
     },
     sendSelection(mail) {
       send(selectionMessage(mail), 'selection mail');
+    },
+    send(message, what) {
+      send(message, what);
     },
     idle,
     async close() {

@@ -26,7 +26,7 @@ export type SiteWebsite = Pick<WebsiteRow, 'id' | 'uuid' | 'urlname' | 'title' |
   Partial<
     Pick<
       WebsiteRow,
-      'updated_at' | 'tagline' | 'logo_media_id' | 'favicon_media_id' | 'color_scheme' | 'accent_color' | 'theme' | 'credit' | 'copyright' | 'contact_email' | 'social_links'
+      'updated_at' | 'tagline' | 'logo_media_id' | 'favicon_media_id' | 'color_scheme' | 'accent_color' | 'theme' | 'credit' | 'copyright' | 'contact_email' | 'social_links' | 'indexing'
     >
   > & {
   /** The root gallery's name: the navigation's first entry. */
@@ -49,6 +49,7 @@ const WEBSITE_COLUMNS = [
   'w.hostname',
   // The photographer: owner of the lightboxes its clients' favourites make (docs/delivery.md).
   'w.owner_id',
+  'w.indexing',
   'w.updated_at',
   'w.tagline',
   'w.logo_media_id',

@@ -188,8 +188,9 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
     const page = await site.page(v.at, slug);
     if (!page) throw notFound();
     const html = render(ContentPage({ title: page.title, html: page.html, frame: { ...frameOf(v.at), canonical: `${site.homeUrl(v.at.website)}/p/${slug}`, current: href } }));
-    cache.set(v.cacheKey, { html, indexable: true });
-    return kit.html(reply, 200, html, { indexable: true });
+    const indexable = v.at.website.indexing !== 0;
+    cache.set(v.cacheKey, { html, indexable });
+    return kit.html(reply, 200, html, { indexable });
   };
 
   /** One request below a website's home. */

@@ -308,7 +308,7 @@ export class SiteService {
       page,
       pages,
       href,
-      indexable: indexable(chain, decision),
+      indexable: at.website.indexing !== 0 && indexable(chain, decision),
       restricted: decision.restricted,
       meta,
     };
@@ -371,7 +371,7 @@ export class SiteService {
       prev: prevUuid === undefined ? undefined : mediaHref(at.homePath, gallery.full_url_path, prevUuid),
       next: nextUuid === undefined ? undefined : mediaHref(at.homePath, gallery.full_url_path, nextUuid),
       downloads,
-      indexable: indexable(chain, decision),
+      indexable: at.website.indexing !== 0 && indexable(chain, decision),
       restricted: decision.restricted,
       meta,
     };
@@ -438,6 +438,8 @@ export class SiteService {
    * page be indexed when found, it does not announce it. `indexing` 0 is left out too.
    */
   async listed(website: SiteWebsite): Promise<Array<{ id: number; path: string; lastmod: string }>> {
+    // The website's own switch (studio, `website[indexing]` 0): nothing of it is announced.
+    if (website.indexing === 0) return [];
     const chains = await this.visitors.everyChain(website.id);
     const out: Array<{ id: number; path: string; lastmod: string }> = [];
     for (const [path, chain] of chains) {
@@ -457,6 +459,7 @@ export class SiteService {
    * undefined. Each part reads its own window of medias, not the others'.
    */
   async sitemap(website: SiteWebsite, part?: number): Promise<Sitemap | undefined> {
+    if (website.indexing === 0) return undefined;
     const [galleries, pages] = await Promise.all([this.listed(website), this.repo.pageStamps(website.id)]);
     const home = this.homeUrl(website);
     const ids = galleries.map((g) => g.id);

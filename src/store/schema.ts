@@ -12,6 +12,10 @@ export interface UsersTable {
   otp_secret: string | null;
   otp_last_step: number | null;
   created_at: string;
+  /** 1: an operator of the instance (migration 021, `admin user grant-admin`). */
+  is_admin: Generated<number>;
+  /** Set: the account is disabled, signs in nowhere (migration 021). */
+  disabled_at: Generated<string | null>;
 }
 
 export interface AppsTable {
@@ -20,6 +24,20 @@ export interface AppsTable {
   api_key: string;
   api_secret: string;
   created_at: string;
+  /** The photographer who made it in the studio; null: the operator's (migration 021). */
+  owner_id: Generated<number | null>;
+  /** Set: revoked, it signs nothing any more (migration 021). */
+  revoked_at: Generated<string | null>;
+}
+
+/** A new photographer's one-shot link to set their password (migration 021): the SHA-256 of its token. */
+export interface UserInvitationsTable {
+  id: Generated<number>;
+  token_hash: string;
+  user_id: number;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
 }
 
 export interface SessionsTable {
@@ -51,6 +69,8 @@ export interface WebsitesTable {
   contact_email: string | null;
   /** A JSON array of https URLs. */
   social_links: string | null;
+  /** 1 (default): each gallery's `indexing` decides; 0: search engines may index nothing of it (migration 021). */
+  indexing: Generated<number>;
 }
 
 export interface WebsitePagesTable {
@@ -397,6 +417,7 @@ export interface Database {
   renditions: RenditionsTable;
   visitor_links: VisitorLinksTable;
   media_stamps: MediaStampsTable;
+  user_invitations: UserInvitationsTable;
 }
 
 /** Per owner: moved by triggers whenever a list scope of the owner's medias may have changed (migration 009). */

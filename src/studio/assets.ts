@@ -129,6 +129,31 @@ button.small{padding:.1rem .5rem}
 .media-one dt{font-weight:600}
 .media-one dd{margin:0 0 .5rem}
 @media (max-width:40rem){.vgrid{height:calc(100vh - 9rem)}.batch{position:static}}
+/* area F: website extras, collections, jobs, administration */
+/* More sections than a phone's width: the header's navigation wraps inside its dark bar. */
+header.bar nav ul{flex-wrap:wrap;gap:.35rem 1rem}
+.card>h2:first-child,section.card>h2:first-of-type{margin-top:0}
+.list.card{padding:0 1rem}
+.subnav ul{list-style:none;margin:0 0 .5rem;padding:0}
+.subnav a[aria-current=page]{font-weight:700;text-decoration:none;color:#1b1b1b}
+.table-wrap{overflow-x:auto;padding:0}
+table{border-collapse:collapse;width:100%}
+th,td{text-align:left;padding:.55rem .75rem;border-bottom:1px solid #e2e2de;vertical-align:middle}
+tbody tr:last-child td{border-bottom:0}
+th{font-size:.85rem;color:#444;font-weight:600}
+td.num{text-align:right;font-variant-numeric:tabular-nums}
+td form{margin:0}
+.tag{display:inline-block;margin-left:.4rem;padding:0 .45rem;border-radius:999px;background:#e8eefc;color:#0b3c91;font-size:.8rem}
+.tag.off{background:#fdecea;color:#8c1d18}
+.created{border-color:#8bc49a;background:#f3faf5}
+.created dt{font-weight:600;margin-top:.5rem}
+.created dd{margin:0}
+.style-fields{display:grid;grid-template-columns:repeat(auto-fill,minmax(11rem,1fr));gap:0 1rem}
+progress{vertical-align:middle;width:8rem}
+.rule{display:grid;grid-template-columns:repeat(auto-fill,minmax(10rem,1fr));gap:0 1rem;border:1px solid #e2e2de;border-radius:6px;margin:0 0 .75rem;padding:.5rem .75rem}
+.rule legend{font-weight:600;padding:0 .25rem}
+/* A phone: a table's rows become stacked cards, nothing scrolls sideways. */
+@media (max-width:40rem){.table-wrap table,.table-wrap tbody,.table-wrap tr,.table-wrap td{display:block;width:auto}.table-wrap thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}.table-wrap tr{padding:.5rem .75rem;border-bottom:1px solid #e2e2de}.table-wrap tbody tr:last-child{border-bottom:0}.table-wrap td{border:0;padding:.15rem 0;text-align:left}.table-wrap td.num{text-align:left}}
 `;
 
 export interface StudioAsset {

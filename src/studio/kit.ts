@@ -8,8 +8,11 @@ import type { Config } from '../config.js';
 import { ApiError } from '../http/errors.js';
 import { Params } from '../http/params.js';
 import type { RateLimit } from '../http/rate-limit.js';
+import type { AppsService } from '../apps/service.js';
 import type { GalleriesService } from '../galleries/service.js';
+import type { GroupsService } from '../groups/service.js';
 import type { JobQueue } from '../jobs/service.js';
+import type { LightboxesService } from '../lightboxes/service.js';
 import type { MediaService } from '../media/service.js';
 import type { StorageBackend } from '../storage/backend.js';
 import { imageSources } from '../storage/image-sources.js';
@@ -45,8 +48,6 @@ export interface StudioDeps {
    * Undefined: the studio adds the client to the access list and says invitations are not available.
    */
   invite?: Invite;
-  /** The batch edit's progress: a job of the user (JobQueue.status, the API's rule). */
-  jobs: JobQueue;
   /** Where renditions are: an owner's thumbnails are streamed from it (a media not yet public has no public address). */
   storage: StorageBackend;
   /** The API's request budget (RATE_LIMIT), keyed `studio:user:<id>` or `studio:addr:<ip>`; null when off. */
@@ -54,6 +55,32 @@ export interface StudioDeps {
   /** The service's secret (UPLOAD_SECRET or its file): the studio's tokens are keyed from it. */
   secret: Buffer;
   config: Pick<Config, 'publicUrl' | 'storageUrl'>;
+  /** Applications (API keys): a photographer's own, and every one for operators. */
+  apps: AppsService;
+  /** The job queue: a user's jobs (the batch edit's progress: JobQueue.status, the API's rule), and the queue for operators. */
+  jobs: JobQueue;
+  /** The service's mail (SMTP_URL; the website's mailer, src/site/mailer.ts): the invitation of a new photographer. */
+  mailer: StudioMailer;
+  /** Collections and smart collections. */
+  groups: GroupsService;
+  /** A user's lightboxes (listed with their counts). */
+  lightboxes: LightboxesService;
+}
+
+/** A message the studio mails (the invitation): its parts as nodemailer takes them. */
+export interface StudioMail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** What the studio needs of the service's mailer (the website's, built in src/app.ts; the studio imports nothing of the website). */
+export interface StudioMailer {
+  /** False without SMTP_URL: the message is logged instead, and the operator is shown the link. */
+  readonly mails: boolean;
+  /** Starts sending; never throws (failures are logged). */
+  send(message: StudioMail, what: string, url: string): void;
 }
 
 /** A request's signed-in user, their session token and what the pages show of them. */
@@ -129,7 +156,7 @@ export function makeKit(deps: StudioDeps): StudioKit {
       const found = await deps.sessions.lookup(token);
       const user = found.owes ? await deps.sessions.settle(found) : found.user;
       if (!user) return undefined;
-      const s = { user, token, viewer: { email: user.email, csrf: tokens.csrfOf(token) } };
+      const s = { user, token, viewer: { email: user.email, csrf: tokens.csrfOf(token), admin: user.is_admin === 1 } };
       signedIn.set(req, s);
       return s;
     },

@@ -14,7 +14,12 @@ import { messagePage } from './pages/layout.js';
 import { accountRoutes } from './routes/account.js';
 import { galleryRoutes } from './routes/galleries.js';
 import { mediaRoutes } from './routes/media.js';
+import { adminRoutes } from './routes/admin.js';
+import { accountAppRoutes } from './routes/apps.js';
+import { collectionRoutes } from './routes/collections.js';
+import { jobRoutes } from './routes/jobs.js';
 import { signInRoutes } from './routes/signin.js';
+import { styleRoutes } from './routes/styles.js';
 import { websiteRoutes } from './routes/websites.js';
 
 export type { StudioDeps } from './kit.js';
@@ -93,5 +98,10 @@ export function studioPlugin(deps: StudioDeps): FastifyPluginAsync {
     websiteRoutes(f, kit);
     galleryRoutes(f, kit);
     mediaRoutes(f, kit);
+    styleRoutes(f, kit);
+    accountAppRoutes(f, kit);
+    collectionRoutes(f, kit);
+    jobRoutes(f, kit);
+    adminRoutes(f, kit);
   };
 }

@@ -232,6 +232,8 @@ export class Authenticator implements Authentication<Claim> {
   /** Only failures count: a success clears the account and gives the address its attempt back. */
   private async succeeded(user: UserRow, accountKey: string, address: string): Promise<UserRow> {
     await Promise.all([this.failures.account.clear(accountKey), this.failures.address.giveBack(address)]);
+    // A disabled account (the administration's) is told so only once its password was right.
+    if (user.disabled_at) throw new ApiError('forbidden', 'this account is disabled: ask the operator of the service', { authMethod: 'basic' });
     return user;
   }
 }

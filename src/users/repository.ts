@@ -17,6 +17,9 @@ export interface NewUserRow {
   otpSecret: string | null;
 }
 
+/** An account as the administration lists it, with the bytes its library takes. */
+export type AccountRow = Pick<UserRow, 'id' | 'uuid' | 'email' | 'first_name' | 'last_name' | 'is_admin' | 'disabled_at' | 'created_at'> & { medias: number; bytes: number };
+
 /** Sessions deleted per statement: a large backlog never holds the table (SQLite's single writer) for long. */
 const PURGE_BATCH = 1000;
 
@@ -82,8 +85,91 @@ export class UsersRepository {
     await this.db.updateTable('users').set({ otp_secret: secret, otp_last_step: null }).where('id', '=', userId).execute();
   }
 
+  byUuid(uuid: string): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('uuid', '=', uuid).executeTakeFirst();
+  }
+
   byId(userId: number): Promise<UserRow | undefined> {
     return this.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+  }
+
+  // ---- instance administration (migration 021): the admin role, disabled accounts, invitations ----
+
+  async setAdmin(userId: number, admin: boolean): Promise<void> {
+    await this.db.updateTable('users').set({ is_admin: admin ? 1 : 0 }).where('id', '=', userId).execute();
+  }
+
+  async setDisabled(userId: number, at: string | null): Promise<void> {
+    await this.db.updateTable('users').set({ disabled_at: at }).where('id', '=', userId).execute();
+  }
+
+  async countUsers(): Promise<number> {
+    const [{ n }] = await this.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).execute();
+    return Number(n);
+  }
+
+  /**
+   * A page of the accounts with the bytes each one's library takes (originals and renditions):
+   * the page, then one grouped sum per table over the page's owners — three queries, whatever
+   * the page's size.
+   */
+  async accounts(limit: number, offset: number): Promise<AccountRow[]> {
+    const users = await this.db
+      .selectFrom('users')
+      .select(['id', 'uuid', 'email', 'first_name', 'last_name', 'is_admin', 'disabled_at', 'created_at'])
+      .orderBy('id')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    if (users.length === 0) return [];
+    const ids = users.map((u) => u.id);
+    const [originals, renditions] = await Promise.all([
+      this.db
+        .selectFrom('medias')
+        .select(['owner_id', (eb) => eb.fn.count<number>('id').as('medias'), (eb) => eb.fn.sum<number>('file_size').as('bytes')])
+        .where('owner_id', 'in', ids)
+        .groupBy('owner_id')
+        .execute(),
+      this.db
+        .selectFrom('renditions')
+        .innerJoin('medias', 'medias.id', 'renditions.media_id')
+        .select(['medias.owner_id', (eb) => eb.fn.sum<number>('renditions.bytes').as('bytes')])
+        .where('medias.owner_id', 'in', ids)
+        .groupBy('medias.owner_id')
+        .execute(),
+    ]);
+    const byOwner = new Map(originals.map((r) => [r.owner_id, { medias: Number(r.medias), bytes: Number(r.bytes ?? 0) }]));
+    const views = new Map(renditions.map((r) => [r.owner_id, Number(r.bytes ?? 0)]));
+    return users.map((u) => ({ ...u, medias: byOwner.get(u.id)?.medias ?? 0, bytes: (byOwner.get(u.id)?.bytes ?? 0) + (views.get(u.id) ?? 0) }));
+  }
+
+  async createInvitation(userId: number, tokenHash: string, expiresAt: string): Promise<void> {
+    await this.db.insertInto('user_invitations').values({ user_id: userId, token_hash: tokenHash, created_at: nowIso(), expires_at: expiresAt, used_at: null }).execute();
+  }
+
+  /** The user of a live, unused invitation (nothing is changed). */
+  async invitationUser(tokenHash: string, now: string): Promise<number | undefined> {
+    const row = await this.db.selectFrom('user_invitations').select('user_id').where('token_hash', '=', tokenHash).where('used_at', 'is', null).where('expires_at', '>', now).executeTakeFirst();
+    return row?.user_id;
+  }
+
+  /** Spends a live invitation and sets the password with it, in one transaction: a link works once, even when two browsers race. */
+  async acceptInvitation(tokenHash: string, now: string, passwordHash: string): Promise<number | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const spent = await trx
+        .updateTable('user_invitations')
+        .set({ used_at: now })
+        .where('token_hash', '=', tokenHash)
+        .where('used_at', 'is', null)
+        .where('expires_at', '>', now)
+        .returning('user_id')
+        .executeTakeFirst();
+      if (!spent) return undefined;
+      await trx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', spent.user_id).execute();
+      // The user's other invitations are spent with it.
+      await trx.updateTable('user_invitations').set({ used_at: now }).where('user_id', '=', spent.user_id).where('used_at', 'is', null).execute();
+      return spent.user_id;
+    });
   }
 
   // ---- sessions (src/users/sessions.ts decides what they mean) ----

@@ -1,10 +1,11 @@
 // Accounts: creating one (with the default media library every user has) and
 // finding one by its e-mail address. Sessions are sessions.ts's, logging in auth.ts's.
-import { conflict, invalid } from '../http/errors.js';
+import { createHash, randomBytes } from 'node:crypto';
+import { conflict, invalid, notFound } from '../http/errors.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { isValidBase32Secret, matchTotpStep } from './totp.js';
 import type { UserRow } from '../store/schema.js';
-import type { UsersRepository } from './repository.js';
+import type { AccountRow, UsersRepository } from './repository.js';
 
 export interface NewUser {
   email: string;
@@ -16,6 +17,16 @@ export interface NewUser {
 }
 
 const normalEmail = (email: string) => email.trim().toLowerCase();
+
+/** An e-mail address as accounts are made with it (the admin command's rule). */
+export const EMAIL = /^[^\s@"\\<>]+@[^\s@"\\<>]+\.[^\s@"\\<>]+$/;
+
+/** How long an invitation link works. */
+export const INVITATION_DAYS = 7;
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('base64url');
+/** An invitation token: 256 random bits, base64url; only its SHA-256 is stored. */
+const INVITATION_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 /** A new password's bounds: long enough to resist guessing, short enough to hash in bounded time. */
 export const MIN_PASSWORD = 10;
@@ -70,5 +81,62 @@ export class UsersService {
 
   byId(id: number): Promise<UserRow | undefined> {
     return this.repo.byId(id);
+  }
+
+  // ---- instance administration (docs/studio.md "Administration")
+
+  /** Grants or takes back the operators' role (the admin command `user grant-admin` / `user revoke-admin`). */
+  async setAdmin(email: string, admin: boolean): Promise<UserRow> {
+    const user = await this.repo.byEmail(normalEmail(email));
+    if (!user) throw notFound(`user ${normalEmail(email)}`);
+    await this.repo.setAdmin(user.id, admin);
+    return (await this.repo.byId(user.id))!;
+  }
+
+  /**
+   * Disables or enables an account by UUID: a disabled one signs in nowhere (auth.ts refuses it
+   * once its password is right). Ending its sessions is the caller's (SessionStore.destroyAllOf).
+   */
+  async setDisabled(uuid: string, disabled: boolean): Promise<UserRow> {
+    const user = await this.repo.byUuid(uuid);
+    if (!user) throw notFound(`user ${uuid}`);
+    await this.repo.setDisabled(user.id, disabled ? (user.disabled_at ?? new Date().toISOString()) : null);
+    return (await this.repo.byId(user.id))!;
+  }
+
+  /** A page of the accounts with the storage each one's library takes, and how many in all. */
+  async accounts(window: { limit: number; offset: number }): Promise<{ total: number; accounts: AccountRow[] }> {
+    const [total, accounts] = await Promise.all([this.repo.countUsers(), this.repo.accounts(window.limit, window.offset)]);
+    return { total, accounts };
+  }
+
+  /**
+   * A new account that its owner opens with a link (mailed by the caller): a random password no
+   * one knows until the link sets one; the link works once, for INVITATION_DAYS.
+   */
+  async invite(input: { email: string; firstName?: string; lastName?: string }): Promise<{ user: UserRow; token: string; expiresAt: Date }> {
+    const email = normalEmail(input.email);
+    if (!EMAIL.test(email) || email.length > 254) throw invalid('user[email] must be an e-mail address');
+    const { user } = await this.create({ email, password: randomBytes(32).toString('base64url'), firstName: input.firstName?.trim().slice(0, 100), lastName: input.lastName?.trim().slice(0, 100) });
+    const token = randomBytes(32).toString('base64url');
+    const expiresAt = new Date(Date.now() + INVITATION_DAYS * 86_400_000);
+    await this.repo.createInvitation(user.id, hashToken(token), expiresAt.toISOString());
+    return { user, token, expiresAt };
+  }
+
+  /** The account a live invitation opens; undefined for one spent, expired or unknown. */
+  async invitation(token: string): Promise<UserRow | undefined> {
+    if (!INVITATION_TOKEN.test(token)) return undefined;
+    const id = await this.repo.invitationUser(hashToken(token), new Date().toISOString());
+    return id === undefined ? undefined : this.repo.byId(id);
+  }
+
+  /** Sets the password with a live invitation, which is then spent (once, even when raced); undefined when it is not live. */
+  async acceptInvitation(token: string, password: string): Promise<UserRow | undefined> {
+    if (!INVITATION_TOKEN.test(token)) return undefined;
+    if ([...password].length < MIN_PASSWORD) throw invalid(`the new password must be at least ${MIN_PASSWORD} characters`);
+    if ([...password].length > MAX_PASSWORD) throw invalid(`the new password must be at most ${MAX_PASSWORD} characters`);
+    const id = await this.repo.acceptInvitation(hashToken(token), new Date().toISOString(), await hashPassword(password));
+    return id === undefined ? undefined : this.repo.byId(id);
   }
 }

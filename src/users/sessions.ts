@@ -112,7 +112,8 @@ export class SessionStore {
     const tokenHash = hashToken(token);
     const found = this.repo.findSession(tokenHash);
     const row = found instanceof Promise ? await found : found;
-    if (!row || Date.parse(row.expires_at) <= now) {
+    // A disabled account's session (one made in a race with the disabling) is no session: it is dropped.
+    if (!row || Date.parse(row.expires_at) <= now || row.disabled_at) {
       this.recent.delete(token);
       return row ? { token, owes: 'delete' } : { token };
     }

@@ -7,6 +7,7 @@
 import { invalid } from '../http/errors.js';
 import { input, type Input } from '../http/input.js';
 import type { Params } from '../http/params.js';
+import { isValidHostname } from './input.js';
 
 export const THEMES = ['modern', 'editorial', 'classic', 'system'] as const;
 export type Theme = (typeof THEMES)[number];
@@ -45,10 +46,14 @@ export interface BrandInput {
   contactEmail?: string | null;
   /** [] clears them. */
   socialLinks?: string[];
+  /** Lower-cased; null: none, the website is at `${PUBLIC_URL}/sites/<urlname>`. Unique (the service checks). */
+  hostname?: string | null;
+  /** false: search engines may index nothing of the website; true: each gallery's `indexing` decides. */
+  indexing?: boolean;
 }
 
 const P = (name: string) => `website[${name}]`;
-const BRAND_PARAMS = ['title', 'tagline', 'logo', 'favicon', 'color_scheme', 'accent_color', 'theme', 'credit', 'copyright', 'contact_email', 'social_links'].map(P);
+const BRAND_PARAMS = ['title', 'tagline', 'logo', 'favicon', 'color_scheme', 'accent_color', 'theme', 'credit', 'copyright', 'contact_email', 'social_links', 'hostname', 'indexing'].map(P);
 
 /** One line of text: trimmed, no control characters, at most `max`; blank is null. */
 function line(p: Params, name: string, max: number): string | null | undefined {
@@ -122,6 +127,13 @@ export const brandInput: Input<BrandInput> = input(BRAND_PARAMS, (p) => {
     if (bad !== undefined) throw invalid(`${P('social_links')} must be http or https addresses, got ${JSON.stringify(bad.slice(0, 100))}`);
     out.socialLinks = links;
   }
+  const hostname = line(p, P('hostname'), 260);
+  if (hostname !== undefined) {
+    if (hostname !== null && !isValidHostname(hostname)) throw invalid(`${P('hostname')} must be a host name, such as photos.example.com`);
+    out.hostname = hostname === null ? null : hostname.toLowerCase();
+  }
+  const indexing = p.int(P('indexing'), { min: 0, max: 1 });
+  if (indexing !== undefined) out.indexing = indexing === 1;
   return out;
 });
 

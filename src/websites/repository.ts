@@ -1,5 +1,6 @@
 // SQL of websites, their members (website sharing) and their display styles.
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Db } from '../store/db.js';
 import { nowIso } from '../store/db.js';
 import type { DisplayStyleRow, WebsitePageRow, WebsiteRow } from '../store/schema.js';
@@ -106,7 +107,7 @@ export class WebsitesRepository {
    * Changes what a display style of the website chooses besides its layout (extension: crop,
    * spacing, captions); the style by UUID or by name. False when the website has no such style.
    */
-  async updateDisplayStyle(websiteId: number, style: string, changes: { crop?: number; spacing?: string; captions?: number }): Promise<boolean> {
+  async updateDisplayStyle(websiteId: number, style: string, changes: { name?: string; layout?: string; crop?: number; spacing?: string; captions?: number }): Promise<boolean> {
     if (Object.keys(changes).length === 0) return (await this.db.selectFrom('display_styles').select('id').where('website_id', '=', websiteId).where((eb) => eb.or([eb('uuid', '=', style), eb('name', '=', style)])).executeTakeFirst()) !== undefined;
     const r = await this.db
       .updateTable('display_styles')
@@ -115,6 +116,18 @@ export class WebsitesRepository {
       .where((eb) => eb.or([eb('uuid', '=', style), eb('name', '=', style)]))
       .executeTakeFirst();
     return Number(r.numUpdatedRows) > 0;
+  }
+
+  /** Every display style of the website with all it chooses (a website has a handful: bounded all the same). */
+  displayStylesFull(websiteId: number, limit: number): Promise<DisplayStyleRow[]> {
+    return this.db.selectFrom('display_styles').selectAll().where('website_id', '=', websiteId).orderBy('id').limit(limit).execute();
+  }
+
+  /** A new display style of the website (never its default: a website's default is the one it was created with). */
+  async createDisplayStyle(websiteId: number, values: { name: string; layout: string; crop: number; spacing: string; captions: number }): Promise<string> {
+    const uuid = randomUUID();
+    await this.db.insertInto('display_styles').values({ uuid, website_id: websiteId, is_default: 0, created_at: nowIso(), ...values }).execute();
+    return uuid;
   }
 
   async countDisplayStyles(websiteId: number): Promise<number> {
@@ -140,6 +153,11 @@ export class WebsitesRepository {
   // ---- brand and pages (an API extension, docs/website.md)
 
   /** Any website's full row by its urlname (the operator's commands). */
+  /** The website at a host name (any case, with its port as given), if any. */
+  byHostname(hostname: string): Promise<Pick<WebsiteRow, 'id' | 'urlname'> | undefined> {
+    return this.db.selectFrom('websites').select(['id', 'urlname']).where(sql<string>`lower(hostname)`, '=', hostname.toLowerCase()).executeTakeFirst();
+  }
+
   fullByUrlname(urlname: string): Promise<WebsiteRow | undefined> {
     return this.db.selectFrom('websites').selectAll().where('urlname', '=', urlname).executeTakeFirst();
   }
@@ -211,5 +229,5 @@ export class WebsitesRepository {
 
 /** The brand columns a change may set. */
 export type BrandColumns = Partial<
-  Pick<WebsiteRow, 'title' | 'tagline' | 'logo_media_id' | 'favicon_media_id' | 'color_scheme' | 'accent_color' | 'theme' | 'credit' | 'copyright' | 'contact_email' | 'social_links'>
+  Pick<WebsiteRow, 'title' | 'tagline' | 'logo_media_id' | 'favicon_media_id' | 'color_scheme' | 'accent_color' | 'theme' | 'credit' | 'copyright' | 'contact_email' | 'social_links' | 'hostname' | 'indexing'>
 >;

@@ -3,10 +3,15 @@
 // display styles (spec 4.2, 4.4).
 import type { Access } from '../access/access.js';
 import { conflict, invalid, missing, notFound } from '../http/errors.js';
-import type { UserRow, WebsitePageRow, WebsiteRow } from '../store/schema.js';
+import type { DisplayStyleRow, UserRow, WebsitePageRow, WebsiteRow } from '../store/schema.js';
+import type { DisplayStyleInput } from './display-style-input.js';
 import { MAX_PAGES, SLUG, type BrandInput, type PageInput } from './brand.js';
 import type { BrandColumns, DisplayStyleListRow, WebsiteListRow, WebsitesRepository } from './repository.js';
+import { isValidHostname } from './input.js';
 import { socialLinksColumn } from './social-links.js';
+
+/** A website's display styles, at most (the API lists up to 500 per page; a handful is usual). */
+export const MAX_DISPLAY_STYLES = 100;
 
 /** What a new website comes with; the first is its default. */
 export const DEFAULT_DISPLAY_STYLES = [
@@ -56,10 +61,21 @@ export class WebsitesService {
   /** A website of `owner`; a taken urlname is a conflict. */
   async create(owner: Pick<UserRow, 'id'>, input: NewWebsite): Promise<{ uuid: string; urlname: string; rootGalleryUuid: string }> {
     if (await this.repo.byUrlname(input.urlname)) throw conflict(`urlname ${input.urlname} is taken`);
+    if (input.hostname) await this.checkHostname(input.hostname, undefined);
     return this.repo.create(
-      { ownerId: owner.id, urlname: input.urlname, title: input.title ?? input.urlname, hostname: input.hostname ?? null },
+      { ownerId: owner.id, urlname: input.urlname, title: input.title ?? input.urlname, hostname: input.hostname?.toLowerCase() ?? null },
       DEFAULT_DISPLAY_STYLES,
     );
+  }
+
+  /**
+   * The one rule of a website's host name besides its form (input.ts isValidHostname): no two
+   * websites share one, in any case. A 422 naming the field, as the API's other refusals of a value.
+   */
+  private async checkHostname(hostname: string, websiteId: number | undefined): Promise<void> {
+    if (!isValidHostname(hostname)) throw invalid('website[hostname] must be a host name, such as photos.example.com');
+    const other = await this.repo.byHostname(hostname);
+    if (other && other.id !== websiteId) throw invalid(`website[hostname]: ${hostname.toLowerCase()} is the host name of another website`);
   }
 
   /** Gives `member` the use of the website as if it were theirs (galleries, medias on it). */
@@ -71,18 +87,46 @@ export class WebsitesService {
   }
 
   /**
-   * What a display style chooses besides its layout (an extension, set by the admin command
-   * `display-style set`; docs/display-styles.md): crop a grid's photos to square cells, the
-   * spacing between photos, captions under them.
+   * What a display style chooses besides its layout (an extension, docs/display-styles.md):
+   * crop a grid's photos to square cells, the spacing between photos, captions under them. The
+   * operator's (the admin command `display-style set`); a user's is changeDisplayStyle.
    */
-  async setDisplayStyle(urlname: string, style: string, changes: { crop?: boolean; spacing?: 'none' | 'tight' | 'normal' | 'wide'; captions?: boolean }): Promise<void> {
-    const website = await this.repo.byUrlname(urlname);
-    if (!website) throw notFound(`website ${urlname}`);
-    const set: { crop?: number; spacing?: string; captions?: number } = {};
+  async setDisplayStyle(urlname: string, style: string, changes: DisplayStyleInput): Promise<void> {
+    await this.changeDisplayStyle({ operator: true }, urlname, style, changes);
+  }
+
+  /** Changes a display style (by UUID or name) of a website the actor may change; its name, layout and extras (display-style-input.ts). */
+  async changeDisplayStyle(actor: Actor, urlname: string, style: string, changes: DisplayStyleInput): Promise<void> {
+    const website = await this.websiteFor(actor, urlname);
+    const set: { name?: string; layout?: string; crop?: number; spacing?: string; captions?: number } = {};
+    if (changes.name !== undefined) {
+      const same = (await this.repo.displayStylesFull(website.id, MAX_DISPLAY_STYLES)).find((s) => s.name === changes.name);
+      if (same && same.uuid !== style && same.name !== style) throw invalid(`display_style[name]: the website has a style named ${changes.name} already`);
+      set.name = changes.name;
+    }
+    if (changes.layout !== undefined) set.layout = changes.layout;
     if (changes.crop !== undefined) set.crop = changes.crop ? 1 : 0;
     if (changes.spacing !== undefined) set.spacing = changes.spacing;
     if (changes.captions !== undefined) set.captions = changes.captions ? 1 : 0;
     if (!(await this.repo.updateDisplayStyle(website.id, style, set))) throw notFound(`display style ${style} of website ${urlname}`);
+  }
+
+  /** A new display style of a website the actor may change: a name (unique on the website) and a layout are required. */
+  async createDisplayStyle(actor: Actor, urlname: string, input: DisplayStyleInput): Promise<{ uuid: string }> {
+    const website = await this.websiteFor(actor, urlname);
+    if (input.name === undefined) throw missing('display_style[name]');
+    if (input.layout === undefined) throw missing('display_style[layout]');
+    const existing = await this.repo.displayStylesFull(website.id, MAX_DISPLAY_STYLES);
+    if (existing.length >= MAX_DISPLAY_STYLES) throw invalid(`a website has at most ${MAX_DISPLAY_STYLES} display styles`);
+    if (existing.some((s) => s.name === input.name)) throw invalid(`display_style[name]: the website has a style named ${input.name} already`);
+    const uuid = await this.repo.createDisplayStyle(website.id, { name: input.name, layout: input.layout, crop: input.crop ? 1 : 0, spacing: input.spacing ?? 'normal', captions: input.captions ? 1 : 0 });
+    return { uuid };
+  }
+
+  /** Every display style of a website the actor may see, with what each chooses (at most MAX_DISPLAY_STYLES). */
+  async displayStylesOf(actor: Actor, urlname: string): Promise<DisplayStyleRow[]> {
+    const website = await this.websiteFor(actor, urlname);
+    return this.repo.displayStylesFull(website.id, MAX_DISPLAY_STYLES);
   }
 
   /** A page of the display styles of a website the user may see, and how many in all. */
@@ -142,6 +186,11 @@ export class WebsitesService {
     if (input.copyright !== undefined) values.copyright = input.copyright;
     if (input.contactEmail !== undefined) values.contact_email = input.contactEmail;
     if (input.socialLinks !== undefined) values.social_links = socialLinksColumn(input.socialLinks);
+    if (input.hostname !== undefined) {
+      if (input.hostname !== null) await this.checkHostname(input.hostname, website.id);
+      values.hostname = input.hostname;
+    }
+    if (input.indexing !== undefined) values.indexing = input.indexing ? 1 : 0;
     if (Object.keys(values).length > 0) await this.repo.updateBrand(website.id, values);
     return this.detailsOf((await this.repo.fullByUrlname(website.urlname))!);
   }

@@ -68,6 +68,7 @@ export function websiteDetailsXml(d: WebsiteDetails, publicUrl: string): XmlObje
     copyright: w.copyright,
     'contact-email': w.contact_email,
     'social-links': xmlArray('social-link', social),
+    indexing: w.indexing,
     pages: xmlArray('page', d.pages.map((p) => pageXml(p, publicUrl, w, false))),
   };
 }

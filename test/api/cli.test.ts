@@ -285,6 +285,25 @@ eachDatabase((kind) => {
       expect(await grid()).toMatchObject({ crop: 1, spacing: 'tight', captions: 1 });
     });
 
+    it("user grant-admin / revoke-admin give and take back the operators' role (the studio's administration; an extension); app revoke ends a key", async () => {
+      const out = jsonOf(await admin(target, 'user', 'grant-admin', '--email', ann.email.toUpperCase(), '--json'));
+      expect(out).toEqual({ uuid: (await userByEmail(ann.email)).uuid, email: ann.email, admin: true });
+      expect((await userByEmail(ann.email)).is_admin).toBe(1);
+      expect(humanTextOf(await admin(target, 'user', 'revoke-admin', '--email', ann.email))).toContain('no operator');
+      expect((await userByEmail(ann.email)).is_admin).toBe(0);
+      const none = await admin(target, 'user', 'grant-admin', '--email', 'nobody@example.com');
+      expect(none.code).not.toBe(0);
+      expect(none.stderr).toContain('not found');
+      const app = jsonOf(await admin(target, 'app', 'create', '--name', 'to revoke', '--json'));
+      expect(humanTextOf(await admin(target, 'app', 'revoke', '--key', String(app.key)))).toContain('revoked');
+      expect((await db().selectFrom('apps').select('revoked_at').where('api_key', '=', String(app.key)).executeTakeFirstOrThrow()).revoked_at).not.toBeNull();
+      expect((await admin(target, 'app', 'revoke', '--key', String(app.key))).code).not.toBe(0);
+      // display-style set reads its values through the studio's declaration: the same refusal.
+      const bad = await admin(target, 'display-style', 'set', '--urlname', 'ann-lee', '--style', 'Grid', '--spacing', 'huge');
+      expect(bad.code).not.toBe(0);
+      expect(bad.stderr).toContain('--spacing must be one of none, tight, normal, wide');
+    });
+
     it('watermark create with --text or --file (an image copied into DATA_DIR); --default leaves one default per media library', async () => {
       const artist = await db().selectFrom('artists').select('id').where('uuid', '=', artistUuid).executeTakeFirstOrThrow();
       const byUuid = (uuid: string) => db().selectFrom('watermarks').selectAll().where('uuid', '=', uuid).executeTakeFirstOrThrow();

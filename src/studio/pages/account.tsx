@@ -7,6 +7,9 @@ export function accountPage(p: { viewer: Viewer; otp: boolean; notice?: string; 
     <Layout title="Account" viewer={p.viewer}>
       <h1>Account</h1>
       <p>Signed in as {p.viewer.email}.</p>
+      <p>
+        <a href="/studio/account/apps">Applications</a> <span class="muted">(API keys for your scripts and plugins)</span>
+      </p>
       <Notice notice={p.notice} />
       <h2>Change the password</h2>
       <form class="card" method="post" action="/studio/account/password" novalidate>

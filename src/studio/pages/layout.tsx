@@ -20,7 +20,10 @@ export const NAV: { href: string; label: string; admin?: boolean }[] = [
   { href: '/studio/websites', label: 'Websites' },
   { href: '/studio/galleries', label: 'Galleries' },
   { href: '/studio/media', label: 'Media' },
+  { href: '/studio/collections', label: 'Collections' },
+  { href: '/studio/jobs', label: 'Jobs' },
   { href: '/studio/account', label: 'Account' },
+  { href: '/studio/admin', label: 'Administration', admin: true },
 ];
 
 export function Layout(p: { title: string; viewer?: Viewer; scripts?: StudioAsset[]; wide?: boolean; children: ComponentChildren }): VNode {

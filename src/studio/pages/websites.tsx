@@ -53,6 +53,9 @@ export interface SettingsValues {
   socialLinks: string;
   logo: string;
   favicon: string;
+  hostname: string;
+  /** '1': search engines may index it (each gallery's setting decides); '0': never. */
+  indexing: string;
 }
 
 
@@ -109,6 +112,7 @@ export function settingsPage(p: {
       <p class="row">
         <a href={p.home}>View site</a>
         <a href={`/studio/websites/${p.urlname}/pages`}>Pages</a>
+        <a href={`/studio/websites/${p.urlname}/styles`}>Display styles</a>
       </p>
       <Notice notice={p.notice} error={e && e.field === '' ? e.message : undefined} />
       <form class="card" method="post" action={`/studio/websites/${p.urlname}`} novalidate>
@@ -118,6 +122,21 @@ export function settingsPage(p: {
         </Field>
         <Field id="tagline" label="Tagline" error={e}>
           {(d, bad) => <input id="tagline" type="text" name="tagline" value={v.tagline} maxLength={255} aria-describedby={d} aria-invalid={bad ? 'true' : undefined} class={bad ? 'invalid' : undefined} />}
+        </Field>
+        <Field id="hostname" label="Host name" hint="The website's own address, such as photos.example.com (its DNS must point here); blank: it stays under this service's address." error={e}>
+          {(d, bad) => <input id="hostname" type="text" name="hostname" value={v.hostname} maxLength={260} autocomplete="off" spellcheck={false} aria-describedby={d} aria-invalid={bad ? 'true' : undefined} class={bad ? 'invalid' : undefined} />}
+        </Field>
+        <Field id="indexing" label="Search engines" hint="Whether search engines may list this website (each gallery can still opt out)." error={e}>
+          {(d) => (
+            <select id="indexing" name="indexing" aria-describedby={d}>
+              <option value="1" selected={v.indexing !== '0'}>
+                may index the website
+              </option>
+              <option value="0" selected={v.indexing === '0'}>
+                may not index anything
+              </option>
+            </select>
+          )}
         </Field>
         <Field id="theme" label="Theme" error={e}>
           {(d) => (
@@ -164,7 +183,6 @@ export function settingsPage(p: {
         <Picker name="favicon" legend="Favicon" value={v.favicon} images={p.images} error={e} />
         <button type="submit">Save settings</button>
       </form>
-      <p class="muted">The host name of a website is set by the admin command for now.</p>
     </Layout>,
   );
 }

@@ -47,6 +47,8 @@ export function websiteRoutes(f: FastifyInstance, kit: StudioKit): void {
       socialLinks: links.join('\n'),
       logo: d.logoUuid ?? '',
       favicon: d.faviconUuid ?? '',
+      hostname: w.hostname ?? '',
+      indexing: String(w.indexing),
     };
   }
 
@@ -71,7 +73,7 @@ export function websiteRoutes(f: FastifyInstance, kit: StudioKit): void {
     kit.checkPost(req, form, s.viewer.csrf);
     // The form's fields become the API's parameters, read by the API's own reader (its whitelist and its 422s).
     const p = new Params();
-    for (const name of ['title', 'tagline', 'color_scheme', 'accent_color', 'theme', 'credit', 'copyright', 'contact_email', 'logo', 'favicon']) {
+    for (const name of ['title', 'tagline', 'color_scheme', 'accent_color', 'theme', 'credit', 'copyright', 'contact_email', 'logo', 'favicon', 'hostname', 'indexing']) {
       const v = form.str(name);
       if (v !== undefined) p.add(`website[${name}]`, v);
     }
@@ -96,6 +98,8 @@ export function websiteRoutes(f: FastifyInstance, kit: StudioKit): void {
         socialLinks: links ?? '',
         logo: form.str('logo') ?? '',
         favicon: form.str('favicon') ?? '',
+        hostname: form.str('hostname') ?? '',
+        indexing: form.str('indexing') ?? '1',
       };
       const error = { field: fieldOf(err.message, 'website'), message: err.message.replace(/website\[(\w+)\]/g, (_m, n: string) => n.replace('_', ' ')) };
       return kit.send(reply, 422, settingsPage({ viewer: s.viewer, urlname: d.website.urlname, home: homeUrl(kit.deps.config.publicUrl, d.website), values, images: await pickable(s), error }));
