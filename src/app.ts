@@ -57,6 +57,9 @@ import { loadUploadSecret } from './storage/secret.js';
 import { tempDirOf } from './storage/temp-file.js';
 import { migrate, openStore, type Store } from './store/db.js';
 import { UploadsRepository } from './uploads/repository.js';
+import { ResumableUploadsRepository } from './uploads/resumable-repository.js';
+import { ResumableUploadsService } from './uploads/resumable-service.js';
+import { tusEndpoint, tusFiles } from './uploads/tus-endpoint.js';
 import { uploadRoutes } from './uploads/routes.js';
 import { UsersRepository } from './users/repository.js';
 import { sessionRoutes } from './users/routes.js';
@@ -182,7 +185,12 @@ export interface SweepResult {
   jobs: number;
   /** Visitors' sign-in links long dead. */
   visitorLinks: number;
+  /** The studio's resumable uploads expired (an unfinished one with its bytes). */
+  resumable: number;
 }
+
+/** The studio's uploads of one user not ended yet: a browser sends 3 at a time; reloads and cuts leave a few more. */
+const RESUMABLE_OPEN_PER_USER = 24;
 
 /** Every so often, a fraction of the upload expiry: from 1 s to 10 min. */
 function sweepIntervalMs(uploadExpirySeconds: number): number {
@@ -277,6 +285,9 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     const media = new MediaService(mediaRepo, fileLife, uploads, access, groupsRepo, jobs, log, renditions);
     const groups = new GroupsService(groupsRepo, media, fileLife, access);
     const galleries = new GalleriesService(new GalleriesRepository(store.db), access, fileLife, config.galleryListCap);
+    // The studio's resumable uploads (tus): received under DATA_DIR, ended through the media service (src/uploads/resumable-service.ts).
+    const tusReceived = tusFiles(config.dataDir, config.uploadExpirySeconds);
+    const resumable = new ResumableUploadsService(new ResumableUploadsRepository(store.db), media, access, tusReceived, { maxOpenPerUser: RESUMABLE_OPEN_PER_USER, config }, log);
 
     const routes: RouteSpec[] = [
       ...sessionRoutes({ sessions, secureCookies }),
@@ -320,7 +331,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     // The cleanup sweep of this process: every part is idempotent (several processes may sweep at
     // once); a part that fails is logged and the others still run.
     const sweep = async (now = new Date(), parts: 'all' | 'shared' | 'local' = 'all'): Promise<SweepResult> => {
-      const result: SweepResult = { uploads: 0, medias: 0, tempFiles: 0, fileDeletions: 0, incoming: 0, jobs: 0, visitorLinks: 0 };
+      const result: SweepResult = { uploads: 0, medias: 0, tempFiles: 0, fileDeletions: 0, incoming: 0, jobs: 0, visitorLinks: 0, resumable: 0 };
       const part = async (name: string, fn: () => Promise<void>) => {
         try {
           await fn();
@@ -332,6 +343,9 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       const local = parts !== 'shared';
       if (shared) await part('abandoned uploads', async () => {
         Object.assign(result, await fileLife.sweepAbandonedUploads(now));
+      });
+      if (shared) await part('resumable uploads', async () => {
+        result.resumable = await resumable.sweep(now);
       });
       if (shared) await part('file deletions', async () => {
         result.fileDeletions = await fileDeletions.drain(now);
@@ -402,7 +416,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       );
       // The photographers' studio (docs/studio.md): a second encapsulated plugin, on the same services, sessions and limiters as the API.
       await http.fastify.register(
-        studioPlugin({ users: core.users, authenticator, sessions, websites: core.websites, media, storage, rateLimit, secret: uploadSecret, config }),
+        studioPlugin({ users: core.users, authenticator, sessions, websites: core.websites, media, storage, rateLimit, secret: uploadSecret, config, galleries, resumable, tus: tusEndpoint(tusReceived, resumable, config.maxUploadBytes, log) }),
       );
     }
 

@@ -55,6 +55,27 @@ button.danger{background:#b3261e}
 code.secret{word-break:break-all;font-size:1rem}
 .muted{color:#555}
 @media (max-width:40rem){main{padding:.75rem}header.bar{padding:.5rem .75rem}}
+/* uploads (D1): the drop zone, the pickers, the list of files with their progress */
+.up-drop{border:2px dashed #8a8a85;border-radius:10px;padding:2rem 1rem;text-align:center;background:#fafaf8}
+.up-drop.up-over{border-color:#0b57d0;background:#eef3fd}
+.up-drop-text{font-size:1.15rem;font-weight:600;margin:0 0 1rem}
+.up-pickers{justify-content:center;margin:0 0 .75rem}
+.up-input{position:absolute;width:1px;height:1px;opacity:0;overflow:hidden}
+.up-input:focus-visible+label{outline:3px solid #f29900;outline-offset:2px}
+.button.up-quiet{background:#fff;color:#0b57d0;border:1px solid #0b57d0}
+.up-hint{font-size:.875rem;margin:0}
+.up-overall{display:grid;grid-template-columns:auto 1fr;gap:.25rem .75rem;align-items:center;margin:0 0 .75rem}
+.up-overall #up-summary{grid-column:1/-1}
+progress{width:100%;height:.75rem;accent-color:#0b57d0}
+.up-queue{list-style:none;margin:0;padding:0;max-height:60vh;overflow:auto}
+.up-queue li{display:grid;grid-template-columns:1fr auto;gap:.15rem .75rem;padding:.5rem 0;border-bottom:1px solid #e2e2de}
+.up-queue li:last-child{border-bottom:0}
+.up-name{overflow-wrap:anywhere}
+.up-queue progress{grid-column:1/-1}
+.up-status{grid-column:1/-1;font-size:.875rem;color:#444}
+.up-queue li[data-state=done] .up-status{color:#1e6b34}
+.up-queue li[data-state=duplicate] .up-status{color:#555}
+.up-queue li[data-state=refused] .up-status,.up-queue li[data-state=offline] .up-status{color:#b3261e;font-weight:600}
 `;
 
 export interface StudioAsset {

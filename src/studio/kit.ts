@@ -8,7 +8,10 @@ import type { Config } from '../config.js';
 import { ApiError } from '../http/errors.js';
 import { Params } from '../http/params.js';
 import type { RateLimit } from '../http/rate-limit.js';
+import type { GalleriesService } from '../galleries/service.js';
 import type { MediaService } from '../media/service.js';
+import type { ResumableUploadsService } from '../uploads/resumable-service.js';
+import type { TusEndpoint } from '../uploads/tus-endpoint.js';
 import type { StorageBackend } from '../storage/backend.js';
 import { imageSources } from '../storage/image-sources.js';
 import type { UserRow } from '../store/schema.js';
@@ -32,6 +35,12 @@ export interface StudioDeps {
   /** The service's secret (UPLOAD_SECRET or its file): the studio's tokens are keyed from it. */
   secret: Buffer;
   config: Pick<Config, 'publicUrl' | 'storageUrl'>;
+  /** The galleries an upload may go to (uploads screen). */
+  galleries: GalleriesService;
+  /** Resumable uploads: their outcome, duplicates (routes/uploads.ts). */
+  resumable: ResumableUploadsService;
+  /** The tus endpoint the uploads screen sends files to. */
+  tus: TusEndpoint;
 }
 
 /** A request's signed-in user, their session token and what the pages show of them. */
@@ -72,6 +81,8 @@ export interface StudioKit {
   checkPost(req: FastifyRequest, form: Params, expected: string | undefined): void;
   /** A signed-in user's form post, checked. */
   signedPost(req: FastifyRequest): { s: Signed; form: Params };
+  /** A signed-in user's request from a screen's script, checked (origin and the CSRF header), whatever its body (tus uploads). */
+  signedScript(req: FastifyRequest): Signed;
   /** A signed-in user's JSON request from a screen's script, checked (origin and the CSRF header); its parsed body. */
   signedJson(req: FastifyRequest): { s: Signed; body: unknown };
   /** A website of the user by its urlname; the API's rule: one they may not see is a 404. */
@@ -143,11 +154,15 @@ export function makeKit(deps: StudioDeps): StudioKit {
       kit.checkPost(req, form, s.viewer.csrf);
       return { s, form };
     },
-    signedJson(req) {
+    signedScript(req) {
       const s = kit.need(req);
       if (!fromOwnOrigin(req, deps.config.publicUrl)) throw new ApiError('forbidden', 'This request can only be sent from the studio itself.');
       const header = req.headers[CSRF_HEADER];
       if (typeof header !== 'string' || !same(header, s.viewer.csrf)) throw new ApiError('forbidden', 'The page has expired: load it again.');
+      return s;
+    },
+    signedJson(req) {
+      const s = kit.signedScript(req);
       const contentType = (req.headers['content-type'] ?? '').toLowerCase();
       if (!contentType.startsWith('application/json')) throw new ApiError('unsupported_media_type', 'Send JSON.');
       const raw = req.body;

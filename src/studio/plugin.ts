@@ -13,6 +13,7 @@ import { JSON_LIMIT_BYTES, makeKit, type StudioDeps } from './kit.js';
 import { messagePage } from './pages/layout.js';
 import { accountRoutes } from './routes/account.js';
 import { signInRoutes } from './routes/signin.js';
+import { uploadRoutes } from './routes/uploads.js';
 import { websiteRoutes } from './routes/websites.js';
 
 export type { StudioDeps } from './kit.js';
@@ -87,5 +88,6 @@ export function studioPlugin(deps: StudioDeps): FastifyPluginAsync {
     signInRoutes(f, kit);
     accountRoutes(f, kit);
     websiteRoutes(f, kit);
+    uploadRoutes(f, kit);
   };
 }

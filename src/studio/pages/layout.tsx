@@ -18,6 +18,7 @@ export interface Viewer {
 /** The header's sections, in order; `admin` ones only for operators. */
 export const NAV: { href: string; label: string; admin?: boolean }[] = [
   { href: '/studio/websites', label: 'Websites' },
+  { href: '/studio/upload', label: 'Upload' },
   { href: '/studio/account', label: 'Account' },
 ];
 
