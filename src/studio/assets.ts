@@ -76,6 +76,7 @@ progress{width:100%;height:.75rem;accent-color:#0b57d0}
 .up-queue li[data-state=done] .up-status{color:#1e6b34}
 .up-queue li[data-state=duplicate] .up-status{color:#555}
 .up-queue li[data-state=refused] .up-status,.up-queue li[data-state=offline] .up-status{color:#b3261e;font-weight:600}
+@media (pointer:coarse) and (max-width:40rem){.up-folder-pick{display:none}}
 `;
 
 export interface StudioAsset {

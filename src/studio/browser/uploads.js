@@ -188,7 +188,12 @@ async function send(item) {
       // Another request is ending it right now: ask again shortly.
     } catch (err) {
       if (err.status && err.status < 500 && err.status !== 429) return setState(item, 'refused', err.message);
-      await onlineAgain();
+      if (!err.status) {
+        // No answer at all: the connection.
+        setState(item, 'offline');
+        await onlineAgain();
+        setState(item, 'processing');
+      }
     }
     await sleep(Math.min(10000, 500 * 2 ** Math.min(attempt, 5)));
   }

@@ -46,11 +46,13 @@ export function uploadPage(p: { viewer: Viewer; galleries: GalleryChoice[]; sele
             <label class="button" for="up-files">
               Choose photos or videos
             </label>
-            {/* A folder's files (desktop browsers); the attribute is not in Preact's types. */}
-            <input id="up-folder" class="up-input" type="file" multiple {...{ webkitdirectory: '' }} />
-            <label class="button up-quiet" for="up-folder">
-              Choose a folder
-            </label>
+            {/* A folder's files (desktop browsers; phones have none to offer); the attribute is not in Preact's types. */}
+            <span class="up-folder-pick">
+              <input id="up-folder" class="up-input" type="file" multiple {...{ webkitdirectory: '' }} />
+              <label class="button up-quiet" for="up-folder">
+                Choose a folder
+              </label>
+            </span>
           </p>
           <p class="muted up-hint">Files already in your library are skipped. Uploads resume after a lost connection; after a reload, choose the same files again to resume them.</p>
         </div>
@@ -61,7 +63,8 @@ export function uploadPage(p: { viewer: Viewer; galleries: GalleryChoice[]; sele
           <progress id="up-overall" max={100} value={0} aria-labelledby="up-overall-label" aria-describedby="up-summary"></progress>
           <span id="up-summary" class="muted" role="status"></span>
         </div>
-        <ul id="up-queue" class="up-queue" aria-label="Files"></ul>
+        {/* Focusable: a keyboard scrolls the list (it scrolls on its own beyond 60% of the screen). */}
+        <ul id="up-queue" class="up-queue" aria-label="Files" tabIndex={0}></ul>
       </section>
     </Layout>,
   );
