@@ -28,6 +28,10 @@ const POSTS = [
   '/studio/websites/{site}/new-page',
   '/studio/websites/{site}/pages/{slug}',
   '/studio/websites/{site}/pages/{slug}/delete',
+  '/studio/uploads/check',
+  '/studio/uploads/finish',
+  '/studio/uploads/tus',
+  '/studio/uploads/tus/{junk}',
 ];
 const GETS = [
   '/studio',
@@ -42,6 +46,8 @@ const GETS = [
   '/studio/websites/{site}/new-page',
   '/studio/websites/{site}/pages/{slug}',
   '/studio/thumbs/{uuid}',
+  '/studio/upload',
+  '/studio/uploads/tus/{junk}',
   '/studio/_assets/{junk}',
   '/studio/{junk}',
 ];
@@ -132,7 +138,8 @@ eachDatabase((kind) => {
       { seed: SEED, numRuns: RUNS },
     );
 
-    // Nothing changed: the title, the page, both sessions.
+    // Nothing changed: no upload was created, the title, the page, both sessions.
+    expect(await w.svc.db.selectFrom('resumable_uploads').select('id').execute()).toEqual([]);
     expect(text(find((await w.client.request('GET', `/websites/${w.urlname}.xml`)).doc, 'website')!, 'title')).toBe(title);
     expect((await w.client.request('GET', `/websites/${w.urlname}/pages.xml`)).doc).toBeTruthy();
     expect((await b.get('/studio/account')).status).toBe(200);
