@@ -9,7 +9,9 @@
 // against the upload's row), and what its end is (the API's pipeline, once). The studio's
 // route checks the session, the origin and the CSRF header first, then hands the request here.
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { rm, writeFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
@@ -18,6 +20,7 @@ import { Server } from '@tus/server';
 import type { Logger } from 'pino';
 import { ApiError } from '../http/errors.js';
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../storage/private-files.js';
+import { ScavengePacer } from '../storage/young-gc.js';
 import type { UserRow } from '../store/schema.js';
 import { contentProbe } from './probe.js';
 import { ResumableUploadsService, UPLOAD_ID, type ReceivedFiles } from './resumable-service.js';
@@ -28,8 +31,35 @@ type Datastore = ConstructorParameters<typeof Server>[0]['datastore'];
 type User = Pick<UserRow, 'id'>;
 type TusRefusal = { status_code: number; body: string };
 
-/** A tus file store whose files are private (0600) like every other stored file; the folder is made 0700 by the caller. */
+/** Bytes in flight between the request and the disk (the file store's default is 16 KiB: a write per chunk). */
+const WRITE_BUFFER_BYTES = 1024 * 1024;
+
+/**
+ * A tus file store whose files are private (0600) like every other stored file (the folder is
+ * made 0700 by the caller), and whose bodies are written as the API's uploads are
+ * (src/storage/temp-file.ts): a deep write buffer, and a young-generation scavenge every few MiB.
+ */
 class PrivateFileStore extends FileStore {
+  override async write(readable: Parameters<FileStore['write']>[0], id: string, offset: number): Promise<number> {
+    const pacer = new ScavengePacer();
+    let bytes = 0;
+    const counter = new Transform({
+      highWaterMark: WRITE_BUFFER_BYTES,
+      transform(chunk: Buffer, _enc, done) {
+        bytes += chunk.length;
+        pacer.received(chunk.length);
+        done(null, chunk);
+      },
+    });
+    try {
+      await pipeline(readable, counter, createWriteStream(join(this.directory, id), { flags: 'r+', start: offset, highWaterMark: WRITE_BUFFER_BYTES }));
+    } catch {
+      // As the file store answers: what was written stays, and the offset says how much.
+      throw { status_code: 500, body: 'Something went wrong writing the file.\n' } satisfies TusRefusal;
+    }
+    return offset + bytes;
+  }
+
   override async create(file: Parameters<FileStore['create']>[0]): ReturnType<FileStore['create']> {
     const path = join(this.directory, file.id);
     // 'wx': an id is never reused.
