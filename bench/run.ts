@@ -135,6 +135,7 @@ async function main(): Promise<void> {
     const sections: Array<[string, string, string]> = [
       ['galleries', './galleries.js', 'benchGalleries'],
       ['uploads', './uploads.js', 'benchUploads'],
+      ['studio-upload', './studio-upload.js', 'benchStudioUpload'],
       ['batch', './batch.js', 'benchBatch'],
       ['hostile', './hostile.js', 'benchHostile'],
       ['hostile', './hostile.js', 'benchHostileDecoders'],

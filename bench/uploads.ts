@@ -66,7 +66,7 @@ function streamMultipart(url: string, fields: ReadonlyArray<[string, string]>, f
 }
 
 /** Flushes dirty pages, so that no measurement pays for the previous one's writeback. */
-async function settleDisk(): Promise<void> {
+export async function settleDisk(): Promise<void> {
   await promisify(execFile)('sync').catch(() => undefined);
 }
 
@@ -77,7 +77,7 @@ async function rssBytes(pid: number): Promise<number> {
 }
 
 /** Samples the process's RSS every 20 ms while fn runs; returns fn's time and the peak growth. */
-async function measure<T>(pid: number, fn: () => Promise<T>): Promise<{ ms: number; rssGrowth: number; result: T }> {
+export async function measure<T>(pid: number, fn: () => Promise<T>): Promise<{ ms: number; rssGrowth: number; result: T }> {
   const before = await rssBytes(pid);
   let peak = before;
   let sampling = true;

@@ -64,6 +64,9 @@ import { loadUploadSecret } from './storage/secret.js';
 import { tempDirOf } from './storage/temp-file.js';
 import { migrate, openStore, type Store } from './store/db.js';
 import { UploadsRepository } from './uploads/repository.js';
+import { ResumableUploadsRepository } from './uploads/resumable-repository.js';
+import { ResumableUploadsService } from './uploads/resumable-service.js';
+import { tusEndpoint, tusFiles } from './uploads/tus-endpoint.js';
 import { uploadRoutes } from './uploads/routes.js';
 import { UsersRepository } from './users/repository.js';
 import { sessionRoutes } from './users/routes.js';
@@ -220,7 +223,12 @@ export interface SweepResult {
   visitorLinks: number;
   /** Activity events and counters past ACTIVITY_RETENTION_DAYS. */
   activity: number;
+  /** The studio's resumable uploads expired (an unfinished one with its bytes). */
+  resumable: number;
 }
+
+/** The studio's uploads of one user not ended yet: a browser sends 3 at a time; reloads and cuts leave a few more. */
+const RESUMABLE_OPEN_PER_USER = 24;
 
 /** Every so often, a fraction of the upload expiry: from 1 s to 10 min. */
 function sweepIntervalMs(uploadExpirySeconds: number): number {
@@ -316,6 +324,9 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     const media = new MediaService(mediaRepo, fileLife, uploads, access, groupsRepo, jobs, log, renditions);
     const groups = new GroupsService(groupsRepo, media, fileLife, access);
     const galleries = new GalleriesService(new GalleriesRepository(store.db), access, fileLife, config.galleryListCap);
+    // The studio's resumable uploads (tus): received under DATA_DIR, ended through the media service (src/uploads/resumable-service.ts).
+    const tusReceived = tusFiles(config.dataDir, config.uploadExpirySeconds);
+    const resumable = new ResumableUploadsService(new ResumableUploadsRepository(store.db), media, access, tusReceived, { maxOpenPerUser: RESUMABLE_OPEN_PER_USER, config }, log);
 
     // Visitors: sign-in links by mail (or to the log), the pass cookie, the password throttle.
     const mailer = createMailer(config.visitors, log);
@@ -371,7 +382,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     // The cleanup sweep of this process: every part is idempotent (several processes may sweep at
     // once); a part that fails is logged and the others still run.
     const sweep = async (now = new Date(), parts: 'all' | 'shared' | 'local' = 'all'): Promise<SweepResult> => {
-      const result: SweepResult = { uploads: 0, medias: 0, tempFiles: 0, fileDeletions: 0, incoming: 0, jobs: 0, visitorLinks: 0, activity: 0 };
+      const result: SweepResult = { uploads: 0, medias: 0, tempFiles: 0, fileDeletions: 0, incoming: 0, jobs: 0, visitorLinks: 0, activity: 0, resumable: 0 };
       const part = async (name: string, fn: () => Promise<void>) => {
         try {
           await fn();
@@ -383,6 +394,9 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       const local = parts !== 'shared';
       if (shared) await part('abandoned uploads', async () => {
         Object.assign(result, await fileLife.sweepAbandonedUploads(now));
+      });
+      if (shared) await part('resumable uploads', async () => {
+        result.resumable = await resumable.sweep(now);
       });
       if (shared) await part('file deletions', async () => {
         result.fileDeletions = await fileDeletions.drain(now);
@@ -472,6 +486,8 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
           mailer,
           groups,
           lightboxes: core.lightboxes,
+          resumable,
+          tus: tusEndpoint(tusReceived, resumable, config.maxUploadBytes, log),
           // The studio's "invite a client" mails through the same service as the API's invitations (its throttle, its links, its activity event).
           invite: async (user, galleryUuid, r) => void (await invitations.invite(user, galleryUuid, { email: r.email, message: r.message, comp: r.comp, hires: r.hires })),
         }),

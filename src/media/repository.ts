@@ -53,6 +53,8 @@ export interface LiveFile {
   mimeType: string;
   fileName: string;
   facts: MediaFacts;
+  /** The file's content probe (src/uploads/probe.ts), when the upload path computed it. */
+  contentProbe?: string;
 }
 
 export interface NewMedia {
@@ -96,6 +98,18 @@ export class MediaRepository {
       .orderBy('id', 'desc')
       .limit(1)
       .executeTakeFirst();
+  }
+
+  /** The owner's live medias whose content probe is one of `probes` (at most a few hundred per call). */
+  byProbes(ownerId: number, probes: readonly string[]): Promise<Array<{ uuid: string; content_probe: string | null; file_size: number | null }>> {
+    if (probes.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('medias')
+      .select(['uuid', 'content_probe', 'file_size'])
+      .where('owner_id', '=', ownerId)
+      .where('status', '=', 'live')
+      .where('content_probe', 'in', probes)
+      .execute();
   }
 
   /** Records of `ids`, in the order of `ids`. */
@@ -245,6 +259,8 @@ export class MediaRepository {
         file_size: file.size,
         mime_type: file.mimeType,
         storage_key: file.storageKey,
+        // A file from the API has none: the probe always describes the current file.
+        content_probe: file.contentProbe ?? null,
         width: file.facts.width ?? null,
         height: file.facts.height ?? null,
         ...described.columns,

@@ -18,7 +18,7 @@ import { ObjectGone } from '../storage/backend.js';
 import { sanitizeFileName } from '../uploads/file-names.js';
 import type { UploadCompletion, UploadDeclaration, UploadStep } from '../uploads/input.js';
 import { ListMemo } from './list-memo.js';
-import { endsTheUpload, notArrived, type IncomingFile, type UploadInstructions, type UploadsService, type VerifiedFile } from '../uploads/service.js';
+import { endsTheUpload, notArrived, type IncomingFile, type StoredSource, type UploadInstructions, type UploadsService, type VerifiedFile } from '../uploads/service.js';
 import type { RenditionView } from '../renditions/service.js';
 import type { FileLife } from './file-life.js';
 import { isEmptyChange, type MediaChanges, type MediaInput } from './metadata.js';
@@ -28,6 +28,8 @@ export { NO_RELATIONS } from './repository.js';
 export type { GroupScope, MediaRecord, MediaRelations, MediaScope } from './repository.js';
 
 export const BATCH_JOB_KIND = 'media_batch_update';
+/** Probes per lookup of duplicates: under every database's bound-parameter limit. */
+const PROBES_PER_QUERY = 500;
 
 /** Ids per statement of a batch chunk, whatever JOB_CHUNK_SIZE is: far below every database's variable limit. */
 const APPLY_IDS = 500;
@@ -93,7 +95,8 @@ export interface CreateMediaInput {
   /** media[replace]: the latest media of the library with this file name takes the file instead. */
   replace: boolean;
   fileName: string;
-  upload: { direct: IncomingFile } | { declaration: UploadDeclaration };
+  /** A direct upload, step 1, or a complete file another upload path received (the studio's resumable uploads). */
+  upload: { direct: IncomingFile } | { declaration: UploadDeclaration } | { stored: StoredSource; contentProbe?: string };
 }
 
 export interface UpdateMediaInput {
@@ -212,6 +215,21 @@ export class MediaService {
     }
     if (!isEmptyChange(changes)) await this.repo.update(user.id, media.id, changes, nowIso());
     return { media: await this.details(media.id), uploads };
+  }
+
+  /**
+   * The user's own live medias holding a file of this size and content probe (src/uploads/probe.ts):
+   * what the studio's uploads skip. Keyed `${size}/${probe}`; the value is a media's UUID.
+   */
+  async duplicates(user: User, files: ReadonlyArray<{ size: number; probe: string }>): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    const probes = [...new Set(files.map((f) => f.probe))];
+    for (let i = 0; i < probes.length; i += PROBES_PER_QUERY) {
+      for (const row of await this.repo.byProbes(user.id, probes.slice(i, i + PROBES_PER_QUERY))) {
+        if (row.content_probe !== null && row.file_size !== null) found.set(`${Number(row.file_size)}/${row.content_probe}`, row.uuid);
+      }
+    }
+    return found;
   }
 
   /** DELETE /medias/<uuid>.xml: the row, its relations and its pending upload; its files recorded for deletion, then removed. Returns its UUID. */
@@ -378,6 +396,11 @@ export class MediaService {
 
   private async takeUpload(media: MediaRow, upload: CreateMediaInput['upload'], request?: IncomingMessage): Promise<UploadOutcome> {
     if ('direct' in upload) return { step: 'received', file: await this.receiveDirect(media, upload.direct, request) };
+    if ('stored' in upload) {
+      const file = await this.uploads.takeStored({ id: media.id, uuid: media.uuid, fileName: media.file_name }, upload.stored, upload.contentProbe);
+      await this.publish(media.id, file);
+      return { step: 'received', file: { fileName: file.fileName, mimeType: file.mimeType, size: file.size } };
+    }
     return { step: 'begun', instructions: await this.beginUpload(media, upload.declaration) };
   }
 

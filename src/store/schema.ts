@@ -235,6 +235,8 @@ export interface MediasTable {
   license: string | null;
   /** Which fields a file may fill a client has set: bits of src/media/file-fields.ts (migration 009). */
   client_meta: Generated<number>;
+  /** What the studio's uploads skip a duplicate by (migration 018; src/uploads/probe.ts); null for files from the API. */
+  content_probe: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -321,6 +323,21 @@ export interface UploadsTable {
   file_name: string;
   declared_size: number;
   declared_mime: string;
+  expires_at: string;
+  created_at: string;
+}
+
+/** The studio's tus uploads (migration 018): see src/uploads/resumable.ts. */
+export interface ResumableUploadsTable {
+  id: string;
+  owner_id: number;
+  gallery_uuid: string | null;
+  file_name: string;
+  file_size: number;
+  state: 'receiving' | 'processing' | 'done' | 'duplicate' | 'refused';
+  media_uuid: string | null;
+  reason: string | null;
+  claimed_at: string | null;
   expires_at: string;
   created_at: string;
 }
@@ -413,6 +430,7 @@ export interface Database {
   media_group_medias: MediaGroupMediasTable;
   jobs: JobsTable;
   uploads: UploadsTable;
+  resumable_uploads: ResumableUploadsTable;
   file_deletions: FileDeletionsTable;
   renditions: RenditionsTable;
   visitor_links: VisitorLinksTable;
@@ -442,6 +460,7 @@ export type MediaRow = Selectable<MediasTable>;
 export type GroupRow = Selectable<MediaGroupsTable>;
 export type JobRow = Selectable<JobsTable>;
 export type PendingUploadRow = Selectable<UploadsTable>;
+export type ResumableUploadRow = Selectable<ResumableUploadsTable>;
 export type FileDeletionRow = Selectable<FileDeletionsTable>;
 export type RenditionRow = Selectable<RenditionsTable>;
 export type VisitorLinkRow = Selectable<VisitorLinksTable>;

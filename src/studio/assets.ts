@@ -154,6 +154,28 @@ progress{vertical-align:middle;width:8rem}
 .rule legend{font-weight:600;padding:0 .25rem}
 /* A phone: a table's rows become stacked cards, nothing scrolls sideways. */
 @media (max-width:40rem){.table-wrap table,.table-wrap tbody,.table-wrap tr,.table-wrap td{display:block;width:auto}.table-wrap thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}.table-wrap tr{padding:.5rem .75rem;border-bottom:1px solid #e2e2de}.table-wrap tbody tr:last-child{border-bottom:0}.table-wrap td{border:0;padding:.15rem 0;text-align:left}.table-wrap td.num{text-align:left}}
+/* uploads (D1): the drop zone, the pickers, the list of files with their progress */
+.up-drop{border:2px dashed #8a8a85;border-radius:10px;padding:2rem 1rem;text-align:center;background:#fafaf8}
+.up-drop.up-over{border-color:#0b57d0;background:#eef3fd}
+.up-drop-text{font-size:1.15rem;font-weight:600;margin:0 0 1rem}
+.up-pickers{justify-content:center;margin:0 0 .75rem}
+.up-input{position:absolute;width:1px;height:1px;opacity:0;overflow:hidden}
+.up-input:focus-visible+label{outline:3px solid #f29900;outline-offset:2px}
+.button.up-quiet{background:#fff;color:#0b57d0;border:1px solid #0b57d0}
+.up-hint{font-size:.875rem;margin:0}
+.up-overall{display:grid;grid-template-columns:auto 1fr;gap:.25rem .75rem;align-items:center;margin:0 0 .75rem}
+.up-overall #up-summary{grid-column:1/-1}
+progress{width:100%;height:.75rem;accent-color:#0b57d0}
+.up-queue{list-style:none;margin:0;padding:0;max-height:60vh;overflow:auto}
+.up-queue li{display:grid;grid-template-columns:1fr auto;gap:.15rem .75rem;padding:.5rem 0;border-bottom:1px solid #e2e2de}
+.up-queue li:last-child{border-bottom:0}
+.up-name{overflow-wrap:anywhere}
+.up-queue progress{grid-column:1/-1}
+.up-status{grid-column:1/-1;font-size:.875rem;color:#444}
+.up-queue li[data-state=done] .up-status{color:#1e6b34}
+.up-queue li[data-state=duplicate] .up-status{color:#555}
+.up-queue li[data-state=refused] .up-status,.up-queue li[data-state=offline] .up-status{color:#b3261e;font-weight:600}
+@media (pointer:coarse) and (max-width:40rem){.up-folder-pick{display:none}}
 `;
 
 export interface StudioAsset {

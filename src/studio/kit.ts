@@ -14,6 +14,8 @@ import type { GroupsService } from '../groups/service.js';
 import type { JobQueue } from '../jobs/service.js';
 import type { LightboxesService } from '../lightboxes/service.js';
 import type { MediaService } from '../media/service.js';
+import type { ResumableUploadsService } from '../uploads/resumable-service.js';
+import type { TusEndpoint } from '../uploads/tus-endpoint.js';
 import type { StorageBackend } from '../storage/backend.js';
 import { imageSources } from '../storage/image-sources.js';
 import type { UserRow } from '../store/schema.js';
@@ -65,6 +67,10 @@ export interface StudioDeps {
   groups: GroupsService;
   /** A user's lightboxes (listed with their counts). */
   lightboxes: LightboxesService;
+  /** Resumable uploads: their outcome, duplicates (routes/uploads.ts). */
+  resumable: ResumableUploadsService;
+  /** The tus endpoint the uploads screen sends files to. */
+  tus: TusEndpoint;
 }
 
 /** A message the studio mails (the invitation): its parts as nodemailer takes them. */
@@ -121,6 +127,8 @@ export interface StudioKit {
   checkPost(req: FastifyRequest, form: Params, expected: string | undefined): void;
   /** A signed-in user's form post, checked. */
   signedPost(req: FastifyRequest): { s: Signed; form: Params };
+  /** A signed-in user's request from a screen's script, checked (origin and the CSRF header), whatever its body (tus uploads). */
+  signedScript(req: FastifyRequest): Signed;
   /** A signed-in user's JSON request from a screen's script, checked (origin and the CSRF header); its parsed body. */
   signedJson(req: FastifyRequest): { s: Signed; body: unknown };
   /** A website of the user by its urlname; the API's rule: one they may not see is a 404. */
@@ -192,11 +200,15 @@ export function makeKit(deps: StudioDeps): StudioKit {
       kit.checkPost(req, form, s.viewer.csrf);
       return { s, form };
     },
-    signedJson(req) {
+    signedScript(req) {
       const s = kit.need(req);
       if (!fromOwnOrigin(req, deps.config.publicUrl)) throw new ApiError('forbidden', 'This request can only be sent from the studio itself.');
       const header = req.headers[CSRF_HEADER];
       if (typeof header !== 'string' || !same(header, s.viewer.csrf)) throw new ApiError('forbidden', 'The page has expired: load it again.');
+      return s;
+    },
+    signedJson(req) {
+      const s = kit.signedScript(req);
       const contentType = (req.headers['content-type'] ?? '').toLowerCase();
       if (!contentType.startsWith('application/json')) throw new ApiError('unsupported_media_type', 'Send JSON.');
       const raw = req.body;

@@ -20,6 +20,7 @@ import { collectionRoutes } from './routes/collections.js';
 import { jobRoutes } from './routes/jobs.js';
 import { signInRoutes } from './routes/signin.js';
 import { styleRoutes } from './routes/styles.js';
+import { uploadRoutes } from './routes/uploads.js';
 import { websiteRoutes } from './routes/websites.js';
 
 export type { StudioDeps } from './kit.js';
@@ -103,5 +104,6 @@ export function studioPlugin(deps: StudioDeps): FastifyPluginAsync {
     collectionRoutes(f, kit);
     jobRoutes(f, kit);
     adminRoutes(f, kit);
+    uploadRoutes(f, kit);
   };
 }

@@ -53,6 +53,8 @@ export interface VerifiedFile {
   mimeType: string;
   fileName: string;
   facts: MediaFacts;
+  /** src/uploads/probe.ts: set by the paths that computed it (the studio's resumable uploads). */
+  contentProbe?: string;
 }
 
 /** Step 2 as the upload target receives it: the signed policy, and for a form the fields sent with it. */
@@ -67,6 +69,12 @@ export interface StepTwoRequest {
 
 export interface ReceivedFile {
   key: string;
+  size: number;
+}
+
+/** A complete file another upload path received on this machine (the studio's resumable uploads). */
+export interface StoredSource {
+  path: string;
   size: number;
 }
 
@@ -207,26 +215,41 @@ export class UploadsService {
   async receiveDirect(media: UploadingMedia & { fileName: string }, part: IncomingFile, request?: IncomingMessage): Promise<VerifiedFile> {
     const received = await receiveToTempFile(part.stream, this.settings.tmpDir, this.settings.config.maxUploadBytes, request);
     try {
-      if (received.size === 0) throw unprocessable('the file is empty', true);
-      const inspection = await inspectLocalFile(received.path);
-      const file: VerifiedFile = {
-        storageKey: newOriginalKey(media.uuid),
-        size: received.size,
-        mimeType: inspection.type.mimeType,
-        fileName: sanitizeFileName(part.fileName || media.fileName),
-        facts: inspection.facts,
-      };
-      await this.files.recordUnpublished(file.storageKey);
-      try {
-        await this.storage.putFile(file.storageKey, received.path, received.size, file.mimeType);
-      } catch (err) {
-        await this.files.remove([file.storageKey]);
-        throw err;
-      }
-      return file;
+      return await this.storeLocalFile(media, received, sanitizeFileName(part.fileName || media.fileName));
     } finally {
       await rm(received.path, { force: true });
     }
+  }
+
+  /**
+   * A complete file that another path received on this machine (the studio's tus endpoint):
+   * checked as a direct upload is (size limit, sniffed type, facts) and moved into the store at
+   * a fresh original key (the local store takes the file itself; with S3 the caller removes it).
+   */
+  async takeStored(media: UploadingMedia & { fileName: string }, source: StoredSource, contentProbe?: string): Promise<VerifiedFile> {
+    if (source.size > this.settings.config.maxUploadBytes) throw unprocessable(`the file is larger than the ${this.settings.config.maxUploadBytes} bytes allowed`, true);
+    return { ...(await this.storeLocalFile(media, source, sanitizeFileName(media.fileName))), contentProbe };
+  }
+
+  /** A complete file on this machine: sniffed, read for its facts, moved into the store under a fresh original key. */
+  private async storeLocalFile(media: UploadingMedia, received: { path: string; size: number }, fileName: string): Promise<VerifiedFile> {
+    if (received.size === 0) throw unprocessable('the file is empty', true);
+    const inspection = await inspectLocalFile(received.path);
+    const file: VerifiedFile = {
+      storageKey: newOriginalKey(media.uuid),
+      size: received.size,
+      mimeType: inspection.type.mimeType,
+      fileName,
+      facts: inspection.facts,
+    };
+    await this.files.recordUnpublished(file.storageKey);
+    try {
+      await this.storage.putFile(file.storageKey, received.path, received.size, file.mimeType);
+    } catch (err) {
+      await this.files.remove([file.storageKey]);
+      throw err;
+    }
+    return file;
   }
 
   /**

@@ -53,6 +53,10 @@ const POSTS = [
   '/studio/admin/apps',
   '/studio/admin/apps/{junk}/revoke',
   '/studio/welcome/{junk}',
+  '/studio/uploads/check',
+  '/studio/uploads/finish',
+  '/studio/uploads/tus',
+  '/studio/uploads/tus/{junk}',
 ];
 const GETS = [
   '/studio',
@@ -88,6 +92,8 @@ const GETS = [
   '/studio/admin/apps',
   '/studio/admin/jobs',
   '/studio/welcome/{junk}',
+  '/studio/upload',
+  '/studio/uploads/tus/{junk}',
   '/studio/_assets/{junk}',
   '/studio/{junk}',
 ];
@@ -184,7 +190,8 @@ eachDatabase((kind) => {
       { seed: SEED, numRuns: RUNS },
     );
 
-    // Nothing changed: the title, the page, both sessions.
+    // Nothing changed: no upload was created, the title, the page, both sessions.
+    expect(await w.svc.db.selectFrom('resumable_uploads').select('id').execute()).toEqual([]);
     expect(text(find((await w.client.request('GET', `/websites/${w.urlname}.xml`)).doc, 'website')!, 'title')).toBe(title);
     expect((await w.client.request('GET', `/websites/${w.urlname}/pages.xml`)).doc).toBeTruthy();
     expect((await b.get('/studio/account')).status).toBe(200);

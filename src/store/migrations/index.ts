@@ -16,6 +16,7 @@ import * as m012 from './012_job_lanes.js';
 import * as m013 from './013_presentation.js';
 import * as m014 from './014_favourites.js';
 import * as m016 from './016_activity.js';
+import * as m018 from './018_resumable_uploads.js';
 import * as m021 from './021_studio_admin.js';
 
 const modules = {
@@ -34,6 +35,7 @@ const modules = {
   '013_presentation': m013,
   '014_favourites': m014,
   '016_activity': m016,
+  '018_resumable_uploads': m018,
   '021_studio_admin': m021,
 };
 

@@ -20,6 +20,7 @@ export const NAV: { href: string; label: string; admin?: boolean }[] = [
   { href: '/studio/websites', label: 'Websites' },
   { href: '/studio/galleries', label: 'Galleries' },
   { href: '/studio/media', label: 'Media' },
+  { href: '/studio/upload', label: 'Upload' },
   { href: '/studio/collections', label: 'Collections' },
   { href: '/studio/jobs', label: 'Jobs' },
   { href: '/studio/account', label: 'Account' },

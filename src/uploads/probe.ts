@@ -1,0 +1,34 @@
+// A file's content probe: what the studio's uploads recognise a file already in the library by
+// (docs/studio.md, Uploads). A browser cannot hash a large file cheaply (WebCrypto digests
+// whole buffers only), and the server hashing every byte again would cost an upload's time, so:
+// a file of up to 32 MiB (every photo from a phone or a camera's JPEG) is probed by the
+// SHA-256 of all its bytes, which is exact; a larger one by the SHA-256 of its size, its
+// first and its last 8 MiB. The browser computes it before uploading (src/studio/browser/uploads.js,
+// the same rule) to ask whether to send the file at all; the server computes it again from the
+// bytes it received, and that is the one stored and compared: a client cannot make a file pass
+// for another. Format: `w:` or `s:` then 64 hex digits.
+import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+
+export const PROBE_WHOLE_BYTES = 32 * 1024 * 1024;
+export const PROBE_SAMPLE_BYTES = 8 * 1024 * 1024;
+export const PROBE_PATTERN = /^[ws]:[0-9a-f]{64}$/;
+
+/** Reads bytes `start` to `end` (inclusive) of the file. */
+export type RangeReader = (start: number, end: number) => Promise<Readable>;
+
+async function feed(hash: ReturnType<typeof createHash>, stream: Readable): Promise<void> {
+  for await (const chunk of stream) hash.update(chunk as Buffer);
+}
+
+export async function contentProbe(size: number, read: RangeReader): Promise<string> {
+  const hash = createHash('sha256');
+  if (size <= PROBE_WHOLE_BYTES) {
+    if (size > 0) await feed(hash, await read(0, size - 1));
+    return `w:${hash.digest('hex')}`;
+  }
+  hash.update(`${size}\n`);
+  await feed(hash, await read(0, PROBE_SAMPLE_BYTES - 1));
+  await feed(hash, await read(size - PROBE_SAMPLE_BYTES, size - 1));
+  return `s:${hash.digest('hex')}`;
+}

@@ -1,0 +1,210 @@
+// The studio's resumable uploads (tus; docs/studio.md, Uploads), as operations on a user: the
+// tus endpoint (tus-endpoint.ts) receives the bytes; this decides who may create and send to an
+// upload, and what its end is — the API's own pipeline (MediaService.create with the received
+// file: the size limit, sniffing, the file's facts, renditions, publication into the gallery
+// through the access module), once, whatever the client retries, or "already in the library"
+// when the user's library holds the same file (probe.ts).
+import type { Logger } from 'pino';
+import type { Access } from '../access/access.js';
+import { ApiError, notFound } from '../http/errors.js';
+import type { MediaService } from '../media/service.js';
+import { nowIso } from '../store/db.js';
+import type { ResumableUploadRow, UserRow } from '../store/schema.js';
+import { sanitizeFileName } from './file-names.js';
+import type { ResumableUploadsRepository } from './resumable-repository.js';
+import type { StoredSource } from './service.js';
+
+type User = Pick<UserRow, 'id'>;
+
+/** An upload id: `<owner id>-<32 hex>`, made by the service (never by a client). */
+export const UPLOAD_ID = /^([1-9][0-9]{0,15})-([0-9a-f]{32})$/;
+
+/** Where the tus endpoint keeps what it received, as this service needs it. */
+export interface ReceivedFiles {
+  /** The whole file of upload `id`, for the pipeline; undefined while bytes are missing, or when it is gone. */
+  complete(id: string): Promise<StoredSource | undefined>;
+  /** Its content probe (probe.ts), computed from the bytes received. */
+  probe(id: string, size: number): Promise<string>;
+  /** What is left of upload `id` (its bytes, its tus record); nothing there is not an error. */
+  remove(id: string): Promise<void>;
+}
+
+export interface ResumableSettings {
+  /** Uploads of one user not ended yet (a browser sends 3 at a time; the rest are what reloads and cuts left). */
+  maxOpenPerUser: number;
+  config: { maxUploadBytes: number; uploadExpirySeconds: number };
+}
+
+export type ResumableState = ResumableUploadRow['state'];
+
+/** What became of an upload, for the screen: a media, a duplicate of one, or a refusal and its reason. */
+export interface ResumableOutcome {
+  id: string;
+  state: ResumableState;
+  fileName: string;
+  /** Bytes. */
+  size: number;
+  media?: string;
+  reason?: string;
+}
+
+export interface NewUpload {
+  fileName: string;
+  size: number | undefined;
+  gallery?: string;
+}
+
+/** A claim older than this belongs to a process that died while processing (the pipeline takes seconds, not minutes). */
+const STALE_CLAIM_MS = 10 * 60 * 1000;
+
+const outcomeOf = (row: ResumableUploadRow): ResumableOutcome => ({
+  id: row.id,
+  state: row.state,
+  fileName: row.file_name,
+  size: Number(row.file_size),
+  media: row.media_uuid ?? undefined,
+  reason: row.reason ?? undefined,
+});
+
+export class ResumableUploadsService {
+  constructor(
+    private readonly repo: ResumableUploadsRepository,
+    private readonly media: MediaService,
+    private readonly access: Access,
+    private readonly files: ReceivedFiles,
+    private readonly settings: ResumableSettings,
+    private readonly log: Pick<Logger, 'error'>,
+  ) {}
+
+  /** A new id for an upload of `user`: the owner is part of it (tus namingFunction). */
+  static idFor(user: User, random: string): string {
+    return `${user.id}-${random}`;
+  }
+
+  /**
+   * Before the tus endpoint creates upload `id`: the file's name and size as the API's
+   * limits take them, the gallery as the access module allows it, and the user's open
+   * uploads counted. Records the upload as the user's.
+   */
+  async begin(user: User, id: string, upload: NewUpload): Promise<void> {
+    if (!this.isOwn(user, id)) throw notFound('upload');
+    const { maxUploadBytes, uploadExpirySeconds } = this.settings.config;
+    const fileName = sanitizeFileName(upload.fileName);
+    if (!fileName) throw new ApiError('missing_parameter', 'the file has no name: send it as Upload-Metadata filename');
+    if (upload.size === undefined) throw new ApiError('missing_parameter', 'the file size must be known when the upload starts');
+    if (upload.size < 1) throw new ApiError('unprocessable', 'the file is empty');
+    if (upload.size > maxUploadBytes) throw new ApiError('payload_too_large', `the file is larger than the ${maxUploadBytes} bytes allowed`);
+    let gallery: string | null = null;
+    if (upload.gallery) {
+      await this.access.requireOne(user, 'gallery', upload.gallery, { invalid: 'gallery' });
+      gallery = upload.gallery.trim().toLowerCase();
+    }
+    const now = new Date();
+    if ((await this.repo.countOpen(user.id, now.toISOString())) >= this.settings.maxOpenPerUser) {
+      throw new ApiError('rate_limited', `at most ${this.settings.maxOpenPerUser} uploads may be open at once: let some finish first`);
+    }
+    await this.repo.insert({
+      id,
+      owner_id: user.id,
+      gallery_uuid: gallery,
+      file_name: fileName,
+      file_size: upload.size,
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + uploadExpirySeconds * 1000).toISOString(),
+    });
+  }
+
+  /** Whether upload `id` is the user's and still known (every tus request but the creation asks; 404 otherwise). */
+  async owns(user: User, id: string): Promise<boolean> {
+    if (!this.isOwn(user, id)) return false;
+    const row = await this.repo.get(id);
+    return row !== undefined && row.owner_id === user.id && row.expires_at > nowIso();
+  }
+
+  /** The outcome of one of the user's uploads (404 for anyone else's). */
+  async outcome(user: User, id: string): Promise<ResumableOutcome> {
+    const row = this.isOwn(user, id) ? await this.repo.get(id) : undefined;
+    if (!row || row.owner_id !== user.id) throw notFound('upload');
+    return outcomeOf(row);
+  }
+
+  /**
+   * The end of an upload whose bytes all arrived: once. The first caller claims it and runs
+   * the pipeline; a caller meanwhile, or afterwards (a retried last request, the screen's own
+   * finish), gets the outcome stored. A refusal of the file is an outcome too (its bytes go); a
+   * failure of the service leaves the upload to be finished again.
+   */
+  async finish(user: User, id: string): Promise<ResumableOutcome> {
+    const row = this.isOwn(user, id) ? await this.repo.get(id) : undefined;
+    if (!row || row.owner_id !== user.id) throw notFound('upload');
+    if (row.state !== 'receiving' && row.state !== 'processing') return outcomeOf(row);
+    const now = Date.now();
+    if (!(await this.repo.claim(id, new Date(now).toISOString(), new Date(now - STALE_CLAIM_MS).toISOString()))) {
+      const current = await this.repo.get(id);
+      if (!current) throw notFound('upload');
+      return outcomeOf(current);
+    }
+    try {
+      const source = await this.files.complete(id);
+      if (!source) {
+        await this.repo.release(id);
+        return { ...outcomeOf(row), state: 'receiving' };
+      }
+      const probe = await this.files.probe(id, source.size);
+      const existing = (await this.media.duplicates(user, [{ size: source.size, probe }])).get(`${source.size}/${probe}`);
+      if (existing) {
+        await this.settled(id, 'duplicate', existing, null);
+        return { ...outcomeOf(row), state: 'duplicate', media: existing };
+      }
+      const created = await this.media.create(user, {
+        attributes: { prefix: 'media', columns: {}, publish: row.gallery_uuid ? [row.gallery_uuid] : undefined },
+        replace: false,
+        fileName: row.file_name,
+        upload: { stored: source, contentProbe: probe },
+      });
+      const uuid = created.media.record.uuid;
+      await this.settled(id, 'done', uuid, null);
+      return { ...outcomeOf(row), state: 'done', media: uuid };
+    } catch (err) {
+      if (err instanceof ApiError && err.status < 500) {
+        // The pipeline refused the file (sniffing, limits, the gallery gone): that is its outcome.
+        await this.settled(id, 'refused', null, err.message);
+        return { ...outcomeOf(row), state: 'refused', reason: err.message };
+      }
+      await this.repo.release(id).catch((e: unknown) => this.log.error({ err: e, upload: id }, 'could not release a resumable upload'));
+      throw err;
+    }
+  }
+
+  /** The user's files (size and probe each) already in their library: a media UUID per `${size}/${probe}`. */
+  duplicates(user: User, files: ReadonlyArray<{ size: number; probe: string }>): Promise<Map<string, string>> {
+    return this.media.duplicates(user, files);
+  }
+
+  /**
+   * Uploads expired at `now`: an unfinished one's bytes go, and every row goes (a finished
+   * one's outcome was kept this long for a late retry). Returns how many rows went.
+   */
+  async sweep(now: Date): Promise<number> {
+    let removed = 0;
+    for (;;) {
+      const rows = await this.repo.expired(now.toISOString());
+      if (rows.length === 0) return removed;
+      for (const row of rows) await this.files.remove(row.id);
+      await this.repo.remove(rows.map((r) => r.id));
+      removed += rows.length;
+      if (rows.length < 200) return removed;
+    }
+  }
+
+  private async settled(id: string, state: 'done' | 'duplicate' | 'refused', media: string | null, reason: string | null): Promise<void> {
+    await this.repo.settle(id, state, media, reason);
+    // What the upload left (the local file was moved into the store; its tus record, or the S3 object after its copy).
+    await this.files.remove(id).catch((err: unknown) => this.log.error({ err, upload: id }, 'could not remove what a resumable upload left; the sweep removes it'));
+  }
+
+  private isOwn(user: User, id: string): boolean {
+    const m = UPLOAD_ID.exec(id);
+    return m !== null && Number(m[1]) === user.id;
+  }
+}
