@@ -14,6 +14,7 @@ import * as m010 from './010_page_stamps.js';
 import * as m011 from './011_website_brand.js';
 import * as m012 from './012_job_lanes.js';
 import * as m013 from './013_presentation.js';
+import * as m017 from './017_job_held.js';
 
 const modules = {
   '001_core': m001,
@@ -29,6 +30,7 @@ const modules = {
   '011_website_brand': m011,
   '012_job_lanes': m012,
   '013_presentation': m013,
+  '017_job_held': m017,
 };
 
 /** The migrations for one database: each is told the dialect it runs on. */
