@@ -140,6 +140,7 @@ async function main(): Promise<void> {
       ['hostile', './hostile.js', 'benchHostileDecoders'],
       ['renditions', './renditions.js', 'benchRenditions'],
       ['queue', './queue.js', 'benchQueue'],
+      ['cores', './cores.js', 'benchCores'],
       ['site', './site.js', 'benchSite'],
       ['site-weight', './site-weight.js', 'benchSiteWeight'],
       ['scale', './scale.js', 'benchScale'],
