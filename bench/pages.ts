@@ -139,10 +139,11 @@ async function seed(core: Core, client: MediaPortfolioClient, userId: number, ur
     }
     return { uuid, collection: group.uuid, lightbox: box.uuid };
   };
+  const galleries = { small: await gallery('small', SMALL.gallery), big: await gallery('big', BIG.gallery) };
   const small = await library('small', SMALL.library);
   const big = await library('big', BIG.library);
   return {
-    galleries: { small: await gallery('small', SMALL.gallery), big: await gallery('big', BIG.gallery) },
+    galleries,
     libraries: { small: small.uuid, big: big.uuid },
     collections: { small: small.collection, big: big.collection },
     lightboxes: { small: small.lightbox, big: big.lightbox },
