@@ -206,16 +206,17 @@ async function onDatabase(label: string, databaseUrl: string | undefined, dropDb
     const client = new MediaPortfolioClient({ baseUrl: running.url, apiKey: app.key, apiSecret: app.secret, login: user.email, password, throttle: false });
     await client.whoami();
     const cookie = `_ficelle_session=${await client.sessionCookie()}`;
-    const t0 = performance.now();
-    const s = await seed(core, client, user.id, urlname);
-    // A second website with one gallery of SMALL.gallery medias: the sitemap's small case.
+    // A second website with one gallery of SMALL.gallery medias: the sitemap's small case. Its gallery is
+    // made before the long seeding (a request after it may meet a keep-alive socket the service closed).
     const smallSite = 'pages-small';
     await core.websites.create(user, { urlname: smallSite, title: 'Small' });
+    const smallWebsite = await core.store.db.selectFrom('websites').select('id').where('urlname', '=', smallSite).executeTakeFirstOrThrow();
+    const smallRoot = await core.store.db.selectFrom('galleries').select('uuid').where('website_id', '=', smallWebsite.id).where('parent_id', 'is', null).executeTakeFirstOrThrow();
+    const smallUuid = text((await client.createGallery(smallSite, { name: 'only', parent: smallRoot.uuid, url_path: 'only', content_order: 'file_name_nat' })).doc, 'gallery/uuid')!;
+    const t0 = performance.now();
+    const s = await seed(core, client, user.id, urlname);
     {
-      const w = await core.store.db.selectFrom('websites').select('id').where('urlname', '=', smallSite).executeTakeFirstOrThrow();
-      const root = await core.store.db.selectFrom('galleries').select('uuid').where('website_id', '=', w.id).where('parent_id', 'is', null).executeTakeFirstOrThrow();
-      const uuid = text((await client.createGallery(smallSite, { name: 'only', parent: root.uuid, url_path: 'only', content_order: 'file_name_nat' })).doc, 'gallery/uuid')!;
-      const g = await core.store.db.selectFrom('galleries').select('id').where('uuid', '=', uuid).executeTakeFirstOrThrow();
+      const g = await core.store.db.selectFrom('galleries').select('id').where('uuid', '=', smallUuid).executeTakeFirstOrThrow();
       const artist = await core.store.db.selectFrom('artists').select('id').where('owner_id', '=', user.id).orderBy('id').executeTakeFirstOrThrow();
       await seedMedias(core, user.id, artist.id, SMALL.gallery, g.id);
     }
