@@ -1,6 +1,7 @@
 // Pages cost what they show (issue 22): growth ratios of the website's gallery
 // pages (first, last), media page (previous/next) and the API's gallery and
-// library lists (per_page 100, first and last page), between a gallery of 500
+// library, collection and lightbox lists (per_page 100, first and last page), and
+// the sitemap's last part, between a gallery of 500
 // and one of 50 000 published medias and a library of 1 000 and one of
 // 100 000. Median of BENCH_PAGES_RUNS (30) sequential requests after warm-up,
 // on SQLite and (with BENCH_DATABASE_URL or TEST_DATABASE_URL) PostgreSQL;
@@ -32,6 +33,9 @@ const BATCH = 500;
 interface Seeded {
   galleries: { small: { uuid: string; mid: string }; big: { uuid: string; mid: string } };
   libraries: { small: string; big: string };
+  /** A collection and a lightbox holding each library's medias. */
+  collections: { small: string; big: string };
+  lightboxes: { small: string; big: string };
 }
 
 interface Running {
@@ -123,11 +127,26 @@ async function seed(core: Core, client: MediaPortfolioClient, userId: number, ur
     const { uuid } = await core.artists.create({ id: userId }, name);
     const a = await db.selectFrom('artists').select('id').where('uuid', '=', uuid).executeTakeFirstOrThrow();
     await seedMedias(core, userId, a.id, count);
-    return uuid;
+    // The library's medias in a collection and in a lightbox too (GET /medias.xml?medias_group_id= and ?lightbox_id=).
+    const now = new Date().toISOString();
+    const group = await db.insertInto('media_groups').values({ uuid: randomUUID(), owner_id: userId, artist_id: a.id, kind: 'collection', name, rules: null, created_at: now, updated_at: now }).returning(['id', 'uuid']).executeTakeFirstOrThrow();
+    const box = await db.insertInto('lightboxes').values({ uuid: randomUUID(), owner_id: userId, name, created_at: now }).returning(['id', 'uuid']).executeTakeFirstOrThrow();
+    const ids = (await db.selectFrom('medias').select('id').where('artist_id', '=', a.id).orderBy('id').execute()).map((r) => r.id);
+    for (let i = 0; i < ids.length; i += BATCH) {
+      const slice = ids.slice(i, i + BATCH);
+      await db.insertInto('media_group_medias').values(slice.map((id, k) => ({ group_id: group.id, media_id: id, position: i + k + 1 }))).execute();
+      await db.insertInto('lightbox_medias').values(slice.map((id, k) => ({ lightbox_id: box.id, media_id: id, position: i + k + 1 }))).execute();
+    }
+    return { uuid, collection: group.uuid, lightbox: box.uuid };
   };
+  const galleries = { small: await gallery('small', SMALL.gallery), big: await gallery('big', BIG.gallery) };
+  const small = await library('small', SMALL.library);
+  const big = await library('big', BIG.library);
   return {
-    galleries: { small: await gallery('small', SMALL.gallery), big: await gallery('big', BIG.gallery) },
-    libraries: { small: await library('small', SMALL.library), big: await library('big', BIG.library) },
+    galleries,
+    libraries: { small: small.uuid, big: big.uuid },
+    collections: { small: small.collection, big: big.collection },
+    lightboxes: { small: small.lightbox, big: big.lightbox },
   };
 }
 
@@ -187,8 +206,20 @@ async function onDatabase(label: string, databaseUrl: string | undefined, dropDb
     const client = new MediaPortfolioClient({ baseUrl: running.url, apiKey: app.key, apiSecret: app.secret, login: user.email, password, throttle: false });
     await client.whoami();
     const cookie = `_ficelle_session=${await client.sessionCookie()}`;
+    // A second website with one gallery of SMALL.gallery medias: the sitemap's small case. Its gallery is
+    // made before the long seeding (a request after it may meet a keep-alive socket the service closed).
+    const smallSite = 'pages-small';
+    await core.websites.create(user, { urlname: smallSite, title: 'Small' });
+    const smallWebsite = await core.store.db.selectFrom('websites').select('id').where('urlname', '=', smallSite).executeTakeFirstOrThrow();
+    const smallRoot = await core.store.db.selectFrom('galleries').select('uuid').where('website_id', '=', smallWebsite.id).where('parent_id', 'is', null).executeTakeFirstOrThrow();
+    const smallUuid = text((await client.createGallery(smallSite, { name: 'only', parent: smallRoot.uuid, url_path: 'only', content_order: 'file_name_nat' })).doc, 'gallery/uuid')!;
     const t0 = performance.now();
     const s = await seed(core, client, user.id, urlname);
+    {
+      const g = await core.store.db.selectFrom('galleries').select('id').where('uuid', '=', smallUuid).executeTakeFirstOrThrow();
+      const artist = await core.store.db.selectFrom('artists').select('id').where('owner_id', '=', user.id).orderBy('id').executeTakeFirstOrThrow();
+      await seedMedias(core, user.id, artist.id, SMALL.gallery, g.id);
+    }
     const seconds = (performance.now() - t0) / 1000;
     lines.push({ name: `pages, ${label}: seeding ${SMALL.gallery + BIG.gallery + SMALL.library + BIG.library} medias`, value: seconds, unit: 's' });
 
@@ -229,6 +260,26 @@ async function onDatabase(label: string, databaseUrl: string | undefined, dropDb
         headers: api,
       },
     ];
+    for (const [what, param, of] of [['collection', 'medias_group_id', s.collections], ['lightbox', 'lightbox_id', s.lightboxes]] as const) {
+      apiCases.push(
+        { name: `API ${what} page 1`, small: () => `/medias.xml?${param}=${of.small}&page=1&per_page=${PER_PAGE}`, big: () => `/medias.xml?${param}=${of.big}&page=1&per_page=${PER_PAGE}`, headers: api },
+        {
+          name: `API ${what} last page`,
+          small: () => `/medias.xml?${param}=${of.small}&page=${lastApi(SMALL.library)}&per_page=${PER_PAGE}`,
+          big: () => `/medias.xml?${param}=${of.big}&page=${lastApi(BIG.library)}&per_page=${PER_PAGE}`,
+          headers: api,
+        },
+      );
+    }
+    // The sitemap: the big website's last part (its addresses beyond the first 50 000: the small
+    // gallery's and the big one's last) against a website of about as many addresses in all.
+    const bigParts = Math.ceil((1 + 2 + SMALL.gallery + BIG.gallery) / 50_000);
+    const sitemapCase: Case = {
+      name: `website sitemap, last part (${bigParts}) of ${SMALL.gallery + BIG.gallery} medias, against a whole sitemap of ${SMALL.gallery}`,
+      small: () => `/sites/${smallSite}/sitemap.xml`,
+      big: () => `/sites/${urlname}/sitemap${bigParts > 1 ? `-${bigParts}` : ''}.xml`,
+      headers: none,
+    };
     const measure = async (cases: Case[], suffix: string, redirect: RequestRedirect) => {
       for (const c of cases) {
         const [a, b] = await timedPair(running!.url, c.small, c.big, c.headers, redirect);
@@ -242,7 +293,7 @@ async function onDatabase(label: string, databaseUrl: string | undefined, dropDb
         });
       }
     };
-    await measure([...siteCases(() => ''), ...apiCases], ', cache off', 'manual');
+    await measure([...siteCases(() => ''), sitemapCase, ...apiCases], ', cache off', 'manual');
     // The price of the memos: the first view after a write rebuilds the order (site) or the ids (API) once.
     const afterWrite = async (name: string, write: () => Promise<unknown>, path: string, headers: Record<string, string>) => {
       const times: number[] = [];

@@ -77,7 +77,9 @@ async function startNode(name: string, kind: Kind, owners: number, env: Record<s
   }
   const site = await core.websites.create({ id: made[0]!.id }, { urlname: `${name}-site`, title: name });
   const child = spawn(process.execPath, ['dist/main.js'], {
-    env: { ...process.env, JOB_POLL_MS: '100', ...env, DATABASE_URL: databaseUrl ?? '', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', STORAGE_URL: '', PUBLIC_URL: url, RATE_LIMIT: 'off', MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' },
+    // The ladders' time bound well above what a loaded machine takes (a 6 MP ladder took over 40 s, the default
+    // bound, at load 30, and failed): these parts measure waiting and throughput, not the bound.
+    env: { ...process.env, JOB_POLL_MS: '100', RENDITION_TIMEOUT_SECONDS: '600', JOB_LEASE_SECONDS: '900', ...env, DATABASE_URL: databaseUrl ?? '', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', STORAGE_URL: '', PUBLIC_URL: url, RATE_LIMIT: 'off', MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   for (let i = 0; ; i++) {

@@ -22,7 +22,8 @@ async function freePort(): Promise<number> {
 }
 
 async function waitForPing(client: MediaPortfolioClient): Promise<void> {
-  for (let i = 0; i < 200; i++) {
+  // Up to 60 s: on a loaded shared machine the service's start alone has taken over 20 s.
+  for (let i = 0; i < 600; i++) {
     try {
       await client.request('GET', '/ping.xml', {}, { auth: 'none' });
       return;
@@ -141,6 +142,7 @@ async function main(): Promise<void> {
       ['hostile', './hostile.js', 'benchHostileDecoders'],
       ['renditions', './renditions.js', 'benchRenditions'],
       ['queue', './queue.js', 'benchQueue'],
+      ['cores', './cores.js', 'benchCores'],
       ['site', './site.js', 'benchSite'],
       ['site-weight', './site-weight.js', 'benchSiteWeight'],
       ['studio-grid', './studio-grid.js', 'benchStudioGrid'],

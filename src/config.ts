@@ -44,6 +44,12 @@ export interface JobSettings {
   interactiveConcurrency: number;
   /** Jobs of the background lane (renditions) a worker process runs at once (RENDITION_CONCURRENCY). */
   backgroundConcurrency: number;
+  /**
+   * Background runners kept for owners with no background job running (RENDITION_NEWCOMER_RUNNERS), besides
+   * backgroundConcurrency: one photographer's first rendition then starts at once instead of waiting for
+   * another's running ladders. 0: none (an owner new to the lane waits for one running job).
+   */
+  newcomerConcurrency: number;
 }
 
 /** Memory one rendition ladder may take at most, for the default parallelism (docs/renditions.md: 3–112 MiB measured). */
@@ -57,6 +63,15 @@ const LADDER_MEMORY_BYTES = 256 * 1024 ** 2;
  */
 export function defaultRenditionConcurrency(cores = availableParallelism(), memory = totalmem()): number {
   return Math.max(1, Math.min(cores, 4, Math.floor((memory / 4) / LADDER_MEMORY_BYTES)));
+}
+
+/**
+ * Runners kept for newcomers by default: one, if a quarter of the memory holds
+ * one ladder more than the `background` runners take at their worst; else none
+ * (the memory bound comes first).
+ */
+export function defaultNewcomerRunners(background: number, memory = totalmem()): number {
+  return Math.floor((memory / 4) / LADDER_MEMORY_BYTES) > background ? 1 : 0;
 }
 
 /** Visitors' e-mail sign-in (docs/visitors.md). */
@@ -269,6 +284,7 @@ export interface RenditionSettings {
 export function loadConfig(env: Record<string, string | undefined> = loadEnv()): Config {
   const port = intSetting(env, 'PORT', 8080, 0, 65535);
   const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, '');
+  const background = intSetting(env, 'RENDITION_CONCURRENCY', defaultRenditionConcurrency(), 1, 64);
   return {
     port,
     host: env.HOST || '127.0.0.1',
@@ -300,7 +316,8 @@ export function loadConfig(env: Record<string, string | undefined> = loadEnv()):
       retrySeconds: intSetting(env, 'JOB_RETRY_SECONDS', 5, 0, 86_400),
       retentionSeconds: intSetting(env, 'JOB_RETENTION_SECONDS', 7 * 24 * 3600, 1, 10 * 365 * 24 * 3600),
       interactiveConcurrency: intSetting(env, 'JOB_INTERACTIVE_CONCURRENCY', 1, 1, 64),
-      backgroundConcurrency: intSetting(env, 'RENDITION_CONCURRENCY', defaultRenditionConcurrency(), 1, 64),
+      backgroundConcurrency: background,
+      newcomerConcurrency: intSetting(env, 'RENDITION_NEWCOMER_RUNNERS', defaultNewcomerRunners(background), 0, 16),
     },
     renditions: {
       timeoutSeconds: intSetting(env, 'RENDITION_TIMEOUT_SECONDS', 40, 1, 3600),

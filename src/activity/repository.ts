@@ -1,4 +1,4 @@
-// Every query of the activity store (migration 016): a known client's events,
+// Every query of the activity store (migration 015): a known client's events,
 // the anonymous counters, the reads of the API and the admin command, the
 // deletion of a client's events and the retention sweep.
 import { sql } from 'kysely';

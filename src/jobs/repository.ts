@@ -36,6 +36,24 @@ export interface CursorMove {
   errors: string[];
 }
 
+/**
+ * Which jobs a runner may claim: any, or only those of owners with no job of
+ * the lane held by a runner now ("newcomers": the runner kept for them, so
+ * that an owner's first job never waits for another owner's running ones).
+ */
+export type ClaimScope = 'any' | 'newcomers';
+
+/** How far into the line the newcomers' runner looks (index entries, whatever the line's length). */
+const NEWCOMER_WINDOW = 64;
+
+/** `front.owner_id` holds no job of lane `n` under a live lease (a lapsed lease is a job to take over, not one running). */
+function nothingRunning(n: number, now: string) {
+  return sql`NOT EXISTS (
+    SELECT 1 FROM jobs AS held
+    WHERE held.owner_id = front.owner_id AND held.lane = ${n} AND held.state IN ('queued', 'running')
+      AND held.locked_by IS NOT NULL AND held.locked_until >= ${now})`;
+}
+
 /** The lease was taken over (it expired): this worker must not touch the job any more. */
 export class LeaseLost extends Error {}
 
@@ -115,26 +133,39 @@ export class JobsRepository {
    * Takes the next job of `lane` (lowest turn, then oldest) whose lease is
    * free or expired, in one statement: PostgreSQL skips rows another worker
    * has locked; SQLite runs the statement under its single writer lock, so two
-   * workers never get the same job.
+   * workers never get the same job. With `only` 'newcomers' it takes the
+   * first job, among the first NEWCOMER_WINDOW in line, of an owner with no
+   * job of the lane held now. That is a rule of fairness, not of safety: on
+   * PostgreSQL two claims at the same instant may both see an owner with
+   * nothing running, and the newcomers' runner then runs one more of that
+   * owner's jobs (once; each job is still claimed by one runner only).
    */
-  async claim(workerId: string, leaseSeconds: number, lane: Lane): Promise<JobRow | undefined> {
+  async claim(workerId: string, leaseSeconds: number, lane: Lane, only: ClaimScope = 'any'): Promise<JobRow | undefined> {
     const now = nowIso();
     const n = LANE_NUMBER[lane];
+    const free = sql`lane = ${n} AND ${PENDING} AND (locked_until IS NULL OR locked_until < ${now})`;
     // A read first: an idle poll then never takes the write lock (SQLite) or row locks.
-    const candidate = await sql<{ id: number }>`
-      SELECT id FROM jobs
-      WHERE lane = ${n} AND ${PENDING} AND (locked_until IS NULL OR locked_until < ${now})
-      LIMIT 1`.execute(this.db);
+    const candidate = await (only === 'any'
+      ? sql<{ id: number }>`SELECT id FROM jobs WHERE ${free} LIMIT 1`
+      : sql<{ id: number }>`SELECT id FROM (SELECT id, owner_id FROM jobs WHERE ${free} ORDER BY turn, id LIMIT ${NEWCOMER_WINDOW}) AS front
+          WHERE ${nothingRunning(n, now)}
+          LIMIT 1`
+    ).execute(this.db);
     if (candidate.rows.length === 0) return undefined;
     const skipLocked = this.store.dialect === 'postgres' ? sql`FOR UPDATE SKIP LOCKED` : sql``;
+    // The newcomers' runner looks at the front of the line only (NEWCOMER_WINDOW jobs): a bounded read
+    // whatever the line's length. A newcomer's job is queued at the lane's current turn, so it is there.
+    const pick =
+      only === 'any'
+        ? sql`SELECT id FROM jobs WHERE ${free} ORDER BY turn, id LIMIT 1 ${skipLocked}`
+        : sql`SELECT id FROM jobs WHERE id IN (
+              SELECT id FROM (SELECT id, owner_id FROM jobs WHERE ${free} ORDER BY turn, id LIMIT ${NEWCOMER_WINDOW}) AS front
+              WHERE ${nothingRunning(n, now)})
+            ORDER BY turn, id LIMIT 1 ${skipLocked}`;
     const result = await sql<JobRow>`
       UPDATE jobs SET state = 'running', locked_by = ${workerId}, locked_until = ${leaseUntil(leaseSeconds)},
         attempts = attempts + 1, started_at = COALESCE(started_at, ${now}), updated_at = ${now}
-      WHERE id = (
-        SELECT id FROM jobs
-        WHERE lane = ${n} AND ${PENDING} AND (locked_until IS NULL OR locked_until < ${now})
-        ORDER BY turn, id LIMIT 1 ${skipLocked}
-      )
+      WHERE id = (${pick})
       RETURNING *`.execute(this.db);
     return result.rows[0];
   }

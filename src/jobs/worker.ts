@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type { JobRow } from '../store/schema.js';
 import type { JobHandlers } from './handlers.js';
 import type { Lane } from './lanes.js';
-import { LeaseLost, type JobsRepository } from './repository.js';
+import { LeaseLost, type ClaimScope, type JobsRepository } from './repository.js';
 import { appendErrors, parseErrors } from './service.js';
 
 /** One claim-and-run loop of a lane; its id is the lease holder's name on the jobs it claims. */
@@ -21,6 +21,8 @@ class Runner {
   constructor(
     readonly id: string,
     readonly lane: Lane,
+    /** Which jobs of the lane it claims: any, or only those of owners with none running (the runner kept for newcomers). */
+    readonly scope: ClaimScope = 'any',
   ) {}
 
   wake(): void {
@@ -56,6 +58,9 @@ export class JobWorker {
     this.runners = [
       ...Array.from({ length: options.interactiveConcurrency }, (_, i) => new Runner(`${this.id}/i${i}`, 'interactive')),
       ...Array.from({ length: options.backgroundConcurrency }, (_, i) => new Runner(`${this.id}/b${i}`, 'background')),
+      // Kept for owners with no background job running: one photographer's long line of renditions
+      // never makes another's first one wait for a running ladder (issue 22: within 3 x one rendition).
+      ...Array.from({ length: options.newcomerConcurrency }, (_, i) => new Runner(`${this.id}/n${i}`, 'background', 'newcomers')),
     ];
   }
 
@@ -86,7 +91,7 @@ export class JobWorker {
     while (!r.stopping) {
       let job: JobRow | undefined;
       try {
-        job = await this.repo.claim(r.id, this.options.leaseSeconds, r.lane);
+        job = await this.repo.claim(r.id, this.options.leaseSeconds, r.lane, r.scope);
       } catch (err) {
         this.log.error({ err, lane: r.lane }, 'job queue: claiming failed');
       }

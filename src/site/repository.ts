@@ -423,35 +423,14 @@ export class SiteRepository {
     return new Map(rows.map((r) => [r.id, r.uuid]));
   }
 
-  /** How many medias visitors may see in each of the galleries (the sitemap's size). */
-  async visibleCount(galleryIds: readonly number[]): Promise<number> {
-    if (galleryIds.length === 0) return 0;
-    const r = await this.db
-      .selectFrom('media_galleries as mg')
-      .innerJoin('medias as m', 'm.id', 'mg.media_id')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('mg.gallery_id', 'in', galleryIds)
-      .where('m.status', '=', 'live')
-      .where('m.renditions_state', '!=', 'failed')
-      .executeTakeFirst();
-    return Number(r?.n ?? 0);
-  }
-
-  /** A window of the medias visitors may see in the galleries, by gallery and media id (a part of the sitemap). */
-  visibleMedias(galleryIds: readonly number[], limit: number, offset: number): Promise<Array<{ gallery_id: number; uuid: string; updated_at: string }>> {
-    if (galleryIds.length === 0 || limit <= 0) return Promise.resolve([]);
-    return this.db
-      .selectFrom('media_galleries as mg')
-      .innerJoin('medias as m', 'm.id', 'mg.media_id')
-      .select(['mg.gallery_id', 'm.uuid', 'm.updated_at'])
-      .where('mg.gallery_id', 'in', galleryIds)
-      .where('m.status', '=', 'live')
-      .where('m.renditions_state', '!=', 'failed')
-      .orderBy('mg.gallery_id')
-      .orderBy('mg.media_id')
-      .limit(limit)
-      .offset(offset)
-      .execute();
+  /** UUIDs and last changes of medias by id (a sitemap part's media pages), in queries of at most 1000 ids. */
+  async mediaStamps(ids: readonly number[]): Promise<Map<number, { uuid: string; updated_at: string }>> {
+    const out = new Map<number, { uuid: string; updated_at: string }>();
+    for (let i = 0; i < ids.length; i += 1000) {
+      const rows = await this.db.selectFrom('medias').select(['id', 'uuid', 'updated_at']).where('id', 'in', ids.slice(i, i + 1000)).execute();
+      for (const r of rows) out.set(r.id, { uuid: r.uuid, updated_at: r.updated_at });
+    }
+    return out;
   }
 
   /** Medias by id with their renditions and keywords, three queries for any number. */

@@ -12,7 +12,7 @@ import type { SiteAddress } from './address.js';
 import { accessState, decide, type Chain, type Decision, type GateGallery, type VisitorAccess } from './access.js';
 import type { VisitorPass } from './pass.js';
 import type { SelectionGallery } from '../lightboxes/service.js';
-import { OrderMemo } from './order-memo.js';
+import { GalleryOrder, OrderMemo } from './order-memo.js';
 import type { SiteGallery, SiteMedia, SiteRendition, SiteRepository, SiteWebsite } from './repository.js';
 import { creditOf, imageGallery, imageObject, shareImage, summary, type Credit, type ImageFacts, type PageMeta } from './share.js';
 
@@ -437,38 +437,42 @@ export class SiteService {
    * (itself or above it), never appears, whatever its `indexing` says — `indexing` 2 lets such a
    * page be indexed when found, it does not announce it. `indexing` 0 is left out too.
    */
-  async listed(website: SiteWebsite): Promise<Array<{ id: number; path: string; lastmod: string }>> {
+  async listed(website: SiteWebsite): Promise<Array<{ id: number; path: string; lastmod: string; gallery: SiteGallery }>> {
     // The website's own switch (studio, `website[indexing]` 0): nothing of it is announced.
     if (website.indexing === 0) return [];
     const chains = await this.visitors.everyChain(website.id);
-    const out: Array<{ id: number; path: string; lastmod: string }> = [];
+    const out: Array<{ id: number; path: string; lastmod: string; gallery: SiteGallery }> = [];
     for (const [path, chain] of chains) {
       const g = chain.galleries[chain.galleries.length - 1];
       if (g.indexing === 0) continue;
       const listed = chain.galleries.every((c) => c.hidden === 0);
       const open = decide(chain.gate, undefined);
-      if (listed && open.ok && !open.restricted) out.push({ id: g.id, path, lastmod: g.updated_at });
+      if (listed && open.ok && !open.restricted) out.push({ id: g.id, path, lastmod: g.updated_at, gallery: g });
     }
     return out;
   }
 
   /**
    * The sitemap (`part` undefined) or one part of it: the listed galleries, then the media pages
-   * they show (by gallery and media id). Up to `sitemapUrls` addresses it is one file; beyond, the
-   * sitemap is an index of parts of that many (sitemap-1.xml, …). A part that does not exist:
-   * undefined. Each part reads its own window of medias, not the others'.
+   * they show, gallery by gallery in each one's visible order. Up to `sitemapUrls` addresses it is
+   * one file; beyond, the sitemap is an index of parts of that many (sitemap-1.xml, …). A part that
+   * does not exist: undefined. The sizes and the part's medias come from the galleries' orders kept
+   * under their stamps (the memo the gallery pages read), so a part costs its own addresses, not a
+   * count of the whole website and a skip over the parts before it (issue 22).
    */
   async sitemap(website: SiteWebsite, part?: number): Promise<Sitemap | undefined> {
     if (website.indexing === 0) return undefined;
     const [galleries, pages] = await Promise.all([this.listed(website), this.repo.pageStamps(website.id)]);
     const home = this.homeUrl(website);
-    const ids = galleries.map((g) => g.id);
     // The galleries open to all, the website's own pages (About, Contact…), then the media pages.
     const fixed: SitemapEntry[] = [
       ...galleries.map((g) => ({ loc: home + galleryHref('', g.path), lastmod: g.lastmod })),
       ...pages.map((p) => ({ loc: `${home}/p/${p.slug}`, lastmod: p.updated_at })),
     ];
-    const total = fixed.length + (await this.repo.visibleCount(ids));
+    // One gallery's order at a time: the memo builds a stale one once, and never many at once.
+    const orders: GalleryOrder[] = [];
+    for (const g of galleries) orders.push(await this.orders.of(g.gallery));
+    const total = fixed.length + orders.reduce((n, o) => n + o.length, 0);
     const limit = this.sitemapUrls;
     const parts = Math.ceil(total / limit);
     if (part === undefined && parts > 1) return { kind: 'index', parts: Array.from({ length: parts }, (_, i) => `${home}/sitemap-${i + 1}.xml`) };
@@ -476,10 +480,26 @@ export class SiteService {
     const start = part === undefined ? 0 : (part - 1) * limit;
     const end = Math.min(total, start + limit);
     const entries: SitemapEntry[] = fixed.slice(start, end);
-    const from = Math.max(start, fixed.length);
-    const pathOf = new Map(galleries.map((g) => [g.id, g.path]));
-    for (const m of await this.repo.visibleMedias(ids, end - from, from - fixed.length)) {
-      entries.push({ loc: home + mediaHref('', pathOf.get(m.gallery_id)!, m.uuid), lastmod: m.updated_at });
+    // The part's window of media pages: whole galleries before it skipped by their lengths.
+    let skip = Math.max(start, fixed.length) - fixed.length;
+    let want = end - Math.max(start, fixed.length);
+    const picked: Array<{ path: string; id: number }> = [];
+    for (let i = 0; i < orders.length && want > 0; i++) {
+      const ids = orders[i]!.ids;
+      if (skip >= ids.length) {
+        skip -= ids.length;
+        continue;
+      }
+      const slice = ids.subarray(skip, skip + want);
+      skip = 0;
+      want -= slice.length;
+      for (const id of slice) picked.push({ path: galleries[i]!.path, id });
+    }
+    const stamps = await this.repo.mediaStamps(picked.map((p) => p.id));
+    for (const p of picked) {
+      // A media gone since its gallery's order was read is left out (the next stamp drops it).
+      const m = stamps.get(p.id);
+      if (m) entries.push({ loc: home + mediaHref('', p.path, m.uuid), lastmod: m.updated_at });
     }
     return { kind: 'urls', entries };
   }

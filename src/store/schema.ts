@@ -12,9 +12,9 @@ export interface UsersTable {
   otp_secret: string | null;
   otp_last_step: number | null;
   created_at: string;
-  /** 1: an operator of the instance (migration 021, `admin user grant-admin`). */
+  /** 1: an operator of the instance (migration 018, `admin user grant-admin`). */
   is_admin: Generated<number>;
-  /** Set: the account is disabled, signs in nowhere (migration 021). */
+  /** Set: the account is disabled, signs in nowhere (migration 018). */
   disabled_at: Generated<string | null>;
 }
 
@@ -24,13 +24,13 @@ export interface AppsTable {
   api_key: string;
   api_secret: string;
   created_at: string;
-  /** The photographer who made it in the studio; null: the operator's (migration 021). */
+  /** The photographer who made it in the studio; null: the operator's (migration 018). */
   owner_id: Generated<number | null>;
-  /** Set: revoked, it signs nothing any more (migration 021). */
+  /** Set: revoked, it signs nothing any more (migration 018). */
   revoked_at: Generated<string | null>;
 }
 
-/** A new photographer's one-shot link to set their password (migration 021): the SHA-256 of its token. */
+/** A new photographer's one-shot link to set their password (migration 018): the SHA-256 of its token. */
 export interface UserInvitationsTable {
   id: Generated<number>;
   token_hash: string;
@@ -69,7 +69,7 @@ export interface WebsitesTable {
   contact_email: string | null;
   /** A JSON array of https URLs. */
   social_links: string | null;
-  /** 1 (default): each gallery's `indexing` decides; 0: search engines may index nothing of it (migration 021). */
+  /** 1 (default): each gallery's `indexing` decides; 0: search engines may index nothing of it (migration 018). */
   indexing: Generated<number>;
 }
 
@@ -235,7 +235,7 @@ export interface MediasTable {
   license: string | null;
   /** Which fields a file may fill a client has set: bits of src/media/file-fields.ts (migration 009). */
   client_meta: Generated<number>;
-  /** What the studio's uploads skip a duplicate by (migration 018; src/uploads/probe.ts); null for files from the API. */
+  /** What the studio's uploads skip a duplicate by (migration 017; src/uploads/probe.ts); null for files from the API. */
   content_probe: string | null;
   created_at: string;
   updated_at: string;
@@ -327,7 +327,7 @@ export interface UploadsTable {
   created_at: string;
 }
 
-/** The studio's tus uploads (migration 018): see src/uploads/resumable.ts. */
+/** The studio's tus uploads (migration 017): see src/uploads/resumable.ts. */
 export interface ResumableUploadsTable {
   id: string;
   owner_id: number;
@@ -380,7 +380,7 @@ export interface VisitorLinksTable {
   used_at: string | null;
 }
 
-/** What known clients did (migration 016, docs/delivery.md "Activity"). */
+/** What known clients did (migration 015, docs/delivery.md "Activity"). */
 export interface ActivityEventsTable {
   id: Generated<number>;
   owner_id: number;
@@ -396,7 +396,7 @@ export interface ActivityEventsTable {
   at: string;
 }
 
-/** What anonymous visitors did, counted per gallery, day (UTC) and kind (migration 016). */
+/** What anonymous visitors did, counted per gallery, day (UTC) and kind (migration 015). */
 export interface ActivityDailyTable {
   gallery_id: number;
   day: string;

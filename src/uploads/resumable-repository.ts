@@ -1,4 +1,4 @@
-// The `resumable_uploads` table (migration 018): the studio's tus uploads, one row each from
+// The `resumable_uploads` table (migration 017): the studio's tus uploads, one row each from
 // creation until a while after their end. Its state is what makes an upload's end happen once:
 // `claim` moves one row from receiving to processing, and only the caller it answered true
 // goes on; the others read the outcome it stored (`settle`).

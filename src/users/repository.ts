@@ -93,7 +93,7 @@ export class UsersRepository {
     return this.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
   }
 
-  // ---- instance administration (migration 021): the admin role, disabled accounts, invitations ----
+  // ---- instance administration (migration 018): the admin role, disabled accounts, invitations ----
 
   async setAdmin(userId: number, admin: boolean): Promise<void> {
     await this.db.updateTable('users').set({ is_admin: admin ? 1 : 0 }).where('id', '=', userId).execute();

@@ -6,7 +6,7 @@
 // of the job resource's lane and place in line is in test/api/batch-update.test.ts.
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { defaultRenditionConcurrency, loadConfig, type JobSettings } from '../../src/config.js';
+import { defaultNewcomerRunners, defaultRenditionConcurrency, loadConfig, type JobSettings } from '../../src/config.js';
 import type { JobHandler } from '../../src/jobs/handlers.js';
 import type { Lane } from '../../src/jobs/lanes.js';
 import { JobsRepository } from '../../src/jobs/repository.js';
@@ -16,8 +16,8 @@ import { withCore } from '../support/core.js';
 
 const silent = pino({ level: 'silent' });
 
-function settings(interactive: number, background: number): JobSettings {
-  return { chunkSize: 10, pollMs: 20, leaseSeconds: 60, chunkPauseMs: 0, maxAttempts: 5, retrySeconds: 0, retentionSeconds: 3600, interactiveConcurrency: interactive, backgroundConcurrency: background };
+function settings(interactive: number, background: number, newcomers = 0): JobSettings {
+  return { chunkSize: 10, pollMs: 20, leaseSeconds: 60, chunkPauseMs: 0, maxAttempts: 5, retrySeconds: 0, retentionSeconds: 3600, interactiveConcurrency: interactive, backgroundConcurrency: background, newcomerConcurrency: newcomers };
 }
 
 /** Resolves once `check` answers something other than undefined (polled; the test's own timeout bounds it). */
@@ -45,6 +45,16 @@ describe('the default parallelism of renditions', () => {
     expect(defaultRenditionConcurrency(8, 512 * 1024 ** 2)).toBe(1);
     expect(defaultRenditionConcurrency(1, 64 * GiB)).toBe(1);
     expect(loadConfig({ RENDITION_CONCURRENCY: '3', JOB_INTERACTIVE_CONCURRENCY: '2' }).jobs).toMatchObject({ backgroundConcurrency: 3, interactiveConcurrency: 2 });
+  });
+
+  it('keeps one runner for newcomers when the memory holds one ladder more', () => {
+    const GiB = 1024 ** 3;
+    expect(defaultNewcomerRunners(2, 24 * GiB)).toBe(1);
+    expect(defaultNewcomerRunners(2, 2 * GiB)).toBe(0);
+    expect(defaultNewcomerRunners(1, 2 * GiB)).toBe(1);
+    expect(defaultNewcomerRunners(1, 1 * GiB)).toBe(0);
+    expect(loadConfig({ RENDITION_NEWCOMER_RUNNERS: '0' }).jobs.newcomerConcurrency).toBe(0);
+    expect(loadConfig({ RENDITION_NEWCOMER_RUNNERS: '2' }).jobs.newcomerConcurrency).toBe(2);
   });
 });
 
@@ -107,6 +117,33 @@ for (const [kind, postgresUrl] of DATABASES) {
       await repo().finish(running!.id, 'runner-b');
       await repo().finish(next!.id, 'runner-b2');
       expect(await drain('background')).toEqual(Array.from({ length: 99 }, () => a.id));
+    });
+
+    it('lets the newcomers\' runner take only jobs of owners with none running, at the front of the line', async () => {
+      const a = await w.user('held-a');
+      const b = await w.user('held-b');
+      for (let i = 0; i < 100; i++) await enqueue(a.id, 'background');
+      // A has nothing running yet: A is a newcomer too.
+      const first = await repo().claim('runner-n', 60, 'background', 'newcomers');
+      expect(first?.owner_id).toBe(a.id);
+      // Now A has a job running: the newcomers' runner leaves A's 99 others to the other runners.
+      expect(await repo().claim('runner-n2', 60, 'background', 'newcomers')).toBeUndefined();
+      const mine = await enqueue(b.id, 'background');
+      const taken = await repo().claim('runner-n2', 60, 'background', 'newcomers');
+      expect(taken?.id).toBe(mine.id);
+      const again = await enqueue(b.id, 'background');
+      // B's second job waits its turn like A's: B has one running.
+      expect(await repo().claim('runner-n3', 60, 'background', 'newcomers')).toBeUndefined();
+      // A lapsed lease is not a job running: its owner is a newcomer again, and the job is taken over.
+      await w.core.store.db.updateTable('jobs').set({ locked_until: new Date(Date.now() - 1000).toISOString() }).where('id', '=', first!.id).execute();
+      const over = await repo().claim('runner-n3', 60, 'background', 'newcomers');
+      expect(over?.id).toBe(first!.id);
+      await repo().finish(over!.id, 'runner-n3');
+      await repo().finish(taken!.id, 'runner-n2');
+      const order = await drain('background');
+      expect(order).toHaveLength(100);
+      expect(order.filter((o) => o === b.id)).toHaveLength(1);
+      expect((await repo().findOwned(b.id, again.uuid))?.state).toBe('done');
     });
 
     it('takes owners in turns, one job each, whoever queued first', async () => {
@@ -179,6 +216,40 @@ for (const [kind, postgresUrl] of DATABASES) {
       } finally {
         held.open();
         await until(async () => ((await pendingOf(a)) === 0 ? true : undefined));
+        await worker.stop();
+      }
+    });
+
+    it('starts a newcomer\'s job at once while every background runner holds another owner\'s job', async () => {
+      const a = await w.user('newcomer-a');
+      const b = await w.user('newcomer-b');
+      const held = gate();
+      const started: number[] = [];
+      const handlers = new Map<string, JobHandler>([
+        // A's jobs hold their runner in the slow step (as a ladder does) until the test opens the gate; B's do not.
+        ['ladder', { prepare: async (job) => { started.push(job.owner_id); if (job.owner_id === a.id) await held.wait; }, runChunk: async () => ({ processed: 1, failed: 0, errors: [] }) }],
+      ]);
+      const worker = new JobWorker(repo(), silent, handlers, settings(1, 1, 1));
+      for (let i = 0; i < 5; i++) await enqueue(a.id, 'background', 'ladder');
+      // A's first job is held by a runner elsewhere (another worker process), so that A is not a newcomer
+      // when this worker starts: its two runners would otherwise both race for A's first job.
+      const elsewhere = await repo().claim('other-worker', 60, 'background');
+      expect(elsewhere?.owner_id).toBe(a.id);
+      worker.start();
+      try {
+        await until(async () => (started.length === 1 ? true : undefined));
+        // A's second job holds the background runner; the newcomers' runner does not take A's third.
+        await new Promise((r) => setTimeout(r, 200));
+        expect(started).toEqual([a.id]);
+        const mine = await enqueue(b.id, 'background', 'ladder');
+        worker.wake();
+        await until(async () => ((await repo().findOwned(b.id, mine.uuid))?.state === 'done' ? true : undefined));
+        // Done while A's second job still holds the background runner.
+        expect(started).toEqual([a.id, b.id]);
+      } finally {
+        await repo().finish(elsewhere!.id, 'other-worker');
+        held.open();
+        await until(async () => ((await pendingOf(a, b)) === 0 ? true : undefined));
         await worker.stop();
       }
     });

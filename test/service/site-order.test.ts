@@ -195,5 +195,47 @@ for (const db of ['sqlite', ...(PG ? ['postgres'] : [])] as const) {
       const last = (await small.sitemap(at.website, parts))!;
       expect(sitemapXml(last).startsWith(`${head}<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://svc.example/sites/order/_/`)).toBe(true);
     });
+
+    it('cuts the sitemap into parts across galleries, each part a window of the galleries\' orders', async () => {
+      const d = core.store.db;
+      const visible = rows.filter((r) => r.visible);
+      // Two sub-galleries: 37 and 23 of the visible medias (a media may be in several galleries: one address in each).
+      const subs: Array<{ path: string; uuids: string[] }> = [];
+      for (const [name, from, n] of [['Second', 0, 37], ['Third', 50, 23]] as const) {
+        const now = new Date().toISOString();
+        const path = name.toLowerCase();
+        const g = await d
+          .insertInto('galleries')
+          .values({ uuid: randomUUID(), website_id: at.website.id, parent_id: galleryId, list_pos: from, name, url_path: path, full_url_path: path, description: null, password_hash: null, display_style_id: null, cover_media_id: null, published_at: now, created_at: now, updated_at: now })
+          .returning(['id', 'full_url_path'])
+          .executeTakeFirstOrThrow();
+        const id = g.id;
+        const some = visible.slice(from, from + n);
+        await d.insertInto('media_galleries').values(some.map((r, i) => ({ gallery_id: id, media_id: r.media_id, position: i, published_at: r.mg_published_at }))).execute();
+        subs.push({ path: g.full_url_path, uuids: some.map((r) => r.uuid) });
+      }
+      const whole = await site.sitemap(at.website);
+      const locs = whole!.kind === 'urls' ? whole!.entries.map((e) => e.loc) : [];
+      expect(locs).toHaveLength(3 + visible.length + 37 + 23);
+      for (const sub of subs) {
+        expect(locs).toContain(`https://svc.example/sites/order/-/${sub.path}`);
+        for (const u of sub.uuids) expect(locs).toContain(`https://svc.example/sites/order/-/${sub.path}/_/${u}`);
+      }
+      const parts = Math.ceil(locs.length / 50);
+      const all: string[] = [];
+      for (let p = 1; p <= parts; p++) {
+        const part = (await small.sitemap(at.website, p))!;
+        all.push(...(part.kind === 'urls' ? part.entries.map((e) => e.loc) : []));
+      }
+      expect(all).toEqual(locs);
+      // A media that leaves a gallery leaves the sitemap at once (its gallery's stamp moved).
+      const gone = subs[0]!.uuids[0]!;
+      const goneId = visible[0]!.media_id;
+      await d.deleteFrom('media_galleries').where('media_id', '=', goneId).where('gallery_id', '!=', galleryId).execute();
+      const after = await site.sitemap(at.website);
+      const afterLocs = after!.kind === 'urls' ? after!.entries.map((e) => e.loc) : [];
+      expect(afterLocs).toHaveLength(locs.length - 1);
+      expect(afterLocs).not.toContain(`https://svc.example/sites/order/-/${subs[0]!.path}/_/${gone}`);
+    });
   });
 }

@@ -15,9 +15,10 @@ import * as m011 from './011_website_brand.js';
 import * as m012 from './012_job_lanes.js';
 import * as m013 from './013_presentation.js';
 import * as m014 from './014_favourites.js';
-import * as m016 from './016_activity.js';
-import * as m018 from './018_resumable_uploads.js';
-import * as m021 from './021_studio_admin.js';
+import * as m015 from './015_activity.js';
+import * as m016 from './016_job_held.js';
+import * as m017 from './017_resumable_uploads.js';
+import * as m018 from './018_studio_admin.js';
 
 const modules = {
   '001_core': m001,
@@ -34,9 +35,10 @@ const modules = {
   '012_job_lanes': m012,
   '013_presentation': m013,
   '014_favourites': m014,
-  '016_activity': m016,
-  '018_resumable_uploads': m018,
-  '021_studio_admin': m021,
+  '015_activity': m015,
+  '016_job_held': m016,
+  '017_resumable_uploads': m017,
+  '018_studio_admin': m018,
 };
 
 /** The migrations for one database: each is told the dialect it runs on. */
