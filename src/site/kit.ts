@@ -3,6 +3,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import type { SiteAddress } from './address.js';
+import type { SiteArchives } from './archive.js';
 import type { VisitorBudget } from './budget.js';
 import type { SiteFrame } from './pages/signin.js';
 import type { PassCodec } from './pass.js';
@@ -19,6 +20,8 @@ export interface WebsiteDeps {
   passwordThrottle: PasswordThrottle;
   /** Visitor requests per address (VISITOR_RATE_LIMIT): pages, the password form, the sign-in GETs. */
   budget: VisitorBudget;
+  /** Archives of a gallery's photos (archive.ts): one at a time per visitor. */
+  archives: SiteArchives;
   /** How long a page for a visitor without a pass is served from memory; 0: never. */
   cacheSeconds: number;
   /** PUBLIC_URL is read at each request (it may be settled after start). */

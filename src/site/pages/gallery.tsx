@@ -124,6 +124,21 @@ export function GalleryPage(props: { view: GalleryView; frame: Omit<Frame, 'titl
     <Layout {...props.frame} title={v.page > 1 ? `${v.title} (page ${v.page})` : v.title} indexable={v.indexable} crumbs={v.crumbs} script={v.medias.length > 0}>
       <h1>{v.title}</h1>
       {v.description ? <p class="desc">{v.description}</p> : null}
+      {v.archive ? (
+        <p class="play archive">
+          <a class="button" href={v.archive.href} download>
+            Download all (ZIP)
+          </a>
+          {v.archive.withFolders ? (
+            <>
+              {' '}
+              <a class="button" href={v.archive.withFolders} download>
+                Download all, with sub-galleries as folders
+              </a>
+            </>
+          ) : null}
+        </p>
+      ) : null}
       {v.children.length > 0 ? (
         <section aria-labelledby="subs">
           <h2 id="subs">Galleries</h2>
