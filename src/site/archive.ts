@@ -2,7 +2,7 @@
 // gallery's visible medias (its listed sub-galleries as folders when asked),
 // or a visitor's chosen list of one gallery (the favourites), at the rights
 // the visitor has there: the watermarked comp (the same rendition a single
-// download gives, service.ts compRendition) for comp_download, the original
+// download gives, comp.ts compRendition) for comp_download, the original
 // for hires_download, nothing without either.
 //
 // The archive is written as it is sent: yazl (a maintained streaming ZIP
@@ -27,7 +27,7 @@ import type { StorageBackend } from '../storage/backend.js';
 import { attachment, downloadName } from './files.js';
 import type { VisitorPass } from './pass.js';
 import type { ArchiveMedia, SiteRepository } from './repository.js';
-import { compRendition } from './service.js';
+import { compRendition } from './comp.js';
 
 /** Medias read from the database at a time. */
 const CHUNK = 200;
@@ -178,7 +178,8 @@ export class SiteArchives {
       .header('cache-control', 'no-store')
       .header('x-content-type-options', 'nosniff')
       .header('x-robots-tag', 'noindex');
-    if (req.method === 'HEAD') {
+    // HEAD, or a visitor who went away while the plan was read (the close that frees the slot has passed).
+    if (req.method === 'HEAD' || reply.raw.destroyed || req.raw.socket?.destroyed) {
       release();
       return reply.send();
     }
@@ -197,12 +198,13 @@ export class SiteArchives {
     const began = Date.now();
     const zip = new yazl.ZipFile();
     const counter = new Counter();
-    const state = { files: 0, skipped: [] as string[], current: undefined as Readable | undefined, stopped: false, failed: false };
+    const state: FillState = { files: 0, skipped: 0, named: [], current: undefined, stopped: false, failed: false };
     const stop = () => {
       state.stopped = true;
       state.current?.destroy();
     };
     zip.on('error', (err: unknown) => {
+      if (state.stopped) return;
       // A size that differs from the one recorded, or a read that failed: the archive cannot be
       // completed; the reply is cut rather than ended as if it were whole.
       state.failed = true;
@@ -220,7 +222,7 @@ export class SiteArchives {
       const complete = counter.writableFinished && reply.raw.writableFinished && !state.failed;
       if (!complete) stop();
       release();
-      this.tell('ended', { ...info, outcome: complete ? 'complete' : state.failed ? 'failed' : 'aborted', bytes: counter.bytes, files: state.files, skipped: state.skipped.length, ms: Date.now() - began });
+      this.tell('ended', { ...info, outcome: complete ? 'complete' : state.failed ? 'failed' : 'aborted', bytes: counter.bytes, files: state.files, skipped: state.skipped, ms: Date.now() - began });
     });
 
     void this.fill(zip, job, state).then(
@@ -236,7 +238,11 @@ export class SiteArchives {
   }
 
   /** Adds the files one after another: the next is opened once the one before was read through. */
-  private async fill(zip: yazl.ZipFile, job: ArchiveJob, state: { files: number; skipped: string[]; current: Readable | undefined; stopped: boolean }): Promise<void> {
+  private async fill(zip: yazl.ZipFile, job: ArchiveJob, state: FillState): Promise<void> {
+    const skip = (name: string) => {
+      state.skipped++;
+      if (state.named.length < README_NAMES) state.named.push(name);
+    };
     const names = new EntryNames();
     for (const part of job.parts) {
       if (state.stopped) return;
@@ -252,12 +258,12 @@ export class SiteArchives {
           if (!m) continue;
           const pick = fileOf(m, part.rights);
           if (!pick) {
-            state.skipped.push(folder + sanitize(downloadName({ title: m.title, fileName: m.file_name, mimeType: 'image/jpeg' })));
+            skip(folder + sanitize(downloadName({ title: m.title, fileName: m.file_name, mimeType: 'image/jpeg' })));
             continue;
           }
           const body = await this.storage.read(pick.key);
           if (!body) {
-            state.skipped.push(folder + sanitize(pick.name));
+            skip(folder + sanitize(pick.name));
             continue;
           }
           if (state.stopped) {
@@ -272,7 +278,7 @@ export class SiteArchives {
         }
       }
     }
-    if (state.skipped.length > 0 && !state.stopped) zip.addBuffer(Buffer.from(readme(state.skipped), 'utf8'), names.readme, { compress: true });
+    if (state.skipped > 0 && !state.stopped) zip.addBuffer(Buffer.from(readme(state.named, state.skipped), 'utf8'), names.readme, { compress: true });
   }
 
   private tell(what: 'started', a: ArchiveStart): void;
@@ -379,14 +385,26 @@ class EntryNames {
   }
 }
 
-function readme(skipped: readonly string[]): string {
+/** Where an archive being written stands. */
+interface FillState {
+  files: number;
+  /** How many photos were left out, and the names of the first README_NAMES of them. */
+  skipped: number;
+  named: string[];
+  /** The stored file being read, to close when the visitor goes away. */
+  current: Readable | undefined;
+  stopped: boolean;
+  failed: boolean;
+}
+
+function readme(named: readonly string[], skipped: number): string {
   const lines = [
     'Some photos of this gallery are not in this archive:',
     'their downloadable version is not ready yet, or their file could not be read.',
     'Try again later, or ask the photographer.',
     '',
-    ...skipped.slice(0, README_NAMES).map((s) => `- ${s}`),
+    ...named.map((s) => `- ${s}`),
   ];
-  if (skipped.length > README_NAMES) lines.push(`… and ${skipped.length - README_NAMES} more.`);
+  if (skipped > named.length) lines.push(`… and ${skipped - named.length} more.`);
   return lines.join('\r\n') + '\r\n';
 }

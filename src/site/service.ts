@@ -11,6 +11,7 @@ import { homeUrl } from '../websites/home-url.js';
 import type { SiteAddress } from './address.js';
 import { accessState, decide, type Chain, type Decision, type GateGallery, type VisitorAccess } from './access.js';
 import type { ArchivePart, DownloadRights } from './archive.js';
+import { compRendition } from './comp.js';
 import type { VisitorPass } from './pass.js';
 import { OrderMemo } from './order-memo.js';
 import type { SiteGallery, SiteMedia, SiteRendition, SiteRepository, SiteWebsite } from './repository.js';
@@ -647,15 +648,4 @@ function large(rs: readonly SiteRendition[], sign: (key: string) => string): Med
   const pick = [...sizes].reverse().find((r) => Math.max(r.width, r.height) <= 2048) ?? sizes[0];
   const top = sizes[sizes.length - 1];
   return { src: sign(pick.storage_key), srcset: sizes.map((r) => `${sign(r.storage_key)} ${r.width}w`).join(', '), width: top.width, height: top.height };
-}
-
-/**
- * The comp: the watermarked 1280, else the largest watermarked size. The one choice of what a
- * visitor with comp_download gets, for a single download and in an archive (archive.ts).
- */
-export function compRendition<R extends SiteRendition>(rs: readonly R[]): R | undefined {
-  const marked = rs.filter((r) => r.watermarked === 1 && r.name !== 'poster');
-  const jpeg = marked.filter((r) => r.mime_type === 'image/jpeg');
-  const pool = jpeg.length > 0 ? jpeg : marked;
-  return pool.find((r) => r.name === '1280') ?? [...pool].sort((a, b) => b.width - a.width)[0];
 }
