@@ -51,6 +51,12 @@ async function download(url: string, pid?: number): Promise<{ bytes: number; sec
   }
 }
 
+/** CPU seconds a process has used so far (user + system, /proc/<pid>/stat). */
+async function cpuSeconds(pid: number): Promise<number> {
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 const spread = (xs: number[], digits = 2) => `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`;
 
 export async function benchArchive(b: BenchContext): Promise<BenchLine[]> {
@@ -97,9 +103,18 @@ export async function benchArchive(b: BenchContext): Promise<BenchLine[]> {
     const zipMBs: number[] = [];
     const firstBytes: number[] = [];
     const growths: number[] = [];
+    // CPU seconds per GB sent, of the serving process alone: what the archive costs beyond a plain
+    // read, whatever the neighbours do to the wall clock (the machine is shared).
+    const bareCpu: number[] = [];
+    const zipCpu: number[] = [];
     for (let r = 0; r < ROUNDS; r++) {
+      const c0 = await cpuSeconds(bare.child.pid!);
       const plain = await download(bareUrl);
+      const c1 = await cpuSeconds(b.pid);
       const zip = await download(archiveUrl, b.pid);
+      const c2 = await cpuSeconds(b.pid);
+      bareCpu.push((((await cpuSeconds(bare.child.pid!)) - c0) / plain.bytes) * 1e9);
+      zipCpu.push(((c2 - c1) / zip.bytes) * 1e9);
       bareMBs.push(plain.bytes / plain.seconds / 1e6);
       zipMBs.push(total / zip.seconds / 1e6);
       ratios.push(total / zip.seconds / (plain.bytes / plain.seconds));
@@ -114,6 +129,8 @@ export async function benchArchive(b: BenchContext): Promise<BenchLine[]> {
       { name: `bare node:http streaming the files (spread ${spread(bareMBs, 0)})`, value: median(bareMBs), unit: 'MB/s' },
       { name: `gallery archive (spread ${spread(zipMBs, 0)})`, value: median(zipMBs), unit: 'MB/s' },
       { name: `archive / bare ratio (median of ${ROUNDS}, spread ${spread(ratios)})`, value: ratio, unit: 'x', target: '>= 0.8', ok: ratio >= 0.8 },
+      { name: `CPU per GB: bare server (spread ${spread(bareCpu)})`, value: median(bareCpu), unit: 's/GB' },
+      { name: `CPU per GB: service sending the archive (spread ${spread(zipCpu)})`, value: median(zipCpu), unit: 's/GB' },
       { name: `archive: first byte (worst of ${ROUNDS}, spread ${spread(firstBytes, 0)})`, value: first, unit: 'ms', target: '<= 1000', ok: first <= 1000 },
       { name: `archive: service RSS growth (worst of ${ROUNDS}, spread ${spread(growths, 1)})`, value: growth, unit: 'MiB', target: '<= 64', ok: growth <= 64 },
     ];
