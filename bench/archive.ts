@@ -4,7 +4,7 @@
 // same run (bare-server.ts `files`): throughput ratio (median of alternating
 // rounds), time to the first byte, and the service's RSS growth while it sends.
 // The photos are realistic 24 MP JPEGs (test/site/site-support.ts
-// realisticPhoto: noise and texture, about 10 MB); BENCH_ARCHIVE_DISTINCT
+// realisticPhoto: noise and texture, about 7 MB); BENCH_ARCHIVE_DISTINCT
 // (default 20) of them are made once and cached under the system's temp dir, and copied to
 // make the gallery's files (each its own file in the store).
 import { copyFile, mkdir, readFile, rm, stat } from 'node:fs/promises';
