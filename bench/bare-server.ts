@@ -1,7 +1,9 @@
 // The baseline: a bare node:http server answering a fixed XML body of the
 // same size as the service's reply, streaming a request body to disk, or
-// streaming a file (`file <path> <content-type>`).
-import { createReadStream, createWriteStream, statSync } from 'node:fs';
+// streaming a file (`file <path> <content-type>`), or streaming every file of a folder one after
+// another in name order (`files <dir>`: the archive bench's baseline, the same reads without a ZIP).
+import { createReadStream, createWriteStream, readdirSync, statSync } from 'node:fs';
+import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -21,6 +23,16 @@ const server =
           res.writeHead(200, { 'content-type': process.argv[4] ?? 'application/octet-stream', 'content-length': statSync(arg).size });
           pipeline(createReadStream(arg), res).catch(() => res.destroy());
         })
+      : mode === 'files'
+        ? createServer((_req, res) => {
+            res.writeHead(200, { 'content-type': 'application/octet-stream' });
+            void (async () => {
+              for (const name of readdirSync(arg).sort()) {
+                for await (const chunk of createReadStream(join(arg, name))) if (!res.write(chunk)) await once(res, 'drain');
+              }
+              res.end();
+            })().catch(() => res.destroy());
+          })
       : createServer((_req, res) => {
           res.writeHead(200, { 'content-type': 'application/xml; charset=utf-8', 'x-request-id': 'bench' });
           res.end(body);

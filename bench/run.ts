@@ -149,6 +149,7 @@ async function main(): Promise<void> {
       ['scale', './scale.js', 'benchScale'],
       ['pages', './pages.js', 'benchPages'],
       ['cli', './cli.js', 'benchCli'],
+      ['archive', './archive.js', 'benchArchive'],
     ];
     for (const [name, path, exportName] of sections) {
       if (only.length > 0 && !only.includes(name)) continue;

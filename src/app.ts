@@ -76,6 +76,7 @@ import { PassCodec } from './site/pass.js';
 import { VisitorsRepository } from './site/signin-repository.js';
 import { SignInService, VisitorLinks } from './site/signin-service.js';
 import { VisitorBudget } from './site/budget.js';
+import { SiteArchives } from './site/archive.js';
 import { LinkThrottle, PasswordThrottle } from './site/throttle.js';
 import { WebsitesRepository } from './websites/repository.js';
 import { websiteRoutes } from './websites/routes.js';
@@ -464,9 +465,19 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     // The public website: one encapsulated plugin beside the signed API (unsigned, HTML); workers serve none.
     // Its file addresses are host-relative: a website at its own hostname is served by this same process.
     const site = new SiteService(siteRepo, visitorAccess, new FileUrls(uploadSecret, ''), config);
+    // Streamed ZIPs of a gallery or a chosen list (src/site/archive.ts). Their start and end are
+    // told here, the one place an activity record hooks in.
+    const archives = new SiteArchives(siteRepo, storage, log, {
+      started: (a) => log.info({ archive: a.id, reqId: a.requestId, kind: a.kind, gallery: a.galleryUuid, visitor: a.visitor }, 'archive started'),
+      ended: (a) => {
+        log.info({ archive: a.id, reqId: a.requestId, outcome: a.outcome, bytes: a.bytes, files: a.files, skipped: a.skipped, ms: a.ms }, 'archive ended');
+        // What clients did (docs/delivery.md "Activity"): an archive with the bytes it sent; a proved address names the client, else it is counted anonymously.
+        core.activity.record({ gallery: a.galleryUuid, client: a.email ? { email: a.email, verified: true } : null, kind: 'archive', bytes: a.bytes });
+      },
+    });
     if (duties.serve) {
       await http.fastify.register(
-        websitePlugin({ site, links: core.visitorLinks, signIn, passes: passCodec, lightboxes: core.lightboxes, mailer, passwordThrottle, budget: visitorBudget, activity: core.activity, cacheSeconds: config.siteCacheSeconds, config }),
+        websitePlugin({ site, archives, links: core.visitorLinks, signIn, passes: passCodec, lightboxes: core.lightboxes, mailer, passwordThrottle, budget: visitorBudget, activity: core.activity, cacheSeconds: config.siteCacheSeconds, config }),
       );
       // The photographers' studio (docs/studio.md): a second encapsulated plugin, on the same services, sessions and limiters as the API.
       await http.fastify.register(

@@ -27,6 +27,9 @@ export const MAX_CLIENT_NAME_LENGTH = 100;
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 const GALLERY_PAGE = /^[0-9a-fA-F-]{36}$/;
+/** The last segment of a selection's archive: `<home>/_favourites/<gallery>/_archive.zip`. */
+const ARCHIVE = '_archive.zip';
+export const FAVOURITES_ARCHIVE = /^([0-9a-fA-F-]{36})\/_archive\.zip$/;
 
 /** Who chooses with this pass: the proved address first, else the name and address the visitor typed. */
 export function clientOf(pass: VisitorPass | undefined): Client | undefined {
@@ -98,6 +101,7 @@ export function favouritePages(kit: WebsiteKit, deps: WebsiteDeps) {
         pickAction: pickAction(v.at),
         sendAction: `${v.at.homePath}/${FAVOURITES}/send`,
         here,
+        archiveHref: g.rights.compDownload || g.rights.hiresDownload ? `${here}/${ARCHIVE}` : undefined,
       });
       return personal(reply, 200, render(page));
     }
@@ -111,6 +115,31 @@ export function favouritePages(kit: WebsiteKit, deps: WebsiteDeps) {
       selections.push({ title: g.title, href: selectionHref(v.at, g.uuid), count: s.count, limit: g.selection.pickLimit, state: s.state === 'sent' ? ('sent' as const) : ('open' as const), sentAt: s.sent_at });
     }
     return personal(reply, 200, render(SelectionsPage({ frame: kit.frameOf(v.at), client, selections })));
+  };
+
+  /**
+   * `<home>/_favourites/<gallery>/_archive.zip`: the client's picks in that gallery as one streamed
+   * ZIP (archive.ts), in the order picked, at their rights there (none: 403), decided when it starts.
+   */
+  const archive = async (req: FastifyRequest, reply: FastifyReply, v: FavouriteVisit, galleryUuid: string) => {
+    const href = `${selectionHref(v.at, galleryUuid)}/${ARCHIVE}`;
+    if ([...v.query.keys()].length > 0 || galleryUuid !== galleryUuid.toLowerCase()) return reply.code(301).header('location', href).header('cache-control', 'no-store').send();
+    if (!GALLERY_PAGE.test(galleryUuid)) throw notFound();
+    const g = await galleryOf(v, galleryUuid);
+    const client = clientOf(v.pass);
+    if (!client) return identifyPage(reply, v, selectionHref(v.at, g.uuid));
+    if (!g.rights.compDownload && !g.rights.hiresDownload) throw new ApiError('forbidden', 'This gallery offers no downloads.');
+    const selection = await lightboxes.selectionOf(g.selection.ownerId, g.selection.id, client.key);
+    if (!selection || selection.mediaIds.length === 0) throw new ApiError('not_found', 'You have not chosen any photo in this gallery yet.');
+    return deps.archives.streamArchive(req, reply, {
+      pass: v.pass,
+      websiteId: v.at.website.id,
+      galleryId: g.selection.id,
+      galleryUuid: g.uuid,
+      rights: g.rights,
+      medias: selection.mediaIds,
+      name: `${g.title} - favourites`,
+    });
   };
 
   const pick = async (req: FastifyRequest, reply: FastifyReply, v: FavouriteVisit, form: URLSearchParams) => {
@@ -206,7 +235,7 @@ export function favouritePages(kit: WebsiteKit, deps: WebsiteDeps) {
     throw notFound();
   };
 
-  return { get, post };
+  return { get, post, archive };
 }
 
 function wantsJson(req: FastifyRequest): boolean {

@@ -182,7 +182,7 @@ export function downloadName(info: { title: string | null; fileName: string; mim
 }
 
 /** A download's name: ASCII fallback and the UTF-8 original (RFC 6266). */
-function attachment(fileName: string): string {
+export function attachment(fileName: string): string {
   const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }

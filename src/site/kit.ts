@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ActivityService } from '../activity/service.js';
 import type { Config } from '../config.js';
 import type { SiteAddress } from './address.js';
+import type { SiteArchives } from './archive.js';
 import type { VisitorBudget } from './budget.js';
 import type { LightboxesService } from '../lightboxes/service.js';
 import type { Mailer } from './mailer.js';
@@ -28,6 +29,8 @@ export interface WebsiteDeps {
   budget: VisitorBudget;
   /** Records what visitors did (docs/delivery.md "Activity"): here, the views of galleries. */
   activity: Pick<ActivityService, 'record'>;
+  /** Archives of a gallery's photos (archive.ts): one at a time per visitor. */
+  archives: SiteArchives;
   /** How long a page for a visitor without a pass is served from memory; 0: never. */
   cacheSeconds: number;
   /** PUBLIC_URL is read at each request (it may be settled after start). */

@@ -196,6 +196,18 @@ export type StoredFileInfo =
   | { kind: 'rendition'; mimeType: string; bytes: number; mediaId: number; title: string | null; fileName: string }
   | { kind: 'original'; mimeType: string; bytes: number | null; mediaId: number; fileName: string };
 
+/** A media as an archive reads it: its original and its renditions, with their sizes. */
+export interface ArchiveMedia {
+  id: number;
+  file_name: string;
+  title: string | null;
+  mime_type: string | null;
+  storage_key: string | null;
+  file_size: number | null;
+  shot_at: string | null;
+  renditions: Array<SiteRendition & { bytes: number }>;
+}
+
 /** Chains by leaf path, and the access lists of their galleries by gallery id. */
 export interface LoadedChains {
   chains: Map<string, SiteGallery[]>;
@@ -462,6 +474,38 @@ export class SiteRepository {
       list.push(row.keyword);
     }
     return { medias, renditions, keywords };
+  }
+
+  /**
+   * What an archive (archive.ts) reads of some medias of one gallery: those still live, not
+   * failed and published there (a media unpublished since the archive started is left out), with
+   * their original's key and size and their renditions' keys and sizes. Two queries per call;
+   * the archive asks for a bounded chunk at a time.
+   */
+  async archiveFiles(galleryId: number, ids: readonly number[]): Promise<Map<number, ArchiveMedia>> {
+    const out = new Map<number, ArchiveMedia>();
+    if (ids.length === 0) return out;
+    const [medias, rows] = await Promise.all([
+      this.db
+        .selectFrom('medias as m')
+        .innerJoin('media_galleries as mg', 'mg.media_id', 'm.id')
+        .select(['m.id', 'm.file_name', 'm.title', 'm.mime_type', 'm.storage_key', 'm.file_size', 'm.shot_at'])
+        .where('mg.gallery_id', '=', galleryId)
+        .where('m.id', 'in', ids)
+        .where('m.status', '=', 'live')
+        .where('m.renditions_state', '!=', 'failed')
+        .execute(),
+      this.db
+        .selectFrom('renditions')
+        .select(['media_id', 'name', 'width', 'height', 'mime_type', 'storage_key', 'watermarked', 'bytes'])
+        .where('media_id', 'in', ids)
+        .orderBy('media_id')
+        .orderBy('width')
+        .execute(),
+    ]);
+    for (const m of medias) out.set(m.id, { ...m, file_size: m.file_size === null ? null : Number(m.file_size), renditions: [] });
+    for (const r of rows) out.get(r.media_id)?.renditions.push(r);
+    return out;
   }
 
   /** A gallery of a website by UUID (the password form names it). */

@@ -20,8 +20,8 @@ import { PasswordPage, SigninPage } from './pages/messages.js';
 import type { VisitorPass } from './pass.js';
 import { passCookie, readPass } from './pass-cookie.js';
 import type { WebsiteDeps, WebsiteKit } from './kit.js';
-import type { Refusal, Sitemap } from './service.js';
-import { clientOf, FAVOURITES, favouritePages } from './favourites-routes.js';
+import { archiveHref, galleryHref, type Refusal, type Sitemap } from './service.js';
+import { clientOf, FAVOURITES, FAVOURITES_ARCHIVE, favouritePages } from './favourites-routes.js';
 
 const FORM_BYTES = 4096;
 /** A favourites form: a note of 500 characters, each up to 12 bytes percent-encoded, and the rest. */
@@ -193,6 +193,22 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
     return kit.html(reply, 200, html, { indexable });
   };
 
+  /**
+   * `<gallery>/_archive.zip[?folders=1]`: the gallery's photos as one streamed ZIP at the
+   * visitor's rights (archive.ts), behind the same access as the gallery page; rights are decided
+   * when it starts. Its one address: any other query goes there first, as a page's does.
+   */
+  const archive = async (req: FastifyRequest, reply: FastifyReply, v: Visit, fullUrlPath: string) => {
+    const folders = v.query.get('folders') === '1';
+    const href = archiveHref(v.at.homePath, fullUrlPath) + (folders ? '?folders=1' : '');
+    const names = [...v.query.keys()];
+    if (folders ? names.length !== 1 || v.query.getAll('folders').length !== 1 : names.length !== 0) return reply.code(301).header('location', href).header('cache-control', 'no-store').send();
+    const plan = await site.archivePlan(v.at, fullUrlPath, v.pass, folders);
+    if (plan.kind === 'no-rights') throw new ApiError('forbidden', 'This gallery offers no downloads.');
+    if (plan.kind !== 'archive') return refusal(reply, v, plan, galleryHref(v.at.homePath, fullUrlPath));
+    return deps.archives.send(req, reply, v.pass, { kind: 'gallery', name: plan.name, websiteId: v.at.website.id, galleryUuid: plan.galleryUuid, folders, parts: plan.parts });
+  };
+
   /** One request below a website's home. */
   const visit = async (req: FastifyRequest, reply: FastifyReply, at: SiteAddress, rest: string, query: URLSearchParams): Promise<unknown> => {
     await kit.withinBudget(req);
@@ -205,9 +221,15 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
       if (rest.startsWith(`${FAVOURITES}/`)) return favourites.post(req, reply, v, rest.slice(FAVOURITES.length + 1));
       throw notFound();
     }
-    if (rest === FAVOURITES || rest.startsWith(`${FAVOURITES}/`)) return favourites.get(reply, v, rest.slice(FAVOURITES.length + 1));
+    if (rest === FAVOURITES || rest.startsWith(`${FAVOURITES}/`)) {
+      const sub = rest.slice(FAVOURITES.length + 1);
+      const zip = FAVOURITES_ARCHIVE.exec(sub);
+      return zip ? favourites.archive(req, reply, v, zip[1]) : favourites.get(reply, v, sub);
+    }
     if (rest.startsWith('p/')) return contentPage(reply, v, rest.slice(2));
     if (rest === 'robots.txt') return robots(reply, v);
+    const archivePath = archiveTarget(rest);
+    if (archivePath !== undefined) return archive(req, reply, v, archivePath);
     const sitemapPart = SITEMAP_PART.exec(rest);
     if (sitemapPart) return sitemap(reply, v, sitemapPart[1] === undefined ? undefined : Number(sitemapPart[1]));
     const target = pageAddressOf(rest);
@@ -265,7 +287,7 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
     const { path, query } = pathAndQuery(req.raw.url);
     return visit(req, reply, at, path.slice(1), query);
   };
-  for (const url of ['/', '/-/*', '/_/*', '/robots.txt', '/sitemap.xml', '/sitemap-*']) fastify.route({ method: 'GET', url, handler: byHost });
+  for (const url of ['/', '/-/*', '/_/*', '/_archive.zip', '/robots.txt', '/sitemap.xml', '/sitemap-*']) fastify.route({ method: 'GET', url, handler: byHost });
   fastify.route({ method: 'POST', url: '/_password', bodyLimit: FORM_BYTES, handler: byHost });
   // Favourites (docs/delivery.md): the visitor's selections and their forms.
   fastify.route({ method: 'GET', url: '/_favourites', handler: byHost });
@@ -291,6 +313,16 @@ export function sitemapXml(map: Sitemap): string {
       ? h('sitemapindex', xmlns, map.parts.map((loc) => h('sitemap', null, h('loc', null, loc))))
       : h('urlset', xmlns, map.entries.map((e) => h('url', null, h('loc', null, e.loc), h('lastmod', null, e.lastmod.slice(0, 10)))));
   return '<?xml version="1.0" encoding="UTF-8"?>\n' + renderToString(doc);
+}
+
+const ARCHIVE = '_archive.zip';
+
+/** The gallery whose archive a path below the home names (`_archive.zip`, `-/<path>/_archive.zip`), or undefined. */
+function archiveTarget(rest: string): string | undefined {
+  if (rest === ARCHIVE) return '';
+  if (!rest.startsWith('-/') || !rest.endsWith(`/${ARCHIVE}`)) return undefined;
+  const page = pageAddressOf(rest.slice(0, -ARCHIVE.length - 1));
+  return page?.kind === 'gallery' && page.path !== '' ? page.path : undefined;
 }
 
 /** `sitemap.xml`, or a part of it when it is an index (`sitemap-N.xml`). */

@@ -10,6 +10,8 @@ import { FIELD_BITS } from '../media/file-fields.js';
 import { homeUrl } from '../websites/home-url.js';
 import type { SiteAddress } from './address.js';
 import { accessState, decide, type Chain, type Decision, type GateGallery, type VisitorAccess } from './access.js';
+import type { ArchivePart, DownloadRights } from './archive.js';
+import { compRendition } from './comp.js';
 import type { VisitorPass } from './pass.js';
 import type { SelectionGallery } from '../lightboxes/service.js';
 import { GalleryOrder, OrderMemo } from './order-memo.js';
@@ -105,6 +107,11 @@ export interface GalleryView {
   href: string;
   indexable: boolean;
   restricted: boolean;
+  /**
+   * The "Download all" links, when the visitor may download here (archive.ts): the gallery's
+   * photos, and with its sub-galleries as folders when it shows any.
+   */
+  archive?: { href: string; withFolders?: string };
   /** Canonical address, share card and JSON-LD (src/site/share.ts). */
   meta: PageMeta;
 }
@@ -153,6 +160,8 @@ export interface FavouriteGallery {
   href: string;
   crumbs: Crumb[];
   selection: SelectionGallery;
+  /** What this visitor may download here (the favourites' archive is at these rights). */
+  rights: DownloadRights;
   /** Media ids by UUID, of the UUIDs given, for those the visitor sees in this gallery. */
   idsOf(uuids: readonly string[]): Promise<Map<string, number>>;
   /** The thumbnails of the medias given that the visitor still sees here, in that order. */
@@ -310,8 +319,54 @@ export class SiteService {
       href,
       indexable: at.website.indexing !== 0 && indexable(chain, decision),
       restricted: decision.restricted,
+      archive:
+        mayDownload(decision) && order.length > 0
+          ? { href: archiveHref(at.homePath, gallery.full_url_path), withFolders: children.length > 0 ? `${archiveHref(at.homePath, gallery.full_url_path)}?folders=1` : undefined }
+          : undefined,
       meta,
     };
+  }
+
+  /**
+   * What an archive of a gallery holds for this visitor (archive.ts), its rights decided here,
+   * once, per gallery, when the archive starts: the gallery's visible medias at its rights, and
+   * with `folders` each listed (not hidden) gallery below it that the visitor may open and
+   * download from, as a folder named after the galleries on the way, in path order. A refusal
+   * as the gallery page gives it; 'no-rights' when the visitor may see the gallery but download
+   * nothing from it (or below it, with `folders`).
+   */
+  async archivePlan(
+    at: SiteAddress,
+    fullUrlPath: string,
+    pass: VisitorPass | undefined,
+    folders: boolean,
+  ): Promise<{ kind: 'archive'; name: string; galleryUuid: string; parts: ArchivePart[] } | Refusal | { kind: 'no-rights' }> {
+    const access = await this.access(at, fullUrlPath, pass);
+    if (access.kind !== 'ok') return access.refusal;
+    const { chain, decision } = access;
+    const gallery = chain[chain.length - 1];
+    const partOf = (g: SiteGallery, folder: string[], rights: DownloadRights): ArchivePart => ({
+      galleryId: g.id,
+      folder,
+      rights: { compDownload: rights.compDownload, hiresDownload: rights.hiresDownload },
+      // The order pages use (memoised per stamp), read when this part's turn comes.
+      medias: async () => (await this.orders.of(g)).ids,
+    });
+    const parts: ArchivePart[] = [];
+    if (mayDownload(decision)) parts.push(partOf(gallery, [], decision));
+    if (folders) {
+      const prefix = gallery.full_url_path === '' ? '' : `${gallery.full_url_path}/`;
+      for (const [path, c] of await this.visitors.everyChain(at.website.id)) {
+        if (!path.startsWith(prefix) || c.galleries.length <= chain.length || c.galleries[chain.length - 1].id !== gallery.id) continue;
+        const below = c.galleries.slice(chain.length);
+        if (below.some((g) => g.hidden !== 0)) continue;
+        const d = decide(c.gate, pass);
+        if (d.ok && mayDownload(d)) parts.push(partOf(below[below.length - 1], below.map((g) => g.name), d));
+      }
+    }
+    if (parts.length === 0) return { kind: 'no-rights' };
+    const name = chain.length === 1 ? at.website.title || gallery.name : gallery.name;
+    return { kind: 'archive', name, galleryUuid: gallery.uuid, parts };
   }
 
   async media(at: SiteAddress, fullUrlPath: string, mediaUuid: string, pass: VisitorPass | undefined, now = Date.now()): Promise<MediaView | Refusal> {
@@ -402,6 +457,7 @@ export class SiteService {
       href: galleryHref(at.homePath, gallery.full_url_path),
       crumbs: crumbs(at, chain),
       selection: selectionGallery(at, gallery),
+      rights: { compDownload: decision.compDownload, hiresDownload: decision.hiresDownload },
       idsOf: async (uuids) => {
         const found = await this.repo.mediaIds(uuids.filter(isUuid).map((u) => u.toLowerCase()));
         const shown = new Set(await visible([...found.values()]));
@@ -646,6 +702,15 @@ function selectionGallery(at: SiteAddress, g: SiteGallery): SelectionGallery {
   return { id: g.id, ownerId: at.website.owner_id, name: g.name, pickLimit: g.pick_limit };
 }
 
+function mayDownload(d: DownloadRights): boolean {
+  return d.compDownload || d.hiresDownload;
+}
+
+/** A gallery's archive: `<gallery>/_archive.zip` (`<home>/_archive.zip` for the root). */
+export function archiveHref(homePath: string, fullUrlPath: string): string {
+  return fullUrlPath === '' ? `${homePath}/_archive.zip` : `${homePath}/-/${fullUrlPath}/_archive.zip`;
+}
+
 export function galleryHref(homePath: string, fullUrlPath: string): string {
   return fullUrlPath === '' ? `${homePath}/` : `${homePath}/-/${fullUrlPath}`;
 }
@@ -701,12 +766,4 @@ function large(rs: readonly SiteRendition[], sign: (key: string) => string): Med
   const pick = [...sizes].reverse().find((r) => Math.max(r.width, r.height) <= 2048) ?? sizes[0];
   const top = sizes[sizes.length - 1];
   return { src: sign(pick.storage_key), srcset: sizes.map((r) => `${sign(r.storage_key)} ${r.width}w`).join(', '), width: top.width, height: top.height };
-}
-
-/** The comp: the watermarked 1280, else the largest watermarked size. */
-function compRendition(rs: readonly SiteRendition[]): SiteRendition | undefined {
-  const marked = rs.filter((r) => r.watermarked === 1 && r.name !== 'poster');
-  const jpeg = marked.filter((r) => r.mime_type === 'image/jpeg');
-  const pool = jpeg.length > 0 ? jpeg : marked;
-  return pool.find((r) => r.name === '1280') ?? [...pool].sort((a, b) => b.width - a.width)[0];
 }

@@ -5,9 +5,9 @@
 // the dead one left.
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import type { MediaPortfolioClient } from '../../src/client/index.js';
 import { find, int, text, type XmlNode } from '../../src/client/xml.js';
@@ -15,6 +15,8 @@ import { crashWorld, until, type CrashWorld } from '../support/crash.js';
 import { insertMedias, waitForJob } from '../support/media.js';
 import { eachDatabase } from '../support/service.js';
 import { jpegWithExif, postUpload, uploadParamsOf } from './uploads-support.js';
+import { publishMedias } from './galleries-fixtures.js';
+import { fetchBytes, open as openRequest, readZip } from '../site/archive-support.js';
 
 /** Every file below `dir`, as paths relative to it. */
 function filesBelow(dir: string, prefix = ''): string[] {
@@ -297,5 +299,53 @@ eachDatabase((kind) => {
   it('an upload killed while its body streams leaves no temporary file once the restarted service is ready', () => {
     if (partFilesAtStart === undefined) throw new Error('the upload crash test did not get as far as the restart');
     expect(partFilesAtStart, 'DATA_DIR/tmp/*.part files when the restarted service answered /ping.xml').toEqual([]);
+  });
+
+  it('an archive killed mid-stream leaves nothing anywhere, and the restarted service streams it whole', async () => {
+    w = await crashWorld(kind, { VISITOR_RATE_LIMIT: 'off' });
+    const world = w;
+    const { db } = world.store;
+    await world.start();
+    const c = world.client();
+    const gallery = text((await c.createGallery(world.urlname, { name: 'Archive', parent: world.rootUuid, acl: [{ email: 'DEFAULT', read: 1, comp_download: 0, hires_download: 1 }] })).doc, 'gallery/uuid')!;
+    // Originals of 8 MiB each, in the store: far more than the sockets hold, so the kill lands mid-archive.
+    const SIZE = 8 * 1024 * 1024;
+    const names = Array.from({ length: 6 }, (_, i) => `IMG_${i}.jpg`);
+    const uuids = await publishMedias(db, world.user, gallery, names);
+    for (const [i, uuid] of uuids.entries()) {
+      const key = `media/zz/crash-archive-${i}.jpg`;
+      const path = join(world.dataDir, 'media', ...key.split('/'));
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, Buffer.alloc(SIZE, i + 1));
+      await db.updateTable('medias').set({ storage_key: key, file_size: SIZE, renditions_state: 'ready' }).where('uuid', '=', uuid).execute();
+    }
+    const tables = ['medias', 'media_galleries', 'renditions', 'uploads', 'jobs', 'file_deletions', 'visitor_links', 'sessions'] as const;
+    const counts = async () => Promise.all(tables.map(async (t) => Number((await db.selectFrom(t).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)));
+    // Not the database's own files, which change as it runs.
+    const files = () => filesBelow(world.dataDir).filter((f) => !/\.sqlite3(-wal|-shm|-journal)?$/.test(f)).sort();
+    const before = { counts: await counts(), files: files() };
+
+    const path = `/sites/${world.urlname}/-/archive/_archive.zip`;
+    const base = `http://127.0.0.1:${new URL(world.proc!.url).port}`;
+    const res = await openRequest(base, path);
+    expect(res.statusCode).toBe(200);
+    const first = await new Promise<Buffer>((resolve) => res.once('data', resolve));
+    expect(first.subarray(0, 4).toString('latin1')).toBe('PK\u0003\u0004');
+    res.pause();
+    res.on('error', () => undefined);
+    await world.kill();
+    res.destroy();
+
+    // Nothing written by the archive: no temporary file, no stored object, no row.
+    expect(files()).toEqual(before.files);
+    expect(await counts()).toEqual(before.counts);
+    await world.start();
+    expect(files()).toEqual(before.files);
+    expect(await counts()).toEqual(before.counts);
+    // And the archive again, whole (the slot the dead process held is not held by the new one).
+    const again = await fetchBytes(base, path);
+    expect(again.status).toBe(200);
+    const zip = await readZip(again.body);
+    expect(zip.entries.map((e) => [e.name, e.size])).toEqual(names.map((n) => [n, SIZE]));
   });
 });

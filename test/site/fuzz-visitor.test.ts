@@ -73,6 +73,7 @@ class VisitorWorld implements VisitorResolver {
         { email: 'client@example.com', read: 1, comp_download: 1, hires_download: 1 },
       ],
     });
+    const downloads = await gallery('Downloads', site.rootGalleryUuid, { acl: [{ email: 'DEFAULT', read: 1, comp_download: 1, hires_download: 1 }] });
     const w: Pick<World, 'client'> = owner;
     const medias = {
       publicMedia: await uploadPhoto(w, listed.uuid, 1, 480),
@@ -80,6 +81,7 @@ class VisitorWorld implements VisitorResolver {
       hidden: await uploadPhoto(w, hidden.uuid, 3, 480),
       passwordMedia: await uploadPhoto(w, locked.uuid, 4, 480),
       aclMedia: await uploadPhoto(w, clients.uuid, 5, 480),
+      download: await uploadPhoto(w, downloads.uuid, 6, 480),
     };
     if (!(await waitForRenditions({ svc }, Object.values(medias)))) throw new Error('this service makes no renditions: the fuzz needs real keys');
 
@@ -118,6 +120,7 @@ class VisitorWorld implements VisitorResolver {
         { key: protectedKey, query: sealedDownloadQuery },
       ],
       metricsToken: METRICS_TOKEN,
+      archivePath: downloads.path,
     });
 
     // Sign-in links, made as the mail would carry them; one used already, one of the other website.
@@ -144,6 +147,7 @@ class VisitorWorld implements VisitorResolver {
       passwordPath: locked.path,
       aclPath: clients.path,
       hiddenPasswordPath: hiddenLocked.path,
+      downloadPath: downloads.path,
       publicMedia: medias.publicMedia,
       passwordMedia: medias.passwordMedia,
       aclMedia: medias.aclMedia,

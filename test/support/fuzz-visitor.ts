@@ -27,6 +27,8 @@ export const VISITOR_REFS = [
   'passwordPath',
   'aclPath',
   'hiddenPasswordPath',
+  /** A listed gallery whose access list lets everyone download (comps and originals): its archive is served. */
+  'downloadPath',
   /** UUIDs. */
   'publicMedia',
   'passwordMedia',
@@ -159,6 +161,15 @@ const pageQuery: fc.Arbitrary<VField[]> = fc.oneof(
   w(1, junk.map((n): VField[] => [[n]])),
 );
 
+/** An archive's query: none, its one parameter, doubled, or anything. */
+const archiveQuery: fc.Arbitrary<VField[]> = fc.oneof(
+  w(6, fc.constant<VField[]>([])),
+  w(4, fc.constant<VField[]>([[['folders'], ['1']]])),
+  w(1, constants('0', '', '2', 'true', '1 ').map((v): VField[] => [[['folders'], v]])),
+  w(1, fc.constant<VField[]>([[['folders'], ['1']], [['folders'], ['1']]])),
+  w(1, pageQuery),
+);
+
 const GALLERY_PATHS: VRef[] = ['publicPath', 'subPath', 'hiddenPath', 'passwordPath', 'aclPath', 'hiddenPasswordPath'];
 const MEDIAS: VRef[] = ['publicMedia', 'passwordMedia', 'aclMedia'];
 
@@ -263,6 +274,19 @@ function sitePart(scheme: 'prefix' | 'host'): fc.Arbitrary<Pick<VisitorRequest, 
     w(5, get(fc.tuple(galleryPath, mediaRef).map(([p, m]): VValue => ['-/', ...p, '/_/', ...m]))),
     w(2, get(mediaRef.map((m): VValue => ['_/', ...m]))),
     w(2, get(constants('robots.txt', 'sitemap.xml', 'ROBOTS.TXT', 'sitemap.xml/', 'robots.txt/x'))),
+    // Archives: of every kind of gallery, the one that allows downloads more often, the root's, and near misses.
+    w(
+      4,
+      get(
+        fc.oneof(
+          w(4, galleryPath.map((p): VValue => ['-/', ...p, '/_archive.zip'])),
+          w(3, fc.constant<VValue>(['-/', ref('downloadPath'), '/_archive.zip'])),
+          w(2, fc.constant<VValue>(['_archive.zip'])),
+          w(1, constants('_archive.zip/', '-/_archive.zip', '_archive.ZIP', '-/x/_archive.zip/y', '_/_archive.zip', '_archive.zip%00')),
+        ),
+        archiveQuery,
+      ),
+    ),
     w(6, post('_password', passwordForm)),
     w(3, get(fc.constant<VValue>(['_signin']), fc.oneof(w(5, hostileBack(scheme).map((b): VField[] => [[['back'], b]])), w(1, fc.constant<VField[]>([])), w(1, pageQuery)))),
     w(3, post('_signin', signinForm)),
@@ -566,6 +590,8 @@ export interface VisitorFacts {
   /** Stored files that need a signature, each with the signed query string that opens it. */
   signedOnly: Array<{ key: string; query: string }>;
   metricsToken: string;
+  /** The one gallery whose archive (`_archive.zip`) anyone may have; the root's, with `folders=1`, holds it. */
+  archivePath: string;
 }
 
 const ACTIVE = /html|svg|xml|javascript|ecmascript|x-shockwave|pdf/i;
@@ -665,6 +691,13 @@ export function visitorProblems(req: VisitorRequest, sent: { path: string; query
     // A key may have several signed addresses (for different visitors): any of them opens it.
     const own = facts.signedOnly.filter((f) => sent.path === `/files/${f.key}`);
     if (own.length > 0 && !own.some((f) => sent.query === f.query)) problems.push(`/files served a file that needs a signature (${reply.status}) with the query ${JSON.stringify(sent.query.slice(0, 80))}`);
+  }
+  // … no archive but of a gallery that allows downloads (or the root's, holding it as a folder), …
+  if (req.target === 'site' && reply.status === 200 && type === 'application/zip') {
+    const rest = home === undefined ? '' : sent.path.slice(home.length + 1);
+    const ok = rest.toLowerCase() === `-/${facts.archivePath}/_archive.zip` || (rest === '_archive.zip' && sent.query === 'folders=1');
+    if (!ok) problems.push(`an archive served at ${JSON.stringify(sent.path)}?${sent.query.slice(0, 40)}, where no download is allowed`);
+    if (req.method === 'GET' && reply.body.subarray(0, 4).toString('latin1') !== 'PK\u0003\u0004') problems.push('an archive that does not start as a ZIP');
   }
   // … and no metrics without the token.
   if (reply.status < 400 && /^\/metrics/i.test(sent.path) && reply.body.includes('mps_') && !sentHeader('authorization').includes(`Bearer ${facts.metricsToken}`)) {

@@ -153,6 +153,8 @@ export interface SelectionPageProps {
   sendAction: string;
   /** This page's address: where the forms come back to. */
   here: string;
+  /** The picks as one ZIP, when the visitor may download in this gallery and has picked something. */
+  archiveHref?: string;
 }
 
 export function SelectionPage(props: SelectionPageProps): VNode {
@@ -166,6 +168,13 @@ export function SelectionPage(props: SelectionPageProps): VNode {
         {counterText(props.count, props.limit)}
       </p>
       {open ? null : <p class="sent">You have sent this selection: it can no longer be changed. Ask the photographer to reopen it.</p>}
+      {props.archiveHref && props.items.length > 0 ? (
+        <p class="play archive">
+          <a class="button" href={props.archiveHref} download>
+            Download my favourites (ZIP)
+          </a>
+        </p>
+      ) : null}
       {props.items.length === 0 ? (
         <p>
           Nothing chosen yet. <a href={g.href}>Back to the gallery</a>

@@ -132,6 +132,21 @@ export function GalleryPage(props: { view: GalleryView; favourites?: FavouritesB
           <FavouritesCounter bar={props.favourites} />
         </>
       ) : null}
+      {v.archive ? (
+        <p class="play archive">
+          <a class="button" href={v.archive.href} download>
+            Download all (ZIP)
+          </a>
+          {v.archive.withFolders ? (
+            <>
+              {' '}
+              <a class="button" href={v.archive.withFolders} download>
+                Download all, with sub-galleries as folders
+              </a>
+            </>
+          ) : null}
+        </p>
+      ) : null}
       {v.children.length > 0 ? (
         <section aria-labelledby="subs">
           <h2 id="subs">Galleries</h2>
