@@ -21,7 +21,7 @@ import { postUpload, startS3, uploadParamsOf, type LocalS3 } from '../api/upload
 import { eachDatabase, TestService } from '../support/service.js';
 import { worldOn, type World } from '../support/world.js';
 import { checkZipFile, fetchBytes, fetchToFile, open, readZip } from './archive-support.js';
-import { find, text } from '../../src/client/xml.js';
+import { find, int, items, text } from '../../src/client/xml.js';
 import { photo, visit, waitForRenditions } from './site-support.js';
 
 const BIG = process.env.ARCHIVE_BIG === '1';
@@ -203,6 +203,14 @@ eachDatabase((kind) => {
         const { entries, files } = await readZip(res.body);
         expect(entries.map((e) => e.name)).toEqual(['UPLOAD_0004.jpg', 'UPLOAD_0003.jpg']);
         expect(files.get('UPLOAD_0004.jpg')!.equals(await photo(3))).toBe(true);
+        // What clients did (docs/delivery.md "Activity"): the archive, with the bytes it sent, under the client's proved address.
+        let archived: { kind?: string; gallery?: string; bytes?: number }[] = [];
+        for (let i = 0; i < 100 && archived.length === 0; i++) {
+          if (i) await new Promise((r) => setTimeout(r, 100));
+          const activity = await w.client.request('GET', '/activity.xml', { client: 'fan@example.com' });
+          archived = items(activity.doc, 'events').map((e) => ({ kind: text(e, 'kind'), gallery: text(e, 'gallery-uuid'), bytes: int(e, 'bytes') })).filter((e) => e.kind === 'archive');
+        }
+        expect(archived).toEqual([{ kind: 'archive', gallery: g.originals, bytes: res.body.length }]);
         // Proofs (comp_download): the watermarked 1280 of the one picked.
         await w.svc.core.lightboxes.pick(await galleryOf(g.proofs), client, (await mediaRow(uploaded[1])).id);
         const comps = await readZip((await get(`${home}/_favourites/${g.proofs}/_archive.zip`, { cookie })).body);
