@@ -45,7 +45,7 @@ function Mark(p: { viewer: Viewer; w: WatermarkItem }): VNode {
         {w.isDefault ? null : (
           <form method="post" action={`/studio/watermarks/${w.uuid}/default`}>
             <Csrf viewer={p.viewer} />
-            <button type="submit" class="secondary">
+            <button type="submit" class="quiet">
               Make default<span class="sr"> {label(w)}</span>
             </button>
           </form>
