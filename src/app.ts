@@ -499,6 +499,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
           lightboxes: core.lightboxes,
           resumable,
           tus: tusEndpoint(tusReceived, resumable, config.maxUploadBytes, log),
+          artists: core.artists,
           // The studio's "invite a client" mails through the same service as the API's invitations (its throttle, its links, its activity event).
           invite: async (user, galleryUuid, r) => void (await invitations.invite(user, galleryUuid, { email: r.email, message: r.message, comp: r.comp, hires: r.hires })),
         }),

@@ -77,4 +77,49 @@ export class ArtistsRepository {
         .execute();
     });
   }
+
+  /** One watermark by its id (the access module has said the user may use it). */
+  watermarkById(id: number): Promise<WatermarkRow | undefined> {
+    return this.db.selectFrom('watermarks').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Makes one watermark its library's default, the old default no longer one, in one transaction. */
+  async makeDefault(artistId: number, watermarkId: number): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('watermarks').set({ is_default: 0 }).where('artist_id', '=', artistId).where('id', '!=', watermarkId).execute();
+      await trx.updateTable('watermarks').set({ is_default: 1 }).where('id', '=', watermarkId).execute();
+    });
+  }
+
+  /**
+   * Deletes a watermark; the medias that named it name none from then on (medias.watermark_id has no
+   * foreign key), in the same transaction. Its image's storage key, to remove once committed.
+   */
+  async deleteWatermark(watermarkId: number): Promise<string | null> {
+    return this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('medias').set({ watermark_id: null }).where('watermark_id', '=', watermarkId).execute();
+      const gone = await trx.deleteFrom('watermarks').where('id', '=', watermarkId).returning('storage_key').executeTakeFirst();
+      return gone?.storage_key ?? null;
+    });
+  }
+
+  /**
+   * The storage key of the owner's latest photo's rendition with no watermark on it (1280 px when
+   * there is one, else 640), for the studio's preview; undefined without any.
+   */
+  async latestPhotoRendition(ownerId: number): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('renditions as r')
+      .innerJoin('medias as m', 'm.id', 'r.media_id')
+      .select('r.storage_key')
+      .where('m.owner_id', '=', ownerId)
+      .where('r.watermarked', '=', 0)
+      .where('r.name', 'in', ['640', '1280'])
+      .where('r.mime_type', 'in', ['image/jpeg', 'image/webp'])
+      .orderBy('m.id', 'desc')
+      .orderBy('r.width', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row?.storage_key;
+  }
 }

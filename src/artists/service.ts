@@ -1,13 +1,20 @@
 // Media libraries ("artists" in paths) and their watermarks: listing them for
-// their owner, and creating them for the operator (admin command line).
+// their owner; creating watermarks for the operator (admin command line) and for
+// the owner (the studio), deleting them, and previewing one on a photo.
 import { randomBytes, randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
 import { chmod, copyFile, rename, rm } from 'node:fs/promises';
-import { extname, join } from 'node:path';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Access } from '../access/access.js';
 import { invalid, notFound } from '../http/errors.js';
+import { MemoryCache } from '../ops/cache.js';
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../storage/private-files.js';
 import type { UserRow, WatermarkRow } from '../store/schema.js';
 import type { ArtistListRow, ArtistsRepository } from './repository.js';
+import { WATERMARK_IMAGE_FORMATS, WATERMARK_IMAGE_MAX_BYTES, WATERMARK_IMAGE_MAX_PIXELS, watermarkTextProblem } from './watermark-rules.js';
 
 export interface PageWindow {
   limit: number;
@@ -17,7 +24,20 @@ export interface PageWindow {
 /** A watermark is a text or an image file (a path the operator names). */
 export type NewWatermark = { artistUuid: string; isDefault: boolean } & ({ text: string; file?: undefined } | { file: string; text?: undefined });
 
+/** A photographer's own watermark: a text, or an uploaded image (its name as sent, and its bytes). */
+export type OwnWatermark = { artistUuid: string; isDefault: boolean } & ({ text: string; image?: undefined } | { image: { fileName: string; stream: Readable }; text?: undefined });
+
+/** The preview's long edge, in pixels. */
+export const PREVIEW_MAX_EDGE = 1200;
+const PREVIEW_TIMEOUT_SECONDS = 20;
+
+/** Where the preview's photo comes from: a rendition's storage key, and how to read it. */
+export type PhotoReader = (key: string) => Promise<Readable | undefined>;
+
 export class ArtistsService {
+  /** The last few previews (JPEG, ~100 kB each), by watermark and photo: the screen shows each one again on every visit. */
+  private readonly previews = new MemoryCache<string, Buffer>({ entries: 32, ttlMs: 60_000, size: { max: 8 * 1024 * 1024, of: (b) => b.length } });
+
   constructor(
     private readonly repo: ArtistsRepository,
     private readonly access: Access,
@@ -45,54 +65,135 @@ export class ArtistsService {
     return { uuid: await this.repo.create(owner.id, name) };
   }
 
-  /** A watermark of any media library; an image file is copied into DATA_DIR first. */
+  /** A watermark of any media library (the operator's); an image file is copied into DATA_DIR first. */
   async createWatermark(input: NewWatermark): Promise<{ uuid: string }> {
     const artistId = await this.repo.idByUuid(input.artistUuid);
     if (artistId === undefined) throw notFound(`media library ${input.artistUuid}`);
+    if (input.file === undefined) return this.add(artistId, input.isDefault, { text: input.text });
+    const fileName = input.file.split(/[\\/]/).pop()!;
+    return this.add(artistId, input.isDefault, { fileName, write: (partial) => copyFile(input.file, partial) });
+  }
+
+  /** A watermark of one of the user's own media libraries (404 otherwise): a text, or an uploaded image streamed to DATA_DIR. */
+  async createOwnWatermark(user: Pick<UserRow, 'id'>, input: OwnWatermark): Promise<{ uuid: string }> {
+    const artistId = await this.access.requireOne(user, 'artist', input.artistUuid, { notFound: 'media library' });
+    if (input.image === undefined) return this.add(artistId, input.isDefault, { text: input.text });
+    const { stream, fileName } = input.image;
+    return this.add(artistId, input.isDefault, {
+      fileName,
+      write: async (partial) => {
+        let bytes = 0;
+        const bounded = new Transform({
+          transform(chunk: Buffer, _enc, done) {
+            bytes += chunk.length;
+            if (bytes > WATERMARK_IMAGE_MAX_BYTES) done(invalid(`file: the image is larger than ${WATERMARK_IMAGE_MAX_BYTES / 1024 / 1024} MiB`));
+            else done(null, chunk);
+          },
+        });
+        await pipeline(stream, bounded, createWriteStream(partial, { mode: PRIVATE_FILE_MODE }));
+      },
+    });
+  }
+
+  /** Makes one of the user's watermarks its library's default (404 for another's). */
+  async makeDefault(user: Pick<UserRow, 'id'>, watermarkUuid: string): Promise<void> {
+    const mark = await this.ownWatermark(user, watermarkUuid);
+    await this.repo.makeDefault(mark.artist_id, mark.id);
+  }
+
+  /**
+   * Deletes one of the user's watermarks (404 for another's). Medias that named it name none from
+   * then on; renditions already made keep their pixels (docs/watermarks.md).
+   */
+  async deleteWatermark(user: Pick<UserRow, 'id'>, watermarkUuid: string): Promise<void> {
+    const mark = await this.ownWatermark(user, watermarkUuid);
+    const storageKey = await this.repo.deleteWatermark(mark.id);
+    this.previews.deleteWhere(() => true);
+    if (storageKey) await rm(join(this.dataDir, storageKey), { force: true });
+  }
+
+  /**
+   * One of the user's watermarks drawn on their latest photo (or a grey canvas without one) by the
+   * renditions' own overlay: a JPEG of at most PREVIEW_MAX_EDGE px. 404 for another's watermark.
+   */
+  async preview(user: Pick<UserRow, 'id'>, watermarkUuid: string, read: PhotoReader): Promise<Buffer> {
+    const mark = await this.ownWatermark(user, watermarkUuid);
+    const photoKey = await this.repo.latestPhotoRendition(user.id);
+    const key = `${mark.uuid}\n${photoKey ?? ''}`;
+    const cached = this.previews.get(key);
+    if (cached) return cached;
+    // sharp is loaded here, not at start: the admin command line's commands start without it.
+    const { watermarkPreview } = await import('../renditions/ladder.js');
+    const spec = mark.storage_key
+      ? { imagePath: join(this.dataDir, mark.storage_key), strength: mark.strength, position: mark.position, tile: mark.tile === 1 }
+      : { text: mark.text ?? '', strength: mark.strength, position: mark.position, tile: mark.tile === 1 };
+    const photo = photoKey ? await read(photoKey) : undefined;
+    const jpeg = await watermarkPreview(spec, photo, PREVIEW_MAX_EDGE, PREVIEW_TIMEOUT_SECONDS);
+    this.previews.set(key, jpeg);
+    return jpeg;
+  }
+
+  private async ownWatermark(user: Pick<UserRow, 'id'>, watermarkUuid: string): Promise<WatermarkRow> {
+    const id = await this.access.requireOne(user, 'watermark', watermarkUuid, { notFound: 'watermark' });
+    const mark = await this.repo.watermarkById(id);
+    if (!mark) throw notFound(`watermark ${watermarkUuid}`);
+    return mark;
+  }
+
+  /** Adds a text, or an image written by `write` to a private partial file, checked, then renamed into place: whole or not at all. */
+  private async add(artistId: number, isDefault: boolean, what: { text: string } | { fileName: string; write: (partial: string) => Promise<void> }): Promise<{ uuid: string }> {
     const uuid = randomUUID();
-    const image = input.file === undefined ? undefined : await this.storeImage(uuid, input.file);
+    let image: { fileName: string; storageKey: string; width: number; height: number } | undefined;
+    if ('text' in what) {
+      const problem = watermarkTextProblem(what.text);
+      if (problem) throw invalid(`text: ${problem}`);
+    } else {
+      image = await this.storeImage(uuid, what.fileName, what.write);
+    }
     try {
       await this.repo.createWatermark({
         uuid,
         artistId,
-        text: input.text ?? null,
+        text: 'text' in what ? what.text : null,
         fileName: image?.fileName ?? null,
         storageKey: image?.storageKey ?? null,
         width: image?.width ?? null,
         height: image?.height ?? null,
-        isDefault: input.isDefault,
+        isDefault,
       });
     } catch (err) {
-      // No row names the copy: it would never be found again.
+      // No row names the file: it would never be found again.
       if (image) await rm(join(this.dataDir, image.storageKey), { force: true });
       throw err;
     }
     return { uuid };
   }
 
-  /** Copies the image to DATA_DIR/watermarks/<uuid><ext>, landing whole or not at all. */
-  private async storeImage(uuid: string, file: string): Promise<{ fileName: string; storageKey: string; width: number | null; height: number | null }> {
-    let meta;
-    try {
-      // sharp is loaded for an image watermark only: the admin command line's other commands start without it.
-      const { default: sharp } = await import('sharp');
-      meta = await sharp(file).metadata();
-    } catch (err) {
-      throw invalid(`${file} is not a readable image: ${(err as Error).message}`);
-    }
-    const storageKey = join('watermarks', uuid + extname(file).toLowerCase());
+  /** Writes the image to DATA_DIR/watermarks/<uuid>.<format> through a partial file, after sniffing what it is. */
+  private async storeImage(uuid: string, name: string, write: (partial: string) => Promise<void>): Promise<{ fileName: string; storageKey: string; width: number; height: number }> {
     ensurePrivateDir(join(this.dataDir, 'watermarks'));
-    const target = join(this.dataDir, storageKey);
-    const partial = `${target}.${randomBytes(6).toString('hex')}.part`;
+    const partial = join(this.dataDir, 'watermarks', `${uuid}.${randomBytes(6).toString('hex')}.part`);
     try {
-      await copyFile(file, partial);
+      await write(partial);
       await chmod(partial, PRIVATE_FILE_MODE);
-      await rename(partial, target);
+      let meta;
+      try {
+        // sharp is loaded for an image watermark only: the admin command line's other commands start without it.
+        const { default: sharp } = await import('sharp');
+        meta = await sharp(partial, { limitInputPixels: WATERMARK_IMAGE_MAX_PIXELS }).metadata();
+      } catch (err) {
+        throw invalid(`file: ${name} is not a readable image: ${(err as Error).message}`);
+      }
+      const ext = meta.format === undefined ? undefined : WATERMARK_IMAGE_FORMATS[meta.format];
+      if (ext === undefined || !meta.width || !meta.height) throw invalid(`file: ${name} is not a PNG, JPEG, WebP or GIF image`);
+      if (meta.width * meta.height > WATERMARK_IMAGE_MAX_PIXELS) throw invalid(`file: ${name} has more than ${WATERMARK_IMAGE_MAX_PIXELS} pixels`);
+      const storageKey = join('watermarks', uuid + ext);
+      await rename(partial, join(this.dataDir, storageKey));
+      const fileName = name.replace(/["\\\r\n]/g, '_').slice(0, 255) || 'watermark';
+      return { fileName, storageKey, width: meta.width, height: meta.height };
     } catch (err) {
       await rm(partial, { force: true });
       throw err;
     }
-    const fileName = file.split(/[\\/]/).pop()!.replace(/["\\\r\n]/g, '_');
-    return { fileName, storageKey, width: meta.width ?? null, height: meta.height ?? null };
   }
 }

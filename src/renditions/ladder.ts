@@ -9,6 +9,8 @@
 // and the whole ladder has a wall-clock bound (sharp's timeout on every
 // pipeline): a picture that cannot be made in time fails, it is not retried.
 import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { WATERMARK_IMAGE_MAX_PIXELS, WATERMARK_TEXT_MAX } from '../artists/watermark-rules.js';
 import sharp, { type OverlayOptions, type Sharp } from 'sharp';
 
 /** Long edges of the ladder, smallest first. */
@@ -192,7 +194,7 @@ async function watermarkOverlay(w: WatermarkSpec, width: number, height: number)
   let mark: Buffer;
   if (w.imagePath) {
     const target = Math.max(16, Math.round(width / 3));
-    mark = await sharp(w.imagePath, { limitInputPixels: 50_000_000 })
+    mark = await sharp(w.imagePath, { limitInputPixels: WATERMARK_IMAGE_MAX_PIXELS })
       .resize(target, Math.max(16, Math.round(height / 3)), { fit: 'inside' })
       .ensureAlpha()
       .png()
@@ -211,6 +213,30 @@ async function watermarkOverlay(w: WatermarkSpec, width: number, height: number)
   const input = fits ? faded : await sharp(faded).resize(width, height, { fit: 'inside' }).png().toBuffer();
   if (w.tile) return [{ input, tile: true, gravity: 'northwest' }];
   return [{ input, gravity: GRAVITY[w.position] ?? 'centre' }];
+}
+
+/**
+ * A watermark drawn on a photo (at most `maxEdge` px, JPEG) as the renditions draw it, for the studio's
+ * preview: `photo` is decoded once (shrunk on load), or a neutral grey canvas stands in without one.
+ */
+export async function watermarkPreview(w: WatermarkSpec, photo: Readable | undefined, maxEdge: number, timeoutSeconds: number): Promise<Buffer> {
+  let base: { data: Buffer; info: { width: number; height: number; channels: 1 | 2 | 3 | 4 } };
+  if (photo) {
+    const decoder = sharp({ limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' })
+      .rotate()
+      .resize(maxEdge, maxEdge, { fit: 'inside', withoutEnlargement: true })
+      .removeAlpha()
+      .timeout({ seconds: timeoutSeconds });
+    photo.on('error', (err) => decoder.destroy(err));
+    base = await photo.pipe(decoder).raw().toBuffer({ resolveWithObject: true });
+  } else {
+    const width = maxEdge;
+    const height = Math.round((maxEdge * 2) / 3);
+    base = { data: Buffer.alloc(width * height * 3, 0x8a), info: { width, height, channels: 3 } };
+  }
+  const { width, height, channels } = base.info;
+  const overlay = await watermarkOverlay(w, width, height);
+  return sharp(base.data, { raw: { width, height, channels } }).composite(overlay).jpeg({ quality: 82 }).timeout({ seconds: timeoutSeconds }).toBuffer();
 }
 
 /** No glyph of a bold sans-serif is wider than this many ems (W is about 1.1). */
@@ -236,7 +262,7 @@ async function drawText(text: string, size: number): Promise<{ png: Buffer; widt
  * then drawn at its size and cut to what was drawn (an estimate of its width clipped letters).
  */
 export async function textMark(value: string, width: number, height: number): Promise<Buffer> {
-  const text = value.slice(0, 200);
+  const text = value.slice(0, WATERMARK_TEXT_MAX);
   if (text.trim() === '') return sharp({ create: { width: 1, height: 1, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } }).png().toBuffer();
   const probe = 32;
   const perPixel = (await drawText(text, probe)).width / probe;

@@ -176,6 +176,15 @@ progress{width:100%;height:.75rem;accent-color:#0b57d0}
 .up-queue li[data-state=duplicate] .up-status{color:#555}
 .up-queue li[data-state=refused] .up-status,.up-queue li[data-state=offline] .up-status{color:#b3261e;font-weight:600}
 @media (pointer:coarse) and (max-width:40rem){.up-folder-pick{display:none}}
+/* Watermarks (routes/watermarks.ts): each one shown on a photo, its actions beside it; one column on a phone */
+.wm-list{list-style:none;margin:0 0 1rem;padding:0;display:grid;gap:1rem}
+.wm-item{display:grid;grid-template-columns:minmax(0,2fr) minmax(0,1fr);gap:1rem;align-items:start}
+.wm-preview{width:100%;height:auto;aspect-ratio:3/2;object-fit:contain;background:#eee;border-radius:6px;display:block}
+.wm-about p{margin:0 0 .5rem}
+.wm-about .danger-row{display:flex;align-items:center;gap:.75rem;flex-wrap:wrap}
+.wm-new{display:grid;grid-template-columns:1fr 1fr;gap:1.5rem;border-top:1px solid #e2e2de;padding-top:1rem}
+.wm-new h3{margin:0 0 .75rem}
+@media (max-width:700px){.wm-item,.wm-new{grid-template-columns:1fr}}
 `;
 
 export interface StudioAsset {

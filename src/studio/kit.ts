@@ -9,6 +9,7 @@ import { ApiError } from '../http/errors.js';
 import { Params } from '../http/params.js';
 import type { RateLimit } from '../http/rate-limit.js';
 import type { AppsService } from '../apps/service.js';
+import type { ArtistsService } from '../artists/service.js';
 import type { GalleriesService } from '../galleries/service.js';
 import type { GroupsService } from '../groups/service.js';
 import type { JobQueue } from '../jobs/service.js';
@@ -71,6 +72,8 @@ export interface StudioDeps {
   resumable: ResumableUploadsService;
   /** The tus endpoint the uploads screen sends files to. */
   tus: TusEndpoint;
+  /** Media libraries and their watermarks (routes/watermarks.ts): created, deleted and previewed on the API's access rule. */
+  artists: ArtistsService;
 }
 
 /** A message the studio mails (the invitation): its parts as nodemailer takes them. */

@@ -21,6 +21,7 @@ import { jobRoutes } from './routes/jobs.js';
 import { signInRoutes } from './routes/signin.js';
 import { styleRoutes } from './routes/styles.js';
 import { uploadRoutes } from './routes/uploads.js';
+import { watermarkRoutes } from './routes/watermarks.js';
 import { websiteRoutes } from './routes/websites.js';
 
 export type { StudioDeps } from './kit.js';
@@ -105,5 +106,6 @@ export function studioPlugin(deps: StudioDeps): FastifyPluginAsync {
     jobRoutes(f, kit);
     adminRoutes(f, kit);
     uploadRoutes(f, kit);
+    watermarkRoutes(f, kit);
   };
 }

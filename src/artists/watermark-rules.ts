@@ -1,0 +1,20 @@
+// The rules of a watermark, written once: the admin command, the studio and the renditions
+// (which draw it) read them here. Without sharp: the admin command line starts without it.
+
+/** The longest text watermark (characters): longer is refused, and never drawn. */
+export const WATERMARK_TEXT_MAX = 200;
+/** The largest image watermark a photographer may upload. */
+export const WATERMARK_IMAGE_MAX_BYTES = 10 * 1024 * 1024;
+/** An image watermark beyond this many pixels is refused (the renditions would not decode it either). */
+export const WATERMARK_IMAGE_MAX_PIXELS = 50_000_000;
+/** What an image watermark may be, as sharp's loader names it, and the extension it is kept under. */
+export const WATERMARK_IMAGE_FORMATS: Readonly<Record<string, string>> = { png: '.png', jpeg: '.jpg', webp: '.webp', gif: '.gif' };
+
+/** The reason a text is no watermark, or undefined when it is one. */
+export function watermarkTextProblem(text: string): string | undefined {
+  if (text.trim() === '') return 'the text is empty';
+  if ([...text].length > WATERMARK_TEXT_MAX) return `the text is longer than ${WATERMARK_TEXT_MAX} characters`;
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(text)) return 'the text holds control characters';
+  return undefined;
+}

@@ -1,0 +1,111 @@
+// The studio's watermarks in a real browser (chromium through playwright-core), at desktop and
+// phone sizes: a text watermark added by the form, an image one uploaded from a file, both
+// previewed on the user's photo (the previews load as images), the default changed and one
+// deleted; the screen passes axe-core with no serious or critical violation and breaks no CSP
+// rule. Screenshots land in /tmp/shots-wm/ (outside the repository).
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { all, text } from '../../src/client/xml.js';
+import { startWorld, type World } from '../support/world.js';
+import { uploadLogo } from '../site/brand-support.js';
+import { chromiumPresent, launchChromium, waitForRenditions } from '../site/site-support.js';
+
+const AXE_SOURCE = readFileSync(join(process.cwd(), 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+const SHOTS = process.env.STUDIO_SHOTS ?? '/tmp/shots-wm';
+
+const VIEWPORTS = [
+  ['desktop', { width: 1280, height: 800 }, 1],
+  ['phone', { width: 390, height: 844 }, 3],
+] as const;
+
+/** axe-core's serious and critical violations, each with the first elements it names (to find them). */
+async function axe(page: Page): Promise<Array<{ id: string; impact: string; targets: string[] }>> {
+  await page.evaluate(AXE_SOURCE);
+  const found = await page.evaluate(async () => {
+    const r = await (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe.run();
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
+  });
+  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+describe.skipIf(!chromiumPresent)('the studio watermarks in a browser', () => {
+  let w: World;
+  let browser: Browser;
+  let logoFile: string;
+
+  beforeAll(async () => {
+    w = await startWorld('sqlite');
+    const media = await uploadLogo(w);
+    await waitForRenditions(w, [media]);
+    mkdirSync(SHOTS, { recursive: true });
+    logoFile = join(SHOTS, 'mark.png');
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="120"><text x="10" y="85" font-family="sans-serif" font-size="72" font-weight="bold" fill="#fff" stroke="#000" stroke-width="3">STUDIO</text></svg>';
+    await sharp(Buffer.from(svg)).png().toFile(logoFile);
+    browser = await launchChromium();
+  }, 300_000);
+  afterAll(async () => {
+    await browser?.close();
+    await w?.svc.close();
+  });
+
+  const marks = async () => all((await w.client.request('GET', `/artists/${w.user.defaultArtistUuid}/watermarks.xml`)).doc, 'watermarks/watermark');
+
+  for (const [name, viewport, scale] of VIEWPORTS) {
+    it(`adds, previews, makes default and deletes watermarks at ${name} size; the screen passes axe`, async () => {
+      const context = await browser.newContext({ viewport, deviceScaleFactor: scale, isMobile: name === 'phone', hasTouch: name === 'phone' });
+      const page = await context.newPage();
+      const problems: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(m.text());
+      });
+      // Every request of the screens answers, the browser's own favicon probe aside.
+      page.on('response', (r) => {
+        if (r.status() >= 400 && !r.url().endsWith('/favicon.ico')) problems.push(`${r.status()} ${r.url()}`);
+      });
+      await page.goto(`${w.svc.url}/studio/signin`);
+      await page.getByLabel('E-mail address').fill(w.user.email);
+      await page.getByLabel('Password').fill(w.user.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL('**/studio/websites');
+
+      await page.goto(`${w.svc.url}/studio/watermarks`);
+      expect(await axe(page), `empty at ${name}`).toEqual([]);
+      const before = (await marks()).length;
+
+      await page.getByLabel('Text', { exact: true }).fill(`© Ann Lee ${name}`);
+      await page.getByRole('button', { name: 'Add the text watermark' }).click();
+      await page.waitForURL('**/studio/watermarks?done=created');
+      await page.getByLabel('Image', { exact: true }).setInputFiles(logoFile);
+      await page.getByRole('button', { name: 'Upload the image watermark' }).click();
+      await page.waitForURL('**/studio/watermarks?done=created');
+      const now = await marks();
+      expect(now.length).toBe(before + 2);
+      expect(now.map((m) => text(m, 'file-name'))).toContain('mark.png');
+
+      // Every preview is drawn and loads as an image.
+      const previews = page.locator('img.wm-preview');
+      await expect.poll(() => previews.evaluateAll((imgs) => imgs.every((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0)), { timeout: 30_000 }).toBe(true);
+      expect(await previews.count()).toBe(before + 2);
+      expect(await axe(page), `listed at ${name}`).toEqual([]);
+      await page.screenshot({ path: join(SHOTS, `watermarks-${name}.png`), fullPage: true });
+
+      // The image one becomes the default, by the keyboard.
+      await page.getByRole('button', { name: /^Make default mark\.png/ }).last().press('Enter');
+      await page.waitForURL('**/studio/watermarks?done=default');
+      expect((await marks()).filter((m) => text(m, 'default') === 'true').map((m) => text(m, 'file-name'))).toEqual(['mark.png']);
+
+      // Deleting the text one needs the confirmation.
+      const label = `“© Ann Lee ${name}”`;
+      await page.getByRole('checkbox', { name: `Yes, delete the watermark ${label}` }).check();
+      await page.getByRole('button', { name: `Delete ${label}` }).click();
+      await page.waitForURL('**/studio/watermarks?done=deleted');
+      expect((await marks()).map((m) => text(m, 'text'))).not.toContain(`© Ann Lee ${name}`);
+      expect(await axe(page), `after delete at ${name}`).toEqual([]);
+      expect(problems).toEqual([]);
+      await context.close();
+    }, 120_000);
+  }
+});

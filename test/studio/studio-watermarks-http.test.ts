@@ -1,0 +1,178 @@
+// The studio's watermarks over HTTP (docs/studio.md "Watermarks"), on SQLite and PostgreSQL:
+// a text and an uploaded image, read back through the signed API; a file that is no image
+// refused on its field; the preview a bounded JPEG, on a grey canvas and then on the user's
+// latest photo; the default; deleting one (the medias that named it name none); another
+// user's library or watermark 404; CSRF refused.
+import { randomUUID } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { all, find, text } from '../../src/client/xml.js';
+import { insertMedias, mediaId } from '../support/media.js';
+import { eachDatabase } from '../support/service.js';
+import { startWorld, type World } from '../support/world.js';
+import { fieldError, StudioBrowser } from './studio-support.js';
+
+eachDatabase((kind) => {
+  let w: World;
+  let b: StudioBrowser;
+  let csrf: string;
+  let library: string;
+  beforeAll(async () => {
+    w = await startWorld(kind);
+    library = w.user.defaultArtistUuid;
+    b = await new StudioBrowser(w.svc).signIn(w.user);
+    csrf = StudioBrowser.csrf(await b.get('/studio/watermarks'));
+  }, 60_000);
+  afterAll(() => w?.svc.close());
+
+  const listed = async () => {
+    const res = await w.client.request('GET', `/artists/${library}/watermarks.xml`, { view: 'details' });
+    return all(res.doc, 'watermarks/watermark').map((m) => ({
+      uuid: text(m, 'uuid')!,
+      text: text(m, 'text'),
+      fileName: text(m, 'file-name'),
+      width: text(m, 'width'),
+      height: text(m, 'height'),
+      isDefault: text(m, 'default') === 'true',
+    }));
+  };
+  const cookie = () => [...b.jar].map(([k, v]) => `${k}=${v}`).join('; ');
+  const postImage = (form: FormData, artist = library) =>
+    fetch(`${w.svc.url}/studio/watermarks/libraries/${artist}/image`, { method: 'POST', redirect: 'manual', headers: { cookie: cookie(), origin: w.svc.url, 'sec-fetch-site': 'same-origin' }, body: form });
+  const preview = async (uuid: string) => {
+    const res = await fetch(`${w.svc.url}/studio/watermarks/${uuid}/preview.jpg`, { headers: { cookie: cookie() } });
+    return { status: res.status, headers: res.headers, body: Buffer.from(await res.arrayBuffer()) };
+  };
+
+  let textMark: string;
+  let imageMark: string;
+
+  it('creates a text watermark, listed by the signed API, and refuses an empty or too long one on its field', async () => {
+    const res = await b.post(`/studio/watermarks/libraries/${library}/text`, { csrf, text: '© Ann Lee <b>', default: 'yes' });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/studio/watermarks?done=created');
+    const marks = await listed();
+    expect(marks).toHaveLength(1);
+    expect(marks[0]).toMatchObject({ text: '© Ann Lee <b>', isDefault: true });
+    textMark = marks[0].uuid;
+    const page = await b.get('/studio/watermarks');
+    expect(page.body).toContain('© Ann Lee &lt;b>');
+    expect(page.body).toContain(`/studio/watermarks/${textMark}/preview.jpg`);
+
+    for (const bad of ['   ', 'x'.repeat(201)]) {
+      const refused = await b.post(`/studio/watermarks/libraries/${library}/text`, { csrf, text: bad });
+      expect(refused.status).toBe(422);
+      expect(fieldError(refused.body, `text-${library}`)).toMatch(/empty|longer than 200/);
+    }
+    expect(await listed()).toHaveLength(1);
+  });
+
+  it('uploads an image watermark (listed with its size), refuses a file that is no image and keeps nothing of it', async () => {
+    const png = await sharp({ create: { width: 300, height: 120, channels: 4, background: { r: 255, g: 255, b: 255, alpha: 0.6 } } }).png().toBuffer();
+    const form = new FormData();
+    form.append('csrf', csrf);
+    form.append('file', new Blob([png], { type: 'image/png' }), 'logo.png');
+    const res = await postImage(form);
+    expect(res.status).toBe(303);
+    const marks = await listed();
+    const image = marks.find((m) => m.fileName === 'logo.png')!;
+    expect(image).toMatchObject({ width: '300', height: '120', isDefault: false });
+    expect(image.text).toBeUndefined();
+    imageMark = image.uuid;
+
+    const fake = new FormData();
+    fake.append('csrf', csrf);
+    fake.append('file', new Blob(['plain text, not a picture'], { type: 'image/png' }), 'fake.png');
+    const refused = await postImage(fake);
+    expect(refused.status).toBe(422);
+    expect(fieldError(await refused.text(), `file-${library}`)).toMatch(/not a readable image/);
+    expect(await listed()).toHaveLength(2);
+    const dir = join(w.svc.config.dataDir, 'watermarks');
+    expect((await readdir(dir)).sort()).toEqual([`${imageMark}.png`]);
+  });
+
+  it('refuses forms without the CSRF token (the image before anything is received)', async () => {
+    expect((await b.post(`/studio/watermarks/libraries/${library}/text`, { text: 'x' })).status).toBe(403);
+    expect((await b.post(`/studio/watermarks/libraries/${library}/text`, { csrf: 'nope', text: 'x' })).status).toBe(403);
+    const png = await sharp({ create: { width: 8, height: 8, channels: 4, background: '#fff' } }).png().toBuffer();
+    const form = new FormData();
+    form.append('file', new Blob([png], { type: 'image/png' }), 'x.png');
+    expect((await postImage(form)).status).toBe(403);
+    expect((await b.post(`/studio/watermarks/${textMark}/delete`, { confirm: 'yes' })).status).toBe(403);
+    expect((await b.post(`/studio/watermarks/${imageMark}/default`, {})).status).toBe(403);
+    expect(await listed()).toHaveLength(2);
+  });
+
+  it('previews a watermark as a JPEG within 1200 px: on a grey canvas, then on the latest photo', async () => {
+    const grey = await preview(textMark);
+    expect(grey.status).toBe(200);
+    expect(grey.headers.get('content-type')).toBe('image/jpeg');
+    expect(grey.headers.get('cache-control')).toBe('private, max-age=60');
+    const meta = await sharp(grey.body).metadata();
+    expect(meta.format).toBe('jpeg');
+    expect([meta.width, meta.height]).toEqual([1200, 800]);
+    // The text is drawn: the canvas is no longer one grey.
+    expect((await sharp(grey.body).stats()).channels[0].max).toBeGreaterThan(0x8a + 20);
+
+    const image = await preview(imageMark);
+    expect(image.status).toBe(200);
+    expect((await sharp(image.body).stats()).channels[0].max).toBeGreaterThan(0x8a + 20);
+
+    // A photo with renditions: the preview is drawn on it, at its proportions.
+    const photo = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#204080' } }).jpeg().toBuffer();
+    const up = await w.client.request('POST', '/medias.xml', {}, { file: { field: 'media[content]', fileName: 'blue.jpg', data: photo } });
+    const uuid = text(up.doc, 'media/uuid')!;
+    const deadline = Date.now() + 60_000;
+    while (text(find((await w.client.request('GET', `/medias/${uuid}.xml`)).doc, 'media')!, 'renditions-state') === 'processing') {
+      if (Date.now() > deadline) throw new Error('renditions still processing');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const onPhoto = await preview(textMark);
+    const m = await sharp(onPhoto.body).metadata();
+    expect(Math.max(m.width!, m.height!)).toBeLessThanOrEqual(1200);
+    expect(m.width! / m.height!).toBeCloseTo(4 / 3, 1);
+    // The photo's blue shows (the grey canvas has equal channels).
+    const stats = await sharp(onPhoto.body).stats();
+    expect(stats.channels[2].mean).toBeGreaterThan(stats.channels[0].mean + 40);
+  }, 90_000);
+
+  it('makes another watermark the default (one default per library)', async () => {
+    expect((await b.post(`/studio/watermarks/${imageMark}/default`, { csrf })).status).toBe(303);
+    const marks = await listed();
+    expect(marks.filter((m) => m.isDefault).map((m) => m.uuid)).toEqual([imageMark]);
+  });
+
+  it("answers 404 for another user's library and watermark, and for unknown ones", async () => {
+    const other = await w.svc.user();
+    const otherBrowser = await new StudioBrowser(w.svc).signIn(other);
+    const otherCsrf = StudioBrowser.csrf(await otherBrowser.get('/studio/watermarks'));
+    expect((await otherBrowser.get(`/studio/watermarks/${textMark}/preview.jpg`)).status).toBe(404);
+    expect((await otherBrowser.post(`/studio/watermarks/${textMark}/delete`, { csrf: otherCsrf, confirm: 'yes' })).status).toBe(404);
+    expect((await otherBrowser.post(`/studio/watermarks/${textMark}/default`, { csrf: otherCsrf })).status).toBe(404);
+    expect((await otherBrowser.post(`/studio/watermarks/libraries/${library}/text`, { csrf: otherCsrf, text: 'mine' })).status).toBe(404);
+    expect((await b.get(`/studio/watermarks/${randomUUID()}/preview.jpg`)).status).toBe(404);
+    expect((await b.get('/studio/watermarks/nope/preview.jpg')).status).toBe(404);
+    expect(await listed()).toHaveLength(2);
+    expect((await otherBrowser.get('/studio/watermarks')).body).not.toContain(textMark);
+  });
+
+  describe('delete', () => {
+    it('needs the confirmation; then the watermark, its file and the medias naming it let go, in one step', async () => {
+      const [media] = await insertMedias(w.svc.db, w.user, 1);
+      const id = await mediaId(w.svc.db, media);
+      const markId = (await w.svc.db.selectFrom('watermarks').select('id').where('uuid', '=', imageMark).executeTakeFirstOrThrow()).id;
+      await w.svc.db.updateTable('medias').set({ watermark_id: markId }).where('id', '=', id).execute();
+
+      expect((await b.post(`/studio/watermarks/${imageMark}/delete`, { csrf })).status).toBe(422);
+      expect(await listed()).toHaveLength(2);
+      const res = await b.post(`/studio/watermarks/${imageMark}/delete`, { csrf, confirm: 'yes' });
+      expect(res.status).toBe(303);
+      expect((await listed()).map((m) => m.uuid)).toEqual([textMark]);
+      expect(await readdir(join(w.svc.config.dataDir, 'watermarks'))).toEqual([]);
+      expect((await w.svc.db.selectFrom('medias').select('watermark_id').where('id', '=', id).executeTakeFirstOrThrow()).watermark_id).toBeNull();
+      expect((await preview(imageMark)).status).toBe(404);
+    });
+  });
+});
