@@ -264,7 +264,8 @@ eachDatabase((kind) => {
         await expect.poll(async () => (await fetchBytes(w.svc.url, `${home}/-/proofs/_archive.zip`, { 'x-forwarded-for': address })).status, { timeout: 10_000 }).toBe(200);
       });
 
-      it.runIf(BIG && storage === 's3')(
+      // Defined on S3 only (the issue's case); behind ARCHIVE_BIG, which the run's first lines announce (global-setup.ts).
+      if (storage === 's3') it.runIf(BIG)(
         'builds a 5 GB archive from S3 as ZIP64, which standard tools read back whole',
         async () => {
           const each = 1024 * 1024 * 1024 + 13;
