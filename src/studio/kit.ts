@@ -3,7 +3,9 @@
 // JSON sender for the screens' scripts, who is signed in, the checks on every change (CSRF
 // on forms and on scripts' requests alike). One module per area registers its routes with
 // `register(f, kit)`; none of them holds SQL or a rule of its own (the services do).
+import busboy from 'busboy';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
 import type { Config } from '../config.js';
 import { ApiError } from '../http/errors.js';
 import { Params } from '../http/params.js';
@@ -136,6 +138,13 @@ export interface StudioKit {
   signedJson(req: FastifyRequest): { s: Signed; body: unknown };
   /** A website of the user by its urlname; the API's rule: one they may not see is a 404. */
   websiteDetails(s: Signed, urlname: string): Promise<WebsiteDetails>;
+  /**
+   * A signed-in user's multipart form with one file (`file`): the `csrf` field must come before
+   * it, and nothing of the file is read before the token is checked (403 otherwise). The file's
+   * stream goes to `take`, whose promise is returned as `taken` (undefined: no file was sent); a
+   * refused take's stream is drained, never left stalled. Small fields come back by name.
+   */
+  signedFile<T>(req: FastifyRequest, s: Signed, take: (file: { stream: Readable; fileName: string }, fields: ReadonlyMap<string, string>) => Promise<T>): Promise<{ taken: Promise<T> | undefined; fields: ReadonlyMap<string, string> }>;
 }
 
 export function makeKit(deps: StudioDeps): StudioKit {
@@ -223,6 +232,61 @@ export function makeKit(deps: StudioDeps): StudioKit {
         throw new ApiError('bad_request', 'The request is not valid JSON.');
       }
       return { s, body };
+    },
+    async signedFile(req, s, take) {
+      const contentType = (req.headers['content-type'] ?? '').toLowerCase();
+      if (!contentType.startsWith('multipart/form-data')) throw new ApiError('unsupported_media_type', 'Send the file as multipart/form-data.');
+      const expired = () => new ApiError('forbidden', 'The form has expired or did not come from the studio: load the page again and resend it.');
+      const fields = new Map<string, string>();
+      let taken: ReturnType<typeof take> | undefined;
+      let csrfSeen = false;
+      await new Promise<void>((resolve, reject) => {
+        let bb: busboy.Busboy;
+        try {
+          bb = busboy({ headers: req.headers, limits: { files: 1, fields: 4, fieldSize: 1024, parts: 6 } });
+        } catch {
+          reject(new ApiError('bad_request', 'The form could not be read.'));
+          return;
+        }
+        const fail = (err: unknown) => {
+          req.raw.unpipe(bb);
+          req.raw.resume();
+          reject(err);
+        };
+        bb.on('field', (name, value) => {
+          if (name !== 'csrf') {
+            fields.set(name, value);
+            return;
+          }
+          try {
+            const p = new Params();
+            p.add('csrf', value);
+            kit.checkPost(req, p, s.viewer.csrf);
+            csrfSeen = true;
+          } catch (err) {
+            fail(err);
+          }
+        });
+        bb.on('file', (name, stream, info) => {
+          if (!csrfSeen) {
+            stream.resume();
+            fail(expired());
+            return;
+          }
+          if (name !== 'file' || taken) {
+            stream.resume();
+            return;
+          }
+          const p = take({ stream, fileName: info.filename || '' }, fields);
+          taken = p;
+          p.catch(() => stream.resume());
+        });
+        bb.on('error', (err) => fail(err instanceof ApiError ? err : new ApiError('bad_request', 'The form could not be read.')));
+        bb.on('close', () => resolve());
+        req.raw.pipe(bb);
+      });
+      if (!csrfSeen) throw expired();
+      return { taken, fields };
     },
     async websiteDetails(s, urlname) {
       if (!/^[a-z0-9-]{1,63}$/.test(urlname)) throw new ApiError('not_found', 'There is no such website.');

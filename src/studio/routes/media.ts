@@ -6,7 +6,6 @@
 // GalleriesService.moveMedias, a replaced file MediaService.update (the API's direct upload),
 // a deletion MediaService.delete. The screen works as forms; browser/media.js adds the
 // virtualised grid, the selection, drag and drop and the job's progress.
-import busboy from 'busboy';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../http/errors.js';
 import { Params } from '../../http/params.js';
@@ -274,57 +273,12 @@ export function mediaRoutes(f: FastifyInstance, kit: StudioKit): void {
   f.post('/studio/media/:uuid/replace', async (req, reply) => {
     const s = kit.need(req);
     const uuid = mediaUuid(req);
-    const contentType = (req.headers['content-type'] ?? '').toLowerCase();
-    if (!contentType.startsWith('multipart/form-data')) throw new ApiError('unsupported_media_type', 'Send the file as multipart/form-data.');
     await media.get(s.user, uuid, false);
-    let done: Promise<unknown> | undefined;
-    let csrfSeen = false;
-    await new Promise<void>((resolve, reject) => {
-      let bb: busboy.Busboy;
-      try {
-        bb = busboy({ headers: req.headers, limits: { files: 1, fields: 4, fieldSize: 1024, parts: 6 } });
-      } catch {
-        reject(new ApiError('bad_request', 'The form could not be read.'));
-        return;
-      }
-      const fail = (err: unknown) => {
-        req.raw.unpipe(bb);
-        req.raw.resume();
-        reject(err);
-      };
-      bb.on('field', (name, value) => {
-        // The token comes first in the form: nothing is received before it is checked.
-        if (name === 'csrf') {
-          try {
-            const p = new Params();
-            p.add('csrf', value);
-            kit.checkPost(req, p, s.viewer.csrf);
-            csrfSeen = true;
-          } catch (err) {
-            fail(err);
-          }
-        }
-      });
-      bb.on('file', (name, stream, info) => {
-        if (!csrfSeen) {
-          stream.resume();
-          fail(new ApiError('forbidden', 'The form has expired or did not come from the studio: load the page again and resend it.'));
-          return;
-        }
-        if (name !== 'file' || done) {
-          stream.resume();
-          return;
-        }
-        done = media.update(s.user, uuid, { attributes: SINGLE_ATTRIBUTES.read(new Params(), undefined), direct: { fileName: info.filename || 'upload', stream } }, req.raw);
-        done.catch(() => stream.resume());
-      });
-      bb.on('error', (err) => fail(err instanceof ApiError ? err : new ApiError('bad_request', 'The form could not be read.')));
-      bb.on('close', () => resolve());
-      req.raw.pipe(bb);
-    });
-    if (!csrfSeen) throw new ApiError('forbidden', 'The form has expired or did not come from the studio: load the page again and resend it.');
-    if (!done) throw new ApiError('invalid_parameter', 'Choose a file.');
-    await done;
+    const { taken } = await kit.signedFile(req, s, (file) =>
+      media.update(s.user, uuid, { attributes: SINGLE_ATTRIBUTES.read(new Params(), undefined), direct: { fileName: file.fileName || 'upload', stream: file.stream } }, req.raw),
+    );
+    if (!taken) throw new ApiError('invalid_parameter', 'Choose a file.');
+    await taken;
     return kit.redirect(reply, `/studio/media/${uuid}?done=replaced`);
   });
 

@@ -1,12 +1,10 @@
 // Watermarks (docs/watermarks.md, docs/studio.md "Watermarks"): every change through
 // ArtistsService on the API's access rule (a library or watermark of another user is a 404),
 // the preview drawn by the renditions' own overlay (ArtistsService.preview).
-import busboy from 'busboy';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PassThrough } from 'node:stream';
 import { isUuid } from '../../access/uuid.js';
 import { ApiError } from '../../http/errors.js';
-import { Params } from '../../http/params.js';
 import { SMALL_FORM_BYTES, type Signed, type StudioKit } from '../kit.js';
 import { watermarksPage, type FormError, type LibraryItem } from '../pages/watermarks.js';
 
@@ -69,67 +67,21 @@ export function watermarkRoutes(f: FastifyInstance, kit: StudioKit): void {
   });
 
   // An image, streamed to the service (bounded there: WATERMARK_IMAGE_MAX_BYTES). The CSRF token
-  // comes first in the form: nothing is received before it is checked (as routes/media.ts's replace).
+  // comes first in the form: nothing is received before it is checked (kit.signedFile).
   f.post('/studio/watermarks/libraries/:uuid/image', async (req, reply) => {
     const s = kit.need(req);
     const artistUuid = uuidOf(req, 'media library');
-    const contentType = (req.headers['content-type'] ?? '').toLowerCase();
-    if (!contentType.startsWith('multipart/form-data')) throw new ApiError('unsupported_media_type', 'Send the image as multipart/form-data.');
-    let done: Promise<unknown> | undefined;
-    let csrfSeen = false;
-    let isDefault = false;
-    await new Promise<void>((resolve, reject) => {
-      let bb: busboy.Busboy;
-      try {
-        bb = busboy({ headers: req.headers, limits: { files: 1, fields: 4, fieldSize: 1024, parts: 6 } });
-      } catch {
-        reject(new ApiError('bad_request', 'The form could not be read.'));
-        return;
-      }
-      const fail = (err: unknown) => {
-        req.raw.unpipe(bb);
-        req.raw.resume();
-        reject(err);
-      };
-      bb.on('field', (name, value) => {
-        if (name === 'csrf') {
-          try {
-            const p = new Params();
-            p.add('csrf', value);
-            kit.checkPost(req, p, s.viewer.csrf);
-            csrfSeen = true;
-          } catch (err) {
-            fail(err);
-          }
-        } else if (name === 'default') isDefault = value === 'yes';
-      });
-      bb.on('file', (name, stream, info) => {
-        if (!csrfSeen) {
-          stream.resume();
-          fail(new ApiError('forbidden', 'The form has expired or did not come from the studio: load the page again and resend it.'));
-          return;
-        }
-        if (name !== 'file' || done) {
-          stream.resume();
-          return;
-        }
-        // The service may stop reading (too large, another's library): busboy's stream is then drained, never left stalled.
-        const body = new PassThrough();
-        stream.pipe(body);
-        done = artists.createOwnWatermark(s.user, { artistUuid, isDefault, image: { fileName: info.filename || 'watermark', stream: body } });
-        done.catch(() => {
-          stream.unpipe(body);
-          stream.resume();
-        });
-      });
-      bb.on('error', (err) => fail(err instanceof ApiError ? err : new ApiError('bad_request', 'The form could not be read.')));
-      bb.on('close', () => resolve());
-      req.raw.pipe(bb);
+    const { taken } = await kit.signedFile(req, s, (file, fields) => {
+      // The service may stop reading (too large, another's library): the kit then drains busboy's stream.
+      const body = new PassThrough();
+      file.stream.pipe(body);
+      const made = artists.createOwnWatermark(s.user, { artistUuid, isDefault: fields.get('default') === 'yes', image: { fileName: file.fileName || 'watermark', stream: body } });
+      made.catch(() => file.stream.unpipe(body));
+      return made;
     });
-    if (!csrfSeen) throw new ApiError('forbidden', 'The form has expired or did not come from the studio: load the page again and resend it.');
     try {
-      if (!done) throw new ApiError('invalid_parameter', 'file: choose an image');
-      await done;
+      if (!taken) throw new ApiError('invalid_parameter', 'file: choose an image');
+      await taken;
     } catch (err) {
       return screen(reply, s, 422, { error: refusal(err, artistUuid) });
     }
