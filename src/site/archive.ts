@@ -53,6 +53,12 @@ const CHUNK = 200;
 const NAME_CHARS = 120;
 /** How many skipped files README.txt names one by one. */
 const README_NAMES = 1000;
+/**
+ * How much of a file an archive reads at a time: every chunk crosses yazl's two transforms, its
+ * output stream and the byte counter before the socket, so 1 MiB chunks cost those hops 16 times
+ * less often than the default 64 KiB (one file is open at a time: 1 MiB more memory per archive).
+ */
+const READ_CHUNK_BYTES = 1024 * 1024;
 /** What a visitor refused for a second archive is told to wait, in seconds. */
 const BUSY_RETRY_SECONDS = 30;
 
@@ -279,7 +285,7 @@ export class SiteArchives {
             skip(folder + sanitize(downloadName({ title: m.title, fileName: m.file_name, mimeType: 'image/jpeg' })));
             continue;
           }
-          const body = await this.storage.read(pick.key);
+          const body = await this.storage.read(pick.key, undefined, { chunkBytes: READ_CHUNK_BYTES });
           if (!body) {
             skip(folder + sanitize(pick.name));
             continue;

@@ -59,8 +59,12 @@ export interface StorageBackend {
   stat(key: string): Promise<ObjectInfo | undefined>;
   /** The first `length` bytes of the object (fewer when it is shorter); of that version only, when given. */
   readHead(key: string, length: number, version?: string): Promise<Buffer>;
-  /** The object's bytes as a stream (`range`: first and last byte, inclusive); undefined when there is no such object. */
-  read(key: string, range?: { start: number; end: number }): Promise<Readable | undefined>;
+  /**
+   * The object's bytes as a stream (`range`: first and last byte, inclusive); undefined when there
+   * is no such object. `chunkBytes`: how much a local read takes at a time (64 KiB by default; a
+   * stream that only passes bytes on, as an archive, pays its per-chunk costs fewer times with more).
+   */
+  read(key: string, range?: { start: number; end: number }, options?: { chunkBytes?: number }): Promise<Readable | undefined>;
   /** A path on this machine when the store keeps files here (libraries then read it directly). */
   localPath(key: string): string | undefined;
   /** Moves a complete local temporary file into the store under `key`; visible all at once. */

@@ -44,14 +44,14 @@ export class LocalStorage implements StorageBackend {
     });
   }
 
-  async read(key: string, range?: { start: number; end: number }): Promise<Readable | undefined> {
+  async read(key: string, range?: { start: number; end: number }, options?: { chunkBytes?: number }): Promise<Readable | undefined> {
     // Opened first, so a missing file is an answer rather than a stream error.
     const fh = await open(this.localPath(key), 'r').catch((err: unknown) => {
       if (errno(err) === 'ENOENT' || errno(err) === 'EISDIR') return undefined;
       throw err;
     });
     if (!fh) return undefined;
-    return fh.createReadStream(range ? { start: range.start, end: range.end } : {});
+    return fh.createReadStream({ ...(range ? { start: range.start, end: range.end } : {}), ...(options?.chunkBytes ? { highWaterMark: options.chunkBytes } : {}) });
   }
 
   private async folderFor(key: string): Promise<string> {
