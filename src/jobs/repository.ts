@@ -158,7 +158,10 @@ export class JobsRepository {
     const pick =
       only === 'any'
         ? sql`SELECT id FROM jobs WHERE ${free} ORDER BY turn, id LIMIT 1 ${skipLocked}`
-        : sql`SELECT id FROM jobs WHERE id IN (
+        : // The outer query says again that the job is free: PostgreSQL re-checks only the outer conditions
+          // of a row it waited for, so a job another runner claimed and committed meanwhile would
+          // otherwise pass on the inner read's word and be claimed twice.
+          sql`SELECT id FROM jobs WHERE ${free} AND id IN (
               SELECT id FROM (SELECT id, owner_id FROM jobs WHERE ${free} ORDER BY turn, id LIMIT ${NEWCOMER_WINDOW}) AS front
               WHERE ${nothingRunning(n, now)})
             ORDER BY turn, id LIMIT 1 ${skipLocked}`;
