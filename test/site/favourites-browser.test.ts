@@ -7,11 +7,13 @@
 // update acts on them. axe-core on the new screens; screenshots at desktop
 // and phone sizes go to /tmp/favourites-shots (not the repository).
 // On SQLite and PostgreSQL. In CI (CI=1) a missing chromium fails the suite.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import sharp from 'sharp';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { all, text } from '../../src/client/xml.js';
+import { all, int, text } from '../../src/client/xml.js';
+import { readZip } from './archive-support.js';
 import { waitForJob } from '../support/media.js';
 import { eachDatabase, TestService, type DbKind } from '../support/service.js';
 import { linkIn, partsOf, startSmtp, type TestSmtp } from '../support/smtp.js';
@@ -65,7 +67,8 @@ eachDatabase((kind: DbKind) =>
         pick_limit: LIMIT,
         acl: [
           { email: 'DEFAULT', read: 0, comp_download: 0, hires_download: 0 },
-          { email: CLIENT, read: 1, comp_download: 0, hires_download: 0 },
+          // The client may download the originals: their favourites come as one ZIP of them.
+          { email: CLIENT, read: 1, comp_download: 0, hires_download: 1 },
         ],
       });
       proofs = text(res.doc, 'gallery/uuid')!;
@@ -176,6 +179,19 @@ eachDatabase((kind: DbKind) =>
         const keywords = all((await w.client.request('GET', `/medias/${m}.xml`)).doc, 'media/keywords/keyword').map((k) => k.text);
         expect(keywords.includes('client-pick')).toBe(i < LIMIT);
       }
+    });
+
+    it('downloads the favourites as one ZIP of the originals the client may download, in the order picked', async () => {
+      await page.goto(`${home}/_favourites/${proofs}`);
+      const [download] = await Promise.all([page.waitForEvent('download'), page.locator('a', { hasText: 'Download my favourites (ZIP)' }).click()]);
+      const file = join(SHOTS, `${kind}-favourites.zip`);
+      await download.saveAs(file);
+      const { entries, files } = await readZip(readFileSync(file));
+      expect(entries).toHaveLength(LIMIT);
+      // The originals (hires_download), byte for byte as the API knows them: their sizes, and the images' own.
+      const sizes = await Promise.all([photos[0], photos[1]].map(async (m) => int((await w.client.request('GET', `/medias/${m}.xml`)).doc, 'media/file-size')));
+      expect(entries.map((e) => files.get(e.name)!.length)).toEqual(sizes);
+      for (const e of entries) expect((await sharp(files.get(e.name)!).metadata()).width).toBe(1200);
     });
 
     it('passes axe-core on the new screens, at desktop and phone sizes', async () => {
