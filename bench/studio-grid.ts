@@ -125,7 +125,7 @@ export async function benchStudioGrid(b: BenchContext): Promise<BenchLine[]> {
       await page.waitForTimeout(800);
       page.off('request', note);
       // Asked for rows the fling passed: not those of the window where it stopped.
-      const shown = new Set(await page.locator('#grid img[src]').evaluateAll((imgs) => imgs.map((i) => new URL((i as HTMLImageElement).src).pathname)));
+      const shown = new Set(await page.locator('#grid img[src]').evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).dataset.src ?? '')));
       runs.push({ firstScreen, grid, cells, images, inFlight: mostInFlight, ownInFlight, bound, flingThumbs: flung.filter((u) => !shown.has(u)).length, total: thumbs });
       await context.close();
     }
