@@ -71,7 +71,7 @@ import { uploadRoutes } from './uploads/routes.js';
 import { UsersRepository } from './users/repository.js';
 import { sessionRoutes } from './users/routes.js';
 import { UsersService } from './users/service.js';
-import { createMailer, type Mailer } from './site/mailer.js';
+import { createMailer, type Mailer } from './mail/mailer.js';
 import { PassCodec } from './site/pass.js';
 import { VisitorsRepository } from './site/signin-repository.js';
 import { SignInService, VisitorLinks } from './site/signin-service.js';

@@ -388,7 +388,7 @@ const commands: Record<string, Command> = {
       const owner = await userNamed(core, str(o, 'owner')!);
       const [{ loadConfig }, { createMailer }, { InvitationsService }, { pino }] = await Promise.all([
         import('../config.js'),
-        import('../site/mailer.js'),
+        import('../mail/mailer.js'),
         import('../invitations/service.js'),
         import('pino'),
       ]);

@@ -7,7 +7,7 @@ import type { SiteAddress } from './address.js';
 import type { SiteArchives } from './archive.js';
 import type { VisitorBudget } from './budget.js';
 import type { LightboxesService } from '../lightboxes/service.js';
-import type { Mailer } from './mailer.js';
+import type { Mailer } from '../mail/mailer.js';
 import type { SiteFrame } from './pages/signin.js';
 import type { PassCodec } from './pass.js';
 import type { SiteService } from './service.js';

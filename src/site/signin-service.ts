@@ -9,7 +9,7 @@ import { ApiError } from '../http/errors.js';
 import { MemoryCache } from '../ops/cache.js';
 import { backUnder, canonicalAddress, type SiteAddress } from './address.js';
 import { galleryHref } from './service.js';
-import type { Mailer } from './mailer.js';
+import type { Mailer } from '../mail/mailer.js';
 import type { DeadLink, SiteRow, UsedLink, VisitorsRepository } from './signin-repository.js';
 import type { LinkThrottle } from './throttle.js';
 

@@ -20,6 +20,7 @@ import type { MediaService } from '../media/service.js';
 import type { ResumableUploadsService } from '../uploads/resumable-service.js';
 import type { TusEndpoint } from '../uploads/tus-endpoint.js';
 import type { StorageBackend } from '../storage/backend.js';
+import type { MailMessage } from '../mail/messages.js';
 import { imageSources } from '../storage/image-sources.js';
 import type { UserRow } from '../store/schema.js';
 import type { Authenticator } from '../users/auth.js';
@@ -64,7 +65,7 @@ export interface StudioDeps {
   apps: AppsService;
   /** The job queue: a user's jobs (the batch edit's progress: JobQueue.status, the API's rule), and the queue for operators. */
   jobs: JobQueue;
-  /** The service's mail (SMTP_URL; the website's mailer, src/site/mailer.ts): the invitation of a new photographer. */
+  /** The service's mail (SMTP_URL; src/mail/mailer.ts): the invitation of a new photographer. */
   mailer: StudioMailer;
   /** Collections and smart collections. */
   groups: GroupsService;
@@ -78,20 +79,12 @@ export interface StudioDeps {
   artists: ArtistsService;
 }
 
-/** A message the studio mails (the invitation): its parts as nodemailer takes them. */
-export interface StudioMail {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-}
-
-/** What the studio needs of the service's mailer (the website's, built in src/app.ts; the studio imports nothing of the website). */
+/** What the studio needs of the service's mailer (src/mail/mailer.ts, built in src/app.ts). */
 export interface StudioMailer {
   /** False without SMTP_URL: the message is logged instead, and the operator is shown the link. */
   readonly mails: boolean;
   /** Starts sending; never throws (failures are logged). */
-  send(message: StudioMail, what: string, url: string): void;
+  send(message: MailMessage, what: string, url: string): void;
 }
 
 /** A request's signed-in user, their session token and what the pages show of them. */

@@ -11,7 +11,7 @@ import { ApiError } from '../../http/errors.js';
 import { INVITATION_DAYS } from '../../users/service.js';
 import { SMALL_FORM_BYTES, type Signed, type StudioKit } from '../kit.js';
 import { accountsPage, appsPage, jobQueuePage, welcomePage, type AccountItem, type AppItem } from '../pages/admin.js';
-import { invitationMessage } from '../pages/invitation-mail.js';
+import { accountInvitationMessage } from '../../mail/messages.js';
 
 const ACCOUNTS_PER_PAGE = 100;
 const APPS_SHOWN = 200;
@@ -72,7 +72,7 @@ export function adminRoutes(f: FastifyInstance, kit: StudioKit): void {
       return accountsScreen(reply, s, err.status, 1, { error: { field: 'email', message: err.message.replace('user[email]', 'The address') }, draft });
     }
     const url = `${kit.deps.config.publicUrl}/studio/welcome/${invited.token}`;
-    kit.deps.mailer.send(invitationMessage({ to: invited.user.email, url, days: INVITATION_DAYS, service: new URL(kit.deps.config.publicUrl).host }), 'studio invitation mail', url);
+    kit.deps.mailer.send(accountInvitationMessage({ to: invited.user.email, url, days: INVITATION_DAYS, service: new URL(kit.deps.config.publicUrl).host }), 'studio invitation mail', url);
     if (kit.deps.mailer.mails) return kit.redirect(reply, '/studio/admin/accounts?done=invited');
     // No mail server: this answer shows the link to the operator (it is also in the log).
     return accountsScreen(reply, s, 200, 1, { notice: 'The account was created.', link: url });

@@ -6,7 +6,7 @@
 import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { VisitorSettings } from '../config.js';
-import { invitationMessage, selectionMessage, signInMessage, type InvitationMailContent, type MailMessage, type SelectionMail, type SignInMail } from './mail.js';
+import { invitationMessage, selectionMessage, signInMessage, type InvitationMailContent, type MailMessage, type SelectionMail, type SignInMail } from './messages.js';
 
 export interface Mailer {
   /** False without SMTP_URL: what would be mailed goes to the log (a caller may show the link to the one who asked instead). */

@@ -1,0 +1,171 @@
+// Every message the service mails (the transport is mailer.ts): a plain-text part and a simple
+// HTML part in one shell, every value escaped by the JSX renderer, every value in a header line
+// made one line.
+import type { ComponentChildren } from 'preact';
+import { renderToString } from 'preact-render-to-string';
+
+/** A message as nodemailer takes it. */
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** A title fit for a header line: no control characters, bounded. */
+function oneLine(s: string): string {
+  return s.replace(/[\x00-\x1f\x7f]+/g, ' ').trim().slice(0, 200);
+}
+
+/** The message: its text's lines, and its HTML part's title and body in the one shell. */
+function message(to: string, subject: string, text: string[], title: ComponentChildren, body: ComponentChildren): MailMessage {
+  const html =
+    '<!doctype html>' +
+    renderToString(
+      <html lang="en">
+        <head>
+          <meta charset="utf-8" />
+          <title>{title}</title>
+        </head>
+        <body>{body}</body>
+      </html>,
+    );
+  return { to, subject, text: [...text, ''].join('\n'), html };
+}
+
+export interface SignInMail {
+  to: string;
+  siteTitle: string;
+  /** `<home>/_signin/<token>`. */
+  url: string;
+  /** Minutes the link stays valid. */
+  minutes: number;
+}
+
+/** A visitor's sign-in link (docs/visitors.md). */
+export function signInMessage(m: SignInMail): MailMessage {
+  const title = oneLine(m.siteTitle);
+  const validity = m.minutes === 1 ? '1 minute' : `${m.minutes} minutes`;
+  const works = `It works once, within ${validity}.`;
+  const ignore = 'If you did not ask for it, ignore this mail: nothing happens without the link.';
+  return message(
+    m.to,
+    `Sign in to ${title}`,
+    [`To sign in to ${title}, open this link:`, '', m.url, '', works, ignore],
+    <>Sign in to {title}</>,
+    <>
+      <p>
+        To sign in to <strong>{title}</strong>, open this link:
+      </p>
+      <p>
+        <a href={m.url}>Sign in to {title}</a>
+      </p>
+      <p>{works}</p>
+      <p>{ignore}</p>
+    </>,
+  );
+}
+
+export interface InvitationMailContent {
+  to: string;
+  siteTitle: string;
+  galleryName: string;
+  url: string;
+  days: number;
+  /** The photographer's words, plain text: each line a line of the mail, escaped in its HTML. */
+  message: string | undefined;
+}
+
+/** An invitation (docs/delivery.md "Invitations"): the photographer's message, then the gallery's sign-in link. */
+export function invitationMessage(m: InvitationMailContent): MailMessage {
+  const title = oneLine(m.siteTitle);
+  const gallery = oneLine(m.galleryName);
+  const validity = m.days === 1 ? '1 day' : `${m.days} days`;
+  const lines = m.message ? m.message.split('\n') : [];
+  const works = `It works once, within ${validity}; afterwards you may ask the website for a new link with this address.`;
+  return message(
+    m.to,
+    `${title}: ${gallery}`,
+    [...(lines.length ? [...lines, '', '---', ''] : []), `You are invited to see "${gallery}" on ${title}. Open this link to sign in:`, '', m.url, '', works],
+    <>
+      {gallery} on {title}
+    </>,
+    <>
+      {lines.length > 0 && (
+        <p>
+          {lines.map((line, i) => (
+            <>
+              {i > 0 && <br />}
+              {line}
+            </>
+          ))}
+        </p>
+      )}
+      <p>
+        You are invited to see <strong>{gallery}</strong> on <strong>{title}</strong>.
+      </p>
+      <p>
+        <a href={m.url}>Open {gallery}</a>
+      </p>
+      <p>{works}</p>
+    </>,
+  );
+}
+
+/** A client sent their selection: the mail to the photographer (docs/delivery.md). */
+export interface SelectionMail {
+  to: string;
+  siteTitle: string;
+  galleryName: string;
+  clientName: string | null;
+  clientEmail: string;
+  /** false: the client typed the address, no sign-in link proved it. */
+  verified: boolean;
+  count: number;
+  /** The lightbox's UUID: `GET /lightboxes/<uuid>.xml`, `GET /medias.xml?lightbox_id=<uuid>`. */
+  lightboxUuid: string;
+  /** Where the photographer reads it (the API's address of the lightbox). */
+  url: string;
+}
+
+export function selectionMessage(m: SelectionMail): MailMessage {
+  const site = oneLine(m.siteTitle);
+  const gallery = oneLine(m.galleryName);
+  const who = oneLine(m.clientName ? `${m.clientName} <${m.clientEmail}>` : m.clientEmail) + (m.verified ? '' : ' (address not verified)');
+  const photos = m.count === 1 ? '1 photo' : `${m.count} photos`;
+  const reopen = 'The selection is now read-only for the client; reopen it (lightbox[state]=open) to let them change it.';
+  return message(
+    m.to,
+    oneLine(`Selection of ${photos} from ${gallery}`),
+    [`${who} sent their selection of ${photos} from the gallery ${gallery} on ${site}.`, '', `Lightbox ${m.lightboxUuid}:`, m.url, '', reopen],
+    <>Selection from {gallery}</>,
+    <>
+      <p>
+        <strong>{who}</strong> sent their selection of {photos} from the gallery <strong>{gallery}</strong> on {site}.
+      </p>
+      <p>
+        Lightbox <a href={m.url}>{m.lightboxUuid}</a>
+      </p>
+      <p>{reopen}</p>
+    </>,
+  );
+}
+
+/** The studio's invitation of a new photographer (docs/studio.md, "Administration"). */
+export function accountInvitationMessage(m: { to: string; url: string; days: number; service: string }): MailMessage {
+  const opened = `An account of the studio at ${m.service} was opened for you.`;
+  const works = `It works once, within ${m.days} days. Then sign in with this e-mail address and your password.`;
+  return message(
+    m.to,
+    'Your studio account',
+    [opened, '', 'To choose your password, open this link:', '', m.url, '', works],
+    'Your studio account',
+    <>
+      <p>{opened}</p>
+      <p>
+        <a href={m.url}>Choose your password</a>
+      </p>
+      <p>{works}</p>
+    </>,
+  );
+}
