@@ -184,6 +184,10 @@ progress{width:100%;height:.75rem;accent-color:#0b57d0}
 .wm-about .danger-row{display:flex;align-items:center;gap:.75rem;flex-wrap:wrap}
 .wm-new{display:grid;grid-template-columns:1fr 1fr;gap:1.5rem;border-top:1px solid #e2e2de;padding-top:1rem}
 .wm-new h3{margin:0 0 .75rem}
+/* The look (strength, position, tile): side by side where they fit, stacked on a phone */
+.wm-look{display:grid;grid-template-columns:repeat(auto-fill,minmax(9rem,1fr));gap:0 1rem}
+.wm-look .field{margin-bottom:.75rem}
+.wm-edit{margin:0 0 .75rem;padding:.75rem 0;border-top:1px solid #e2e2de;border-bottom:1px solid #e2e2de}
 @media (max-width:700px){.wm-item,.wm-new{grid-template-columns:1fr}}
 `;
 
