@@ -187,6 +187,7 @@ progress{width:100%;height:.75rem;accent-color:#0b57d0}
 /* The look (strength, position, tile): side by side where they fit, stacked on a phone */
 .wm-look{display:grid;grid-template-columns:repeat(auto-fill,minmax(9rem,1fr));gap:0 1rem}
 .wm-look .field{margin-bottom:.75rem}
+.wm-look .field:last-child{grid-column:1/-1}
 .wm-edit{margin:0 0 .75rem;padding:.75rem 0;border-top:1px solid #e2e2de;border-bottom:1px solid #e2e2de}
 @media (max-width:700px){.wm-item,.wm-new{grid-template-columns:1fr}}
 `;

@@ -83,13 +83,12 @@ function LookFields(p: { suffix: string; look: Look; error?: FormError }): VNode
           </select>
         )}
       </Field>
-      <Field id={id('tile')} label="Tile" error={p.error}>
-        {(describedBy) => (
-          <span class="check">
-            <input id={id('tile')} type="checkbox" name="tile" value="yes" checked={p.look.tile} aria-describedby={describedBy} /> Repeat it over the whole photo (the position is then not used)
-          </span>
-        )}
-      </Field>
+      {/* A checkbox is its own label: the whole line is what a tap or a screen reader takes. */}
+      <div class="field">
+        <label class="check">
+          <input id={id('tile')} type="checkbox" name="tile" value="yes" checked={p.look.tile} /> Tile: repeat it over the whole photo (the position is then not used)
+        </label>
+      </div>
     </div>
   );
 }
