@@ -276,18 +276,29 @@ eachDatabase((kind) => {
       expect((await listed()).find((m) => m.uuid === textMark)).toEqual(was);
     });
 
-    it("answers 404 for another user's watermark (whatever its values) and refuses a change without the CSRF token", async () => {
+    it("answers 404 for another user's watermark or library (whatever the values) and refuses a change without the CSRF token", async () => {
       const was = (await listed()).find((m) => m.uuid === textMark)!;
+      const count = (await listed()).length;
       const other = await w.svc.user();
       const otherBrowser = await new StudioBrowser(w.svc).signIn(other);
       const otherCsrf = StudioBrowser.csrf(await otherBrowser.get('/studio/watermarks'));
       expect((await otherBrowser.post(`/studio/watermarks/${textMark}/look`, { csrf: otherCsrf, strength: '90', position: 'top' })).status).toBe(404);
       expect((await otherBrowser.post(`/studio/watermarks/${textMark}/look`, { csrf: otherCsrf, strength: 'junk', position: 'top' })).status).toBe(404);
+      // Creating in another's library with a wrong look: the library's 404 first, on both forms.
+      expect((await otherBrowser.post(`/studio/watermarks/libraries/${library}/text`, { csrf: otherCsrf, text: 'mine', strength: '900' })).status).toBe(404);
+      const form = new FormData();
+      form.append('csrf', otherCsrf);
+      form.append('strength', '900');
+      form.append('file', new Blob([await sharp({ create: { width: 8, height: 8, channels: 4, background: '#fff' } }).png().toBuffer()], { type: 'image/png' }), 'x.png');
+      const otherCookie = [...otherBrowser.jar].map(([k, v]) => `${k}=${v}`).join('; ');
+      const image = await fetch(`${w.svc.url}/studio/watermarks/libraries/${library}/image`, { method: 'POST', redirect: 'manual', headers: { cookie: otherCookie, origin: w.svc.url, 'sec-fetch-site': 'same-origin' }, body: form });
+      expect(image.status).toBe(404);
       expect((await b.post(`/studio/watermarks/${randomUUID()}/look`, { csrf, strength: '90', position: 'top' })).status).toBe(404);
       expect((await b.post('/studio/watermarks/nope/look', { csrf, strength: '90', position: 'top' })).status).toBe(404);
       expect((await b.post(`/studio/watermarks/${textMark}/look`, { strength: '90', position: 'top' })).status).toBe(403);
       expect((await b.post(`/studio/watermarks/${textMark}/look`, { csrf: 'nope', strength: '90', position: 'top' })).status).toBe(403);
       expect((await listed()).find((m) => m.uuid === textMark)).toEqual(was);
+      expect(await listed()).toHaveLength(count);
     });
   });
 });

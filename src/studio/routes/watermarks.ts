@@ -87,6 +87,9 @@ export function watermarkRoutes(f: FastifyInstance, kit: StudioKit): void {
     return { field: 'form', message: err.message };
   }
 
+  /** Another user's library is a 404 before a form's values are judged (as the API's `found`: one watermark read). */
+  const ownLibrary = (s: Signed, artistUuid: string) => artists.watermarks(s.user, artistUuid, { limit: 1, offset: 0 });
+
   f.get('/studio/watermarks', async (req, reply) => {
     const s = kit.need(req);
     const done = (req.query as { done?: string }).done;
@@ -98,12 +101,19 @@ export function watermarkRoutes(f: FastifyInstance, kit: StudioKit): void {
     const artistUuid = uuidOf(req, 'media library');
     const text = form.str('text') ?? '';
     const field = (name: string) => form.str(name);
+    const key = `text-${artistUuid}`;
+    const refused = (err: unknown) => screen(reply, s, 422, { error: refusal(err, key), draft: { form: key, text, look: lookDraft(field) } });
+    let look: WatermarkLook;
     try {
-      const look = watermarkLookInput.read(lookParams(field), undefined);
+      look = watermarkLookInput.read(lookParams(field), undefined);
+    } catch (err) {
+      await ownLibrary(s, artistUuid);
+      return refused(err);
+    }
+    try {
       await artists.createOwnWatermark(s.user, { artistUuid, isDefault: form.str('default') === 'yes', look, text });
     } catch (err) {
-      const key = `text-${artistUuid}`;
-      return screen(reply, s, 422, { error: refusal(err, key), draft: { form: key, text, look: lookDraft(field) } });
+      return refused(err);
     }
     return kit.redirect(reply, '/studio/watermarks?done=created');
   });
@@ -119,7 +129,7 @@ export function watermarkRoutes(f: FastifyInstance, kit: StudioKit): void {
       try {
         look = watermarkLookInput.read(lookParams((name) => fields.get(name)), undefined);
       } catch (err) {
-        return Promise.reject(err);
+        return ownLibrary(s, artistUuid).then(() => Promise.reject(err));
       }
       // The service may stop reading (too large, another's library): the kit then drains busboy's stream.
       const body = new PassThrough();
