@@ -39,7 +39,9 @@ function lookParams(field: (name: string) => string | undefined): Params {
 
 /** What a refused form held, to show it again as sent. */
 function lookDraft(field: (name: string) => string | undefined): Look {
-  const strength = Number(field('strength'));
+  // A blank or unreadable strength shows the default again (Number('') would be 0).
+  const sent = field('strength')?.trim();
+  const strength = sent ? Number(sent) : NaN;
   return { strength: Number.isFinite(strength) ? strength : 50, position: field('position') ?? 'center', tile: field('tile') === 'yes' };
 }
 
