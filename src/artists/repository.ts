@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../store/db.js';
 import { nowIso } from '../store/db.js';
 import type { ArtistRow, WatermarkRow } from '../store/schema.js';
+import type { WatermarkLook } from './watermark-rules.js';
 
 export type ArtistListRow = Pick<ArtistRow, 'uuid' | 'name' | 'is_default' | 'created_at'>;
 
@@ -15,6 +16,8 @@ export interface NewWatermarkRow {
   width: number | null;
   height: number | null;
   isDefault: boolean;
+  /** What is not given takes the table's default (strength 50, center, not tiled). */
+  look: WatermarkLook;
 }
 
 export class ArtistsRepository {
@@ -72,6 +75,7 @@ export class ArtistsRepository {
           width: w.width,
           height: w.height,
           is_default: w.isDefault ? 1 : 0,
+          ...lookColumns(w.look),
           created_at: nowIso(),
         })
         .execute();
@@ -81,6 +85,13 @@ export class ArtistsRepository {
   /** One watermark by its id (the access module has said the user may use it). */
   watermarkById(id: number): Promise<WatermarkRow | undefined> {
     return this.db.selectFrom('watermarks').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Changes how a watermark looks: only what `look` gives. */
+  async changeLook(watermarkId: number, look: WatermarkLook): Promise<void> {
+    const set = lookColumns(look);
+    if (Object.keys(set).length === 0) return;
+    await this.db.updateTable('watermarks').set(set).where('id', '=', watermarkId).execute();
   }
 
   /** Makes one watermark its library's default, the old default no longer one, in one transaction. */
@@ -122,4 +133,12 @@ export class ArtistsRepository {
       .executeTakeFirst();
     return row?.storage_key;
   }
+}
+
+function lookColumns(look: WatermarkLook): { strength?: number; position?: string; tile?: number } {
+  const set: { strength?: number; position?: string; tile?: number } = {};
+  if (look.strength !== undefined) set.strength = look.strength;
+  if (look.position !== undefined) set.position = look.position;
+  if (look.tile !== undefined) set.tile = look.tile ? 1 : 0;
+  return set;
 }

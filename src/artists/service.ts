@@ -14,18 +14,18 @@ import { MemoryCache } from '../ops/cache.js';
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../storage/private-files.js';
 import type { UserRow, WatermarkRow } from '../store/schema.js';
 import type { ArtistListRow, ArtistsRepository } from './repository.js';
-import { WATERMARK_IMAGE_FORMATS, WATERMARK_IMAGE_MAX_BYTES, WATERMARK_IMAGE_MAX_PIXELS, watermarkTextProblem } from './watermark-rules.js';
+import { WATERMARK_IMAGE_FORMATS, WATERMARK_IMAGE_MAX_BYTES, WATERMARK_IMAGE_MAX_PIXELS, watermarkTextProblem, type WatermarkLook } from './watermark-rules.js';
 
 export interface PageWindow {
   limit: number;
   offset: number;
 }
 
-/** A watermark is a text or an image file (a path the operator names). */
-export type NewWatermark = { artistUuid: string; isDefault: boolean } & ({ text: string; file?: undefined } | { file: string; text?: undefined });
+/** A watermark is a text or an image file (a path the operator names), and how it looks (the table's defaults for what is not given). */
+export type NewWatermark = { artistUuid: string; isDefault: boolean; look?: WatermarkLook } & ({ text: string; file?: undefined } | { file: string; text?: undefined });
 
 /** A photographer's own watermark: a text, or an uploaded image (its name as sent, and its bytes). */
-export type OwnWatermark = { artistUuid: string; isDefault: boolean } & ({ text: string; image?: undefined } | { image: { fileName: string; stream: Readable }; text?: undefined });
+export type OwnWatermark = { artistUuid: string; isDefault: boolean; look?: WatermarkLook } & ({ text: string; image?: undefined } | { image: { fileName: string; stream: Readable }; text?: undefined });
 
 /** The preview's long edge, in pixels. */
 export const PREVIEW_MAX_EDGE = 1200;
@@ -69,17 +69,19 @@ export class ArtistsService {
   async createWatermark(input: NewWatermark): Promise<{ uuid: string }> {
     const artistId = await this.repo.idByUuid(input.artistUuid);
     if (artistId === undefined) throw notFound(`media library ${input.artistUuid}`);
-    if (input.file === undefined) return this.add(artistId, input.isDefault, { text: input.text });
+    const look = input.look ?? {};
+    if (input.file === undefined) return this.add(artistId, input.isDefault, look, { text: input.text });
     const fileName = input.file.split(/[\\/]/).pop()!;
-    return this.add(artistId, input.isDefault, { fileName, write: (partial) => copyFile(input.file, partial) });
+    return this.add(artistId, input.isDefault, look, { fileName, write: (partial) => copyFile(input.file, partial) });
   }
 
   /** A watermark of one of the user's own media libraries (404 otherwise): a text, or an uploaded image streamed to DATA_DIR. */
   async createOwnWatermark(user: Pick<UserRow, 'id'>, input: OwnWatermark): Promise<{ uuid: string }> {
     const artistId = await this.access.requireOne(user, 'artist', input.artistUuid, { notFound: 'media library' });
-    if (input.image === undefined) return this.add(artistId, input.isDefault, { text: input.text });
+    const look = input.look ?? {};
+    if (input.image === undefined) return this.add(artistId, input.isDefault, look, { text: input.text });
     const { stream, fileName } = input.image;
-    return this.add(artistId, input.isDefault, {
+    return this.add(artistId, input.isDefault, look, {
       fileName,
       write: async (partial) => {
         let bytes = 0;
@@ -102,6 +104,16 @@ export class ArtistsService {
   }
 
   /**
+   * Changes how one of the user's watermarks looks (404 for another's): what `look` gives, the rest
+   * as it was. An extension (the API has no update): the renditions already made keep their pixels,
+   * as after a delete or a new default; those made from then on draw the new look (docs/watermarks.md).
+   */
+  async changeLook(user: Pick<UserRow, 'id'>, watermarkUuid: string, look: WatermarkLook): Promise<void> {
+    const mark = await this.ownWatermark(user, watermarkUuid);
+    await this.repo.changeLook(mark.id, look);
+  }
+
+  /**
    * Deletes one of the user's watermarks (404 for another's). Medias that named it name none from
    * then on; renditions already made keep their pixels (docs/watermarks.md).
    */
@@ -119,7 +131,8 @@ export class ArtistsService {
   async preview(user: Pick<UserRow, 'id'>, watermarkUuid: string, read: PhotoReader): Promise<Buffer> {
     const mark = await this.ownWatermark(user, watermarkUuid);
     const photoKey = await this.repo.latestPhotoRendition(user.id);
-    const key = `${mark.uuid}\n${photoKey ?? ''}`;
+    // The look is in the key: a changed watermark is drawn again, never served as it was.
+    const key = `${mark.uuid}\n${mark.strength}\n${mark.position}\n${mark.tile}\n${photoKey ?? ''}`;
     const cached = this.previews.get(key);
     if (cached) return cached;
     // sharp is loaded here, not at start: the admin command line's commands start without it.
@@ -141,7 +154,7 @@ export class ArtistsService {
   }
 
   /** Adds a text, or an image written by `write` to a private partial file, checked, then renamed into place: whole or not at all. */
-  private async add(artistId: number, isDefault: boolean, what: { text: string } | { fileName: string; write: (partial: string) => Promise<void> }): Promise<{ uuid: string }> {
+  private async add(artistId: number, isDefault: boolean, look: WatermarkLook, what: { text: string } | { fileName: string; write: (partial: string) => Promise<void> }): Promise<{ uuid: string }> {
     const uuid = randomUUID();
     let image: { fileName: string; storageKey: string; width: number; height: number } | undefined;
     if ('text' in what) {
@@ -160,6 +173,7 @@ export class ArtistsService {
         width: image?.width ?? null,
         height: image?.height ?? null,
         isDefault,
+        look,
       });
     } catch (err) {
       // No row names the file: it would never be found again.

@@ -18,3 +18,20 @@ export function watermarkTextProblem(text: string): string | undefined {
   if (/[\u0000-\u001f\u007f]/.test(text)) return 'the text holds control characters';
   return undefined;
 }
+
+/**
+ * Where a watermark may be placed, as `position` (the watermarks table, the API's `position`): the
+ * renditions' overlay (src/renditions/ladder.ts) has a gravity for each, and for nothing else.
+ */
+export const WATERMARK_POSITIONS = ['top-left', 'top', 'top-right', 'left', 'center', 'right', 'bottom-left', 'bottom', 'bottom-right'] as const;
+export type WatermarkPosition = (typeof WATERMARK_POSITIONS)[number];
+/** Opacity in percent: `strength` is 0–100 (the table's default 50). */
+export const WATERMARK_STRENGTH_MIN = 0;
+export const WATERMARK_STRENGTH_MAX = 100;
+
+/** How a watermark looks: what is not given is unchanged (on creation: the table's default). */
+export interface WatermarkLook {
+  strength?: number;
+  position?: WatermarkPosition;
+  tile?: boolean;
+}

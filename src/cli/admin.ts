@@ -304,6 +304,9 @@ const commands: Record<string, Command> = {
       text: { type: 'string', value: 'T', help: 'the text (give --text or --file)' },
       file: { type: 'string', value: 'PATH', help: 'an image, copied into DATA_DIR (give --text or --file)' },
       default: { type: 'boolean', help: "make it the library's default (the previous default stops being one)" },
+      strength: { type: 'string', value: '0-100', help: 'its opacity in percent (50 by default)' },
+      position: { type: 'string', value: 'P', help: 'center (the default), top-left, top, top-right, left, right, bottom-left, bottom or bottom-right' },
+      tile: { type: 'string', value: 'yes|no', help: 'yes: repeated over the whole picture, whatever the position (no by default)' },
     },
     async run(core, o) {
       const artistUuid = str(o, 'artist')!;
@@ -311,7 +314,22 @@ const commands: Record<string, Command> = {
       const file = str(o, 'file', false);
       if ((text === undefined) === (file === undefined)) throw new UsageError('give exactly one of --text or --file');
       const isDefault = o.default === true;
-      const { uuid } = await core.artists.createWatermark(file !== undefined ? { artistUuid, isDefault, file } : { artistUuid, isDefault, text: text! });
+      // The one reading of a watermark's look (the studio's too): the same checks and messages.
+      const [{ Params }, { watermarkLookInput }] = await Promise.all([import('../http/params.js'), import('../artists/watermark-input.js')]);
+      const p = new Params();
+      for (const option of ['strength', 'position', 'tile']) {
+        const v = str(o, option, false);
+        if (v !== undefined) p.add(`watermark[${option}]`, v);
+      }
+      let look;
+      try {
+        look = watermarkLookInput.read(p, undefined);
+      } catch (err) {
+        // The declaration names its parameters; the operator typed options.
+        if (err instanceof ApiError) throw new UsageError(err.message.replace(/watermark\[(\w+)\]/g, '--$1'));
+        throw err;
+      }
+      const { uuid } = await core.artists.createWatermark(file !== undefined ? { artistUuid, isDefault, look, file } : { artistUuid, isDefault, look, text: text! });
       return { json: { uuid }, text: `watermark created (${uuid})` };
     },
   },

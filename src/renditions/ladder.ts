@@ -10,7 +10,7 @@
 // pipeline): a picture that cannot be made in time fails, it is not retried.
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { WATERMARK_IMAGE_MAX_PIXELS, WATERMARK_TEXT_MAX } from '../artists/watermark-rules.js';
+import { WATERMARK_IMAGE_MAX_PIXELS, WATERMARK_TEXT_MAX, type WatermarkPosition } from '../artists/watermark-rules.js';
 import sharp, { type OverlayOptions, type Sharp } from 'sharp';
 
 /** Long edges of the ladder, smallest first. */
@@ -175,9 +175,9 @@ function exifOf(options: LadderOptions): Record<string, Record<string, string>> 
   return { IFD0: ifd0 };
 }
 
-const GRAVITY: Record<string, string> = {
+/** A gravity for every position the rules allow (WATERMARK_POSITIONS): the type says none is missing. */
+const POSITION_GRAVITY: Record<WatermarkPosition, string> = {
   center: 'centre',
-  centre: 'centre',
   'top-left': 'northwest',
   top: 'north',
   'top-right': 'northeast',
@@ -187,6 +187,8 @@ const GRAVITY: Record<string, string> = {
   bottom: 'south',
   'bottom-right': 'southeast',
 };
+/** 'centre' too, which the overlay has always read as center. */
+const GRAVITY: Record<string, string> = { ...POSITION_GRAVITY, centre: 'centre' };
 
 /** The watermark for a rung `width` × `height`: a quarter of the short edge high (text) or a third of the width (image). */
 async function watermarkOverlay(w: WatermarkSpec, width: number, height: number): Promise<OverlayOptions[]> {

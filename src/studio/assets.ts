@@ -48,7 +48,12 @@ button.danger{background:#b3261e}
 .list li{display:flex;flex-wrap:wrap;justify-content:space-between;gap:.5rem;padding:.6rem 0;border-bottom:1px solid #e2e2de}
 .list li:last-child{border-bottom:0}
 .pick{display:grid;grid-template-columns:repeat(auto-fill,minmax(6.5rem,1fr));gap:.5rem;border:0;padding:0;margin:0}
-.pick label{display:flex;flex-direction:column;align-items:center;gap:.2rem;font-weight:400;font-size:.8rem;border:1px solid #e2e2de;border-radius:6px;padding:.3rem;background:#fff;cursor:pointer}
+.pick label{display:flex;flex-direction:column;align-items:center;gap:.2rem;font-weight:400;font-size:.8rem;border:1px solid #e2e2de;border-radius:6px;padding:.3rem;background:#fff;cursor:pointer;min-width:0;overflow-wrap:anywhere;text-align:center}
+/* A cell no wider than its track and a name broken anywhere (cameras name files without spaces): an
+   unbroken name stuck out over the next cell and widened the page past a phone's screen, which then
+   moved sideways under the finger (test/studio/studio-settings-phone-browser.test.ts). A fieldset is
+   as wide as its content's min-content by default: not these. */
+fieldset.field{min-width:0}
 .pick img{width:100%;height:4.5rem;object-fit:contain;background:#ececec}
 .pick .none{display:flex;align-items:center;justify-content:center;height:4.5rem;width:100%;background:#ececec;color:#555}
 .qr{width:12rem;height:12rem;background:#fff;padding:.5rem}
@@ -184,6 +189,11 @@ progress{width:100%;height:.75rem;accent-color:#0b57d0}
 .wm-about .danger-row{display:flex;align-items:center;gap:.75rem;flex-wrap:wrap}
 .wm-new{display:grid;grid-template-columns:1fr 1fr;gap:1.5rem;border-top:1px solid #e2e2de;padding-top:1rem}
 .wm-new h3{margin:0 0 .75rem}
+/* The look (strength, position, tile): side by side where they fit, stacked on a phone */
+.wm-look{display:grid;grid-template-columns:repeat(auto-fill,minmax(9rem,1fr));gap:0 1rem}
+.wm-look .field{margin-bottom:.75rem}
+.wm-look .field:last-child{grid-column:1/-1}
+.wm-edit{margin:0 0 .75rem;padding:.75rem 0;border-top:1px solid #e2e2de;border-bottom:1px solid #e2e2de}
 @media (max-width:700px){.wm-item,.wm-new{grid-template-columns:1fr}}
 `;
 

@@ -236,7 +236,9 @@ export function makeKit(deps: StudioDeps): StudioKit {
       await new Promise<void>((resolve, reject) => {
         let bb: busboy.Busboy;
         try {
-          bb = busboy({ headers: req.headers, limits: { files: 1, fields: 4, fieldSize: 1024, parts: 6 } });
+          // Fields beyond the limit are dropped without a word: room for the largest form's (a
+          // watermark image's: csrf, default, strength, position, tile) and a few to spare.
+          bb = busboy({ headers: req.headers, limits: { files: 1, fields: 8, fieldSize: 1024, parts: 10 } });
         } catch {
           reject(new ApiError('bad_request', 'The form could not be read.'));
           return;

@@ -336,6 +336,22 @@ eachDatabase((kind) => {
       const defaults = await db().selectFrom('watermarks').select('uuid').where('artist_id', '=', artist.id).where('is_default', '=', 1).execute();
       expect(defaults).toHaveLength(1);
       humanTextOf(await admin(target, 'watermark', 'create', '--artist', artistUuid, '--text', 'human'));
+      expect(await byUuid(plain.uuid as string)).toMatchObject({ strength: 50, position: 'center', tile: 0 });
+
+      // The look, read through the studio's declaration (artists/watermark-input.ts): the same refusals.
+      const looked = jsonOf(await admin(target, 'watermark', 'create', '--artist', artistUuid, '--text', 'look', '--strength', '30', '--position', 'bottom-left', '--tile', 'yes', '--json'));
+      expect(await byUuid(looked.uuid as string)).toMatchObject({ strength: 30, position: 'bottom-left', tile: 1 });
+      const before = (await db().selectFrom('watermarks').select('id').where('artist_id', '=', artist.id).execute()).length;
+      for (const [option, value, message] of [
+        ['--strength', '101', '--strength must be a whole number from 0 to 100'],
+        ['--position', 'middle', '--position must be one of top-left, top, top-right'],
+        ['--tile', 'maybe', '--tile must be yes or no'],
+      ]) {
+        const refused = await admin(target, 'watermark', 'create', '--artist', artistUuid, '--text', 'nope', option, value);
+        expect(refused.code).not.toBe(0);
+        expect(refused.stderr).toContain(message);
+      }
+      expect(await db().selectFrom('watermarks').select('id').where('artist_id', '=', artist.id).execute()).toHaveLength(before);
     });
 
     it('lightbox create --json prints {uuid}', async () => {

@@ -1,7 +1,8 @@
 // The studio's watermarks in a real browser (chromium through playwright-core), at desktop and
 // phone sizes: a text watermark added by the form, an image one uploaded from a file, both
 // previewed on the user's photo (the previews load as images), the default changed and one
-// deleted; the screen passes axe-core with no serious or critical violation and breaks no CSP
+// deleted; a new one's look chosen and an existing one's changed (strength, position, tile), read
+// back through the signed API, the preview image's pixels changing with it; the screen passes axe-core with no serious or critical violation and breaks no CSP
 // rule. Screenshots land in /tmp/shots-wm/ (outside the repository).
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -51,7 +52,7 @@ describe.skipIf(!chromiumPresent)('the studio watermarks in a browser', () => {
     await w?.svc.close();
   });
 
-  const marks = async () => all((await w.client.request('GET', `/artists/${w.user.defaultArtistUuid}/watermarks.xml`)).doc, 'watermarks/watermark');
+  const marks = async (view: 'list' | 'details' = 'list') => all((await w.client.request('GET', `/artists/${w.user.defaultArtistUuid}/watermarks.xml`, { view })).doc, 'watermarks/watermark');
 
   for (const [name, viewport, scale] of VIEWPORTS) {
     it(`adds, previews, makes default and deletes watermarks at ${name} size; the screen passes axe`, async () => {
@@ -61,9 +62,9 @@ describe.skipIf(!chromiumPresent)('the studio watermarks in a browser', () => {
       page.on('console', (m) => {
         if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(m.text());
       });
-      // Every request of the screens answers, the browser's own favicon probe aside.
+      // Every request of the screens answers, the browser's own favicon probe and the look refused on purpose aside.
       page.on('response', (r) => {
-        if (r.status() >= 400 && !r.url().endsWith('/favicon.ico')) problems.push(`${r.status()} ${r.url()}`);
+        if (r.status() >= 400 && !r.url().endsWith('/favicon.ico') && !(r.status() === 422 && r.url().endsWith('/look'))) problems.push(`${r.status()} ${r.url()}`);
       });
       await page.goto(`${w.svc.url}/studio/signin`);
       await page.getByLabel('E-mail address').fill(w.user.email);
@@ -75,9 +76,14 @@ describe.skipIf(!chromiumPresent)('the studio watermarks in a browser', () => {
       expect(await axe(page), `empty at ${name}`).toEqual([]);
       const before = (await marks()).length;
 
-      await page.getByLabel('Text', { exact: true }).fill(`© Ann Lee ${name}`);
-      await page.getByRole('button', { name: 'Add the text watermark' }).click();
+      const newText = page.locator('form').filter({ has: page.getByRole('button', { name: 'Add the text watermark' }) });
+      await newText.getByLabel('Text', { exact: true }).fill(`© Ann Lee ${name}`);
+      await newText.getByLabel('Strength', { exact: true }).fill('70');
+      await newText.getByLabel('Position', { exact: true }).selectOption('top-left');
+      await newText.getByRole('button', { name: 'Add the text watermark' }).click();
       await page.waitForURL('**/studio/watermarks?done=created');
+      const made = (await marks('details')).find((m) => text(m, 'text') === `© Ann Lee ${name}`)!;
+      expect([text(made, 'strength'), text(made, 'position'), text(made, 'tile')]).toEqual(['70', 'top-left', 'false']);
       await page.getByLabel('Image', { exact: true }).setInputFiles(logoFile);
       await page.getByRole('button', { name: 'Upload the image watermark' }).click();
       await page.waitForURL('**/studio/watermarks?done=created');
@@ -87,6 +93,8 @@ describe.skipIf(!chromiumPresent)('the studio watermarks in a browser', () => {
 
       // Every preview is drawn and loads as an image.
       const previews = page.locator('img.wm-preview');
+      // They load lazily: each is brought into view (on a phone most are below the fold).
+      for (const img of await previews.all()) await img.scrollIntoViewIfNeeded();
       await expect.poll(() => previews.evaluateAll((imgs) => imgs.every((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0)), { timeout: 30_000 }).toBe(true);
       expect(await previews.count()).toBe(before + 2);
       expect(await axe(page), `listed at ${name}`).toEqual([]);
@@ -96,6 +104,41 @@ describe.skipIf(!chromiumPresent)('the studio watermarks in a browser', () => {
       await page.getByRole('button', { name: /^Make default mark\.png/ }).last().press('Enter');
       await page.waitForURL('**/studio/watermarks?done=default');
       expect((await marks()).filter((m) => text(m, 'default') === 'true').map((m) => text(m, 'file-name'))).toEqual(['mark.png']);
+
+      // The look of the image one: strength, position and tile on its own form; the preview is
+      // drawn again (another address, other pixels) and the signed API reads the change back.
+      const imageItem = page.locator('li.wm-item').filter({ hasText: 'mark.png' }).last();
+      const previewOf = async (item: typeof imageItem) => {
+        const img = item.locator('img.wm-preview');
+        await img.scrollIntoViewIfNeeded();
+        await expect.poll(() => img.evaluate((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0), { timeout: 30_000 }).toBe(true);
+        const src = (await img.getAttribute('src'))!;
+        // The bytes the page shows, fetched in the page (its session).
+        const bytes = await page.evaluate(async (u) => Array.from(new Uint8Array(await (await fetch(u)).arrayBuffer())), src);
+        return { src, pixels: await sharp(Buffer.from(bytes)).raw().toBuffer() };
+      };
+      const was = await previewOf(imageItem);
+      await imageItem.getByLabel('Strength', { exact: true }).fill('90');
+      await imageItem.getByLabel('Position', { exact: true }).selectOption({ label: 'Bottom right' });
+      await imageItem.getByRole('checkbox', { name: /^Tile: repeat it over the whole photo/ }).check();
+      await imageItem.getByRole('button', { name: /^Save the look of mark\.png/ }).click();
+      await page.waitForURL('**/studio/watermarks?done=look');
+      const saved = (await marks('details')).filter((m) => text(m, 'file-name') === 'mark.png').pop()!;
+      expect([text(saved, 'strength'), text(saved, 'position'), text(saved, 'tile')]).toEqual(['90', 'bottom-right', 'true']);
+      const changedItem = page.locator('li.wm-item').filter({ hasText: 'mark.png' }).last();
+      await expect.poll(() => changedItem.getByLabel('Strength', { exact: true }).inputValue()).toBe('90');
+      const now2 = await previewOf(changedItem);
+      expect(now2.src).not.toBe(was.src);
+      expect(now2.pixels.length).toBe(was.pixels.length);
+      expect(now2.pixels.equals(was.pixels)).toBe(false);
+      // A refused value comes back on its field, said to assistive technology.
+      await changedItem.getByLabel('Strength', { exact: true }).fill('150');
+      await changedItem.getByRole('button', { name: /^Save the look of mark\.png/ }).click();
+      expect(await page.getByRole('alert').filter({ hasText: /whole number from 0 to 100/ }).isVisible()).toBe(true);
+      expect((await marks('details')).filter((m) => text(m, 'file-name') === 'mark.png').map((m) => text(m, 'strength'))).not.toContain('150');
+      expect(await axe(page), `a refused look at ${name}`).toEqual([]);
+      await page.screenshot({ path: join(SHOTS, `watermarks-look-refused-${name}.png`), fullPage: true });
+      await page.goto(`${w.svc.url}/studio/watermarks`);
 
       // Deleting the text one needs the confirmation.
       const label = `“© Ann Lee ${name}”`;

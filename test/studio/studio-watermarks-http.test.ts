@@ -2,7 +2,9 @@
 // a text and an uploaded image, read back through the signed API; a file that is no image
 // refused on its field; the preview a bounded JPEG, on a grey canvas and then on the user's
 // latest photo; the default; deleting one (the medias that named it name none); another
-// user's library or watermark 404; CSRF refused.
+// user's library or watermark 404; CSRF refused. The look (strength, position, tile): chosen on
+// creation and changed on an existing one, read back through the signed API, refused on its
+// field, drawn by the preview where it says; another user's 404, CSRF refused.
 import { randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -36,6 +38,9 @@ eachDatabase((kind) => {
       width: text(m, 'width'),
       height: text(m, 'height'),
       isDefault: text(m, 'default') === 'true',
+      strength: text(m, 'strength'),
+      position: text(m, 'position'),
+      tile: text(m, 'tile'),
     }));
   };
   const cookie = () => [...b.jar].map(([k, v]) => `${k}=${v}`).join('; ');
@@ -173,6 +178,127 @@ eachDatabase((kind) => {
       expect(await readdir(join(w.svc.config.dataDir, 'watermarks'))).toEqual([]);
       expect((await w.svc.db.selectFrom('medias').select('watermark_id').where('id', '=', id).executeTakeFirstOrThrow()).watermark_id).toBeNull();
       expect((await preview(imageMark)).status).toBe(404);
+    });
+  });
+  describe('the look: strength, position, tile', () => {
+    /** The red channel's largest value in a region of the preview (the photo is #204080: text drawn white raises it). */
+    const redMax = async (jpeg: Buffer, region: 'top-left' | 'bottom-right') => {
+      const { width, height } = await sharp(jpeg).metadata();
+      const w3 = Math.floor(width! / 3);
+      const h3 = Math.floor(height! / 3);
+      const area = region === 'top-left' ? { left: 0, top: 0, width: w3, height: h3 } : { left: width! - w3, top: height! - h3, width: w3, height: h3 };
+      // stats() reads the whole input, not what extract() cut: cut first.
+      return (await sharp(await sharp(jpeg).extract(area).toBuffer()).stats()).channels[0].max;
+    };
+
+    it('creates text and image watermarks with the chosen look, read back through the signed API; a wrong value is refused on its field and nothing is kept', async () => {
+      const res = await b.post(`/studio/watermarks/libraries/${library}/text`, { csrf, text: 'Tiled', strength: '80', position: 'bottom-right', tile: 'yes' });
+      expect(res.status).toBe(303);
+      const tiled = (await listed()).find((m) => m.text === 'Tiled')!;
+      expect(tiled).toMatchObject({ strength: '80', position: 'bottom-right', tile: 'true' });
+
+      // Without the checkbox, not tiled; the table's defaults are what the forms offer.
+      expect((await b.post(`/studio/watermarks/libraries/${library}/text`, { csrf, text: 'Plain', strength: '50', position: 'center' })).status).toBe(303);
+      expect((await listed()).find((m) => m.text === 'Plain')).toMatchObject({ strength: '50', position: 'center', tile: 'false' });
+
+      const png = await sharp({ create: { width: 200, height: 80, channels: 4, background: { r: 255, g: 255, b: 255, alpha: 1 } } }).png().toBuffer();
+      const form = new FormData();
+      form.append('csrf', csrf);
+      form.append('strength', '35');
+      form.append('position', 'top-left');
+      form.append('tile', 'yes');
+      form.append('file', new Blob([png], { type: 'image/png' }), 'corner.png');
+      expect((await postImage(form)).status).toBe(303);
+      expect((await listed()).find((m) => m.fileName === 'corner.png')).toMatchObject({ strength: '35', position: 'top-left', tile: 'true' });
+
+      const count = (await listed()).length;
+      for (const [values, field, message] of [
+        [{ strength: '101', position: 'center' }, `strength-text-${library}`, /whole number from 0 to 100/],
+        [{ strength: '-1', position: 'center' }, `strength-text-${library}`, /whole number from 0 to 100/],
+        [{ strength: '4.5', position: 'center' }, `strength-text-${library}`, /whole number/],
+        [{ strength: '50', position: 'middle' }, `position-text-${library}`, /one of top-left, top, top-right/],
+      ] as const) {
+        const refused = await b.post(`/studio/watermarks/libraries/${library}/text`, { csrf, text: 'Nope', ...values });
+        expect(refused.status).toBe(422);
+        expect(fieldError(refused.body, field)).toMatch(message);
+        // The form comes back as sent.
+        expect(refused.body).toContain('value="Nope"');
+      }
+      const bad = new FormData();
+      bad.append('csrf', csrf);
+      bad.append('strength', '500');
+      bad.append('position', 'center');
+      bad.append('file', new Blob([png], { type: 'image/png' }), 'bad.png');
+      const refused = await postImage(bad);
+      expect(refused.status).toBe(422);
+      expect(fieldError(await refused.text(), `strength-file-${library}`)).toMatch(/whole number from 0 to 100/);
+      expect(await listed()).toHaveLength(count);
+      expect((await readdir(join(w.svc.config.dataDir, 'watermarks'))).filter((f) => f.endsWith('.part'))).toEqual([]);
+    });
+
+    it('changes the look of a watermark: the signed API reads it back and the preview draws it where it says', async () => {
+      const before = (await listed()).find((m) => m.uuid === textMark)!;
+      expect(before).toMatchObject({ strength: '50', position: 'center', tile: 'false' });
+      const centred = (await preview(textMark)).body;
+
+      expect((await b.post(`/studio/watermarks/${textMark}/look`, { csrf, strength: '100', position: 'top-left' })).status).toBe(303);
+      expect((await listed()).find((m) => m.uuid === textMark)).toMatchObject({ strength: '100', position: 'top-left', tile: 'false' });
+      const topLeft = (await preview(textMark)).body;
+      expect(topLeft.equals(centred)).toBe(false);
+      // On the blue photo: white in the top-left third, none in the bottom-right one.
+      expect(await redMax(topLeft, 'top-left')).toBeGreaterThan(0xc0);
+      expect(await redMax(topLeft, 'bottom-right')).toBeLessThan(0x60);
+
+      expect((await b.post(`/studio/watermarks/${textMark}/look`, { csrf, strength: '100', position: 'top-left', tile: 'yes' })).status).toBe(303);
+      expect((await listed()).find((m) => m.uuid === textMark)).toMatchObject({ tile: 'true' });
+      expect(await redMax((await preview(textMark)).body, 'bottom-right')).toBeGreaterThan(0xc0);
+
+      // Strength 0: nothing is drawn.
+      expect((await b.post(`/studio/watermarks/${textMark}/look`, { csrf, strength: '0', position: 'top-left', tile: 'yes' })).status).toBe(303);
+      const none = (await preview(textMark)).body;
+      expect(await redMax(none, 'top-left')).toBeLessThan(0x60);
+      expect(await redMax(none, 'bottom-right')).toBeLessThan(0x60);
+
+      // The screen shows the saved look, and a preview address of its own for it (the browser keeps a preview a minute).
+      const page = await b.get('/studio/watermarks');
+      expect(page.body).toContain(`/studio/watermarks/${textMark}/preview.jpg?look=0-top-left-1`);
+      expect(page.body).toMatch(new RegExp(`id="strength-${textMark}"[^>]*value="0"`));
+    }, 60_000);
+
+    it('refuses a wrong value on its field and changes nothing', async () => {
+      const was = (await listed()).find((m) => m.uuid === textMark)!;
+      const refused = await b.post(`/studio/watermarks/${textMark}/look`, { csrf, strength: 'lots', position: 'center', tile: 'yes' });
+      expect(refused.status).toBe(422);
+      expect(fieldError(refused.body, `strength-${textMark}`)).toMatch(/whole number from 0 to 100/);
+      const wrongPlace = await b.post(`/studio/watermarks/${textMark}/look`, { csrf, strength: '40', position: 'everywhere' });
+      expect(wrongPlace.status).toBe(422);
+      expect(fieldError(wrongPlace.body, `position-${textMark}`)).toMatch(/one of/);
+      expect((await listed()).find((m) => m.uuid === textMark)).toEqual(was);
+    });
+
+    it("answers 404 for another user's watermark or library (whatever the values) and refuses a change without the CSRF token", async () => {
+      const was = (await listed()).find((m) => m.uuid === textMark)!;
+      const count = (await listed()).length;
+      const other = await w.svc.user();
+      const otherBrowser = await new StudioBrowser(w.svc).signIn(other);
+      const otherCsrf = StudioBrowser.csrf(await otherBrowser.get('/studio/watermarks'));
+      expect((await otherBrowser.post(`/studio/watermarks/${textMark}/look`, { csrf: otherCsrf, strength: '90', position: 'top' })).status).toBe(404);
+      expect((await otherBrowser.post(`/studio/watermarks/${textMark}/look`, { csrf: otherCsrf, strength: 'junk', position: 'top' })).status).toBe(404);
+      // Creating in another's library with a wrong look: the library's 404 first, on both forms.
+      expect((await otherBrowser.post(`/studio/watermarks/libraries/${library}/text`, { csrf: otherCsrf, text: 'mine', strength: '900' })).status).toBe(404);
+      const form = new FormData();
+      form.append('csrf', otherCsrf);
+      form.append('strength', '900');
+      form.append('file', new Blob([await sharp({ create: { width: 8, height: 8, channels: 4, background: '#fff' } }).png().toBuffer()], { type: 'image/png' }), 'x.png');
+      const otherCookie = [...otherBrowser.jar].map(([k, v]) => `${k}=${v}`).join('; ');
+      const image = await fetch(`${w.svc.url}/studio/watermarks/libraries/${library}/image`, { method: 'POST', redirect: 'manual', headers: { cookie: otherCookie, origin: w.svc.url, 'sec-fetch-site': 'same-origin' }, body: form });
+      expect(image.status).toBe(404);
+      expect((await b.post(`/studio/watermarks/${randomUUID()}/look`, { csrf, strength: '90', position: 'top' })).status).toBe(404);
+      expect((await b.post('/studio/watermarks/nope/look', { csrf, strength: '90', position: 'top' })).status).toBe(404);
+      expect((await b.post(`/studio/watermarks/${textMark}/look`, { strength: '90', position: 'top' })).status).toBe(403);
+      expect((await b.post(`/studio/watermarks/${textMark}/look`, { csrf: 'nope', strength: '90', position: 'top' })).status).toBe(403);
+      expect((await listed()).find((m) => m.uuid === textMark)).toEqual(was);
+      expect(await listed()).toHaveLength(count);
     });
   });
 });

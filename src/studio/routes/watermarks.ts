@@ -1,12 +1,16 @@
 // Watermarks (docs/watermarks.md, docs/studio.md "Watermarks"): every change through
 // ArtistsService on the API's access rule (a library or watermark of another user is a 404),
-// the preview drawn by the renditions' own overlay (ArtistsService.preview).
+// the look (strength, position, tile) read by the one declaration the admin command reads too
+// (artists/watermark-input.ts), the preview drawn by the renditions' own overlay
+// (ArtistsService.preview).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PassThrough } from 'node:stream';
 import { isUuid } from '../../access/uuid.js';
+import { watermarkLookInput, type WatermarkLook } from '../../artists/watermark-input.js';
 import { ApiError } from '../../http/errors.js';
+import { Params } from '../../http/params.js';
 import { SMALL_FORM_BYTES, type Signed, type StudioKit } from '../kit.js';
-import { watermarksPage, type FormError, type LibraryItem } from '../pages/watermarks.js';
+import { watermarksPage, type Draft, type FormError, type LibraryItem, type Look } from '../pages/watermarks.js';
 
 /** Libraries and watermarks one screen lists (a photographer has one library, usually a few watermarks). */
 const LIBRARIES_SHOWN = 20;
@@ -16,7 +20,30 @@ const NOTICES: Record<string, string> = {
   created: 'The watermark was added.',
   default: 'The default watermark was changed.',
   deleted: 'The watermark was deleted.',
+  look: 'The look was saved. Photos rendered from now on show it; those already made keep theirs.',
 };
+
+/**
+ * A form's look fields as the input declaration's parameters (its whitelist and its 422s). The
+ * forms always hold the tile checkbox, so its absence means no (a checkbox sends nothing).
+ */
+function lookParams(field: (name: string) => string | undefined): Params {
+  const p = new Params();
+  for (const name of ['strength', 'position'] as const) {
+    const v = field(name);
+    if (v !== undefined) p.add(`watermark[${name}]`, v);
+  }
+  p.add('watermark[tile]', field('tile') === 'yes' ? 'yes' : 'no');
+  return p;
+}
+
+/** What a refused form held, to show it again as sent. */
+function lookDraft(field: (name: string) => string | undefined): Look {
+  // A blank or unreadable strength shows the default again (Number('') would be 0).
+  const sent = field('strength')?.trim();
+  const strength = sent ? Number(sent) : NaN;
+  return { strength: Number.isFinite(strength) ? strength : 50, position: field('position') ?? 'center', tile: field('tile') === 'yes' };
+}
 
 export function watermarkRoutes(f: FastifyInstance, kit: StudioKit): void {
   const { artists } = kit.deps;
@@ -26,7 +53,7 @@ export function watermarkRoutes(f: FastifyInstance, kit: StudioKit): void {
     return uuid;
   };
 
-  async function screen(reply: FastifyReply, s: Signed, status: number, extra: { notice?: string; error?: FormError; draftText?: string } = {}) {
+  async function screen(reply: FastifyReply, s: Signed, status: number, extra: { notice?: string; error?: FormError; draft?: Draft } = {}) {
     const { artists: owned } = await artists.list(s.user, { limit: LIBRARIES_SHOWN, offset: 0 });
     const libraries: LibraryItem[] = [];
     for (const a of owned) {
@@ -35,18 +62,35 @@ export function watermarkRoutes(f: FastifyInstance, kit: StudioKit): void {
         uuid: a.uuid,
         name: a.name,
         more: Math.max(0, found.total - found.watermarks.length),
-        watermarks: found.watermarks.map((w) => ({ uuid: w.uuid, text: w.text, fileName: w.file_name, width: w.width, height: w.height, isDefault: w.is_default === 1 })),
+        watermarks: found.watermarks.map((w) => ({
+          uuid: w.uuid,
+          text: w.text,
+          fileName: w.file_name,
+          width: w.width,
+          height: w.height,
+          isDefault: w.is_default === 1,
+          look: { strength: w.strength, position: w.position, tile: w.tile === 1 },
+        })),
       });
     }
     return kit.send(reply, status, watermarksPage({ viewer: s.viewer, libraries, ...extra }));
   }
 
-  /** A 422 of the service as the field it names ("text: …", "file: …"). */
-  function refusal(err: unknown, artist: string): FormError {
+  /**
+   * A 422 as the field of the form it names: the service's "text: …", "file: …", or the look's
+   * "watermark[strength] …"; `form` is the suffix of that form's field ids.
+   */
+  function refusal(err: unknown, form: string): FormError {
     if (!(err instanceof ApiError) || err.status !== 422) throw err;
-    const m = /^(text|file): (.*)$/s.exec(err.message);
-    return m ? { artist, field: m[1], message: m[2][0].toUpperCase() + m[2].slice(1) + '.' } : { artist, field: 'form', message: err.message };
+    const own = /^(text|file): (.*)$/s.exec(err.message);
+    if (own) return { field: form, message: own[2][0].toUpperCase() + own[2].slice(1) + '.' };
+    const look = /^watermark\[(strength|position|tile)\] (.*)$/s.exec(err.message);
+    if (look) return { field: `${look[1]}-${form}`, message: `${look[1][0].toUpperCase()}${look[1].slice(1)} ${look[2]}.` };
+    return { field: 'form', message: err.message };
   }
+
+  /** Another user's library is a 404 before a form's values are judged (as the API's `found`: one watermark read). */
+  const ownLibrary = (s: Signed, artistUuid: string) => artists.watermarks(s.user, artistUuid, { limit: 1, offset: 0 });
 
   f.get('/studio/watermarks', async (req, reply) => {
     const s = kit.need(req);
@@ -58,10 +102,20 @@ export function watermarkRoutes(f: FastifyInstance, kit: StudioKit): void {
     const { s, form } = kit.signedPost(req);
     const artistUuid = uuidOf(req, 'media library');
     const text = form.str('text') ?? '';
+    const field = (name: string) => form.str(name);
+    const key = `text-${artistUuid}`;
+    const refused = (err: unknown) => screen(reply, s, 422, { error: refusal(err, key), draft: { form: key, text, look: lookDraft(field) } });
+    let look: WatermarkLook;
     try {
-      await artists.createOwnWatermark(s.user, { artistUuid, isDefault: form.str('default') === 'yes', text });
+      look = watermarkLookInput.read(lookParams(field), undefined);
     } catch (err) {
-      return screen(reply, s, 422, { error: refusal(err, artistUuid), draftText: text });
+      await ownLibrary(s, artistUuid);
+      return refused(err);
+    }
+    try {
+      await artists.createOwnWatermark(s.user, { artistUuid, isDefault: form.str('default') === 'yes', look, text });
+    } catch (err) {
+      return refused(err);
     }
     return kit.redirect(reply, '/studio/watermarks?done=created');
   });
@@ -71,11 +125,18 @@ export function watermarkRoutes(f: FastifyInstance, kit: StudioKit): void {
   f.post('/studio/watermarks/libraries/:uuid/image', async (req, reply) => {
     const s = kit.need(req);
     const artistUuid = uuidOf(req, 'media library');
-    const { taken } = await kit.signedFile(req, s, (file, fields) => {
+    // The look's fields come before the file in the form: they are known when the file starts.
+    const { taken, fields } = await kit.signedFile(req, s, (file, fields) => {
+      let look: WatermarkLook;
+      try {
+        look = watermarkLookInput.read(lookParams((name) => fields.get(name)), undefined);
+      } catch (err) {
+        return ownLibrary(s, artistUuid).then(() => Promise.reject(err));
+      }
       // The service may stop reading (too large, another's library): the kit then drains busboy's stream.
       const body = new PassThrough();
       file.stream.pipe(body);
-      const made = artists.createOwnWatermark(s.user, { artistUuid, isDefault: fields.get('default') === 'yes', image: { fileName: file.fileName || 'watermark', stream: body } });
+      const made = artists.createOwnWatermark(s.user, { artistUuid, isDefault: fields.get('default') === 'yes', look, image: { fileName: file.fileName || 'watermark', stream: body } });
       made.catch(() => file.stream.unpipe(body));
       return made;
     });
@@ -83,7 +144,8 @@ export function watermarkRoutes(f: FastifyInstance, kit: StudioKit): void {
       if (!taken) throw new ApiError('invalid_parameter', 'file: choose an image');
       await taken;
     } catch (err) {
-      return screen(reply, s, 422, { error: refusal(err, artistUuid) });
+      const key = `file-${artistUuid}`;
+      return screen(reply, s, 422, { error: refusal(err, key), draft: { form: key, look: lookDraft((name) => fields.get(name)) } });
     }
     return kit.redirect(reply, '/studio/watermarks?done=created');
   });
@@ -97,9 +159,27 @@ export function watermarkRoutes(f: FastifyInstance, kit: StudioKit): void {
   f.post('/studio/watermarks/:uuid/delete', { bodyLimit: SMALL_FORM_BYTES }, async (req, reply) => {
     const { s, form } = kit.signedPost(req);
     const uuid = uuidOf(req, 'watermark');
-    if (form.str('confirm') !== 'yes') return screen(reply, s, 422, { error: { artist: '', field: 'form', message: 'Tick “Yes, delete” to delete the watermark.' } });
+    if (form.str('confirm') !== 'yes') return screen(reply, s, 422, { error: { field: 'form', message: 'Tick “Yes, delete” to delete the watermark.' } });
     await artists.deleteWatermark(s.user, uuid);
     return kit.redirect(reply, '/studio/watermarks?done=deleted');
+  });
+
+  // How one looks. An extension (the API has no update): renditions already made keep their pixels
+  // (docs/watermarks.md, "Changing a watermark"); the preview is drawn again with the new look.
+  f.post('/studio/watermarks/:uuid/look', { bodyLimit: SMALL_FORM_BYTES }, async (req, reply) => {
+    const { s, form } = kit.signedPost(req);
+    const uuid = uuidOf(req, 'watermark');
+    const field = (name: string) => form.str(name);
+    let look: WatermarkLook;
+    try {
+      look = watermarkLookInput.read(lookParams(field), undefined);
+    } catch (err) {
+      // Another user's watermark is a 404 before its form's values are judged.
+      await artists.changeLook(s.user, uuid, {});
+      return screen(reply, s, 422, { error: refusal(err, uuid), draft: { form: uuid, look: lookDraft(field) } });
+    }
+    await artists.changeLook(s.user, uuid, look);
+    return kit.redirect(reply, '/studio/watermarks?done=look');
   });
 
   // The watermark on the user's latest photo (or a grey canvas), as the renditions draw it.
