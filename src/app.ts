@@ -325,8 +325,9 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     const media = new MediaService(mediaRepo, fileLife, uploads, access, groupsRepo, jobs, log, renditions);
     const groups = new GroupsService(groupsRepo, media, fileLife, access);
     const galleries = new GalleriesService(new GalleriesRepository(store.db), access, fileLife, config.galleryListCap);
-    // The studio's resumable uploads (tus): received under DATA_DIR, ended through the media service (src/uploads/resumable-service.ts).
-    const tusReceived = tusFiles(config.dataDir, config.uploadExpirySeconds);
+    // The studio's resumable uploads (tus): received under DATA_DIR, or in the bucket with S3, ended through the media service (src/uploads/resumable-service.ts).
+    const tusReceived = await tusFiles(config.dataDir, config.uploadExpirySeconds, storage);
+    closers.push(() => tusReceived.close?.());
     const resumable = new ResumableUploadsService(new ResumableUploadsRepository(store.db), media, access, tusReceived, { maxOpenPerUser: RESUMABLE_OPEN_PER_USER, config }, log);
 
     // Visitors: sign-in links by mail (or to the log), the pass cookie, the password throttle.

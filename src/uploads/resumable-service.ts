@@ -21,11 +21,11 @@ export const UPLOAD_ID = /^([1-9][0-9]{0,15})-([0-9a-f]{32})$/;
 
 /** Where the tus endpoint keeps what it received, as this service needs it. */
 export interface ReceivedFiles {
-  /** The whole file of upload `id`, for the pipeline; undefined while bytes are missing, or when it is gone. */
+  /** The whole file of upload `id` (on this machine, or an object in the store), for the pipeline; undefined while bytes are missing, or when it is gone. */
   complete(id: string): Promise<StoredSource | undefined>;
   /** Its content probe (probe.ts), computed from the bytes received. */
   probe(id: string, size: number): Promise<string>;
-  /** What is left of upload `id` (its bytes, its tus record); nothing there is not an error. */
+  /** What is left of upload `id` (its bytes, its tus record; S3: its multipart upload too); nothing there is not an error. */
   remove(id: string): Promise<void>;
 }
 
