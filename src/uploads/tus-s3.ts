@@ -144,6 +144,11 @@ class PrivateS3Store extends S3Store {
     }
   }
 
+  /** tus termination (DELETE by the owner): everything of the upload, as the sweep removes it. */
+  override async remove(key: string): Promise<void> {
+    await this.discard(key);
+  }
+
   close(): void {
     this.client.destroy();
   }
