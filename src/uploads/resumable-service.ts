@@ -150,6 +150,13 @@ export class ResumableUploadsService {
         await this.repo.release(id);
         return { ...outcomeOf(row), state: 'receiving' };
       }
+      if (source.size !== Number(row.file_size)) {
+        // Never a media: only a store that lost track of the offset makes this (two nodes writing
+        // one S3 upload at once, which nothing orders: docs/studio.md, Uploads).
+        const reason = `the file arrived with ${source.size} bytes instead of the ${row.file_size} announced: send it again`;
+        await this.settled(id, 'refused', null, reason);
+        return { ...outcomeOf(row), state: 'refused', reason };
+      }
       const probe = await this.files.probe(id, source.size);
       const existing = (await this.media.duplicates(user, [{ size: source.size, probe }])).get(`${source.size}/${probe}`);
       if (existing) {

@@ -27,11 +27,11 @@ import type { S3Storage } from '../storage/s3.js';
 import { ScavengePacer } from '../storage/young-gc.js';
 import type { UserRow } from '../store/schema.js';
 import { contentProbe } from './probe.js';
-import { ResumableUploadsService, UPLOAD_ID, type ReceivedFiles } from './resumable-service.js';
+import { ResumableUploadsService, UPLOAD_ID } from './resumable-service.js';
+import type { Datastore, TusFiles } from './tus-files.js';
 
 export const TUS_PATH = '/studio/uploads/tus';
 
-type Datastore = ConstructorParameters<typeof Server>[0]['datastore'];
 type User = Pick<UserRow, 'id'>;
 type TusRefusal = { status_code: number; body: string };
 
@@ -81,16 +81,6 @@ class PrivateConfigstore extends FileConfigstore {
   override async set(key: string, value: Parameters<FileConfigstore['set']>[1]): Promise<void> {
     await writeFile(join(this.dir, `${key}.json`), JSON.stringify(value), { mode: PRIVATE_FILE_MODE });
   }
-}
-
-/** The tus datastore, and what ResumableUploadsService needs of what it received. */
-export interface TusFiles extends ReceivedFiles {
-  datastore: Datastore;
-  /** The datastore's name of upload `id` (S3: its object key, under the store's prefix). */
-  storeIdOf(id: string): string;
-  /** The upload id a datastore name stands for; undefined for any other name. */
-  uploadIdOf(storeId: string): string | undefined;
-  close?(): void;
 }
 
 /** The tus files for this media store: in the bucket with S3, under DATA_DIR otherwise. */

@@ -18,7 +18,7 @@ import { ensurePrivateDir } from '../storage/private-files.js';
 import { RESUMABLE_PREFIX } from '../storage/object-keys.js';
 import type { S3Storage } from '../storage/s3.js';
 import { contentProbe } from './probe.js';
-import type { TusFiles } from './tus-endpoint.js';
+import type { TusFiles } from './tus-files.js';
 
 /** Bytes per S3 part (S3's floor is 5 MiB; 10 000 parts of 8 MiB hold 80 GB, beyond which the store grows them). */
 export const TUS_PART_BYTES = 8 * 1024 * 1024;
