@@ -12,5 +12,10 @@ export interface TusFiles extends ReceivedFiles {
   storeIdOf(id: string): string;
   /** The upload id a datastore name stands for; undefined for any other name. */
   uploadIdOf(storeId: string): string | undefined;
+  /**
+   * Files this node keeps only while a request is being received (S3: a body's part files), left
+   * behind by a process that died: those unchanged since `olderThanMs` go. Returns how many.
+   */
+  sweepScratch?(olderThanMs: number): Promise<number>;
   close?(): void;
 }

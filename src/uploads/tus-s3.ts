@@ -9,7 +9,7 @@
 // Loaded only with S3 storage, like the AWS SDK it needs (src/storage/factory.ts).
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import stream from 'node:stream';
 import { S3Store, type MetadataValue } from '@tus/s3-store';
@@ -201,6 +201,18 @@ export function s3TusFiles(storage: S3Storage, scratch: string, expirySeconds: n
         return body;
       }),
     remove: (id) => datastore.discard(`${objectPrefix}${id}`),
+    // A part file being written is appended to as the body arrives: one unchanged since the upload expiry belongs to nobody.
+    async sweepScratch(olderThanMs) {
+      let removed = 0;
+      for (const name of await readdir(scratch).catch(() => [] as string[])) {
+        const info = await stat(join(scratch, name)).catch(() => undefined);
+        if (info?.isFile() && info.mtimeMs <= olderThanMs) {
+          await rm(join(scratch, name), { force: true });
+          removed++;
+        }
+      }
+      return removed;
+    },
     close: () => datastore.close(),
   };
 }

@@ -9,7 +9,7 @@
 // upload removed by its owner or swept after its expiry leaves no multipart upload, no object;
 // another user's upload is a 404 on either node.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -206,7 +206,7 @@ eachDatabase((kind) => {
       expect(await objects(key)).toEqual([]);
     });
 
-    it('leaves no multipart upload nor object behind an upload its owner removes, or that the sweep removes once expired', async () => {
+    it('leaves no multipart upload nor object behind an upload its owner removes, or that the sweep removes once expired (with part files a crash left)', async () => {
       const data = video(10 * MiB);
       // Removed by its owner (tus termination), from the other node.
       const url = await tus.created({ filename: 'gone.mp4', size: data.length });
@@ -223,13 +223,18 @@ eachDatabase((kind) => {
       const leftId = left.split('/').pop()!;
       const leftKey = `resumable/${leftId}`;
       expect((await tus.patch(left, 0, data.subarray(0, PART + MiB))).status).toBe(204);
+      // And a part file a crashed process left on this node.
+      const orphan = join(w.svc.config.dataDir, 'uploads-tus-parts', 'orphan-0');
+      await writeFile(orphan, 'left by a crash');
       await w.svc.service.sweep(new Date());
+      expect((await stat(orphan)).size).toBeGreaterThan(0);
       expect(await openMultipartUploads(s3)).toContain(leftKey);
       expect((await objects(leftKey)).sort()).toEqual([leftKey + '.info', leftKey + '.part']);
       const swept = await w.svc.service.sweep(new Date(Date.now() + 3601 * 1000));
       expect(swept.resumable).toBeGreaterThanOrEqual(1);
       expect(await openMultipartUploads(s3)).not.toContain(leftKey);
       expect(await objects(leftKey)).toEqual([]);
+      await expect(stat(orphan)).rejects.toThrow();
       expect((await tus.head(left)).status).toBe(404);
       expect((await there.head(left)).status).toBe(404);
       expect((await there.finish(leftId)).status).toBe(404);
