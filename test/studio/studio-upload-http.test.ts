@@ -3,7 +3,7 @@
 // the end through the API's own pipeline (the media read back through the signed API, published
 // in the gallery), another user's upload a 404, CSRF and origin refused, the size limit, a bogus
 // file refused by sniffing, a duplicate skipped, the end exactly once, an abandoned upload swept.
-import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -237,7 +237,6 @@ eachDatabase((kind) => {
       expect(stored.storage_key).toMatch(/^originals\//);
       const reader = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
       const head = await reader.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: stored.storage_key! }));
-      reader.destroy();
       expect(head.ContentLength).toBe(jpeg.length);
       expect(head.ContentType).toBe('image/jpeg');
       expect(await openMultipartUploads(s3)).not.toContain(`resumable/${id}`);
@@ -246,6 +245,11 @@ eachDatabase((kind) => {
       const bogus = await tus.upload({ filename: 'b.jpg' }, plainText(), 1);
       expect(bogus.state).toBe('refused');
       expect(await mediaCount(w)).toBe(1);
+      // Whatever the end (a media, a duplicate, a refusal), nothing of the uploads stays in the bucket.
+      const left = await reader.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: 'resumable/' }));
+      reader.destroy();
+      expect(left.Contents ?? []).toEqual([]);
+      expect(await openMultipartUploads(s3)).toEqual([]);
     });
   });
 });
