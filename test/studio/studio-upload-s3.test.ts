@@ -7,13 +7,13 @@
 // nodes cannot share, the same upload is cut and resumed on the one node. Then: the upload ends
 // once, in the API pipeline, and the original served by the service has the bytes sent; an
 // upload removed by its owner or swept after its expiry leaves no multipart upload, no object;
-// another user's upload is a 404 on either node.
+// an object of the wrong length is refused at the end; another user's upload is a 404 on either node.
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { find, text } from '../../src/client/xml.js';
 import { FileUrls } from '../../src/storage/file-urls.js';
@@ -238,6 +238,23 @@ eachDatabase((kind) => {
       expect((await tus.head(left)).status).toBe(404);
       expect((await there.head(left)).status).toBe(404);
       expect((await there.finish(leftId)).status).toBe(404);
+    });
+
+    it('refuses, never makes a media of, an upload whose object in the bucket is not the length announced', async () => {
+      // What two nodes writing one upload at once could assemble (docs/studio.md, Uploads), put in the bucket by hand.
+      const data = video(2 * MiB);
+      const url = await tus.created({ filename: 'damaged.mp4', size: data.length });
+      const id = url.split('/').pop()!;
+      expect((await tus.patch(url, 0, data.subarray(0, MiB))).status).toBe(204);
+      await bucket.send(new PutObjectCommand({ Bucket: s3.bucket, Key: `resumable/${id}`, Body: Buffer.concat([data, data.subarray(0, 4096)]) }));
+      const before = await w.svc.db.selectFrom('medias').select('id').where('owner_id', '=', w.user.id).execute();
+      const outcome = await via(tus, other.url).finish(id);
+      expect(outcome.body.state).toBe('refused');
+      expect(outcome.body.reason).toMatch(/arrived with 2101248 bytes instead of the 2097152 announced/);
+      expect(await w.svc.db.selectFrom('medias').select('id').where('owner_id', '=', w.user.id).execute()).toEqual(before);
+      // And what it left in the bucket is gone.
+      expect(await objects(`resumable/${id}`)).toEqual([]);
+      expect(await openMultipartUploads(s3)).not.toContain(`resumable/${id}`);
     });
 
     it("answers 404 for another user's upload on either node, and leaves it as it was", async () => {
