@@ -20,7 +20,7 @@ const MiB = 1024 * 1024;
 const CHUNK = 16 * MiB;
 
 /** Random bytes after a real JPEG: sniffed as a JPEG, and no two runs alike. */
-async function writeTestFile(path: string, size: number): Promise<void> {
+export async function writeTestFile(path: string, size: number): Promise<void> {
   const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#336699' } }).jpeg().toBuffer();
   const out = createWriteStream(path);
   out.write(jpeg);
@@ -36,7 +36,7 @@ async function writeTestFile(path: string, size: number): Promise<void> {
 }
 
 /** One request whose body is streamed from a range of the file (the client never holds it). */
-function streamed(url: string, method: string, headers: Record<string, string | number>, filePath?: string, range?: { start: number; end: number }): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+export function streamed(url: string, method: string, headers: Record<string, string | number>, filePath?: string, range?: { start: number; end: number }): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method, headers });
     req.on('response', (res) => {
@@ -54,7 +54,7 @@ function streamed(url: string, method: string, headers: Record<string, string | 
 }
 
 /** A studio session as the sign-in form makes it; the session cookie and the scripts' CSRF token. */
-async function studioSession(b: BenchContext): Promise<{ cookie: string; csrf: string }> {
+export async function studioSession(b: Pick<BenchContext, 'url' | 'user'>): Promise<{ cookie: string; csrf: string }> {
   const form = await fetch(`${b.url}/studio/signin`);
   const pre = form.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
   const token = /name="csrf" value="([^"]+)"/.exec(await form.text())![1];

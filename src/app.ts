@@ -325,8 +325,9 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     const media = new MediaService(mediaRepo, fileLife, uploads, access, groupsRepo, jobs, log, renditions);
     const groups = new GroupsService(groupsRepo, media, fileLife, access);
     const galleries = new GalleriesService(new GalleriesRepository(store.db), access, fileLife, config.galleryListCap);
-    // The studio's resumable uploads (tus): received under DATA_DIR, ended through the media service (src/uploads/resumable-service.ts).
-    const tusReceived = tusFiles(config.dataDir, config.uploadExpirySeconds);
+    // The studio's resumable uploads (tus): received under DATA_DIR, or in the bucket with S3, ended through the media service (src/uploads/resumable-service.ts).
+    const tusReceived = await tusFiles(config.dataDir, config.uploadExpirySeconds, storage);
+    closers.push(() => tusReceived.close?.());
     const resumable = new ResumableUploadsService(new ResumableUploadsRepository(store.db), media, access, tusReceived, { maxOpenPerUser: RESUMABLE_OPEN_PER_USER, config }, log);
 
     // Visitors: sign-in links by mail (or to the log), the pass cookie, the password throttle.
@@ -408,6 +409,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       // Temporary files are this machine's: every node sweeps its own, without the lock.
       if (local) await part('temporary files', async () => {
         result.tempFiles = await uploads.sweepTempFiles(now.getTime());
+        result.tempFiles += (await tusReceived.sweepScratch?.(now.getTime() - config.uploadExpirySeconds * 1000)) ?? 0;
       });
       if (shared) await part('finished jobs', async () => {
         result.jobs = await jobs.purgeFinished(new Date(now.getTime() - config.jobs.retentionSeconds * 1000));
@@ -422,6 +424,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     };
     // Temporary files of a crashed process go before this one serves: nothing half-received outlives a restart.
     await uploads.sweepTempFiles(Date.now()).catch((err: unknown) => log.error({ err }, 'start-up sweep of temporary files failed'));
+    await tusReceived.sweepScratch?.(Date.now() - config.uploadExpirySeconds * 1000).catch((err: unknown) => log.error({ err }, 'start-up sweep of tus part files failed'));
     const cleanup = new PeriodicTask('cleanup sweep', sweepIntervalMs(config.uploadExpirySeconds), async () => {
       const r = await sweep(new Date(), 'local');
       if (duties.work) await exclusive.run('cleanup-sweep', async () => Object.assign(r, await sweep(new Date(), 'shared'), { tempFiles: r.tempFiles }));

@@ -2,6 +2,7 @@
 // random bytes, so no user input ever reaches a path or an S3 key.
 //   incoming/<media-uuid>/<random>   where step 2 of an upload writes; never served
 //   originals/<media-uuid>/<random>  a verified original, written by the service only
+//   resumable/<upload id>[.info|.part] a studio upload arriving in an S3 store (ids are the service's: UPLOAD_ID)
 import { randomBytes } from 'node:crypto';
 import { isUuid } from '../access/uuid.js';
 
@@ -29,3 +30,10 @@ export function newIncomingKey(mediaUuid: string): string {
 export function isSafeKey(key: string): boolean {
   return key.length <= 512 && SAFE_KEY.test(key);
 }
+
+/**
+ * Where the studio's resumable uploads live in an S3 store while they arrive (src/uploads/tus-s3.ts):
+ * `resumable/<upload id>` and its `.info` and `.part`. Outside `incoming/`, whose sweep would take
+ * them for orphans; the resumable uploads' own sweep removes them.
+ */
+export const RESUMABLE_PREFIX = 'resumable/';

@@ -21,11 +21,11 @@ export const UPLOAD_ID = /^([1-9][0-9]{0,15})-([0-9a-f]{32})$/;
 
 /** Where the tus endpoint keeps what it received, as this service needs it. */
 export interface ReceivedFiles {
-  /** The whole file of upload `id`, for the pipeline; undefined while bytes are missing, or when it is gone. */
+  /** The whole file of upload `id` (on this machine, or an object in the store), for the pipeline; undefined while bytes are missing, or when it is gone. */
   complete(id: string): Promise<StoredSource | undefined>;
   /** Its content probe (probe.ts), computed from the bytes received. */
   probe(id: string, size: number): Promise<string>;
-  /** What is left of upload `id` (its bytes, its tus record); nothing there is not an error. */
+  /** What is left of upload `id` (its bytes, its tus record; S3: its multipart upload too); nothing there is not an error. */
   remove(id: string): Promise<void>;
 }
 
@@ -149,6 +149,13 @@ export class ResumableUploadsService {
       if (!source) {
         await this.repo.release(id);
         return { ...outcomeOf(row), state: 'receiving' };
+      }
+      if (source.size !== Number(row.file_size)) {
+        // Never a media: only a store that lost track of the offset makes this (two nodes writing
+        // one S3 upload at once, which nothing orders: docs/studio.md, Uploads).
+        const reason = `the file arrived with ${source.size} bytes instead of the ${row.file_size} announced: send it again`;
+        await this.settled(id, 'refused', null, reason);
+        return { ...outcomeOf(row), state: 'refused', reason };
       }
       const probe = await this.files.probe(id, source.size);
       const existing = (await this.media.duplicates(user, [{ size: source.size, probe }])).get(`${source.size}/${probe}`);

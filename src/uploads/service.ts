@@ -72,11 +72,12 @@ export interface ReceivedFile {
   size: number;
 }
 
-/** A complete file another upload path received on this machine (the studio's resumable uploads). */
-export interface StoredSource {
-  path: string;
-  size: number;
-}
+/**
+ * A complete file another upload path received (the studio's resumable uploads): a file on this
+ * machine (local storage), or an object already in the store under a key of that path's own
+ * (S3: the finished multipart upload), pinned to the version that was found whole.
+ */
+export type StoredSource = { path: string; size: number } | { key: string; size: number; version?: string };
 
 /** A direct upload's file part. */
 export interface IncomingFile {
@@ -189,17 +190,27 @@ export class UploadsService {
       await this.storage.delete([incoming]);
       throw unprocessable(`the upload location received ${stored.size} bytes but the file has ${declaredSize}: send it again (step 2)`, false);
     }
-    const inspection = await inspectStoredObject(this.storage, incoming, stored.version);
+    return this.storeObject(media, { key: incoming, size: declaredSize, version: stored.version }, pending.file_name);
+  }
+
+  /**
+   * An object already in the store, checked where it lies (sniffed type and facts from its
+   * bytes, that version only) and moved to a fresh original key with the type it really has:
+   * step 3's end, and the studio's resumable uploads to S3. Throws ObjectGone when the object
+   * went or changed meanwhile.
+   */
+  private async storeObject(media: UploadingMedia, source: { key: string; size: number; version?: string }, fileName: string): Promise<VerifiedFile> {
+    const inspection = await inspectStoredObject(this.storage, source.key, source.version);
     const file: VerifiedFile = {
       storageKey: newOriginalKey(media.uuid),
-      size: declaredSize,
+      size: source.size,
       mimeType: inspection.type.mimeType,
-      fileName: pending.file_name,
+      fileName,
       facts: inspection.facts,
     };
     await this.files.recordUnpublished(file.storageKey);
     try {
-      await this.storage.promote(incoming, file.storageKey, file.mimeType, stored.version);
+      await this.storage.promote(source.key, file.storageKey, file.mimeType, source.version);
     } catch (err) {
       await this.files.remove([file.storageKey]);
       throw err;
@@ -222,13 +233,21 @@ export class UploadsService {
   }
 
   /**
-   * A complete file that another path received on this machine (the studio's tus endpoint):
-   * checked as a direct upload is (size limit, sniffed type, facts) and moved into the store at
-   * a fresh original key (the local store takes the file itself; with S3 the caller removes it).
+   * A complete file that another path received (the studio's tus endpoint), checked against the
+   * size limit and then as the path it arrived by is: a file on this machine as a direct upload
+   * (sniffed, read, put into the store; the local store takes the file itself, with S3 the caller
+   * removes it), an object already in the store as step 3 checks one (sniffed and read where it
+   * lies, copied to its original key, the source removed). Throws ObjectGone when such an object
+   * went or changed meanwhile.
    */
   async takeStored(media: UploadingMedia & { fileName: string }, source: StoredSource, contentProbe?: string): Promise<VerifiedFile> {
     if (source.size > this.settings.config.maxUploadBytes) throw unprocessable(`the file is larger than the ${this.settings.config.maxUploadBytes} bytes allowed`, true);
-    return { ...(await this.storeLocalFile(media, source, sanitizeFileName(media.fileName))), contentProbe };
+    const fileName = sanitizeFileName(media.fileName);
+    if ('key' in source) {
+      if (source.size === 0) throw unprocessable('the file is empty', true);
+      return { ...(await this.storeObject(media, source, fileName)), contentProbe };
+    }
+    return { ...(await this.storeLocalFile(media, source, fileName)), contentProbe };
   }
 
   /** A complete file on this machine: sniffed, read for its facts, moved into the store under a fresh original key. */

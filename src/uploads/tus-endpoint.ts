@@ -1,10 +1,12 @@
-// The studio's tus endpoint (docs/studio.md, Uploads): @tus/server with its file store under
-// DATA_DIR/uploads-tus (0700, files 0600) whatever the media store is — a finished file then
-// goes into the store once, moved (local) or put (S3), by the API's pipeline. (@tus/s3-store
-// keeps an upload as an S3 multipart upload and reads its parts back with ListParts, which
-// s3rver, the S3 server the tests run, does not implement: it could not be tested here, and
-// a finished multipart object would still need the pipeline's copy to its final key.) Wired
-// to ResumableUploadsService for every decision:
+// The studio's tus endpoint (docs/studio.md, Uploads): @tus/server with the store that fits the
+// media store. Local storage: @tus/file-store under DATA_DIR/uploads-tus (0700, files 0600), and
+// the finished file is moved into the store by the API's pipeline. S3 storage: @tus/s3-store
+// (tus-s3.ts), each upload an S3 multipart upload in the bucket, so that any API node sharing the
+// database and the bucket resumes it from the offset the bucket holds; the finished object goes
+// through the pipeline as the API's direct-to-S3 uploads do (checked where it lies, copied to its
+// original key). @tus/server's locker is its default, in memory: it orders the requests of one
+// upload within a process, not across nodes (docs/studio.md says what that means). Wired to
+// ResumableUploadsService for every decision:
 // who may create an upload and send to it (the id carries its owner; every request is checked
 // against the upload's row), and what its end is (the API's pipeline, once). The studio's
 // route checks the session, the origin and the CSRF header first, then hands the request here.
@@ -19,15 +21,17 @@ import { FileConfigstore, FileStore } from '@tus/file-store';
 import { Server } from '@tus/server';
 import type { Logger } from 'pino';
 import { ApiError } from '../http/errors.js';
+import type { StorageBackend } from '../storage/backend.js';
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../storage/private-files.js';
+import type { S3Storage } from '../storage/s3.js';
 import { ScavengePacer } from '../storage/young-gc.js';
 import type { UserRow } from '../store/schema.js';
 import { contentProbe } from './probe.js';
-import { ResumableUploadsService, UPLOAD_ID, type ReceivedFiles } from './resumable-service.js';
+import { ResumableUploadsService, UPLOAD_ID } from './resumable-service.js';
+import type { Datastore, TusFiles } from './tus-files.js';
 
 export const TUS_PATH = '/studio/uploads/tus';
 
-type Datastore = ConstructorParameters<typeof Server>[0]['datastore'];
 type User = Pick<UserRow, 'id'>;
 type TusRefusal = { status_code: number; body: string };
 
@@ -79,12 +83,17 @@ class PrivateConfigstore extends FileConfigstore {
   }
 }
 
-/** The tus datastore, and what ResumableUploadsService needs of what it received. */
-export interface TusFiles extends ReceivedFiles {
-  datastore: Datastore;
+/** The tus files for this media store: in the bucket with S3, under DATA_DIR otherwise. */
+export async function tusFiles(dataDir: string, expirySeconds: number, storage: StorageBackend): Promise<TusFiles> {
+  if (storage.kind === 's3') {
+    // Loaded only with S3 storage, as the AWS SDK it needs.
+    const { s3TusFiles } = await import('./tus-s3.js');
+    return s3TusFiles(storage as S3Storage, join(dataDir, 'uploads-tus-parts'), expirySeconds);
+  }
+  return localTusFiles(dataDir, expirySeconds);
 }
 
-export function tusFiles(dataDir: string, expirySeconds: number): TusFiles {
+function localTusFiles(dataDir: string, expirySeconds: number): TusFiles {
   const expirationPeriodInMilliseconds = expirySeconds * 1000;
   const whole = async (datastore: Datastore, storeId: string) => {
     try {
@@ -99,6 +108,8 @@ export function tusFiles(dataDir: string, expirySeconds: number): TusFiles {
   const datastore = new PrivateFileStore({ directory: dir, configstore: new PrivateConfigstore(dir), expirationPeriodInMilliseconds });
   return {
     datastore,
+    storeIdOf: (id) => id,
+    uploadIdOf: (storeId) => storeId,
     async complete(id) {
       const size = await whole(datastore, id);
       return size === undefined ? undefined : { path: join(dir, id), size };
@@ -131,8 +142,10 @@ export function tusEndpoint(files: TusFiles, uploads: ResumableUploadsService, m
     if (!user) throw { status_code: 401, body: 'Sign in first.\n' } satisfies TusRefusal;
     return user;
   };
-  const idOf = (id: string): string => {
-    if (!UPLOAD_ID.test(id)) throw { status_code: 404, body: 'Not found\n' } satisfies TusRefusal;
+  /** The upload id of a datastore name, checked (it reached tus from the request's path). */
+  const idOf = (storeId: string): string => {
+    const id = files.uploadIdOf(storeId);
+    if (id === undefined || !UPLOAD_ID.test(id)) throw { status_code: 404, body: 'Not found\n' } satisfies TusRefusal;
     return id;
   };
   const server = new Server({
@@ -143,8 +156,8 @@ export function tusEndpoint(files: TusFiles, uploads: ResumableUploadsService, m
     // Same origin only: no CORS header for anyone.
     allowedOrigins: () => false,
     // Ids are the service's: the owner's id and 128 random bits.
-    namingFunction: (req) => ResumableUploadsService.idFor(userOf(req), randomBytes(16).toString('hex')),
-    getFileIdFromRequest: (_req, last) => (last && UPLOAD_ID.test(last) ? last : undefined),
+    namingFunction: (req) => files.storeIdOf(ResumableUploadsService.idFor(userOf(req), randomBytes(16).toString('hex'))),
+    getFileIdFromRequest: (_req, last) => (last && UPLOAD_ID.test(last) ? files.storeIdOf(last) : undefined),
     generateUrl: (_req, { path, id }) => `${path}/${idOf(id)}`,
     onUploadCreate: async (req, upload) => {
       try {

@@ -1,7 +1,8 @@
 // Shared by the upload tests: small real files of each kind, the step-2
 // requests exactly as clients send them, and an in-process S3-compatible server.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import http from 'node:http';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
@@ -115,10 +116,114 @@ export interface LocalS3 {
   close(): Promise<void>;
 }
 
+// ---------------------------------------------------------------------------------------------
+// AN ADDITION TO THE TEST SERVER, not s3rver's own: ListParts and AbortMultipartUpload.
+//
+// s3rver 3.7.1 stores multipart uploads but answers ListParts (GET /<bucket>/<key>?uploadId=…)
+// and AbortMultipartUpload (DELETE /<bucket>/<key>?uploadId=…) with MethodNotAllowed
+// (https://github.com/jamhall/s3rver/issues/330), and no npm S3 emulator implements them.
+// @tus/s3-store needs both: ListParts is how it learns an upload's offset on a resume,
+// AbortMultipartUpload how an expired upload's parts go (src/uploads/tus-s3.ts). This middleware,
+// placed just before s3rver's router, answers those two requests from what s3rver's
+// FilesystemStore keeps on disk for a multipart upload (lib/stores/filesystem.js, initiateUpload and
+// putPart): `<directory>/<bucket>/._S3rver_uploads/<upload id>/` holding `key` (the object key),
+// `metadata`, and per part `<n>` (its bytes) and `<n>.md5` (its ETag, written once the part is
+// whole). The request is authenticated by s3rver's own middleware first (as s3rver checks its own:
+// the access key; it does not verify V4 signatures). Anything else that
+// names an uploadId (CompleteMultipartUpload, UploadPart) goes on to s3rver; any query parameter the
+// shim does not implement (markers, max-parts, encodings) is a 501 NotImplemented, never a guess.
+// ---------------------------------------------------------------------------------------------
+type KoaContext = {
+  method: string;
+  path: string;
+  query: Record<string, string | string[] | undefined>;
+  params?: Record<string, string>;
+  status: number;
+  body: unknown;
+};
+type KoaMiddleware = ((ctx: KoaContext, next: () => Promise<void>) => Promise<void>) & { name: string };
+const s3rverRequire = createRequire(import.meta.url);
+const s3rverAuthentication = s3rverRequire('s3rver/lib/middleware/authentication') as () => KoaMiddleware;
+const S3Error = s3rverRequire('s3rver/lib/models/error') as new (code: string, message?: string) => Error;
+
+const S3RVER_UPLOAD_ID = /^[0-9a-f]{32}$/;
+
+function multipartAdditions(directory: string): KoaMiddleware {
+  const authenticate = s3rverAuthentication();
+  const unknownUpload = () => new S3Error('NoSuchUpload', 'The specified upload does not exist.');
+  return async function multipartAdditions(ctx, next) {
+    if (!('uploadId' in ctx.query) || (ctx.method !== 'GET' && ctx.method !== 'DELETE')) return next();
+    const operation = ctx.method === 'GET' ? 'ListParts' : 'AbortMultipartUpload';
+    for (const [name, value] of Object.entries(ctx.query)) {
+      if (name === 'uploadId' || (name === 'x-id' && value === operation)) continue;
+      throw new S3Error('NotImplemented', `the test server's ${operation} addition does not implement the parameter ${name}`);
+    }
+    const m = /^\/([^/]+)\/(.+)$/.exec(ctx.path);
+    if (!m) throw new S3Error('NotImplemented', `the test server's ${operation} addition needs /<bucket>/<key>`);
+    const bucket = decodeURIComponent(m[1]!);
+    const key = decodeURIComponent(m[2]!);
+    ctx.params = { ...ctx.params, bucket, key };
+    await authenticate(ctx, async () => {
+      const uploadId = ctx.query.uploadId;
+      if (typeof uploadId !== 'string' || !S3RVER_UPLOAD_ID.test(uploadId)) throw unknownUpload();
+      if (!(await stat(join(directory, bucket)).catch(() => undefined))) throw new S3Error('NoSuchBucket', 'The specified bucket does not exist');
+      const dir = join(directory, bucket, '._S3rver_uploads', uploadId);
+      const owner = await readFile(join(dir, 'key'), 'utf8').catch(() => undefined);
+      // Gone (completed: s3rver removes the folder; or aborted), or another key's upload.
+      if (owner !== key) throw unknownUpload();
+      if (operation === 'AbortMultipartUpload') {
+        await rm(dir, { recursive: true, force: true });
+        ctx.body = null;
+        ctx.status = 204;
+        return;
+      }
+      const parts = [];
+      for (const name of await readdir(dir)) {
+        if (!/^[1-9][0-9]{0,4}$/.test(name)) continue;
+        // A part without its ETag file is still being written: S3 lists whole parts only.
+        const md5 = await readFile(join(dir, `${name}.md5`), 'utf8').catch(() => undefined);
+        if (md5 === undefined) continue;
+        const info = await stat(join(dir, name));
+        parts.push({ PartNumber: Number(name), LastModified: info.mtime.toISOString(), ETag: JSON.stringify(md5), Size: info.size });
+      }
+      parts.sort((a, b) => a.PartNumber - b.PartNumber);
+      ctx.body = {
+        ListPartsResult: {
+          '@': { xmlns: 'http://s3.amazonaws.com/doc/2006-03-01/' },
+          Bucket: bucket,
+          Key: key,
+          UploadId: uploadId,
+          PartNumberMarker: 0,
+          NextPartNumberMarker: parts.length ? parts[parts.length - 1]!.PartNumber : 0,
+          MaxParts: 10000,
+          IsTruncated: false,
+          Part: parts,
+        },
+      };
+    });
+  };
+}
+
+/** The multipart uploads s3rver still keeps for `bucket` (neither completed nor aborted), by object key. */
+export async function openMultipartUploads(s3: LocalS3): Promise<string[]> {
+  const root = join(s3.directory, s3.bucket, '._S3rver_uploads');
+  const ids = await readdir(root).catch(() => [] as string[]);
+  const keys: string[] = [];
+  for (const id of ids) {
+    const key = await readFile(join(root, id, 'key'), 'utf8').catch(() => undefined);
+    if (key !== undefined) keys.push(key);
+  }
+  return keys;
+}
+
 export async function startS3(): Promise<LocalS3> {
   const directory = await mkdtemp(join(tmpdir(), 'mps-s3-'));
   const bucket = 'test-bucket';
   const server = new S3rver({ port: 0, address: '127.0.0.1', directory, silent: true, configureBuckets: [{ name: bucket, configs: [] }] });
+  // Koa composes its middleware when the server starts: the addition goes in just before the router.
+  const stack = (server as unknown as { middleware: KoaMiddleware[] }).middleware;
+  if (stack[stack.length - 1]?.name !== 'dispatch') throw new Error("s3rver's middleware is not what the test server's multipart addition expects (router last): check its version");
+  stack.splice(stack.length - 1, 0, multipartAdditions(directory));
   const address = (await server.run()) as { port: number };
   const endpoint = `http://127.0.0.1:${address.port}`;
   return {

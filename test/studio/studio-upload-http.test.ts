@@ -3,7 +3,7 @@
 // the end through the API's own pipeline (the media read back through the signed API, published
 // in the gallery), another user's upload a 404, CSRF and origin refused, the size limit, a bogus
 // file refused by sniffing, a duplicate skipped, the end exactly once, an abandoned upload swept.
-import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import { all, find, text } from '../../src/client/xml.js';
 import { eachDatabase, TestService } from '../support/service.js';
 import { startWorld, worldOn, type World } from '../support/world.js';
 import { uuidsOf } from '../support/media.js';
-import { jpegWithExif, plainText, png, startS3, type LocalS3 } from '../api/uploads-support.js';
+import { jpegWithExif, openMultipartUploads, plainText, png, startS3, type LocalS3 } from '../api/uploads-support.js';
 import { StudioBrowser } from './studio-support.js';
 import { TUS, TusSession, wholeProbe } from './studio-upload-support.js';
 
@@ -219,31 +219,37 @@ eachDatabase((kind) => {
       await s3?.close();
     });
 
-    it('takes a file in pieces, staged on disk, into the bucket and ends it in the API pipeline; a duplicate and a bogus file are refused', async () => {
+    it('takes a file in pieces into the bucket (an S3 multipart upload, nothing on disk) and ends it in the API pipeline; a duplicate and a bogus file are refused', async () => {
       const jpeg = await jpegWithExif();
       const url = await tus.created({ filename: 'bucket.jpg', size: jpeg.length, gallery: w.rootUuid });
+      const id = url.split('/').pop()!;
       const half = Math.floor(jpeg.length / 2);
       expect((await tus.patch(url, 0, jpeg.subarray(0, half))).status).toBe(204);
+      expect(await openMultipartUploads(s3)).toContain(`resumable/${id}`);
+      await expect(stat(join(w.svc.config.dataDir, 'uploads-tus', id))).rejects.toThrow();
       expect(Number((await tus.head(url)).headers.get('upload-offset'))).toBe(half);
       expect((await tus.patch(url, half, jpeg.subarray(half))).status).toBe(204);
-      const id = url.split('/').pop()!;
       const done = await tus.finish(id);
       expect(done.body.state).toBe('done');
       expect(await galleriesOf(w, done.body.media!)).toEqual([w.rootUuid]);
-      // The file went into the bucket; the staging copy is gone.
+      // The file went into the bucket under an original key; the multipart upload is over.
       const stored = await w.svc.db.selectFrom('medias').select('storage_key').where('uuid', '=', done.body.media!).executeTakeFirstOrThrow();
       expect(stored.storage_key).toMatch(/^originals\//);
       const reader = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
       const head = await reader.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: stored.storage_key! }));
-      reader.destroy();
       expect(head.ContentLength).toBe(jpeg.length);
       expect(head.ContentType).toBe('image/jpeg');
-      await expect(stat(join(w.svc.config.dataDir, 'uploads-tus', id))).rejects.toThrow();
+      expect(await openMultipartUploads(s3)).not.toContain(`resumable/${id}`);
       const again = await tus.upload({ filename: 'again.jpg' }, jpeg);
       expect(again).toMatchObject({ state: 'duplicate', media: done.body.media });
       const bogus = await tus.upload({ filename: 'b.jpg' }, plainText(), 1);
       expect(bogus.state).toBe('refused');
       expect(await mediaCount(w)).toBe(1);
+      // Whatever the end (a media, a duplicate, a refusal), nothing of the uploads stays in the bucket.
+      const left = await reader.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: 'resumable/' }));
+      reader.destroy();
+      expect(left.Contents ?? []).toEqual([]);
+      expect(await openMultipartUploads(s3)).toEqual([]);
     });
   });
 });
