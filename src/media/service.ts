@@ -293,29 +293,27 @@ export class MediaService {
   }
 
   /**
-   * Live medias of each group: one statement for the collections; a smart collection whose ids are
-   * kept under the owner's current stamps (a page of it was read since the last relevant write) is
-   * their number, the others are evaluated in one statement.
+   * Live medias of each group. A group whose ids are kept under the owner's current stamps (a page
+   * of it was read since the last write that could change it) is their number; the others are
+   * counted, one statement for the collections, one for the smart ones.
    */
   async countGroups(user: User, groups: readonly GroupScope[]): Promise<Map<number, number>> {
     const kept = new Map<number, number>();
-    let smart: GroupScope[] = groups.filter((g) => g.kind === 'smart');
-    if (smart.length > 0) {
+    const unknown: GroupScope[] = [];
+    if (groups.length > 0) {
       const stamps = await this.repo.stamps(user.id);
-      const unknown: GroupScope[] = [];
-      for (const g of smart) {
+      for (const g of groups) {
         const scope = { group: g };
         const ids = await this.lists.fresh(listKey(user, scope), stampOf(stamps, scope))?.catch(() => undefined);
         if (ids) kept.set(g.id, ids.length);
         else unknown.push(g);
       }
-      smart = unknown;
     }
-    const [plain, counted] = await Promise.all([
-      this.repo.countCollections(user.id, groups.filter((g) => g.kind !== 'smart').map((g) => g.id)),
-      this.repo.countSmartGroups(user.id, smart),
+    const [plain, smart] = await Promise.all([
+      this.repo.countCollections(user.id, unknown.filter((g) => g.kind !== 'smart').map((g) => g.id)),
+      this.repo.countSmartGroups(user.id, unknown.filter((g) => g.kind === 'smart')),
     ]);
-    return new Map([...plain, ...kept, ...counted]);
+    return new Map([...kept, ...plain, ...smart]);
   }
 
   // ---- inside

@@ -146,10 +146,12 @@ eachDatabase((kind) => {
       gallery: await create([['gallery', 'in', picked]]),
       images: await create([['file_type', 'is', 'image']]),
       shot: await create([['shot_at', 'is_set']]),
+      // A plain collection beside them: its count in the groups list is read from the same memo.
+      collection: text((await v.client.request('POST', '/medias_groups.xml', { 'medias_collection[name]': 'C' })).doc, 'medias-collection-uuid')!,
     };
     type Name = keyof typeof groups;
     // What each collection must hold, as indexes into ms (id order): kept in step with each write below.
-    const want: Record<Name, number[]> = { title: [0, 4], rating: [0, 3], keyword: [0], gallery: [], images: [0, 1, 2, 4, 5, 6], shot: [4] };
+    const want: Record<Name, number[]> = { title: [0, 4], rating: [0, 3], keyword: [0], gallery: [], images: [0, 1, 2, 4, 5, 6], shot: [4], collection: [] };
 
     /** Every page at per_page 2, the totals, and the counts of the group and of the groups list, against `want`. */
     const check = async (after: string) => {
@@ -209,6 +211,9 @@ eachDatabase((kind) => {
     await updateMedia(v.client, ms[2], { 'media[unpublish_from_galleries]': [picked] });
     want.gallery = [6];
     await check('unpublished from the gallery');
+    await batch({ select: [ms[4], ms[6]].join(','), 'medias[add_to_medias_collections]': [groups.collection] });
+    want.collection = [4, 6];
+    await check('added to a collection');
     await updateMedia(v.client, ms[5], { 'media[date_created]': '2023-05-01T10:00:00Z' });
     want.shot = [4, 5];
     await check('a capture time set');
