@@ -43,9 +43,15 @@ const modules = {
   '019_rule_stamps': m019,
 };
 
-/** The migrations for one database: each is told the dialect it runs on. */
+/**
+ * The migrations for one database: each is told the dialect it runs on, going up and going down
+ * (010's and 019's triggers are dropped in each database's own syntax).
+ */
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
   return Object.fromEntries(
-    Object.entries(modules).map(([name, m]) => [name, { up: (db: Kysely<MigrationDb>) => m.up(db, dialect), down: m.down as Migration['down'] }]),
+    Object.entries(modules).map(([name, m]) => {
+      const down = m.down as (db: Kysely<MigrationDb>, dialect: Dialect) => Promise<void>;
+      return [name, { up: (db: Kysely<MigrationDb>) => m.up(db, dialect), down: (db: Kysely<MigrationDb>) => down(db, dialect) }];
+    }),
   );
 }
