@@ -1,7 +1,9 @@
 // Pages cost what they show (issue 22): growth ratios of the website's gallery
 // pages (first, last), media page (previous/next) and the API's gallery and
-// library, collection and lightbox lists (per_page 100, first and last page), and
-// the sitemap's last part, between a gallery of 500
+// library, collection, lightbox and smart-collection lists (per_page 100, first
+// and last page; a smart collection matching the whole library and one matching
+// 10 % of it), the groups list with counts, and the sitemap's last part, between
+// a gallery of 500
 // and one of 50 000 published medias and a library of 1 000 and one of
 // 100 000. Median of BENCH_PAGES_RUNS (30) sequential requests after warm-up,
 // on SQLite and (with BENCH_DATABASE_URL or TEST_DATABASE_URL) PostgreSQL;
@@ -36,7 +38,16 @@ interface Seeded {
   /** A collection and a lightbox holding each library's medias. */
   collections: { small: string; big: string };
   lightboxes: { small: string; big: string };
+  /** Smart collections of each library: one matching all its medias, one matching 10 % of them. */
+  smartAll: { small: string; big: string };
+  smartFew: { small: string; big: string };
 }
+
+/** A smart collection's rules as stored (src/groups/smart-rules.ts). */
+const SMART_ALL = JSON.stringify({ match: 'all', rules: [{ field: 'rating', operator: 'gte', value: '0' }] });
+// Titles are `Photo ${j}`: those ending in 0 are 10 % of a library, the fewest that still fill
+// a page of 100 in the small one (at 1 % its pages showed 9 medias against the big one's 100).
+const SMART_FEW = JSON.stringify({ match: 'all', rules: [{ field: 'title', operator: 'ends_with', value: '0' }] });
 
 interface Running {
   url: string;
@@ -137,7 +148,9 @@ async function seed(core: Core, client: MediaPortfolioClient, userId: number, ur
       await db.insertInto('media_group_medias').values(slice.map((id, k) => ({ group_id: group.id, media_id: id, position: i + k + 1 }))).execute();
       await db.insertInto('lightbox_medias').values(slice.map((id, k) => ({ lightbox_id: box.id, media_id: id, position: i + k + 1 }))).execute();
     }
-    return { uuid, collection: group.uuid, lightbox: box.uuid };
+    const smart = async (rules: string) =>
+      (await db.insertInto('media_groups').values({ uuid: randomUUID(), owner_id: userId, artist_id: a.id, kind: 'smart', name, rules, created_at: now, updated_at: now }).returning('uuid').executeTakeFirstOrThrow()).uuid;
+    return { uuid, collection: group.uuid, lightbox: box.uuid, smartAll: await smart(SMART_ALL), smartFew: await smart(SMART_FEW) };
   };
   const galleries = { small: await gallery('small', SMALL.gallery), big: await gallery('big', BIG.gallery) };
   const small = await library('small', SMALL.library);
@@ -147,6 +160,8 @@ async function seed(core: Core, client: MediaPortfolioClient, userId: number, ur
     libraries: { small: small.uuid, big: big.uuid },
     collections: { small: small.collection, big: big.collection },
     lightboxes: { small: small.lightbox, big: big.lightbox },
+    smartAll: { small: small.smartAll, big: big.smartAll },
+    smartFew: { small: small.smartFew, big: big.smartFew },
   };
 }
 
@@ -260,17 +275,30 @@ async function onDatabase(label: string, databaseUrl: string | undefined, dropDb
         headers: api,
       },
     ];
-    for (const [what, param, of] of [['collection', 'medias_group_id', s.collections], ['lightbox', 'lightbox_id', s.lightboxes]] as const) {
+    const scoped = [
+      ['collection', 'medias_group_id', s.collections, 1],
+      ['lightbox', 'lightbox_id', s.lightboxes, 1],
+      ['smart collection (rating gte 0: all)', 'medias_group_id', s.smartAll, 1],
+      ['smart collection (title ends_with 0: 10 %)', 'medias_group_id', s.smartFew, 0.1],
+    ] as const;
+    for (const [what, param, of, share] of scoped) {
       apiCases.push(
         { name: `API ${what} page 1`, small: () => `/medias.xml?${param}=${of.small}&page=1&per_page=${PER_PAGE}`, big: () => `/medias.xml?${param}=${of.big}&page=1&per_page=${PER_PAGE}`, headers: api },
         {
           name: `API ${what} last page`,
-          small: () => `/medias.xml?${param}=${of.small}&page=${lastApi(SMALL.library)}&per_page=${PER_PAGE}`,
-          big: () => `/medias.xml?${param}=${of.big}&page=${lastApi(BIG.library)}&per_page=${PER_PAGE}`,
+          small: () => `/medias.xml?${param}=${of.small}&page=${lastApi(Math.floor(SMALL.library * share))}&per_page=${PER_PAGE}`,
+          big: () => `/medias.xml?${param}=${of.big}&page=${lastApi(Math.floor(BIG.library * share))}&per_page=${PER_PAGE}`,
           headers: api,
         },
       );
     }
+    // A library's groups with their counts (its collection and its two smart collections), after their pages were read.
+    apiCases.push({
+      name: 'API groups list with counts (a library: collection, 2 smart collections)',
+      small: () => `/medias_groups.xml?view=details&artist_id=${s.libraries.small}`,
+      big: () => `/medias_groups.xml?view=details&artist_id=${s.libraries.big}`,
+      headers: api,
+    });
     // The sitemap: the big website's last part (its addresses beyond the first 50 000: the small
     // gallery's and the big one's last) against a website of about as many addresses in all.
     const bigParts = Math.ceil((1 + 2 + SMALL.gallery + BIG.gallery) / 50_000);
@@ -323,6 +351,16 @@ async function onDatabase(label: string, databaseUrl: string | undefined, dropDb
       () => db.updateTable('media_stamps').set((eb) => ({ stamp: eb('stamp', '+', 1) })).where('owner_id', '=', user.id).execute(),
       libraryPath,
       api(libraryPath),
+    );
+    const bigLibrary = await db.selectFrom('artists').select('id').where('uuid', '=', s.libraries.big).executeTakeFirstOrThrow();
+    const oneOfLibrary = await db.selectFrom('medias').select('id').where('artist_id', '=', bigLibrary.id).orderBy('id').limit(1).executeTakeFirstOrThrow();
+    const smartPath = `/medias.xml?medias_group_id=${s.smartAll.big}&page=${lastApi(BIG.library)}&per_page=${PER_PAGE}`;
+    await afterWrite(
+      `API smart collection (all) last page, ${BIG.library} medias`,
+      // A title edit moves the rule stamp only: the smart collection's ids are read again, the library's are not.
+      () => db.updateTable('medias').set({ title: `Edited ${++tick}` }).where('id', '=', oneOfLibrary.id).execute(),
+      smartPath,
+      api(smartPath),
     );
     const mem = await rssOf(running.child.pid!);
     lines.push({ name: `pages, ${label}: service RSS after the big pages (now ${mem.rss.toFixed(0)} MiB)`, value: Math.round(mem.hwm), unit: 'MiB peak', target: '< 256', ok: mem.hwm < 256 });

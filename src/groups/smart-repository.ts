@@ -11,7 +11,7 @@ import { parseStoredRules, type SmartRule, type SmartRules } from './smart-rules
 
 /** A group as the scope of medias it holds: a smart collection with its stored rules compiled. */
 export function groupScopeOf(g: Pick<GroupRow, 'id' | 'kind' | 'rules' | 'artist_id'>): GroupScope {
-  if (g.kind === 'smart') return { id: g.id, kind: 'smart', artistId: g.artist_id, condition: rulesCondition(parseStoredRules(g.rules)) };
+  if (g.kind === 'smart') return { id: g.id, kind: 'smart', artistId: g.artist_id, condition: rulesCondition(parseStoredRules(g.rules)), rulesText: g.rules ?? '' };
   return { id: g.id, kind: 'collection', artistId: g.artist_id };
 }
 

@@ -36,7 +36,14 @@ export const NO_RELATIONS: MediaRelations = { keywords: [], galleries: [], colle
  */
 export type GroupScope =
   | { id: number; kind: 'collection'; artistId: number | null }
-  | { id: number; kind: 'smart'; artistId: number | null; condition: RawBuilder<SqlBool> };
+  | {
+      id: number;
+      kind: 'smart';
+      artistId: number | null;
+      condition: RawBuilder<SqlBool>;
+      /** The stored rule set as text, read by nobody here: it keys the memo of the group's ids, so a changed set never serves the old ones. */
+      rulesText: string;
+    };
 
 /** Which of a user's live medias: narrowed by library, gallery, lightbox or group. */
 export interface MediaScope {
@@ -304,10 +311,14 @@ export class MediaRepository {
 
   // ---- scopes: which medias a listing, a batch update or a group is about
 
-  /** The owner's media stamp: it moves with every change of which medias a list scope holds, or their order (migration 009). */
-  async stamp(ownerId: number): Promise<number> {
-    const r = await this.db.selectFrom('media_stamps').select('stamp').where('owner_id', '=', ownerId).executeTakeFirst();
-    return Number(r?.stamp ?? 0);
+  /**
+   * The owner's stamps, in one primary-key lookup: `stamp` moves with every change of which medias a
+   * list scope holds, or their order (migration 010); `rule` with every other write a smart rule reads
+   * (a rule field of a media, a keyword: migration 019).
+   */
+  async stamps(ownerId: number): Promise<{ stamp: number; rule: number }> {
+    const r = await this.db.selectFrom('media_stamps').select(['stamp', 'rule_stamp']).where('owner_id', '=', ownerId).executeTakeFirst();
+    return { stamp: Number(r?.stamp ?? 0), rule: Number(r?.rule_stamp ?? 0) };
   }
 
   async count(ownerId: number, scope: MediaScope, tx: Db = this.db): Promise<number> {

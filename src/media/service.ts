@@ -4,7 +4,7 @@
 // worker). Upload mechanics are the uploads feature's; this service decides
 // what happens to the media around them. What happens to its file (going
 // live, replaced, abandoned, deleted, swept) is file-life.ts's.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import type { Access } from '../access/access.js';
@@ -292,30 +292,43 @@ export class MediaService {
     return this.repo.records(ids);
   }
 
-  /** Live medias of each group: one statement for the collections, one for the smart ones. */
+  /**
+   * Live medias of each group. A group whose ids are kept under the owner's current stamps (a page
+   * of it was read since the last write that could change it) is their number; the others are
+   * counted, one statement for the collections, one for the smart ones.
+   */
   async countGroups(user: User, groups: readonly GroupScope[]): Promise<Map<number, number>> {
+    const kept = new Map<number, number>();
+    const unknown: GroupScope[] = [];
+    if (groups.length > 0) {
+      const stamps = await this.repo.stamps(user.id);
+      for (const g of groups) {
+        const scope = { group: g };
+        const ids = await this.lists.fresh(listKey(user, scope), stampOf(stamps, scope))?.catch(() => undefined);
+        if (ids) kept.set(g.id, ids.length);
+        else unknown.push(g);
+      }
+    }
     const [plain, smart] = await Promise.all([
-      this.repo.countCollections(user.id, groups.filter((g) => g.kind !== 'smart').map((g) => g.id)),
-      this.repo.countSmartGroups(user.id, groups.filter((g) => g.kind === 'smart')),
+      this.repo.countCollections(user.id, unknown.filter((g) => g.kind !== 'smart').map((g) => g.id)),
+      this.repo.countSmartGroups(user.id, unknown.filter((g) => g.kind === 'smart')),
     ]);
-    return new Map([...plain, ...smart]);
+    return new Map([...kept, ...plain, ...smart]);
   }
 
   // ---- inside
 
   /**
-   * The scope's size and the ids of one page. A smart collection's rules read fields no stamp
-   * follows: counted and paged in SQL; any other scope is a slice of its memo (list-memo.ts).
+   * The scope's size and the ids of one page: a slice of the scope's ids kept under the owner's
+   * stamps (list-memo.ts), read once again when a stamp moved. The stamps are read before the ids.
    */
   private async window(user: User, scope: MediaScope, page: { limit: number; offset: number }): Promise<[number, number[]]> {
-    if (scope.group?.kind === 'smart') return Promise.all([this.repo.count(user.id, scope), this.repo.ids(user.id, scope, page)]);
-    const key = [user.id, scope.artistId, scope.galleryId, scope.lightboxId, scope.group?.id].join('/');
-    const stamp = await this.repo.stamp(user.id);
-    const all = await this.lists.ids(key, stamp, () => this.repo.ids(user.id, scope));
+    const stamps = await this.repo.stamps(user.id);
+    const all = await this.lists.ids(listKey(user, scope), stampOf(stamps, scope), () => this.repo.ids(user.id, scope));
     return [all.length, Array.from(all.subarray(page.offset, page.offset + page.limit))];
   }
 
-  /** Each list scope's ids under its owner's stamp. */
+  /** Each list scope's ids under its owner's stamps. */
   private readonly lists = new ListMemo();
 
   private async owned(user: User, uuid: string): Promise<MediaRow> {
@@ -466,6 +479,25 @@ export class MediaService {
     if (outcome === 'too-late') throw new ApiError('unprocessable', 'the upload took too long to complete: send the file again', { stopWithError: false });
     return outcome;
   }
+}
+
+/**
+ * What a list scope's ids are kept under in the memo. A smart collection's key also holds its
+ * library and a digest of its stored rules: a changed rule set is another key, never the old ids.
+ */
+function listKey(user: User, scope: MediaScope): string {
+  const key: unknown[] = [user.id, scope.artistId, scope.galleryId, scope.lightboxId, scope.group?.id];
+  if (scope.group?.kind === 'smart') key.push('smart', scope.group.artistId, createHash('sha256').update(scope.group.rulesText).digest('base64url'));
+  return key.join('/');
+}
+
+/**
+ * The stamp a scope's ids are kept under. Smart rules read titles, ratings, capture times, file
+ * names, MIME types and keywords, which the owner's media stamp does not follow (a title edit
+ * must not rebuild every library list): their ids are kept under both stamps.
+ */
+function stampOf(stamps: { stamp: number; rule: number }, scope: MediaScope): string {
+  return scope.group?.kind === 'smart' ? `${stamps.stamp}.${stamps.rule}` : String(stamps.stamp);
 }
 
 function liveFile(media: MediaRow): StoredFile {

@@ -73,6 +73,12 @@ export class StampedMemo<K extends {}, V> {
     this.lru = new LRUCache({ maxSize: options.maxSize, sizeCalculation: (e) => Math.max(1, e.size) });
   }
 
+  /** The value kept under `stamp` (built or still building), without building one. */
+  peek(key: K, stamp: string): Promise<V> | undefined {
+    const hit = this.lru.get(key);
+    return hit && hit.stamp === stamp ? hit.value : undefined;
+  }
+
   get(key: K, stamp: string, build: () => Promise<V>): Promise<V> {
     const hit = this.lru.get(key);
     if (hit && hit.stamp === stamp) return hit.value;

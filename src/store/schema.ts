@@ -438,10 +438,12 @@ export interface Database {
   user_invitations: UserInvitationsTable;
 }
 
-/** Per owner: moved by triggers whenever a list scope of the owner's medias may have changed (migration 009). */
+/** Per owner: moved by triggers whenever a list scope of the owner's medias may have changed (migration 010). */
 export interface MediaStampsTable {
   owner_id: number;
   stamp: number;
+  /** Moved by triggers when a field or keyword a smart rule reads changes, which `stamp` does not follow (migration 019). */
+  rule_stamp: Generated<number>;
 }
 
 // Row types: what a select of every column of each table gives.

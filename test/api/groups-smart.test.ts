@@ -1,10 +1,11 @@
 // Smart collections: rules read from medias_smart_collection[rules][...],
-// validated, and evaluated at read time (counts and listings).
+// validated, and evaluated at read time (counts and listings): a page kept in
+// memory (src/media/list-memo.ts) is never older than the last write.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { all, int, text } from '../../src/client/xml.js';
 import type { Params } from '../../src/client/params.js';
 import { eachDatabase } from '../support/service.js';
-import { createGallery, failure, insertMedias, startMediaWorld, updateMedia, uuidsOf, type MediaWorld } from '../support/media.js';
+import { createGallery, failure, insertMedias, startMediaWorld, updateMedia, uuidsOf, waitForJob, worldOn, type MediaWorld } from '../support/media.js';
 
 type Rule = [field: string, operator: string, value?: string];
 
@@ -122,5 +123,113 @@ eachDatabase((kind) => {
     const uuid = await smart([]);
     const bad = await failure(updateMedia(w.client, m.sunset, { 'media[add_to_medias_collections]': [uuid] }));
     expect(bad.status).toBe(422);
+  });
+  it('reads back every write at once: pages, totals and counts are never older than the last write', async () => {
+    // A user of their own: the medias here must not enter the other tests' collections.
+    const v = await worldOn(w.svc);
+    const ms = await insertMedias(w.svc.db, v.user, [
+      { title: 'Sunset', artist_rating: 5, keywords: ['portfolio'] },
+      { title: 'Forest', artist_rating: 1 },
+      { title: 'Lake', artist_rating: 2, keywords: ['lake'] },
+      { file_name: 'clip.mp4', mime_type: 'video/mp4', artist_rating: 4 },
+      { title: 'Sunrise', artist_rating: 0, shot_at: '2024-07-01T09:00:00.000Z' },
+      { title: 'Dunes' },
+      { title: 'Snow', artist_rating: 3 },
+    ]);
+    const g = (await v.client.createGallery(v.urlname, { name: 'Picked', parent: v.rootUuid })).doc;
+    const picked = text(g, 'gallery/uuid')!;
+    const create = async (rules: Rule[]) => text((await v.client.request('POST', '/medias_groups.xml', { 'medias_smart_collection[name]': 'S', ...ruleParams(rules) })).doc, 'medias-smart-collection-uuid')!;
+    const groups = {
+      title: await create([['title', 'contains', 'sun']]),
+      rating: await create([['rating', 'gte', '4']]),
+      keyword: await create([['keyword', 'is', 'portfolio']]),
+      gallery: await create([['gallery', 'in', picked]]),
+      images: await create([['file_type', 'is', 'image']]),
+      shot: await create([['shot_at', 'is_set']]),
+      // A plain collection beside them: its count in the groups list is read from the same memo.
+      collection: text((await v.client.request('POST', '/medias_groups.xml', { 'medias_collection[name]': 'C' })).doc, 'medias-collection-uuid')!,
+    };
+    type Name = keyof typeof groups;
+    // What each collection must hold, as indexes into ms (id order): kept in step with each write below.
+    const want: Record<Name, number[]> = { title: [0, 4], rating: [0, 3], keyword: [0], gallery: [], images: [0, 1, 2, 4, 5, 6], shot: [4], collection: [] };
+
+    /** Every page at per_page 2, the totals, and the counts of the group and of the groups list, against `want`. */
+    const check = async (after: string) => {
+      const counts = new Map(
+        all((await v.client.request('GET', '/medias_groups.xml', { view: 'details' })).doc, 'medias-groups/medias-group').map((r) => [text(r, 'uuid'), int(r, 'medias-count')]),
+      );
+      for (const name of Object.keys(groups) as Name[]) {
+        const expected = want[name].map((i) => ms[i]);
+        const pages = Math.max(1, Math.ceil(expected.length / 2));
+        const seen: string[] = [];
+        for (let page = 1; page <= pages + 1; page++) {
+          const res = await v.client.request('GET', '/medias.xml', { medias_group_id: groups[name], per_page: 2, page });
+          expect({ after, name, page, total: int(res.doc, 'total-count'), pages: int(res.doc, 'total-pages') }).toEqual({ after, name, page, total: expected.length, pages });
+          seen.push(...uuidsOf(res));
+        }
+        const one = await v.client.request('GET', `/medias_groups/${groups[name]}.xml`);
+        expect({ after, name, listed: seen, count: int(one.doc, 'medias-group/medias-count'), inList: counts.get(groups[name]) }).toEqual({
+          after,
+          name,
+          listed: expected,
+          count: expected.length,
+          inList: expected.length,
+        });
+      }
+    };
+    const batch = async (params: Params) => {
+      const res = await v.client.request('PUT', '/medias/batch_update.xml', params, { multipart: true, methodOverride: true });
+      expect(text((await waitForJob(v.client, text(res.doc, 'location')!)).doc, 'job/state')).toBe('done');
+    };
+
+    await check('nothing yet');
+    await updateMedia(v.client, ms[1], { 'media[title]': 'Sunny forest' });
+    want.title = [0, 1, 4];
+    await check('a title edited');
+    await batch({ select: [ms[2], ms[6]].join(','), 'medias[artist_rating]': 4 });
+    want.rating = [0, 2, 3, 6];
+    await check('ratings set by a batch update');
+    await updateMedia(v.client, ms[0], { 'media[artist_rating]': 2 });
+    want.rating = [2, 3, 6];
+    await check('a rating lowered');
+    await batch({ select: [ms[3], ms[5]].join(','), 'medias[add_keywords]': 'Portfolio' });
+    want.keyword = [0, 3, 5];
+    await check('a keyword added by a batch update');
+    await updateMedia(v.client, ms[0], { 'media[remove_keywords]': 'portfolio' });
+    want.keyword = [3, 5];
+    await check('a keyword removed from one media');
+    await updateMedia(v.client, ms[1], { 'media[add_keywords]': 'portfolio' });
+    want.keyword = [1, 3, 5];
+    await check('a keyword added to one media');
+    await batch({ select: [ms[3], ms[5]].join(','), 'medias[remove_keywords]': 'PORTFOLIO' });
+    want.keyword = [1];
+    await check('a keyword removed by a batch update');
+    await updateMedia(v.client, ms[2], { 'media[publish_to_galleries]': [picked] });
+    await updateMedia(v.client, ms[6], { 'media[publish_to_galleries]': [picked] });
+    want.gallery = [2, 6];
+    await check('published in a gallery');
+    await updateMedia(v.client, ms[2], { 'media[unpublish_from_galleries]': [picked] });
+    want.gallery = [6];
+    await check('unpublished from the gallery');
+    await batch({ select: [ms[4], ms[6]].join(','), 'medias[add_to_medias_collections]': [groups.collection] });
+    want.collection = [4, 6];
+    await check('added to a collection');
+    await updateMedia(v.client, ms[5], { 'media[date_created]': '2023-05-01T10:00:00Z' });
+    want.shot = [4, 5];
+    await check('a capture time set');
+    await v.client.request('DELETE', `/medias/${ms[4]}.xml`);
+    for (const name of Object.keys(want) as Name[]) want[name] = want[name].filter((i) => i !== 4);
+    await check('a media deleted');
+    await batch({ select: ms[6], 'medias[delete]': 1 });
+    for (const name of Object.keys(want) as Name[]) want[name] = want[name].filter((i) => i !== 6);
+    await check('a media deleted by a batch update');
+    await v.client.request('PUT', `/medias_groups/${groups.rating}.xml`, ruleParams([['rating', 'lte', '1']]));
+    want.rating = [1, 5];
+    await check('the rules changed');
+    await v.client.request('PUT', `/medias_groups/${groups.rating}.xml`, ruleParams([['rating', 'lte', '1'], ['title', 'is_set']]));
+    want.rating = [1, 5];
+    await v.client.request('PUT', `/medias_groups/${groups.rating}.xml`, ruleParams([['rating', 'lte', '1'], ['title', 'is', 'dunes']], 'all'));
+    want.rating = [5];
+    await check('the rules changed twice in a row');
   });
 });

@@ -1,9 +1,11 @@
-// The stamps the page memos are kept under (migration 010) move in the writing
-// transaction for every kind of write that changes a list scope or a gallery's
-// visible order, whichever feature writes it: the owner's media stamp (the
-// API's lists: src/media/list-memo.ts) and the gallery's order_stamp (the
-// website's pages: src/site/order-memo.ts). A write that changes neither
-// leaves them. On SQLite, and on PostgreSQL when TEST_DATABASE_URL is set.
+// The stamps the page memos are kept under (migrations 010 and 019) move in the
+// writing transaction for every kind of write that changes a list scope or a
+// gallery's visible order, whichever feature writes it: the owner's media stamp
+// (the API's lists: src/media/list-memo.ts), the gallery's order_stamp (the
+// website's pages: src/site/order-memo.ts), and the owner's rule stamp, which
+// with the media stamp keeps smart collections' ids (a write that can change a
+// rule's answer moves one of the two). A write that changes none leaves them.
+// On SQLite, and on PostgreSQL when TEST_DATABASE_URL is set.
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/app.js';
@@ -37,35 +39,46 @@ for (const db of ['sqlite', ...(PG ? ['postgres'] : [])] as const) {
         .returning('id')
         .executeTakeFirstOrThrow();
 
+      const stamps = async (id: number) => {
+        const r = await d.selectFrom('media_stamps').select(['stamp', 'rule_stamp']).where('owner_id', '=', id).executeTakeFirst();
+        return `${Number(r?.stamp ?? 0)}.${Number(r?.rule_stamp ?? 0)}`;
+      };
       const owner = async () => Number((await d.selectFrom('media_stamps').select('stamp').where('owner_id', '=', user.id).executeTakeFirst())?.stamp ?? 0);
-      const others = async () => Number((await d.selectFrom('media_stamps').select('stamp').where('owner_id', '=', other.id).executeTakeFirst())?.stamp ?? 0);
       const order = async () => Number((await d.selectFrom('galleries').select('order_stamp').where('id', '=', gallery.id).executeTakeFirstOrThrow()).order_stamp);
-      const moves = async (what: string, write: () => Promise<unknown>, expected: { owner: boolean; order: boolean }) => {
-        const [o, g, x] = [await owner(), await order(), await others()];
+      // smart: the pair a smart collection's memo is kept under (media stamp, rule stamp) moved.
+      const moves = async (what: string, write: () => Promise<unknown>, expected: { owner: boolean; order: boolean; smart: boolean }) => {
+        const [o, g, s, x] = [await owner(), await order(), await stamps(user.id), await stamps(other.id)];
         await write();
-        expect({ what, owner: (await owner()) !== o, order: (await order()) !== g }).toEqual({ what, ...expected });
-        expect(await others()).toBe(x);
+        expect({ what, owner: (await owner()) !== o, order: (await order()) !== g, smart: (await stamps(user.id)) !== s }).toEqual({ what, ...expected });
+        expect(await stamps(other.id)).toBe(x);
       };
 
       const media = { uuid: randomUUID(), owner_id: user.id, artist_id: artist.id, status: 'pending', file_name: 'a.jpg', created_at: now, updated_at: now };
       let id = 0;
-      await moves('a media created', async () => (id = (await d.insertInto('medias').values(media).returning('id').executeTakeFirstOrThrow()).id), { owner: true, order: false });
-      await moves('published in the gallery', () => d.insertInto('media_galleries').values({ gallery_id: gallery.id, media_id: id, position: 1, published_at: now }).execute(), { owner: true, order: true });
-      await moves('gone live', () => d.updateTable('medias').set({ status: 'live' }).where('id', '=', id).execute(), { owner: true, order: true });
-      await moves('its renditions failed', () => d.updateTable('medias').set({ renditions_state: 'failed' }).where('id', '=', id).execute(), { owner: false, order: true });
-      for (const [field, value] of [['file_name', 'b.jpg'], ['shot_at', now], ['artist_rating', 3], ['updated_at', '2030-01-01T00:00:00.000Z']] as const) {
-        await moves(`its ${field} changed`, () => d.updateTable('medias').set({ [field]: value }).where('id', '=', id).execute(), { owner: false, order: true });
+      await moves('a media created', async () => (id = (await d.insertInto('medias').values(media).returning('id').executeTakeFirstOrThrow()).id), { owner: true, order: false, smart: true });
+      await moves('published in the gallery', () => d.insertInto('media_galleries').values({ gallery_id: gallery.id, media_id: id, position: 1, published_at: now }).execute(), { owner: true, order: true, smart: true });
+      await moves('gone live', () => d.updateTable('medias').set({ status: 'live' }).where('id', '=', id).execute(), { owner: true, order: true, smart: true });
+      await moves('its renditions failed', () => d.updateTable('medias').set({ renditions_state: 'failed' }).where('id', '=', id).execute(), { owner: false, order: true, smart: false });
+      for (const [field, value] of [['file_name', 'b.jpg'], ['shot_at', now], ['artist_rating', 3]] as const) {
+        await moves(`its ${field} changed`, () => d.updateTable('medias').set({ [field]: value }).where('id', '=', id).execute(), { owner: false, order: true, smart: true });
       }
-      await moves('its title changed (shown, not ordered by)', () => d.updateTable('medias').set({ title: 'T' }).where('id', '=', id).execute(), { owner: false, order: false });
-      await moves('moved to another library', () => d.updateTable('medias').set({ artist_id: artist2.id }).where('id', '=', id).execute(), { owner: true, order: false });
-      await moves('moved in the gallery', () => d.updateTable('media_galleries').set({ position: 5 }).where('media_id', '=', id).execute(), { owner: true, order: true });
-      await moves('added to a lightbox', () => d.insertInto('lightbox_medias').values({ lightbox_id: lightbox.id, media_id: id, position: 1 }).execute(), { owner: true, order: false });
-      await moves('moved in the lightbox', () => d.updateTable('lightbox_medias').set({ position: 2 }).where('media_id', '=', id).execute(), { owner: true, order: false });
-      await moves('added to a collection', () => d.insertInto('media_group_medias').values({ group_id: group.id, media_id: id, position: 1 }).execute(), { owner: true, order: false });
-      await moves('removed from the collection', () => d.deleteFrom('media_group_medias').where('media_id', '=', id).execute(), { owner: true, order: false });
-      await moves('the lightbox deleted (its memberships cascade)', () => d.deleteFrom('lightboxes').where('id', '=', lightbox.id).execute(), { owner: true, order: false });
-      await moves('unpublished', () => d.deleteFrom('media_galleries').where('media_id', '=', id).execute(), { owner: true, order: true });
-      await moves('deleted', () => d.deleteFrom('medias').where('id', '=', id).execute(), { owner: true, order: false });
+      await moves('its updated_at changed', () => d.updateTable('medias').set({ updated_at: '2030-01-01T00:00:00.000Z' }).where('id', '=', id).execute(), { owner: false, order: true, smart: false });
+      await moves('its title changed (shown, not ordered by; a smart rule reads it)', () => d.updateTable('medias').set({ title: 'T' }).where('id', '=', id).execute(), { owner: false, order: false, smart: true });
+      await moves('its MIME type changed (a smart rule reads it)', () => d.updateTable('medias').set({ mime_type: 'image/png' }).where('id', '=', id).execute(), { owner: false, order: false, smart: true });
+      await moves('its description changed (no rule reads it)', () => d.updateTable('medias').set({ description: 'D' }).where('id', '=', id).execute(), { owner: false, order: false, smart: false });
+      await moves('a keyword added', () => d.insertInto('media_keywords').values({ media_id: id, position: 1, keyword: 'k' }).execute(), { owner: false, order: false, smart: true });
+      await moves('a keyword changed', () => d.updateTable('media_keywords').set({ keyword: 'K2' }).where('media_id', '=', id).execute(), { owner: false, order: false, smart: true });
+      await moves('a keyword removed', () => d.deleteFrom('media_keywords').where('media_id', '=', id).execute(), { owner: false, order: false, smart: true });
+      await moves('moved to another library', () => d.updateTable('medias').set({ artist_id: artist2.id }).where('id', '=', id).execute(), { owner: true, order: false, smart: true });
+      await moves('moved in the gallery', () => d.updateTable('media_galleries').set({ position: 5 }).where('media_id', '=', id).execute(), { owner: true, order: true, smart: true });
+      await moves('added to a lightbox', () => d.insertInto('lightbox_medias').values({ lightbox_id: lightbox.id, media_id: id, position: 1 }).execute(), { owner: true, order: false, smart: true });
+      await moves('moved in the lightbox', () => d.updateTable('lightbox_medias').set({ position: 2 }).where('media_id', '=', id).execute(), { owner: true, order: false, smart: true });
+      await moves('added to a collection', () => d.insertInto('media_group_medias').values({ group_id: group.id, media_id: id, position: 1 }).execute(), { owner: true, order: false, smart: true });
+      await moves('removed from the collection', () => d.deleteFrom('media_group_medias').where('media_id', '=', id).execute(), { owner: true, order: false, smart: true });
+      await moves('the lightbox deleted (its memberships cascade)', () => d.deleteFrom('lightboxes').where('id', '=', lightbox.id).execute(), { owner: true, order: false, smart: true });
+      await moves('unpublished', () => d.deleteFrom('media_galleries').where('media_id', '=', id).execute(), { owner: true, order: true, smart: true });
+      await d.insertInto('media_keywords').values({ media_id: id, position: 1, keyword: 'k' }).execute();
+      await moves('deleted (its keywords cascade)', () => d.deleteFrom('medias').where('id', '=', id).execute(), { owner: true, order: false, smart: true });
     });
   });
 }

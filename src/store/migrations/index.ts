@@ -19,6 +19,7 @@ import * as m015 from './015_activity.js';
 import * as m016 from './016_job_held.js';
 import * as m017 from './017_resumable_uploads.js';
 import * as m018 from './018_studio_admin.js';
+import * as m019 from './019_rule_stamps.js';
 
 const modules = {
   '001_core': m001,
@@ -39,11 +40,18 @@ const modules = {
   '016_job_held': m016,
   '017_resumable_uploads': m017,
   '018_studio_admin': m018,
+  '019_rule_stamps': m019,
 };
 
-/** The migrations for one database: each is told the dialect it runs on. */
+/**
+ * The migrations for one database: each is told the dialect it runs on, going up and going down
+ * (010's and 019's triggers are dropped in each database's own syntax).
+ */
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
   return Object.fromEntries(
-    Object.entries(modules).map(([name, m]) => [name, { up: (db: Kysely<MigrationDb>) => m.up(db, dialect), down: m.down as Migration['down'] }]),
+    Object.entries(modules).map(([name, m]) => {
+      const down = m.down as (db: Kysely<MigrationDb>, dialect: Dialect) => Promise<void>;
+      return [name, { up: (db: Kysely<MigrationDb>) => m.up(db, dialect), down: (db: Kysely<MigrationDb>) => down(db, dialect) }];
+    }),
   );
 }
