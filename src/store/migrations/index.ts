@@ -19,6 +19,7 @@ import * as m015 from './015_activity.js';
 import * as m016 from './016_job_held.js';
 import * as m017 from './017_resumable_uploads.js';
 import * as m018 from './018_studio_admin.js';
+import * as m019 from './019_stamp_lock_order.js';
 
 const modules = {
   '001_core': m001,
@@ -39,6 +40,7 @@ const modules = {
   '016_job_held': m016,
   '017_resumable_uploads': m017,
   '018_studio_admin': m018,
+  '019_stamp_lock_order': m019,
 };
 
 /** The migrations for one database: each is told the dialect it runs on. */
