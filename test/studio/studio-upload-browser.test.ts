@@ -173,9 +173,10 @@ describe.skipIf(!chromiumPresent).each(BACKENDS)('uploads in a browser, on $name
     let page = await context.newPage();
     await signIn(page, w);
     await page.goto(`${w.svc.url}/studio/upload`);
-    // A photo with 20 MiB after its end (a decoder stops at the end marker): more than one 16 MiB PATCH.
+    // A photo with 40 MiB after its end (a decoder stops at the end marker): three 16 MiB PATCHes, so
+    // that the file is not whole on the server even when the held second one arrives entire.
     const head = await photo(1000);
-    const big = Buffer.concat([head, Buffer.alloc(20 * 1024 * 1024 - head.length, 7)]);
+    const big = Buffer.concat([head, Buffer.alloc(40 * 1024 * 1024 - head.length, 7)]);
     const bigPath = join(SHOTS, 'DSC_0100.jpg');
     writeFileSync(bigPath, big);
     // The first PATCH goes through; the second is held, as a slow network would: the page is reloaded meanwhile.
@@ -192,8 +193,10 @@ describe.skipIf(!chromiumPresent).each(BACKENDS)('uploads in a browser, on $name
     await page.getByLabel('Choose photos or videos').setInputFiles(bigPath);
     await expect.poll(() => patches.length, { timeout: 60_000 }).toBe(2);
     expect(patches).toEqual([0, 16 * 1024 * 1024]);
-    // The tab is closed with its held request (cancelled with the page, never sent on) and the upload
-    // page opened again in the same browser: its storage keeps the upload's address, as after a reload.
+    // The tab is closed with its held request and the upload page opened again in the same browser: its
+    // storage keeps the upload's address, as after a reload. The held request is sometimes sent on as the
+    // page closes (in one run of the PostgreSQL + S3 case all its 4 MiB of a 20 MiB file arrived, and the
+    // file was whole before the new page asked): the third PATCH is never sent by the closed page.
     await page.close();
     page = await context.newPage();
     await page.goto(`${w.svc.url}/studio/upload`);
@@ -208,11 +211,13 @@ describe.skipIf(!chromiumPresent).each(BACKENDS)('uploads in a browser, on $name
     });
     await page.getByLabel('Choose photos or videos').setInputFiles(bigPath);
     await expect.poll(() => stateCount(page, 'done'), { timeout: 120_000 }).toBe(1);
-    // After the reload, the client asked the server's offset (at least the first 16 MiB, all of the held
-    // PATCH's bytes that arrived before the reload cut it) and sent from there: nothing it had is sent again.
+    // After the reload, the client asked the server's offset (at least the first 16 MiB, and what of the
+    // held PATCH arrived) and sent from there, forward: nothing the server had is sent again.
     expect(told.length).toBe(1);
     expect(told[0]).toBeGreaterThanOrEqual(16 * 1024 * 1024);
-    expect(after).toEqual([told[0]]);
+    expect(told[0]).toBeLessThan(big.length);
+    expect(after[0]).toBe(told[0]);
+    expect(after.every((offset, i) => i === 0 || offset > after[i - 1])).toBe(true);
     const listed = uuidsOf(await w.client.request('GET', '/medias.xml', { per_page: 100 }));
     const sizes = await Promise.all(listed.map(async (u) => Number(text(find((await w.client.request('GET', `/medias/${u}.xml`)).doc, 'media')!, 'file-size'))));
     expect(sizes.filter((s) => s === big.length)).toHaveLength(1);
