@@ -7,6 +7,7 @@
 // rule's answer moves one of the two). A write that changes none leaves them.
 // On SQLite, and on PostgreSQL when TEST_DATABASE_URL is set.
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/app.js';
 import { withCore } from '../support/core.js';
@@ -79,6 +80,45 @@ for (const db of ['sqlite', ...(PG ? ['postgres'] : [])] as const) {
       await moves('unpublished', () => d.deleteFrom('media_galleries').where('media_id', '=', id).execute(), { owner: true, order: true, smart: true });
       await d.insertInto('media_keywords').values({ media_id: id, position: 1, keyword: 'k' }).execute();
       await moves('deleted (its keywords cascade)', () => d.deleteFrom('medias').where('id', '=', id).execute(), { owner: true, order: false, smart: true });
+    });
+
+    // Migration 020: every trigger takes the owner's stamp before a gallery's. A media going live in a
+    // gallery (FileLife.publishIn) took the gallery's first, a media created and published into the same
+    // gallery (MediaRepository.create, then MembershipRepository.publish's lock) the owner's first: side
+    // by side, PostgreSQL found a deadlock and failed one (test/studio/studio-upload-browser.test.ts).
+    // SQLite has one writer: nothing to order.
+    if (db === 'postgres') it('lets a media go live in a gallery while another is created and published into it', async () => {
+      const d = core.store.db;
+      const { user } = await core.users.create({ email: 'order@example.com', password: 'correct horse battery staple' });
+      const site = await core.websites.create(user, { urlname: 'lock-order' });
+      const gallery = await d.selectFrom('galleries').select('id').where('uuid', '=', site.rootGalleryUuid).executeTakeFirstOrThrow();
+      const artist = await d.selectFrom('artists').select('id').where('owner_id', '=', user.id).executeTakeFirstOrThrow();
+      const now = new Date().toISOString();
+      const media = () => ({ uuid: randomUUID(), owner_id: user.id, artist_id: artist.id, status: 'pending', file_name: 'a.jpg', created_at: now, updated_at: now });
+      const going = (await d.insertInto('medias').values(media()).returning('id').executeTakeFirstOrThrow()).id;
+      await d.insertInto('media_galleries').values({ gallery_id: gallery.id, media_id: going, position: 1, published_at: now }).execute();
+
+      // The creator inserts its media (the owner's stamp) and waits; the other goes live and waits for that stamp.
+      let inserted!: () => void;
+      const created = new Promise<void>((r) => (inserted = r));
+      let proceed!: () => void;
+      const goOn = new Promise<void>((r) => (proceed = r));
+      const creator = d.transaction().execute(async (trx) => {
+        const id = (await trx.insertInto('medias').values(media()).returning('id').executeTakeFirstOrThrow()).id;
+        inserted();
+        await goOn;
+        await sql`SELECT id FROM galleries WHERE id = ${gallery.id} FOR UPDATE`.execute(trx);
+        await trx.insertInto('media_galleries').values({ gallery_id: gallery.id, media_id: id, position: 2, published_at: now }).execute();
+      });
+      await created;
+      const live = d.updateTable('medias').set({ status: 'live', updated_at: new Date(Date.now() + 1000).toISOString() }).where('id', '=', going).execute();
+      // The going-live statement is waiting on a lock (the owner's stamp) before the creator goes on.
+      await expect.poll(async () => Number((await sql<{ n: string }>`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(d)).rows[0].n), { timeout: 10_000 }).toBe(1);
+      proceed();
+      const [a, b] = await Promise.allSettled([creator, live]);
+      expect([a.status, b.status, a.status === 'rejected' ? String(a.reason) : '', b.status === 'rejected' ? String(b.reason) : '']).toEqual(['fulfilled', 'fulfilled', '', '']);
+      expect((await d.selectFrom('medias').select('status').where('id', '=', going).executeTakeFirstOrThrow()).status).toBe('live');
+      expect(await d.selectFrom('media_galleries').select('media_id').where('gallery_id', '=', gallery.id).execute()).toHaveLength(2);
     });
   });
 }

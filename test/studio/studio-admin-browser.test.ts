@@ -2,15 +2,18 @@
 // browser (chromium through playwright-core), at desktop and phone sizes: every screen passes
 // axe-core with no serious or critical violation and breaks no CSP rule; an API key made in
 // the studio signs a request the API accepts; an operator invites a photographer, who sets
-// their password through the link. Screenshots land in /tmp/shots-adm/ (outside the repository).
+// their password through the link. On SQLite with local files at both sizes; on PostgreSQL with S3
+// (test/studio/studio-backends.ts) at desktop size: the phone run differs from it only in layout,
+// which the database and the store do not touch. Screenshots land in /tmp/shots-adm/ (outside the repository).
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basicAuth, type TestUser } from '../support/service.js';
-import { startWorld, type World } from '../support/world.js';
+import type { World } from '../support/world.js';
 import { uploadLogo } from '../site/brand-support.js';
 import { chromiumPresent, launchChromium, waitForRenditions } from '../site/site-support.js';
+import { BACKENDS, startOn, type BackendWorld } from './studio-backends.js';
 
 const AXE_SOURCE = readFileSync(join(process.cwd(), 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 const SHOTS = process.env.STUDIO_SHOTS ?? '/tmp/shots-adm';
@@ -30,13 +33,15 @@ async function axe(page: Page): Promise<Array<{ id: string; impact: string; targ
   return all.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
-describe.skipIf(!chromiumPresent)('the studio extras and administration in a browser', () => {
+describe.skipIf(!chromiumPresent).each(BACKENDS)('the studio extras and administration in a browser, on $name', (backend) => {
+  let on: BackendWorld;
   let w: World;
   let browser: Browser;
   let admin: TestUser;
 
   beforeAll(async () => {
-    w = await startWorld('sqlite', { SITE_CACHE_SECONDS: '0' });
+    on = await startOn(backend, { SITE_CACHE_SECONDS: '0' });
+    w = on.w;
     admin = await w.svc.user({ firstName: 'Olga', lastName: 'Operator' });
     await w.svc.core.users.setAdmin(admin.email, true);
     // The operator's own library and website, so that their screens have something to show.
@@ -50,10 +55,10 @@ describe.skipIf(!chromiumPresent)('the studio extras and administration in a bro
   }, 300_000);
   afterAll(async () => {
     await browser?.close();
-    await w?.svc.close();
+    await on?.close();
   });
 
-  for (const [name, viewport, scale] of VIEWPORTS) {
+  for (const [name, viewport, scale] of VIEWPORTS.filter(([n]) => backend.storage === 'local' || n === 'desktop')) {
     it(`runs the extras and the administration at ${name} size; every screen passes axe; a studio API key signs the API`, async () => {
       const context = await browser.newContext({ viewport, deviceScaleFactor: scale, isMobile: name === 'phone', hasTouch: name === 'phone' });
       const page = await context.newPage();

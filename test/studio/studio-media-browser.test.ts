@@ -3,7 +3,9 @@
 // through the batch job, its progress seen to complete and the API agreeing; the virtualised
 // grid keeps at most a screenful of rows plus overscan in the DOM while scrolling to the end;
 // a manual gallery reordered by drag and drop and by keyboard ("Move later"); axe on every screen at desktop and
-// phone sizes. Screenshots go to /tmp/shots-media/ (outside the repository).
+// phone sizes. All of it on SQLite with local files and on PostgreSQL with S3
+// (test/studio/studio-backends.ts). Screenshots go to /tmp/shots-media/ (outside the repository).
+import { CopyObjectCommand } from '@aws-sdk/client-s3';
 import { linkSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -11,8 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { all, find } from '../../src/client/xml.js';
 import { nowIso } from '../../src/store/db.js';
 import { createGallery, getMedia, insertMedias, uuidsOf } from '../support/media.js';
-import { startWorld, type World } from '../support/world.js';
+import type { World } from '../support/world.js';
 import { chromiumPresent, launchChromium, uploadPhoto, waitForRenditions } from '../site/site-support.js';
+import { BACKENDS, bucketClient, startOn, type BackendWorld } from './studio-backends.js';
 
 const AXE_SOURCE = readFileSync(join(process.cwd(), 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 const SHOTS = process.env.STUDIO_MEDIA_SHOTS ?? '/tmp/shots-media';
@@ -49,30 +52,40 @@ function findFile(dir: string, key: string): string {
   throw new Error(`no stored file for ${key}`);
 }
 
-describe.skipIf(!chromiumPresent)('the media library in a browser', () => {
+describe.skipIf(!chromiumPresent).each(BACKENDS)('the media library in a browser, on $name', (backend) => {
+  let on: BackendWorld;
   let w: World;
   let browser: Browser;
   let medias: string[];
   let gallery: string;
 
   beforeAll(async () => {
-    w = await startWorld('sqlite');
+    on = await startOn(backend);
+    w = on.w;
     // One real photo and its renditions; the library's other medias share them (seeded in bulk).
     const photo = await uploadPhoto(w, w.rootUuid, 0, 800);
     await waitForRenditions(w, [photo]);
     const db = w.svc.db;
     const source = await db.selectFrom('medias').select('id').where('uuid', '=', photo).executeTakeFirstOrThrow();
-    // Its smallest rendition, copied under a key of each media's own (keys are unique), in the local store.
+    // Its smallest rendition, copied under a key of each media's own (keys are unique): a hard link in
+    // the local store, an object copied in the bucket.
     const [view] = await db.selectFrom('renditions').selectAll().where('media_id', '=', source.id).orderBy('width').limit(1).execute();
-    const file = findFile(w.svc.config.dataDir, view.storage_key);
-    const root = file.slice(0, file.length - view.storage_key.length);
     medias = await insertMedias(db, w.user, Array.from({ length: LIBRARY - 1 }, (_, i) => ({ title: `Photo ${i + 2}` })));
     const ids = await db.selectFrom('medias').select('id').where('uuid', 'in', medias).execute();
-    const rows = ids.map((m) => {
-      const key = `${view.storage_key}-copy-${m.id}`;
-      linkSync(file, root + key);
-      return { media_id: m.id, name: view.name, width: view.width, height: view.height, mime_type: view.mime_type, storage_key: key, bytes: view.bytes, created_at: nowIso() };
-    });
+    const keyOf = (id: number) => `${view.storage_key}-copy-${id}`;
+    if (on.s3) {
+      const s3 = on.s3;
+      const bucket = bucketClient(s3);
+      for (let i = 0; i < ids.length; i += 10) {
+        await Promise.all(ids.slice(i, i + 10).map((m) => bucket.send(new CopyObjectCommand({ Bucket: s3.bucket, CopySource: `${s3.bucket}/${view.storage_key}`, Key: keyOf(m.id) }))));
+      }
+      bucket.destroy();
+    } else {
+      const file = findFile(w.svc.config.dataDir, view.storage_key);
+      const root = file.slice(0, file.length - view.storage_key.length);
+      for (const m of ids) linkSync(file, root + keyOf(m.id));
+    }
+    const rows = ids.map((m) => ({ media_id: m.id, name: view.name, width: view.width, height: view.height, mime_type: view.mime_type, storage_key: keyOf(m.id), bytes: view.bytes, created_at: nowIso() }));
     for (let i = 0; i < rows.length; i += 100) await db.insertInto('renditions').values(rows.slice(i, i + 100)).execute();
     await db.updateTable('medias').set({ renditions_state: 'ready' }).where('uuid', 'in', medias).execute();
     medias = [photo, ...medias];
@@ -83,7 +96,7 @@ describe.skipIf(!chromiumPresent)('the media library in a browser', () => {
   }, 300_000);
   afterAll(async () => {
     await browser?.close();
-    await w?.svc.close();
+    await on?.close();
   });
 
   async function signedIn(viewport: { width: number; height: number }, scale: number, phone: boolean) {

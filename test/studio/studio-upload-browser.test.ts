@@ -4,6 +4,9 @@
 // page reloaded in the middle of it, and the same file chosen again resumes from the server's
 // offset (its first PATCH starts there, not at 0). axe-core on the screen, no CSP refusal;
 // screenshots at desktop and phone sizes in /tmp/shots-uploads/ (not in the repository).
+// On SQLite with local files all of it; on PostgreSQL with S3 (test/studio/studio-backends.ts)
+// the network cut and the resume, whose files end in the bucket (the phone's picker and
+// progress are the same screen, the same requests).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -11,8 +14,9 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { all, find, text } from '../../src/client/xml.js';
 import { uuidsOf } from '../support/media.js';
-import { startWorld, type World } from '../support/world.js';
+import type { World } from '../support/world.js';
 import { chromiumPresent, launchChromium } from '../site/site-support.js';
+import { BACKENDS, startOn, storedSize, type BackendWorld } from './studio-backends.js';
 
 const AXE_SOURCE = readFileSync(join(process.cwd(), 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 const SHOTS = '/tmp/shots-uploads';
@@ -63,19 +67,29 @@ async function network(context: BrowserContext, page: Page, uploadBytesPerSecond
 
 const stateCount = (page: Page, state: string) => page.locator(`#up-queue li[data-state="${state}"]`).count();
 
-describe.skipIf(!chromiumPresent)('uploads in a browser', () => {
-
+describe.skipIf(!chromiumPresent).each(BACKENDS)('uploads in a browser, on $name', (backend) => {
+  let on: BackendWorld;
   let w: World;
   let browser: Browser;
   beforeAll(async () => {
-    w = await startWorld('sqlite');
+    on = await startOn(backend);
+    w = on.w;
     browser = await launchChromium();
     mkdirSync(SHOTS, { recursive: true });
   }, 300_000);
   afterAll(async () => {
     await browser?.close();
-    await w?.svc.close();
+    await on?.close();
   });
+
+  /** Each media's original is in the set-up's store, whole. */
+  async function storedWhole(uuids: string[]): Promise<void> {
+    const rows = await w.svc.db.selectFrom('medias').select(['uuid', 'storage_key', 'file_size']).where('uuid', 'in', uuids).execute();
+    expect(rows).toHaveLength(uuids.length);
+    for (const r of rows) {
+      expect(await storedSize(on, r.storage_key!), r.uuid).toBe(Number(r.file_size));
+    }
+  }
 
   it('takes 50 dropped photos through a network cut, each once, into the gallery', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -87,6 +101,11 @@ describe.skipIf(!chromiumPresent)('uploads in a browser', () => {
     page.on('pageerror', (e) => problems.push(String(e)));
     const failed: string[] = [];
     page.on('requestfailed', (r) => failed.push(`${r.method()} ${new URL(r.url()).pathname}`));
+    // The service fails no request on its own: the retries are for the network cut, not for its errors.
+    const serverErrors: string[] = [];
+    page.on('response', (r) => {
+      if (r.status() >= 500) serverErrors.push(`${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`);
+    });
     await signIn(page, w);
     await page.getByRole('link', { name: 'Upload' }).click();
     await page.waitForURL('**/studio/upload');
@@ -133,6 +152,7 @@ describe.skipIf(!chromiumPresent)('uploads in a browser', () => {
       expect(all(m, 'galleries/gallery/uuid').map((g) => g.text)).toEqual([w.rootUuid]);
     }
     expect(names.size).toBe(50);
+    await storedWhole(listed);
 
     // Dropped again: all 50 recognised before a byte is sent.
     const sent: string[] = [];
@@ -144,6 +164,7 @@ describe.skipIf(!chromiumPresent)('uploads in a browser', () => {
     expect(sent).toEqual([]);
     expect(uuidsOf(await w.client.request('GET', '/medias.xml', { per_page: 100 })).length).toBe(50);
     expect(problems).toEqual([]);
+    expect(serverErrors).toEqual([]);
     await context.close();
   }, 300_000);
 
@@ -152,9 +173,10 @@ describe.skipIf(!chromiumPresent)('uploads in a browser', () => {
     let page = await context.newPage();
     await signIn(page, w);
     await page.goto(`${w.svc.url}/studio/upload`);
-    // A photo with 20 MiB after its end (a decoder stops at the end marker): more than one 16 MiB PATCH.
+    // A photo with 40 MiB after its end (a decoder stops at the end marker): three 16 MiB PATCHes, so
+    // that the file is not whole on the server even when the held second one arrives entire.
     const head = await photo(1000);
-    const big = Buffer.concat([head, Buffer.alloc(20 * 1024 * 1024 - head.length, 7)]);
+    const big = Buffer.concat([head, Buffer.alloc(40 * 1024 * 1024 - head.length, 7)]);
     const bigPath = join(SHOTS, 'DSC_0100.jpg');
     writeFileSync(bigPath, big);
     // The first PATCH goes through; the second is held, as a slow network would: the page is reloaded meanwhile.
@@ -171,8 +193,10 @@ describe.skipIf(!chromiumPresent)('uploads in a browser', () => {
     await page.getByLabel('Choose photos or videos').setInputFiles(bigPath);
     await expect.poll(() => patches.length, { timeout: 60_000 }).toBe(2);
     expect(patches).toEqual([0, 16 * 1024 * 1024]);
-    // The tab is closed with its held request (cancelled with the page, never sent on) and the upload
-    // page opened again in the same browser: its storage keeps the upload's address, as after a reload.
+    // The tab is closed with its held request and the upload page opened again in the same browser: its
+    // storage keeps the upload's address, as after a reload. The held request is sometimes sent on as the
+    // page closes (in one run of the PostgreSQL + S3 case all its 4 MiB of a 20 MiB file arrived, and the
+    // file was whole before the new page asked): the third PATCH is never sent by the closed page.
     await page.close();
     page = await context.newPage();
     await page.goto(`${w.svc.url}/studio/upload`);
@@ -187,18 +211,22 @@ describe.skipIf(!chromiumPresent)('uploads in a browser', () => {
     });
     await page.getByLabel('Choose photos or videos').setInputFiles(bigPath);
     await expect.poll(() => stateCount(page, 'done'), { timeout: 120_000 }).toBe(1);
-    // After the reload, the client asked the server's offset (at least the first 16 MiB, all of the held
-    // PATCH's bytes that arrived before the reload cut it) and sent from there: nothing it had is sent again.
+    // After the reload, the client asked the server's offset (at least the first 16 MiB, and what of the
+    // held PATCH arrived) and sent from there, forward: nothing the server had is sent again.
     expect(told.length).toBe(1);
     expect(told[0]).toBeGreaterThanOrEqual(16 * 1024 * 1024);
-    expect(after).toEqual([told[0]]);
+    expect(told[0]).toBeLessThan(big.length);
+    expect(after[0]).toBe(told[0]);
+    expect(after.every((offset, i) => i === 0 || offset > after[i - 1])).toBe(true);
     const listed = uuidsOf(await w.client.request('GET', '/medias.xml', { per_page: 100 }));
     const sizes = await Promise.all(listed.map(async (u) => Number(text(find((await w.client.request('GET', `/medias/${u}.xml`)).doc, 'media')!, 'file-size'))));
     expect(sizes.filter((s) => s === big.length)).toHaveLength(1);
+    await storedWhole([listed[sizes.indexOf(big.length)]]);
     await context.close();
   }, 300_000);
 
-  it('works on a phone: the camera roll picker, the progress, axe', async () => {
+  // On SQLite with local files only (the header says why).
+  if (backend.storage === 'local') it('works on a phone: the camera roll picker, the progress, axe', async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true });
     const page = await context.newPage();
     await signIn(page, w);

@@ -20,6 +20,7 @@ import * as m016 from './016_job_held.js';
 import * as m017 from './017_resumable_uploads.js';
 import * as m018 from './018_studio_admin.js';
 import * as m019 from './019_rule_stamps.js';
+import * as m020 from './020_stamp_lock_order.js';
 
 const modules = {
   '001_core': m001,
@@ -41,6 +42,7 @@ const modules = {
   '017_resumable_uploads': m017,
   '018_studio_admin': m018,
   '019_rule_stamps': m019,
+  '020_stamp_lock_order': m020,
 };
 
 /**
