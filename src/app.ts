@@ -23,6 +23,7 @@ import { AppsService } from './apps/service.js';
 import { ArtistsRepository } from './artists/repository.js';
 import { artistRoutes } from './artists/routes.js';
 import { ArtistsService } from './artists/service.js';
+import { WatermarkFiles } from './artists/watermark-files.js';
 import { GalleriesRepository } from './galleries/repository.js';
 import { galleryRoutes } from './galleries/routes.js';
 import { GalleriesService } from './galleries/service.js';
@@ -58,6 +59,7 @@ import { studioPlugin } from './studio/plugin.js';
 import { SiteService } from './site/service.js';
 import { DeletionsRepository } from './storage/deletions-repository.js';
 import { FileDeletions } from './storage/file-deletions.js';
+import type { StorageBackend } from './storage/backend.js';
 import { createStorage } from './storage/factory.js';
 import { ensurePrivateDir } from './storage/private-files.js';
 import { loadUploadSecret } from './storage/secret.js';
@@ -101,6 +103,8 @@ export interface Core {
   apps: AppsService;
   websites: WebsitesService;
   artists: ArtistsService;
+  /** Watermark images in the object store, and this node's copies of them (the renditions draw them). */
+  watermarkFiles: WatermarkFiles;
   lightboxes: LightboxesService;
   pricingProfiles: PricingProfilesService;
   /** Visitors' sign-in links (the admin command line hands them out too). */
@@ -115,10 +119,15 @@ export interface Core {
 
 /** Opens and migrates the store and builds the services on it; starts nothing. */
 export async function buildCore(
-  config: Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Pick<Config, 'publicUrl' | 'visitors' | 'activityRetentionDays'>>,
+  config: Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Pick<Config, 'publicUrl' | 'visitors' | 'activityRetentionDays' | 'storageUrl' | 'storageCredentials'>>,
   // The admin command line's stdout is its answer: what the services log goes to stderr.
   log: Logger = pino({ level: 'warn' }, pino.destination(2)),
+  /** The service's object store; without it, one is made from STORAGE_URL when first needed (an image watermark) and closed with the core. */
+  storage?: StorageBackend,
 ): Promise<Core> {
+  let ownStorage: Promise<StorageBackend> | undefined;
+  const storageOf = storage ? () => Promise.resolve(storage) : () => (ownStorage ??= createStorage(config));
+  const watermarkFiles = new WatermarkFiles(storageOf, config.dataDir);
   const store = openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   try {
     await migrate(store);
@@ -150,7 +159,8 @@ export async function buildCore(
     users: new UsersService(users),
     apps: new AppsService(apps),
     websites: new WebsitesService(new WebsitesRepository(store.db), access),
-    artists: new ArtistsService(new ArtistsRepository(store.db), access, config.dataDir),
+    artists: new ArtistsService(new ArtistsRepository(store.db), access, config.dataDir, watermarkFiles),
+    watermarkFiles,
     lightboxes,
     pricingProfiles: new PricingProfilesService(new PricingProfilesRepository(store.db)),
     visitorLinks,
@@ -159,6 +169,7 @@ export async function buildCore(
     close: async () => {
       await activity.idle();
       await store.close();
+      if (ownStorage) (await ownStorage.catch(() => undefined))?.close?.();
     },
   };
 }
@@ -255,14 +266,14 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       import('./uploads/service.js'),
       import('./media/file-life.js'),
     ]);
-    const core = await buildCore(config, log);
-    closers.push(() => core.close());
-    const { store } = core;
-
     // The store is built here, not on first use: a bad STORAGE_URL stops the service at start.
     ensurePrivateDir(config.dataDir);
     const storage = await createStorage(config);
     closers.push(() => storage.close?.());
+    const core = await buildCore(config, log, storage);
+    closers.push(() => core.close());
+    const { store } = core;
+
     if (storage.kind === 'local') ensurePrivateDir(join(config.dataDir, 'media'));
     const tmpDir = tempDirOf(config.dataDir);
     ensurePrivateDir(tmpDir);
@@ -312,7 +323,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     const visitorAccess = new VisitorAccess(siteRepo, fileUrls);
     const renditions = new RenditionsService(renditionsRepo, storage, fileDeletions, deletions, fileUrls, log, {
       workDir: renditionsWork,
-      dataDir: config.dataDir,
+      watermarkFiles: core.watermarkFiles,
       timeoutSeconds: config.renditions.timeoutSeconds,
       ffmpeg,
     });

@@ -1,9 +1,9 @@
 // Media libraries ("artists" in paths) and their watermarks: listing them for
 // their owner; creating watermarks for the operator (admin command line) and for
 // the owner (the studio), deleting them, and previewing one on a photo.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { chmod, copyFile, rename, rm } from 'node:fs/promises';
+import { chmod, copyFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { Transform } from 'node:stream';
@@ -12,8 +12,10 @@ import type { Access } from '../access/access.js';
 import { invalid, notFound } from '../http/errors.js';
 import { MemoryCache } from '../ops/cache.js';
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../storage/private-files.js';
+import { tempDirOf, tempFileName } from '../storage/temp-file.js';
 import type { UserRow, WatermarkRow } from '../store/schema.js';
 import type { ArtistListRow, ArtistsRepository } from './repository.js';
+import type { WatermarkFiles } from './watermark-files.js';
 import { WATERMARK_IMAGE_FORMATS, WATERMARK_IMAGE_MAX_BYTES, WATERMARK_IMAGE_MAX_PIXELS, watermarkTextProblem, type WatermarkLook } from './watermark-rules.js';
 
 export interface PageWindow {
@@ -41,8 +43,9 @@ export class ArtistsService {
   constructor(
     private readonly repo: ArtistsRepository,
     private readonly access: Access,
-    /** Watermark images are kept under DATA_DIR/watermarks. */
+    /** Images are received into DATA_DIR/tmp, then kept in the object store (watermark-files.ts). */
     private readonly dataDir: string,
+    private readonly files: WatermarkFiles,
   ) {}
 
   /** A page of the user's media libraries, and how many in all. */
@@ -65,7 +68,7 @@ export class ArtistsService {
     return { uuid: await this.repo.create(owner.id, name) };
   }
 
-  /** A watermark of any media library (the operator's); an image file is copied into DATA_DIR first. */
+  /** A watermark of any media library (the operator's); an image file is copied, checked, then put in the store. */
   async createWatermark(input: NewWatermark): Promise<{ uuid: string }> {
     const artistId = await this.repo.idByUuid(input.artistUuid);
     if (artistId === undefined) throw notFound(`media library ${input.artistUuid}`);
@@ -75,7 +78,7 @@ export class ArtistsService {
     return this.add(artistId, input.isDefault, look, { fileName, write: (partial) => copyFile(input.file, partial) });
   }
 
-  /** A watermark of one of the user's own media libraries (404 otherwise): a text, or an uploaded image streamed to DATA_DIR. */
+  /** A watermark of one of the user's own media libraries (404 otherwise): a text, or an uploaded image streamed to DATA_DIR, checked, then put in the store. */
   async createOwnWatermark(user: Pick<UserRow, 'id'>, input: OwnWatermark): Promise<{ uuid: string }> {
     const artistId = await this.access.requireOne(user, 'artist', input.artistUuid, { notFound: 'media library' });
     const look = input.look ?? {};
@@ -121,7 +124,7 @@ export class ArtistsService {
     const mark = await this.ownWatermark(user, watermarkUuid);
     const storageKey = await this.repo.deleteWatermark(mark.id);
     this.previews.deleteWhere(() => true);
-    if (storageKey) await rm(join(this.dataDir, storageKey), { force: true });
+    if (storageKey) await this.files.delete(storageKey);
   }
 
   /**
@@ -138,7 +141,7 @@ export class ArtistsService {
     // sharp is loaded here, not at start: the admin command line's commands start without it.
     const { watermarkPreview } = await import('../renditions/ladder.js');
     const spec = mark.storage_key
-      ? { imagePath: join(this.dataDir, mark.storage_key), strength: mark.strength, position: mark.position, tile: mark.tile === 1 }
+      ? { imagePath: await this.files.localPath(mark.storage_key), strength: mark.strength, position: mark.position, tile: mark.tile === 1 }
       : { text: mark.text ?? '', strength: mark.strength, position: mark.position, tile: mark.tile === 1 };
     const photo = photoKey ? await read(photoKey) : undefined;
     const jpeg = await watermarkPreview(spec, photo, PREVIEW_MAX_EDGE, PREVIEW_TIMEOUT_SECONDS);
@@ -153,7 +156,7 @@ export class ArtistsService {
     return mark;
   }
 
-  /** Adds a text, or an image written by `write` to a private partial file, checked, then renamed into place: whole or not at all. */
+  /** Adds a text, or an image written by `write` to a private partial file, checked, then put in the store: whole or not at all. */
   private async add(artistId: number, isDefault: boolean, look: WatermarkLook, what: { text: string } | { fileName: string; write: (partial: string) => Promise<void> }): Promise<{ uuid: string }> {
     const uuid = randomUUID();
     let image: { fileName: string; storageKey: string; width: number; height: number } | undefined;
@@ -177,16 +180,18 @@ export class ArtistsService {
       });
     } catch (err) {
       // No row names the file: it would never be found again.
-      if (image) await rm(join(this.dataDir, image.storageKey), { force: true });
+      if (image) await this.files.delete(image.storageKey);
       throw err;
     }
     return { uuid };
   }
 
-  /** Writes the image to DATA_DIR/watermarks/<uuid>.<format> through a partial file, after sniffing what it is. */
+  /** Writes the image to a partial file in DATA_DIR/tmp, sniffs what it is, then puts it in the store as watermarks/<uuid>.<format>. */
   private async storeImage(uuid: string, name: string, write: (partial: string) => Promise<void>): Promise<{ fileName: string; storageKey: string; width: number; height: number }> {
-    ensurePrivateDir(join(this.dataDir, 'watermarks'));
-    const partial = join(this.dataDir, 'watermarks', `${uuid}.${randomBytes(6).toString('hex')}.part`);
+    // DATA_DIR/tmp: on the local store's file system (putFile renames), and swept of a crashed process's leftovers.
+    const tmpDir = tempDirOf(this.dataDir);
+    ensurePrivateDir(tmpDir);
+    const partial = join(tmpDir, tempFileName());
     try {
       await write(partial);
       await chmod(partial, PRIVATE_FILE_MODE);
@@ -201,8 +206,8 @@ export class ArtistsService {
       const ext = meta.format === undefined ? undefined : WATERMARK_IMAGE_FORMATS[meta.format];
       if (ext === undefined || !meta.width || !meta.height) throw invalid(`file: ${name} is not a PNG, JPEG, WebP or GIF image`);
       if (meta.width * meta.height > WATERMARK_IMAGE_MAX_PIXELS) throw invalid(`file: ${name} has more than ${WATERMARK_IMAGE_MAX_PIXELS} pixels`);
-      const storageKey = join('watermarks', uuid + ext);
-      await rename(partial, join(this.dataDir, storageKey));
+      const storageKey = `watermarks/${uuid}${ext}`;
+      await this.files.put(storageKey, partial);
       const fileName = name.replace(/["\\\r\n]/g, '_').slice(0, 255) || 'watermark';
       return { fileName, storageKey, width: meta.width, height: meta.height };
     } catch (err) {

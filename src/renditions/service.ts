@@ -16,6 +16,7 @@ import type { JobHandler } from '../jobs/handlers.js';
 import type { JobRow } from '../store/schema.js';
 import type { Unit } from '../store/unit-of-work.js';
 import type { StorageBackend } from '../storage/backend.js';
+import type { WatermarkFiles } from '../artists/watermark-files.js';
 import type { DeletionsRepository } from '../storage/deletions-repository.js';
 import type { FileDeletions } from '../storage/file-deletions.js';
 import { readFileHead } from '../storage/file-head.js';
@@ -52,7 +53,8 @@ class Undecodable extends Error {}
 export interface RenditionsSettings {
   /** Private working folder of the job (copies from S3, poster frames, encoded files): emptied at start. */
   workDir: string;
-  dataDir: string;
+  /** Watermark images: the store's, as a path on this machine (src/artists/watermark-files.ts). */
+  watermarkFiles: WatermarkFiles;
   /**
    * libvips threads per ladder (1: a ladder takes one core; RENDITION_CONCURRENCY ladders at once
    * take that many, and no more, so that they do not starve requests).
@@ -128,14 +130,14 @@ export class RenditionsService {
       if (mime.startsWith('image/') && mime !== 'image/svg+xml') {
         picture = input;
         options.accept = decoderFormatsFor(mime);
-        options.watermark = this.watermarkOf(source.watermark);
+        options.watermark = await this.watermarkOf(source.watermark);
         // The file's own credits, unless the media record names them.
         const credits = await creditsOf(input);
         options.copyright ??= credits.copyright;
         options.author ??= credits.author;
       } else if (mime.startsWith('video/')) {
         picture = await posterFrame(this.settings.ffmpeg, mime, input, work, this.log);
-        options.watermark = this.watermarkOf(source.watermark);
+        options.watermark = await this.watermarkOf(source.watermark);
       } else {
         // Documents (and anything else we accept): a neutral card naming the type; nothing to protect.
         picture = await placeholder(mime);
@@ -197,9 +199,9 @@ export class RenditionsService {
     return { processed: 1, failed: 0, errors: [] };
   }
 
-  private watermarkOf(w: RenditionSource['watermark']): WatermarkSpec | undefined {
+  private async watermarkOf(w: RenditionSource['watermark']): Promise<WatermarkSpec | undefined> {
     if (!w) return undefined;
-    if (w.storageKey) return { imagePath: join(this.settings.dataDir, w.storageKey), strength: w.strength, position: w.position, tile: w.tile };
+    if (w.storageKey) return { imagePath: await this.settings.watermarkFiles.localPath(w.storageKey), strength: w.strength, position: w.position, tile: w.tile };
     if (w.text) return { text: w.text, strength: w.strength, position: w.position, tile: w.tile };
     return undefined;
   }

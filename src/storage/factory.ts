@@ -31,7 +31,7 @@ export function parseS3Url(storageUrl: string, credentials?: Config['storageCred
 }
 
 // The AWS SDK (~22 MiB of memory) is loaded only when S3 is used.
-export async function createStorage(config: Config): Promise<StorageBackend> {
+export async function createStorage(config: Pick<Config, 'dataDir' | 'storageUrl' | 'storageCredentials'>): Promise<StorageBackend> {
   if (!config.storageUrl || config.storageUrl === 'local') return new LocalStorage(config.dataDir);
   const { S3Storage } = await import('./s3.js');
   return new S3Storage(parseS3Url(config.storageUrl, config.storageCredentials));

@@ -304,7 +304,7 @@ eachDatabase((kind) => {
       expect(bad.stderr).toContain('--spacing must be one of none, tight, normal, wide');
     });
 
-    it('watermark create with --text or --file (an image copied into DATA_DIR); --default leaves one default per media library', async () => {
+    it('watermark create with --text or --file (an image copied into the store: local files here, DATA_DIR/media); --default leaves one default per media library', async () => {
       const artist = await db().selectFrom('artists').select('id').where('uuid', '=', artistUuid).executeTakeFirstOrThrow();
       const byUuid = (uuid: string) => db().selectFrom('watermarks').selectAll().where('uuid', '=', uuid).executeTakeFirstOrThrow();
 
@@ -322,7 +322,7 @@ eachDatabase((kind) => {
         expect(row).toMatchObject({ artist_id: artist.id, text: null, width: 40, height: 20, is_default: 1 });
         expect(row.file_name).toBe(png.split('/').pop());
         expect(row.storage_key).toBeTruthy();
-        const stored = join(target.dataDir, row.storage_key!);
+        const stored = join(target.dataDir, 'media', row.storage_key!);
         expect(existsSync(stored)).toBe(true);
         expect((await readFile(stored)).equals(await readFile(png))).toBe(true);
       } finally {

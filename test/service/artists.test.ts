@@ -55,20 +55,21 @@ describe('media libraries and watermarks', () => {
     expect(await refusal(w.core.artists.createWatermark({ artistUuid: '00000000-0000-4000-8000-000000000000', isDefault: false, text: 'x' }))).toMatchObject({ status: 404 });
   });
 
-  it('copies an image watermark into DATA_DIR, private, with its size; refuses a file that is no image and keeps nothing', async () => {
+  it('copies an image watermark into the store (local: DATA_DIR/media), private, with its size; refuses a file that is no image and keeps nothing', async () => {
     const owner = await w.user('owner');
     const { uuid: library } = await w.core.artists.create(owner, 'Images');
     const png = join(w.dataDir, 'Logo "big".PNG');
     await writeFile(png, await sharp({ create: { width: 12, height: 7, channels: 4, background: '#fff8' } }).png().toBuffer());
     const { uuid } = await w.core.artists.createWatermark({ artistUuid: library, isDefault: false, file: png });
     const [mark] = (await w.core.artists.watermarks(owner, library, all)).watermarks;
-    expect(mark).toMatchObject({ uuid, text: null, file_name: 'Logo _big_.PNG', storage_key: join('watermarks', `${uuid}.png`), width: 12, height: 7 });
-    expect((await stat(join(w.dataDir, mark.storage_key!))).mode & 0o777).toBe(0o600);
+    expect(mark).toMatchObject({ uuid, text: null, file_name: 'Logo _big_.PNG', storage_key: `watermarks/${uuid}.png`, width: 12, height: 7 });
+    expect((await stat(join(w.dataDir, 'media', mark.storage_key!))).mode & 0o777).toBe(0o600);
 
     const fake = join(w.dataDir, 'not-an-image.png');
     await writeFile(fake, 'plain text, not a picture');
     expect(await refusal(w.core.artists.createWatermark({ artistUuid: library, isDefault: false, file: fake }))).toMatchObject({ code: 'invalid_parameter', status: 422 });
-    expect(await readdir(join(w.dataDir, 'watermarks'))).toEqual([`${uuid}.png`]);
+    expect(await readdir(join(w.dataDir, 'media', 'watermarks'))).toEqual([`${uuid}.png`]);
+    expect((await readdir(join(w.dataDir, 'tmp'))).filter((f) => f.endsWith('.part'))).toEqual([]);
     expect((await w.core.artists.watermarks(owner, library, all)).total).toBe(1);
   });
 });

@@ -6,6 +6,7 @@
 // creation and changed on an existing one, read back through the signed API, refused on its
 // field, drawn by the preview where it says; another user's 404, CSRF refused.
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -94,8 +95,9 @@ eachDatabase((kind) => {
     expect(refused.status).toBe(422);
     expect(fieldError(await refused.text(), `file-${library}`)).toMatch(/not a readable image/);
     expect(await listed()).toHaveLength(2);
-    const dir = join(w.svc.config.dataDir, 'watermarks');
-    expect((await readdir(dir)).sort()).toEqual([`${imageMark}.png`]);
+    // In the store (local files here: DATA_DIR/media), and no partial file of the refused one left.
+    expect((await readdir(join(w.svc.config.dataDir, 'media', 'watermarks'))).sort()).toEqual([`${imageMark}.png`]);
+    expect((await readdir(join(w.svc.config.dataDir, 'tmp'))).filter((f) => f.endsWith('.part'))).toEqual([]);
   });
 
   it('refuses forms without the CSRF token (the image before anything is received)', async () => {
@@ -175,7 +177,8 @@ eachDatabase((kind) => {
       const res = await b.post(`/studio/watermarks/${imageMark}/delete`, { csrf, confirm: 'yes' });
       expect(res.status).toBe(303);
       expect((await listed()).map((m) => m.uuid)).toEqual([textMark]);
-      expect(await readdir(join(w.svc.config.dataDir, 'watermarks'))).toEqual([]);
+      // The local store takes the emptied folder away too.
+      expect(existsSync(join(w.svc.config.dataDir, 'media', 'watermarks', `${imageMark}.png`))).toBe(false);
       expect((await w.svc.db.selectFrom('medias').select('watermark_id').where('id', '=', id).executeTakeFirstOrThrow()).watermark_id).toBeNull();
       expect((await preview(imageMark)).status).toBe(404);
     });
@@ -233,7 +236,7 @@ eachDatabase((kind) => {
       expect(refused.status).toBe(422);
       expect(fieldError(await refused.text(), `strength-file-${library}`)).toMatch(/whole number from 0 to 100/);
       expect(await listed()).toHaveLength(count);
-      expect((await readdir(join(w.svc.config.dataDir, 'watermarks'))).filter((f) => f.endsWith('.part'))).toEqual([]);
+      expect((await readdir(join(w.svc.config.dataDir, 'tmp'))).filter((f) => f.endsWith('.part'))).toEqual([]);
     });
 
     it('changes the look of a watermark: the signed API reads it back and the preview draws it where it says', async () => {

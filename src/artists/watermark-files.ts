@@ -1,0 +1,89 @@
+// Where watermark images live: in the object store the medias use (local files or S3), under
+// their row's storage key (`watermarks/<uuid>.<ext>`), so that every node finds them, the
+// workers that draw them on renditions as much as the studio that previews them. sharp reads a
+// path: a node whose store is not local files keeps a copy of each image it drew, fetched on
+// first use, in DATA_DIR/watermark-cache. An image never changes once made (only its look does,
+// in its row), and a deleted watermark's key is never used again: a copy never goes stale.
+// Installs from before kept the image at DATA_DIR/<storage key> on the node that received it;
+// such a file is used from there when the store has nothing under the key.
+import { createWriteStream } from 'node:fs';
+import { rename, rm, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { StorageBackend } from '../storage/backend.js';
+import { isSafeKey } from '../storage/object-keys.js';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../storage/private-files.js';
+import { tempFileName } from '../storage/temp-file.js';
+
+/** The object store, made on first use (the admin command line's other commands start without the AWS SDK). */
+export type StorageSource = () => Promise<StorageBackend>;
+
+/** The stored types of the formats watermark-rules.ts accepts, by extension. */
+const CONTENT_TYPES: Readonly<Record<string, string>> = { '.png': 'image/png', '.jpg': 'image/jpeg', '.webp': 'image/webp', '.gif': 'image/gif' };
+
+async function isFile(path: string): Promise<boolean> {
+  return stat(path).then(
+    (s) => s.isFile(),
+    (err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return false;
+      throw err;
+    },
+  );
+}
+
+export class WatermarkFiles {
+  private readonly cacheDir: string;
+
+  constructor(
+    private readonly storage: StorageSource,
+    private readonly dataDir: string,
+  ) {
+    this.cacheDir = join(dataDir, 'watermark-cache');
+  }
+
+  /** Moves a checked image (a private temporary file under DATA_DIR) into the store under `key`. */
+  async put(key: string, tmpPath: string): Promise<void> {
+    const type = CONTENT_TYPES[key.slice(key.lastIndexOf('.'))];
+    if (!type || !isSafeKey(key)) throw new Error(`not a watermark image key: ${key}`);
+    const { size } = await stat(tmpPath);
+    await (await this.storage()).putFile(key, tmpPath, size, type);
+  }
+
+  /**
+   * The image as a path on this machine: the store's own file, this node's copy, a copy fetched
+   * now, or the old layout's file. When there is none anywhere, the old layout's path all the
+   * same: drawing it fails as it always has for a missing image. A store that does not answer
+   * throws (the renditions job is then retried).
+   */
+  async localPath(key: string): Promise<string> {
+    const legacy = join(this.dataDir, ...key.split('/'));
+    if (!isSafeKey(key)) return legacy;
+    const storage = await this.storage();
+    const own = storage.localPath(key);
+    if (own) return (await isFile(own)) ? own : legacy;
+    const copy = join(this.cacheDir, ...key.split('/'));
+    if (await isFile(copy)) return copy;
+    const body = await storage.read(key);
+    if (!body) return legacy;
+    ensurePrivateDir(dirname(copy));
+    // Whole or not at all: nodes drawing the same image at once each write their own file, and the last rename wins.
+    const partial = join(dirname(copy), tempFileName());
+    try {
+      await pipeline(body, createWriteStream(partial, { mode: PRIVATE_FILE_MODE }));
+      await rename(partial, copy);
+    } catch (err) {
+      await rm(partial, { force: true });
+      throw err;
+    }
+    return copy;
+  }
+
+  /** Removes the image from the store, this node's copy and the old layout's file. Other nodes' copies stay, unused. */
+  async delete(key: string): Promise<void> {
+    if (isSafeKey(key)) {
+      await (await this.storage()).delete([key]);
+      await rm(join(this.cacheDir, ...key.split('/')), { force: true });
+    }
+    await rm(join(this.dataDir, ...key.split('/')), { force: true });
+  }
+}
