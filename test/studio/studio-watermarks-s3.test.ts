@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { all, find, text, type XmlNode } from '../../src/client/xml.js';
 import { nowIso } from '../../src/store/db.js';
 import { startS3, type LocalS3 } from '../api/uploads-support.js';
-import { spawnService, type ServiceProcess } from '../support/processes.js';
+import { childEnv, runBuilt, spawnService, type ServiceProcess } from '../support/processes.js';
 import { eachDatabase, REDIS_URL, TestService } from '../support/service.js';
 import { worldOn, type World } from '../support/world.js';
 import { StudioBrowser } from './studio-support.js';
@@ -188,6 +188,31 @@ eachDatabase((kind) => {
       expect(r).toBeLessThan(60);
       expect(g).toBeLessThan(60);
     });
+
+    it(`puts an image given to the admin command into the bucket${kind === 'postgres' ? ', from a machine of its own' : ''}, and it is drawn`, async () => {
+      // On PostgreSQL, a DATA_DIR of its own: the image can only reach the rendering node through the bucket.
+      const adminDir = kind === 'postgres' ? await mkdtemp(join(tmpdir(), 'mps-admin-')) : w.svc.config.dataDir;
+      const png = join(adminDir, `green-${randomUUID()}.png`);
+      const green = await sharp({ create: { width: 300, height: 300, channels: 4, background: '#00ff00ff' } }).png().toBuffer();
+      await writeFile(png, green);
+      try {
+        const env = childEnv({ ...s3.env, DATA_DIR: adminDir, DATABASE_URL: w.svc.config.databaseUrl });
+        const res = await runBuilt('cli/admin.js', ['watermark', 'create', '--artist', w.user.defaultArtistUuid, '--file', png, '--strength', '100', '--position', 'center', '--json'], { env, timeoutMs: 60_000 });
+        // Not stderr empty: the AWS SDK warns there that its later versions will need Node 22.
+        expect(res.code, res.stderr).toBe(0);
+        const { uuid } = JSON.parse(res.stdout) as { uuid: string };
+        expect(await object(`watermarks/${uuid}.png`)).toEqual(green);
+        expect(existsSync(join(adminDir, 'watermarks', `${uuid}.png`))).toBe(false);
+        const made = await photo({ 'media[watermark_uuid]': uuid });
+        expect(made.watermarked['1280']).toBe(1);
+        const [r, g] = await centre(await made.jpeg('1280'));
+        expect(g).toBeGreaterThan(200);
+        expect(r).toBeLessThan(60);
+      } finally {
+        if (kind === 'postgres') await rm(adminDir, { recursive: true, force: true });
+        else await rm(png, { force: true });
+      }
+    }, 90_000);
 
     it('deletes the image from the bucket with its watermark', async () => {
       const key = `watermarks/${mark}.png`;
