@@ -159,7 +159,7 @@ export async function buildCore(
     users: new UsersService(users),
     apps: new AppsService(apps),
     websites: new WebsitesService(new WebsitesRepository(store.db), access),
-    artists: new ArtistsService(new ArtistsRepository(store.db), access, config.dataDir, watermarkFiles),
+    artists: new ArtistsService(new ArtistsRepository(store.db, new DeletionsRepository(store.db)), access, config.dataDir, watermarkFiles),
     watermarkFiles,
     lightboxes,
     pricingProfiles: new PricingProfilesService(new PricingProfilesRepository(store.db)),

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../store/db.js';
 import { nowIso } from '../store/db.js';
 import type { ArtistRow, WatermarkRow } from '../store/schema.js';
+import type { DeletionsRepository } from '../storage/deletions-repository.js';
 import type { WatermarkLook } from './watermark-rules.js';
 
 export type ArtistListRow = Pick<ArtistRow, 'uuid' | 'name' | 'is_default' | 'created_at'>;
@@ -21,7 +22,11 @@ export interface NewWatermarkRow {
 }
 
 export class ArtistsRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** A deleted watermark's image is recorded for removal with the row's deletion (src/storage/file-deletions.ts). */
+    private readonly deletions: DeletionsRepository,
+  ) {}
 
   async countOwned(ownerId: number): Promise<number> {
     const [{ total }] = await this.db.selectFrom('artists').select((eb) => eb.fn.countAll<number>().as('total')).where('owner_id', '=', ownerId).execute();
@@ -110,8 +115,15 @@ export class ArtistsRepository {
     return this.db.transaction().execute(async (trx) => {
       await trx.updateTable('medias').set({ watermark_id: null }).where('watermark_id', '=', watermarkId).execute();
       const gone = await trx.deleteFrom('watermarks').where('id', '=', watermarkId).returning('storage_key').executeTakeFirst();
+      // The image's object outlives its row by a sweep at most, should removing it right after fail.
+      await this.deletions.record(trx, [gone?.storage_key]);
       return gone?.storage_key ?? null;
     });
+  }
+
+  /** The image of a deleted watermark is gone: its record goes too. */
+  imageRemoved(storageKey: string): Promise<void> {
+    return this.deletions.forget([storageKey]);
   }
 
   /**

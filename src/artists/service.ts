@@ -124,7 +124,13 @@ export class ArtistsService {
     const mark = await this.ownWatermark(user, watermarkUuid);
     const storageKey = await this.repo.deleteWatermark(mark.id);
     this.previews.deleteWhere(() => true);
-    if (storageKey) await this.files.delete(storageKey);
+    if (!storageKey) return;
+    try {
+      await this.files.delete(storageKey);
+      await this.repo.imageRemoved(storageKey);
+    } catch {
+      // The watermark is gone; its image stays recorded in file_deletions, and the cleanup sweep removes it.
+    }
   }
 
   /**
@@ -179,8 +185,8 @@ export class ArtistsService {
         look,
       });
     } catch (err) {
-      // No row names the file: it would never be found again.
-      if (image) await this.files.delete(image.storageKey);
+      // No row names the file: it would never be found again. The row's failure is the answer, not the store's.
+      if (image) await this.files.delete(image.storageKey).catch(() => undefined);
       throw err;
     }
     return { uuid };

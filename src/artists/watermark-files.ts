@@ -78,12 +78,14 @@ export class WatermarkFiles {
     return copy;
   }
 
-  /** Removes the image from the store, this node's copy and the old layout's file. Other nodes' copies stay, unused. */
+  /**
+   * Removes this node's copy, the old layout's file and the stored object (that last may throw: a
+   * store that does not answer). Other nodes' copies stay, unused.
+   */
   async delete(key: string): Promise<void> {
-    if (isSafeKey(key)) {
-      await (await this.storage()).delete([key]);
-      await rm(join(this.cacheDir, ...key.split('/')), { force: true });
-    }
     await rm(join(this.dataDir, ...key.split('/')), { force: true });
+    if (!isSafeKey(key)) return;
+    await rm(join(this.cacheDir, ...key.split('/')), { force: true });
+    await (await this.storage()).delete([key]);
   }
 }

@@ -7,7 +7,7 @@
 // field, drawn by the preview where it says; another user's 404, CSRF refused.
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -181,6 +181,30 @@ eachDatabase((kind) => {
       expect(existsSync(join(w.svc.config.dataDir, 'media', 'watermarks', `${imageMark}.png`))).toBe(false);
       expect((await w.svc.db.selectFrom('medias').select('watermark_id').where('id', '=', id).executeTakeFirstOrThrow()).watermark_id).toBeNull();
       expect((await preview(imageMark)).status).toBe(404);
+    });
+
+    it('deletes the watermark even when its image cannot be removed at once; the cleanup sweep removes it then', async () => {
+      const png = await sharp({ create: { width: 20, height: 20, channels: 4, background: '#fff' } }).png().toBuffer();
+      const form = new FormData();
+      form.append('csrf', csrf);
+      form.append('file', new Blob([png], { type: 'image/png' }), 'stuck.png');
+      expect((await postImage(form)).status).toBe(303);
+      const uuid = (await listed()).find((m) => m.fileName === 'stuck.png')!.uuid;
+      const key = `watermarks/${uuid}.png`;
+      const file = join(w.svc.config.dataDir, 'media', key);
+      // A folder where the file was: the store's removal fails (as a store that does not answer would).
+      await rm(file);
+      await mkdir(join(file, 'in-the-way'), { recursive: true });
+      expect((await b.post(`/studio/watermarks/${uuid}/delete`, { csrf, confirm: 'yes' })).status).toBe(303);
+      expect((await listed()).map((m) => m.uuid)).not.toContain(uuid);
+      const recorded = () => w.svc.db.selectFrom('file_deletions').select('storage_key').where('storage_key', '=', key).execute();
+      expect(await recorded()).toEqual([{ storage_key: key }]);
+      // Once the store can remove it again, the sweep does.
+      await rm(file, { recursive: true });
+      await writeFile(file, png);
+      await w.svc.service.sweep();
+      expect(existsSync(file)).toBe(false);
+      expect(await recorded()).toEqual([]);
     });
   });
   describe('the look: strength, position, tile', () => {

@@ -219,6 +219,8 @@ eachDatabase((kind) => {
       expect(await exists(key)).toBe(true);
       expect((await b.post(`/studio/watermarks/${mark}/delete`, { csrf, confirm: 'yes' })).status).toBe(303);
       expect(await exists(key)).toBe(false);
+      // Recorded for removal with the row, and the record taken off once the object went.
+      expect(await w.svc.db.selectFrom('file_deletions').select('id').where('storage_key', '=', key).execute()).toEqual([]);
       // The deleting node's copy goes too (on PostgreSQL, B's stays: its key is never used again).
       if (kind === 'sqlite') expect(existsSync(join(other.dataDir, 'watermark-cache', key))).toBe(false);
     });
