@@ -4,20 +4,11 @@
 // (on creation: the table's default).
 import { invalid } from '../http/errors.js';
 import { input, type Input } from '../http/input.js';
-import type { Params } from '../http/params.js';
 import { WATERMARK_POSITIONS, WATERMARK_STRENGTH_MAX, WATERMARK_STRENGTH_MIN, type WatermarkLook, type WatermarkPosition } from './watermark-rules.js';
 
 export type { WatermarkLook };
 
 export const LOOK_PARAM = (name: 'strength' | 'position' | 'tile') => `watermark[${name}]`;
-
-function yesNo(p: Params, name: string): boolean | undefined {
-  const v = p.str(name)?.trim().toLowerCase();
-  if (v === undefined || v === '') return undefined;
-  if (v === 'yes' || v === '1' || v === 'true') return true;
-  if (v === 'no' || v === '0' || v === 'false') return false;
-  throw invalid(`${name} must be yes or no`);
-}
 
 export const watermarkLookInput: Input<WatermarkLook> = input([LOOK_PARAM('strength'), LOOK_PARAM('position'), LOOK_PARAM('tile')], (p) => {
   const out: WatermarkLook = {};
@@ -34,7 +25,7 @@ export const watermarkLookInput: Input<WatermarkLook> = input([LOOK_PARAM('stren
     if (!(WATERMARK_POSITIONS as readonly string[]).includes(position)) throw invalid(`${LOOK_PARAM('position')} must be one of ${WATERMARK_POSITIONS.join(', ')}`);
     out.position = position as WatermarkPosition;
   }
-  const tile = yesNo(p, LOOK_PARAM('tile'));
+  const tile = p.yesNo(LOOK_PARAM('tile'));
   if (tile !== undefined) out.tile = tile;
   return out;
 });

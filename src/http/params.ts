@@ -108,6 +108,15 @@ export class Params {
     throw invalid(`parameter ${name} must be 0 or 1, got ${JSON.stringify(v)}`);
   }
 
+  /** A yes/no answer of a form or the admin command (also 1/0, true/false); empty is no answer. */
+  yesNo(name: string): boolean | undefined {
+    const v = this.str(name)?.trim().toLowerCase();
+    if (v === undefined || v === '') return undefined;
+    if (v === 'yes' || v === '1' || v === 'true') return true;
+    if (v === 'no' || v === '0' || v === 'false') return false;
+    throw invalid(`${name} must be yes or no`);
+  }
+
   oneOf<T extends string>(name: string, allowed: readonly T[]): T | undefined {
     const v = this.str(name);
     if (v === undefined || v === '') return undefined;

@@ -22,14 +22,6 @@ export interface DisplayStyleInput {
 
 const P = (name: string) => `display_style[${name}]`;
 
-function yesNo(p: Params, name: string): boolean | undefined {
-  const v = p.str(name)?.trim().toLowerCase();
-  if (v === undefined || v === '') return undefined;
-  if (v === 'yes' || v === '1' || v === 'true') return true;
-  if (v === 'no' || v === '0' || v === 'false') return false;
-  throw invalid(`${name} must be yes or no`);
-}
-
 function oneOf<T extends string>(p: Params, name: string, allowed: readonly T[]): T | undefined {
   const v = p.str(name)?.trim().toLowerCase();
   if (v === undefined || v === '') return undefined;
@@ -49,11 +41,11 @@ export const displayStyleInput: Input<DisplayStyleInput> = input(['name', 'layou
   }
   const layout = oneOf(p, P('layout'), STYLE_LAYOUTS);
   if (layout !== undefined) out.layout = layout;
-  const crop = yesNo(p, P('crop'));
+  const crop = p.yesNo(P('crop'));
   if (crop !== undefined) out.crop = crop;
   const spacing = oneOf(p, P('spacing'), SPACINGS);
   if (spacing !== undefined) out.spacing = spacing;
-  const captions = yesNo(p, P('captions'));
+  const captions = p.yesNo(P('captions'));
   if (captions !== undefined) out.captions = captions;
   return out;
 });
