@@ -10,6 +10,7 @@ import type { ActivityService } from '../activity/service.js';
 import type { ClientRights, GalleryClients } from '../galleries/clients.js';
 import { clientEmail } from '../galleries/acl.js';
 import { ApiError, invalid, missing } from '../http/errors.js';
+import type { InvitationMailContent } from '../mail/messages.js';
 import type { UserRow } from '../store/schema.js';
 
 export const MAX_MESSAGE_LENGTH = 2000;
@@ -25,16 +26,8 @@ export interface InvitationLinks {
   invitation(websiteUuid: string, email: string, fullUrlPath: string, ttlSeconds: number): Promise<{ url: string; expiresAt: Date; siteTitle: string }>;
 }
 
-export interface InvitationMail {
-  to: string;
-  siteTitle: string;
-  galleryName: string;
-  url: string;
-  /** Days the link stays valid. */
-  days: number;
-  /** The photographer's words, plain text (escaped in the mail's HTML). */
-  message: string | undefined;
-}
+/** What the invitation mail says (src/mail/messages.tsx writes it). */
+export type InvitationMail = InvitationMailContent;
 
 /** A counter per owner (a Limiter of the limiter store, made by the composition root). */
 export interface InvitationThrottle {
