@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { find, text } from '../../src/client/xml.js';
 import { FileUrls } from '../../src/storage/file-urls.js';
 import { openMultipartUploads, startS3, type LocalS3 } from '../api/uploads-support.js';
-import { spawnService, type ServiceProcess } from '../support/processes.js';
+import { spawnService, waitForReady, type ServiceProcess } from '../support/processes.js';
 import { eachDatabase, TestService } from '../support/service.js';
 import { worldOn, type World } from '../support/world.js';
 import { StudioBrowser } from './studio-support.js';
@@ -76,19 +76,6 @@ function via(tus: TusSession, base: string): TusSession {
   return session;
 }
 
-async function ready(proc: ServiceProcess): Promise<void> {
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (proc.child.exitCode !== null) throw new Error(`the second node exited at start:\n${proc.output()}`);
-    const ok = await fetch(`${proc.url}/readyz`)
-      .then(async (r) => (await r.text(), r.status === 200))
-      .catch(() => false);
-    if (ok) return;
-    if (Date.now() > deadline) throw new Error(`the second node is not ready:\n${proc.output()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 eachDatabase((kind) => {
   describe(`resumable uploads in the bucket (${kind} + S3)`, () => {
     let s3: LocalS3;
@@ -118,7 +105,7 @@ eachDatabase((kind) => {
         secondDir = await mkdtemp(join(tmpdir(), 'mps-node-b-'));
         // Behind a load balancer both nodes answer at the studio's one public address.
         second = await spawnService({ env: { ...env, DATABASE_URL: svc.config.databaseUrl!, DATA_DIR: secondDir, PUBLIC_URL: svc.url } });
-        await ready(second);
+        await waitForReady(second);
         other = { url: second.url, dataDir: secondDir };
       } else {
         other = { url: svc.url };

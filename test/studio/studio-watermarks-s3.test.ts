@@ -17,23 +17,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { all, find, text, type XmlNode } from '../../src/client/xml.js';
 import { nowIso } from '../../src/store/db.js';
 import { startS3, type LocalS3 } from '../api/uploads-support.js';
-import { childEnv, runBuilt, spawnService, type ServiceProcess } from '../support/processes.js';
+import { childEnv, runBuilt, spawnService, waitForReady, type ServiceProcess } from '../support/processes.js';
 import { eachDatabase, REDIS_URL, TestService } from '../support/service.js';
 import { worldOn, type World } from '../support/world.js';
 import { StudioBrowser } from './studio-support.js';
-
-async function ready(proc: ServiceProcess): Promise<void> {
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (proc.child.exitCode !== null) throw new Error(`the second node exited at start:\n${proc.output()}`);
-    const ok = await fetch(`${proc.url}/readyz`)
-      .then(async (r) => (await r.text(), r.status === 200))
-      .catch(() => false);
-    if (ok) return;
-    if (Date.now() > deadline) throw new Error(`the second node is not ready:\n${proc.output()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** The RGB of the pixel at the centre of an image. */
 async function centre(bytes: Buffer): Promise<[number, number, number]> {
@@ -108,7 +95,7 @@ eachDatabase((kind) => {
         secondDir = await mkdtemp(join(tmpdir(), 'mps-node-b-'));
         // Behind a load balancer both nodes answer at the studio's one public address.
         second = await spawnService({ env: { ...env, ROLE: 'all', DATABASE_URL: svc.config.databaseUrl!, DATA_DIR: secondDir, PUBLIC_URL: svc.url } });
-        await ready(second);
+        await waitForReady(second);
         other = { url: second.url, dataDir: secondDir };
       } else {
         other = { url: svc.url, dataDir: svc.config.dataDir };

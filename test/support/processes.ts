@@ -202,6 +202,20 @@ export async function spawnService(opts: { env?: Record<string, string | undefin
   };
 }
 
+/** Polls GET /readyz until it answers 200 (a second node of a test, started with spawnService); fails early when the process exits. */
+export async function waitForReady(proc: ServiceProcess, timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (proc.child.exitCode !== null) throw new Error(`the second node exited at start:\n${proc.output()}`);
+    const ok = await fetch(`${proc.url}/readyz`)
+      .then(async (r) => (await r.text(), r.status === 200))
+      .catch(() => false);
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`the second node is not ready:\n${proc.output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** Polls a signed GET /ping.xml until it answers 200; fails early when the process exits. */
 export async function waitForPing(proc: ServiceProcess, app: AppKeys, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
