@@ -216,6 +216,25 @@ export async function openMultipartUploads(s3: LocalS3): Promise<string[]> {
   return keys;
 }
 
+// s3rver's delete removes the folders it empties. A put into the same folder at that moment has
+// just created it and then fails to open its file: ENOENT on a write stream without a listener,
+// an uncaught exception in whatever process runs s3rver (test/api/s3-test-server.test.ts). Here
+// a delete removes the object's three files and leaves the folders: s3rver lists objects by their
+// files, so an empty folder lists nothing, as on S3.
+function leaveFoldersInPlace(server: S3rver): void {
+  const store = (server as unknown as { store: { getResourcePath(bucket: string, key: string, resource: string): string; deleteObject: unknown } }).store;
+  if (typeof store?.getResourcePath !== 'function' || typeof store.deleteObject !== 'function') {
+    throw new Error("s3rver's store is not what the test server expects (getResourcePath, deleteObject): check its version");
+  }
+  store.deleteObject = async (bucket: string, key: string) => {
+    await Promise.all(
+      ['object', 'object.md5', 'metadata.json'].map((resource) =>
+        rm(store.getResourcePath(bucket, key, resource), { force: true }),
+      ),
+    );
+  };
+}
+
 export async function startS3(): Promise<LocalS3> {
   const directory = await mkdtemp(join(tmpdir(), 'mps-s3-'));
   const bucket = 'test-bucket';
@@ -224,6 +243,7 @@ export async function startS3(): Promise<LocalS3> {
   const stack = (server as unknown as { middleware: KoaMiddleware[] }).middleware;
   if (stack[stack.length - 1]?.name !== 'dispatch') throw new Error("s3rver's middleware is not what the test server's multipart addition expects (router last): check its version");
   stack.splice(stack.length - 1, 0, multipartAdditions(directory));
+  leaveFoldersInPlace(server);
   const address = (await server.run()) as { port: number };
   const endpoint = `http://127.0.0.1:${address.port}`;
   return {
