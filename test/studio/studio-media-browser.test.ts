@@ -8,7 +8,7 @@
 import { CopyObjectCommand } from '@aws-sdk/client-s3';
 import { linkSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { all, find } from '../../src/client/xml.js';
 import { nowIso } from '../../src/store/db.js';
@@ -215,17 +215,33 @@ describe.skipIf(!chromiumPresent).each(BACKENDS)('the media library in a browser
     const { context, page, problems } = await signedIn({ width: 1280, height: 800 }, 1, false);
     const order = async () => uuidsOf(await w.client.request('GET', '/medias.xml', { gallery_id: gallery }));
     const before = await order();
+    // The thumbnails are held back until the drop: a cell is grabbed by its picture's place before
+    // the picture has come (a slow network, a media with no thumbnail yet). Chromium would not start
+    // a drag from an <img> still without its image, inside a draggable cell, until the cell's
+    // pictures were made not draggable of their own.
+    const held: Route[] = [];
+    let holding = true;
+    await page.route('**/studio/thumbs/**', (route) => (holding ? void held.push(route) : route.continue()));
     await page.goto(`${w.svc.url}/studio/media?gallery=${gallery}`);
     const grid = page.getByRole('listbox', { name: /Medias/ });
     const first = grid.locator('#m-0');
     const fifth = grid.locator('#m-4');
-    await fifth.waitFor();
+    await expect.poll(() => fifth.locator('.cap').textContent()).toBe('Photo 5');
+    await expect.poll(() => held.length).toBeGreaterThan(0);
     const box = (await fifth.boundingBox())!;
-    // Dropped on the left half of the fifth: just before it.
-    await first.dragTo(fifth, { targetPosition: { x: 5, y: box.height / 2 } });
+    // Dropped on the left half of the fifth: just before it, the cell taken by the middle of its picture.
+    await first.dragTo(fifth, { sourcePosition: { x: box.width / 2, y: box.width / 2 }, targetPosition: { x: 5, y: box.height / 2 } });
     await expect.poll(order).toEqual([...before.slice(1, 4), before[0], ...before.slice(4)]);
     // The grid reloads in the new order.
     await expect.poll(() => grid.locator('#m-3 .cap').textContent()).toBe('Photo 1');
+    holding = false;
+    for (const route of held) await route.continue().catch(() => undefined);
+    // And by its picture once the pictures have come: Photo 1 back to the front.
+    const moved = grid.locator('#m-3');
+    await expect.poll(() => moved.locator('img').evaluate((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0)).toBe(true);
+    await moved.dragTo(grid.locator('#m-0'), { sourcePosition: { x: box.width / 2, y: box.width / 2 }, targetPosition: { x: 5, y: box.height / 2 } });
+    await expect.poll(order).toEqual(before);
+    await expect.poll(() => grid.locator('#m-0 .cap').textContent()).toBe('Photo 1');
     expect(problems).toEqual([]);
     await context.close();
   }, 120_000);

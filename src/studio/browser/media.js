@@ -190,6 +190,7 @@ function grid(wrap) {
     const img = document.createElement('img');
     img.alt = '';
     img.decoding = 'async';
+    img.draggable = false;
     img.style.height = `${cellW - 12}px`;
     const cap = document.createElement('span');
     cap.className = 'cap';
