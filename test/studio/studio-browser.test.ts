@@ -101,6 +101,19 @@ describe.skipIf(!chromiumPresent).each(BACKENDS)('the studio in a browser, on $n
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.waitForURL('**/studio/websites');
       await screen('websites');
+      if (name === 'phone') {
+        // The header is one row on a phone (it was three, the navigation wrapping above every screen);
+        // its navigation scrolls sideways, and a section beyond the screen's edge is still a tap away.
+        const header = (await page.locator('header.bar').boundingBox())!;
+        expect(header.height).toBeLessThan(60);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+        const jobs = page.getByRole('navigation', { name: 'Studio' }).getByRole('link', { name: 'Jobs' });
+        expect((await jobs.boundingBox())!.x).toBeGreaterThan(viewport.width);
+        await jobs.tap();
+        await page.waitForURL('**/studio/jobs');
+        await page.goBack();
+        await page.waitForURL('**/studio/websites');
+      }
 
       await page.getByRole('link', { name: `Site ${w.urlname}` }).or(page.getByRole('link', { name: /^Ann Lee/ })).first().click();
       await page.waitForURL(`**/studio/websites/${w.urlname}`);
