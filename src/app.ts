@@ -68,6 +68,7 @@ import { migrate, openStore, type Store } from './store/db.js';
 import { UploadsRepository } from './uploads/repository.js';
 import { ResumableUploadsRepository } from './uploads/resumable-repository.js';
 import { ResumableUploadsService } from './uploads/resumable-service.js';
+import { redisTusLocker } from './uploads/tus-locker.js';
 import { tusEndpoint, tusFiles } from './uploads/tus-endpoint.js';
 import { uploadRoutes } from './uploads/routes.js';
 import { UsersRepository } from './users/repository.js';
@@ -339,6 +340,10 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     // The studio's resumable uploads (tus): received under DATA_DIR, or in the bucket with S3, ended through the media service (src/uploads/resumable-service.ts).
     const tusReceived = await tusFiles(config.dataDir, config.uploadExpirySeconds, storage);
     closers.push(() => tusReceived.close?.());
+    // With REDIS_URL (several API nodes), one upload's requests are ordered across nodes, not only
+    // within this process; closed after the HTTP server, once its requests have ended.
+    const tusLocker = duties.serve && config.redisUrl ? await redisTusLocker(config.redisUrl, log) : undefined;
+    if (tusLocker) closers.push(() => tusLocker.close());
     const resumable = new ResumableUploadsService(new ResumableUploadsRepository(store.db), media, access, tusReceived, { maxOpenPerUser: RESUMABLE_OPEN_PER_USER, config }, log);
 
     // Visitors: sign-in links by mail (or to the log), the pass cookie, the password throttle.
@@ -512,7 +517,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
           groups,
           lightboxes: core.lightboxes,
           resumable,
-          tus: tusEndpoint(tusReceived, resumable, config.maxUploadBytes, log),
+          tus: tusEndpoint(tusReceived, resumable, config.maxUploadBytes, log, tusLocker),
           artists: core.artists,
           // The studio's "invite a client" mails through the same service as the API's invitations (its throttle, its links, its activity event).
           invite: async (user, galleryUuid, r) => void (await invitations.invite(user, galleryUuid, { email: r.email, message: r.message, comp: r.comp, hires: r.hires })),

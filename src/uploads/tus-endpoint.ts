@@ -4,8 +4,9 @@
 // (tus-s3.ts), each upload an S3 multipart upload in the bucket, so that any API node sharing the
 // database and the bucket resumes it from the offset the bucket holds; the finished object goes
 // through the pipeline as the API's direct-to-S3 uploads do (checked where it lies, copied to its
-// original key). @tus/server's locker is its default, in memory: it orders the requests of one
-// upload within a process, not across nodes (docs/studio.md says what that means). Wired to
+// original key). @tus/server's locker orders the requests of one upload: with REDIS_URL (several
+// API nodes) the Redis locker of tus-locker.ts, across every node; otherwise its default, in
+// memory, within the one process. Wired to
 // ResumableUploadsService for every decision:
 // who may create an upload and send to it (the id carries its owner; every request is checked
 // against the upload's row), and what its end is (the API's pipeline, once). The studio's
@@ -18,7 +19,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { FileConfigstore, FileStore } from '@tus/file-store';
-import { Server } from '@tus/server';
+import { Server, type Locker } from '@tus/server';
 import type { Logger } from 'pino';
 import { ApiError } from '../http/errors.js';
 import type { StorageBackend } from '../storage/backend.js';
@@ -132,7 +133,8 @@ export interface TusEndpoint {
   handle(req: IncomingMessage, res: ServerResponse, user: User): Promise<void>;
 }
 
-export function tusEndpoint(files: TusFiles, uploads: ResumableUploadsService, maxUploadBytes: number, log: Pick<Logger, 'error'>): TusEndpoint {
+/** `locker`: the shared one of several API nodes (tus-locker.ts); @tus/server's MemoryLocker without it. */
+export function tusEndpoint(files: TusFiles, uploads: ResumableUploadsService, maxUploadBytes: number, log: Pick<Logger, 'error'>, locker?: Locker): TusEndpoint {
   const users = new WeakMap<IncomingMessage, User>();
   type TusRequest = Parameters<NonNullable<ConstructorParameters<typeof Server>[0]['onIncomingRequest']>>[0];
   const userOf = (req: TusRequest): User => {
@@ -151,6 +153,7 @@ export function tusEndpoint(files: TusFiles, uploads: ResumableUploadsService, m
   const server = new Server({
     path: TUS_PATH,
     datastore: files.datastore,
+    ...(locker ? { locker } : {}),
     relativeLocation: true,
     maxSize: maxUploadBytes,
     // Same origin only: no CORS header for anyone.

@@ -216,6 +216,16 @@ export async function openMultipartUploads(s3: LocalS3): Promise<string[]> {
   return keys;
 }
 
+/** How many parts of the open multipart upload of `key` s3rver holds whole (their ETag written). */
+export async function wholeParts(s3: LocalS3, key: string): Promise<number> {
+  const root = join(s3.directory, s3.bucket, '._S3rver_uploads');
+  for (const id of await readdir(root).catch(() => [] as string[])) {
+    if ((await readFile(join(root, id, 'key'), 'utf8').catch(() => undefined)) !== key) continue;
+    return (await readdir(join(root, id)).catch(() => [] as string[])).filter((name) => /^[1-9][0-9]*\.md5$/.test(name)).length;
+  }
+  return 0;
+}
+
 // s3rver's delete removes the folders it empties. A put into the same folder at that moment has
 // just created it and then fails to open its file: ENOENT on a write stream without a listener,
 // an uncaught exception in whatever process runs s3rver (test/api/s3-test-server.test.ts). Here

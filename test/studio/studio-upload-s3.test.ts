@@ -8,18 +8,23 @@
 // once, in the API pipeline, and the original served by the service has the bytes sent; an
 // upload removed by its owner or swept after its expiry leaves no multipart upload, no object;
 // an object of the wrong length is refused at the end; another user's upload is a 404 on either node.
+// On PostgreSQL with Redis (TEST_REDIS_URL), both nodes have REDIS_URL, as scaled out: the tus
+// locker is the shared one (src/uploads/tus-locker.ts), and a request on the second node for an
+// upload whose PATCH the first holds open waits until the first has ended it, then goes on from
+// the offset it stored.
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { find, text } from '../../src/client/xml.js';
 import { FileUrls } from '../../src/storage/file-urls.js';
-import { openMultipartUploads, startS3, type LocalS3 } from '../api/uploads-support.js';
+import { openMultipartUploads, startS3, wholeParts, type LocalS3 } from '../api/uploads-support.js';
+import { until } from '../support/crash.js';
 import { spawnService, waitForReady, type ServiceProcess } from '../support/processes.js';
-import { eachDatabase, TestService } from '../support/service.js';
+import { eachDatabase, REDIS_URL, TestService } from '../support/service.js';
 import { worldOn, type World } from '../support/world.js';
 import { StudioBrowser } from './studio-support.js';
 import { TusSession } from './studio-upload-support.js';
@@ -62,6 +67,45 @@ async function cutPatch(base: string, path: string, headers: Record<string, stri
   await new Promise((r) => req.once('close', r));
 }
 
+/**
+ * A PATCH from `offset` to the end of `data` (Content-Length the whole rest) that sends its first
+ * `fast` bytes at once, then one small chunk at a time with a pause between (a slow line), until
+ * the server answers or the connection goes; the whole rest only if nothing stops it first.
+ * Resolves with the answer (its status and Upload-Offset), or 'reset'.
+ */
+function slowPatch(base: string, path: string, headers: Record<string, string>, data: Buffer, offset: number, fast: number): Promise<{ status: number; offset: number } | 'reset'> {
+  const req = http.request(base + path, {
+    method: 'PATCH',
+    headers: { ...headers, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream', 'content-length': String(data.length - offset) },
+  });
+  let ended = false;
+  const answer = new Promise<{ status: number; offset: number } | 'reset'>((resolve) => {
+    req.on('response', (res) => {
+      ended = true;
+      res.resume();
+      resolve({ status: res.statusCode ?? 0, offset: Number(res.headers['upload-offset']) });
+      // The server does not read the rest (its answer closes the connection).
+      req.destroy();
+    });
+    req.on('error', () => resolve('reset'));
+    req.on('close', () => {
+      ended = true;
+      resolve('reset');
+    });
+  });
+  void (async () => {
+    for (let at = offset; at < data.length && !ended; ) {
+      const end = at - offset < fast ? Math.min(at + MiB, offset + fast) : at + 16 * 1024;
+      const piece = data.subarray(at, Math.min(end, data.length));
+      at += piece.length;
+      if (!req.write(piece)) await Promise.race([new Promise((r) => req.once('drain', r)), answer]);
+      if (at - offset >= fast) await new Promise((r) => setTimeout(r, 50));
+    }
+    if (!ended) req.end();
+  })().catch(() => undefined);
+  return answer;
+}
+
 /** The same browser session, its requests sent to another node (as a load balancer would): the studio's address, cookie and token unchanged. */
 function via(tus: TusSession, base: string): TusSession {
   const session = new TusSession(tus.b, tus.csrf);
@@ -97,7 +141,9 @@ eachDatabase((kind) => {
     beforeAll(async () => {
       s3 = await startS3();
       bucket = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
-      const env = { ...s3.env, UPLOAD_SECRET: secret, MAX_UPLOAD_BYTES: String(64 * MiB), UPLOAD_EXPIRY_SECONDS: '3600' };
+      // Two nodes share Redis as scaled out (rate limits, sweep lock, the tus locker).
+      const redis: Record<string, string> = kind === 'postgres' && REDIS_URL ? { REDIS_URL } : {};
+      const env = { ...s3.env, UPLOAD_SECRET: secret, MAX_UPLOAD_BYTES: String(64 * MiB), UPLOAD_EXPIRY_SECONDS: '3600', ...redis };
       const svc = await TestService.start(kind, env);
       w = await worldOn(svc);
       tus = await TusSession.of(await new StudioBrowser(svc).signIn(w.user));
@@ -262,5 +308,50 @@ eachDatabase((kind) => {
       expect(Number((await via(tus, other.url).head(url)).headers.get('upload-offset'))).toBe(MiB);
       expect(await openMultipartUploads(s3)).toContain(`resumable/${id}`);
     });
+
+    it.runIf(kind === 'postgres' && REDIS_URL)(
+      "makes a request on node B wait while node A holds the upload's PATCH open, until A has ended it; B goes on from the offset A stored, and the upload ends once with the bytes sent",
+      async () => {
+        const size = 16 * MiB + 777;
+        const data = video(size);
+        const url = await tus.created({ filename: 'held.mp4', size });
+        const id = url.split('/').pop()!;
+        const key = `resumable/${id}`;
+        const liveBefore = await w.svc.db.selectFrom('medias').select('uuid').where('owner_id', '=', w.user.id).where('status', '=', 'live').execute();
+        // Node A: a PATCH of the whole file whose body, after its first 9 MiB, keeps coming slowly.
+        const onA = slowPatch(w.svc.url, url, tus.headers(), data, 0, 9 * MiB);
+        // A is writing (holding the upload's lock) once its first part is whole in the bucket.
+        await until('the first part in the bucket', async () => ((await wholeParts(s3, key)) >= 1 ? true : undefined));
+
+        // Node B: the resume's HEAD has the lock only once A's request has ended (asked to, by B).
+        const there = via(tus, other.url);
+        const head = await there.head(url);
+        expect(head.status).toBe(200);
+        const offset = Number(head.headers.get('upload-offset'));
+        const a = await onA;
+        // What A stored beyond its first part (the tail it had received) counts: B reads the offset A left.
+        expect(offset).toBeGreaterThan(PART);
+        expect(offset).toBeLessThan(size);
+        // A's answer, when it reached the client before the connection closed, says the same offset.
+        if (a !== 'reset') expect(a).toEqual({ status: 204, offset });
+
+        // B goes on from there; the upload ends once, with the bytes sent.
+        const last = await there.patch(url, offset, data.subarray(offset));
+        expect(last.status).toBe(204);
+        expect(last.headers.get('x-studio-upload-state')).toBe('done');
+        const media = last.headers.get('x-studio-media')!;
+        for (const answer of await Promise.all([tus.finish(id), there.finish(id)])) expect(answer.body).toMatchObject({ state: 'done', media });
+        const live = await w.svc.db.selectFrom('medias').select(['uuid', 'storage_key']).where('owner_id', '=', w.user.id).where('status', '=', 'live').execute();
+        expect(live.filter((r) => !liveBefore.some((b) => b.uuid === r.uuid)).map((r) => r.uuid)).toEqual([media]);
+        const row = live.find((r) => r.uuid === media)!;
+        // The original in the bucket: the bytes sent.
+        const stored = await bucket.send(new GetObjectCommand({ Bucket: s3.bucket, Key: row.storage_key! }));
+        const body = Buffer.from(await stored.Body!.transformToByteArray());
+        expect(body.length).toBe(size);
+        expect(sha256(body)).toBe(sha256(data));
+        expect(await openMultipartUploads(s3)).not.toContain(key);
+      },
+      120_000,
+    );
   });
 });
