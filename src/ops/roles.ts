@@ -31,7 +31,7 @@ export function checkScaleOut(config: Pick<Config, 'ops' | 'databaseUrl' | 'stor
   const missing: string[] = [];
   if (!config.databaseUrl) missing.push('DATABASE_URL (PostgreSQL: SQLite is one machine\'s file)');
   if (!config.storageUrl || config.storageUrl === 'local') missing.push('STORAGE_URL (S3-compatible storage: local media are one machine\'s files)');
-  if (!config.redisUrl) missing.push('REDIS_URL (rate limits, login throttling and the sweep lock shared by every node)');
+  if (!config.redisUrl) missing.push('REDIS_URL (rate limits, login throttling, the sweep lock and the studio uploads\' lock shared by every node)');
   if (!config.uploadSecret) missing.push('UPLOAD_SECRET (the same on every node, so upload addresses signed by one are valid on all)');
   if (missing.length) throw new ScaleOutError(`ROLE=${role} runs as one of several processes and needs: ${missing.join('; ')}. Run ROLE=all (the default) for a single process.`);
 }
