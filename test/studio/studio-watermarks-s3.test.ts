@@ -94,7 +94,8 @@ eachDatabase((kind) => {
       if (kind === 'postgres') {
         secondDir = await mkdtemp(join(tmpdir(), 'mps-node-b-'));
         // Behind a load balancer both nodes answer at the studio's one public address.
-        second = await spawnService({ env: { ...env, ROLE: 'all', DATABASE_URL: svc.config.databaseUrl!, DATA_DIR: secondDir, PUBLIC_URL: svc.url } });
+        // No request budget, as on the first node (TestService's default; a spawned node would keep 60/min, shared in Redis).
+        second = await spawnService({ env: { ...env, RATE_LIMIT: 'off', ROLE: 'all', DATABASE_URL: svc.config.databaseUrl!, DATA_DIR: secondDir, PUBLIC_URL: svc.url } });
         await waitForReady(second);
         other = { url: second.url, dataDir: secondDir };
       } else {
