@@ -314,7 +314,8 @@ eachDatabase((kind) => {
       expect(await openMultipartUploads(s3)).toContain(`resumable/${id}`);
     });
 
-    it.runIf(kind === 'postgres' && REDIS_URL)(
+    // Two nodes only on PostgreSQL (SQLite is one machine's file): defined there alone, not skipped elsewhere.
+    if (kind === 'postgres') it.skipIf(!REDIS_URL)(
       "makes a request on node B wait while node A holds the upload's PATCH open, until A has ended it; B goes on from the offset A stored, and the upload ends once with the bytes sent",
       async () => {
         const size = 16 * MiB + 777;
