@@ -10,7 +10,7 @@ import type { GalleryDetails, GalleryRecord } from '../../galleries/service.js';
 import { ApiError } from '../../http/errors.js';
 import { Params } from '../../http/params.js';
 import { homeUrl } from '../../websites/home-url.js';
-import { SMALL_FORM_BYTES, type Signed, type StudioKit } from '../kit.js';
+import { fieldError, SMALL_FORM_BYTES, type Signed, type StudioKit } from '../kit.js';
 import {
   chooseWebsitePage,
   deletePage,
@@ -32,14 +32,6 @@ const uuidOf = (req: FastifyRequest) => (req.params as { uuid: string }).uuid;
 const urlnameOf = (req: FastifyRequest) => (req.params as { urlname: string }).urlname;
 const ONE_LINE = /[\r\n]/g;
 
-/** A 422's message without the API's parameter brackets, for people. */
-const human = (message: string) => message.replace(/gallery\[acl\]\[(\d+)\]\[(\w+)\]/g, 'entry $1 ($2)').replace(/gallery\[(\w+)\]/g, (_m, n: string) => n.replace(/_/g, ' '));
-
-/** Which form field a service's 422 names (gallery[name] → name). */
-function fieldOf(message: string): string {
-  const m = /gallery\[(\w+)\]/.exec(message);
-  return m ? m[1] : '';
-}
 
 export function galleryRoutes(f: FastifyInstance, kit: StudioKit): void {
   const galleries = () => kit.deps.galleries;
@@ -147,8 +139,7 @@ export function galleryRoutes(f: FastifyInstance, kit: StudioKit): void {
       const created = await galleries().create(s.user, d.website.urlname, galleryInput('create').read(p, undefined));
       return kit.redirect(reply, `/studio/websites/${d.website.urlname}/galleries?done=created#g-${created.record.uuid}`);
     } catch (err) {
-      if (!(err instanceof ApiError) || err.status !== 422) throw err;
-      const page = await treeWith(s, d.website.urlname, undefined, human(err.message), 422);
+      const page = await treeWith(s, d.website.urlname, undefined, fieldError(err, 'gallery').message, 422);
       return kit.send(reply, page.status, page.body);
     }
   });
@@ -212,10 +203,10 @@ export function galleryRoutes(f: FastifyInstance, kit: StudioKit): void {
     try {
       await move(s, urlname, d.record.uuid, parent.toLowerCase(), position as number | undefined);
     } catch (err) {
-      if (!(err instanceof ApiError) || err.status !== 422) throw err;
-      if (json) throw new ApiError(err.code, human(err.message));
+      const { message } = fieldError(err, 'gallery');
+      if (json) throw new ApiError((err as ApiError).code, message);
       const t = await tree(s, urlname);
-      return kit.send(reply, 422, movePage({ viewer: s.viewer, urlname, gallery: { uuid: d.record.uuid, name: d.record.name, parent: d.record.parent_uuid }, parents: possibleParents(t.flat, d.record.uuid), error: human(err.message) }));
+      return kit.send(reply, 422, movePage({ viewer: s.viewer, urlname, gallery: { uuid: d.record.uuid, name: d.record.name, parent: d.record.parent_uuid }, parents: possibleParents(t.flat, d.record.uuid), error: message }));
     }
     if (json) return kit.json(reply, 200, { moved: d.record.uuid, parent: parent.toLowerCase(), position: position ?? null });
     return kit.redirect(reply, `/studio/websites/${urlname}/galleries?done=moved#g-${d.record.uuid}`);
@@ -315,9 +306,7 @@ export function galleryRoutes(f: FastifyInstance, kit: StudioKit): void {
     try {
       await galleries().update(s.user, urlname, d.record.uuid, galleryInput('update').read(p, undefined));
     } catch (err) {
-      if (!(err instanceof ApiError) || err.status !== 422) throw err;
-      const field = { media: 'cover', cover_media: 'cover', display_style: 'display_style', content_order_direction: 'content_order_direction' }[fieldOf(err.message)] ?? fieldOf(err.message);
-      return kit.send(reply, 422, await settingsOf(s, urlname, d, values, { field, message: human(err.message) }));
+      return kit.send(reply, 422, await settingsOf(s, urlname, d, values, fieldError(err, 'gallery', { media: 'cover', cover_media: 'cover' })));
     }
     return kit.redirect(reply, `/studio/galleries/${d.record.uuid}?done=saved`);
   });
@@ -333,8 +322,7 @@ export function galleryRoutes(f: FastifyInstance, kit: StudioKit): void {
     try {
       await galleries().update(s.user, urlname, d.record.uuid, galleryInput('update').read(p, undefined));
     } catch (err) {
-      if (!(err instanceof ApiError) || err.status !== 422) throw err;
-      return kit.send(reply, 422, await settingsOf(s, urlname, d, undefined, { field: 'password', message: human(err.message) }));
+      return kit.send(reply, 422, await settingsOf(s, urlname, d, undefined, { ...fieldError(err, 'gallery'), field: 'password' }));
     }
     return kit.redirect(reply, `/studio/galleries/${d.record.uuid}?done=${remove ? 'password-removed' : 'password'}#password`);
   });
@@ -370,8 +358,7 @@ export function galleryRoutes(f: FastifyInstance, kit: StudioKit): void {
       const plain = entries.length === 1 && entries[0].read && !entries[0].compDownload && !entries[0].hiresDownload && d.acl.length === 0;
       await galleries().setAcl(s.user, urlname, d.record.uuid, plain ? [] : entries);
     } catch (err) {
-      if (!(err instanceof ApiError) || err.status !== 422) throw err;
-      return kit.send(reply, 422, await settingsOf(s, urlname, d, undefined, { field: 'acl', message: human(err.message) }));
+      return kit.send(reply, 422, await settingsOf(s, urlname, d, undefined, { ...fieldError(err, 'gallery'), field: 'acl' }));
     }
     return kit.redirect(reply, `/studio/galleries/${d.record.uuid}?done=acl#access`);
   });
@@ -408,8 +395,7 @@ export function galleryRoutes(f: FastifyInstance, kit: StudioKit): void {
       if (email === '') throw new ApiError('invalid_parameter', 'gallery[acl][email] is required');
       await galleries().setAcl(s.user, urlname, d.record.uuid, readAcl(p) ?? []);
     } catch (err) {
-      if (!(err instanceof ApiError) || err.status !== 422) throw err;
-      return kit.send(reply, 422, await settingsOf(s, urlname, d, undefined, { field: 'invite_email', message: human(err.message) }));
+      return kit.send(reply, 422, await settingsOf(s, urlname, d, undefined, { ...fieldError(err, 'gallery'), field: 'invite_email' }));
     }
     // INTEGRATION POINT (lead): StudioDeps.invite mails the sign-in link (the InvitationsService).
     if (!kit.deps.invite) return kit.redirect(reply, `/studio/galleries/${d.record.uuid}?done=invite-unavailable#invite`);

@@ -7,19 +7,13 @@ import { brandInput, pageInput } from '../../websites/brand.js';
 import { homeUrl } from '../../websites/home-url.js';
 import type { WebsiteDetails } from '../../websites/service.js';
 import { socialLinksOf } from '../../websites/social-links.js';
-import { FORM_LIMIT_BYTES, SMALL_FORM_BYTES, type Signed, type StudioKit } from '../kit.js';
+import { fieldError, FORM_LIMIT_BYTES, SMALL_FORM_BYTES, type Signed, type StudioKit } from '../kit.js';
 import { pageEditPage, pagesPage, settingsPage, websitesPage, type Pickable, type SettingsValues } from '../pages/websites.js';
 
 /** Library images offered as a logo or favicon: the latest ones. */
 const PICKABLE = 24;
 const WEBSITES_SHOWN = 200;
 
-/** Which field a service's 422 names (`website[title]`, `page[body]`), for the message next to it. */
-function fieldOf(message: string, prefix: 'website' | 'page'): string {
-  const m = new RegExp(`${prefix}\\[(\\w+)\\]`).exec(message);
-  if (!m) return '';
-  return prefix === 'page' && m[1] === 'title' ? 'page_title' : m[1];
-}
 
 export function websiteRoutes(f: FastifyInstance, kit: StudioKit): void {
   async function pickable(s: Signed): Promise<Pickable[]> {
@@ -85,7 +79,7 @@ export function websiteRoutes(f: FastifyInstance, kit: StudioKit): void {
     try {
       await kit.deps.websites.setBrand({ user: s.user }, d.website.urlname, brandInput.read(p, undefined));
     } catch (err) {
-      if (!(err instanceof ApiError) || err.status !== 422) throw err;
+      const error = fieldError(err, 'website');
       const values: SettingsValues = {
         title: form.str('title') ?? '',
         tagline: form.str('tagline') ?? '',
@@ -101,7 +95,6 @@ export function websiteRoutes(f: FastifyInstance, kit: StudioKit): void {
         hostname: form.str('hostname') ?? '',
         indexing: form.str('indexing') ?? '1',
       };
-      const error = { field: fieldOf(err.message, 'website'), message: err.message.replace(/website\[(\w+)\]/g, (_m, n: string) => n.replace('_', ' ')) };
       return kit.send(reply, 422, settingsPage({ viewer: s.viewer, urlname: d.website.urlname, home: homeUrl(kit.deps.config.publicUrl, d.website), values, images: await pickable(s), error }));
     }
     return kit.redirect(reply, `/studio/websites/${d.website.urlname}?done=saved`);
@@ -143,9 +136,10 @@ export function websiteRoutes(f: FastifyInstance, kit: StudioKit): void {
       }
       await kit.deps.websites.putPage({ user: s.user }, d.website.urlname, slug, pageInput.read(p, undefined));
     } catch (err) {
-      if (!(err instanceof ApiError) || err.status !== 422) throw err;
-      const field = /page name|address/.test(err.message) ? 'slug' : fieldOf(err.message, 'page');
-      const error = { field: isNew || field !== 'slug' ? field : '', message: err.message.replace(/page\[(\w+)\]/g, '$1') };
+      const refused = fieldError(err, 'page', { title: 'page_title' });
+      const field = /page name|address/.test(refused.message) ? 'slug' : refused.field;
+      // An existing page's address is not a field of its form: the message goes above it.
+      const error = { field: isNew || field !== 'slug' ? field : '', message: refused.message };
       return kit.send(reply, 422, pageEditPage({ viewer: s.viewer, urlname: d.website.urlname, isNew, slug, title: form.str('title') ?? '', body: form.str('body') ?? '', position: Number(position) || 0, error }));
     }
     return kit.redirect(reply, `/studio/websites/${d.website.urlname}/pages?done=saved`);
