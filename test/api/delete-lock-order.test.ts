@@ -12,11 +12,14 @@
 // lock, sends the delete over HTTP, waits until the delete waits on a lock, then lets the
 // publication go on: both must succeed. SQLite has one writer: nothing to order.
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nowIso } from '../../src/store/db.js';
-import { PG_URL } from '../support/service.js';
+import type { Database } from '../../src/store/schema.js';
+import { PG_URL, type TestUser } from '../support/service.js';
 import { createCollection, createGallery, insertMedias, mediaId, startMediaWorld, type MediaWorld } from '../support/media.js';
+
+type Tx = Transaction<Database>;
 
 describe.skipIf(!PG_URL)('[postgres] a delete beside a publication takes the stamps in the publication\'s order', () => {
   let w: MediaWorld;
@@ -41,50 +44,73 @@ describe.skipIf(!PG_URL)('[postgres] a delete beside a publication takes the sta
   }
 
   /**
-   * A media created and published into the gallery or collection `into` (as POST /medias.xml with
-   * galleries[] or collections[] does: the media's INSERT, then the target's lock, then the
-   * membership), held after its INSERT until the delete `del` waits on a lock. Both must succeed.
-   * Returns the new media's UUID.
+   * Runs a writer's transaction (of the test's own, the service's statements) up to the end of
+   * `first`, sends the delete `del`, waits until the delete waits on a lock, then lets the writer
+   * run `rest` and commit. Both must succeed.
    */
-  async function besidePublication(into: { gallery: number } | { collection: number }, del: () => Promise<unknown>): Promise<string> {
+  async function interleaved(writer: { first(trx: Tx): Promise<void>; rest(trx: Tx): Promise<void> }, del: () => Promise<unknown>): Promise<void> {
     const d = w.svc.db;
-    const artist = await d.selectFrom('artists').select('id').where('uuid', '=', w.user.defaultArtistUuid).executeTakeFirstOrThrow();
-    const uuid = randomUUID();
-    const now = nowIso();
-    let inserted!: () => void;
-    const created = new Promise<void>((r) => (inserted = r));
+    let held!: () => void;
+    const holding = new Promise<void>((r) => (held = r));
     let proceed!: () => void;
     const goOn = new Promise<void>((r) => (proceed = r));
-    const publication = d.transaction().execute(async (trx) => {
-      const id = (
-        await trx
-          .insertInto('medias')
-          .values({ uuid, owner_id: w.user.id, artist_id: artist.id, status: 'pending', file_name: 'new.jpg', created_at: now, updated_at: now })
-          .returning('id')
-          .executeTakeFirstOrThrow()
-      ).id;
-      inserted();
+    const writing = d.transaction().execute(async (trx) => {
+      await writer.first(trx);
+      held();
       await goOn;
-      // Joined to the target, as the service's statements are: one deleted meanwhile is skipped.
-      if ('gallery' in into) {
-        await sql`SELECT id FROM galleries WHERE id = ${into.gallery} FOR UPDATE`.execute(trx);
-        await sql`INSERT INTO media_galleries (gallery_id, media_id, position, published_at) SELECT id, ${id}, 100, ${now} FROM galleries WHERE id = ${into.gallery}`.execute(trx);
-      } else {
-        await sql`SELECT id FROM media_groups WHERE id = ${into.collection} FOR UPDATE`.execute(trx);
-        await sql`INSERT INTO media_group_medias (group_id, media_id, position) SELECT id, ${id}, 100 FROM media_groups WHERE id = ${into.collection}`.execute(trx);
-      }
+      await writer.rest(trx);
     });
-    await created;
+    await holding;
     const deleting = del();
-    // The delete waits on a lock (the owner's stamp, held by the publication) before the publication goes on.
+    // The delete waits on a lock (one the writer holds) before the writer goes on.
     await expect
       .poll(async () => Number((await sql<{ n: string }>`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(d)).rows[0].n), { timeout: 10_000 })
       .toBe(1);
     proceed();
-    const [p, x] = await Promise.allSettled([publication, deleting]);
+    const [a, b] = await Promise.allSettled([writing, deleting]);
     const why = (r: PromiseSettledResult<unknown>) => (r.status === 'rejected' ? String(r.reason) : '');
-    expect({ publication: p.status, delete: x.status, reasons: [why(p), why(x)] }).toEqual({ publication: 'fulfilled', delete: 'fulfilled', reasons: ['', ''] });
-    return uuid;
+    expect({ writer: a.status, delete: b.status, reasons: [why(a), why(b)] }).toEqual({ writer: 'fulfilled', delete: 'fulfilled', reasons: ['', ''] });
+  }
+
+  /**
+   * A media of `owner` created and published into the gallery or collection `into`, as POST
+   * /medias.xml with galleries[] or collections[] does: the media's INSERT (the owner's stamp) first,
+   * then the target's lock and the membership. Its UUID and the writer for `interleaved`.
+   */
+  async function publication(into: { gallery: number } | { collection: number }, owner: TestUser = w.user) {
+    const artist = await w.svc.db.selectFrom('artists').select('id').where('uuid', '=', owner.defaultArtistUuid).executeTakeFirstOrThrow();
+    const uuid = randomUUID();
+    const now = nowIso();
+    let id = 0;
+    return {
+      uuid,
+      async first(trx: Tx) {
+        id = (
+          await trx
+            .insertInto('medias')
+            .values({ uuid, owner_id: owner.id, artist_id: artist.id, status: 'pending', file_name: 'new.jpg', created_at: now, updated_at: now })
+            .returning('id')
+            .executeTakeFirstOrThrow()
+        ).id;
+      },
+      // Joined to the target, as the service's statements are: one deleted meanwhile is skipped.
+      async rest(trx: Tx) {
+        if ('gallery' in into) {
+          await sql`SELECT id FROM galleries WHERE id = ${into.gallery} FOR UPDATE`.execute(trx);
+          await sql`INSERT INTO media_galleries (gallery_id, media_id, position, published_at) SELECT id, ${id}, 100, ${now} FROM galleries WHERE id = ${into.gallery}`.execute(trx);
+        } else {
+          await sql`SELECT id FROM media_groups WHERE id = ${into.collection} FOR UPDATE`.execute(trx);
+          await sql`INSERT INTO media_group_medias (group_id, media_id, position) SELECT id, ${id}, 100 FROM media_groups WHERE id = ${into.collection}`.execute(trx);
+        }
+      },
+    };
+  }
+
+  /** Creates a media, publishes it into `into` beside the delete `del`; returns its UUID. */
+  async function besidePublication(into: { gallery: number } | { collection: number }, del: () => Promise<unknown>, owner?: TestUser): Promise<string> {
+    const p = await publication(into, owner);
+    await interleaved(p, del);
+    return p.uuid;
   }
 
   it('deletes a gallery (keeping its medias) while a media is created and published into it', async () => {
@@ -125,5 +151,34 @@ describe.skipIf(!PG_URL)('[postgres] a delete beside a publication takes the sta
     const created = await besidePublication({ collection: cid }, () => w.client.request('DELETE', `/medias_groups/${collection}.xml`));
     expect(await exists('media_groups', collection)).toBe(false);
     for (const m of [...medias, created]) expect(await exists('medias', m)).toBe(true);
+  });
+
+  it("a member deletes a gallery of a shared website while the website's owner creates a media and publishes it into it", async () => {
+    const member = await w.svc.user();
+    await w.svc.core.websites.share(w.urlname, member);
+    // The owner's medias in the gallery: the delete's cascade writes the owner's stamp, not the member's.
+    const { gallery, medias } = await galleryWithMedias(false);
+    const created = await besidePublication({ gallery: await idOf('galleries', gallery) }, () => w.svc.client(w.app, member).deleteGallery(w.urlname, gallery));
+    expect(await exists('galleries', gallery)).toBe(false);
+    for (const m of [...medias, created]) expect(await exists('medias', m)).toBe(true);
+  });
+
+  // The order's first step: a delete with its medias locks them before any stamp. A media being
+  // updated (MediaRepository.apply: its row locked, then its UPDATE, whose triggers write the
+  // owner's stamp) then makes the delete wait at the media, holding no stamp.
+  it('deletes a gallery with its medias while one of them is being updated', async () => {
+    const { gallery, medias } = await galleryWithMedias(false);
+    const id = await mediaId(w.svc.db, medias[1]);
+    const update = {
+      async first(trx: Tx) {
+        await sql`SELECT id FROM medias WHERE id = ${id} FOR UPDATE`.execute(trx);
+      },
+      async rest(trx: Tx) {
+        await trx.updateTable('medias').set({ title: 'Renamed', updated_at: nowIso() }).where('id', '=', id).execute();
+      },
+    };
+    await interleaved(update, () => w.client.deleteGallery(w.urlname, gallery, { delete_medias: 1, medias_count: 2 }));
+    expect(await exists('galleries', gallery)).toBe(false);
+    for (const m of medias) expect(await exists('medias', m)).toBe(false);
   });
 });
