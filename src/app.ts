@@ -166,7 +166,7 @@ export async function buildCore(
     pricingProfiles: new PricingProfilesService(new PricingProfilesRepository(store.db)),
     visitorLinks,
     activity,
-    galleryClients: new GalleryClients(new GalleriesRepository(store.db), access),
+    galleryClients: new GalleryClients(new GalleriesRepository(store.db, store.dialect), access),
     close: async () => {
       await activity.idle();
       await store.close();
@@ -333,10 +333,10 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     const mediaRepo = new MediaRepository(store.db, store.dialect);
     // The one owner of a media file's life (publication, replacement, abandonment, deletion, sweep).
     const fileLife = new FileLife(store.db, { medias: mediaRepo, uploads: uploadsRepo, renditions: renditionsRepo, jobs: jobsRepo, deletions }, fileDeletions, jobs, config);
-    const groupsRepo = new GroupsRepository(store.db);
+    const groupsRepo = new GroupsRepository(store.db, store.dialect);
     const media = new MediaService(mediaRepo, fileLife, uploads, access, groupsRepo, jobs, log, renditions);
     const groups = new GroupsService(groupsRepo, media, fileLife, access);
-    const galleries = new GalleriesService(new GalleriesRepository(store.db), access, fileLife, config.galleryListCap);
+    const galleries = new GalleriesService(new GalleriesRepository(store.db, store.dialect), access, fileLife, config.galleryListCap);
     // The studio's resumable uploads (tus): received under DATA_DIR, or in the bucket with S3, ended through the media service (src/uploads/resumable-service.ts).
     const tusReceived = await tusFiles(config.dataDir, config.uploadExpirySeconds, storage);
     closers.push(() => tusReceived.close?.());

@@ -4,6 +4,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../store/db.js';
 import type { Dialect } from '../store/migration-helpers.js';
+import { lockOwnerStamps } from '../store/stamp-locks.js';
 
 const idList = (ids: readonly number[]) => sql.join(ids.map((id) => sql`${id}`));
 
@@ -51,9 +52,15 @@ export class MembershipRepository {
     await this.publish(tx, mediaIds, galleryIds, now);
   }
 
-  /** Before medias are deleted: gallery covers are plain ids (no foreign key), cleared here; publications go with the medias. */
+  /**
+   * Before medias are deleted: gallery covers are plain ids (no foreign key), cleared here; publications go with the medias.
+   * Clearing a cover locks its gallery, and the delete then writes the owners' stamps: those are taken first
+   * (src/store/stamp-locks.ts), or a media published into that gallery meanwhile would wait for it holding its
+   * owner's stamp, and PostgreSQL would fail one of the two.
+   */
   async forgetMedias(tx: Db, mediaIds: readonly number[]): Promise<void> {
     if (mediaIds.length === 0) return;
+    await lockOwnerStamps(tx, this.dialect, sql`SELECT owner_id FROM medias WHERE id IN (${idList(mediaIds)})`);
     await tx.updateTable('galleries').set({ cover_media_id: null }).where('cover_media_id', 'in', mediaIds).execute();
     await tx.updateTable('galleries').set({ public_cover_media_id: null }).where('public_cover_media_id', 'in', mediaIds).execute();
   }

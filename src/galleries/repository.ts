@@ -5,6 +5,8 @@
 // tree; the lookups every request makes are compiled once.
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Db, Sometimes } from '../store/db.js';
+import type { Dialect } from '../store/migration-helpers.js';
+import { lockOwnerStamps } from '../store/stamp-locks.js';
 import { prepared, preparedAll } from '../store/prepared.js';
 import type { GalleriesTable, GalleryAclTable, GalleryRow, WebsiteRow } from '../store/schema.js';
 import { inUnit, type Unit } from '../store/unit-of-work.js';
@@ -222,11 +224,14 @@ function runsOf(sortedPositions: readonly number[]): Run[] {
 }
 
 export class GalleriesRepository {
-  constructor(readonly db: Db) {}
+  constructor(
+    readonly db: Db,
+    private readonly dialect: Dialect,
+  ) {}
 
   /** Runs `fn` in one unit of work, with a repository bound to its transaction (and the unit, for the owner of files' life). */
   inTransaction<T>(fn: (repo: GalleriesRepository, unit: Unit) => Promise<T>): Promise<T> {
-    return inUnit(this.db, (unit) => fn(new GalleriesRepository(unit.db), unit));
+    return inUnit(this.db, (unit) => fn(new GalleriesRepository(unit.db, this.dialect), unit));
   }
 
   // ---- reads
@@ -494,6 +499,28 @@ export class GalleriesRepository {
       await sql`UPDATE media_galleries SET position = CASE media_id ${sql.join(branches, sql` `)} END
         WHERE gallery_id = ${galleryId} AND media_id IN (${sql.join(chunk.map((c) => c.id))})`.execute(this.db);
     }
+  }
+
+  /**
+   * Before a sub-tree is deleted, on PostgreSQL: the locks its delete takes, in the page stamps' order
+   * (src/store/stamp-locks.ts). With `mediasOf`, that user's medias published in the sub-tree (those a
+   * delete with its medias removes, and pending ones: a superset is harmless, a media left out would be
+   * locked after the stamps), then the stamps of every owner of a media published there (a shared
+   * website's sub-tree may hold several owners' medias). The delete's statements then lock galleries
+   * (covers cleared, the sub-tree's rows) and write those stamps through their cascades, and find them
+   * taken: a media published into the sub-tree meanwhile, which holds its owner's stamp while it waits
+   * for the gallery, goes first instead of failing one of the two with "deadlock detected".
+   */
+  async lockForDelete(galleryId: number, mediasOf: number | undefined): Promise<void> {
+    if (this.dialect !== 'postgres') return;
+    const published = sql`SELECT mg.media_id FROM media_galleries mg WHERE mg.gallery_id IN (SELECT id FROM sub)`;
+    if (mediasOf !== undefined) {
+      // Locked in a subquery: one row back, however many medias.
+      await sql`${subtreeCte([galleryId])} SELECT COUNT(*) AS n FROM (
+          SELECT m.id FROM medias m WHERE m.owner_id = ${mediasOf} AND m.id IN (${published}) ORDER BY m.id FOR UPDATE
+        ) locked`.execute(this.db);
+    }
+    await lockOwnerStamps(this.db, this.dialect, sql`${subtreeCte([galleryId])} SELECT m.owner_id FROM medias m WHERE m.id IN (${published})`);
   }
 
   /** Deletes a gallery and everything below it in one statement, so the parent_id foreign key only sees the end state. */

@@ -254,6 +254,8 @@ export class GalleriesService {
         );
       }
       const subtree = await repo.subtree(g.id);
+      // Before anything below locks a gallery: the medias deleted, then the owners' stamps (PostgreSQL's lock order of the page stamps).
+      await repo.lockForDelete(g.id, opts.deleteMedias ? user.id : undefined);
       // The owner of the files' life deletes the medias (covers cleared, uploads ended, files recorded, then removed after the commit) in this unit.
       if (opts.deleteMedias) await this.fileLife.deleteIn(unit, user.id, mediaIds);
       await repo.deleteSubtree(g.id);

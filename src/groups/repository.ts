@@ -1,6 +1,9 @@
 // SQL of media groups (table media_groups): collections and smart
 // collections of a user. Their medias are the media feature's to select.
+import { sql } from 'kysely';
 import type { Db } from '../store/db.js';
+import type { Dialect } from '../store/migration-helpers.js';
+import { lockOwnerStamps } from '../store/stamp-locks.js';
 import type { GroupScope } from '../media/repository.js';
 import type { GroupRow } from '../store/schema.js';
 import { inUnit, type Unit } from '../store/unit-of-work.js';
@@ -20,7 +23,10 @@ export interface NewGroup {
 }
 
 export class GroupsRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly dialect: Dialect,
+  ) {}
 
   /** Runs `fn` in one unit of work (src/store/unit-of-work.ts). */
   inTransaction<T>(fn: (unit: Unit) => Promise<T>): Promise<T> {
@@ -66,7 +72,13 @@ export class GroupsRepository {
       .execute();
   }
 
+  /**
+   * Deleting the group locks its row, then its memberships' cascade writes the owner's stamp: that
+   * stamp is taken first (src/store/stamp-locks.ts), or a media added to the collection meanwhile
+   * would wait for the group holding it, and PostgreSQL would fail one of the two.
+   */
   async delete(tx: Db, id: number): Promise<void> {
+    await lockOwnerStamps(tx, this.dialect, sql`SELECT owner_id FROM media_groups WHERE id = ${id}`);
     await tx.deleteFrom('media_groups').where('id', '=', id).execute();
   }
 }
