@@ -13,9 +13,8 @@
 // upload whose PATCH the first holds open waits until the first has ended it, then goes on from
 // the offset it stored.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { readdir, stat, writeFile } from 'node:fs/promises';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,7 +22,7 @@ import { find, text } from '../../src/client/xml.js';
 import { FileUrls } from '../../src/storage/file-urls.js';
 import { openMultipartUploads, startS3, wholeParts, type LocalS3 } from '../api/uploads-support.js';
 import { until } from '../support/crash.js';
-import { spawnService, waitForReady, type ServiceProcess } from '../support/processes.js';
+import { startSecondNode, type SecondNode } from '../support/processes.js';
 import { eachDatabase, REDIS_URL, TestService } from '../support/service.js';
 import { worldOn, type World } from '../support/world.js';
 import { StudioBrowser } from './studio-support.js';
@@ -128,8 +127,7 @@ eachDatabase((kind) => {
     let tus: TusSession;
     /** Where a resume is sent: the second node on PostgreSQL, the same one on SQLite. */
     let other: { url: string; dataDir?: string };
-    let second: ServiceProcess | undefined;
-    let secondDir: string | undefined;
+    let second: SecondNode | undefined;
     const secret = randomBytes(32).toString('hex');
 
     /** Object keys of the bucket under `prefix`. */
@@ -143,29 +141,23 @@ eachDatabase((kind) => {
       bucket = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
       // Two nodes share Redis as scaled out (rate limits, sweep lock, the tus locker).
       const redis: Record<string, string> = kind === 'postgres' && REDIS_URL ? { REDIS_URL } : {};
-      // No request budget on either node (TestService turns it off; a spawned node would keep the
-      // default 60/min, shared through Redis under user ids that every fresh database hands out again).
-      const env = { ...s3.env, UPLOAD_SECRET: secret, MAX_UPLOAD_BYTES: String(64 * MiB), UPLOAD_EXPIRY_SECONDS: '3600', RATE_LIMIT: 'off', ...redis };
+      const env = { ...s3.env, UPLOAD_SECRET: secret, MAX_UPLOAD_BYTES: String(64 * MiB), UPLOAD_EXPIRY_SECONDS: '3600', ...redis };
       const svc = await TestService.start(kind, env);
       w = await worldOn(svc);
       tus = await TusSession.of(await new StudioBrowser(svc).signIn(w.user));
       if (kind === 'postgres') {
-        secondDir = await mkdtemp(join(tmpdir(), 'mps-node-b-'));
-        // Behind a load balancer both nodes answer at the studio's one public address.
-        second = await spawnService({ env: { ...env, DATABASE_URL: svc.config.databaseUrl!, DATA_DIR: secondDir, PUBLIC_URL: svc.url } });
-        await waitForReady(second);
-        other = { url: second.url, dataDir: secondDir };
+        second = await startSecondNode({ url: svc.url, databaseUrl: svc.config.databaseUrl! }, env);
+        other = { url: second.url, dataDir: second.dataDir };
       } else {
         other = { url: svc.url };
       }
     }, 120_000);
 
     afterAll(async () => {
-      await second?.stop('SIGTERM');
+      await second?.close();
       await w?.svc.close();
       bucket?.destroy();
       await s3?.close();
-      if (secondDir) await rm(secondDir, { recursive: true, force: true });
     });
 
     it(`takes a file larger than an S3 part, cut midway, and resumes it ${kind === 'postgres' ? 'on another node' : 'after the cut'} from the offset the bucket holds; it ends once, in the pipeline, with the bytes sent`, async () => {

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { all, find, text, type XmlNode } from '../../src/client/xml.js';
 import { nowIso } from '../../src/store/db.js';
 import { startS3, type LocalS3 } from '../api/uploads-support.js';
-import { childEnv, runBuilt, spawnService, waitForReady, type ServiceProcess } from '../support/processes.js';
+import { childEnv, runBuilt, startSecondNode, type SecondNode } from '../support/processes.js';
 import { eachDatabase, REDIS_URL, TestService } from '../support/service.js';
 import { worldOn, type World } from '../support/world.js';
 import { StudioBrowser } from './studio-support.js';
@@ -44,8 +44,7 @@ eachDatabase((kind) => {
     let csrf: string;
     /** The node that makes the renditions and draws the preview: B on PostgreSQL, the same one on SQLite. */
     let other: { url: string; dataDir: string };
-    let second: ServiceProcess | undefined;
-    let secondDir: string | undefined;
+    let second: SecondNode | undefined;
 
     const exists = (key: string) =>
       bucket.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: key })).then(
@@ -92,23 +91,18 @@ eachDatabase((kind) => {
       b = await new StudioBrowser(svc).signIn(w.user);
       csrf = StudioBrowser.csrf(await b.get('/studio/watermarks'));
       if (kind === 'postgres') {
-        secondDir = await mkdtemp(join(tmpdir(), 'mps-node-b-'));
-        // Behind a load balancer both nodes answer at the studio's one public address.
-        // No request budget, as on the first node (TestService's default; a spawned node would keep 60/min, shared in Redis).
-        second = await spawnService({ env: { ...env, RATE_LIMIT: 'off', ROLE: 'all', DATABASE_URL: svc.config.databaseUrl!, DATA_DIR: secondDir, PUBLIC_URL: svc.url } });
-        await waitForReady(second);
-        other = { url: second.url, dataDir: secondDir };
+        second = await startSecondNode({ url: svc.url, databaseUrl: svc.config.databaseUrl! }, { ...env, ROLE: 'all' });
+        other = { url: second.url, dataDir: second.dataDir };
       } else {
         other = { url: svc.url, dataDir: svc.config.dataDir };
       }
     }, 120_000);
 
     afterAll(async () => {
-      await second?.stop('SIGTERM');
+      await second?.close();
       await w?.svc.close();
       bucket?.destroy();
       await s3?.close();
-      if (secondDir) await rm(secondDir, { recursive: true, force: true });
     });
 
     let mark: string;

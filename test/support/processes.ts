@@ -2,7 +2,10 @@
 // do (`node --import tsx src/main.ts`), for the process-level tests.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { computeSignature, rfc2822 } from '../../src/http/signing.js';
 
@@ -234,4 +237,37 @@ export async function waitForPing(proc: ServiceProcess, app: AppKeys, timeoutMs 
     if (Date.now() > deadline) throw new Error(`service on port ${proc.port} did not answer /ping.xml in ${timeoutMs} ms:\n${proc.output()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** A second node of a test's deployment, ready (startSecondNode). */
+export interface SecondNode {
+  proc: ServiceProcess;
+  url: string;
+  /** Its own DATA_DIR (nodes share the database and the bucket, not their disks). */
+  dataDir: string;
+  /** Stops it and removes its DATA_DIR. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts another node beside a test's service, as a load balancer would put it: the same database
+ * and the settings `env` gives (storage, Redis, ROLE…), a DATA_DIR of its own, and the first node's
+ * address as PUBLIC_URL, so the studio's address, cookies and tokens are the same on both. No
+ * request budget, as TestService starts the first: a spawned node would keep the default 60/min,
+ * shared through Redis under user ids that every fresh test database hands out again.
+ */
+export async function startSecondNode(first: { url: string; databaseUrl: string }, env: Record<string, string> = {}): Promise<SecondNode> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'mps-node-b-'));
+  const proc = await spawnService({ env: { RATE_LIMIT: 'off', ...env, DATABASE_URL: first.databaseUrl, DATA_DIR: dataDir, PUBLIC_URL: first.url } });
+  const close = async () => {
+    await proc.stop('SIGTERM');
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await waitForReady(proc);
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  return { proc, url: proc.url, dataDir, close };
 }
