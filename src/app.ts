@@ -280,13 +280,13 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     ensurePrivateDir(tmpDir);
     const uploadSecret = loadUploadSecret(config);
 
-    const limiters = await createLimiterFactory(config.redisUrl);
+    const limiters = await createLimiterFactory(config.redisUrl, config.redisPrefix);
     closers.push(() => limiters.close());
     const users = core.repositories.users;
     // With REDIS_URL, other nodes end sessions too: no cache, so their logouts hold here at once.
     const sessions = new SessionStore(users, config.redisUrl ? 0 : undefined);
     // Each sweep runs on one worker at a time.
-    const exclusive = config.redisUrl ? await redisExclusive(config.redisUrl) : localExclusive();
+    const exclusive = config.redisUrl ? await redisExclusive(config.redisUrl, { prefix: config.redisPrefix }) : localExclusive();
     closers.push(() => exclusive.close());
     const appKeys = new AppKeys(core.repositories.apps);
     core.apps.onRevoked((key) => appKeys.forget(key));
@@ -342,7 +342,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     closers.push(() => tusReceived.close?.());
     // With REDIS_URL (several API nodes), one upload's requests are ordered across nodes, not only
     // within this process; closed after the HTTP server, once its requests have ended.
-    const tusLocker = duties.serve && config.redisUrl ? await redisTusLocker(config.redisUrl, log) : undefined;
+    const tusLocker = duties.serve && config.redisUrl ? await redisTusLocker(config.redisUrl, log, { prefix: config.redisPrefix }) : undefined;
     if (tusLocker) closers.push(() => tusLocker.close());
     const resumable = new ResumableUploadsService(new ResumableUploadsRepository(store.db), media, access, tusReceived, { maxOpenPerUser: RESUMABLE_OPEN_PER_USER, config }, log);
 

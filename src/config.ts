@@ -102,6 +102,8 @@ export interface Config {
   /** Seconds an anonymous visitor's gallery or media page is served from memory (SITE_CACHE_SECONDS); 0: never. */
   siteCacheSeconds: number;
   redisUrl?: string;
+  /** Starts the name of every key and channel the service uses in Redis (REDIS_PREFIX): several deployments can share one Redis. */
+  redisPrefix: string;
   storageUrl?: string;
   /** AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN) for STORAGE_URL; unset: the AWS SDK's default chain. */
   storageCredentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
@@ -296,6 +298,7 @@ export function loadConfig(env: Record<string, string | undefined> = loadEnv()):
     visitorFilesRateLimit: parseRateLimit(env.VISITOR_FILES_RATE_LIMIT, 'VISITOR_FILES_RATE_LIMIT', '1200/60s'),
     siteCacheSeconds: intSetting(env, 'SITE_CACHE_SECONDS', 2, 0, 3600),
     redisUrl: env.REDIS_URL || undefined,
+    redisPrefix: redisPrefixSetting(env.REDIS_PREFIX),
     storageUrl: env.STORAGE_URL || undefined,
     storageCredentials:
       env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
@@ -329,4 +332,11 @@ export function loadConfig(env: Record<string, string | undefined> = loadEnv()):
     activityRetentionDays: intSetting(env, 'ACTIVITY_RETENTION_DAYS', 400, 1, 3650),
     ops: opsConfig(env),
   };
+}
+
+/** REDIS_PREFIX: letters, digits and `:._-`, at most 64; unset: `mps:`. */
+function redisPrefixSetting(value: string | undefined): string {
+  if (value === undefined || value === '') return 'mps:';
+  if (!/^[A-Za-z0-9:._-]{1,64}$/.test(value)) throw new Error(`REDIS_PREFIX must be 1 to 64 letters, digits or ':._-' (got ${JSON.stringify(value.slice(0, 80))})`);
+  return value;
 }

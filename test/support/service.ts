@@ -5,6 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freshPgDatabase } from './pg.js';
+import { TEST_REDIS_PREFIX } from './redis-prefix.js';
 import type { Logger } from 'pino';
 import { describe } from 'vitest';
 import { MediaPortfolioClient, type ClientOptions } from '../../src/client/index.js';
@@ -15,6 +16,7 @@ import { buildApp as createService, type App as Service } from '../../src/app.js
 export type DbKind = 'sqlite' | 'postgres';
 export const PG_URL = process.env.TEST_DATABASE_URL;
 export const REDIS_URL = process.env.TEST_REDIS_URL;
+export { TEST_REDIS_PREFIX };
 export const DB_KINDS: DbKind[] = PG_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 
 /** Runs a suite once per database: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
@@ -63,6 +65,7 @@ export class TestService {
       PORT: '0',
       RATE_LIMIT: 'off',
       LOG_LEVEL: 'warn',
+      REDIS_PREFIX: TEST_REDIS_PREFIX,
       ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
       ...env,
     });
