@@ -301,7 +301,10 @@ export class MediaRepository {
    */
   async deleteNeverLive(trx: Db, ids: readonly number[]): Promise<{ count: number; keys: Array<string | null> }> {
     if (ids.length === 0) return { count: 0, keys: [] };
-    const doomed = await trx.selectFrom('medias').select(['id', 'storage_key']).where('id', 'in', ids).where('status', '=', 'pending').execute();
+    // Locked before the covers' clearing takes the owners' stamps (src/store/stamp-locks.ts): an
+    // update holding one of them waits for its stamp, and the sweep must not hold that stamp then.
+    const q = trx.selectFrom('medias').select(['id', 'storage_key']).where('id', 'in', ids).where('status', '=', 'pending').orderBy('id');
+    const doomed = await (this.dialect === 'postgres' ? q.forUpdate() : q).execute();
     if (doomed.length === 0) return { count: 0, keys: [] };
     const doomedIds = doomed.map((m) => m.id);
     await this.membership.forgetMedias(trx, doomedIds);
