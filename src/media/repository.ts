@@ -108,11 +108,11 @@ export class MediaRepository {
   }
 
   /** The owner's live medias whose content probe is one of `probes` (at most a few hundred per call). */
-  byProbes(ownerId: number, probes: readonly string[]): Promise<Array<{ uuid: string; content_probe: string | null; file_size: number | null }>> {
+  byProbes(ownerId: number, probes: readonly string[]): Promise<Array<{ uuid: string; content_probe: string | null; file_size: number | null; storage_key: string | null }>> {
     if (probes.length === 0) return Promise.resolve([]);
     return this.db
       .selectFrom('medias')
-      .select(['uuid', 'content_probe', 'file_size'])
+      .select(['uuid', 'content_probe', 'file_size', 'storage_key'])
       .where('owner_id', '=', ownerId)
       .where('status', '=', 'live')
       .where('content_probe', 'in', probes)

@@ -25,6 +25,8 @@ export interface ReceivedFiles {
   complete(id: string): Promise<StoredSource | undefined>;
   /** Its content probe (probe.ts), computed from the bytes received. */
   probe(id: string, size: number): Promise<string>;
+  /** The SHA-256 of every byte received (probe.ts, wholeDigest): a sampled probe's match is checked with it. */
+  digest(id: string, size: number): Promise<string>;
   /** What is left of upload `id` (its bytes, its tus record; S3: its multipart upload too); nothing there is not an error. */
   remove(id: string): Promise<void>;
 }
@@ -158,7 +160,7 @@ export class ResumableUploadsService {
         return { ...outcomeOf(row), state: 'refused', reason };
       }
       const probe = await this.files.probe(id, source.size);
-      const existing = (await this.media.duplicates(user, [{ size: source.size, probe }])).get(`${source.size}/${probe}`);
+      const existing = await this.media.duplicateOf(user, { size: source.size, probe }, () => this.files.digest(id, source.size));
       if (existing) {
         await this.settled(id, 'duplicate', existing, null);
         return { ...outcomeOf(row), state: 'duplicate', media: existing };

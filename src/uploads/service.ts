@@ -10,12 +10,13 @@ import type { Config } from '../config.js';
 import { ApiError, badRequest, conflict, missing } from '../http/errors.js';
 import { nowIso } from '../store/db.js';
 import type { PendingUploadRow } from '../store/schema.js';
-import type { StorageBackend, UploadTarget } from '../storage/backend.js';
+import { ObjectGone, type StorageBackend, type UploadTarget } from '../storage/backend.js';
 import type { FileDeletions } from '../storage/file-deletions.js';
 import { INCOMING_PREFIX, newIncomingKey, newOriginalKey } from '../storage/object-keys.js';
 import { verifyPolicy, type UploadPolicy } from '../storage/policy.js';
 import { receiveToTempFile, sweepTempFiles } from '../storage/temp-file.js';
 import { sanitizeFileName } from './file-names.js';
+import { wholeDigest } from './probe.js';
 import type { UploadCompletion, UploadDeclaration } from './input.js';
 import { inspectLocalFile, inspectStoredObject } from './inspect.js';
 import { candidateLocations, chooseLocation, uploadTarget, type UploadLocation } from './locations.js';
@@ -248,6 +249,20 @@ export class UploadsService {
       return { ...(await this.storeObject(media, source, fileName)), contentProbe };
     }
     return { ...(await this.storeLocalFile(media, source, fileName)), contentProbe };
+  }
+
+  /** The SHA-256 of every byte of the stored file `key` (probe.ts, wholeDigest); undefined when it is gone. */
+  async digestOf(key: string, size: number): Promise<string | undefined> {
+    try {
+      return await wholeDigest(size, async (start, end) => {
+        const body = await this.storage.read(key, { start, end });
+        if (!body) throw new ObjectGone(key);
+        return body;
+      });
+    } catch (err) {
+      if (err instanceof ObjectGone) return undefined;
+      throw err;
+    }
   }
 
   /** A complete file on this machine: sniffed, read for its facts, moved into the store under a fresh original key. */
