@@ -433,7 +433,7 @@ export class MediaService {
   private async takeUpload(media: MediaRow, upload: CreateMediaInput['upload'], request?: IncomingMessage): Promise<UploadOutcome> {
     if ('direct' in upload) return { step: 'received', file: await this.receiveDirect(media, upload.direct, request) };
     if ('stored' in upload) {
-      const file = await this.uploads.takeStored({ id: media.id, uuid: media.uuid, fileName: media.file_name }, upload.stored, upload.contentProbe);
+      const file = await this.uploads.takeStored({ id: media.id, uuid: media.uuid, owner_id: media.owner_id, fileName: media.file_name }, upload.stored, upload.contentProbe);
       await this.publish(media.id, file);
       return { step: 'received', file: { fileName: file.fileName, mimeType: file.mimeType, size: file.size } };
     }
@@ -491,7 +491,7 @@ export class MediaService {
 
   /** A direct upload: the file part is the media's new file. */
   private async receiveDirect(media: MediaRow, part: IncomingFile, request?: IncomingMessage): Promise<StoredFile> {
-    const file = await this.uploads.receiveDirect({ id: media.id, uuid: media.uuid, fileName: media.file_name }, part, request);
+    const file = await this.uploads.receiveDirect({ id: media.id, uuid: media.uuid, owner_id: media.owner_id, fileName: media.file_name }, part, request);
     await this.publish(media.id, file);
     return { fileName: file.fileName, mimeType: file.mimeType, size: file.size };
   }

@@ -116,6 +116,13 @@ function localTusFiles(dataDir: string, expirySeconds: number): TusFiles {
       return size === undefined ? undefined : { path: join(dir, id), size };
     },
     probe: (id, size) => contentProbe(size, async (start, end) => createReadStream(join(dir, id), { start, end, highWaterMark: 1024 * 1024 })),
+    async received(id) {
+      try {
+        return (await datastore.getUpload(id)).offset;
+      } catch {
+        return 0;
+      }
+    },
     digest: (id, size) => wholeDigest(size, async (start, end) => createReadStream(join(dir, id), { start, end, highWaterMark: 1024 * 1024 })),
     async remove(id) {
       await rm(join(dir, id), { force: true });

@@ -203,6 +203,13 @@ export function s3TusFiles(storage: S3Storage, scratch: string, expirySeconds: n
     },
     probe: (id, size) => contentProbe(size, rangeOf(id)),
     digest: (id, size) => wholeDigest(size, rangeOf(id)),
+    async received(id) {
+      try {
+        return (await datastore.getUpload(`${objectPrefix}${id}`)).offset;
+      } catch {
+        return 0;
+      }
+    },
     remove: (id) => datastore.discard(`${objectPrefix}${id}`),
     // A part file being written is appended to as the body arrives: one unchanged since the upload expiry belongs to nobody.
     async sweepScratch(olderThanMs) {
