@@ -81,6 +81,14 @@ eachDatabase((kind) => {
       expect(await stored()).toBe(image.length);
       const refused = await rejection(step1(w.client, QUOTA - image.length + 1));
       expect(refused.errorCode).toBe('quota_exceeded');
+      // Replacing its file (step 1 on the media): the new file takes the old one's room.
+      const replacing = await w.client.request(
+        'PUT',
+        `/medias/${uuid}.xml`,
+        { 'media[content][upload_location]': 'REQUEST', 'media[content][file_name]': 'direct.png', 'media[content][file_size]': 60_000, 'media[content][mime_type]': 'image/png' },
+        { multipart: true },
+      );
+      expect(text(find(replacing.doc, 'media')!, 'upload-url')).toBeTruthy();
       await w.client.request('DELETE', `/medias/${uuid}.xml`);
       expect(await stored()).toBe(0);
       const fits = find((await step1(w.client, QUOTA - 10, 'fits.png')).doc, 'media')!;
