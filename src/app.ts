@@ -68,6 +68,8 @@ import { migrate, openStore, type Store } from './store/db.js';
 import { UploadsRepository } from './uploads/repository.js';
 import { ResumableUploadsRepository } from './uploads/resumable-repository.js';
 import { ResumableUploadsService } from './uploads/resumable-service.js';
+import { QuotaRepository } from './uploads/quota-repository.js';
+import { StorageQuota } from './uploads/quota.js';
 import { redisTusLocker } from './uploads/tus-locker.js';
 import { tusEndpoint, tusFiles } from './uploads/tus-endpoint.js';
 import { uploadRoutes } from './uploads/routes.js';
@@ -306,7 +308,8 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     const deletions = new DeletionsRepository(store.db);
     const fileDeletions = new FileDeletions(storage, deletions, log);
     const uploadsRepo = new UploadsRepository(store.db, deletions);
-    const uploads = new UploadsService(uploadsRepo, storage, fileDeletions, { secret: uploadSecret, tmpDir, config });
+    const quota = new StorageQuota(new QuotaRepository(store.db), config);
+    const uploads = new UploadsService(uploadsRepo, storage, fileDeletions, { secret: uploadSecret, tmpDir, config }, quota);
     // Read at each use: the public URL may be set once the port is known.
     const fileUrls = new FileUrls(uploadSecret, () => config.publicUrl);
     const renditionsWork = join(config.dataDir, 'renditions-work');
@@ -344,7 +347,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     // within this process; closed after the HTTP server, once its requests have ended.
     const tusLocker = duties.serve && config.redisUrl ? await redisTusLocker(config.redisUrl, log, { prefix: config.redisPrefix }) : undefined;
     if (tusLocker) closers.push(() => tusLocker.close());
-    const resumable = new ResumableUploadsService(new ResumableUploadsRepository(store.db), media, access, tusReceived, { maxOpenPerUser: RESUMABLE_OPEN_PER_USER, config }, log);
+    const resumable = new ResumableUploadsService(new ResumableUploadsRepository(store.db), media, access, tusReceived, { maxOpenPerUser: RESUMABLE_OPEN_PER_USER, config }, log, quota);
 
     // Visitors: sign-in links by mail (or to the log), the pass cookie, the password throttle.
     const mailer = createMailer(config.visitors, log);
@@ -411,6 +414,8 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       const shared = parts !== 'local';
       const local = parts !== 'shared';
       if (shared) await part('abandoned uploads', async () => {
+        // An hour after step 1 with no file: expired early (it held its declared size against the quota).
+        await uploads.expireIdle(now);
         Object.assign(result, await fileLife.sweepAbandonedUploads(now));
       });
       if (shared) await part('resumable uploads', async () => {

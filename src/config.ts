@@ -113,6 +113,12 @@ export interface Config {
   maxUploadBytes: number;
   /** Seconds after which an upload whose step 3 never came is cleaned up. */
   uploadExpirySeconds: number;
+  /**
+   * STORAGE_QUOTA_BYTES: what one account may hold by default, its stored originals and its open
+   * uploads' declared sizes (docs/security.md, Storage quota); null (`off`): no quota. An operator
+   * sets another per account (`admin user quota`).
+   */
+  storageQuotaBytes: number | null;
   /** Cap for an unpaginated gallery list (spec: 5000, to be lowered to 500). */
   galleryListCap: number;
   logLevel: string;
@@ -307,6 +313,7 @@ export function loadConfig(env: Record<string, string | undefined> = loadEnv()):
     uploadSecret: env.UPLOAD_SECRET || undefined,
     maxUploadBytes: intSetting(env, 'MAX_UPLOAD_BYTES', 4 * 1024 ** 3, 1, Number.MAX_SAFE_INTEGER),
     uploadExpirySeconds: intSetting(env, 'UPLOAD_EXPIRY_SECONDS', 24 * 3600, 1, 365 * 24 * 3600),
+    storageQuotaBytes: env.STORAGE_QUOTA_BYTES === 'off' ? null : intSetting(env, 'STORAGE_QUOTA_BYTES', 100 * 1024 ** 3, 0, Number.MAX_SAFE_INTEGER),
     galleryListCap: intSetting(env, 'GALLERY_LIST_CAP', 5000, 500, 5000),
     logLevel: env.LOG_LEVEL || 'info',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),

@@ -98,6 +98,27 @@ const commands: Record<string, Command> = {
       return { json: { uuid: user.uuid, email: user.email, admin: false }, text: `${user.email} is no operator any more` };
     },
   },
+  // Storage quotas (docs/security.md, Storage quota): an extension.
+  'user quota': {
+    summary: "sets a user's storage quota (stored originals plus open uploads), or gives them the service's default (STORAGE_QUOTA_BYTES) again",
+    prints: '{"uuid","email","quotaBytes"}',
+    options: {
+      email: { type: 'string', value: 'E', required: true, help: 'the user' },
+      bytes: { type: 'string', value: 'N', help: 'the quota in bytes (0: no new files)' },
+      default: { type: 'boolean', help: "the service's default again" },
+    },
+    async run(core, o) {
+      const raw = str(o, 'bytes', false);
+      if ((raw === undefined) === !o.default) throw new UsageError('give either --bytes N or --default');
+      const bytes = raw === undefined ? null : Number(raw);
+      if (bytes !== null && (!/^[0-9]+$/.test(raw!) || !Number.isSafeInteger(bytes))) throw new UsageError('--bytes must be a whole number of bytes');
+      const user = await core.users.setQuota(str(o, 'email')!, bytes);
+      return {
+        json: { uuid: user.uuid, email: user.email, quotaBytes: bytes },
+        text: bytes === null ? `${user.email} has the service's default storage quota again` : `${user.email} may store ${bytes} bytes`,
+      };
+    },
+  },
   'app revoke': {
     summary: 'revokes an application: its key signs nothing any more (within a minute in every process)',
     prints: '{"key","revoked"}',

@@ -16,6 +16,8 @@ export interface UsersTable {
   is_admin: Generated<number>;
   /** Set: the account is disabled, signs in nowhere (migration 018). */
   disabled_at: Generated<string | null>;
+  /** Migration 021: the operator's quota for this account in bytes; NULL: STORAGE_QUOTA_BYTES. */
+  quota_bytes: Generated<number | null>;
 }
 
 export interface AppsTable {
@@ -325,6 +327,8 @@ export interface UploadsTable {
   declared_mime: string;
   expires_at: string;
   created_at: string;
+  /** Migration 021: the media's owner (the open uploads an account's quota counts). */
+  owner_id: number | null;
 }
 
 /** The studio's tus uploads (migration 017): see src/uploads/resumable.ts. */
@@ -444,6 +448,8 @@ export interface MediaStampsTable {
   stamp: number;
   /** Moved by triggers when a field or keyword a smart rule reads changes, which `stamp` does not follow (migration 019). */
   rule_stamp: Generated<number>;
+  /** Migration 021: the bytes of the owner's stored originals, kept by triggers. */
+  stored_bytes: Generated<number>;
 }
 
 // Row types: what a select of every column of each table gives.

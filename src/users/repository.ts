@@ -99,6 +99,11 @@ export class UsersRepository {
     await this.db.updateTable('users').set({ is_admin: admin ? 1 : 0 }).where('id', '=', userId).execute();
   }
 
+  /** The operator's storage quota for the account (migration 021); null: the service's default. */
+  async setQuota(userId: number, bytes: number | null): Promise<void> {
+    await this.db.updateTable('users').set({ quota_bytes: bytes }).where('id', '=', userId).execute();
+  }
+
   async setDisabled(userId: number, at: string | null): Promise<void> {
     await this.db.updateTable('users').set({ disabled_at: at }).where('id', '=', userId).execute();
   }

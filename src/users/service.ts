@@ -93,6 +93,14 @@ export class UsersService {
     return (await this.repo.byId(user.id))!;
   }
 
+  /** Sets an account's storage quota in bytes (docs/security.md, Storage quota); null: STORAGE_QUOTA_BYTES again. */
+  async setQuota(email: string, bytes: number | null): Promise<UserRow> {
+    const user = await this.repo.byEmail(normalEmail(email));
+    if (!user) throw notFound(`user ${normalEmail(email)}`);
+    await this.repo.setQuota(user.id, bytes);
+    return (await this.repo.byId(user.id))!;
+  }
+
   /**
    * Disables or enables an account by UUID: a disabled one signs in nowhere (auth.ts refuses it
    * once its password is right). Ending its sessions is the caller's (SessionStore.destroyAllOf).

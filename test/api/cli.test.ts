@@ -304,6 +304,20 @@ eachDatabase((kind) => {
       expect(bad.stderr).toContain('--spacing must be one of none, tight, normal, wide');
     });
 
+    it("user quota sets an account's storage quota in bytes, or the service's default again (docs/security.md, Storage quota; an extension)", async () => {
+      const out = jsonOf(await admin(target, 'user', 'quota', '--email', ann.email, '--bytes', '5000000', '--json'));
+      expect(out).toEqual({ uuid: (await userByEmail(ann.email)).uuid, email: ann.email, quotaBytes: 5000000 });
+      expect(Number((await userByEmail(ann.email)).quota_bytes)).toBe(5000000);
+      expect(humanTextOf(await admin(target, 'user', 'quota', '--email', ann.email, '--default'))).toContain('default');
+      expect((await userByEmail(ann.email)).quota_bytes).toBeNull();
+      for (const args of [['--bytes', '-1'], ['--bytes', '1.5'], [], ['--bytes', '10', '--default']]) {
+        const bad = await admin(target, 'user', 'quota', '--email', ann.email, ...args);
+        expect(bad.code).not.toBe(0);
+        expect(bad.stderr).toMatch(/--bytes|--default/);
+      }
+      expect((await admin(target, 'user', 'quota', '--email', 'nobody@example.com', '--bytes', '1')).stderr).toContain('not found');
+    });
+
     it('watermark create with --text or --file (an image copied into the store: local files here, DATA_DIR/media); --default leaves one default per media library', async () => {
       const artist = await db().selectFrom('artists').select('id').where('uuid', '=', artistUuid).executeTakeFirstOrThrow();
       const byUuid = (uuid: string) => db().selectFrom('watermarks').selectAll().where('uuid', '=', uuid).executeTakeFirstOrThrow();
