@@ -509,6 +509,22 @@ export class SiteService {
   }
 
   /**
+   * Whether a crawler may find anything to index on the website (robots.txt keeps it out of the
+   * whole website otherwise): a page of its navigation, or a gallery whose own page an anonymous
+   * visitor may open and that says it may be indexed, decided per gallery as its page decides
+   * (`indexable`): a hidden gallery whose indexing is 2 counts, though the sitemap never names it.
+   */
+  async crawlable(website: SiteWebsite): Promise<boolean> {
+    if (website.indexing === 0) return false;
+    if ((await this.repo.pageStamps(website.id)).length > 0) return true;
+    for (const chain of (await this.visitors.everyChain(website.id)).values()) {
+      const decision = decide(chain.gate, undefined);
+      if (decision.ok && indexable(chain.galleries, decision)) return true;
+    }
+    return false;
+  }
+
+  /**
    * The sitemap (`part` undefined) or one part of it: the listed galleries, then the media pages
    * they show, gallery by gallery in each one's visible order. Up to `sitemapUrls` addresses it is
    * one file; beyond, the sitemap is an index of parts of that many (sitemap-1.xml, …). A part that
