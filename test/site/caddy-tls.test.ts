@@ -113,7 +113,7 @@ describe.runIf(CADDY)('the Caddy front of docs/deploy.md, with on-demand TLS ask
   let root: string;
   const verified = `photos-${randomBytes(4).toString('hex')}.example.test`;
   const pending = `pending-${randomBytes(4).toString('hex')}.example.test`;
-  const never = (): Promise<string> => Promise.reject(Object.assign(new Error('queryTxt ENOTFOUND'), { code: 'ENOTFOUND' }));
+  const never = (): Promise<string[][]> => Promise.reject(Object.assign(new Error('queryTxt ENOTFOUND'), { code: 'ENOTFOUND' }));
 
   beforeAll(async () => {
     svc = await TestService.start('sqlite', { TRUST_PROXY: '1', SITE_CACHE_SECONDS: '0' }, undefined, { resolver: { resolveTxt: never } });

@@ -238,11 +238,8 @@ eachDatabase((kind) => {
 // remembered briefly (HOST_MISS_MS); a name taking effect is served at once on this node.
 eachDatabase((kind) => {
   let svc: TestService;
-  let w: World;
-  const dns = new FakeDns();
   beforeAll(async () => {
-    svc = await TestService.start(kind, { SITE_CACHE_SECONDS: '0', VISITOR_RATE_LIMIT: '5/60s' }, undefined, { resolver: dns });
-    w = await worldOn(svc);
+    svc = await TestService.start(kind, { SITE_CACHE_SECONDS: '0', VISITOR_RATE_LIMIT: '5/60s' }, undefined, { resolver: new FakeDns() });
   });
   afterAll(() => svc?.close());
 
