@@ -235,9 +235,11 @@ export class SiteService {
    */
   async tlsAllowed(domain: string): Promise<boolean> {
     const name = domain.toLowerCase();
-    if (this.isOwnHost(name) || this.hostMisses.get(name)) return false;
+    // Its own key: a website of a disabled owner is no certificate's, yet still its Host's.
+    const key = `tls ${name}`;
+    if (this.isOwnHost(name) || this.hostMisses.get(key)) return false;
     if (await this.repo.activeHost(name)) return true;
-    this.hostMisses.set(name, name);
+    this.hostMisses.set(key, name);
     return false;
   }
 

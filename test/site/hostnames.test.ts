@@ -267,6 +267,7 @@ eachDatabase((kind) => {
   it('a miss is remembered (a row written behind the service is not seen yet); a verification is seen at once', async () => {
     const host = fresh('remembered');
     expect((await visit(svc, '/', { host })).status).toBe(404);
+    expect((await visit(svc, `/_tls/ask?domain=${host}`)).status).toBe(404);
     // Written straight into the database, as another node would: this node still remembers the miss.
     await svc.db.updateTable('websites').set({ hostname: host }).where('urlname', '=', w.urlname).execute();
     expect((await visit(svc, '/', { host })).status).toBe(404);
