@@ -163,8 +163,12 @@ describe.runIf(CADDY)('the Caddy front of docs/deploy.md, with on-demand TLS ask
     expect(page.body).toContain('Over HTTPS');
     expect(page.subjectAltName).toContain(`DNS:${verified}`);
     expect(page.issuer).toContain('Caddy Local Authority');
-    // The ask is not the public's: Caddy answers it itself.
+    // The ask is not the public's: Caddy answers it itself, at any name.
     expect((await httpsGet(httpsPort, verified, `/_tls/ask?domain=${verified}`, root)).status).toBe(404);
+    // The service's own name (its block of the Caddyfile) reaches the service; its ask is refused there too.
+    const own = await httpsGet(httpsPort, 'photos.example.com', '/healthz', root);
+    expect([own.status, own.subjectAltName]).toEqual([200, 'DNS:photos.example.com']);
+    expect((await httpsGet(httpsPort, 'photos.example.com', `/_tls/ask?domain=${verified}`, root)).status).toBe(404);
   });
 
   it('is refused a certificate for a pending host name, and for one no website has', async () => {
