@@ -86,6 +86,7 @@ import { LinkThrottle, PasswordThrottle } from './site/throttle.js';
 import { WebsitesRepository } from './websites/repository.js';
 import { websiteRoutes } from './websites/routes.js';
 import { WebsitesService } from './websites/service.js';
+import { ownHosts, systemResolver, type TxtResolver } from './websites/hostnames.js';
 import { localExclusive, redisExclusive } from './ops/exclusive.js';
 import { installHealthRoutes, Readiness } from './ops/health.js';
 import type { Metrics, QueueStats } from './ops/metrics.js';
@@ -120,13 +121,20 @@ export interface Core {
   close(): Promise<void>;
 }
 
+/** The outside boundaries the composition root may be given instead of the real ones (tests). */
+export interface Seams {
+  /** DNS TXT lookups of the host names' proofs; default: node's resolver. */
+  resolver?: TxtResolver;
+}
+
 /** Opens and migrates the store and builds the services on it; starts nothing. */
 export async function buildCore(
-  config: Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Pick<Config, 'publicUrl' | 'visitors' | 'activityRetentionDays' | 'storageUrl' | 'storageCredentials'>>,
+  config: Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Pick<Config, 'publicUrl' | 'visitors' | 'activityRetentionDays' | 'storageUrl' | 'storageCredentials' | 'reservedHostnames'>>,
   // The admin command line's stdout is its answer: what the services log goes to stderr.
   log: Logger = pino({ level: 'warn' }, pino.destination(2)),
   /** The service's object store; without it, one is made from STORAGE_URL when first needed (an image watermark) and closed with the core. */
   storage?: StorageBackend,
+  seams: Seams = {},
 ): Promise<Core> {
   let ownStorage: Promise<StorageBackend> | undefined;
   const storageOf = storage ? () => Promise.resolve(storage) : () => (ownStorage ??= createStorage(config));
@@ -161,7 +169,8 @@ export async function buildCore(
     repositories: { users, apps },
     users: new UsersService(users),
     apps: new AppsService(apps),
-    websites: new WebsitesService(new WebsitesRepository(store.db), access),
+    // The service's own host names are read at each use: PUBLIC_URL may be settled after start.
+    websites: new WebsitesService(new WebsitesRepository(store.db), access, { own: () => ownHosts(config), resolver: seams.resolver ?? systemResolver() }),
     artists: new ArtistsService(new ArtistsRepository(store.db, new DeletionsRepository(store.db)), access, config.dataDir, watermarkFiles),
     watermarkFiles,
     lightboxes,
@@ -250,7 +259,7 @@ function sweepIntervalMs(uploadExpirySeconds: number): number {
   return Math.min(600_000, Math.max(1000, Math.floor((uploadExpirySeconds * 1000) / 4)));
 }
 
-export async function buildApp(config: Config, log: Logger = createLogger(config)): Promise<App> {
+export async function buildApp(config: Config, log: Logger = createLogger(config), seams: Seams = {}): Promise<App> {
   // Closed in reverse order; whatever was built before a failure is closed too.
   const closers: Array<() => unknown> = [];
   const closeAll = async () => {
@@ -273,7 +282,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     ensurePrivateDir(config.dataDir);
     const storage = await createStorage(config);
     closers.push(() => storage.close?.());
-    const core = await buildCore(config, log, storage);
+    const core = await buildCore(config, log, storage, seams);
     closers.push(() => core.close());
     const { store } = core;
 
@@ -489,6 +498,8 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     // The public website: one encapsulated plugin beside the signed API (unsigned, HTML); workers serve none.
     // Its file addresses are host-relative: a website at its own hostname is served by this same process.
     const site = new SiteService(siteRepo, visitorAccess, new FileUrls(uploadSecret, ''), config);
+    // A host name that takes effect is served at once here (other nodes: within HOST_MISS_MS).
+    core.websites.onHostname((hostname) => site.forgetHost(hostname));
     // Streamed ZIPs of a gallery or a chosen list (src/site/archive.ts). Their start and end are
     // told here, the one place an activity record hooks in.
     const archives = new SiteArchives(siteRepo, storage, log, {

@@ -105,6 +105,8 @@ export interface Config {
   /** Starts the name of every key and channel the service uses in Redis (REDIS_PREFIX): several deployments can share one Redis. */
   redisPrefix: string;
   storageUrl?: string;
+  /** RESERVED_HOSTNAMES: host names (ports ignored) no website may take, besides PUBLIC_URL's and the object store's. */
+  reservedHostnames: string[];
   /** AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN) for STORAGE_URL; unset: the AWS SDK's default chain. */
   storageCredentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
   /** Secret that signs local upload policies and raw-upload URLs. */
@@ -233,6 +235,17 @@ export function parseRateLimit(value: string | undefined, name = 'RATE_LIMIT', f
   return { points: Number(m[1]), windowSeconds: Number(m[2]) * unit };
 }
 
+/** A comma-separated list of host names (each with an optional port), lower-cased; anything else stops the start. */
+function parseHostList(value: string | undefined, name: string): string[] {
+  const out: string[] = [];
+  for (const item of (value ?? '').split(',').map((x) => x.trim()).filter(Boolean)) {
+    const m = /^([a-z0-9.-]{1,253})(?::\d{1,5})?$/i.exec(item);
+    if (!m || !m[1].split('.').every((l) => /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i.test(l))) throw new Error(`${name} must be host names separated by commas, got ${JSON.stringify(item.slice(0, 100))}`);
+    out.push(item.toLowerCase());
+  }
+  return out;
+}
+
 function intSetting(env: Record<string, string | undefined>, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -306,6 +319,7 @@ export function loadConfig(env: Record<string, string | undefined> = loadEnv()):
     redisUrl: env.REDIS_URL || undefined,
     redisPrefix: redisPrefixSetting(env.REDIS_PREFIX),
     storageUrl: env.STORAGE_URL || undefined,
+    reservedHostnames: parseHostList(env.RESERVED_HOSTNAMES, 'RESERVED_HOSTNAMES'),
     storageCredentials:
       env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
         ? { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY, sessionToken: env.AWS_SESSION_TOKEN || undefined }

@@ -151,7 +151,7 @@ const commands: Record<string, Command> = {
       owner: { type: 'string', value: 'EMAIL', required: true, help: 'the user who owns it' },
       urlname: { type: 'string', value: 'U', required: true, help: 'lower-case letters, digits and dashes (at most 63): /sites/U/' },
       title: { type: 'string', value: 'T', help: 'the title' },
-      hostname: { type: 'string', value: 'H', help: "the website's own host name" },
+      hostname: { type: 'string', value: 'H', help: "the website's own host name, in effect at once: no DNS proof asked" },
     },
     async run(core, o) {
       const owner = await userNamed(core, str(o, 'owner')!);
@@ -180,7 +180,7 @@ const commands: Record<string, Command> = {
   // The brand and pages of a website: an API extension (docs/website.md "Brand and pages").
   'website set': {
     summary: "a website's brand: title, tagline, logo, favicon, colours, theme, footer, contact (an extension)",
-    prints: '{"urlname","title","theme","colorScheme","accentColor","updatedAt"}',
+    prints: '{"urlname","title","theme","colorScheme","accentColor","hostname","updatedAt"}',
     options: {
       urlname: { type: 'string', value: 'U', required: true, help: 'the website' },
       title: { type: 'string', value: 'T', help: "the website's name, in its header" },
@@ -194,12 +194,13 @@ const commands: Record<string, Command> = {
       copyright: { type: 'string', value: 'TEXT', help: 'the copyright line in the footer (default "© YEAR TITLE"; "" for the default)' },
       'contact-email': { type: 'string', value: 'E', help: 'an e-mail address in the footer ("" clears it)' },
       'social-link': { type: 'string', value: 'URL', multiple: true, help: 'an http(s) address in the footer, repeat for more (at most 8); --social-link "" clears them' },
+      hostname: { type: 'string', value: 'H', help: 'the website\'s own host name, in effect at once: no DNS proof asked ("" clears it)' },
     },
     async run(core, o) {
       const [{ Params }, { brandInput }] = await Promise.all([import('../http/params.js'), import('../websites/brand.js')]);
       const p = new Params();
       const names: Record<string, string> = { 'color-scheme': 'color_scheme', 'accent-color': 'accent_color', 'contact-email': 'contact_email', 'social-link': 'social_links' };
-      for (const option of ['title', 'tagline', 'logo', 'favicon', 'color-scheme', 'accent-color', 'theme', 'credit', 'copyright', 'contact-email', 'social-link']) {
+      for (const option of ['title', 'tagline', 'logo', 'favicon', 'color-scheme', 'accent-color', 'theme', 'credit', 'copyright', 'contact-email', 'social-link', 'hostname']) {
         const v = o[option];
         for (const value of Array.isArray(v) ? v : typeof v === 'string' ? [v] : []) p.add(`website[${names[option] ?? option}]`, value);
       }
@@ -207,7 +208,7 @@ const commands: Record<string, Command> = {
       const d = await core.websites.setBrand({ operator: true }, str(o, 'urlname')!, brandInput.read(p, undefined));
       const w = d.website;
       return {
-        json: { urlname: w.urlname, title: w.title, theme: w.theme, colorScheme: w.color_scheme, accentColor: w.accent_color, updatedAt: w.updated_at },
+        json: { urlname: w.urlname, title: w.title, theme: w.theme, colorScheme: w.color_scheme, accentColor: w.accent_color, hostname: w.hostname, updatedAt: w.updated_at },
         text: `website ${w.urlname} updated: "${w.title}", theme ${w.theme}, ${w.color_scheme}${w.accent_color ? `, accent ${w.accent_color}` : ''}`,
       };
     },

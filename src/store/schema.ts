@@ -73,6 +73,13 @@ export interface WebsitesTable {
   social_links: string | null;
   /** 1 (default): each gallery's `indexing` decides; 0: search engines may index nothing of it (migration 018). */
   indexing: Generated<number>;
+  /** A host name asked for and not yet proved (migration 022); `hostname` is the one in effect. */
+  hostname_pending: string | null;
+  /** The token the pending name's TXT record must hold. */
+  hostname_token: string | null;
+  /** When the service last looked for the proof, and why it was not found (null: found, or never looked). */
+  hostname_checked_at: string | null;
+  hostname_check: string | null;
 }
 
 export interface WebsitePagesTable {

@@ -251,6 +251,17 @@ eachDatabase((kind) => {
       await db().selectFrom('websites').select('id').where('urlname', '=', 'ann-second').executeTakeFirstOrThrow();
     });
 
+    it("website set --hostname: the operator's name is in effect at once, no proof asked; the service's own is refused", async () => {
+      const out = jsonOf(await admin(target, 'website', 'set', '--urlname', 'ann-second', '--hostname', 'Second.example.com', '--json'));
+      expect(out.hostname).toBe('second.example.com');
+      const row = await db().selectFrom('websites').selectAll().where('urlname', '=', 'ann-second').executeTakeFirstOrThrow();
+      expect([row.hostname, row.hostname_pending, row.hostname_token]).toEqual(['second.example.com', null, null]);
+      // PUBLIC_URL unset: http://localhost:8080, whose host no website may take.
+      const refused = await admin(target, 'website', 'set', '--urlname', 'ann-second', '--hostname', 'localhost:8080');
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toContain('this service itself');
+    });
+
     it('artist create --json prints {uuid} of a new, non-default media library', async () => {
       const out = jsonOf(await admin(target, 'artist', 'create', '--owner', ann.email, '--name', 'Ann Lee Studio', '--json'));
       expect(Object.keys(out)).toEqual(['uuid']);

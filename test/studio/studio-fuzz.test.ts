@@ -25,6 +25,7 @@ const POSTS = [
   '/studio/account/two-factor',
   '/studio/account/two-factor/off',
   '/studio/websites/{site}',
+  '/studio/websites/{site}/hostname/verify',
   '/studio/websites/{site}/new-page',
   '/studio/websites/{site}/pages/{slug}',
   '/studio/websites/{site}/pages/{slug}/delete',

@@ -11,7 +11,7 @@ import { describe } from 'vitest';
 import { MediaPortfolioClient, type ClientOptions } from '../../src/client/index.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { computeSignature, rfc2822 } from '../../src/http/signing.js';
-import { buildApp as createService, type App as Service } from '../../src/app.js';
+import { buildApp as createService, type App as Service, type Seams } from '../../src/app.js';
 
 export type DbKind = 'sqlite' | 'postgres';
 export const PG_URL = process.env.TEST_DATABASE_URL;
@@ -57,7 +57,7 @@ export class TestService {
   ) {}
 
   /** `log`: a logger of the test's own, to read what the service logs. */
-  static async start(kind: DbKind, env: Record<string, string> = {}, log?: Logger): Promise<TestService> {
+  static async start(kind: DbKind, env: Record<string, string> = {}, log?: Logger, seams: Seams = {}): Promise<TestService> {
     const dataDir = await mkdtemp(join(tmpdir(), 'mps-test-'));
     const pgDb = kind === 'postgres' ? await createPgDatabase() : undefined;
     const config = loadConfig({
@@ -69,7 +69,7 @@ export class TestService {
       ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
       ...env,
     });
-    const service = await createService(config, log);
+    const service = await createService(config, log, seams);
     await service.fastify.listen({ port: 0, host: '127.0.0.1' });
     const addr = service.fastify.server.address();
     const port = typeof addr === 'object' && addr ? addr.port : 0;

@@ -22,6 +22,7 @@ import * as m018 from './018_studio_admin.js';
 import * as m019 from './019_rule_stamps.js';
 import * as m020 from './020_stamp_lock_order.js';
 import * as m021 from './021_storage_quota.js';
+import * as m022 from './022_hostname_proof.js';
 
 const modules = {
   '001_core': m001,
@@ -45,6 +46,7 @@ const modules = {
   '019_rule_stamps': m019,
   '020_stamp_lock_order': m020,
   '021_storage_quota': m021,
+  '022_hostname_proof': m022,
 };
 
 /**
