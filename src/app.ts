@@ -564,5 +564,17 @@ async function queueStats(repo: JobsRepository): Promise<QueueStats> {
 
 /** Every handler's chunks timed in the metrics, by job kind. */
 function timedHandlers(handlers: JobHandlers, metrics: Metrics): JobHandlers {
-  return new Map([...handlers].map(([kind, h]) => [kind, { ...h, runChunk: (...args: Parameters<typeof h.runChunk>) => metrics.timeChunk(kind, () => h.runChunk(...args)) }]));
+  return new Map(
+    [...handlers].map(([kind, h]) => {
+      const prepare = h.prepare;
+      return [
+        kind,
+        {
+          ...h,
+          runChunk: (...args: Parameters<typeof h.runChunk>) => metrics.timeChunk(kind, () => h.runChunk(...args)),
+          ...(prepare ? { prepare: (...args: Parameters<typeof prepare>) => metrics.timePrepare(kind, () => prepare(...args)) } : {}),
+        },
+      ];
+    }),
+  );
 }
