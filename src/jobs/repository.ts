@@ -193,6 +193,18 @@ export class JobsRepository {
     });
   }
 
+  /** Extends the lease of a job the worker holds (the heartbeat of a long chunk); false when it was lost. */
+  async renew(jobId: number, workerId: string, leaseSeconds: number): Promise<boolean> {
+    const r = await this.db
+      .updateTable('jobs')
+      .set({ locked_until: leaseUntil(leaseSeconds) })
+      .where('id', '=', jobId)
+      .where('locked_by', '=', workerId)
+      .where('state', '=', 'running')
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
   /**
    * The job's place in line: 1 + the unfinished jobs of its lane no worker
    * holds that will be claimed before it; undefined when it is not waiting (a

@@ -1,7 +1,7 @@
 // The background worker: runners per lane (src/jobs/lanes.ts), each claiming
 // one job at a time and running one chunk of it per turn (then the lane's next
 // job, maybe the same). Each chunk's work and the cursor move commit together,
-// guarded by the runner's lease, so a restart
+// guarded by the runner's lease (renewed while the job is held), so a restart
 // resumes after the last committed chunk and never redoes one.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -103,15 +103,53 @@ export class JobWorker {
       }
       if (job) {
         const held = job;
-        // A failure outside a chunk (the database gone while failing or finishing a job) must not end the runner:
-        // the job's lease expires and it is taken over.
-        const more = await this.run(r, held).catch((err: unknown) => {
-          this.log.error({ err, job: held.uuid, lane: r.lane }, 'job run failed; its lease lets another runner take it over');
-          return false;
-        });
-        if (more) next = await this.endTurn(r, held);
+        // The lease is renewed while the job is held, however long its chunk takes (a video's ladder and ffmpeg runs).
+        const beat = this.heartbeat(r, held);
+        try {
+          // A failure outside a chunk (the database gone while failing or finishing a job) must not end the runner:
+          // the job's lease expires and it is taken over.
+          const more = await this.run(r, held).catch((err: unknown) => {
+            this.log.error({ err, job: held.uuid, lane: r.lane }, 'job run failed; its lease lets another runner take it over');
+            return false;
+          });
+          if (more) next = await this.endTurn(r, held);
+        } finally {
+          await beat.stop();
+        }
       } else if (!r.stopping) await r.sleep(this.options.pollMs);
     }
+  }
+
+  /**
+   * Renews the job's lease every third of JOB_LEASE_SECONDS until stopped, so that no other
+   * worker takes over a job whose chunk runs longer than the lease. A process that dies stops
+   * renewing: its jobs are taken over once their lease runs out, as before.
+   */
+  private heartbeat(r: Runner, job: JobRow): { stop(): Promise<void> } {
+    let beating: Promise<void> = Promise.resolve();
+    let lost = false;
+    const timer = setInterval(
+      () => {
+        beating = beating.then(async () => {
+          const ok = await this.repo.renew(job.id, r.id, this.options.leaseSeconds).catch((err: unknown) => {
+            this.log.error({ err, job: job.uuid }, 'job lease renewal failed');
+            return true;
+          });
+          if (!ok && !lost) {
+            lost = true;
+            this.log.warn({ job: job.uuid }, 'job lease no longer held while running; its chunk will not be recorded');
+          }
+        });
+      },
+      Math.max(100, (this.options.leaseSeconds * 1000) / 3),
+    );
+    timer.unref();
+    return {
+      stop: async () => {
+        clearInterval(timer);
+        await beating;
+      },
+    };
   }
 
   /**
