@@ -318,6 +318,8 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       if (version) log.info({ ffmpeg: ffmpeg.path, source: ffmpeg.source, version }, 'video frames by ffmpeg');
       else log.warn({ ffmpeg: ffmpeg.path, source: ffmpeg.source }, 'ffmpeg does not run: videos will get no poster frame');
     }
+    // prom-client (~13 MiB of memory) is loaded only when metrics are asked for.
+    const metrics = config.ops.metricsPort !== undefined || config.ops.metricsToken ? new (await import('./ops/metrics.js')).Metrics({ queue: () => queueStats(jobsRepo), pool: store.poolStats }) : undefined;
     const renditionsRepo = new RenditionsRepository(store.db);
     // Who may see what on the websites: one decision over one chain loader, for the pages, the sitemap and /files alike.
     const siteRepo = new SiteRepository(store.db);
@@ -327,6 +329,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       watermarkFiles: core.watermarkFiles,
       timeoutSeconds: config.renditions.timeoutSeconds,
       ffmpeg,
+      onWatermarkDecode: metrics ? () => metrics.watermarkDecoded() : undefined,
     });
     // Before the worker starts: what a crashed job left behind.
     await renditions.sweepWork();
@@ -391,8 +394,6 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       [BATCH_JOB_KIND, { runChunk: media.batchChunk.bind(media) }],
       [RENDITIONS_JOB_KIND, renditions.handler()],
     ]);
-    // prom-client (~13 MiB of memory) is loaded only when metrics are asked for.
-    const metrics = config.ops.metricsPort !== undefined || config.ops.metricsToken ? new (await import('./ops/metrics.js')).Metrics({ queue: () => queueStats(jobsRepo), pool: store.poolStats }) : undefined;
     const jobWorker = (worker = new JobWorker(jobsRepo, log, metrics ? timedHandlers(handlers, metrics) : handlers, config.jobs));
     // API nodes enqueue; workers run.
     if (duties.work) jobWorker.start();

@@ -33,6 +33,7 @@ export class Metrics {
   private readonly uploadBytes: Counter;
   private readonly jobChunks: Histogram<'kind' | 'outcome'>;
   private readonly jobPrepares: Histogram<'kind' | 'outcome'>;
+  private readonly watermarkDecodes: Counter;
 
   constructor(sources: MetricsSources = {}) {
     const registers = [this.registry];
@@ -44,6 +45,7 @@ export class Metrics {
     this.jobChunks = new Histogram({ name: 'mps_job_chunk_duration_seconds', help: 'Duration of one job chunk by job kind', labelNames: ['kind', 'outcome'], buckets: LATENCY_BUCKETS, registers });
     // The slow step before a chunk's transaction (a rendition ladder, ffmpeg runs): its count is the ladders this process made.
     this.jobPrepares = new Histogram({ name: 'mps_job_prepare_duration_seconds', help: 'Duration of the slow step of a job chunk (renditions: the ladder) by job kind', labelNames: ['kind', 'outcome'], buckets: [...LATENCY_BUCKETS, 60, 120], registers });
+    this.watermarkDecodes = new Counter({ name: 'mps_watermark_image_decodes_total', help: 'Watermark images decoded by the rendition ladders (one per ladder that draws one)', registers });
     const { queue, pool } = sources;
     if (queue) {
       // One query serves both gauges of a scrape.
@@ -105,6 +107,11 @@ export class Metrics {
   /** A job handler's chunk, timed. */
   timeChunk<T>(kind: string, run: () => Promise<T>): Promise<T> {
     return timed(this.jobChunks, kind, run);
+  }
+
+  /** A watermark image was decoded (src/renditions/ladder.ts). */
+  watermarkDecoded(): void {
+    this.watermarkDecodes.inc();
   }
 
   /** A job handler's slow step before its chunk, timed. */

@@ -64,6 +64,8 @@ export interface RenditionsSettings {
   timeoutSeconds: number;
   /** The ffmpeg that takes poster frames (src/renditions/ffmpeg.ts chooses it). */
   ffmpeg: FfmpegBinary;
+  /** Called at each decode of a watermark image (metrics). */
+  onWatermarkDecode?: () => void;
 }
 
 export class RenditionsService {
@@ -125,6 +127,7 @@ export class RenditionsService {
         // Poster frames and placeholders are PNGs this service made.
         accept: new Set(['png']),
         timeoutSeconds: this.settings.timeoutSeconds,
+        onWatermarkDecode: this.settings.onWatermarkDecode,
       };
       let picture: string | Buffer;
       if (mime.startsWith('image/') && mime !== 'image/svg+xml') {
