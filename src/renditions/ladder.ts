@@ -19,6 +19,15 @@ export const RUNGS = [320, 640, 1280, 2048, 3840] as const;
 export const WATERMARK_FROM = 1280;
 /** Pictures beyond this many pixels are refused (a decompression bomb, not a photo). */
 export const MAX_INPUT_PIXELS = 200_000_000;
+/**
+ * The limit of every format but JPEG, the one libvips shrinks on load (it decodes a 200 Mpx JPEG at
+ * a half or a quarter). Other decoders may hold the whole picture (an interlaced PNG of 96 Mpx
+ * grows the process by 326 MiB), and take seconds more: 40 Mpx holds an 8K video frame, a
+ * 36 Mpx camera's TIFF, and about 160 MiB decoded whole.
+ */
+export const MAX_FULL_DECODE_PIXELS = 40_000_000;
+/** The formats (sharp's names) libvips shrinks on load. */
+const SHRINK_ON_LOAD = new Set(['jpeg']);
 
 export type RenditionFormat = 'webp' | 'jpeg' | 'avif';
 const MIME: Record<RenditionFormat, string> = { webp: 'image/webp', jpeg: 'image/jpeg', avif: 'image/avif' };
@@ -59,6 +68,9 @@ export class FormatMismatch extends Error {}
 
 /** The ladder did not finish within its time bound. */
 export class LadderTimedOut extends Error {}
+
+/** The picture has more pixels than its format may have (MAX_INPUT_PIXELS, MAX_FULL_DECODE_PIXELS). */
+export class TooManyPixels extends Error {}
 
 /** Never decoded, whatever a caller accepts: markup (librsvg), documents (poppler/pdfium), ImageMagick's coders. */
 const NEVER_DECODED = new Set(['svg', 'pdf', 'magick']);
@@ -124,10 +136,18 @@ async function ladder(input: string | Buffer, options: LadderOptions, emit: (fil
   const formats = options.formats ?? ['webp', 'jpeg'];
   const maxRung = RUNGS[RUNGS.length - 1];
   // libvips picks its loader from the content, not from our type: read the header first, decode only what was accepted.
-  const { format } = await sharp(input, { failOn: 'none' }).metadata();
+  const { format, width, height } = await sharp(input, { failOn: 'none' }).metadata();
   if (NEVER_DECODED.has(format) || !options.accept.has(format)) throw new FormatMismatch('the file is not the type it was accepted as');
+  // From the header, before any pixel is decoded; libvips' own limit below says the same of what it reads.
+  const limit = SHRINK_ON_LOAD.has(format) ? MAX_INPUT_PIXELS : MAX_FULL_DECODE_PIXELS;
+  if (width !== undefined && height !== undefined && width * height > limit) {
+    throw new TooManyPixels(
+      `the picture has more than ${limit / 1_000_000} megapixels (${width} × ${height}); ` +
+        `a JPEG may have up to ${MAX_INPUT_PIXELS / 1_000_000}, other formats ${MAX_FULL_DECODE_PIXELS / 1_000_000}`,
+    );
+  }
   // The one decode: shrink-on-load does most of the work for JPEG.
-  const { data, info } = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error', sequentialRead: true })
+  const { data, info } = await sharp(input, { limitInputPixels: limit, failOn: 'error', sequentialRead: true })
     .timeout(timeout())
     .rotate()
     .resize(maxRung, maxRung, { fit: 'inside', withoutEnlargement: true })
