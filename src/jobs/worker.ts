@@ -127,18 +127,16 @@ export class JobWorker {
    */
   private heartbeat(r: Runner, job: JobRow): { stop(): Promise<void> } {
     let beating: Promise<void> = Promise.resolve();
-    let lost = false;
     const timer = setInterval(
       () => {
         beating = beating.then(async () => {
-          const ok = await this.repo.renew(job.id, r.id, this.options.leaseSeconds).catch((err: unknown) => {
+          const held = await this.repo.renew(job.id, r.id, this.options.leaseSeconds).catch((err: unknown) => {
             this.log.error({ err, job: job.uuid }, 'job lease renewal failed');
             return true;
           });
-          if (!ok && !lost) {
-            lost = true;
-            this.log.warn({ job: job.uuid }, 'job lease no longer held while running; its chunk will not be recorded');
-          }
+          // Not held any more: the job finished or was given back as the renewal waited for the chunk's
+          // transaction (which renews the lease itself), or it was lost, which the chunk's own check reports.
+          if (!held) clearInterval(timer);
         });
       },
       Math.max(100, (this.options.leaseSeconds * 1000) / 3),
