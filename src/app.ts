@@ -330,6 +330,8 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       if (version) log.info({ ffmpeg: ffmpeg.path, source: ffmpeg.source, version }, 'video frames by ffmpeg');
       else log.warn({ ffmpeg: ffmpeg.path, source: ffmpeg.source }, 'ffmpeg does not run: videos will get no poster frame');
     }
+    // prom-client (~13 MiB of memory) is loaded only when metrics are asked for.
+    const metrics = config.ops.metricsPort !== undefined || config.ops.metricsToken ? new (await import('./ops/metrics.js')).Metrics({ queue: () => queueStats(jobsRepo), pool: store.poolStats }) : undefined;
     const renditionsRepo = new RenditionsRepository(store.db);
     // Who may see what on the websites: one decision over one chain loader, for the pages, the sitemap and /files alike.
     const siteRepo = new SiteRepository(store.db);
@@ -339,6 +341,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       watermarkFiles: core.watermarkFiles,
       timeoutSeconds: config.renditions.timeoutSeconds,
       ffmpeg,
+      onWatermarkDecode: metrics ? () => metrics.watermarkDecoded() : undefined,
     });
     // Before the worker starts: what a crashed job left behind.
     await renditions.sweepWork();
@@ -403,8 +406,6 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       [BATCH_JOB_KIND, { runChunk: media.batchChunk.bind(media) }],
       [RENDITIONS_JOB_KIND, renditions.handler()],
     ]);
-    // prom-client (~13 MiB of memory) is loaded only when metrics are asked for.
-    const metrics = config.ops.metricsPort !== undefined || config.ops.metricsToken ? new (await import('./ops/metrics.js')).Metrics({ queue: () => queueStats(jobsRepo), pool: store.poolStats }) : undefined;
     const jobWorker = (worker = new JobWorker(jobsRepo, log, metrics ? timedHandlers(handlers, metrics) : handlers, config.jobs));
     // API nodes enqueue; workers run.
     if (duties.work) jobWorker.start();
@@ -580,5 +581,17 @@ async function queueStats(repo: JobsRepository): Promise<QueueStats> {
 
 /** Every handler's chunks timed in the metrics, by job kind. */
 function timedHandlers(handlers: JobHandlers, metrics: Metrics): JobHandlers {
-  return new Map([...handlers].map(([kind, h]) => [kind, { ...h, runChunk: (...args: Parameters<typeof h.runChunk>) => metrics.timeChunk(kind, () => h.runChunk(...args)) }]));
+  return new Map(
+    [...handlers].map(([kind, h]) => {
+      const prepare = h.prepare;
+      return [
+        kind,
+        {
+          ...h,
+          runChunk: (...args: Parameters<typeof h.runChunk>) => metrics.timeChunk(kind, () => h.runChunk(...args)),
+          ...(prepare ? { prepare: (...args: Parameters<typeof prepare>) => metrics.timePrepare(kind, () => prepare(...args)) } : {}),
+        },
+      ];
+    }),
+  );
 }

@@ -30,7 +30,7 @@ export interface JobSettings {
   chunkSize: number;
   /** Idle polling interval for jobs enqueued by other processes. */
   pollMs: number;
-  /** A claimed job is the worker's for this long, renewed at every chunk. */
+  /** A claimed job is the worker's for this long, renewed every third of it while the job runs. */
   leaseSeconds: number;
   /** Pause between chunks, leaving the database to requests. */
   chunkPauseMs: number;
@@ -296,7 +296,7 @@ function visitorSettings(env: Record<string, string | undefined>, publicUrl: str
 
 /** The rendition ladder and the ffmpeg that takes video frames (docs/renditions.md). */
 export interface RenditionSettings {
-  /** Wall-clock bound of one ladder (RENDITION_TIMEOUT_SECONDS); below the job lease, so no other worker takes the job meanwhile. */
+  /** Wall-clock bound of one ladder (RENDITION_TIMEOUT_SECONDS); the worker renews the job's lease meanwhile. */
   timeoutSeconds: number;
   /** FFMPEG_PATH: the ffmpeg to run; unset: the system's (/usr/bin/ffmpeg), else the bundled build. */
   ffmpegPath?: string;
