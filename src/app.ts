@@ -301,6 +301,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     closers.push(() => exclusive.close());
     const appKeys = new AppKeys(core.repositories.apps);
     core.apps.onRevoked((key) => appKeys.forget(key));
+    core.users.onDisabledChange((userId) => appKeys.forgetOwner(userId));
     const secureCookies = config.publicUrl.startsWith('https:');
     const authenticator = new Authenticator(users, sessions, limiters, secureCookies, (err) =>
       log.error({ err }, 'login-throttle store unavailable; login let through'),

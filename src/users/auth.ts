@@ -39,6 +39,15 @@ function credentialsError(otp: boolean): ApiError {
     : new ApiError('invalid_credentials', 'invalid login or password', { authMethod: 'basic' });
 }
 
+/**
+ * A photographer's own application acts for its owner only (docs/security.md, "Applications"):
+ * anyone else is a 403, told only once their password was right, and no session is made.
+ */
+function bound(user: UserRow, boundTo: number | null): UserRow {
+  if (boundTo !== null && user.id !== boundTo) throw new ApiError('forbidden', "this application is a photographer's own: it signs only for its owner");
+  return user;
+}
+
 /** Refuses the login when the throttle refused it. */
 function refuseWhenThrottled(taken: Taken): void {
   if (taken.ok) return;
@@ -120,16 +129,17 @@ export class Authenticator implements Authentication<Claim> {
    * Checks the claim, once the request is admitted: the session's pending write, Basic, a new session.
    * Synchronous for a live cached session that owes no write (the common request).
    */
-  identify(claim: Claim, address: string): Identity | Promise<Identity> {
+  identify(claim: Claim, address: string, boundTo: number | null = null): Identity | Promise<Identity> {
     const session = claim.session;
     if (!claim.basic && !claim.malformedBasic && !session?.owes) {
-      return session?.user ? { user: session.user, sessionToken: session.token } : { staleSession: claim.cookieSent };
+      return session?.user ? { user: bound(session.user, boundTo), sessionToken: session.token } : { staleSession: claim.cookieSent };
     }
-    return this.identifySlowly(claim, address);
+    return this.identifySlowly(claim, address, boundTo);
   }
 
-  private async identifySlowly(claim: Claim, address: string): Promise<Identity> {
-    const sessionUser = claim.session?.owes ? await this.sessions.settle(claim.session) : claim.session?.user;
+  private async identifySlowly(claim: Claim, address: string, boundTo: number | null): Promise<Identity> {
+    const settled = claim.session?.owes ? await this.sessions.settle(claim.session) : claim.session?.user;
+    const sessionUser = settled ? bound(settled, boundTo) : undefined;
     const sessionToken = claim.session?.token;
     if (claim.malformedBasic) {
       throw new ApiError('invalid_credentials', 'malformed HTTP Basic credentials', { authMethod: 'basic' });
@@ -139,7 +149,7 @@ export class Authenticator implements Authentication<Claim> {
       // user is not made to pay for a password hash on every request.
       if (sessionUser && sessionUser.id === claim.subject?.id) return { user: sessionUser, sessionToken };
       const basic = claim.basic;
-      const user = await this.oneAtATime(basic.login.trim().toLowerCase(), () => this.verifyBasic(basic, claim.subject, address));
+      const user = bound(await this.oneAtATime(basic.login.trim().toLowerCase(), () => this.verifyBasic(basic, claim.subject, address)), boundTo);
       const newToken = await this.sessions.create(user.id);
       return { user, sessionToken: newToken, setCookie: sessionCookie(newToken, this.secureCookies) };
     }

@@ -33,7 +33,14 @@ export const MIN_PASSWORD = 10;
 export const MAX_PASSWORD = 200;
 
 export class UsersService {
+  private readonly disabledListeners: Array<(userId: number) => void> = [];
+
   constructor(private readonly repo: UsersRepository) {}
+
+  /** Told of each account disabled or enabled here: this process's key cache forgets the account's own applications. */
+  onDisabledChange(listener: (userId: number) => void): void {
+    this.disabledListeners.push(listener);
+  }
 
   byEmail(email: string): Promise<UserRow | undefined> {
     return this.repo.byEmail(email);
@@ -109,6 +116,7 @@ export class UsersService {
     const user = await this.repo.byUuid(uuid);
     if (!user) throw notFound(`user ${uuid}`);
     await this.repo.setDisabled(user.id, disabled ? (user.disabled_at ?? new Date().toISOString()) : null);
+    for (const l of this.disabledListeners) l(user.id);
     return (await this.repo.byId(user.id))!;
   }
 

@@ -148,6 +148,8 @@ export interface AppItem {
   name: string;
   key: string;
   owner: string | null;
+  /** The owner's account is disabled: the application signs nothing meanwhile. */
+  ownerDisabled: boolean;
   createdAt: string;
   revoked: boolean;
 }
@@ -207,6 +209,7 @@ export function appsPage(p: { viewer: Viewer; scope: 'admin' | 'account'; apps: 
               <span>
                 <strong>{a.name}</strong> <code>{a.key}</code>
                 {p.scope === 'admin' ? <span class="muted"> · {a.owner ?? 'the operator'}</span> : null}
+                {p.scope === 'admin' && a.ownerDisabled ? <span class="tag off"> owner disabled: signs nothing</span> : null}
                 <span class="muted"> · {a.createdAt.slice(0, 10)}</span>
               </span>
               {a.revoked ? (

@@ -93,7 +93,7 @@ export function adminRoutes(f: FastifyInstance, kit: StudioKit): void {
   // ---- applications: every one
   async function appsScreen(reply: FastifyReply, s: Signed, status: number, extra: { notice?: string; error?: string; created?: { name: string; key: string; secret: string } } = {}) {
     const found = await kit.deps.apps.list({ operator: true }, { limit: APPS_SHOWN, offset: 0 });
-    const apps: AppItem[] = found.apps.map((a) => ({ name: a.name, key: a.api_key, owner: a.owner_email, createdAt: a.created_at, revoked: a.revoked_at !== null }));
+    const apps: AppItem[] = found.apps.map((a) => ({ name: a.name, key: a.api_key, owner: a.owner_email, ownerDisabled: a.owner_disabled_at !== null, createdAt: a.created_at, revoked: a.revoked_at !== null }));
     return kit.send(reply, status, appsPage({ viewer: s.viewer, scope: 'admin', apps, total: found.total, ...extra }));
   }
   f.get('/studio/admin/apps', async (req, reply) => {
