@@ -4,7 +4,7 @@
 // server.ts takes the rate budget in between: `claim` only reads, `identify`
 // checks passwords and writes. The server's hook (src/http/server.ts) calls it
 // through the Authentication interface of src/http/identity.ts; src/app.ts builds it.
-import { ApiError } from '../http/errors.js';
+import { ApiError, invalid } from '../http/errors.js';
 import type { Authentication, Identity, RateSubject } from '../http/identity.js';
 import { createEach, type Limiter, type LimiterFactory, peekEach, type Taken, takeEach } from '../http/limiter-store.js';
 import type { UserRow } from '../store/schema.js';
@@ -236,6 +236,26 @@ export class Authenticator implements Authentication<Claim> {
       const step = user.otp_secret ? matchTotpStep(user.otp_secret, code.trim()) : undefined;
       if (step !== undefined && (await this.users.advanceOtpStep(user.id, step))) return this.succeeded(user, accountKey, address);
       throw credentialsError(true);
+    });
+  }
+
+  /**
+   * A signed-in screen's "current password" check (and a current code, when `code` is given:
+   * turning a second factor off), on the same throttle as the sign-in: a stolen session guesses
+   * no faster than a stranger. A wrong answer is a 422 naming what was asked; each code once.
+   */
+  async confirm(user: UserRow, answer: { password: string; code?: string }, address: string): Promise<void> {
+    const accountKey = user.email;
+    await this.oneAtATime(accountKey, async () => {
+      refuseWhenThrottled(await takeEach(this.counters(accountKey, address)));
+      const passwordOk = await verifyPassword(user.password_hash, answer.password);
+      if (answer.code === undefined) {
+        if (!passwordOk) throw invalid('the current password is not right');
+      } else {
+        const step = passwordOk && user.otp_secret ? matchTotpStep(user.otp_secret, answer.code.trim()) : undefined;
+        if (step === undefined || !(await this.users.advanceOtpStep(user.id, step))) throw invalid('the password or the code is not right: type the code your app shows now');
+      }
+      await this.succeeded(user, accountKey, address);
     });
   }
 
