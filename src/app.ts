@@ -31,6 +31,7 @@ import { GroupsRepository } from './groups/repository.js';
 import { GroupsService } from './groups/service.js';
 import { AppKeys } from './http/app-keys.js';
 import { Authenticator } from './users/auth.js';
+import { LOGIN_ORIGIN_DAYS, LoginThrottle } from './users/login-throttle.js';
 import { createLimiterFactory } from './http/limiter-store.js';
 import { RateLimit } from './http/rate-limit.js';
 import { ApiRouter, type RouteSpec } from './http/router.js';
@@ -303,9 +304,8 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     core.apps.onRevoked((key) => appKeys.forget(key));
     core.users.onDisabledChange((userId) => appKeys.forgetOwner(userId));
     const secureCookies = config.publicUrl.startsWith('https:');
-    const authenticator = new Authenticator(users, sessions, limiters, secureCookies, (err) =>
-      log.error({ err }, 'login-throttle store unavailable; login let through'),
-    );
+    const loginThrottle = new LoginThrottle(limiters, users, uploadSecret, (err) => log.error({ err }, 'login-throttle store unavailable; login let through'));
+    const authenticator = new Authenticator(users, sessions, loginThrottle, secureCookies);
     const rateLimit = config.rateLimit ? new RateLimit(config.rateLimit, limiters, (err) => log.error({ err }, 'rate-limit store unavailable; request let through')) : null;
 
     const jobsRepo = new JobsRepository(store);
@@ -467,6 +467,8 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       const sessionPurge = new PeriodicTask('session purge', config.sessionPurgeSeconds * 1000, async () => {
         await exclusive.run('session-purge', async () => {
           const n = await users.purgeExpiredSessions();
+          // The addresses of past sign-ins are remembered for a little over a year.
+          await users.purgeOrigins(new Date(Date.now() - LOGIN_ORIGIN_DAYS * 86_400_000).toISOString());
           if (n) log.info({ sessions: n }, 'expired sessions purged');
         });
       }, log);

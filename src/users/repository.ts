@@ -41,6 +41,27 @@ export class UsersRepository {
   }
 
   /** Moves the user's last used one-time-code step forward to `step`; false when a code of that step (or later) was used already. */
+  /** Whether the account signed in successfully from `origin` (an HMAC of an address) before. */
+  async knownOrigin(userId: number, origin: string): Promise<boolean> {
+    const row = await this.db.selectFrom('login_origins').select('user_id').where('user_id', '=', userId).where('origin', '=', origin).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Remembers a successful sign-in of the account from `origin`. */
+  async rememberOrigin(userId: number, origin: string): Promise<void> {
+    const at = nowIso();
+    await this.db
+      .insertInto('login_origins')
+      .values({ user_id: userId, origin, last_success_at: at })
+      .onConflict((oc) => oc.columns(['user_id', 'origin']).doUpdateSet({ last_success_at: at }))
+      .execute();
+  }
+
+  /** Forgets the addresses of successful sign-ins older than `before` (the hourly purge). */
+  async purgeOrigins(before: string): Promise<void> {
+    await this.db.deleteFrom('login_origins').where('last_success_at', '<', before).execute();
+  }
+
   async advanceOtpStep(userId: number, step: number): Promise<boolean> {
     const res = await this.db
       .updateTable('users')
