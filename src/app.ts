@@ -16,7 +16,7 @@ import { activityRoutes } from './activity/routes.js';
 import { ActivityService } from './activity/service.js';
 import { GalleryClients } from './galleries/clients.js';
 import { invitationRoutes } from './invitations/routes.js';
-import { invitationLimit, InvitationsService } from './invitations/service.js';
+import { invitationLimits, InvitationsService } from './invitations/service.js';
 import { AccessRepository } from './access/repository.js';
 import { AppsRepository } from './apps/repository.js';
 import { AppsService } from './apps/service.js';
@@ -32,7 +32,7 @@ import { GroupsService } from './groups/service.js';
 import { AppKeys } from './http/app-keys.js';
 import { Authenticator } from './users/auth.js';
 import { LOGIN_ORIGIN_DAYS, LoginThrottle } from './users/login-throttle.js';
-import { createLimiterFactory } from './http/limiter-store.js';
+import { createEach, createLimiterFactory } from './http/limiter-store.js';
 import { RateLimit } from './http/rate-limit.js';
 import { ApiRouter, type RouteSpec } from './http/router.js';
 import { SessionStore } from './users/sessions.js';
@@ -368,7 +368,10 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       send: (mail) => mailer.sendInvitation(mail),
       activity: core.activity,
       ttlSeconds: config.visitors.invitationTtlSeconds,
-      limiter: limiters.create(invitationLimit(config.visitors.invitationsPerHour), (err) => log.error({ err }, 'invitation-throttle store unavailable; invitation let through')),
+      limiters: createEach(limiters, invitationLimits(config.visitors.invitationsPerHour, config.visitors.invitationsPerRecipientPerDay, config.visitors.invitationsPerDay), (err) =>
+        log.error({ err }, 'invitation-throttle store unavailable; invitation let through'),
+      ),
+      mailStopped: async (userId) => (await users.byId(userId))?.mail_stopped_at != null,
     });
 
     const routes: RouteSpec[] = [

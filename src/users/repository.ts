@@ -18,7 +18,7 @@ export interface NewUserRow {
 }
 
 /** An account as the administration lists it, with the bytes its library takes. */
-export type AccountRow = Pick<UserRow, 'id' | 'uuid' | 'email' | 'first_name' | 'last_name' | 'is_admin' | 'disabled_at' | 'created_at'> & { medias: number; bytes: number };
+export type AccountRow = Pick<UserRow, 'id' | 'uuid' | 'email' | 'first_name' | 'last_name' | 'is_admin' | 'disabled_at' | 'mail_stopped_at' | 'created_at'> & { medias: number; bytes: number };
 
 /** Sessions deleted per statement: a large backlog never holds the table (SQLite's single writer) for long. */
 const PURGE_BATCH = 1000;
@@ -125,6 +125,10 @@ export class UsersRepository {
     await this.db.updateTable('users').set({ quota_bytes: bytes }).where('id', '=', userId).execute();
   }
 
+  async setMailStopped(userId: number, at: string | null): Promise<void> {
+    await this.db.updateTable('users').set({ mail_stopped_at: at }).where('id', '=', userId).execute();
+  }
+
   async setDisabled(userId: number, at: string | null): Promise<void> {
     await this.db.updateTable('users').set({ disabled_at: at }).where('id', '=', userId).execute();
   }
@@ -142,7 +146,7 @@ export class UsersRepository {
   async accounts(limit: number, offset: number): Promise<AccountRow[]> {
     const users = await this.db
       .selectFrom('users')
-      .select(['id', 'uuid', 'email', 'first_name', 'last_name', 'is_admin', 'disabled_at', 'created_at'])
+      .select(['id', 'uuid', 'email', 'first_name', 'last_name', 'is_admin', 'disabled_at', 'mail_stopped_at', 'created_at'])
       .orderBy('id')
       .limit(limit)
       .offset(offset)

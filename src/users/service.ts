@@ -131,6 +131,17 @@ export class UsersService {
     return (await this.repo.byId(user.id))!;
   }
 
+  /**
+   * Stops or lets go the mail the service sends on the account's behalf (invitations: the admin
+   * command `user mail --off|--on`, the studio's administration). `who`: an e-mail address or a UUID.
+   */
+  async setMailStopped(who: { email: string } | { uuid: string }, stopped: boolean): Promise<UserRow> {
+    const user = 'email' in who ? await this.repo.byEmail(normalEmail(who.email)) : await this.repo.byUuid(who.uuid);
+    if (!user) throw notFound(`user ${'email' in who ? normalEmail(who.email) : who.uuid}`);
+    await this.repo.setMailStopped(user.id, stopped ? (user.mail_stopped_at ?? new Date().toISOString()) : null);
+    return (await this.repo.byId(user.id))!;
+  }
+
   /** A page of the accounts with the storage each one's library takes, and how many in all. */
   async accounts(window: { limit: number; offset: number }): Promise<{ total: number; accounts: AccountRow[] }> {
     const [total, accounts] = await Promise.all([this.repo.countUsers(), this.repo.accounts(window.limit, window.offset)]);

@@ -37,7 +37,7 @@ eachDatabase((kind) => {
 
   describe('operators only', () => {
     const GETS = ['/studio/admin', '/studio/admin/accounts', '/studio/admin/apps', '/studio/admin/jobs'];
-    const POSTS = ['/studio/admin/accounts', '/studio/admin/apps', `/studio/admin/accounts/00000000-0000-4000-8000-000000000000/disable`, '/studio/admin/apps/0123456789abcdef0123456789abcdef/revoke'];
+    const POSTS = ['/studio/admin/accounts', '/studio/admin/apps', `/studio/admin/accounts/00000000-0000-4000-8000-000000000000/disable`, `/studio/admin/accounts/00000000-0000-4000-8000-000000000000/mail-off`, '/studio/admin/apps/0123456789abcdef0123456789abcdef/revoke'];
 
     it('answers a photographer, or no one signed in, with the 404 page, even with a right token; the header names no administration', async () => {
       const csrf = StudioBrowser.csrf(await plain.get('/studio/account'));
