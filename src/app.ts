@@ -16,7 +16,7 @@ import { activityRoutes } from './activity/routes.js';
 import { ActivityService } from './activity/service.js';
 import { GalleryClients } from './galleries/clients.js';
 import { invitationRoutes } from './invitations/routes.js';
-import { invitationLimit, InvitationsService } from './invitations/service.js';
+import { invitationLimits, InvitationsService } from './invitations/service.js';
 import { AccessRepository } from './access/repository.js';
 import { AppsRepository } from './apps/repository.js';
 import { AppsService } from './apps/service.js';
@@ -31,7 +31,8 @@ import { GroupsRepository } from './groups/repository.js';
 import { GroupsService } from './groups/service.js';
 import { AppKeys } from './http/app-keys.js';
 import { Authenticator } from './users/auth.js';
-import { createLimiterFactory } from './http/limiter-store.js';
+import { LOGIN_ORIGIN_DAYS, LoginThrottle } from './users/login-throttle.js';
+import { createEach, createLimiterFactory } from './http/limiter-store.js';
 import { RateLimit } from './http/rate-limit.js';
 import { ApiRouter, type RouteSpec } from './http/router.js';
 import { SessionStore } from './users/sessions.js';
@@ -301,10 +302,10 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     closers.push(() => exclusive.close());
     const appKeys = new AppKeys(core.repositories.apps);
     core.apps.onRevoked((key) => appKeys.forget(key));
+    core.users.onDisabledChange((userId) => appKeys.forgetOwner(userId));
     const secureCookies = config.publicUrl.startsWith('https:');
-    const authenticator = new Authenticator(users, sessions, limiters, secureCookies, (err) =>
-      log.error({ err }, 'login-throttle store unavailable; login let through'),
-    );
+    const loginThrottle = new LoginThrottle(limiters, users, uploadSecret, (err) => log.error({ err }, 'login-throttle store unavailable; login let through'));
+    const authenticator = new Authenticator(users, sessions, loginThrottle, secureCookies);
     const rateLimit = config.rateLimit ? new RateLimit(config.rateLimit, limiters, (err) => log.error({ err }, 'rate-limit store unavailable; request let through')) : null;
 
     const jobsRepo = new JobsRepository(store);
@@ -370,7 +371,10 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       send: (mail) => mailer.sendInvitation(mail),
       activity: core.activity,
       ttlSeconds: config.visitors.invitationTtlSeconds,
-      limiter: limiters.create(invitationLimit(config.visitors.invitationsPerHour), (err) => log.error({ err }, 'invitation-throttle store unavailable; invitation let through')),
+      limiters: createEach(limiters, invitationLimits(config.visitors.invitationsPerHour, config.visitors.invitationsPerRecipientPerDay, config.visitors.invitationsPerDay), (err) =>
+        log.error({ err }, 'invitation-throttle store unavailable; invitation let through'),
+      ),
+      mailStopped: async (userId) => (await users.byId(userId))?.mail_stopped_at != null,
     });
 
     const routes: RouteSpec[] = [
@@ -467,6 +471,8 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       const sessionPurge = new PeriodicTask('session purge', config.sessionPurgeSeconds * 1000, async () => {
         await exclusive.run('session-purge', async () => {
           const n = await users.purgeExpiredSessions();
+          // The addresses of past sign-ins are remembered for a little over a year.
+          await users.purgeOrigins(new Date(Date.now() - LOGIN_ORIGIN_DAYS * 86_400_000).toISOString());
           if (n) log.info({ sessions: n }, 'expired sessions purged');
         });
       }, log);

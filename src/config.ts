@@ -86,6 +86,10 @@ export interface VisitorSettings {
   invitationTtlSeconds: number;
   /** Invitations one photographer may send per hour (INVITATIONS_PER_HOUR). */
   invitationsPerHour: number;
+  /** Invitations one address may receive per day, from every photographer together (INVITATIONS_PER_RECIPIENT_PER_DAY). */
+  invitationsPerRecipientPerDay: number;
+  /** Invitations the whole service may send per day (INVITATIONS_PER_DAY). */
+  invitationsPerDay: number;
 }
 
 export interface Config {
@@ -291,6 +295,8 @@ function visitorSettings(env: Record<string, string | undefined>, publicUrl: str
     linkTtlSeconds: intSetting(env, 'VISITOR_LINK_TTL_SECONDS', 1800, 1, 7 * 24 * 3600),
     invitationTtlSeconds: intSetting(env, 'INVITATION_LINK_TTL_SECONDS', 7 * 24 * 3600, 60, 30 * 24 * 3600),
     invitationsPerHour: intSetting(env, 'INVITATIONS_PER_HOUR', 100, 1, 100_000),
+    invitationsPerRecipientPerDay: intSetting(env, 'INVITATIONS_PER_RECIPIENT_PER_DAY', 3, 1, 1000),
+    invitationsPerDay: intSetting(env, 'INVITATIONS_PER_DAY', 2000, 1, 10_000_000),
   };
 }
 

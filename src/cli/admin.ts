@@ -119,6 +119,22 @@ const commands: Record<string, Command> = {
       };
     },
   },
+  // The operators' switch on a photographer's mail (docs/delivery.md "Invitations"): an extension.
+  'user mail': {
+    summary: "stops (--off) or lets go (--on) the mail the service sends on a user's behalf: their invitations",
+    prints: '{"uuid","email","mail"}',
+    options: {
+      email: { type: 'string', value: 'E', required: true, help: 'the user' },
+      off: { type: 'boolean', help: 'stop it: their invitations are refused (403), nothing is sent' },
+      on: { type: 'boolean', help: 'let it go again' },
+    },
+    async run(core, o) {
+      if ((o.off === true) === (o.on === true)) throw new UsageError('give one of --off and --on');
+      const user = await core.users.setMailStopped({ email: str(o, 'email')! }, o.off === true);
+      const mail = user.mail_stopped_at === null;
+      return { json: { uuid: user.uuid, email: user.email, mail }, text: mail ? `${user.email}'s mail goes out` : `${user.email}'s mail is stopped` };
+    },
+  },
   'app revoke': {
     summary: 'revokes an application: its key signs nothing any more (within a minute in every process)',
     prints: '{"key","revoked"}',

@@ -18,6 +18,15 @@ export interface UsersTable {
   disabled_at: Generated<string | null>;
   /** Migration 021: the operator's quota for this account in bytes; NULL: STORAGE_QUOTA_BYTES. */
   quota_bytes: Generated<number | null>;
+  /** Set: an operator stopped the mail sent on this account's behalf, invitations (migration 023). */
+  mail_stopped_at: Generated<string | null>;
+}
+
+/** An address an account signed in from successfully: an HMAC of it, never the address (migration 023). */
+export interface LoginOriginsTable {
+  user_id: number;
+  origin: string;
+  last_success_at: string;
 }
 
 export interface AppsTable {
@@ -447,6 +456,7 @@ export interface Database {
   visitor_links: VisitorLinksTable;
   media_stamps: MediaStampsTable;
   user_invitations: UserInvitationsTable;
+  login_origins: LoginOriginsTable;
 }
 
 /** Per owner: moved by triggers whenever a list scope of the owner's medias may have changed (migration 010). */

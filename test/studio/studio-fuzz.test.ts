@@ -57,6 +57,8 @@ const POSTS = [
   '/studio/admin/accounts',
   '/studio/admin/accounts/{uuid}/disable',
   '/studio/admin/accounts/{uuid}/enable',
+  '/studio/admin/accounts/{uuid}/mail-off',
+  '/studio/admin/accounts/{uuid}/mail-on',
   '/studio/admin/apps',
   '/studio/admin/apps/{junk}/revoke',
   '/studio/welcome/{junk}',
