@@ -18,29 +18,39 @@ export interface CacheOptions<V> {
 }
 
 export class MemoryCache<K extends {}, V extends {}> {
-  private readonly lru: LRUCache<K, V> | undefined;
+  // Each entry carries its own expiry, read against the clock at each get: lru-cache's own
+  // TTLs arm a timer every millisecond they are read (to reuse a clock reading), which cost
+  // the signed request path more than the lookups (the sessions and API keys, issue 31).
+  private readonly lru: LRUCache<K, { value: V; until: number }> | undefined;
+  private readonly ttlMs: number;
+  private readonly now: () => number;
 
   constructor(options: CacheOptions<V>) {
+    this.ttlMs = options.ttlMs;
+    this.now = options.now ?? Date.now;
     if (options.ttlMs <= 0) return;
-    this.lru = new LRUCache<K, V>({
+    this.lru = new LRUCache<K, { value: V; until: number }>({
       max: options.entries,
-      ...(Number.isFinite(options.ttlMs) ? { ttl: Math.ceil(options.ttlMs) } : {}),
-      // lru-cache reuses a clock reading for 1 ms (measured: about half the cost of a
-      // get); a test's clock is read at each get, so that moving it shows at once.
-      ttlResolution: options.now ? 0 : 1,
-      ...(options.size ? { maxSize: options.size.max, sizeCalculation: (v: V) => Math.max(1, options.size!.of(v)) } : {}),
-      ...(options.now ? { perf: { now: options.now } } : {}),
+      ...(options.size ? { maxSize: options.size.max, sizeCalculation: (e: { value: V }) => Math.max(1, options.size!.of(e.value)) } : {}),
     });
   }
 
   /** The live entry of `key`; an expired one is dropped. */
   get(key: K): V | undefined {
-    return this.lru?.get(key);
+    const hit = this.lru?.get(key);
+    if (hit === undefined) return undefined;
+    if (hit.until !== Infinity && this.now() > hit.until) {
+      this.lru!.delete(key);
+      return undefined;
+    }
+    return hit.value;
   }
 
   /** Keeps `value` for the cache's time, or for `ttlMs` (finite, positive) when given. */
   set(key: K, value: V, ttlMs?: number): void {
-    this.lru?.set(key, value, ttlMs === undefined ? undefined : { ttl: Math.ceil(ttlMs) });
+    if (!this.lru) return;
+    const ttl = ttlMs ?? this.ttlMs;
+    this.lru.set(key, { value, until: Number.isFinite(ttl) ? this.now() + Math.ceil(ttl) : Infinity });
   }
 
   delete(key: K): void {
@@ -50,7 +60,7 @@ export class MemoryCache<K extends {}, V extends {}> {
   /** Drops every entry whose value `matches` (a walk over all of them: for rare events, such as a user signing out everywhere). */
   deleteWhere(matches: (value: V) => boolean): void {
     if (!this.lru) return;
-    for (const [key, value] of this.lru.entries()) if (matches(value)) this.lru.delete(key);
+    for (const [key, entry] of this.lru.entries()) if (matches(entry.value)) this.lru.delete(key);
   }
 
   /** Entries held, expired ones not yet dropped included. */
