@@ -55,7 +55,7 @@ export interface HtmlOptions {
 /** What the website's routes share, made once per plugin. */
 export interface WebsiteKit {
   /** The one HTML sender: every page of the website goes out with these headers. */
-  html(reply: FastifyReply, status: number, body: string, options?: HtmlOptions): FastifyReply;
+  html(reply: FastifyReply, status: number, body: string | Buffer, options?: HtmlOptions): FastifyReply;
   /** The website's frame (its name linking home); a neutral one when no website is known. */
   frameOf(at: SiteAddress | undefined): SiteFrame;
   /** The website a request names by its urlname (`/sites/<urlname>`), remembered for its error pages. */

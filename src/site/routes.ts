@@ -35,10 +35,11 @@ const PAGE = /^[1-9][0-9]{0,5}$/;
  * HTML in all (a gallery page of many media is large); the least recently used go first.
  */
 const CACHE_ENTRIES = 1000;
-const CACHE_CHARS = 32 * 1024 * 1024;
+const CACHE_BYTES = 32 * 1024 * 1024;
 
 interface CachedPage {
-  html: string;
+  /** The page's bytes, encoded once: a string would be measured and encoded again for each visitor. */
+  body: Buffer;
   indexable: boolean;
   /** A gallery page's gallery: a view served from the cache is recorded too. */
   galleryId?: number;
@@ -64,7 +65,7 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
   const cache = new MemoryCache<string, CachedPage>({
     entries: CACHE_ENTRIES,
     ttlMs: deps.cacheSeconds * 1000,
-    size: { max: CACHE_CHARS, of: (page) => page.html.length },
+    size: { max: CACHE_BYTES, of: (page) => page.body.length },
   });
   const secure = () => deps.config.publicUrl.startsWith('https:');
 
@@ -116,19 +117,19 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
     const view = await site.gallery(v.at, fullUrlPath, page, v.pass);
     if (view.kind !== 'gallery') return refusal(reply, v, view, here);
     const favourites = await favouritesOf(v, view.uuid, view.selection, here);
-    const html = render(GalleryPage({ view, favourites, frame: { ...frameOf(v.at), canonical: view.meta.canonical, meta: view.meta } }));
-    if (!v.pass) cache.set(v.cacheKey, { html, indexable: view.indexable, galleryId: view.galleryId });
+    const body = Buffer.from(render(GalleryPage({ view, favourites, frame: { ...frameOf(v.at), canonical: view.meta.canonical, meta: view.meta } })));
+    if (!v.pass) cache.set(v.cacheKey, { body, indexable: view.indexable, galleryId: view.galleryId });
     viewed(v, view.galleryId);
-    return kit.html(reply, 200, html, { indexable: view.indexable });
+    return kit.html(reply, 200, body, { indexable: view.indexable });
   };
 
   const mediaPage = async (reply: FastifyReply, v: Visit, fullUrlPath: string, uuid: string, here: string) => {
     const view = await site.media(v.at, fullUrlPath, uuid, v.pass);
     if (view.kind !== 'media') return refusal(reply, v, view, here);
     const favourites = await favouritesOf(v, view.galleryUuid, view.selection, here);
-    const html = render(MediaPage({ view, favourites, frame: { ...frameOf(v.at), canonical: view.meta.canonical, meta: view.meta } }));
-    if (!v.pass) cache.set(v.cacheKey, { html, indexable: view.indexable });
-    return kit.html(reply, 200, html, { indexable: view.indexable });
+    const body = Buffer.from(render(MediaPage({ view, favourites, frame: { ...frameOf(v.at), canonical: view.meta.canonical, meta: view.meta } })));
+    if (!v.pass) cache.set(v.cacheKey, { body, indexable: view.indexable });
+    return kit.html(reply, 200, body, { indexable: view.indexable });
   };
 
   const robots = async (reply: FastifyReply, v: Visit) => {
@@ -183,13 +184,13 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
     if ([...v.query.keys()].length > 0) return reply.code(301).header('location', href).send();
     v.cacheKey = `${brandKey(v.at)}\n${v.at.homePath}\npage\n${slug}`;
     const hit = cache.get(v.cacheKey);
-    if (hit) return kit.html(reply, 200, hit.html, { indexable: hit.indexable });
+    if (hit) return kit.html(reply, 200, hit.body, { indexable: hit.indexable });
     const page = await site.page(v.at, slug);
     if (!page) throw notFound();
-    const html = render(ContentPage({ title: page.title, html: page.html, frame: { ...frameOf(v.at), canonical: `${site.homeUrl(v.at.website)}/p/${slug}`, current: href } }));
+    const body = Buffer.from(render(ContentPage({ title: page.title, html: page.html, frame: { ...frameOf(v.at), canonical: `${site.homeUrl(v.at.website)}/p/${slug}`, current: href } })));
     const indexable = v.at.website.indexing !== 0;
-    cache.set(v.cacheKey, { html, indexable });
-    return kit.html(reply, 200, html, { indexable });
+    cache.set(v.cacheKey, { body, indexable });
+    return kit.html(reply, 200, body, { indexable });
   };
 
   /**
@@ -251,7 +252,7 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
       const hit = cache.get(v.cacheKey);
       if (hit) {
         if (hit.galleryId !== undefined) viewed(v, hit.galleryId);
-        return kit.html(reply, 200, hit.html, { indexable: hit.indexable });
+        return kit.html(reply, 200, hit.body, { indexable: hit.indexable });
       }
     }
     return target.kind === 'gallery' ? galleryPage(reply, v, target.path, page, here) : mediaPage(reply, v, target.path, target.uuid, here);
