@@ -151,9 +151,11 @@ async function main(): Promise<void> {
       ['pages', './pages.js', 'benchPages'],
       ['cli', './cli.js', 'benchCli'],
       ['archive', './archive.js', 'benchArchive'],
+      // Only when asked for (`npm run bench -- guard`): the hot paths' floors (issue 31).
+      ['guard', './guard.js', 'benchGuard'],
     ];
     for (const [name, path, exportName] of sections) {
-      if (only.length > 0 && !only.includes(name)) continue;
+      if (only.length > 0 ? !only.includes(name) : name === 'guard') continue;
       const section = await optionalSection(path, exportName);
       if (!section) {
         console.log(`(section ${name} not present)`);

@@ -1,0 +1,121 @@
+// `npm run bench -- guard` (issue 31): the hot paths' ratios against a bare
+// node:http server, in under two minutes, and a non-zero exit below a floor.
+//   whoami           signed GET /whoami.xml with a session, against the bare whoami body
+//   gallery details  signed GET of one gallery (view=details), against the same bare server
+//                    (as the galleries section measures it)
+//   website page     a 500-media gallery page as an anonymous visitor meets it (the page
+//                    micro-cache), against a bare server answering the same bytes
+// Each round loads the bare servers and the service one after another; the
+// figure is the median of the rounds' ratios, printed with their spread. Not
+// part of CI: the machines are shared, so run it on a quiet one (uptime).
+import { randomUUID } from 'node:crypto';
+import { loadavg } from 'node:os';
+import { text } from '../src/client/xml.js';
+import { nowIso } from '../src/store/db.js';
+import { median, runLoad, startPortPrinter, stopChild, type BenchContext, type BenchLine } from './lib.js';
+
+/** Floors a little under the figures reached on 2 shared cores (docs/benchmarks.md, "The guard"). */
+export const FLOORS = { whoami: 0.8, details: 0.6, page: 0.55 };
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+const PAGE_MEDIAS = 500;
+
+async function seedPage(b: BenchContext, urlname: string, root: string): Promise<string> {
+  const created = await b.client.createGallery(urlname, { name: 'Guard page', parent: root, url_path: 'guard-page', content_order: 'file_name_nat' });
+  const galleryUuid = text(created.doc, 'gallery/uuid')!;
+  const gallery = await b.db.selectFrom('galleries').select('id').where('uuid', '=', galleryUuid).executeTakeFirstOrThrow();
+  const artist = await b.db.selectFrom('artists').select('id').where('uuid', '=', b.user.defaultArtistUuid).executeTakeFirstOrThrow();
+  const now = nowIso();
+  for (let i = 0; i < PAGE_MEDIAS; i += 250) {
+    const rows = Array.from({ length: 250 }, (_, k) => ({
+      uuid: randomUUID(),
+      owner_id: b.user.id,
+      artist_id: artist.id,
+      status: 'live',
+      file_name: `IMG_${i + k}.jpg`,
+      title: `Photo ${i + k}`,
+      width: 3000,
+      height: 2000,
+      created_at: now,
+      updated_at: now,
+    }));
+    const medias = await b.db.insertInto('medias').values(rows).returning('id').execute();
+    await b.db
+      .insertInto('media_galleries')
+      .values(medias.map((m, k) => ({ gallery_id: gallery.id, media_id: m.id, position: i + k + 1, published_at: now })))
+      .execute();
+  }
+  return `/sites/${urlname}/-/guard-page`;
+}
+
+function spread(values: number[]): string {
+  return `${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}`;
+}
+
+export async function benchGuard(b: BenchContext): Promise<BenchLine[]> {
+  const urlname = 'bench';
+  const website = await b.db.selectFrom('websites').select('id').where('urlname', '=', urlname).executeTakeFirstOrThrow();
+  const root = (await b.db.selectFrom('galleries').select('uuid').where('website_id', '=', website.id).where('parent_id', 'is', null).executeTakeFirstOrThrow()).uuid;
+  const one = text((await b.client.createGallery(urlname, { name: 'Guard details', parent: root, url_path: 'guard-details' })).doc, 'gallery/uuid')!;
+  const detailsPath = `/websites/${urlname}/galleries/${one}.xml?view=details`;
+  const pagePath = await seedPage(b, urlname, root);
+
+  const page = await fetch(b.url + pagePath);
+  const html = Buffer.from(await page.arrayBuffer());
+  if (page.status !== 200 || !html.includes('data-layout=')) throw new Error(`the gallery page answered ${page.status}`);
+  const barePage = await startPortPrinter(process.execPath, ['--import', 'tsx', 'bench/bare-server.ts', 'body', html.toString('base64')]);
+  const barePageUrl = `http://127.0.0.1:${barePage.port}${pagePath}`;
+  const bareWhoami = b.bareUrl + '/whoami.xml';
+
+  const ratios = { whoami: [] as number[], details: [] as number[], page: [] as number[] };
+  const rps = { bare: [] as number[], whoami: [] as number[], details: [] as number[], barePage: [] as number[], page: [] as number[] };
+  const loads: number[] = [];
+  const check = (what: string, r: { non2xx: number; errors: number }) => {
+    if (r.non2xx > 0 || r.errors > 0) throw new Error(`${what}: ${r.non2xx} non-2xx replies and ${r.errors} errors`);
+  };
+  try {
+    // Warm-up: caches, JIT, connections.
+    await runLoad(bareWhoami, {}, undefined, 1);
+    check('whoami', await b.load('/whoami.xml', { durationSeconds: 1 }));
+    check('gallery details', await b.load(detailsPath, { durationSeconds: 1 }));
+    await runLoad(barePageUrl, {}, undefined, 1);
+    check('website page', await runLoad(b.url + pagePath, {}, undefined, 1));
+    for (let i = 0; i < ROUNDS; i++) {
+      loads.push(loadavg()[0]);
+      const bare = await runLoad(bareWhoami, {}, undefined, SECONDS);
+      const whoami = await b.load('/whoami.xml', { durationSeconds: SECONDS });
+      check('whoami', whoami);
+      const details = await b.load(detailsPath, { durationSeconds: SECONDS });
+      check('gallery details', details);
+      const barePageLoad = await runLoad(barePageUrl, {}, undefined, SECONDS);
+      const pageLoad = await runLoad(b.url + pagePath, {}, undefined, SECONDS);
+      check('website page', pageLoad);
+      ratios.whoami.push(whoami.rps / bare.rps);
+      ratios.details.push(details.rps / bare.rps);
+      ratios.page.push(pageLoad.rps / barePageLoad.rps);
+      rps.bare.push(bare.rps);
+      rps.whoami.push(whoami.rps);
+      rps.details.push(details.rps);
+      rps.barePage.push(barePageLoad.rps);
+      rps.page.push(pageLoad.rps);
+    }
+  } finally {
+    await stopChild(barePage.child);
+  }
+  const line = (name: string, values: number[], floor: number): BenchLine => {
+    const m = median(values);
+    return { name: `${name} / bare (median of ${ROUNDS}; ${spread(values)})`, value: m, unit: 'x', target: `>= ${floor}`, ok: m >= floor };
+  };
+  const r = (v: number[]) => Math.round(median(v));
+  return [
+    { name: `guard: load average over the rounds (${spread(loads)})`, value: median(loads), unit: '' },
+    { name: 'bare node:http, whoami-sized body', value: r(rps.bare), unit: 'req/s' },
+    { name: 'GET /whoami.xml (signed, session cookie)', value: r(rps.whoami), unit: 'req/s' },
+    line('whoami', ratios.whoami, FLOORS.whoami),
+    { name: 'GET one gallery, view=details', value: r(rps.details), unit: 'req/s' },
+    line('gallery details', ratios.details, FLOORS.details),
+    { name: `bare node:http, the page's ${html.length} bytes`, value: r(rps.barePage), unit: 'req/s' },
+    { name: `website page, ${PAGE_MEDIAS} medias (anonymous: micro-cache)`, value: r(rps.page), unit: 'req/s' },
+    line('website page', ratios.page, FLOORS.page),
+  ];
+}
