@@ -105,6 +105,17 @@ export class PricingProfilesRepository {
     return items.map((i) => ({ label: i.label, long_edge: i.long_edge, price: Number(i.price), options: byItem.get(i.id)! }));
   }
 
+  /** A media's status and the size of its original (null while unknown). */
+  async mediaOriginal(mediaId: number): Promise<{ status: string; width: number | null; height: number | null }> {
+    return this.db.selectFrom('medias').select(['status', 'width', 'height']).where('id', '=', mediaId).executeTakeFirstOrThrow();
+  }
+
+  /** The ids of the profiles a media carries, oldest profile first. */
+  async profilesOfMedia(mediaId: number): Promise<number[]> {
+    const rows = await this.db.selectFrom('media_pricing_profiles').select('pricing_profile_id').where('media_id', '=', mediaId).orderBy('pricing_profile_id').execute();
+    return rows.map((r) => r.pricing_profile_id);
+  }
+
   /** A page of the owner's profiles, oldest first, with their item counts, and how many there are. */
   async list(ownerId: number, limit: number, offset: number): Promise<{ rows: Array<ProfileRow & { items_count: number }>; total: number }> {
     const [rows, total] = await Promise.all([

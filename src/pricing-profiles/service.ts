@@ -6,6 +6,7 @@ import type { Access } from '../access/access.js';
 import { invalid } from '../http/errors.js';
 import type { UserRow } from '../store/schema.js';
 import type { CurrencyCode } from '../shop/money.js';
+import { offerFor, type OfferedList } from '../shop/offer.js';
 import { checkAgainstKind, type ItemInput, type PriceListKind, type PricingProfileInput } from './input.js';
 import type { ItemRow, PricingProfilesRepository, ProfileFields, ProfileRow } from './repository.js';
 
@@ -98,6 +99,19 @@ export class PricingProfilesService {
     else if (kind === 'download') fields.minimum_price = null;
     await this.repo.update(id, fields, input.items === undefined ? undefined : rows(input.items));
     return this.read(id);
+  }
+
+  /**
+   * What one of the owner's medias is offered at, from the price lists it carries (docs/shop.md,
+   * "A media's offer"): nothing for a media without a stored file yet.
+   */
+  async offer(owner: Owner, mediaUuid: string): Promise<OfferedList[]> {
+    const mediaId = await this.access.requireOne(owner, 'media', mediaUuid, { notFound: 'media' });
+    const original = await this.repo.mediaOriginal(mediaId);
+    if (original.status !== 'live') return [];
+    // A media carries a handful of profiles: one read each.
+    const lists = await Promise.all((await this.repo.profilesOfMedia(mediaId)).map((id) => this.read(id)));
+    return offerFor({ width: original.width === null ? null : Number(original.width), height: original.height === null ? null : Number(original.height) }, lists);
   }
 
   async delete(owner: Owner, uuid: string): Promise<PriceList> {
