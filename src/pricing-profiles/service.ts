@@ -97,7 +97,10 @@ export class PricingProfilesService {
     if (changesKind) fields.kind = kind;
     if (input.minimumPrice !== undefined) fields.minimum_price = input.minimumPrice;
     else if (kind === 'download') fields.minimum_price = null;
-    await this.repo.update(id, fields, input.items === undefined ? undefined : rows(input.items));
+    // A kind change always writes the whole item list (here: none), so that items another request
+    // added meanwhile for the old kind cannot stay under the new one.
+    const items = input.items ?? (changesKind ? [] : undefined);
+    await this.repo.update(id, fields, items === undefined ? undefined : rows(items));
     return this.read(id);
   }
 

@@ -29,6 +29,8 @@ export function profileXml(p: PriceList): XmlObject {
         : {
             label: i.label,
             price: i.price,
+            // What the product costs without an option: its base price, or the minimum price.
+            'unit-price': printOptionPrice({ basePrice: i.price }, undefined, p.minimumPrice),
             options: xmlArray(
               'option',
               i.options.map((o): XmlObject => ({ label: o.label, price: o.price, ratio: o.ratio, 'unit-price': printOptionPrice({ basePrice: i.price }, o, p.minimumPrice) })),

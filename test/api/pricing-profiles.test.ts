@@ -108,6 +108,14 @@ eachDatabase((kind) => {
     expect(all(p, 'items/item')).toEqual([]);
   });
 
+  it('turns a bare profile (admin command) into a print list with a PUT', async () => {
+    const { uuid } = await w.svc.core.pricingProfiles.create(w.user, 'Bare');
+    let p = profile((await w.client.request('PUT', `/pricing_profiles/${uuid}.xml`, { 'pricing_profile[kind]': 'print', 'pricing_profile[currency]': 'JPY' })).doc);
+    expect([text(p, 'name'), text(p, 'kind'), text(p, 'currency'), all(p, 'items/item').length]).toEqual(['Bare', 'print', 'JPY', 0]);
+    p = profile((await w.client.request('PUT', `/pricing_profiles/${uuid}.xml`, { 'pricing_profile[items][0][label]': 'Postcard', 'pricing_profile[items][0][price]': 500, 'pricing_profile[minimum_price]': 800 })).doc);
+    expect([int(p, 'minimum-price'), all(p, 'items/item').map((i) => [text(i, 'label'), int(i, 'price'), int(i, 'unit-price')])]).toEqual([800, [['Postcard', 500, 800]]]);
+  });
+
   it('deletes a profile, its items and its attachments to medias', async () => {
     const uuid = text(profile((await w.client.request('POST', '/pricing_profiles.xml', PRINTS)).doc), 'uuid')!;
     const before = await counts();
@@ -167,6 +175,14 @@ eachDatabase((kind) => {
     const f = await failure(w.client.request('POST', '/pricing_profiles.xml', params));
     expect(f.status).toBe(422);
     expect(f.message).toContain(field);
+    expect(await counts()).toEqual(before);
+  });
+
+  it('refuses a parameter it does not know with a 400, before anything is written', async () => {
+    const before = await counts();
+    for (const extra of [{ 'pricing_profile[colour]': 'red' }, { 'pricing_profile[items][0][size]': '2' }, { 'pricing_profile[items][0][options][0][options][0][label]': 'x' }]) {
+      expect((await failure(w.client.request('POST', '/pricing_profiles.xml', { ...DOWNLOADS, ...extra }))).status).toBe(400);
+    }
     expect(await counts()).toEqual(before);
   });
 
