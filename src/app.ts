@@ -46,6 +46,7 @@ import type { JobHandler, JobHandlers } from './jobs/handlers.js';
 import { LightboxesRepository } from './lightboxes/repository.js';
 import { LightboxesService, type SelectionEvent } from './lightboxes/service.js';
 import { lightboxRoutes } from './lightboxes/routes.js';
+import { pricingProfileRoutes } from './pricing-profiles/routes.js';
 import { MediaRepository } from './media/repository.js';
 import { PricingProfilesRepository } from './pricing-profiles/repository.js';
 import { PricingProfilesService } from './pricing-profiles/service.js';
@@ -175,7 +176,7 @@ export async function buildCore(
     artists: new ArtistsService(new ArtistsRepository(store.db, new DeletionsRepository(store.db)), access, config.dataDir, watermarkFiles),
     watermarkFiles,
     lightboxes,
-    pricingProfiles: new PricingProfilesService(new PricingProfilesRepository(store.db)),
+    pricingProfiles: new PricingProfilesService(new PricingProfilesRepository(store.db), access),
     visitorLinks,
     activity,
     galleryClients: new GalleryClients(new GalleriesRepository(store.db, store.dialect), access),
@@ -389,6 +390,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       ...activityRoutes(core.activity),
       ...invitationRoutes(invitations, (user, uuid) => core.activity.galleryOf(user, uuid)),
       ...lightboxRoutes({ lightboxes: core.lightboxes }),
+      ...pricingProfileRoutes({ pricingProfiles: core.pricingProfiles }),
     ];
     const router = new ApiRouter();
     // A worker answers only health and metrics.

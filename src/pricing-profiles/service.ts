@@ -1,12 +1,126 @@
 // Pricing profiles (spec 2.4): what medias are sold at; batch updates add
-// and remove them (add_pricing_profiles[]). The admin command line creates them.
+// and remove them (add_pricing_profiles[]). The admin command line creates
+// bare ones; the API extension (docs/shop.md) makes them price lists: a kind,
+// a currency, items, and for prints a minimum price.
+import type { Access } from '../access/access.js';
+import { invalid } from '../http/errors.js';
 import type { UserRow } from '../store/schema.js';
-import type { PricingProfilesRepository } from './repository.js';
+import type { CurrencyCode } from '../shop/money.js';
+import { offerFor, type OfferedList } from '../shop/offer.js';
+import { checkAgainstKind, type ItemInput, type PriceListKind, type PricingProfileInput } from './input.js';
+import type { ItemRow, PricingProfilesRepository, ProfileFields, ProfileRow } from './repository.js';
+
+export interface PriceList {
+  uuid: string;
+  name: string;
+  kind: PriceListKind;
+  currency: CurrencyCode;
+  minimumPrice: number | null;
+  createdAt: string;
+  updatedAt: string | null;
+  items: ItemRow[];
+}
+
+export interface PriceListSummary extends Omit<PriceList, 'items'> {
+  itemsCount: number;
+}
+
+type Owner = Pick<UserRow, 'id'>;
+
+function rows(items: readonly ItemInput[]): ItemRow[] {
+  return items.map((i) => ({ label: i.label, long_edge: i.longEdge, price: i.price, options: i.options.map((o) => ({ label: o.label, price: o.price, ratio: o.ratio })) }));
+}
+
+function summary(r: ProfileRow): Omit<PriceList, 'items'> {
+  return {
+    uuid: r.uuid,
+    name: r.name,
+    kind: r.kind as PriceListKind,
+    currency: r.currency as CurrencyCode,
+    minimumPrice: r.minimum_price === null ? null : Number(r.minimum_price),
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
 
 export class PricingProfilesService {
-  constructor(private readonly repo: PricingProfilesRepository) {}
+  constructor(
+    private readonly repo: PricingProfilesRepository,
+    private readonly access: Access,
+  ) {}
 
-  async create(owner: Pick<UserRow, 'id'>, name: string): Promise<{ uuid: string }> {
+  /** A bare profile (the admin command): an empty download list in EUR. */
+  async create(owner: Owner, name: string): Promise<{ uuid: string }> {
     return { uuid: await this.repo.create(owner.id, name) };
+  }
+
+  /** The profile's id, or the 404 of a profile that is not the user's. */
+  private found(owner: Owner, uuid: string): Promise<number> {
+    return this.access.requireOne(owner, 'pricing-profile', uuid, { notFound: 'pricing profile' });
+  }
+
+  async get(owner: Owner, uuid: string): Promise<PriceList> {
+    return this.read(await this.found(owner, uuid));
+  }
+
+  private async read(id: number): Promise<PriceList> {
+    const [row, items] = await Promise.all([this.repo.one(id), this.repo.items(id)]);
+    return { ...summary(row), items };
+  }
+
+  async list(owner: Owner, limit: number, offset: number): Promise<{ profiles: PriceListSummary[]; total: number }> {
+    const r = await this.repo.list(owner.id, limit, offset);
+    return { profiles: r.rows.map((row) => ({ ...summary(row), itemsCount: row.items_count })), total: r.total };
+  }
+
+  async createList(owner: Owner, input: PricingProfileInput): Promise<PriceList> {
+    // The input reader requires these on a create.
+    const { name, kind, currency } = input as Required<Pick<PricingProfileInput, 'name' | 'kind' | 'currency'>>;
+    checkAgainstKind(kind, input.items, input.minimumPrice);
+    const id = await this.repo.createList(owner.id, { name, kind, currency, minimum_price: input.minimumPrice ?? null }, rows(input.items ?? []));
+    return this.read(id);
+  }
+
+  async update(owner: Owner, uuid: string, input: PricingProfileInput): Promise<PriceList> {
+    const id = await this.found(owner, uuid);
+    const current = await this.repo.one(id);
+    const kind = input.kind ?? (current.kind as PriceListKind);
+    const changesKind = kind !== current.kind;
+    // The stored items were made for the old kind: a new kind comes with its own items (or replaces none).
+    if (changesKind && input.items === undefined && (await this.repo.itemsCount(id)) > 0) {
+      throw invalid(`pricing_profile[kind]: changing the kind of a list that has items needs its new items too (pricing_profile[items][n][…], or pricing_profile[items] blank)`);
+    }
+    checkAgainstKind(kind, input.items, input.minimumPrice);
+    const fields: ProfileFields = {};
+    if (input.name !== undefined) fields.name = input.name;
+    if (input.currency !== undefined) fields.currency = input.currency;
+    if (changesKind) fields.kind = kind;
+    if (input.minimumPrice !== undefined) fields.minimum_price = input.minimumPrice;
+    else if (kind === 'download') fields.minimum_price = null;
+    // A kind change always writes the whole item list (here: none), so that items another request
+    // added meanwhile for the old kind cannot stay under the new one.
+    const items = input.items ?? (changesKind ? [] : undefined);
+    await this.repo.update(id, fields, items === undefined ? undefined : rows(items));
+    return this.read(id);
+  }
+
+  /**
+   * What one of the owner's medias is offered at, from the price lists it carries (docs/shop.md,
+   * "A media's offer"): nothing for a media without a stored file yet.
+   */
+  async offer(owner: Owner, mediaUuid: string): Promise<OfferedList[]> {
+    const mediaId = await this.access.requireOne(owner, 'media', mediaUuid, { notFound: 'media' });
+    const original = await this.repo.mediaOriginal(mediaId);
+    if (original.status !== 'live') return [];
+    // A media carries a handful of profiles: one read each.
+    const lists = await Promise.all((await this.repo.profilesOfMedia(mediaId)).map((id) => this.read(id)));
+    return offerFor({ width: original.width === null ? null : Number(original.width), height: original.height === null ? null : Number(original.height) }, lists);
+  }
+
+  async delete(owner: Owner, uuid: string): Promise<PriceList> {
+    const id = await this.found(owner, uuid);
+    const gone = await this.read(id);
+    await this.repo.delete(id);
+    return gone;
   }
 }

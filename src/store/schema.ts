@@ -154,6 +154,34 @@ export interface PricingProfilesTable {
   owner_id: number;
   name: string;
   created_at: string;
+  /** Migration 024 (docs/shop.md): download | print. */
+  kind: Generated<string>;
+  /** ISO 4217 code (src/shop/money.ts). */
+  currency: Generated<string>;
+  /** Print lists: the least a print sells for, in minor units. */
+  minimum_price: number | null;
+  updated_at: string | null;
+}
+
+export interface PricingProfileItemsTable {
+  id: Generated<number>;
+  profile_id: number;
+  position: number;
+  label: string;
+  /** Download sizes: the long edge in pixels, null for the original file; print products: null. */
+  long_edge: number | null;
+  /** Download price, or a print product's base price (minor units). */
+  price: number;
+}
+
+export interface PricingProfileOptionsTable {
+  id: Generated<number>;
+  item_id: number;
+  position: number;
+  label: string;
+  /** One of the two is set: a fixed price, or a ratio over the base price (200 = the base price). */
+  price: number | null;
+  ratio: number | null;
 }
 
 export interface LightboxesTable {
@@ -438,6 +466,8 @@ export interface Database {
   display_styles: DisplayStylesTable;
   watermarks: WatermarksTable;
   pricing_profiles: PricingProfilesTable;
+  pricing_profile_items: PricingProfileItemsTable;
+  pricing_profile_options: PricingProfileOptionsTable;
   lightboxes: LightboxesTable;
   galleries: GalleriesTable;
   gallery_acl: GalleryAclTable;

@@ -90,6 +90,7 @@ class FuzzWorld implements Resolver {
     world.refs.foreignGallery = text((await other.createGallery(theirs.urlname, { name: 'Theirs', parent: theirs.rootGalleryUuid })).doc, 'gallery-uuid')!;
     world.refs.foreignCollection = text((await other.request('POST', '/medias_groups.xml', { 'medias_collection[name]': 'Theirs' })).doc, 'medias-collection-uuid')!;
     world.refs.foreignMedia = text((await other.request('POST', '/medias.xml', world.step1Params())).doc, 'media-uuid')!;
+    world.refs.foreignPricingProfile = (await svc.core.pricingProfiles.create(victim, 'Theirs')).uuid;
     await world.ensure(true);
     const job = await world.client.request('PUT', '/medias/batch_update.xml', { select: world.refs.media, 'medias[title]': 'batched' });
     world.refs.job = text(job.doc, 'job-uuid')!;
@@ -125,12 +126,13 @@ class FuzzWorld implements Resolver {
     const r = this.refs;
     // An empty IN list is not SQL: a UUID nothing has stands in.
     const known = (...xs: Array<string | undefined>) => [NIL_UUID, ...xs.filter((x): x is string => x !== undefined)];
-    const [galleries, medias, pending, groups, session] = await Promise.all([
+    const [galleries, medias, pending, groups, session, profiles] = await Promise.all([
       db.selectFrom('galleries').select('uuid').where('uuid', 'in', known(r.gallery, r.subGallery)).execute(),
       db.selectFrom('medias').select('uuid').where('uuid', 'in', known(r.media)).where('status', '=', 'live').execute(),
       db.selectFrom('uploads').innerJoin('medias', 'medias.id', 'uploads.media_id').select('medias.uuid').where('medias.uuid', 'in', known(r.pendingMedia)).execute(),
       db.selectFrom('media_groups').select('uuid').where('uuid', 'in', known(r.collection, r.smartCollection)).execute(),
       db.selectFrom('sessions').select('user_id').where('token_hash', '=', createHash('sha256').update(this.sessionToken).digest('base64url')).executeTakeFirst(),
+      db.selectFrom('pricing_profiles').select('uuid').where('uuid', 'in', known(r.pricingProfile)).execute(),
     ]);
     const has = (rows: Array<{ uuid: string }>, uuid: string | undefined) => uuid !== undefined && rows.some((x) => x.uuid === uuid);
     if (!session) await this.newSession();
@@ -175,6 +177,18 @@ class FuzzWorld implements Resolver {
         'medias_smart_collection[rules][0][value]': 'sky',
       });
       r.smartCollection = text(smart.doc, 'medias-smart-collection-uuid')!;
+    }
+    if (!has(profiles, r.pricingProfile)) {
+      const created = await c.request('POST', '/pricing_profiles.xml', {
+        'pricing_profile[name]': 'Fuzz prints',
+        'pricing_profile[kind]': 'print',
+        'pricing_profile[currency]': 'EUR',
+        'pricing_profile[items][0][label]': 'Paper',
+        'pricing_profile[items][0][price]': 1000,
+        'pricing_profile[items][0][options][0][label]': 'A3',
+        'pricing_profile[items][0][options][0][ratio]': 300,
+      });
+      r.pricingProfile = text(created.doc, 'pricing-profile/uuid')!;
     }
     if (initial) expect(Object.values(r).every((v) => typeof v === 'string' && v !== '')).toBe(true);
   }
@@ -235,6 +249,16 @@ const INVARIANTS: Array<[string, string]> = [
   ],
   ['lightbox_medias rows point to an existing media', `SELECT x.media_id FROM lightbox_medias x WHERE NOT EXISTS (SELECT 1 FROM medias m WHERE m.id = x.media_id)`],
   ['media_pricing_profiles rows point to an existing media', `SELECT x.media_id FROM media_pricing_profiles x WHERE NOT EXISTS (SELECT 1 FROM medias m WHERE m.id = x.media_id)`],
+  [
+    'a media carries pricing profiles of its owner only',
+    `SELECT m.uuid, p.uuid AS profile FROM media_pricing_profiles x JOIN medias m ON m.id = x.media_id JOIN pricing_profiles p ON p.id = x.pricing_profile_id WHERE p.owner_id <> m.owner_id`,
+  ],
+  [
+    'price list items and options belong to an existing profile and item; an option has a price or a ratio',
+    `SELECT i.id, NULL AS option_id FROM pricing_profile_items i WHERE NOT EXISTS (SELECT 1 FROM pricing_profiles p WHERE p.id = i.profile_id)
+      UNION ALL SELECT o.item_id, o.id FROM pricing_profile_options o WHERE NOT EXISTS (SELECT 1 FROM pricing_profile_items i WHERE i.id = o.item_id) OR (o.price IS NULL) = (o.ratio IS NULL)`,
+  ],
+  ['a price is never negative', `SELECT id FROM pricing_profile_items WHERE price < 0 UNION ALL SELECT id FROM pricing_profile_options WHERE price < 0 OR ratio < 1`],
   ['gallery_acl rows point to an existing gallery', `SELECT x.gallery_id, x.email FROM gallery_acl x WHERE NOT EXISTS (SELECT 1 FROM galleries g WHERE g.id = x.gallery_id)`],
   ['a media is placed in galleries of its owner only', `SELECT m.uuid, g.uuid AS gallery FROM media_galleries x JOIN medias m ON m.id = x.media_id JOIN galleries g ON g.id = x.gallery_id JOIN websites w ON w.id = g.website_id WHERE w.owner_id <> m.owner_id AND NOT EXISTS (SELECT 1 FROM website_members wm WHERE wm.website_id = w.id AND wm.user_id = m.owner_id)`],
   ['a collection holds medias of its owner only', `SELECT m.uuid, g.uuid AS grp FROM media_group_medias x JOIN medias m ON m.id = x.media_id JOIN media_groups g ON g.id = x.group_id WHERE g.owner_id <> m.owner_id`],

@@ -24,6 +24,7 @@ import * as m020 from './020_stamp_lock_order.js';
 import * as m021 from './021_storage_quota.js';
 import * as m022 from './022_hostname_proof.js';
 import * as m023 from './023_account_guards.js';
+import * as m024 from './024_price_lists.js';
 
 const modules = {
   '001_core': m001,
@@ -49,6 +50,7 @@ const modules = {
   '021_storage_quota': m021,
   '022_hostname_proof': m022,
   '023_account_guards': m023,
+  '024_price_lists': m024,
 };
 
 /**
