@@ -37,7 +37,8 @@ export interface DeviceProof {
 export interface Attempt {
   /** The login as typed, trimmed and lower-cased: unknown accounts are counted too. */
   accountKey: string;
-  address: string;
+  /** The client's address; undefined when its connection has already closed (Fastify's req.ip then). */
+  address: string | undefined;
   user?: Pick<UserRow, 'id'>;
   device?: DeviceProof;
 }
@@ -87,16 +88,17 @@ export class LoginThrottle {
     return a.user && a.device?.userId === a.user.id ? a.device : undefined;
   }
 
-  private originOf(address: string): string {
-    return createHmac('sha256', this.originKey).update(address).digest('base64url');
+  private originOf(address: string | undefined): string {
+    return createHmac('sha256', this.originKey).update(address ?? '').digest('base64url');
   }
 
   private takes(a: Attempt): Array<[Limiter, string]> {
     const device = this.deviceOf(a);
+    const address = a.address ?? 'unknown';
     return [
       [this.counters.account, a.accountKey],
-      [this.counters.pair, device ? `${a.accountKey} device ${device.id}` : `${a.accountKey} ${a.address}`],
-      [this.counters.address, a.address],
+      [this.counters.pair, device ? `${a.accountKey} device ${device.id}` : `${a.accountKey} ${address}`],
+      [this.counters.address, address],
     ];
   }
 
