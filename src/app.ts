@@ -55,6 +55,7 @@ import { VisitorAccess } from './site/access.js';
 import { fileRoutes } from './site/files.js';
 import { SiteRepository } from './site/repository.js';
 import { websitePlugin } from './site/plugin.js';
+import { StudioBudget } from './studio/budget.js';
 import { studioPlugin } from './studio/plugin.js';
 import { SiteService } from './site/service.js';
 import { DeletionsRepository } from './storage/deletions-repository.js';
@@ -510,6 +511,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
           jobs,
           storage,
           rateLimit,
+          budget: config.studioRateLimit ? new StudioBudget(config.studioRateLimit, limiters, (err) => log.error({ err }, 'studio budget store unavailable; request let through')) : null,
           secret: uploadSecret,
           config,
           apps: core.apps,
