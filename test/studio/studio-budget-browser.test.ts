@@ -143,7 +143,7 @@ describe.skipIf(!chromiumPresent)('the studio keeps up with its owner, default l
     await expect.poll(() => page.locator('#up-queue li[data-state="queued"] .up-status').first().textContent(), { timeout: 60_000 }).toBe('Waiting: 3 uploads at once');
     await page.screenshot({ path: join(SHOTS, 'upload-waiting-desktop.png') });
     expect(await axe(page)).toEqual([]);
-    await expect.poll(() => page.locator('#up-queue li[data-state="done"]').count(), { timeout: 560_000, intervals: [1000] }).toBe(UPLOADS);
+    await expect.poll(() => page.locator('#up-queue li[data-state="done"]').count(), { timeout: 560_000, interval: 1000 }).toBe(UPLOADS);
     expect(await page.locator('#up-summary').textContent()).toContain(`${UPLOADS} of ${UPLOADS} finished`);
     const listed = await w.svc.db.selectFrom('medias').select((eb) => eb.fn.countAll<number>().as('n')).where('file_name', 'like', 'wedding-%').executeTakeFirstOrThrow();
     expect(Number(listed.n)).toBe(UPLOADS);

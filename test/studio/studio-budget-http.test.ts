@@ -13,7 +13,7 @@ import { StudioBrowser } from './studio-support.js';
 import { TusSession } from './studio-upload-support.js';
 
 const DEFAULTS = { RATE_LIMIT: '60/60s' };
-const STORES = [{ name: 'memory', env: {} }, ...(REDIS_URL ? [{ name: 'redis', env: { REDIS_URL } }] : [])];
+const STORES: Array<{ name: string; env: Record<string, string> }> = [{ name: 'memory', env: {} }, ...(REDIS_URL ? [{ name: 'redis', env: { REDIS_URL } }] : [])];
 
 describe.each(STORES)('the studio budget, limits in $name', ({ env }) => {
   let w: World;
