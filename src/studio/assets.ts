@@ -118,6 +118,8 @@ label.inline{display:inline-flex;align-items:center;gap:.35rem;font-weight:400;m
 .mgrid img,.nothumb{display:block;width:100%;height:9rem;object-fit:cover;background:#e5e5e2;border-radius:4px}
 .nothumb.big{height:14rem;display:flex;align-items:center;justify-content:center;color:#555}
 .mgrid .cap,.vcell .cap{font-size:.8rem;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.mgrid .note,.vcell .note{font-size:.75rem;line-height:1.2;color:#5b3a00;overflow:hidden;display:-webkit-box;-webkit-line-clamp:2;-webkit-box-orient:vertical}
+.scope-line{margin-top:.25rem}
 .moves{display:flex;gap:.25rem}
 .moves form{margin:0}
 button.small{padding:.1rem .5rem}

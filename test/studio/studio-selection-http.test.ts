@@ -23,7 +23,9 @@ eachDatabase((kind) => {
     medias = await insertMedias(w.svc.db, w.user, 20);
     lightbox = await insertLightbox(w.svc.db, w.user, [medias[3], medias[5], medias[7]]);
     const lb = await w.svc.db.selectFrom('lightboxes').select('id').where('uuid', '=', lightbox).executeTakeFirstOrThrow();
-    await w.svc.db.updateTable('lightboxes').set({ name: 'Ann Client — Wedding', client_email: 'ann@example.com', client_name: 'Ann Client', state: 'sent', sent_at: '2026-11-20T10:00:00.000Z' }).where('id', '=', lb.id).execute();
+    // A client's selection as the website makes it: in a gallery, named after the client.
+    const root = await w.svc.db.selectFrom('galleries').select('id').where('uuid', '=', w.rootUuid).executeTakeFirstOrThrow();
+    await w.svc.db.updateTable('lightboxes').set({ gallery_id: root.id, client_key: 'ann@example.com', name: 'Ann Client — Wedding', client_email: 'ann@example.com', client_name: 'Ann Client', state: 'sent', sent_at: '2026-11-20T10:00:00.000Z' }).where('id', '=', lb.id).execute();
     await w.svc.db.updateTable('lightbox_medias').set({ note: 'Crop a little tighter <please>' }).where('lightbox_id', '=', lb.id).where('media_id', '=', await mediaId(w.svc.db, medias[5])).execute();
     await w.svc.db.updateTable('lightbox_medias').set({ note: 'For the album cover' }).where('lightbox_id', '=', lb.id).where('media_id', '=', await mediaId(w.svc.db, medias[7])).execute();
     collection = await createCollection(w, 'Prints');
@@ -48,9 +50,10 @@ eachDatabase((kind) => {
       expect(page.body).toContain('Selection: Ann Client — Wedding');
       expect(page.body).toContain('3 medias');
       expect(page.body).toContain('ann@example.com');
-      expect(page.body).toContain('Sent');
+      expect(page.body).toContain('Sent 20 Nov 2026, 10:00 UTC');
       // The notes, escaped, next to their medias; the library's other medias are not there.
-      expect(page.body).toContain('Crop a little tighter &lt;please&gt;');
+      expect(page.body).toContain('Note: Crop a little tighter &lt;please');
+      expect(page.body).not.toContain('<please>');
       expect(page.body).toContain('For the album cover');
       for (const i of [3, 5, 7]) expect(page.body).toContain(medias[i]);
       for (const i of [0, 1, 2, 4, 19]) expect(page.body).not.toContain(medias[i]);
