@@ -522,7 +522,11 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
           tus: tusEndpoint(tusReceived, resumable, config.maxUploadBytes, log, tusLocker),
           artists: core.artists,
           // The studio's "invite a client" mails through the same service as the API's invitations (its throttle, its links, its activity event).
-          invite: async (user, galleryUuid, r) => void (await invitations.invite(user, galleryUuid, { email: r.email, message: r.message, comp: r.comp, hires: r.hires })),
+          // Without a mail server the link only reaches the log: the studio shows it to the photographer instead.
+          invite: async (user, galleryUuid, r) => {
+            const sent = await invitations.invite(user, galleryUuid, { email: r.email, message: r.message, comp: r.comp, hires: r.hires });
+            return mailer.mails ? { mailed: true } : { mailed: false, link: sent.link };
+          },
         }),
       );
     }

@@ -58,7 +58,8 @@ fieldset.field{min-width:0}
 .pick .none{display:flex;align-items:center;justify-content:center;height:4.5rem;width:100%;background:#ececec;color:#555}
 .qr{width:12rem;height:12rem;background:#fff;padding:.5rem}
 .qr svg{width:100%;height:100%}
-code.secret{word-break:break-all;font-size:1rem}
+code.secret{word-break:break-all;font-size:1rem;user-select:all;-webkit-user-select:all}
+.notice.warn{background:#fef7e0;border-color:#e0b84c}
 .muted{color:#555}
 @media (max-width:40rem){main{padding:.75rem}header.bar{padding:.5rem .75rem}}
 /* galleries (task E): the tree, its drag and drop marks, a gallery's settings */
@@ -240,7 +241,16 @@ function asset(ext: string, body: string, type: string): StudioAsset {
 }
 
 export const STUDIO_CSS = asset('css', CSS, 'text/css; charset=utf-8');
-export const STUDIO_ASSETS = new Map([[STUDIO_CSS.name, STUDIO_CSS]]);
+/** The studio's icon (a frame with a lens, in the header's colours): named by every page, and the answer to /favicon.ico. */
+export const STUDIO_ICON = asset(
+  'svg',
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#1f2937"/><rect x="5" y="9" width="22" height="16" rx="2" fill="none" stroke="#fff" stroke-width="2"/><circle cx="16" cy="17" r="4.5" fill="none" stroke="#fff" stroke-width="2"/><rect x="11" y="6" width="10" height="3" rx="1" fill="#fff"/></svg>',
+  'image/svg+xml',
+);
+export const STUDIO_ASSETS = new Map([
+  [STUDIO_CSS.name, STUDIO_CSS],
+  [STUDIO_ICON.name, STUDIO_ICON],
+]);
 
 /** The screens' scripts, in the sources (src/studio/browser) whether this runs from dist/ or from src/. */
 const BROWSER_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'studio', 'browser');

@@ -40,7 +40,8 @@ export interface InviteRequest {
   comp: boolean;
   hires: boolean;
 }
-export type Invite = (user: UserRow, galleryUuid: string, request: InviteRequest) => Promise<void>;
+/** `mailed`: false without a mail server (SMTP_URL), and then `link` is the sign-in link for the photographer to hand over. */
+export type Invite = (user: UserRow, galleryUuid: string, request: InviteRequest) => Promise<{ mailed: true } | { mailed: false; link: string }>;
 
 export interface StudioDeps {
   users: UsersService;

@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { ApiError } from '../http/errors.js';
 import { closeAfterReply } from '../http/linger.js';
 import { TUS_PATH } from '../uploads/tus-endpoint.js';
-import { encodedAsset, STUDIO_ASSETS } from './assets.js';
+import { encodedAsset, STUDIO_ASSETS, STUDIO_ICON } from './assets.js';
 import { sessionKey, TUS_CHUNK_BYTES } from './budget.js';
 import { JSON_LIMIT_BYTES, makeKit, type StudioDeps } from './kit.js';
 import { messagePage } from './pages/layout.js';
@@ -72,7 +72,7 @@ export function studioPlugin(deps: StudioDeps): FastifyPluginAsync {
     // their route, uploads by bytes and at once), else the API's for the address before sign-in.
     f.addHook('preHandler', async (req, reply) => {
       const url = req.routeOptions.url ?? '';
-      if (url.startsWith('/studio/_assets/')) return;
+      if (url.startsWith('/studio/_assets/') || url === '/favicon.ico') return;
       const s = await kit.sessionOf(req);
       const budget = kit.deps.budget;
       if (s && budget) {
@@ -109,6 +109,13 @@ export function studioPlugin(deps: StudioDeps): FastifyPluginAsync {
       const { body, encoding } = encodedAsset(asset, req.headers['accept-encoding']);
       if (encoding) reply.header('content-encoding', encoding);
       return reply.header('content-type', asset.type).header('cache-control', 'public, max-age=31536000, immutable').header('x-content-type-options', 'nosniff').header('vary', 'accept-encoding').header('etag', `"${asset.name}"`).send(body);
+    });
+
+    // Browsers ask for it whatever the page names (a bookmark, a tab restored): the studio's icon, not a 404.
+    f.get('/favicon.ico', (req, reply) => {
+      const { body, encoding } = encodedAsset(STUDIO_ICON, req.headers['accept-encoding']);
+      if (encoding) reply.header('content-encoding', encoding);
+      return reply.header('content-type', STUDIO_ICON.type).header('cache-control', 'public, max-age=86400').header('x-content-type-options', 'nosniff').header('vary', 'accept-encoding').send(body);
     });
 
     // The smallest rendition of one of the user's medias, through the API's access check (404 otherwise);

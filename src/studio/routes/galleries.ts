@@ -239,7 +239,16 @@ export function galleryRoutes(f: FastifyInstance, kit: StudioKit): void {
   });
 
   // ---- settings
-  async function settingsOf(s: Signed, urlname: string, d: GalleryDetails, form?: SettingsForm, error?: { field: string; message: string }, notice?: string, noticeAt?: 'password' | 'access' | 'invite') {
+  async function settingsOf(
+    s: Signed,
+    urlname: string,
+    d: GalleryDetails,
+    form?: SettingsForm,
+    error?: { field: string; message: string },
+    notice?: string,
+    noticeAt?: 'password' | 'access' | 'invite',
+    inviteLink?: { email: string; link: string },
+  ) {
     const site = await kit.websiteDetails(s, urlname);
     const styles = await kit.deps.websites.displayStyles(s.user, urlname, { limit: DISPLAY_STYLES_SHOWN, offset: 0 });
     const home = homeUrl(kit.deps.config.publicUrl, site.website);
@@ -269,6 +278,7 @@ export function galleryRoutes(f: FastifyInstance, kit: StudioKit): void {
       locked: r.password_hash !== null,
       acl,
       invitations: kit.deps.invite !== undefined,
+      inviteLink,
       error,
       notice,
       noticeAt,
@@ -399,8 +409,13 @@ export function galleryRoutes(f: FastifyInstance, kit: StudioKit): void {
     }
     // INTEGRATION POINT (lead): StudioDeps.invite mails the sign-in link (the InvitationsService).
     if (!kit.deps.invite) return kit.redirect(reply, `/studio/galleries/${d.record.uuid}?done=invite-unavailable#invite`);
-    await kit.deps.invite(s.user, d.record.uuid, { email: email.toLowerCase(), message, comp, hires });
-    return kit.redirect(reply, `/studio/galleries/${d.record.uuid}?done=invited#invite`);
+    const sent = await kit.deps.invite(s.user, d.record.uuid, { email: email.toLowerCase(), message, comp, hires });
+    if (sent.mailed) return kit.redirect(reply, `/studio/galleries/${d.record.uuid}?done=invited#invite`);
+    // No mail server: this answer (not a redirect: the link is the client's secret, kept out of addresses) shows the link to hand over.
+    const { d: now } = await located(s, d.record.uuid);
+    const page = await settingsOf(s, urlname, now, undefined, undefined, `${email.toLowerCase()} was added to the access list.`, 'invite', { email: email.toLowerCase(), link: sent.link });
+    reply.header('cache-control', 'no-store');
+    return kit.send(reply, 200, page);
   });
 }
 
