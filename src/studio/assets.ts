@@ -142,7 +142,7 @@ button.small{padding:.1rem .5rem}
    On a phone it stays one row beside the name and scrolls sideways (its right edge fades to say
    there is more), so every screen starts under one line of header instead of three. */
 header.bar nav ul{flex-wrap:wrap;gap:.35rem 1rem}
-@media (max-width:40rem){header.bar{flex-wrap:nowrap;gap:0 .75rem;padding-top:0;padding-bottom:0}header.bar .name{flex:none;margin-right:0}header.bar nav{flex:1;min-width:0;overflow-x:auto;scrollbar-width:none;-webkit-mask-image:linear-gradient(to right,#000 80%,transparent);mask-image:linear-gradient(to right,#000 80%,transparent)}header.bar nav ul{flex-wrap:nowrap;white-space:nowrap;padding:.55rem 2.5rem .55rem 0}}
+@media (max-width:40rem){header.bar{gap:.25rem .75rem;padding:.45rem .75rem .5rem}header.bar nav{flex-basis:100%}header.bar nav ul{gap:.15rem .5rem;font-size:.95rem}header.bar nav a{display:inline-block;padding:.3rem .15rem;min-height:24px}}
 .card>h2:first-child,section.card>h2:first-of-type{margin-top:0}
 .list.card{padding:0 1rem}
 .subnav ul{list-style:none;margin:0 0 .5rem;padding:0}

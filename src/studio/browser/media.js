@@ -176,7 +176,11 @@ function grid(wrap) {
     el.tabIndex = i === focus ? 0 : -1;
     const cap = el.children[1];
     cap.textContent = label(item, i);
-    if (lightbox) el.lastChild.textContent = item?.note ? `Note: ${item.note}` : '';
+    if (lightbox) {
+      // Two lines in the cell; the whole note on hover.
+      el.lastChild.textContent = item?.note ? `Note: ${item.note}` : '';
+      el.lastChild.title = item?.note ?? '';
+    }
     const img = el.firstChild;
     if (item && item.uuid !== el.dataset.uuid) {
       el.dataset.uuid = item.uuid;
