@@ -121,7 +121,10 @@ export interface MediaView {
   galleryUuid: string;
   /** The gallery as a client's selection of it names it (favourites, docs/delivery.md). */
   selection: SelectionGallery;
+  /** The photographer's title; '' when none (a file name is never shown). */
   title: string;
+  /** Its title, else its place in the gallery ("Wedding: photo 3 of 40"): the page's <title>, the image's alt, a hidden heading. */
+  label: string;
   uuid: string;
   description: string | null;
   keywords: string[];
@@ -257,11 +260,12 @@ export class SiteService {
       // public cover its photographer chose, or none.
       const publicCover = c.public_cover_media_id === null ? undefined : medias.get(c.public_cover_media_id);
       const cover = childDecision.ok
-        ? media && picture(media, renditions.get(media.id) ?? [], this.signer(childDecision, pass, now, c.uuid, childGate))
-        : publicCover && picture(publicCover, renditions.get(publicCover.id) ?? [], publicly);
+        ? media && picture(media, renditions.get(media.id) ?? [], this.signer(childDecision, pass, now, c.uuid, childGate), false, '')
+        : publicCover && picture(publicCover, renditions.get(publicCover.id) ?? [], publicly, false, '');
       return { name: c.name, href: galleryHref(at.homePath, c.full_url_path), locked: !childDecision.ok, cover, date: c.published_at };
     });
-    const items: MediaItem[] = slice.flatMap((id) => {
+    const galleryName = chain.length === 1 ? at.website.title || gallery.name : gallery.name;
+    const items: MediaItem[] = slice.flatMap((id, i) => {
       const m = medias.get(id);
       if (!m) return [];
       const rs = renditions.get(m.id) ?? [];
@@ -271,7 +275,7 @@ export class SiteService {
           uuid: m.uuid,
           href: mediaHref(at.homePath, gallery.full_url_path, m.uuid),
           title: titleOf(m),
-          picture: picture(m, rs, sign),
+          picture: picture(m, rs, sign, false, nameOf(m, galleryName, (page - 1) * MEDIAS_PER_PAGE + i + 1, order.length)),
           large: large(rs, sign),
           credit: creditOf(m),
           download: comp && this.files.signed(comp.storage_key, expiry(now), this.downloaderOf(pass), gallery.uuid, true, stamp),
@@ -297,7 +301,7 @@ export class SiteService {
         title,
         description: summary(gallery.description),
         siteName: at.website.title || at.website.urlname,
-        image: leadMedia ? shareImage(renditions.get(leadMedia.id) ?? [], titleOf(leadMedia), publicUrl) : undefined,
+        image: leadMedia ? shareImage(renditions.get(leadMedia.id) ?? [], titleOf(leadMedia) || title, publicUrl) : undefined,
       };
       meta.structured = imageGallery({ title, description: gallery.description, page: canonical, images });
     }
@@ -403,9 +407,10 @@ export class SiteService {
     const home = this.homeUrl(at.website);
     const canonical = home + mediaHref('', gallery.full_url_path, m.uuid);
     const meta: PageMeta = { canonical };
+    const label = nameOf(m, chain.length === 1 ? at.website.title || gallery.name : gallery.name, at_ + 1, order.length);
     if (shareable(decision)) {
       const facts = imageFacts(m, rs, keywords.get(m.id) ?? [], canonical, this.absoluteFiles(home));
-      meta.card = { title: titleOf(m), description: summary(m.description), siteName: at.website.title || at.website.urlname, image: facts.image };
+      meta.card = { title: label, description: summary(m.description), siteName: at.website.title || at.website.urlname, image: facts.image };
       meta.structured = imageObject(facts, true);
     }
     return {
@@ -413,6 +418,7 @@ export class SiteService {
       galleryUuid: gallery.uuid,
       selection: selectionGallery(at, gallery),
       title: titleOf(m),
+      label,
       uuid: m.uuid,
       description: m.description,
       keywords: keywords.get(m.id) ?? [],
@@ -420,7 +426,7 @@ export class SiteService {
       position: positionOf(m),
       shotAt: m.shot_at,
       credit: creditOf(m),
-      picture: picture(m, rs, sign, true),
+      picture: picture(m, rs, sign, true, label),
       crumbs: crumbs(at, chain),
       galleryHref: galleryHref(at.homePath, gallery.full_url_path),
       prev: prevUuid === undefined ? undefined : mediaHref(at.homePath, gallery.full_url_path, prevUuid),
@@ -467,9 +473,9 @@ export class SiteService {
         const shown = await visible(ids);
         const { medias, renditions } = await this.repo.medias(shown);
         const sign = this.signer(decision, pass, now, gallery.uuid, gate);
-        return shown.flatMap((id) => {
+        return shown.flatMap((id, i) => {
           const m = medias.get(id);
-          return m ? [{ id, uuid: m.uuid, title: titleOf(m), href: mediaHref(at.homePath, gallery.full_url_path, m.uuid), picture: picture(m, renditions.get(id) ?? [], sign) }] : [];
+          return m ? [{ id, uuid: m.uuid, title: titleOf(m), href: mediaHref(at.homePath, gallery.full_url_path, m.uuid), picture: picture(m, renditions.get(id) ?? [], sign, false, titleOf(m) || `Chosen photo ${i + 1}`) }] : [];
         });
       },
     };
@@ -723,8 +729,14 @@ function crumbs(at: SiteAddress, chain: readonly SiteGallery[]): Crumb[] {
   return chain.map((g) => ({ name: g.name, href: galleryHref(at.homePath, g.full_url_path) }));
 }
 
+/** The photographer's title, or '' when there is none: a file name is never shown as a title (issue 30). */
 function titleOf(m: SiteMedia): string {
-  return m.title && m.title.trim() !== '' ? m.title : m.file_name;
+  return m.title && m.title.trim() !== '' ? m.title : '';
+}
+
+/** What names a photo where something must (a link's image, a page's <title>, a screen reader's heading): its title, else its place in the gallery. */
+function nameOf(m: SiteMedia, galleryName: string, n: number, total: number): string {
+  return titleOf(m) || `${galleryName}: photo ${n} of ${total}`;
 }
 
 /** The image renditions of one format: WebP when there are any (smaller), else JPEG; posters for videos. */
@@ -736,12 +748,12 @@ function ladder(rs: readonly SiteRendition[]): SiteRendition[] {
   return rs.filter((r) => r.name === 'poster');
 }
 
-function picture(m: SiteMedia, rs: readonly SiteRendition[], sign: (key: string) => string, big = false): Picture {
+/** `alt`: the image's text (its title unless told: a cover is named by its gallery's card, '' then). */
+function picture(m: SiteMedia, rs: readonly SiteRendition[], sign: (key: string) => string, big = false, alt = titleOf(m)): Picture {
   const sizes = ladder(rs);
   const top = sizes[sizes.length - 1];
   const width = m.width ?? top?.width ?? 4;
   const height = m.height ?? top?.height ?? 3;
-  const alt = titleOf(m);
   if (sizes.length === 0) return { alt, width, height };
   // The fallback src: the 640 (1280 on a media page), else the nearest size.
   const want = big ? 1280 : 640;
