@@ -225,6 +225,38 @@ export class SiteService {
     return page && { title: page.title, html: renderMarkdown(page.body) };
   }
 
+  /**
+   * Covers for galleries without a photo of their own: the first sub-gallery's (list order, the
+   * nearest level first, at most COVER_DEPTH down) that has one. Only through sub-galleries that
+   * add nothing to the visitor's rights — no password, no access list, not hidden — so a card never
+   * shows what its visitor could not open or find; two or three queries a level, none per gallery.
+   */
+  private async coversFromBelow(galleryIds: readonly number[]): Promise<Map<number, CoverBelow>> {
+    const out = new Map<number, CoverBelow>();
+    // A gallery below → the gallery whose cover it may give, and the UUIDs from there down to it.
+    let frontier = new Map<number, { owner: number; path: string[] }>(galleryIds.map((id) => [id, { owner: id, path: [] }]));
+    for (let depth = 0; depth < COVER_DEPTH && frontier.size > 0; depth++) {
+      const rows = (await this.repo.listedChildrenOf([...frontier.keys()])).filter((r) => r.password_hash === null);
+      const acls = await this.repo.acls(rows.map((r) => r.id));
+      const open = rows.filter((r) => (acls.get(r.id) ?? []).length === 0);
+      const found = await this.repo.covers(open.map((r) => r.id));
+      const byParent = new Map<number, typeof open>();
+      for (const r of open) byParent.set(r.parent_id!, [...(byParent.get(r.parent_id!) ?? []), r]);
+      const next = new Map<number, { owner: number; path: string[] }>();
+      // The frontier in list order, each parent's children in theirs: the first with a cover wins for its gallery.
+      for (const [parent, { owner, path }] of frontier) {
+        for (const r of byParent.get(parent) ?? []) {
+          if (out.has(owner)) break;
+          const media = found.get(r.id);
+          if (media !== undefined) out.set(owner, { media, path: [...path, r.uuid] });
+          else next.set(r.id, { owner, path: [...path, r.uuid] });
+        }
+      }
+      frontier = new Map([...next].filter(([, v]) => !out.has(v.owner)));
+    }
+    return out;
+  }
+
   /** The website's canonical home URL (its hostname when it has one). */
   homeUrl(website: SiteWebsite): string {
     return homeUrl(this.config.publicUrl, website);
@@ -244,6 +276,10 @@ export class SiteService {
 
     const childRows = page === 1 ? await this.repo.listedChildren(gallery.id) : [];
     const [covers, childAcls] = await Promise.all([this.repo.covers(childRows.map((c) => c.id)), this.repo.acls(childRows.map((c) => c.id))]);
+    // A sub-gallery the visitor may open but with no photo of its own (a gallery of galleries) takes its cover from below.
+    const coverless = childRows.filter((c) => !covers.has(c.id) && decide([...gate, { uuid: c.uuid, passwordProtected: c.password_hash !== null, passwordHash: c.password_hash, acl: childAcls.get(c.id) ?? [] }], pass).ok);
+    const below = await this.coversFromBelow(coverless.map((c) => c.id));
+    for (const [id, b] of below) covers.set(id, b.media);
     const publicCovers = childRows.flatMap((c) => (c.public_cover_media_id === null ? [] : [c.public_cover_media_id]));
     const { medias, renditions, keywords } = await this.repo.medias([...slice, ...covers.values(), ...publicCovers]);
     const sign = this.signer(decision, pass, now, gallery.uuid, gate);
@@ -259,8 +295,11 @@ export class SiteService {
       // A cover shows only what the visitor may already see inside; a locked gallery shows the
       // public cover its photographer chose, or none.
       const publicCover = c.public_cover_media_id === null ? undefined : medias.get(c.public_cover_media_id);
+      // A cover from below is signed for the gallery it is published in, under the same rights (nothing restricts on the way).
+      const from = below.get(c.id);
+      const coverGate = from ? [...childGate, ...from.path.map((uuid) => ({ uuid, passwordProtected: false, passwordHash: null, acl: [] }))] : childGate;
       const cover = childDecision.ok
-        ? media && picture(media, renditions.get(media.id) ?? [], this.signer(childDecision, pass, now, c.uuid, childGate), false, '')
+        ? media && picture(media, renditions.get(media.id) ?? [], this.signer(childDecision, pass, now, from ? from.path[from.path.length - 1] : c.uuid, coverGate), false, '')
         : publicCover && picture(publicCover, renditions.get(publicCover.id) ?? [], publicly, false, '');
       return { name: c.name, href: galleryHref(at.homePath, c.full_url_path), locked: !childDecision.ok, cover, date: c.published_at };
     });
@@ -727,6 +766,15 @@ function mediaHref(homePath: string, fullUrlPath: string, uuid: string): string 
 
 function crumbs(at: SiteAddress, chain: readonly SiteGallery[]): Crumb[] {
   return chain.map((g) => ({ name: g.name, href: galleryHref(at.homePath, g.full_url_path) }));
+}
+
+/** How many levels below a gallery of galleries its cover is looked for. */
+const COVER_DEPTH = 4;
+
+/** A cover found below a gallery: the media, and the UUIDs of the sub-galleries down to the one it is published in. */
+interface CoverBelow {
+  media: number;
+  path: string[];
 }
 
 /** The photographer's title, or '' when there is none: a file name is never shown as a title (issue 30). */
