@@ -86,6 +86,13 @@ describe.skipIf(!chromiumPresent)('the studio keeps up with its owner, default l
     await page.goto(`${w.svc.url}/studio/media`);
     await page.locator('#grid img').first().waitFor({ state: 'attached' });
     expect(await axe(page)).toEqual([]);
+    await expect.poll(async () => {
+      const v = await inView(page);
+      return v.shown > 0 && v.drawn === v.shown;
+    }, { timeout: 20_000, interval: 50 }).toBe(true);
+    await page.screenshot({ path: join(SHOTS, 'grid-desktop.png') });
+    // A tall window for the scroll itself: the same grid, fewer stops (each screen's thumbnails are waited for).
+    await page.setViewportSize({ width: 1280, height: 2400 });
     const started = Date.now();
     let stops = 0;
     for (;;) {
@@ -93,13 +100,13 @@ describe.skipIf(!chromiumPresent)('the studio keeps up with its owner, default l
       await expect.poll(async () => {
         const v = await inView(page);
         return v.shown > 0 && v.drawn === v.shown;
-      }, { timeout: 20_000 }).toBe(true);
+      }, { timeout: 20_000, interval: 50 }).toBe(true);
       stops++;
-      if (stops === 2) await page.screenshot({ path: join(SHOTS, 'grid-desktop.png') });
       if ((await inView(page)).atEnd) break;
       await page.locator('#grid').evaluate((el) => el.scrollBy(0, el.clientHeight));
     }
     await page.locator('#grid').getByText(`IMG_${LIBRARY}.jpg`, { exact: true }).waitFor();
+    await page.setViewportSize({ width: 1280, height: 800 });
     await page.screenshot({ path: join(SHOTS, 'grid-end-desktop.png') });
     // Every row passed under the window; most thumbnails were asked for once.
     expect(thumbnails).toBeGreaterThan(LIBRARY * 0.9);
@@ -116,7 +123,7 @@ describe.skipIf(!chromiumPresent)('the studio keeps up with its owner, default l
       await expect.poll(async () => {
         const v = await inView(page);
         return v.shown > 0 && v.drawn === v.shown;
-      }, { timeout: 20_000 }).toBe(true);
+      }, { timeout: 20_000, interval: 50 }).toBe(true);
       await page.locator('#grid').evaluate((el) => el.scrollBy(0, el.clientHeight));
     }
     await page.locator('#grid').evaluate((el) => (el.scrollTop = el.scrollHeight));
