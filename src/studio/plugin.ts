@@ -126,8 +126,8 @@ export function studioPlugin(deps: StudioDeps): FastifyPluginAsync {
       try {
         const uuid = (req.params as { uuid: string }).uuid;
         if (!/^[0-9a-f-]{36}$/i.test(uuid)) throw new ApiError('not_found', 'There is no such image.');
-        const found = await kit.deps.media.get(s.user, uuid.toLowerCase(), true);
-        const smallest = found.renditions.slice().sort((a, b) => a.width - b.width)[0];
+        const renditions = await kit.deps.media.renditionsOf(s.user, uuid.toLowerCase());
+        const smallest = renditions.slice().sort((a, b) => a.width - b.width)[0];
         const shown = smallest && /^image\/(jpeg|png|webp|avif)$/.test(smallest.type) ? smallest : undefined;
         await turn?.sent(shown?.bytes ?? 0);
         const body = shown ? await kit.deps.storage.read(shown.key) : undefined;
