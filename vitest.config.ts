@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './test/support/sequencer.js';
 
 /**
  * The fast tier (`npm run test:fast`, vitest.fast.config.ts): unit tests and
@@ -12,6 +13,12 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
+    // Two files at a time on the 2 cores CI has: most of a file's time is spent waiting on
+    // services, renditions and the browser, and every file has its own databases, folders, ports
+    // and Redis names (test/support). TEST_WORKERS sets another count.
+    maxWorkers: Number(process.env.TEST_WORKERS) || 2,
+    // The longest files first (test/support/file-seconds.json), so both workers end together.
+    sequence: { sequencer: LongestFirst },
     testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ['default', './test/support/summary-reporter.ts'],

@@ -264,10 +264,13 @@ function hostileVisitors(port: number, v: VisitorSite, until: number, record: (s
  * files, manifests disguised as video. One file at a time, each until its
  * renditions job is over (ready or failed; a refused upload is over at once),
  * so the peak is known per file; then a good photo must get its renditions.
- * The corpus's legitimate 196 Mpx RGBA PNG (png-slow, there for the time
- * bound's test) is not hostile input but the largest picture the ladder
- * accepts: it is uploaded last and reported on its own line, without the
- * hostile target, as what one ladder of the largest picture costs.
+ * The corpus's legitimate 196 Mpx RGBA PNG (png-196mpx, refused from its
+ * header since a PNG may have 40 Mpx; its ladder grew the service by
+ * 255–269 MiB before) counts in the peak held to the target like every other
+ * file, and has a line of its own. The corpus's slow PNG (png-slow, 38 Mpx
+ * RGBA, there for the time bound's test) is not hostile input but the largest
+ * picture a PNG may be: it is uploaded last and reported on its own line,
+ * without the hostile target, as what one ladder of a large picture costs.
  */
 export async function benchHostileDecoders(b: BenchContext): Promise<BenchLine[]> {
   const { decoderCorpus } = await import('../test/support/decoder-corpus.js');
@@ -342,7 +345,8 @@ export async function benchHostileDecoders(b: BenchContext): Promise<BenchLine[]
     },
     { name: 'service RSS before the decoder corpus', value: Math.round(before), unit: 'MiB' },
     { name: `largest RSS growth over one corpus file (${worst.name})`, value: Math.round(worst.growth), unit: 'MiB' },
-    { name: 'service RSS peak during the decoder corpus (sampled every 20 ms)', value: Math.round(corpusPeak), unit: 'MiB', target: `<= ${RSS_TARGET_MIB}`, ok: corpusPeak <= RSS_TARGET_MIB },
-    { name: `then the largest accepted picture (196 Mpx PNG, ${largestState}): RSS growth during its ladder`, value: Math.round(largestGrowth), unit: 'MiB' },
+    { name: 'service RSS peak during the decoder corpus, the 196 Mpx PNG included (sampled every 20 ms)', value: Math.round(corpusPeak), unit: 'MiB', target: `<= ${RSS_TARGET_MIB}`, ok: corpusPeak <= RSS_TARGET_MIB },
+    { name: `of which the 196 Mpx RGBA PNG (png-196mpx.png): RSS growth during its job`, value: Math.round(perFile.find((f) => f.name === 'png-196mpx.png')?.growth ?? 0), unit: 'MiB' },
+    { name: `then the largest picture a PNG may be (38 Mpx RGBA, 6200 × 6200, renditions ${largestState}): RSS growth during its ladder`, value: Math.round(largestGrowth), unit: 'MiB' },
   ];
 }

@@ -5,7 +5,10 @@
 # on Node 22 and later is built on Node-API (src/store/sqlite-driver.ts), so
 # nothing is rebuilt. The environment passes through (CI, TEST_DATABASE_URL,
 # TEST_REDIS_URL).
-#   scripts/test-on-node.sh [version] [vitest arguments…]
+#   scripts/test-on-node.sh [version] [vitest arguments…]   the whole suite, or what the arguments say
+#   scripts/test-on-node.sh VERSION --matrix                  what differs between Node versions
+#     (.ci/run, docs/testing.md "Other Node versions"): the typecheck, then the fast tier and
+#     the faces' smoke (vitest.matrix.config.ts)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VERSION="${1:-26.10.0}"
@@ -27,6 +30,15 @@ fi
 "$NODE_HOME/bin/node" -e "if (process.version !== 'v$VERSION') { console.error('got ' + process.version); process.exit(1); }"
 [ -d node_modules ] || { echo "[node $VERSION] run npm ci first" >&2; exit 1; }
 
-echo "[node $VERSION] running the suite"
 # First on PATH: the service and CLI processes the tests start run on it too.
-PATH="$NODE_HOME/bin:$PATH" node node_modules/vitest/vitest.mjs run "$@"
+export PATH="$NODE_HOME/bin:$PATH"
+if [ "${1:-}" = "--matrix" ]; then
+  shift
+  echo "[node $VERSION] the typecheck"
+  node node_modules/typescript/bin/tsc -p tsconfig.check.json
+  echo "[node $VERSION] the fast tier and the faces' smoke"
+  node node_modules/vitest/vitest.mjs run --config vitest.matrix.config.ts "$@"
+else
+  echo "[node $VERSION] running the suite"
+  node node_modules/vitest/vitest.mjs run "$@"
+fi

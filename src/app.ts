@@ -16,7 +16,7 @@ import { activityRoutes } from './activity/routes.js';
 import { ActivityService } from './activity/service.js';
 import { GalleryClients } from './galleries/clients.js';
 import { invitationRoutes } from './invitations/routes.js';
-import { invitationLimit, InvitationsService } from './invitations/service.js';
+import { invitationLimits, InvitationsService } from './invitations/service.js';
 import { AccessRepository } from './access/repository.js';
 import { AppsRepository } from './apps/repository.js';
 import { AppsService } from './apps/service.js';
@@ -31,7 +31,8 @@ import { GroupsRepository } from './groups/repository.js';
 import { GroupsService } from './groups/service.js';
 import { AppKeys } from './http/app-keys.js';
 import { Authenticator } from './users/auth.js';
-import { createLimiterFactory } from './http/limiter-store.js';
+import { LOGIN_ORIGIN_DAYS, LoginThrottle } from './users/login-throttle.js';
+import { createEach, createLimiterFactory } from './http/limiter-store.js';
 import { RateLimit } from './http/rate-limit.js';
 import { ApiRouter, type RouteSpec } from './http/router.js';
 import { SessionStore } from './users/sessions.js';
@@ -69,6 +70,8 @@ import { migrate, openStore, type Store } from './store/db.js';
 import { UploadsRepository } from './uploads/repository.js';
 import { ResumableUploadsRepository } from './uploads/resumable-repository.js';
 import { ResumableUploadsService } from './uploads/resumable-service.js';
+import { QuotaRepository } from './uploads/quota-repository.js';
+import { StorageQuota } from './uploads/quota.js';
 import { redisTusLocker } from './uploads/tus-locker.js';
 import { tusEndpoint, tusFiles } from './uploads/tus-endpoint.js';
 import { uploadRoutes } from './uploads/routes.js';
@@ -85,6 +88,7 @@ import { LinkThrottle, PasswordThrottle } from './site/throttle.js';
 import { WebsitesRepository } from './websites/repository.js';
 import { websiteRoutes } from './websites/routes.js';
 import { WebsitesService } from './websites/service.js';
+import { ownHosts, systemResolver, type TxtResolver } from './websites/hostnames.js';
 import { localExclusive, redisExclusive } from './ops/exclusive.js';
 import { installHealthRoutes, Readiness } from './ops/health.js';
 import type { Metrics, QueueStats } from './ops/metrics.js';
@@ -119,13 +123,20 @@ export interface Core {
   close(): Promise<void>;
 }
 
+/** The outside boundaries the composition root may be given instead of the real ones (tests). */
+export interface Seams {
+  /** DNS TXT lookups of the host names' proofs; default: node's resolver. */
+  resolver?: TxtResolver;
+}
+
 /** Opens and migrates the store and builds the services on it; starts nothing. */
 export async function buildCore(
-  config: Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Pick<Config, 'publicUrl' | 'visitors' | 'activityRetentionDays' | 'storageUrl' | 'storageCredentials'>>,
+  config: Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Pick<Config, 'publicUrl' | 'visitors' | 'activityRetentionDays' | 'storageUrl' | 'storageCredentials' | 'reservedHostnames'>>,
   // The admin command line's stdout is its answer: what the services log goes to stderr.
   log: Logger = pino({ level: 'warn' }, pino.destination(2)),
   /** The service's object store; without it, one is made from STORAGE_URL when first needed (an image watermark) and closed with the core. */
   storage?: StorageBackend,
+  seams: Seams = {},
 ): Promise<Core> {
   let ownStorage: Promise<StorageBackend> | undefined;
   const storageOf = storage ? () => Promise.resolve(storage) : () => (ownStorage ??= createStorage(config));
@@ -160,7 +171,8 @@ export async function buildCore(
     repositories: { users, apps },
     users: new UsersService(users),
     apps: new AppsService(apps),
-    websites: new WebsitesService(new WebsitesRepository(store.db), access),
+    // The service's own host names are read at each use: PUBLIC_URL may be settled after start.
+    websites: new WebsitesService(new WebsitesRepository(store.db), access, { own: () => ownHosts(config), resolver: seams.resolver ?? systemResolver() }),
     artists: new ArtistsService(new ArtistsRepository(store.db, new DeletionsRepository(store.db)), access, config.dataDir, watermarkFiles),
     watermarkFiles,
     lightboxes,
@@ -249,7 +261,7 @@ function sweepIntervalMs(uploadExpirySeconds: number): number {
   return Math.min(600_000, Math.max(1000, Math.floor((uploadExpirySeconds * 1000) / 4)));
 }
 
-export async function buildApp(config: Config, log: Logger = createLogger(config)): Promise<App> {
+export async function buildApp(config: Config, log: Logger = createLogger(config), seams: Seams = {}): Promise<App> {
   // Closed in reverse order; whatever was built before a failure is closed too.
   const closers: Array<() => unknown> = [];
   const closeAll = async () => {
@@ -272,7 +284,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     ensurePrivateDir(config.dataDir);
     const storage = await createStorage(config);
     closers.push(() => storage.close?.());
-    const core = await buildCore(config, log, storage);
+    const core = await buildCore(config, log, storage, seams);
     closers.push(() => core.close());
     const { store } = core;
 
@@ -281,20 +293,20 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     ensurePrivateDir(tmpDir);
     const uploadSecret = loadUploadSecret(config);
 
-    const limiters = await createLimiterFactory(config.redisUrl);
+    const limiters = await createLimiterFactory(config.redisUrl, config.redisPrefix);
     closers.push(() => limiters.close());
     const users = core.repositories.users;
     // With REDIS_URL, other nodes end sessions too: no cache, so their logouts hold here at once.
     const sessions = new SessionStore(users, config.redisUrl ? 0 : undefined);
     // Each sweep runs on one worker at a time.
-    const exclusive = config.redisUrl ? await redisExclusive(config.redisUrl) : localExclusive();
+    const exclusive = config.redisUrl ? await redisExclusive(config.redisUrl, { prefix: config.redisPrefix }) : localExclusive();
     closers.push(() => exclusive.close());
     const appKeys = new AppKeys(core.repositories.apps);
     core.apps.onRevoked((key) => appKeys.forget(key));
+    core.users.onDisabledChange((userId) => appKeys.forgetOwner(userId));
     const secureCookies = config.publicUrl.startsWith('https:');
-    const authenticator = new Authenticator(users, sessions, limiters, secureCookies, (err) =>
-      log.error({ err }, 'login-throttle store unavailable; login let through'),
-    );
+    const loginThrottle = new LoginThrottle(limiters, users, uploadSecret, (err) => log.error({ err }, 'login-throttle store unavailable; login let through'));
+    const authenticator = new Authenticator(users, sessions, loginThrottle, secureCookies);
     const rateLimit = config.rateLimit ? new RateLimit(config.rateLimit, limiters, (err) => log.error({ err }, 'rate-limit store unavailable; request let through')) : null;
 
     const jobsRepo = new JobsRepository(store);
@@ -307,7 +319,8 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     const deletions = new DeletionsRepository(store.db);
     const fileDeletions = new FileDeletions(storage, deletions, log);
     const uploadsRepo = new UploadsRepository(store.db, deletions);
-    const uploads = new UploadsService(uploadsRepo, storage, fileDeletions, { secret: uploadSecret, tmpDir, config });
+    const quota = new StorageQuota(new QuotaRepository(store.db), config);
+    const uploads = new UploadsService(uploadsRepo, storage, fileDeletions, { secret: uploadSecret, tmpDir, config }, quota);
     // Read at each use: the public URL may be set once the port is known.
     const fileUrls = new FileUrls(uploadSecret, () => config.publicUrl);
     const renditionsWork = join(config.dataDir, 'renditions-work');
@@ -319,6 +332,8 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       if (version) log.info({ ffmpeg: ffmpeg.path, source: ffmpeg.source, version }, 'video frames by ffmpeg');
       else log.warn({ ffmpeg: ffmpeg.path, source: ffmpeg.source }, 'ffmpeg does not run: videos will get no poster frame');
     }
+    // prom-client (~13 MiB of memory) is loaded only when metrics are asked for.
+    const metrics = config.ops.metricsPort !== undefined || config.ops.metricsToken ? new (await import('./ops/metrics.js')).Metrics({ queue: () => queueStats(jobsRepo), pool: store.poolStats }) : undefined;
     const renditionsRepo = new RenditionsRepository(store.db);
     // Who may see what on the websites: one decision over one chain loader, for the pages, the sitemap and /files alike.
     const siteRepo = new SiteRepository(store.db);
@@ -328,6 +343,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       watermarkFiles: core.watermarkFiles,
       timeoutSeconds: config.renditions.timeoutSeconds,
       ffmpeg,
+      onWatermarkDecode: metrics ? () => metrics.watermarkDecoded() : undefined,
     });
     // Before the worker starts: what a crashed job left behind.
     await renditions.sweepWork();
@@ -343,9 +359,9 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     closers.push(() => tusReceived.close?.());
     // With REDIS_URL (several API nodes), one upload's requests are ordered across nodes, not only
     // within this process; closed after the HTTP server, once its requests have ended.
-    const tusLocker = duties.serve && config.redisUrl ? await redisTusLocker(config.redisUrl, log) : undefined;
+    const tusLocker = duties.serve && config.redisUrl ? await redisTusLocker(config.redisUrl, log, { prefix: config.redisPrefix }) : undefined;
     if (tusLocker) closers.push(() => tusLocker.close());
-    const resumable = new ResumableUploadsService(new ResumableUploadsRepository(store.db), media, access, tusReceived, { maxOpenPerUser: RESUMABLE_OPEN_PER_USER, config }, log);
+    const resumable = new ResumableUploadsService(new ResumableUploadsRepository(store.db), media, access, tusReceived, { maxOpenPerUser: RESUMABLE_OPEN_PER_USER, config }, log, quota);
 
     // Visitors: sign-in links by mail (or to the log), the pass cookie, the password throttle.
     const mailer = createMailer(config.visitors, log);
@@ -356,7 +372,10 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       send: (mail) => mailer.sendInvitation(mail),
       activity: core.activity,
       ttlSeconds: config.visitors.invitationTtlSeconds,
-      limiter: limiters.create(invitationLimit(config.visitors.invitationsPerHour), (err) => log.error({ err }, 'invitation-throttle store unavailable; invitation let through')),
+      limiters: createEach(limiters, invitationLimits(config.visitors.invitationsPerHour, config.visitors.invitationsPerRecipientPerDay, config.visitors.invitationsPerDay), (err) =>
+        log.error({ err }, 'invitation-throttle store unavailable; invitation let through'),
+      ),
+      mailStopped: async (userId) => (await users.byId(userId))?.mail_stopped_at != null,
     });
 
     const routes: RouteSpec[] = [
@@ -392,8 +411,6 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       [BATCH_JOB_KIND, { runChunk: media.batchChunk.bind(media) }],
       [RENDITIONS_JOB_KIND, renditions.handler()],
     ]);
-    // prom-client (~13 MiB of memory) is loaded only when metrics are asked for.
-    const metrics = config.ops.metricsPort !== undefined || config.ops.metricsToken ? new (await import('./ops/metrics.js')).Metrics({ queue: () => queueStats(jobsRepo), pool: store.poolStats }) : undefined;
     const jobWorker = (worker = new JobWorker(jobsRepo, log, metrics ? timedHandlers(handlers, metrics) : handlers, config.jobs));
     // API nodes enqueue; workers run.
     if (duties.work) jobWorker.start();
@@ -412,6 +429,8 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       const shared = parts !== 'local';
       const local = parts !== 'shared';
       if (shared) await part('abandoned uploads', async () => {
+        // An hour after step 1 with no file: expired early (it held its declared size against the quota).
+        await uploads.expireIdle(now);
         Object.assign(result, await fileLife.sweepAbandonedUploads(now));
       });
       if (shared) await part('resumable uploads', async () => {
@@ -453,6 +472,8 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       const sessionPurge = new PeriodicTask('session purge', config.sessionPurgeSeconds * 1000, async () => {
         await exclusive.run('session-purge', async () => {
           const n = await users.purgeExpiredSessions();
+          // The addresses of past sign-ins are remembered for a little over a year.
+          await users.purgeOrigins(new Date(Date.now() - LOGIN_ORIGIN_DAYS * 86_400_000).toISOString());
           if (n) log.info({ sessions: n }, 'expired sessions purged');
         });
       }, log);
@@ -485,6 +506,8 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     // The public website: one encapsulated plugin beside the signed API (unsigned, HTML); workers serve none.
     // Its file addresses are host-relative: a website at its own hostname is served by this same process.
     const site = new SiteService(siteRepo, visitorAccess, new FileUrls(uploadSecret, ''), config);
+    // A host name that takes effect is served at once here (other nodes: within HOST_MISS_MS).
+    core.websites.onHostname((hostname) => site.forgetHost(hostname));
     // Streamed ZIPs of a gallery or a chosen list (src/site/archive.ts). Their start and end are
     // told here, the one place an activity record hooks in.
     const archives = new SiteArchives(siteRepo, storage, log, {
@@ -570,5 +593,17 @@ async function queueStats(repo: JobsRepository): Promise<QueueStats> {
 
 /** Every handler's chunks timed in the metrics, by job kind. */
 function timedHandlers(handlers: JobHandlers, metrics: Metrics): JobHandlers {
-  return new Map([...handlers].map(([kind, h]) => [kind, { ...h, runChunk: (...args: Parameters<typeof h.runChunk>) => metrics.timeChunk(kind, () => h.runChunk(...args)) }]));
+  return new Map(
+    [...handlers].map(([kind, h]) => {
+      const prepare = h.prepare;
+      return [
+        kind,
+        {
+          ...h,
+          runChunk: (...args: Parameters<typeof h.runChunk>) => metrics.timeChunk(kind, () => h.runChunk(...args)),
+          ...(prepare ? { prepare: (...args: Parameters<typeof prepare>) => metrics.timePrepare(kind, () => prepare(...args)) } : {}),
+        },
+      ];
+    }),
+  );
 }

@@ -30,7 +30,7 @@ export interface JobSettings {
   chunkSize: number;
   /** Idle polling interval for jobs enqueued by other processes. */
   pollMs: number;
-  /** A claimed job is the worker's for this long, renewed at every chunk. */
+  /** A claimed job is the worker's for this long, renewed every third of it while the job runs. */
   leaseSeconds: number;
   /** Pause between chunks, leaving the database to requests. */
   chunkPauseMs: number;
@@ -86,6 +86,10 @@ export interface VisitorSettings {
   invitationTtlSeconds: number;
   /** Invitations one photographer may send per hour (INVITATIONS_PER_HOUR). */
   invitationsPerHour: number;
+  /** Invitations one address may receive per day, from every photographer together (INVITATIONS_PER_RECIPIENT_PER_DAY). */
+  invitationsPerRecipientPerDay: number;
+  /** Invitations the whole service may send per day (INVITATIONS_PER_DAY). */
+  invitationsPerDay: number;
 }
 
 export interface Config {
@@ -107,7 +111,11 @@ export interface Config {
   /** Seconds an anonymous visitor's gallery or media page is served from memory (SITE_CACHE_SECONDS); 0: never. */
   siteCacheSeconds: number;
   redisUrl?: string;
+  /** Starts the name of every key and channel the service uses in Redis (REDIS_PREFIX): several deployments can share one Redis. */
+  redisPrefix: string;
   storageUrl?: string;
+  /** RESERVED_HOSTNAMES: host names (ports ignored) no website may take, besides PUBLIC_URL's and the object store's. */
+  reservedHostnames: string[];
   /** AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN) for STORAGE_URL; unset: the AWS SDK's default chain. */
   storageCredentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
   /** Secret that signs local upload policies and raw-upload URLs. */
@@ -116,6 +124,12 @@ export interface Config {
   maxUploadBytes: number;
   /** Seconds after which an upload whose step 3 never came is cleaned up. */
   uploadExpirySeconds: number;
+  /**
+   * STORAGE_QUOTA_BYTES: what one account may hold by default, its stored originals and its open
+   * uploads' declared sizes (docs/security.md, Storage quota); null (`off`): no quota. An operator
+   * sets another per account (`admin user quota`).
+   */
+  storageQuotaBytes: number | null;
   /** Cap for an unpaginated gallery list (spec: 5000, to be lowered to 500). */
   galleryListCap: number;
   logLevel: string;
@@ -230,6 +244,17 @@ export function parseRateLimit(value: string | undefined, name = 'RATE_LIMIT', f
   return { points: Number(m[1]), windowSeconds: Number(m[2]) * unit };
 }
 
+/** A comma-separated list of host names (each with an optional port), lower-cased; anything else stops the start. */
+function parseHostList(value: string | undefined, name: string): string[] {
+  const out: string[] = [];
+  for (const item of (value ?? '').split(',').map((x) => x.trim()).filter(Boolean)) {
+    const m = /^([a-z0-9.-]{1,253})(?::\d{1,5})?$/i.exec(item);
+    if (!m || !m[1].split('.').every((l) => /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i.test(l))) throw new Error(`${name} must be host names separated by commas, got ${JSON.stringify(item.slice(0, 100))}`);
+    out.push(item.toLowerCase());
+  }
+  return out;
+}
+
 function intSetting(env: Record<string, string | undefined>, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -275,12 +300,14 @@ function visitorSettings(env: Record<string, string | undefined>, publicUrl: str
     linkTtlSeconds: intSetting(env, 'VISITOR_LINK_TTL_SECONDS', 1800, 1, 7 * 24 * 3600),
     invitationTtlSeconds: intSetting(env, 'INVITATION_LINK_TTL_SECONDS', 7 * 24 * 3600, 60, 30 * 24 * 3600),
     invitationsPerHour: intSetting(env, 'INVITATIONS_PER_HOUR', 100, 1, 100_000),
+    invitationsPerRecipientPerDay: intSetting(env, 'INVITATIONS_PER_RECIPIENT_PER_DAY', 3, 1, 1000),
+    invitationsPerDay: intSetting(env, 'INVITATIONS_PER_DAY', 2000, 1, 10_000_000),
   };
 }
 
 /** The rendition ladder and the ffmpeg that takes video frames (docs/renditions.md). */
 export interface RenditionSettings {
-  /** Wall-clock bound of one ladder (RENDITION_TIMEOUT_SECONDS); below the job lease, so no other worker takes the job meanwhile. */
+  /** Wall-clock bound of one ladder (RENDITION_TIMEOUT_SECONDS); the worker renews the job's lease meanwhile. */
   timeoutSeconds: number;
   /** FFMPEG_PATH: the ffmpeg to run; unset: the system's (/usr/bin/ffmpeg), else the bundled build. */
   ffmpegPath?: string;
@@ -302,7 +329,9 @@ export function loadConfig(env: Record<string, string | undefined> = loadEnv()):
     visitorFilesRateLimit: parseRateLimit(env.VISITOR_FILES_RATE_LIMIT, 'VISITOR_FILES_RATE_LIMIT', '1200/60s'),
     siteCacheSeconds: intSetting(env, 'SITE_CACHE_SECONDS', 2, 0, 3600),
     redisUrl: env.REDIS_URL || undefined,
+    redisPrefix: redisPrefixSetting(env.REDIS_PREFIX),
     storageUrl: env.STORAGE_URL || undefined,
+    reservedHostnames: parseHostList(env.RESERVED_HOSTNAMES, 'RESERVED_HOSTNAMES'),
     storageCredentials:
       env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
         ? { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY, sessionToken: env.AWS_SESSION_TOKEN || undefined }
@@ -310,6 +339,7 @@ export function loadConfig(env: Record<string, string | undefined> = loadEnv()):
     uploadSecret: env.UPLOAD_SECRET || undefined,
     maxUploadBytes: intSetting(env, 'MAX_UPLOAD_BYTES', 4 * 1024 ** 3, 1, Number.MAX_SAFE_INTEGER),
     uploadExpirySeconds: intSetting(env, 'UPLOAD_EXPIRY_SECONDS', 24 * 3600, 1, 365 * 24 * 3600),
+    storageQuotaBytes: env.STORAGE_QUOTA_BYTES === 'off' ? null : intSetting(env, 'STORAGE_QUOTA_BYTES', 100 * 1024 ** 3, 0, Number.MAX_SAFE_INTEGER),
     galleryListCap: intSetting(env, 'GALLERY_LIST_CAP', 5000, 500, 5000),
     logLevel: env.LOG_LEVEL || 'info',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
@@ -335,4 +365,11 @@ export function loadConfig(env: Record<string, string | undefined> = loadEnv()):
     activityRetentionDays: intSetting(env, 'ACTIVITY_RETENTION_DAYS', 400, 1, 3650),
     ops: opsConfig(env),
   };
+}
+
+/** REDIS_PREFIX: letters, digits and `:._-`, at most 64; unset: `mps:`. */
+function redisPrefixSetting(value: string | undefined): string {
+  if (value === undefined || value === '') return 'mps:';
+  if (!/^[A-Za-z0-9:._-]{1,64}$/.test(value)) throw new Error(`REDIS_PREFIX must be 1 to 64 letters, digits or ':._-' (got ${JSON.stringify(value.slice(0, 80))})`);
+  return value;
 }

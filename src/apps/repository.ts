@@ -5,14 +5,24 @@ import { nowIso } from '../store/db.js';
 import type { AppRow } from '../store/schema.js';
 
 /** An application as its lists show it: never its secret. */
-export type AppListRow = Pick<AppRow, 'id' | 'name' | 'api_key' | 'owner_id' | 'created_at' | 'revoked_at'> & { owner_email: string | null };
+export type AppListRow = Pick<AppRow, 'id' | 'name' | 'api_key' | 'owner_id' | 'created_at' | 'revoked_at'> & { owner_email: string | null; owner_disabled_at: string | null };
+
+/** An application as the signature check needs it: with its owner's state (an owned one stops while its owner is disabled). */
+export type AppKeyRow = AppRow & { owner_disabled_at: string | null };
 
 export class AppsRepository {
   constructor(private readonly db: Db) {}
 
   /** A live application by its key: a revoked one signs nothing. */
-  byKey(apiKey: string): Promise<AppRow | undefined> {
-    return this.db.selectFrom('apps').selectAll().where('api_key', '=', apiKey).where('revoked_at', 'is', null).executeTakeFirst();
+  byKey(apiKey: string): Promise<AppKeyRow | undefined> {
+    return this.db
+      .selectFrom('apps')
+      .leftJoin('users', 'users.id', 'apps.owner_id')
+      .selectAll('apps')
+      .select('users.disabled_at as owner_disabled_at')
+      .where('apps.api_key', '=', apiKey)
+      .where('apps.revoked_at', 'is', null)
+      .executeTakeFirst();
   }
 
   /** A new application with a 128-bit key and a 256-bit secret; `ownerId` when a photographer made it for themself. */
@@ -28,7 +38,7 @@ export class AppsRepository {
     let q = this.db
       .selectFrom('apps')
       .leftJoin('users', 'users.id', 'apps.owner_id')
-      .select(['apps.id', 'apps.name', 'apps.api_key', 'apps.owner_id', 'apps.created_at', 'apps.revoked_at', 'users.email as owner_email']);
+      .select(['apps.id', 'apps.name', 'apps.api_key', 'apps.owner_id', 'apps.created_at', 'apps.revoked_at', 'users.email as owner_email', 'users.disabled_at as owner_disabled_at']);
     if (ownerId !== undefined) q = q.where('apps.owner_id', '=', ownerId);
     return q.orderBy('apps.id', 'desc').limit(limit).offset(offset).execute();
   }

@@ -16,7 +16,7 @@ import { tempDirOf, tempFileName } from '../storage/temp-file.js';
 import type { UserRow, WatermarkRow } from '../store/schema.js';
 import type { ArtistListRow, ArtistsRepository } from './repository.js';
 import type { WatermarkFiles } from './watermark-files.js';
-import { WATERMARK_IMAGE_FORMATS, WATERMARK_IMAGE_MAX_BYTES, WATERMARK_IMAGE_MAX_PIXELS, watermarkTextProblem, type WatermarkLook } from './watermark-rules.js';
+import { WATERMARK_IMAGE_FORMATS, WATERMARK_IMAGE_MAX_BYTES, WATERMARK_IMAGE_MAX_MEGAPIXELS, WATERMARK_IMAGE_MAX_PIXELS, watermarkTextProblem, type WatermarkLook } from './watermark-rules.js';
 
 export interface PageWindow {
   limit: number;
@@ -204,14 +204,17 @@ export class ArtistsService {
       let meta;
       try {
         // sharp is loaded for an image watermark only: the admin command line's other commands start without it.
+        // The header only: the pixel count is checked below, on the size it declares.
         const { default: sharp } = await import('sharp');
-        meta = await sharp(partial, { limitInputPixels: WATERMARK_IMAGE_MAX_PIXELS }).metadata();
+        meta = await sharp(partial, { limitInputPixels: false }).metadata();
       } catch (err) {
         throw invalid(`file: ${name} is not a readable image: ${(err as Error).message}`);
       }
       const ext = meta.format === undefined ? undefined : WATERMARK_IMAGE_FORMATS[meta.format];
       if (ext === undefined || !meta.width || !meta.height) throw invalid(`file: ${name} is not a PNG, JPEG, WebP or GIF image`);
-      if (meta.width * meta.height > WATERMARK_IMAGE_MAX_PIXELS) throw invalid(`file: ${name} has more than ${WATERMARK_IMAGE_MAX_PIXELS} pixels`);
+      if (meta.width * meta.height > WATERMARK_IMAGE_MAX_PIXELS) {
+        throw invalid(`file: ${name} has more than ${WATERMARK_IMAGE_MAX_MEGAPIXELS} megapixels (${meta.width} × ${meta.height}); a watermark is drawn at most 1280 px wide`);
+      }
       const storageKey = `watermarks/${uuid}${ext}`;
       await this.files.put(storageKey, partial);
       const fileName = name.replace(/["\\\r\n]/g, '_').slice(0, 255) || 'watermark';

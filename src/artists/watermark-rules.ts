@@ -5,8 +5,14 @@
 export const WATERMARK_TEXT_MAX = 200;
 /** The largest image watermark a photographer may upload. */
 export const WATERMARK_IMAGE_MAX_BYTES = 10 * 1024 * 1024;
-/** An image watermark beyond this many pixels is refused (the renditions would not decode it either). */
-export const WATERMARK_IMAGE_MAX_PIXELS = 50_000_000;
+/**
+ * An image watermark beyond this many pixels is refused at upload, and not drawn by the renditions
+ * (a ladder with it fails). It is drawn at most a third of the largest rung (1280 px of 3840);
+ * 8 Mpx (32 MiB decoded with its alpha) leaves room for a logo made for print.
+ */
+export const WATERMARK_IMAGE_MAX_PIXELS = 8_000_000;
+/** The same in words, for the 422. */
+export const WATERMARK_IMAGE_MAX_MEGAPIXELS = WATERMARK_IMAGE_MAX_PIXELS / 1_000_000;
 /** What an image watermark may be, as sharp's loader names it, and the extension it is kept under. */
 export const WATERMARK_IMAGE_FORMATS: Readonly<Record<string, string>> = { png: '.png', jpeg: '.jpg', webp: '.webp', gif: '.gif' };
 

@@ -98,6 +98,43 @@ const commands: Record<string, Command> = {
       return { json: { uuid: user.uuid, email: user.email, admin: false }, text: `${user.email} is no operator any more` };
     },
   },
+  // Storage quotas (docs/security.md, Storage quota): an extension.
+  'user quota': {
+    summary: "sets a user's storage quota (stored originals plus open uploads), or gives them the service's default (STORAGE_QUOTA_BYTES) again",
+    prints: '{"uuid","email","quotaBytes"}',
+    options: {
+      email: { type: 'string', value: 'E', required: true, help: 'the user' },
+      bytes: { type: 'string', value: 'N', help: 'the quota in bytes (0: no new files)' },
+      default: { type: 'boolean', help: "the service's default again" },
+    },
+    async run(core, o) {
+      const raw = str(o, 'bytes', false);
+      if ((raw === undefined) === !o.default) throw new UsageError('give either --bytes N or --default');
+      const bytes = raw === undefined ? null : Number(raw);
+      if (bytes !== null && (!/^[0-9]+$/.test(raw!) || !Number.isSafeInteger(bytes))) throw new UsageError('--bytes must be a whole number of bytes');
+      const user = await core.users.setQuota(str(o, 'email')!, bytes);
+      return {
+        json: { uuid: user.uuid, email: user.email, quotaBytes: bytes },
+        text: bytes === null ? `${user.email} has the service's default storage quota again` : `${user.email} may store ${bytes} bytes`,
+      };
+    },
+  },
+  // The operators' switch on a photographer's mail (docs/delivery.md "Invitations"): an extension.
+  'user mail': {
+    summary: "stops (--off) or lets go (--on) the mail the service sends on a user's behalf: their invitations",
+    prints: '{"uuid","email","mail"}',
+    options: {
+      email: { type: 'string', value: 'E', required: true, help: 'the user' },
+      off: { type: 'boolean', help: 'stop it: their invitations are refused (403), nothing is sent' },
+      on: { type: 'boolean', help: 'let it go again' },
+    },
+    async run(core, o) {
+      if ((o.off === true) === (o.on === true)) throw new UsageError('give one of --off and --on');
+      const user = await core.users.setMailStopped({ email: str(o, 'email')! }, o.off === true);
+      const mail = user.mail_stopped_at === null;
+      return { json: { uuid: user.uuid, email: user.email, mail }, text: mail ? `${user.email}'s mail goes out` : `${user.email}'s mail is stopped` };
+    },
+  },
   'app revoke': {
     summary: 'revokes an application: its key signs nothing any more (within a minute in every process)',
     prints: '{"key","revoked"}',
@@ -130,7 +167,7 @@ const commands: Record<string, Command> = {
       owner: { type: 'string', value: 'EMAIL', required: true, help: 'the user who owns it' },
       urlname: { type: 'string', value: 'U', required: true, help: 'lower-case letters, digits and dashes (at most 63): /sites/U/' },
       title: { type: 'string', value: 'T', help: 'the title' },
-      hostname: { type: 'string', value: 'H', help: "the website's own host name" },
+      hostname: { type: 'string', value: 'H', help: "the website's own host name, in effect at once: no DNS proof asked" },
     },
     async run(core, o) {
       const owner = await userNamed(core, str(o, 'owner')!);
@@ -159,7 +196,7 @@ const commands: Record<string, Command> = {
   // The brand and pages of a website: an API extension (docs/website.md "Brand and pages").
   'website set': {
     summary: "a website's brand: title, tagline, logo, favicon, colours, theme, footer, contact (an extension)",
-    prints: '{"urlname","title","theme","colorScheme","accentColor","updatedAt"}',
+    prints: '{"urlname","title","theme","colorScheme","accentColor","hostname","updatedAt"}',
     options: {
       urlname: { type: 'string', value: 'U', required: true, help: 'the website' },
       title: { type: 'string', value: 'T', help: "the website's name, in its header" },
@@ -173,12 +210,13 @@ const commands: Record<string, Command> = {
       copyright: { type: 'string', value: 'TEXT', help: 'the copyright line in the footer (default "© YEAR TITLE"; "" for the default)' },
       'contact-email': { type: 'string', value: 'E', help: 'an e-mail address in the footer ("" clears it)' },
       'social-link': { type: 'string', value: 'URL', multiple: true, help: 'an http(s) address in the footer, repeat for more (at most 8); --social-link "" clears them' },
+      hostname: { type: 'string', value: 'H', help: 'the website\'s own host name, in effect at once: no DNS proof asked ("" clears it)' },
     },
     async run(core, o) {
       const [{ Params }, { brandInput }] = await Promise.all([import('../http/params.js'), import('../websites/brand.js')]);
       const p = new Params();
       const names: Record<string, string> = { 'color-scheme': 'color_scheme', 'accent-color': 'accent_color', 'contact-email': 'contact_email', 'social-link': 'social_links' };
-      for (const option of ['title', 'tagline', 'logo', 'favicon', 'color-scheme', 'accent-color', 'theme', 'credit', 'copyright', 'contact-email', 'social-link']) {
+      for (const option of ['title', 'tagline', 'logo', 'favicon', 'color-scheme', 'accent-color', 'theme', 'credit', 'copyright', 'contact-email', 'social-link', 'hostname']) {
         const v = o[option];
         for (const value of Array.isArray(v) ? v : typeof v === 'string' ? [v] : []) p.add(`website[${names[option] ?? option}]`, value);
       }
@@ -186,7 +224,7 @@ const commands: Record<string, Command> = {
       const d = await core.websites.setBrand({ operator: true }, str(o, 'urlname')!, brandInput.read(p, undefined));
       const w = d.website;
       return {
-        json: { urlname: w.urlname, title: w.title, theme: w.theme, colorScheme: w.color_scheme, accentColor: w.accent_color, updatedAt: w.updated_at },
+        json: { urlname: w.urlname, title: w.title, theme: w.theme, colorScheme: w.color_scheme, accentColor: w.accent_color, hostname: w.hostname, updatedAt: w.updated_at },
         text: `website ${w.urlname} updated: "${w.title}", theme ${w.theme}, ${w.color_scheme}${w.accent_color ? `, accent ${w.accent_color}` : ''}`,
       };
     },

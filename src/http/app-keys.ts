@@ -2,6 +2,9 @@
 import type { FastifyRequest } from 'fastify';
 import { MemoryCache } from '../ops/cache.js';
 import type { AppRow } from '../store/schema.js';
+
+/** An application with its owner's state: one a photographer made stops while they are disabled. */
+export type KeyedApp = AppRow & { owner_disabled_at?: string | null };
 import { ApiError } from './errors.js';
 import { parseTimestamp, SIGNATURE_WINDOW_MS, signatureMatches } from './signing.js';
 
@@ -13,18 +16,18 @@ const CACHE_ENTRIES = 10_000;
 
 /** Where applications are kept (src/apps/repository.ts). */
 export interface AppLookup {
-  byKey(apiKey: string): Promise<AppRow | undefined>;
+  byKey(apiKey: string): Promise<KeyedApp | undefined>;
 }
 
 export class AppKeys {
-  private readonly cache = new MemoryCache<string, { app: AppRow | undefined }>({ entries: CACHE_ENTRIES, ttlMs: CACHE_MS });
+  private readonly cache = new MemoryCache<string, { app: KeyedApp | undefined }>({ entries: CACHE_ENTRIES, ttlMs: CACHE_MS });
   private lastTimestamp = '';
   private lastParsed: number | undefined;
 
   constructor(private readonly apps: AppLookup) {}
 
   /** The cached answer for a key, or undefined when it must be looked up. */
-  cached(apiKey: string): { app: AppRow | undefined } | undefined {
+  cached(apiKey: string): { app: KeyedApp | undefined } | undefined {
     return this.cache.get(apiKey);
   }
 
@@ -33,8 +36,13 @@ export class AppKeys {
     this.cache.delete(apiKey);
   }
 
+  /** Forgets the applications of one owner (disabled or enabled in this process). Other processes keep their copy up to CACHE_MS. */
+  forgetOwner(ownerId: number): void {
+    this.cache.deleteWhere((v) => v.app?.owner_id === ownerId);
+  }
+
   /** Reads the key from the database and remembers the answer. */
-  private async load(apiKey: string): Promise<AppRow | undefined> {
+  private async load(apiKey: string): Promise<KeyedApp | undefined> {
     const app = await this.apps.byKey(apiKey);
     this.cache.set(apiKey, { app }, app ? CACHE_MS : UNKNOWN_CACHE_MS);
     return app;
@@ -71,8 +79,10 @@ export class AppKeys {
     return this.lastParsed;
   }
 
-  private check(req: FastifyRequest, app: AppRow | undefined, signature: string, timestamp: string, now: number): AppRow {
+  private check(req: FastifyRequest, app: KeyedApp | undefined, signature: string, timestamp: string, now: number): AppRow {
     if (!app) throw new ApiError('unknown_api_key');
+    // A photographer's own application stops with its owner (the signature is not even checked: nothing to learn).
+    if (app.owner_disabled_at) throw new ApiError('forbidden', "this application's owner is disabled: it signs nothing until the operator enables the account again");
     const at = this.parsed(timestamp);
     if (at === undefined) {
       throw new ApiError('timestamp_invalid');

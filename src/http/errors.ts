@@ -38,6 +38,7 @@ const CATALOGUE = {
   invalid_parameter: { status: 422, message: 'invalid parameter' },
   missing_parameter: { status: 422, message: 'a required parameter is missing' },
   unprocessable: { status: 422, message: 'the request cannot be processed' },
+  quota_exceeded: { status: 422, message: "the file does not fit in the account's storage quota" },
   rate_limited: { status: 429, message: 'too many requests' },
   login_throttled: { status: 429, message: 'too many failed logins' },
   headers_too_large: { status: 431, message: 'request headers are too large' },

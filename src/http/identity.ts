@@ -25,5 +25,6 @@ export interface RateSubject {
  */
 export interface Authentication<C extends RateSubject = RateSubject> {
   claim(cookieHeader: string | undefined, authorization: string | undefined): C | Promise<C>;
-  identify(claim: C, address: string): Identity | Promise<Identity>;
+  /** `boundTo`: the only user the signing application may act for (a photographer's own application), else null. */
+  identify(claim: C, address: string, boundTo?: number | null): Identity | Promise<Identity>;
 }

@@ -6,7 +6,7 @@
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 
 export interface LimiterOptions {
-  /** Names the counter in the store (Redis: `mps:<keyPrefix>:<key>`). */
+  /** Names the counter in the store (Redis: `<REDIS_PREFIX><keyPrefix>:<key>`, `mps:` unless configured). */
   keyPrefix: string;
   /** Points a key may take per window. */
   points: number;
@@ -106,7 +106,8 @@ function longest(results: readonly Taken[]): Taken {
 }
 
 // ioredis is loaded only when Redis is used: it weighs ~28 MiB of memory in every process.
-export async function createLimiterFactory(redisUrl?: string): Promise<LimiterFactory> {
+/** `prefix` starts every counter's key in Redis (REDIS_PREFIX). */
+export async function createLimiterFactory(redisUrl?: string, prefix = 'mps:'): Promise<LimiterFactory> {
   if (!redisUrl) {
     return {
       create: ({ keyPrefix, points, durationSeconds }, onStoreError = ignore) =>
@@ -121,7 +122,7 @@ export async function createLimiterFactory(redisUrl?: string): Promise<LimiterFa
   });
   return {
     create: ({ keyPrefix, points, durationSeconds }, onStoreError = ignore) =>
-      new Limiter(new RateLimiterRedis({ storeClient: client, keyPrefix: `mps:${keyPrefix}`, points, duration: durationSeconds }), points, onStoreError),
+      new Limiter(new RateLimiterRedis({ storeClient: client, keyPrefix: `${prefix}${keyPrefix}`, points, duration: durationSeconds }), points, onStoreError),
     close: async () => {
       await client.quit().catch(() => client.disconnect());
     },

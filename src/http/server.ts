@@ -188,7 +188,7 @@ export function createHttpServer(deps: HttpDeps): HttpServer {
     const claimed = authenticator.claim(req.headers.cookie, req.headers.authorization);
     const claim = claimed instanceof Promise ? await claimed : claimed;
     if (rateLimit) await applyRate(rateLimit, claim.rateUser ? `${app.api_key}:user:${claim.rateUser.id}` : `${app.api_key}:addr:${req.ip}`, reply);
-    const identified = authenticator.identify(claim, req.ip);
+    const identified = authenticator.identify(claim, req.ip, app.owner_id);
     const identity = identified instanceof Promise ? await identified : identified;
     req.identity = identity;
     if (identity.setCookie) reply.header('set-cookie', identity.setCookie);

@@ -17,8 +17,12 @@ export const MAX_MESSAGE_LENGTH = 2000;
 export const DEFAULT_INVITATION_TTL_SECONDS = 7 * 24 * 3600;
 /** Invitations one owner may send per hour by default (INVITATIONS_PER_HOUR): a photographer's day, not a spam cannon. */
 export const DEFAULT_INVITATIONS_PER_HOUR = 100;
-/** The per-owner counter of the limiter store. */
-export const invitationLimit = (perHour: number) => ({ keyPrefix: 'invitations-owner', points: perHour, durationSeconds: 3600 });
+/** The counters of the limiter store: per owner and hour, per recipient and day (every owner together), per day for the service. */
+export const invitationLimits = (perHour: number, perRecipientPerDay: number, perDay: number) => ({
+  owner: { keyPrefix: 'invitations-owner', points: perHour, durationSeconds: 3600 },
+  recipient: { keyPrefix: 'invitations-recipient', points: perRecipientPerDay, durationSeconds: 86_400 },
+  service: { keyPrefix: 'invitations-service', points: perDay, durationSeconds: 86_400 },
+});
 
 /** Makes the sign-in link of an invitation (the website's VisitorLinks). */
 export interface InvitationLinks {
@@ -29,10 +33,25 @@ export interface InvitationLinks {
 /** What the invitation mail says (src/mail/messages.tsx writes it). */
 export type InvitationMail = InvitationMailContent;
 
-/** A counter per owner (a Limiter of the limiter store, made by the composition root). */
+/** A counter (a Limiter of the limiter store, made by the composition root). */
 export interface InvitationThrottle {
-  take(key: string): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number }>;
+  take(key: string): Promise<{ ok: true; left?: unknown } | { ok: false; retryAfterSeconds: number }>;
+  giveBack(key: string): Promise<void>;
 }
+
+/** The three counters an invitation takes from (invitationLimits). */
+export interface InvitationThrottles {
+  owner: InvitationThrottle;
+  recipient: InvitationThrottle;
+  service: InvitationThrottle;
+}
+
+/** Why each counter refuses. */
+const REFUSALS: Record<keyof InvitationThrottles, (minutes: number) => string> = {
+  owner: (m) => `too many invitations this hour: try again in ${m} min`,
+  recipient: (m) => `this address received as many invitations as it may today: try again in ${m} min`,
+  service: (m) => `the service sent as many invitations as it may today: try again in ${m} min`,
+};
 
 /** Sends the mail (the visitors' mailer): starts sending, never throws (failures are logged). */
 export type SendInvitation = (mail: InvitationMail) => void;
@@ -62,15 +81,19 @@ export class InvitationsService {
       send: SendInvitation;
       activity: Pick<ActivityService, 'record'>;
       ttlSeconds: number;
-      /** Per owner; none on the admin command line (the operator is trusted). */
-      limiter?: InvitationThrottle;
+      /** Per owner, per recipient, per day; none on the admin command line (the operator is trusted). */
+      limiters?: InvitationThrottles;
+      /** Whether an operator stopped the user's mail (`admin user mail --off`); not asked on the admin command line. */
+      mailStopped?: (userId: number) => Promise<boolean>;
     },
   ) {}
 
   /**
    * Invites `email` to the gallery: its access-list entry (read, and the downloads asked for)
    * when it has none, a sign-in link to the gallery, the mail. 404 for a gallery the user may not
-   * manage; 422 for a bad address or message; 429 past the owner's invitations of the hour (INVITATIONS_PER_HOUR).
+   * manage; 422 for a bad address or message; 403 when an operator stopped the user's mail; 429
+   * past the owner's invitations of the hour (INVITATIONS_PER_HOUR), the address's of the day
+   * (INVITATIONS_PER_RECIPIENT_PER_DAY) or the service's of the day (INVITATIONS_PER_DAY).
    */
   async invite(user: Pick<UserRow, 'id'>, galleryUuid: string, input: InvitationInput): Promise<Invitation> {
     // What the user may not manage is a 404 whatever the rest of the request.
@@ -80,16 +103,30 @@ export class InvitationsService {
     if (!email) throw invalid('invitation[email] must be an e-mail address');
     const message = messageOf(input.message);
     const rights: ClientRights = { compDownload: input.comp ?? false, hiresDownload: input.hires ?? false };
-    if (this.deps.limiter) {
-      const taken = await this.deps.limiter.take(String(user.id));
-      if (!taken.ok) throw new ApiError('rate_limited', `too many invitations this hour: try again in ${Math.ceil(taken.retryAfterSeconds / 60)} min`, { retryAfter: taken.retryAfterSeconds });
-    }
+    if (this.deps.mailStopped && (await this.deps.mailStopped(user.id))) throw new ApiError('forbidden', "the operator stopped this account's mail: invitations are not sent; ask the operator of the service");
+    if (this.deps.limiters) await take(this.deps.limiters, { owner: String(user.id), recipient: email, service: 'all' });
     const created = await this.deps.clients.ensure(gallery, email, rights);
     const link = await this.deps.links.invitation(gallery.websiteUuid, email, gallery.fullUrlPath, this.deps.ttlSeconds);
     this.deps.send({ to: email, siteTitle: link.siteTitle, galleryName: gallery.name, url: link.url, days: Math.max(1, Math.round(this.deps.ttlSeconds / 86_400)), message });
     this.deps.activity.record({ gallery: gallery.id, client: { email, verified: false }, kind: 'invited' });
     return { email, galleryUuid: gallery.uuid, entryCreated: created, expiresAt: link.expiresAt, link: link.url };
   }
+}
+
+/**
+ * Takes one from each counter at once; when one refuses, what the others took is given back
+ * (nothing was sent) and the refusal names the counter, with the longest wait.
+ */
+async function take(limiters: InvitationThrottles, keys: Record<keyof InvitationThrottles, string>): Promise<void> {
+  const names = Object.keys(keys) as Array<keyof InvitationThrottles>;
+  const taken = await Promise.all(names.map((n) => limiters[n].take(keys[n])));
+  let worst: { name: keyof InvitationThrottles; seconds: number } | undefined;
+  taken.forEach((t, i) => {
+    if (!t.ok && (!worst || t.retryAfterSeconds > worst.seconds)) worst = { name: names[i], seconds: t.retryAfterSeconds };
+  });
+  if (!worst) return;
+  await Promise.all(names.map((n, i) => (taken[i].ok && taken[i].left !== undefined ? limiters[n].giveBack(keys[n]) : undefined)));
+  throw new ApiError('rate_limited', REFUSALS[worst.name](Math.ceil(worst.seconds / 60)), { retryAfter: worst.seconds });
 }
 
 /** The message as plain text: line breaks kept, other control characters dropped, bounded. */

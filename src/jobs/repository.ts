@@ -140,7 +140,7 @@ export class JobsRepository {
    * nothing running, and the newcomers' runner then runs one more of that
    * owner's jobs (once; each job is still claimed by one runner only).
    */
-  async claim(workerId: string, leaseSeconds: number, lane: Lane, only: ClaimScope = 'any'): Promise<JobRow | undefined> {
+  async claim(workerId: string, leaseSeconds: number, lane: Lane, only: ClaimScope = 'any', db: Db = this.db): Promise<JobRow | undefined> {
     const now = nowIso();
     const n = LANE_NUMBER[lane];
     const free = sql`lane = ${n} AND ${PENDING} AND (locked_until IS NULL OR locked_until < ${now})`;
@@ -150,7 +150,7 @@ export class JobsRepository {
       : sql<{ id: number }>`SELECT id FROM (SELECT id, owner_id FROM jobs WHERE ${free} ORDER BY turn, id LIMIT ${NEWCOMER_WINDOW}) AS front
           WHERE ${nothingRunning(n, now)}
           LIMIT 1`
-    ).execute(this.db);
+    ).execute(db);
     if (candidate.rows.length === 0) return undefined;
     const skipLocked = this.store.dialect === 'postgres' ? sql`FOR UPDATE SKIP LOCKED` : sql``;
     // The newcomers' runner looks at the front of the line only (NEWCOMER_WINDOW jobs): a bounded read
@@ -169,8 +169,40 @@ export class JobsRepository {
       UPDATE jobs SET state = 'running', locked_by = ${workerId}, locked_until = ${leaseUntil(leaseSeconds)},
         attempts = attempts + 1, started_at = COALESCE(started_at, ${now}), updated_at = ${now}
       WHERE id = (${pick})
-      RETURNING *`.execute(this.db);
+      RETURNING *`.execute(db);
     return result.rows[0];
+  }
+
+  /**
+   * The end of a turn (a chunk committed, the job not finished): gives the
+   * job back and claims the next job of the lane, in one transaction, so the
+   * job is never without a lease should the process die in between. The next
+   * job may be the same one (no other owner waits before its new turn). The
+   * job given back loses the attempt its next claim adds: a turn is no new
+   * attempt. Does nothing but claim when the lease was lost meanwhile.
+   */
+  async passTurn(jobId: number, workerId: string, leaseSeconds: number, lane: Lane, only: ClaimScope = 'any'): Promise<JobRow | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('jobs')
+        .set((eb) => ({ locked_by: null, locked_until: null, attempts: eb('attempts', '-', 1) }))
+        .where('id', '=', jobId)
+        .where('locked_by', '=', workerId)
+        .execute();
+      return this.claim(workerId, leaseSeconds, lane, only, trx);
+    });
+  }
+
+  /** Extends the lease of a job the worker holds (the heartbeat of a long chunk); false when it was lost. */
+  async renew(jobId: number, workerId: string, leaseSeconds: number): Promise<boolean> {
+    const r = await this.db
+      .updateTable('jobs')
+      .set({ locked_until: leaseUntil(leaseSeconds) })
+      .where('id', '=', jobId)
+      .where('locked_by', '=', workerId)
+      .where('state', '=', 'running')
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
   }
 
   /**
@@ -230,13 +262,16 @@ export class JobsRepository {
    * still `workerId`'s and the cursor still at `cursor` (and renews the lease),
    * runs `work` in the transaction's unit of work, then moves the cursor as
    * `work` says; the chunk that reaches `total` finishes the job. So a chunk's
-   * work and its cursor move commit together or not at all. Throws LeaseLost,
+   * work and its cursor move commit together or not at all. A chunk is one
+   * turn: one that leaves work moves the job one turn later (and the owner's
+   * later jobs of the lane with it, so that they keep their order), still
+   * leased to the worker, which then passes the turn (passTurn). Throws LeaseLost,
    * having done nothing, when the lease was taken over. `committed` runs what
    * `work` left for after the commit: the worker calls it, so that its failure
    * is not taken for the chunk's.
    */
   async runChunk<T>(
-    job: Pick<JobRow, 'id' | 'total'>,
+    job: Pick<JobRow, 'id' | 'total' | 'owner_id' | 'lane' | 'turn'>,
     workerId: string,
     cursor: number,
     leaseSeconds: number,
@@ -269,6 +304,10 @@ export class JobsRepository {
         }))
         .where('id', '=', job.id)
         .execute();
+      if (!last) {
+        await sql`UPDATE jobs SET turn = turn + 1
+          WHERE owner_id = ${job.owner_id} AND lane = ${job.lane} AND ${PENDING} AND turn >= ${job.turn}`.execute(trx);
+      }
       return value;
     });
     return { value, committed };

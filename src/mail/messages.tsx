@@ -76,16 +76,28 @@ export interface InvitationMailContent {
   message: string | undefined;
 }
 
+/** The subject of every invitation: the service's words, never a photographer's (a subject is what a spammer would want). */
+export const INVITATION_SUBJECT = 'An invitation to see photos';
+
+/**
+ * A photographer's text with its addresses written as text no mail program makes a link of:
+ * `https[:]//example[.]com`, `www[.]example[.]com`, `ann@example[.]com`. Only the service's own
+ * link is a link in an invitation.
+ */
+export function defang(text: string): string {
+  return text.replace(/\b([a-z][a-z0-9+.-]*):\/\//gi, '$1[:]//').replace(/\b(?:[a-z0-9-]+\.)+[a-z][a-z0-9-]*[a-z0-9]\b/gi, (host) => host.replace(/\./g, '[.]'));
+}
+
 /** An invitation (docs/delivery.md "Invitations"): the photographer's message, then the gallery's sign-in link. */
 export function invitationMessage(m: InvitationMailContent): MailMessage {
   const title = oneLine(m.siteTitle);
   const gallery = oneLine(m.galleryName);
   const validity = m.days === 1 ? '1 day' : `${m.days} days`;
-  const lines = m.message ? m.message.split('\n') : [];
+  const lines = m.message ? defang(m.message).split('\n') : [];
   const works = `It works once, within ${validity}; afterwards you may ask the website for a new link with this address.`;
   return message(
     m.to,
-    `${title}: ${gallery}`,
+    INVITATION_SUBJECT,
     [...(lines.length ? [...lines, '', '---', ''] : []), `You are invited to see "${gallery}" on ${title}. Open this link to sign in:`, '', m.url, '', works],
     <>
       {gallery} on {title}

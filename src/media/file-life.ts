@@ -149,8 +149,13 @@ export class FileLife {
     const { medias, renditions, uploads, deletions } = this.repos;
     const keys: Array<string | null> = [];
     let deleted = 0;
-    for (let i = 0; i < ids.length; i += DELETE_IDS) {
-      const present = await medias.lockOwned(unit.db, ownerId, ids.slice(i, i + DELETE_IDS));
+    // Every media locked (lowest id first) before the first chunk writes its owner's stamp: the
+    // lock order of src/store/stamp-locks.ts. Locking each chunk after the one before had taken the
+    // stamp met an update holding a later chunk's media and waiting for that stamp (a deadlock).
+    const sorted = [...new Set(ids)].sort((a, b) => a - b);
+    const chunks: Array<Array<{ id: number; storage_key: string | null }>> = [];
+    for (let i = 0; i < sorted.length; i += DELETE_IDS) chunks.push(await medias.lockOwned(unit.db, ownerId, sorted.slice(i, i + DELETE_IDS)));
+    for (const present of chunks) {
       if (present.length === 0) continue;
       const presentIds = present.map((m) => m.id);
       // Read before the rows cascade away with the medias.

@@ -108,11 +108,11 @@ export class MediaRepository {
   }
 
   /** The owner's live medias whose content probe is one of `probes` (at most a few hundred per call). */
-  byProbes(ownerId: number, probes: readonly string[]): Promise<Array<{ uuid: string; content_probe: string | null; file_size: number | null }>> {
+  byProbes(ownerId: number, probes: readonly string[]): Promise<Array<{ uuid: string; content_probe: string | null; file_size: number | null; storage_key: string | null }>> {
     if (probes.length === 0) return Promise.resolve([]);
     return this.db
       .selectFrom('medias')
-      .select(['uuid', 'content_probe', 'file_size'])
+      .select(['uuid', 'content_probe', 'file_size', 'storage_key'])
       .where('owner_id', '=', ownerId)
       .where('status', '=', 'live')
       .where('content_probe', 'in', probes)
@@ -301,7 +301,10 @@ export class MediaRepository {
    */
   async deleteNeverLive(trx: Db, ids: readonly number[]): Promise<{ count: number; keys: Array<string | null> }> {
     if (ids.length === 0) return { count: 0, keys: [] };
-    const doomed = await trx.selectFrom('medias').select(['id', 'storage_key']).where('id', 'in', ids).where('status', '=', 'pending').execute();
+    // Locked before the covers' clearing takes the owners' stamps (src/store/stamp-locks.ts): an
+    // update holding one of them waits for its stamp, and the sweep must not hold that stamp then.
+    const q = trx.selectFrom('medias').select(['id', 'storage_key']).where('id', 'in', ids).where('status', '=', 'pending').orderBy('id');
+    const doomed = await (this.dialect === 'postgres' ? q.forUpdate() : q).execute();
     if (doomed.length === 0) return { count: 0, keys: [] };
     const doomedIds = doomed.map((m) => m.id);
     await this.membership.forgetMedias(trx, doomedIds);

@@ -16,6 +16,7 @@ import type { JobRow, MediaRow, UserRow } from '../store/schema.js';
 import type { Unit } from '../store/unit-of-work.js';
 import { ObjectGone } from '../storage/backend.js';
 import { sanitizeFileName } from '../uploads/file-names.js';
+import { isWholeProbe } from '../uploads/probe.js';
 import type { UploadCompletion, UploadDeclaration, UploadStep } from '../uploads/input.js';
 import { ListMemo } from './list-memo.js';
 import { endsTheUpload, notArrived, type IncomingFile, type StoredSource, type UploadInstructions, type UploadsService, type VerifiedFile } from '../uploads/service.js';
@@ -30,6 +31,9 @@ export type { GroupScope, MediaRecord, MediaRelations, MediaScope } from './repo
 export const BATCH_JOB_KIND = 'media_batch_update';
 /** Probes per lookup of duplicates: under every database's bound-parameter limit. */
 const PROBES_PER_QUERY = 500;
+
+/** Stored files read to confirm a sampled probe's match (several medias of one file are rare). */
+const DIGEST_CANDIDATES = 3;
 
 /** Ids per statement of a batch chunk, whatever JOB_CHUNK_SIZE is: far below every database's variable limit. */
 const APPLY_IDS = 500;
@@ -229,13 +233,32 @@ export class MediaService {
    */
   async duplicates(user: User, files: ReadonlyArray<{ size: number; probe: string }>): Promise<Map<string, string>> {
     const found = new Map<string, string>();
-    const probes = [...new Set(files.map((f) => f.probe))];
+    // Only a whole-file probe proves a duplicate before the bytes are here (duplicateOf checks a sampled one).
+    const probes = [...new Set(files.map((f) => f.probe).filter(isWholeProbe))];
     for (let i = 0; i < probes.length; i += PROBES_PER_QUERY) {
       for (const row of await this.repo.byProbes(user.id, probes.slice(i, i + PROBES_PER_QUERY))) {
         if (row.content_probe !== null && row.file_size !== null) found.set(`${Number(row.file_size)}/${row.content_probe}`, row.uuid);
       }
     }
     return found;
+  }
+
+  /**
+   * The user's live media holding the same file as one received (its size and content probe), if
+   * any: a whole-file probe's match is that file; a sampled one's (over 32 MiB: size, head and
+   * tail) only when every byte is the same too, `digest` giving the received file's SHA-256
+   * (asked once, and only on such a match). At most DIGEST_CANDIDATES stored files are read.
+   */
+  async duplicateOf(user: User, file: { size: number; probe: string }, digest: () => Promise<string>): Promise<string | undefined> {
+    const candidates = (await this.repo.byProbes(user.id, [file.probe])).filter((r) => r.file_size !== null && Number(r.file_size) === file.size);
+    if (isWholeProbe(file.probe)) return candidates[0]?.uuid;
+    let received: string | undefined;
+    for (const c of candidates.slice(0, DIGEST_CANDIDATES)) {
+      if (!c.storage_key) continue;
+      received ??= await digest();
+      if ((await this.uploads.digestOf(c.storage_key, file.size)) === received) return c.uuid;
+    }
+    return undefined;
   }
 
   /** DELETE /medias/<uuid>.xml: the row, its relations and its pending upload; its files recorded for deletion, then removed. Returns its UUID. */
@@ -416,7 +439,7 @@ export class MediaService {
   private async takeUpload(media: MediaRow, upload: CreateMediaInput['upload'], request?: IncomingMessage): Promise<UploadOutcome> {
     if ('direct' in upload) return { step: 'received', file: await this.receiveDirect(media, upload.direct, request) };
     if ('stored' in upload) {
-      const file = await this.uploads.takeStored({ id: media.id, uuid: media.uuid, fileName: media.file_name }, upload.stored, upload.contentProbe);
+      const file = await this.uploads.takeStored({ id: media.id, uuid: media.uuid, owner_id: media.owner_id, fileName: media.file_name }, upload.stored, upload.contentProbe);
       await this.publish(media.id, file);
       return { step: 'received', file: { fileName: file.fileName, mimeType: file.mimeType, size: file.size } };
     }
@@ -474,7 +497,7 @@ export class MediaService {
 
   /** A direct upload: the file part is the media's new file. */
   private async receiveDirect(media: MediaRow, part: IncomingFile, request?: IncomingMessage): Promise<StoredFile> {
-    const file = await this.uploads.receiveDirect({ id: media.id, uuid: media.uuid, fileName: media.file_name }, part, request);
+    const file = await this.uploads.receiveDirect({ id: media.id, uuid: media.uuid, owner_id: media.owner_id, fileName: media.file_name }, part, request);
     await this.publish(media.id, file);
     return { fileName: file.fileName, mimeType: file.mimeType, size: file.size };
   }

@@ -1,8 +1,8 @@
 // The one in-process cache of the service: lru-cache, with the rules every
 // cache here keeps written once: a bound on its entries (and on their size in
 // all where they vary), an expiry, and "off" meaning off. Sessions, API keys,
-// the website's pages, the /files answers, unknown sign-in links and SQLite's
-// prepared statements are kept in one each; the page memos of galleries and
+// the website's pages, the /files answers, unknown sign-in links, unknown host
+// names and SQLite's prepared statements are kept in one each; the page memos of galleries and
 // lists in a StampedMemo (below).
 import { LRUCache } from 'lru-cache';
 

@@ -27,8 +27,10 @@ export function localExclusive(): Exclusive {
   };
 }
 
-/** `ttlMs`: how long a lock outlives a holder that died without releasing it. */
-export async function redisExclusive(redisUrl: string, ttlMs = 60_000): Promise<Exclusive> {
+/** `ttlMs`: how long a lock outlives a holder that died without releasing it; `prefix` starts its key (REDIS_PREFIX). */
+export async function redisExclusive(redisUrl: string, opts: { ttlMs?: number; prefix?: string } = {}): Promise<Exclusive> {
+  const ttlMs = opts.ttlMs ?? 60_000;
+  const prefix = opts.prefix ?? 'mps:';
   const { Redis } = await import('ioredis');
   const client = new Redis(redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false });
   client.on('error', () => {
@@ -36,7 +38,7 @@ export async function redisExclusive(redisUrl: string, ttlMs = 60_000): Promise<
   });
   return {
     async run(name, work) {
-      const key = `mps:lock:${name}`;
+      const key = `${prefix}lock:${name}`;
       const token = randomBytes(16).toString('hex');
       const got = await client.set(key, token, 'PX', ttlMs, 'NX');
       if (got !== 'OK') return false;

@@ -32,6 +32,8 @@ export class Metrics {
   private readonly rateLimited: Counter;
   private readonly uploadBytes: Counter;
   private readonly jobChunks: Histogram<'kind' | 'outcome'>;
+  private readonly jobPrepares: Histogram<'kind' | 'outcome'>;
+  private readonly watermarkDecodes: Counter;
 
   constructor(sources: MetricsSources = {}) {
     const registers = [this.registry];
@@ -41,6 +43,9 @@ export class Metrics {
     this.rateLimited = new Counter({ name: 'mps_rate_limited_total', help: 'Requests refused by the rate limit or the login throttle (429)', registers });
     this.uploadBytes = new Counter({ name: 'mps_upload_bytes_total', help: 'Bytes of file bodies received (uploads through the service)', registers });
     this.jobChunks = new Histogram({ name: 'mps_job_chunk_duration_seconds', help: 'Duration of one job chunk by job kind', labelNames: ['kind', 'outcome'], buckets: LATENCY_BUCKETS, registers });
+    // The slow step before a chunk's transaction (a rendition ladder, ffmpeg runs): its count is the ladders this process made.
+    this.jobPrepares = new Histogram({ name: 'mps_job_prepare_duration_seconds', help: 'Duration of the slow step of a job chunk (renditions: the ladder) by job kind', labelNames: ['kind', 'outcome'], buckets: [...LATENCY_BUCKETS, 60, 120], registers });
+    this.watermarkDecodes = new Counter({ name: 'mps_watermark_image_decodes_total', help: 'Watermark images decoded by the rendition ladders (one per ladder that draws one)', registers });
     const { queue, pool } = sources;
     if (queue) {
       // One query serves both gauges of a scrape.
@@ -101,17 +106,17 @@ export class Metrics {
 
   /** A job handler's chunk, timed. */
   timeChunk<T>(kind: string, run: () => Promise<T>): Promise<T> {
-    const end = this.jobChunks.startTimer({ kind });
-    return run().then(
-      (v) => {
-        end({ outcome: 'done' });
-        return v;
-      },
-      (err: unknown) => {
-        end({ outcome: 'failed' });
-        throw err;
-      },
-    );
+    return timed(this.jobChunks, kind, run);
+  }
+
+  /** A watermark image was decoded (src/renditions/ladder.ts). */
+  watermarkDecoded(): void {
+    this.watermarkDecodes.inc();
+  }
+
+  /** A job handler's slow step before its chunk, timed. */
+  timePrepare<T>(kind: string, run: () => Promise<T>): Promise<T> {
+    return timed(this.jobPrepares, kind, run);
   }
 
   /** GET /metrics on the API port, answered only with `Authorization: Bearer <token>`. */
@@ -156,3 +161,18 @@ export class Metrics {
 function isFileBody(contentType: string | undefined): boolean {
   return contentType !== undefined && !contentType.startsWith('application/x-www-form-urlencoded');
 }
+
+function timed<T>(histogram: Histogram<'kind' | 'outcome'>, kind: string, run: () => Promise<T>): Promise<T> {
+  const end = histogram.startTimer({ kind });
+  return run().then(
+    (v) => {
+      end({ outcome: 'done' });
+      return v;
+    },
+    (err: unknown) => {
+      end({ outcome: 'failed' });
+      throw err;
+    },
+  );
+}
+

@@ -2,12 +2,14 @@
 // (EXIF orientation applied, converted to sRGB, shrunk on load to at most
 // the largest rung) into a raw buffer, then each rung resized from that
 // buffer and encoded, one rung at a time to bound memory. Metadata is
-// stripped except copyright and author. A watermark goes on the public sizes
-// from WATERMARK_FROM up; never on the small ones (nor on the original, which
-// is never touched). Before the decode, the format sharp's loader finds in
-// the bytes must be one the caller accepts (never SVG, PDF or ImageMagick),
-// and the whole ladder has a wall-clock bound (sharp's timeout on every
-// pipeline): a picture that cannot be made in time fails, it is not retried.
+// stripped except copyright and author. A watermark (an image decoded once
+// per ladder) goes on the public sizes from WATERMARK_FROM up; never on the
+// small ones (nor on the original, which is never touched). Before the
+// decode, the format sharp's loader finds in the bytes must be one the caller
+// accepts (never SVG, PDF or ImageMagick) and the header's size within the
+// format's pixel limit, and the whole ladder has a wall-clock bound (sharp's
+// timeout on every pipeline): a picture that cannot be made in time fails, it
+// is not retried.
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { WATERMARK_IMAGE_MAX_PIXELS, WATERMARK_TEXT_MAX, type WatermarkPosition } from '../artists/watermark-rules.js';
@@ -19,6 +21,15 @@ export const RUNGS = [320, 640, 1280, 2048, 3840] as const;
 export const WATERMARK_FROM = 1280;
 /** Pictures beyond this many pixels are refused (a decompression bomb, not a photo). */
 export const MAX_INPUT_PIXELS = 200_000_000;
+/**
+ * The limit of every format but JPEG, the one libvips shrinks on load (it decodes a 200 Mpx JPEG at
+ * a half or a quarter). Other decoders may hold the whole picture (an interlaced PNG of 96 Mpx
+ * grows the process by 326 MiB), and take seconds more: 40 Mpx holds an 8K video frame, a
+ * 36 Mpx camera's TIFF, and about 160 MiB decoded whole.
+ */
+export const MAX_FULL_DECODE_PIXELS = 40_000_000;
+/** The formats (sharp's names) libvips shrinks on load. */
+const SHRINK_ON_LOAD = new Set(['jpeg']);
 
 export type RenditionFormat = 'webp' | 'jpeg' | 'avif';
 const MIME: Record<RenditionFormat, string> = { webp: 'image/webp', jpeg: 'image/jpeg', avif: 'image/avif' };
@@ -47,6 +58,8 @@ export interface LadderOptions {
   accept: ReadonlySet<string>;
   /** Wall-clock bound of the whole ladder, in seconds (decode, watermarks, every rung). */
   timeoutSeconds: number;
+  /** Called at each decode of a watermark image (metrics). */
+  onWatermarkDecode?: () => void;
 }
 
 /** The media's watermark cannot be read or drawn. */
@@ -57,6 +70,9 @@ export class FormatMismatch extends Error {}
 
 /** The ladder did not finish within its time bound. */
 export class LadderTimedOut extends Error {}
+
+/** The picture has more pixels than its format may have (MAX_INPUT_PIXELS, MAX_FULL_DECODE_PIXELS). */
+export class TooManyPixels extends Error {}
 
 /** Never decoded, whatever a caller accepts: markup (librsvg), documents (poppler/pdfium), ImageMagick's coders. */
 const NEVER_DECODED = new Set(['svg', 'pdf', 'magick']);
@@ -122,10 +138,18 @@ async function ladder(input: string | Buffer, options: LadderOptions, emit: (fil
   const formats = options.formats ?? ['webp', 'jpeg'];
   const maxRung = RUNGS[RUNGS.length - 1];
   // libvips picks its loader from the content, not from our type: read the header first, decode only what was accepted.
-  const { format } = await sharp(input, { failOn: 'none' }).metadata();
+  const { format, width, height } = await sharp(input, { failOn: 'none' }).metadata();
   if (NEVER_DECODED.has(format) || !options.accept.has(format)) throw new FormatMismatch('the file is not the type it was accepted as');
+  // From the header, before any pixel is decoded; libvips' own limit below says the same of what it reads.
+  const limit = SHRINK_ON_LOAD.has(format) ? MAX_INPUT_PIXELS : MAX_FULL_DECODE_PIXELS;
+  if (width !== undefined && height !== undefined && width * height > limit) {
+    throw new TooManyPixels(
+      `the picture has more than ${limit / 1_000_000} megapixels (${width} × ${height}); ` +
+        `a JPEG may have up to ${MAX_INPUT_PIXELS / 1_000_000}, other formats ${MAX_FULL_DECODE_PIXELS / 1_000_000}`,
+    );
+  }
   // The one decode: shrink-on-load does most of the work for JPEG.
-  const { data, info } = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error', sequentialRead: true })
+  const { data, info } = await sharp(input, { limitInputPixels: limit, failOn: 'error', sequentialRead: true })
     .timeout(timeout())
     .rotate()
     .resize(maxRung, maxRung, { fit: 'inside', withoutEnlargement: true })
@@ -135,14 +159,21 @@ async function ladder(input: string | Buffer, options: LadderOptions, emit: (fil
   const raw = { width: info.width, height: info.height, channels: info.channels };
   const rungs = rungsFor(raw.width, raw.height);
   const exif = exifOf(options);
-  for (const [i, rung] of rungs.entries()) {
-    const watermarked = options.watermark !== undefined && rung.longEdge >= WATERMARK_FROM;
-    const overlay = watermarked
-      ? await watermarkOverlay(options.watermark!, rung.width, rung.height).catch(() => {
-          // Never publish the large sizes unprotected: the ladder fails instead.
-          throw new WatermarkFailed('the watermark could not be applied');
-        })
+  // Never publish the large sizes unprotected: a watermark that cannot be read or drawn fails the
+  // ladder. Over the time bound, it is the ladder's timeout that says so.
+  const unprotected = (err: unknown): never => {
+    if (err instanceof LadderTimedOut || (err instanceof Error && /^timeout\b/i.test(err.message))) throw err;
+    throw new WatermarkFailed('the watermark could not be applied');
+  };
+  // The watermark image is decoded once, at the size of its largest use, within the ladder's bound.
+  const largest = rungs[rungs.length - 1]!;
+  const mark =
+    options.watermark !== undefined && largest.longEdge >= WATERMARK_FROM
+      ? await loadMark(options.watermark, largest.width, largest.height, timeout, options.onWatermarkDecode).catch(unprotected)
       : undefined;
+  for (const [i, rung] of rungs.entries()) {
+    const watermarked = mark !== undefined && rung.longEdge >= WATERMARK_FROM;
+    const overlay = watermarked ? await watermarkOverlay(options.watermark!, mark, rung.width, rung.height, timeout).catch(unprotected) : undefined;
     const name = options.name ? options.name(rung.longEdge, i === rungs.length - 1) : String(rung.longEdge);
     for (const format of formats) {
       let img: Sharp = sharp(data, { raw }).timeout(timeout()).resize(rung.width, rung.height, { fit: 'fill' });
@@ -190,29 +221,50 @@ const POSITION_GRAVITY: Record<WatermarkPosition, string> = {
 /** 'centre' too, which the overlay has always read as center. */
 const GRAVITY: Record<string, string> = { ...POSITION_GRAVITY, centre: 'centre' };
 
-/** The watermark for a rung `width` × `height`: a quarter of the short edge high (text) or a third of the width (image). */
-async function watermarkOverlay(w: WatermarkSpec, width: number, height: number): Promise<OverlayOptions[]> {
+/** A watermark ready to draw: its image's pixels (decoded once), or its text. */
+type LoadedMark = { image: Buffer; raw: { width: number; height: number; channels: 4 } } | { text: string };
+
+/** The box an image watermark is drawn in on a rung `width` × `height`: a third of each edge. */
+const markBox = (width: number, height: number) => ({ width: Math.max(16, Math.round(width / 3)), height: Math.max(16, Math.round(height / 3)) });
+
+/**
+ * Decodes an image watermark once (at most WATERMARK_IMAGE_MAX_PIXELS, under the caller's time
+ * bound), kept at no more than the box of its largest use (`width` × `height`: the largest rung)
+ * nor its own size: a few MiB, each rung resizes it from there.
+ */
+async function loadMark(w: WatermarkSpec, width: number, height: number, timeout: () => { seconds: number }, onDecode?: () => void): Promise<LoadedMark> {
+  if (!w.imagePath) return { text: w.text ?? '' };
+  onDecode?.();
+  const box = markBox(width, height);
+  const { data, info } = await sharp(w.imagePath, { limitInputPixels: WATERMARK_IMAGE_MAX_PIXELS })
+    .timeout(timeout())
+    .resize(box.width, box.height, { fit: 'inside', withoutEnlargement: true })
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { image: data, raw: { width: info.width, height: info.height, channels: 4 } };
+}
+
+/** The watermark for a rung `width` × `height`: a twelfth of the short edge high (text) or a third of each edge (image). */
+async function watermarkOverlay(w: WatermarkSpec, loaded: LoadedMark, width: number, height: number, timeout: () => { seconds: number }): Promise<OverlayOptions[]> {
   const opacity = Math.max(0, Math.min(100, w.strength)) / 100;
   let mark: Buffer;
-  if (w.imagePath) {
-    const target = Math.max(16, Math.round(width / 3));
-    mark = await sharp(w.imagePath, { limitInputPixels: WATERMARK_IMAGE_MAX_PIXELS })
-      .resize(target, Math.max(16, Math.round(height / 3)), { fit: 'inside' })
-      .ensureAlpha()
-      .png()
-      .toBuffer();
+  if ('image' in loaded) {
+    const box = markBox(width, height);
+    mark = await sharp(loaded.image, { raw: loaded.raw }).timeout(timeout()).resize(box.width, box.height, { fit: 'inside' }).png().toBuffer();
   } else {
-    mark = await textMark(w.text ?? '', width, height);
+    mark = await textMark(loaded.text, width, height);
   }
   // Opacity: scale the alpha channel.
   const meta = await sharp(mark).metadata();
   const faded = await sharp(mark)
+    .timeout(timeout())
     .ensureAlpha()
     .composite([{ input: Buffer.from([255, 255, 255, Math.round(255 * opacity)]), raw: { width: 1, height: 1, channels: 4 }, tile: true, blend: 'dest-in' }])
     .png()
     .toBuffer();
   const fits = (meta.width ?? 0) <= width && (meta.height ?? 0) <= height;
-  const input = fits ? faded : await sharp(faded).resize(width, height, { fit: 'inside' }).png().toBuffer();
+  const input = fits ? faded : await sharp(faded).timeout(timeout()).resize(width, height, { fit: 'inside' }).png().toBuffer();
   if (w.tile) return [{ input, tile: true, gravity: 'northwest' }];
   return [{ input, gravity: GRAVITY[w.position] ?? 'centre' }];
 }
@@ -237,7 +289,8 @@ export async function watermarkPreview(w: WatermarkSpec, photo: Readable | undef
     base = { data: Buffer.alloc(width * height * 3, 0x8a), info: { width, height, channels: 3 } };
   }
   const { width, height, channels } = base.info;
-  const overlay = await watermarkOverlay(w, width, height);
+  const bound = () => ({ seconds: timeoutSeconds });
+  const overlay = await watermarkOverlay(w, await loadMark(w, width, height, bound), width, height, bound);
   return sharp(base.data, { raw: { width, height, channels } }).composite(overlay).jpeg({ quality: 82 }).timeout({ seconds: timeoutSeconds }).toBuffer();
 }
 

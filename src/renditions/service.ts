@@ -23,7 +23,7 @@ import { readFileHead } from '../storage/file-head.js';
 import { PRIVATE_FILE_MODE } from '../storage/private-files.js';
 import { decoderFormatsFor, SNIFF_BYTES } from '../uploads/sniff.js';
 import { demuxerFor, FFMPEG_LIMITS, runFfmpeg, type FfmpegBinary } from './ffmpeg.js';
-import { FormatMismatch, LadderTimedOut, makeLadder, WatermarkFailed, type LadderOptions, type RenditionFile, type WatermarkSpec } from './ladder.js';
+import { FormatMismatch, LadderTimedOut, makeLadder, TooManyPixels, WatermarkFailed, type LadderOptions, type RenditionFile, type WatermarkSpec } from './ladder.js';
 import type { NewRendition, RenditionRow, RenditionSource, RenditionsRepository } from './repository.js';
 import type { RenditionsPayload } from './job.js';
 import type { FileUrls } from '../storage/file-urls.js';
@@ -66,6 +66,8 @@ export interface RenditionsSettings {
   timeoutSeconds: number;
   /** The ffmpeg that takes poster frames (src/renditions/ffmpeg.ts chooses it). */
   ffmpeg: FfmpegBinary;
+  /** Called at each decode of a watermark image (metrics). */
+  onWatermarkDecode?: () => void;
 }
 
 export class RenditionsService {
@@ -127,6 +129,7 @@ export class RenditionsService {
         // Poster frames and placeholders are PNGs this service made.
         accept: new Set(['png']),
         timeoutSeconds: this.settings.timeoutSeconds,
+        onWatermarkDecode: this.settings.onWatermarkDecode,
       };
       let picture: string | Buffer;
       if (mime.startsWith('image/') && mime !== 'image/svg+xml') {
@@ -168,7 +171,7 @@ export class RenditionsService {
         await makeLadder(picture, options, emit);
       } catch (err) {
         if (storeError !== undefined || !isDecodeError(err)) throw err;
-        const known = err instanceof WatermarkFailed || err instanceof FormatMismatch || err instanceof LadderTimedOut;
+        const known = err instanceof WatermarkFailed || err instanceof FormatMismatch || err instanceof LadderTimedOut || err instanceof TooManyPixels;
         throw new Undecodable(known ? err.message : 'the file could not be decoded as a picture');
       }
       return { kind: 'made', rows };
@@ -238,7 +241,7 @@ async function creditsOf(path: string): Promise<{ copyright?: string; author?: s
 
 /** sharp's refusals of the bytes (not of the machine): corrupt, truncated, unsupported, too many pixels. */
 function isDecodeError(err: unknown): boolean {
-  if (err instanceof WatermarkFailed || err instanceof FormatMismatch || err instanceof LadderTimedOut) return true;
+  if (err instanceof WatermarkFailed || err instanceof FormatMismatch || err instanceof LadderTimedOut || err instanceof TooManyPixels) return true;
   const message = err instanceof Error ? err.message : '';
   return /unsupported image format|Input file|Input buffer|VipsJpeg|VipsPng|VipsWebp|VipsForeign|pngload|jpegload|webpload|heifload|tiffload|gifload|corrupt|premature|truncated|pixel limit|bad|invalid/i.test(message);
 }

@@ -7,6 +7,7 @@
 //   routes.ts          the pages, robots.txt, sitemap.xml, the password form
 //   signin-routes.ts   the sign-in form, its post and the mailed link
 //   /_site/<name>      the stylesheet and the script, immutable
+//   /_tls/ask          Caddy's on-demand TLS check of a host name
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.js';
 import { imageSources } from '../storage/image-sources.js';
@@ -24,6 +25,8 @@ const NO_SITE: SiteFrame = { siteTitle: 'Not found', homeHref: '/' };
 
 export function websitePlugin(deps: WebsiteDeps): FastifyPluginAsync {
   const csp = contentSecurityPolicy(deps.config.storageUrl);
+  /** Requests that took from the visitor budget already: a Host that names no website takes once. */
+  const charged = new WeakSet<FastifyRequest>();
   /** The website of a request once known, so that its error pages wear its frame too. */
   const known = new WeakMap<FastifyRequest, SiteAddress>();
   const remember = (req: FastifyRequest, at: SiteAddress | undefined) => {
@@ -52,6 +55,9 @@ export function websitePlugin(deps: WebsiteDeps): FastifyPluginAsync {
     async byHost(req) {
       const host = hostOf(req.headers.host);
       const website = host ? await deps.site.website({ host }) : undefined;
+      // A Host that names no website costs a visitor's request too (a remembered one included):
+      // made-up names cannot be sent without bound.
+      if (!website?.hostname) await kit.withinBudget(req);
       return remember(req, website?.hostname ? hostAddress(website) : undefined);
     },
     fromOwnSite(req, at) {
@@ -59,6 +65,8 @@ export function websitePlugin(deps: WebsiteDeps): FastifyPluginAsync {
       return fromOwnOrigin(req.headers.origin, ours);
     },
     async withinBudget(req) {
+      if (charged.has(req)) return;
+      charged.add(req);
       const wait = await deps.budget.take(req.ip);
       if (wait !== undefined) throw new ApiError('rate_limited', `Please wait ${wait} seconds and try again.`, { retryAfter: wait });
     },
@@ -90,6 +98,20 @@ export function websitePlugin(deps: WebsiteDeps): FastifyPluginAsync {
     signInRoutes(f, kit, deps);
     pageRoutes(f, kit, deps);
 
+    // Caddy's on-demand TLS asks here before it gets a certificate for a name a TLS client sent
+    // (docs/deploy.md "Automatic HTTPS"): 200 for the verified host name of a website whose owner
+    // is not disabled, 404 for anything else, one answer shape, nothing about why.
+    f.get('/_tls/ask', async (req, reply) => {
+      const domain = (req.query as { domain?: unknown }).domain;
+      const ok = typeof domain === 'string' && domain.length <= 253 && TLS_NAME.test(domain) && (await deps.site.tlsAllowed(domain));
+      return reply
+        .code(ok ? 200 : 404)
+        .header('content-type', 'text/plain; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .header('x-content-type-options', 'nosniff')
+        .send(ok ? 'ok\n' : 'not found\n');
+    });
+
     f.get('/_site/:name', (req, reply) => {
       const name = (req.params as { name: string }).name;
       const asset = ASSETS.get(name) ?? brandAsset(name);
@@ -103,6 +125,9 @@ export function websitePlugin(deps: WebsiteDeps): FastifyPluginAsync {
     });
   };
 }
+
+/** A name a TLS client may ask a certificate for: DNS labels, no port. */
+const TLS_NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
 
 /** A Host header lower-cased, when it is a host name with an optional port. */
 function hostOf(header: string | undefined): string | undefined {

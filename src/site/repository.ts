@@ -265,6 +265,21 @@ export class SiteRepository {
     return row !== undefined;
   }
 
+  /**
+   * Whether a host name (lower-case, as a TLS client names it: no port) is the verified name of a
+   * website whose owner may sign in: what the TLS `ask` answers. One probe of lower(hostname)'s index.
+   */
+  async activeHost(name: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('websites as w')
+      .innerJoin('users as u', 'u.id', 'w.owner_id')
+      .select('w.id')
+      .where(sql<string>`lower(w.hostname)`, '=', name)
+      .where('u.disabled_at', 'is', null)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** The website at a Host header (`name` or `name:port`, lower-cased): a hostname set with its port wins over one without. */
   async websiteByHost(host: string, name: string): Promise<SiteWebsite | undefined> {
     const rows = await websitesByHost(this.db, [host, name]);

@@ -132,11 +132,10 @@ export function pageRoutes(fastify: FastifyInstance, kit: WebsiteKit, deps: Webs
   };
 
   const robots = async (reply: FastifyReply, v: Visit) => {
-    const listed = await site.listed(v.at.website);
     const home = `${v.at.homePath}/`;
     const lines = ['User-agent: *'];
-    // Nothing to index: keep crawlers out altogether.
-    if (listed.length === 0) lines.push(`Disallow: ${home}`);
+    // Nothing any crawler could index, listed or not: keep crawlers out altogether.
+    if (!(await site.crawlable(v.at.website))) lines.push(`Disallow: ${home}`);
     else lines.push(`Disallow: ${home}_password`, `Disallow: ${home}_signin`, `Sitemap: ${site.homeUrl(v.at.website)}/sitemap.xml`);
     return sendText(reply, 'text/plain; charset=utf-8', lines.join('\n') + '\n');
   };

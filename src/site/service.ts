@@ -8,6 +8,8 @@ import { verifyPassword } from '../users/passwords.js';
 import type { FileUrls } from '../storage/file-urls.js';
 import { FIELD_BITS } from '../media/file-fields.js';
 import { homeUrl } from '../websites/home-url.js';
+import { hostPart, isOwnHost, ownHosts } from '../websites/hostnames.js';
+import { MemoryCache } from '../ops/cache.js';
 import type { SiteAddress } from './address.js';
 import { accessState, decide, type Chain, type Decision, type GateGallery, type VisitorAccess } from './access.js';
 import type { ArchivePart, DownloadRights } from './archive.js';
@@ -182,6 +184,12 @@ export interface SitemapEntry {
   lastmod: string;
 }
 
+/**
+ * How long a Host that named no website is remembered (every node keeps its own): a name that
+ * takes effect is seen at once on the node that verified it, within this on the others.
+ */
+export const HOST_MISS_MS = 5000;
+
 /** The most addresses one sitemap file may hold (sitemaps.org); beyond it, /sitemap.xml is an index of parts. */
 export const SITEMAP_URLS = 50_000;
 
@@ -195,7 +203,7 @@ export class SiteService {
     private readonly visitors: VisitorAccess,
     private readonly files: FileUrls,
     /** Read at each use: PUBLIC_URL may be settled after start (the tests learn their port then). */
-    private readonly config: { readonly publicUrl: string },
+    private readonly config: { readonly publicUrl: string; readonly storageUrl?: string; readonly reservedHostnames?: readonly string[] },
     /** Addresses per sitemap file (a constant but for tests of the index). */
     private readonly sitemapUrls = SITEMAP_URLS,
   ) {
@@ -205,10 +213,54 @@ export class SiteService {
   /** Each gallery's visible order, under its stamp: pages cost their slice (issue 22). */
   private readonly orders: OrderMemo;
 
-  /** A website by its urlname, or by a Host header (lower-cased, with or without its port). */
+  /**
+   * A website by its urlname, or by a Host header (lower-cased, with or without its port). The
+   * service's own host names are never a website's (whatever a row says: names taken before they
+   * were refused), and a Host that named no website is remembered so for HOST_MISS_MS.
+   */
   async website(by: { urlname: string } | { host: string }): Promise<SiteWebsite | undefined> {
-    const website = 'urlname' in by ? await this.repo.websiteByUrlname(by.urlname) : await this.repo.websiteByHost(by.host, by.host.replace(/:\d+$/, ''));
-    return website && this.brandExtras.attach(this.repo, website);
+    if ('urlname' in by) {
+      const website = await this.repo.websiteByUrlname(by.urlname);
+      return website && this.brandExtras.attach(this.repo, website);
+    }
+    if (this.isOwnHost(by.host) || this.hostMisses.get(by.host)) return undefined;
+    const website = await this.repo.websiteByHost(by.host, hostPart(by.host));
+    if (!website) {
+      this.hostMisses.set(by.host, hostPart(by.host));
+      return undefined;
+    }
+    return this.brandExtras.attach(this.repo, website);
+  }
+
+  /**
+   * Whether Caddy may get a certificate for `domain` (its on-demand TLS `ask`): the verified host
+   * name of a website whose owner is not disabled. A miss is remembered as a Host's is.
+   */
+  async tlsAllowed(domain: string): Promise<boolean> {
+    const name = domain.toLowerCase();
+    // Its own key: a website of a disabled owner is no certificate's, yet still its Host's.
+    const key = `tls ${name}`;
+    if (this.isOwnHost(name) || this.hostMisses.get(key)) return false;
+    if (await this.repo.activeHost(name)) return true;
+    this.hostMisses.set(key, name);
+    return false;
+  }
+
+  /** Forgets the remembered misses of a host name (every port): it names a website now, on this node at once. */
+  forgetHost(hostname: string): void {
+    const name = hostPart(hostname);
+    this.hostMisses.deleteWhere((v) => v === name);
+  }
+
+  /** Unknown Host headers (and TLS names), each remembered briefly: the value is the name without its port. */
+  private readonly hostMisses = new MemoryCache<string, string>({ entries: 10_000, ttlMs: HOST_MISS_MS });
+
+  private ownHostsOf: { key: string; hosts: Set<string> } | undefined;
+  private isOwnHost(host: string): boolean {
+    const c = this.config;
+    const key = `${c.publicUrl}\n${c.storageUrl ?? ''}\n${(c.reservedHostnames ?? []).join(',')}`;
+    if (this.ownHostsOf?.key !== key) this.ownHostsOf = { key, hosts: ownHosts(c) };
+    return isOwnHost(host, this.ownHostsOf.hosts);
   }
 
   /** The brand's pages and pictures, remembered per website version (brand.ts). */
@@ -551,6 +603,22 @@ export class SiteService {
       if (listed && open.ok && !open.restricted) out.push({ id: g.id, path, lastmod: g.updated_at, gallery: g });
     }
     return out;
+  }
+
+  /**
+   * Whether a crawler may find anything to index on the website (robots.txt keeps it out of the
+   * whole website otherwise): a page of its navigation, or a gallery whose own page an anonymous
+   * visitor may open and that says it may be indexed, decided per gallery as its page decides
+   * (`indexable`): a hidden gallery whose indexing is 2 counts, though the sitemap never names it.
+   */
+  async crawlable(website: SiteWebsite): Promise<boolean> {
+    if (website.indexing === 0) return false;
+    if ((await this.repo.pageStamps(website.id)).length > 0) return true;
+    for (const chain of (await this.visitors.everyChain(website.id)).values()) {
+      const decision = decide(chain.gate, undefined);
+      if (decision.ok && indexable(chain.galleries, decision)) return true;
+    }
+    return false;
   }
 
   /**

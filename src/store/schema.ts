@@ -16,6 +16,17 @@ export interface UsersTable {
   is_admin: Generated<number>;
   /** Set: the account is disabled, signs in nowhere (migration 018). */
   disabled_at: Generated<string | null>;
+  /** Migration 021: the operator's quota for this account in bytes; NULL: STORAGE_QUOTA_BYTES. */
+  quota_bytes: Generated<number | null>;
+  /** Set: an operator stopped the mail sent on this account's behalf, invitations (migration 023). */
+  mail_stopped_at: Generated<string | null>;
+}
+
+/** An address an account signed in from successfully: an HMAC of it, never the address (migration 023). */
+export interface LoginOriginsTable {
+  user_id: number;
+  origin: string;
+  last_success_at: string;
 }
 
 export interface AppsTable {
@@ -71,6 +82,13 @@ export interface WebsitesTable {
   social_links: string | null;
   /** 1 (default): each gallery's `indexing` decides; 0: search engines may index nothing of it (migration 018). */
   indexing: Generated<number>;
+  /** A host name asked for and not yet proved (migration 022); `hostname` is the one in effect. */
+  hostname_pending: string | null;
+  /** The token the pending name's TXT record must hold. */
+  hostname_token: string | null;
+  /** When the service last looked for the proof, and why it was not found (null: found, or never looked). */
+  hostname_checked_at: string | null;
+  hostname_check: string | null;
 }
 
 export interface WebsitePagesTable {
@@ -325,6 +343,8 @@ export interface UploadsTable {
   declared_mime: string;
   expires_at: string;
   created_at: string;
+  /** Migration 021: the media's owner (the open uploads an account's quota counts). */
+  owner_id: number | null;
 }
 
 /** The studio's tus uploads (migration 017): see src/uploads/resumable.ts. */
@@ -436,6 +456,7 @@ export interface Database {
   visitor_links: VisitorLinksTable;
   media_stamps: MediaStampsTable;
   user_invitations: UserInvitationsTable;
+  login_origins: LoginOriginsTable;
 }
 
 /** Per owner: moved by triggers whenever a list scope of the owner's medias may have changed (migration 010). */
@@ -444,6 +465,8 @@ export interface MediaStampsTable {
   stamp: number;
   /** Moved by triggers when a field or keyword a smart rule reads changes, which `stamp` does not follow (migration 019). */
   rule_stamp: Generated<number>;
+  /** Migration 021: the bytes of the owner's stored originals, kept by triggers. */
+  stored_bytes: Generated<number>;
 }
 
 // Row types: what a select of every column of each table gives.

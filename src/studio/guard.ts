@@ -11,6 +11,8 @@ import type { FastifyRequest } from 'fastify';
 export const PENDING_SECONDS = 5 * 60;
 /** A studio session lasts as an API session does (sessions.ts); the cookie dies with the browser's session otherwise. */
 const SESSION_MAX_AGE = 30 * 24 * 3600;
+/** A device cookie lives a year from the last sign-in. */
+export const DEVICE_MAX_AGE = 365 * 24 * 3600;
 
 /**
  * The cookies' names and paths. Under https the `__Host-` prefix (no Domain, Secure; the
@@ -22,6 +24,8 @@ export class StudioCookies {
   readonly session: string;
   readonly pending: string;
   readonly signinToken: string;
+  /** The device cookie (OWASP): this browser signed in to an account before (src/users/login-throttle.ts). */
+  readonly device: string;
   private readonly path: string;
 
   constructor(readonly secure: boolean) {
@@ -29,6 +33,7 @@ export class StudioCookies {
     this.session = `${prefix}studio_session`;
     this.pending = `${prefix}studio_2fa`;
     this.signinToken = `${prefix}studio_csrf`;
+    this.device = `${prefix}studio_device`;
     this.path = secure ? '/' : '/studio';
   }
 

@@ -6,13 +6,18 @@
 // first and its last 8 MiB. The browser computes it before uploading (src/studio/browser/uploads.js,
 // the same rule) to ask whether to send the file at all; the server computes it again from the
 // bytes it received, and that is the one stored and compared: a client cannot make a file pass
-// for another. Format: `w:` or `s:` then 64 hex digits.
+// for another. Format: `w:` or `s:` then 64 hex digits. A sampled (`s:`) match is only a
+// candidate: the browser sends such a file, and the server calls it a duplicate only when every
+// byte received equals the library's file (wholeDigest; issue 29).
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 
 export const PROBE_WHOLE_BYTES = 32 * 1024 * 1024;
 export const PROBE_SAMPLE_BYTES = 8 * 1024 * 1024;
 export const PROBE_PATTERN = /^[ws]:[0-9a-f]{64}$/;
+
+/** Whether `probe` hashed every byte of its file (`w:`): only then does a match prove the same file. */
+export const isWholeProbe = (probe: string): boolean => probe.startsWith('w:');
 
 /** Reads bytes `start` to `end` (inclusive) of the file. */
 export type RangeReader = (start: number, end: number) => Promise<Readable>;
@@ -31,4 +36,11 @@ export async function contentProbe(size: number, read: RangeReader): Promise<str
   await feed(hash, await read(0, PROBE_SAMPLE_BYTES - 1));
   await feed(hash, await read(size - PROBE_SAMPLE_BYTES, size - 1));
   return `s:${hash.digest('hex')}`;
+}
+
+/** SHA-256 of every byte of a file of `size` bytes (hex): what a sampled probe's match is confirmed by. */
+export async function wholeDigest(size: number, read: RangeReader): Promise<string> {
+  const hash = createHash('sha256');
+  if (size > 0) await feed(hash, await read(0, size - 1));
+  return hash.digest('hex');
 }

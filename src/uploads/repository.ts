@@ -74,6 +74,24 @@ export class UploadsRepository {
     return this.db.selectFrom('uploads').select(['id', 'media_id', 'storage_key']).where('expires_at', '<=', now).orderBy('id').limit(limit).execute();
   }
 
+  /** Up to `limit` uploads created at `createdBefore` or earlier and not expired at `now`, by id after `after`. */
+  idle(createdBefore: string, now: string, after: number, limit: number): Promise<Array<{ id: number; storage_key: string }>> {
+    return this.db
+      .selectFrom('uploads')
+      .select(['id', 'storage_key'])
+      .where('created_at', '<=', createdBefore)
+      .where('expires_at', '>', now)
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Expires the uploads `ids` at `now`: the sweep of abandoned uploads takes them (src/media/file-life.ts). */
+  async expireAt(ids: readonly number[], now: string): Promise<void> {
+    if (ids.length > 0) await this.db.updateTable('uploads').set({ expires_at: now }).where('id', 'in', ids).where('expires_at', '>', now).execute();
+  }
+
   async endMany(tx: Db, ids: readonly number[]): Promise<void> {
     if (ids.length > 0) await tx.deleteFrom('uploads').where('id', 'in', ids).execute();
   }

@@ -60,6 +60,20 @@ export class ResumableUploadsRepository {
     return this.db.selectFrom('resumable_uploads').select(['id', 'state']).where('expires_at', '<=', now).orderBy('expires_at').limit(SWEEP_BATCH).execute();
   }
 
+  /** Up to a batch of uploads still receiving, created at `createdBefore` or earlier, not expired at `now`, by id after `after`. */
+  idle(createdBefore: string, now: string, after: string): Promise<Array<Pick<ResumableUploadRow, 'id'>>> {
+    return this.db
+      .selectFrom('resumable_uploads')
+      .select('id')
+      .where('state', '=', 'receiving')
+      .where('created_at', '<=', createdBefore)
+      .where('expires_at', '>', now)
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(SWEEP_BATCH)
+      .execute();
+  }
+
   async remove(ids: readonly string[]): Promise<void> {
     if (ids.length) await this.db.deleteFrom('resumable_uploads').where('id', 'in', ids).execute();
   }

@@ -11,6 +11,7 @@ import type { MediaService } from '../media/service.js';
 import { nowIso } from '../store/db.js';
 import type { ResumableUploadRow, UserRow } from '../store/schema.js';
 import { sanitizeFileName } from './file-names.js';
+import type { QuotaState, StorageQuota } from './quota.js';
 import type { ResumableUploadsRepository } from './resumable-repository.js';
 import type { StoredSource } from './service.js';
 
@@ -25,6 +26,10 @@ export interface ReceivedFiles {
   complete(id: string): Promise<StoredSource | undefined>;
   /** Its content probe (probe.ts), computed from the bytes received. */
   probe(id: string, size: number): Promise<string>;
+  /** The SHA-256 of every byte received (probe.ts, wholeDigest): a sampled probe's match is checked with it. */
+  digest(id: string, size: number): Promise<string>;
+  /** How many bytes of upload `id` arrived so far (0 when none, or when it is gone). */
+  received(id: string): Promise<number>;
   /** What is left of upload `id` (its bytes, its tus record; S3: its multipart upload too); nothing there is not an error. */
   remove(id: string): Promise<void>;
 }
@@ -54,6 +59,9 @@ export interface NewUpload {
   gallery?: string;
 }
 
+/** An upload that received no byte in this long since its creation expires then (issue 29): it held quota for nothing. */
+export const IDLE_UPLOAD_MS = 3600 * 1000;
+
 /** A claim older than this belongs to a process that died while processing (the pipeline takes seconds, not minutes). */
 const STALE_CLAIM_MS = 10 * 60 * 1000;
 
@@ -74,7 +82,13 @@ export class ResumableUploadsService {
     private readonly files: ReceivedFiles,
     private readonly settings: ResumableSettings,
     private readonly log: Pick<Logger, 'error'>,
+    private readonly quota: StorageQuota,
   ) {}
+
+  /** The user's storage use and quota (the upload screen shows them). */
+  usage(user: User): Promise<QuotaState> {
+    return this.quota.of(user.id);
+  }
 
   /** A new id for an upload of `user`: the owner is part of it (tus namingFunction). */
   static idFor(user: User, random: string): string {
@@ -103,6 +117,8 @@ export class ResumableUploadsService {
     if ((await this.repo.countOpen(user.id, now.toISOString())) >= this.settings.maxOpenPerUser) {
       throw new ApiError('rate_limited', `at most ${this.settings.maxOpenPerUser} uploads may be open at once: let some finish first`);
     }
+    // The announced size is held against the quota from the creation to the upload's end.
+    await this.quota.require(user.id, upload.size);
     await this.repo.insert({
       id,
       owner_id: user.id,
@@ -158,7 +174,7 @@ export class ResumableUploadsService {
         return { ...outcomeOf(row), state: 'refused', reason };
       }
       const probe = await this.files.probe(id, source.size);
-      const existing = (await this.media.duplicates(user, [{ size: source.size, probe }])).get(`${source.size}/${probe}`);
+      const existing = await this.media.duplicateOf(user, { size: source.size, probe }, () => this.files.digest(id, source.size));
       if (existing) {
         await this.settled(id, 'duplicate', existing, null);
         return { ...outcomeOf(row), state: 'duplicate', media: existing };
@@ -194,6 +210,19 @@ export class ResumableUploadsService {
    */
   async sweep(now: Date): Promise<number> {
     let removed = 0;
+    // Created an hour ago or more and not a byte received: expired now (the declared size no longer held against the quota).
+    let after = '';
+    for (;;) {
+      const idle = await this.repo.idle(new Date(now.getTime() - IDLE_UPLOAD_MS).toISOString(), now.toISOString(), after);
+      for (const row of idle) {
+        if ((await this.files.received(row.id)) > 0) continue;
+        await this.files.remove(row.id);
+        await this.repo.remove([row.id]);
+        removed++;
+      }
+      if (idle.length < 200) break;
+      after = idle[idle.length - 1].id;
+    }
     for (;;) {
       const rows = await this.repo.expired(now.toISOString());
       if (rows.length === 0) return removed;

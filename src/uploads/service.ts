@@ -10,17 +10,19 @@ import type { Config } from '../config.js';
 import { ApiError, badRequest, conflict, missing } from '../http/errors.js';
 import { nowIso } from '../store/db.js';
 import type { PendingUploadRow } from '../store/schema.js';
-import type { StorageBackend, UploadTarget } from '../storage/backend.js';
+import { ObjectGone, type StorageBackend, type UploadTarget } from '../storage/backend.js';
 import type { FileDeletions } from '../storage/file-deletions.js';
 import { INCOMING_PREFIX, newIncomingKey, newOriginalKey } from '../storage/object-keys.js';
 import { verifyPolicy, type UploadPolicy } from '../storage/policy.js';
 import { receiveToTempFile, sweepTempFiles } from '../storage/temp-file.js';
 import { sanitizeFileName } from './file-names.js';
+import { wholeDigest } from './probe.js';
 import type { UploadCompletion, UploadDeclaration } from './input.js';
 import { inspectLocalFile, inspectStoredObject } from './inspect.js';
 import { candidateLocations, chooseLocation, uploadTarget, type UploadLocation } from './locations.js';
 import type { MediaFacts } from './media-facts.js';
 import { normalizeDeclaredType } from './sniff.js';
+import type { StorageQuota } from './quota.js';
 import type { UploadsRepository } from './repository.js';
 
 export interface UploadSettings {
@@ -36,6 +38,8 @@ export interface UploadSettings {
 export interface UploadingMedia {
   id: number;
   uuid: string;
+  /** Whose storage quota the file counts in (quota.ts). */
+  owner_id: number;
 }
 
 /** Step 1's answer: where and how step 2 sends the file. */
@@ -89,6 +93,8 @@ export interface IncomingFile {
 const TARGET_LIFETIME_MS = 3600 * 1000;
 /** Room for the form fields around the file in a multipart body. */
 const MULTIPART_OVERHEAD = 64 * 1024;
+/** An upload whose file has not arrived this long after step 1 expires then. */
+export const IDLE_UPLOAD_MS = 3600 * 1000;
 /** Keys per lookup of the incoming sweep. */
 const SWEEP_BATCH = 200;
 
@@ -116,6 +122,7 @@ export class UploadsService {
     private readonly storage: StorageBackend,
     private readonly files: FileDeletions,
     private readonly settings: UploadSettings,
+    private readonly quota: StorageQuota,
   ) {}
 
   /**
@@ -136,6 +143,8 @@ export class UploadsService {
     const declared = normalizeDeclaredType(d.mimeType, fileName);
     if (declared.refused) throw unprocessable(`files of type ${declared.mimeType} are not accepted: send images, videos or PDF documents`, true);
 
+    // The declared size is held against the quota from now until step 3 or the upload's end.
+    await this.quota.require(media.owner_id, size, media.id);
     const location = chooseLocation(candidateLocations(this.storage, d.capabilities.includes('raw')), d.failedLocations);
     const now = Date.now();
     const expiresAt = new Date(now + uploadExpirySeconds * 1000);
@@ -151,6 +160,7 @@ export class UploadsService {
     );
     const replaced = await this.repo.replace({
       media_id: media.id,
+      owner_id: media.owner_id,
       location,
       storage_key: key,
       file_name: fileName,
@@ -226,6 +236,8 @@ export class UploadsService {
   async receiveDirect(media: UploadingMedia & { fileName: string }, part: IncomingFile, request?: IncomingMessage): Promise<VerifiedFile> {
     const received = await receiveToTempFile(part.stream, this.settings.tmpDir, this.settings.config.maxUploadBytes, request);
     try {
+      // Its size is known only now: checked before the file is kept.
+      await this.quota.require(media.owner_id, received.size, media.id);
       return await this.storeLocalFile(media, received, sanitizeFileName(part.fileName || media.fileName));
     } finally {
       await rm(received.path, { force: true });
@@ -248,6 +260,20 @@ export class UploadsService {
       return { ...(await this.storeObject(media, source, fileName)), contentProbe };
     }
     return { ...(await this.storeLocalFile(media, source, fileName)), contentProbe };
+  }
+
+  /** The SHA-256 of every byte of the stored file `key` (probe.ts, wholeDigest); undefined when it is gone. */
+  async digestOf(key: string, size: number): Promise<string | undefined> {
+    try {
+      return await wholeDigest(size, async (start, end) => {
+        const body = await this.storage.read(key, { start, end });
+        if (!body) throw new ObjectGone(key);
+        return body;
+      });
+    } catch (err) {
+      if (err instanceof ObjectGone) return undefined;
+      throw err;
+    }
   }
 
   /** A complete file on this machine: sniffed, read for its facts, moved into the store under a fresh original key. */
@@ -311,6 +337,27 @@ export class UploadsService {
       await rm(received.path, { force: true });
     }
     return { key: policy.key, size: received.size };
+  }
+
+  /**
+   * Uploads whose file never arrived an hour after step 1 expire now (issue 29): their declared
+   * size held the account's quota for nothing. The sweep of abandoned uploads then ends them as
+   * any expired one. Returns how many.
+   */
+  async expireIdle(now: Date): Promise<number> {
+    const cutoff = new Date(now.getTime() - IDLE_UPLOAD_MS).toISOString();
+    const at = now.toISOString();
+    let expired = 0;
+    let after = 0;
+    for (;;) {
+      const idle = await this.repo.idle(cutoff, at, after, SWEEP_BATCH);
+      const empty: number[] = [];
+      for (const u of idle) if (!(await this.storage.stat(u.storage_key))) empty.push(u.id);
+      await this.repo.expireAt(empty, at);
+      expired += empty.length;
+      if (idle.length < SWEEP_BATCH) return expired;
+      after = idle[idle.length - 1].id;
+    }
   }
 
   /** Incoming objects older than the grace period that no pending upload points to; returns how many went. */

@@ -27,7 +27,7 @@ import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../storage/private-files.js
 import type { S3Storage } from '../storage/s3.js';
 import { ScavengePacer } from '../storage/young-gc.js';
 import type { UserRow } from '../store/schema.js';
-import { contentProbe } from './probe.js';
+import { contentProbe, wholeDigest } from './probe.js';
 import { ResumableUploadsService, UPLOAD_ID } from './resumable-service.js';
 import type { Datastore, TusFiles } from './tus-files.js';
 
@@ -116,6 +116,14 @@ function localTusFiles(dataDir: string, expirySeconds: number): TusFiles {
       return size === undefined ? undefined : { path: join(dir, id), size };
     },
     probe: (id, size) => contentProbe(size, async (start, end) => createReadStream(join(dir, id), { start, end, highWaterMark: 1024 * 1024 })),
+    async received(id) {
+      try {
+        return (await datastore.getUpload(id)).offset;
+      } catch {
+        return 0;
+      }
+    },
+    digest: (id, size) => wholeDigest(size, async (start, end) => createReadStream(join(dir, id), { start, end, highWaterMark: 1024 * 1024 })),
     async remove(id) {
       await rm(join(dir, id), { force: true });
       await rm(join(dir, `${id}.json`), { force: true });

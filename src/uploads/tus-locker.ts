@@ -29,15 +29,15 @@ export interface RedisTusLockerOptions {
   ttlMs?: number;
   /** Between two tries of a request waiting for the lock (each try asks the holder again). */
   retryMs?: number;
+  /** Starts the lock's key and the release channel's name (REDIS_PREFIX; `mps:` by default). */
+  prefix?: string;
 }
-
-const KEY_PREFIX = 'mps:tus-lock:';
-const CHANNEL_PREFIX = 'mps:tus-release:';
 
 export class RedisTusLocker implements Locker {
   readonly acquireTimeoutMs: number;
   readonly ttlMs: number;
   readonly retryMs: number;
+  readonly prefix: string;
   /** The locks held in this process, per release channel: at most one per request in flight. */
   private readonly holders = new Map<string, Set<RedisTusLock>>();
   /** Aborted by close(): every wait ends. */
@@ -53,6 +53,7 @@ export class RedisTusLocker implements Locker {
     this.acquireTimeoutMs = opts.acquireTimeoutMs ?? 30_000;
     this.ttlMs = opts.ttlMs ?? 10_000;
     this.retryMs = opts.retryMs ?? 100;
+    this.prefix = opts.prefix ?? 'mps:';
     subscriber.on('message', (channel: string) => {
       for (const lock of this.holders.get(channel) ?? []) lock.askedToRelease();
     });
@@ -111,8 +112,8 @@ class RedisTusLock implements Lock {
     private readonly locker: RedisTusLocker,
     readonly id: string,
   ) {
-    this.key = KEY_PREFIX + id;
-    this.channel = CHANNEL_PREFIX + id;
+    this.key = `${locker.prefix}tus-lock:${id}`;
+    this.channel = `${locker.prefix}tus-release:${id}`;
   }
 
   async lock(signal: AbortSignal, requestRelease: RequestRelease): Promise<void> {

@@ -17,7 +17,7 @@ import { StreamSplitter, type KvStore } from '@tus/server';
 import { ensurePrivateDir } from '../storage/private-files.js';
 import { RESUMABLE_PREFIX } from '../storage/object-keys.js';
 import type { S3Storage } from '../storage/s3.js';
-import { contentProbe } from './probe.js';
+import { contentProbe, wholeDigest, type RangeReader } from './probe.js';
 import type { TusFiles } from './tus-files.js';
 
 /** Bytes per S3 part (S3's floor is 5 MiB; 10 000 parts of 8 MiB hold 80 GB, beyond which the store grows them). */
@@ -163,6 +163,13 @@ export function s3TusFiles(storage: S3Storage, scratch: string, expirySeconds: n
   const { bucket, prefix, region, endpoint, forcePathStyle, credentials } = storage.settings;
   // The store's key of an upload, and the media store's (which adds the prefix itself).
   const keyOf = (id: string) => `${RESUMABLE_PREFIX}${id}`;
+  const rangeOf =
+    (id: string): RangeReader =>
+    async (start, end) => {
+      const body = await storage.read(keyOf(id), { start, end });
+      if (!body) throw new Error(`resumable upload ${id}: its object is gone`);
+      return body;
+    };
   const objectPrefix = prefix ? `${prefix}/${RESUMABLE_PREFIX}` : RESUMABLE_PREFIX;
   const datastore = new PrivateS3Store(
     {
@@ -194,12 +201,15 @@ export function s3TusFiles(storage: S3Storage, scratch: string, expirySeconds: n
       const stored = await storage.stat(keyOf(id));
       return stored ? { key: keyOf(id), size: stored.size, version: stored.version } : undefined;
     },
-    probe: (id, size) =>
-      contentProbe(size, async (start, end) => {
-        const body = await storage.read(keyOf(id), { start, end });
-        if (!body) throw new Error(`resumable upload ${id}: its object is gone`);
-        return body;
-      }),
+    probe: (id, size) => contentProbe(size, rangeOf(id)),
+    digest: (id, size) => wholeDigest(size, rangeOf(id)),
+    async received(id) {
+      try {
+        return (await datastore.getUpload(`${objectPrefix}${id}`)).offset;
+      } catch {
+        return 0;
+      }
+    },
     remove: (id) => datastore.discard(`${objectPrefix}${id}`),
     // A part file being written is appended to as the body arrives: one unchanged since the upload expiry belongs to nobody.
     async sweepScratch(olderThanMs) {

@@ -4,10 +4,10 @@
 // server.ts takes the rate budget in between: `claim` only reads, `identify`
 // checks passwords and writes. The server's hook (src/http/server.ts) calls it
 // through the Authentication interface of src/http/identity.ts; src/app.ts builds it.
-import { ApiError } from '../http/errors.js';
+import { ApiError, invalid } from '../http/errors.js';
 import type { Authentication, Identity, RateSubject } from '../http/identity.js';
-import { createEach, type Limiter, type LimiterFactory, peekEach, type Taken, takeEach } from '../http/limiter-store.js';
 import type { UserRow } from '../store/schema.js';
+import type { Attempt, DeviceProof, LoginThrottle } from './login-throttle.js';
 import { burnPasswordCheck, verifyPassword } from './passwords.js';
 import { readSessionCookie, sessionCookie, type SessionLookup, SessionStore } from './sessions.js';
 import { matchTotpStep } from './totp.js';
@@ -27,23 +27,19 @@ export function parseBasic(header: string | undefined): BasicCredentials | undef
   return { login: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
-/** Failed logins of one account, and of one client address, per quarter of an hour. */
-const FAILURES = {
-  account: { keyPrefix: 'login-account', points: 10, durationSeconds: 15 * 60 },
-  address: { keyPrefix: 'login-address', points: 50, durationSeconds: 15 * 60 },
-};
-
 function credentialsError(otp: boolean): ApiError {
   return otp
     ? new ApiError('invalid_credentials', 'invalid login, password or one-time code', { authMethod: 'basic:password+otp' })
     : new ApiError('invalid_credentials', 'invalid login or password', { authMethod: 'basic' });
 }
 
-/** Refuses the login when the throttle refused it. */
-function refuseWhenThrottled(taken: Taken): void {
-  if (taken.ok) return;
-  const retryAfter = taken.retryAfterSeconds;
-  throw new ApiError('login_throttled', `too many failed logins: try again in ${retryAfter} s`, { retryAfter });
+/**
+ * A photographer's own application acts for its owner only (docs/security.md, "Applications"):
+ * anyone else is a 403, told only once their password was right, and no session is made.
+ */
+function bound(user: UserRow, boundTo: number | null): UserRow {
+  if (boundTo !== null && user.id !== boundTo) throw new ApiError('forbidden', "this application is a photographer's own: it signs only for its owner");
+  return user;
 }
 
 /** The accounts behind logins (src/users/repository.ts). */
@@ -74,26 +70,15 @@ export interface Claim extends RateSubject {
 }
 
 export class Authenticator implements Authentication<Claim> {
-  private readonly failures: Record<keyof typeof FAILURES, Limiter>;
   private readonly checking = new Map<string, Promise<void>>();
 
   constructor(
     private readonly users: UserLookup,
     private readonly sessions: SessionStore,
-    limiters: LimiterFactory,
+    /** Wrong passwords and codes, the one throttle of every way in (login-throttle.ts). */
+    readonly throttle: LoginThrottle,
     private readonly secureCookies: boolean,
-    /** The store is down: logging in beats locking everyone out, and this is told. */
-    onStoreError: (err: unknown) => void = () => {},
-  ) {
-    this.failures = createEach(limiters, FAILURES, onStoreError);
-  }
-
-  private counters(accountKey: string, address: string): Array<[Limiter, string]> {
-    return [
-      [this.failures.account, accountKey],
-      [this.failures.address, address],
-    ];
-  }
+  ) {}
 
   /** Synchronous when the session (if any) is cached and no Basic login must be looked up. */
   claim(cookieHeader: string | undefined, authorization: string | undefined): Claim | Promise<Claim> {
@@ -120,16 +105,17 @@ export class Authenticator implements Authentication<Claim> {
    * Checks the claim, once the request is admitted: the session's pending write, Basic, a new session.
    * Synchronous for a live cached session that owes no write (the common request).
    */
-  identify(claim: Claim, address: string): Identity | Promise<Identity> {
+  identify(claim: Claim, address: string, boundTo: number | null = null): Identity | Promise<Identity> {
     const session = claim.session;
     if (!claim.basic && !claim.malformedBasic && !session?.owes) {
-      return session?.user ? { user: session.user, sessionToken: session.token } : { staleSession: claim.cookieSent };
+      return session?.user ? { user: bound(session.user, boundTo), sessionToken: session.token } : { staleSession: claim.cookieSent };
     }
-    return this.identifySlowly(claim, address);
+    return this.identifySlowly(claim, address, boundTo);
   }
 
-  private async identifySlowly(claim: Claim, address: string): Promise<Identity> {
-    const sessionUser = claim.session?.owes ? await this.sessions.settle(claim.session) : claim.session?.user;
+  private async identifySlowly(claim: Claim, address: string, boundTo: number | null): Promise<Identity> {
+    const settled = claim.session?.owes ? await this.sessions.settle(claim.session) : claim.session?.user;
+    const sessionUser = settled ? bound(settled, boundTo) : undefined;
     const sessionToken = claim.session?.token;
     if (claim.malformedBasic) {
       throw new ApiError('invalid_credentials', 'malformed HTTP Basic credentials', { authMethod: 'basic' });
@@ -139,7 +125,7 @@ export class Authenticator implements Authentication<Claim> {
       // user is not made to pay for a password hash on every request.
       if (sessionUser && sessionUser.id === claim.subject?.id) return { user: sessionUser, sessionToken };
       const basic = claim.basic;
-      const user = await this.oneAtATime(basic.login.trim().toLowerCase(), () => this.verifyBasic(basic, claim.subject, address));
+      const user = bound(await this.oneAtATime(basic.login.trim().toLowerCase(), () => this.verifyBasic(basic, claim.subject, address)), boundTo);
       const newToken = await this.sessions.create(user.id);
       return { user, sessionToken: newToken, setCookie: sessionCookie(newToken, this.secureCookies) };
     }
@@ -173,65 +159,90 @@ export class Authenticator implements Authentication<Claim> {
     if (user?.otp_secret && !withCode) {
       // Asked for the code before the password is checked: no oracle on the
       // password alone, and no attempt spent (clients send the code next).
-      refuseWhenThrottled(await peekEach(this.counters(accountKey, address)));
+      await this.throttle.check({ accountKey, address, user });
       throw new ApiError('otp_required', 'this account uses two-factor authentication: send PASSWORD+CODE', {
         authMethod: 'basic:password+otp',
       });
     }
     // Counted on the account and on the address before the password is checked, atomically in
     // the shared store: simultaneous attempts cannot all pass a check made before any of them failed.
-    refuseWhenThrottled(await takeEach(this.counters(accountKey, address)));
+    const attempt: Attempt = { accountKey, address, user };
+    await this.throttle.take(attempt);
     if (!user) {
       await burnPasswordCheck(basic.password);
       throw credentialsError(false);
     }
     if (!user.otp_secret || !withCode) {
-      if (await verifyPassword(user.password_hash, basic.password)) return this.succeeded(user, accountKey, address);
+      if (await verifyPassword(user.password_hash, basic.password)) return this.succeeded(user, attempt);
       throw credentialsError(false);
     }
     const passwordOk = await verifyPassword(user.password_hash, withCode[1]);
     const step = matchTotpStep(user.otp_secret, withCode[2]);
     if (passwordOk && step !== undefined) {
       // Each code is usable once: the step only moves forward, atomically.
-      if (await this.users.advanceOtpStep(user.id, step)) return this.succeeded(user, accountKey, address);
+      if (await this.users.advanceOtpStep(user.id, step)) return this.succeeded(user, attempt);
     }
     throw credentialsError(true);
   }
 
   /**
    * The studio's sign-in, first step: e-mail and password, on the API's throttle (the same
-   * counters of the account and of the address). A two-factor user is not signed in yet:
-   * `otp` says the code is asked for next (checkCode), and the attempt stays counted until then.
+   * counters). A two-factor user is not signed in yet: `otp` says the code is asked for next
+   * (checkCode), and the attempt stays counted until then. `device`: the browser's device
+   * cookie, read by LoginThrottle.readDevice.
    */
-  async checkPassword(email: string, password: string, address: string): Promise<{ user: UserRow; otp: boolean }> {
+  async checkPassword(email: string, password: string, address: string, device?: DeviceProof): Promise<{ user: UserRow; otp: boolean }> {
     const accountKey = email.trim().toLowerCase();
     return this.oneAtATime(accountKey, async () => {
-      refuseWhenThrottled(await takeEach(this.counters(accountKey, address)));
       const user = accountKey.length <= 254 ? await this.users.byEmail(accountKey) : undefined;
+      const attempt: Attempt = { accountKey, address, user, device };
+      await this.throttle.take(attempt);
       if (!user) {
         await burnPasswordCheck(password);
         throw credentialsError(false);
       }
       if (!(await verifyPassword(user.password_hash, password))) throw credentialsError(false);
       if (user.otp_secret) return { user, otp: true };
-      return { user: await this.succeeded(user, accountKey, address), otp: false };
+      return { user: await this.succeeded(user, attempt), otp: false };
     });
   }
 
   /** The studio's sign-in, second step: the one-time code of a user whose password was right, on the same throttle; each code once. */
-  async checkCode(user: UserRow, code: string, address: string): Promise<UserRow> {
+  async checkCode(user: UserRow, code: string, address: string, device?: DeviceProof): Promise<UserRow> {
     const accountKey = user.email;
     return this.oneAtATime(accountKey, async () => {
-      refuseWhenThrottled(await takeEach(this.counters(accountKey, address)));
+      const attempt: Attempt = { accountKey, address, user, device };
+      await this.throttle.take(attempt);
       const step = user.otp_secret ? matchTotpStep(user.otp_secret, code.trim()) : undefined;
-      if (step !== undefined && (await this.users.advanceOtpStep(user.id, step))) return this.succeeded(user, accountKey, address);
+      if (step !== undefined && (await this.users.advanceOtpStep(user.id, step))) return this.succeeded(user, attempt);
       throw credentialsError(true);
     });
   }
 
-  /** Only failures count: a success clears the account and gives the address its attempt back. */
-  private async succeeded(user: UserRow, accountKey: string, address: string): Promise<UserRow> {
-    await Promise.all([this.failures.account.clear(accountKey), this.failures.address.giveBack(address)]);
+  /**
+   * A signed-in screen's "current password" check (and a current code, when `code` is given:
+   * turning a second factor off), on the same throttle as the sign-in: a stolen session guesses
+   * no faster than a stranger. A wrong answer is a 422 naming what was asked; each code once.
+   */
+  async confirm(user: UserRow, answer: { password: string; code?: string }, address: string): Promise<void> {
+    const accountKey = user.email;
+    await this.oneAtATime(accountKey, async () => {
+      const attempt: Attempt = { accountKey, address, user };
+      await this.throttle.take(attempt);
+      const passwordOk = await verifyPassword(user.password_hash, answer.password);
+      if (answer.code === undefined) {
+        if (!passwordOk) throw invalid('the current password is not right');
+      } else {
+        const step = passwordOk && user.otp_secret ? matchTotpStep(user.otp_secret, answer.code.trim()) : undefined;
+        if (step === undefined || !(await this.users.advanceOtpStep(user.id, step))) throw invalid('the password or the code is not right: type the code your app shows now');
+      }
+      await this.succeeded(user, attempt);
+    });
+  }
+
+  /** Only failures count: a success clears the pair, gives the address its attempt back and remembers it (LoginThrottle.succeeded). */
+  private async succeeded(user: UserRow, attempt: Attempt): Promise<UserRow> {
+    await this.throttle.succeeded({ ...attempt, user });
     // A disabled account (the administration's) is told so only once its password was right.
     if (user.disabled_at) throw new ApiError('forbidden', 'this account is disabled: ask the operator of the service', { authMethod: 'basic' });
     return user;

@@ -18,7 +18,7 @@ export interface NewUserRow {
 }
 
 /** An account as the administration lists it, with the bytes its library takes. */
-export type AccountRow = Pick<UserRow, 'id' | 'uuid' | 'email' | 'first_name' | 'last_name' | 'is_admin' | 'disabled_at' | 'created_at'> & { medias: number; bytes: number };
+export type AccountRow = Pick<UserRow, 'id' | 'uuid' | 'email' | 'first_name' | 'last_name' | 'is_admin' | 'disabled_at' | 'mail_stopped_at' | 'created_at'> & { medias: number; bytes: number };
 
 /** Sessions deleted per statement: a large backlog never holds the table (SQLite's single writer) for long. */
 const PURGE_BATCH = 1000;
@@ -41,6 +41,27 @@ export class UsersRepository {
   }
 
   /** Moves the user's last used one-time-code step forward to `step`; false when a code of that step (or later) was used already. */
+  /** Whether the account signed in successfully from `origin` (an HMAC of an address) before. */
+  async knownOrigin(userId: number, origin: string): Promise<boolean> {
+    const row = await this.db.selectFrom('login_origins').select('user_id').where('user_id', '=', userId).where('origin', '=', origin).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Remembers a successful sign-in of the account from `origin`. */
+  async rememberOrigin(userId: number, origin: string): Promise<void> {
+    const at = nowIso();
+    await this.db
+      .insertInto('login_origins')
+      .values({ user_id: userId, origin, last_success_at: at })
+      .onConflict((oc) => oc.columns(['user_id', 'origin']).doUpdateSet({ last_success_at: at }))
+      .execute();
+  }
+
+  /** Forgets the addresses of successful sign-ins older than `before` (the hourly purge). */
+  async purgeOrigins(before: string): Promise<void> {
+    await this.db.deleteFrom('login_origins').where('last_success_at', '<', before).execute();
+  }
+
   async advanceOtpStep(userId: number, step: number): Promise<boolean> {
     const res = await this.db
       .updateTable('users')
@@ -99,6 +120,15 @@ export class UsersRepository {
     await this.db.updateTable('users').set({ is_admin: admin ? 1 : 0 }).where('id', '=', userId).execute();
   }
 
+  /** The operator's storage quota for the account (migration 021); null: the service's default. */
+  async setQuota(userId: number, bytes: number | null): Promise<void> {
+    await this.db.updateTable('users').set({ quota_bytes: bytes }).where('id', '=', userId).execute();
+  }
+
+  async setMailStopped(userId: number, at: string | null): Promise<void> {
+    await this.db.updateTable('users').set({ mail_stopped_at: at }).where('id', '=', userId).execute();
+  }
+
   async setDisabled(userId: number, at: string | null): Promise<void> {
     await this.db.updateTable('users').set({ disabled_at: at }).where('id', '=', userId).execute();
   }
@@ -116,7 +146,7 @@ export class UsersRepository {
   async accounts(limit: number, offset: number): Promise<AccountRow[]> {
     const users = await this.db
       .selectFrom('users')
-      .select(['id', 'uuid', 'email', 'first_name', 'last_name', 'is_admin', 'disabled_at', 'created_at'])
+      .select(['id', 'uuid', 'email', 'first_name', 'last_name', 'is_admin', 'disabled_at', 'mail_stopped_at', 'created_at'])
       .orderBy('id')
       .limit(limit)
       .offset(offset)

@@ -2,7 +2,7 @@
 // finding one by its e-mail address. Sessions are sessions.ts's, logging in auth.ts's.
 import { createHash, randomBytes } from 'node:crypto';
 import { conflict, invalid, notFound } from '../http/errors.js';
-import { hashPassword, verifyPassword } from './passwords.js';
+import { hashPassword } from './passwords.js';
 import { isValidBase32Secret, matchTotpStep } from './totp.js';
 import type { UserRow } from '../store/schema.js';
 import type { AccountRow, UsersRepository } from './repository.js';
@@ -32,8 +32,18 @@ const INVITATION_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 export const MIN_PASSWORD = 10;
 export const MAX_PASSWORD = 200;
 
+/** Why a second factor is not replaced in place. */
+export const ALREADY_ON = 'two-factor sign-in is on already: turn it off first, with your password and a current code';
+
 export class UsersService {
+  private readonly disabledListeners: Array<(userId: number) => void> = [];
+
   constructor(private readonly repo: UsersRepository) {}
+
+  /** Told of each account disabled or enabled here: this process's key cache forgets the account's own applications. */
+  onDisabledChange(listener: (userId: number) => void): void {
+    this.disabledListeners.push(listener);
+  }
 
   byEmail(email: string): Promise<UserRow | undefined> {
     return this.repo.byEmail(email);
@@ -52,19 +62,28 @@ export class UsersService {
     });
   }
 
-  /**
-   * Changes the user's password: the current one is required, the new one bounded (argon2id,
-   * passwords.ts). Ending the user's other sessions is the caller's (sessions.ts), with its token.
-   */
-  async changePassword(user: Pick<UserRow, 'id' | 'password_hash'>, current: string, next: string): Promise<void> {
-    if (!(await verifyPassword(user.password_hash, current))) throw invalid('the current password is not right');
+  /** A 422 for a new password out of bounds (argon2id, passwords.ts): checked before the current one costs an attempt. */
+  checkNewPassword(next: string): void {
     if ([...next].length < MIN_PASSWORD) throw invalid(`the new password must be at least ${MIN_PASSWORD} characters`);
     if ([...next].length > MAX_PASSWORD) throw invalid(`the new password must be at most ${MAX_PASSWORD} characters`);
+  }
+
+  /**
+   * Changes the user's password, the new one bounded. The current one is the caller's to check,
+   * on the login throttle (Authenticator.confirm); ending the user's other sessions too (sessions.ts).
+   */
+  async changePassword(user: Pick<UserRow, 'id'>, next: string): Promise<void> {
+    this.checkNewPassword(next);
     await this.repo.setPasswordHash(user.id, await hashPassword(next));
   }
 
-  /** Turns two-factor sign-in on with `secret`, once a code it generates proves the user's app holds it. */
-  async enableOtp(user: Pick<UserRow, 'id'>, secret: string, code: string): Promise<void> {
+  /**
+   * Turns two-factor sign-in on with `secret`, once a code it generates proves the user's app holds it.
+   * Never over an active one: that is turned off first (with the password and a current code). The
+   * password is the caller's to check first (Authenticator.confirm); ending the other sessions too.
+   */
+  async enableOtp(user: Pick<UserRow, 'id' | 'otp_secret'>, secret: string, code: string): Promise<void> {
+    if (user.otp_secret) throw invalid(ALREADY_ON);
     if (!isValidBase32Secret(secret)) throw invalid('the two-factor secret is not valid: start again');
     const step = matchTotpStep(secret, code.trim());
     if (step === undefined) throw invalid('the code does not match: check the time on your phone and type the current code');
@@ -73,9 +92,8 @@ export class UsersService {
     await this.repo.advanceOtpStep(user.id, step);
   }
 
-  /** Turns two-factor sign-in off (the password is asked for again first). */
-  async disableOtp(user: Pick<UserRow, 'id' | 'password_hash'>, password: string): Promise<void> {
-    if (!(await verifyPassword(user.password_hash, password))) throw invalid('the password is not right');
+  /** Turns two-factor sign-in off: the caller checked the password and a current code first (Authenticator.confirm). */
+  async disableOtp(user: Pick<UserRow, 'id'>): Promise<void> {
     await this.repo.setOtpSecret(user.id, null);
   }
 
@@ -93,6 +111,14 @@ export class UsersService {
     return (await this.repo.byId(user.id))!;
   }
 
+  /** Sets an account's storage quota in bytes (docs/security.md, Storage quota); null: STORAGE_QUOTA_BYTES again. */
+  async setQuota(email: string, bytes: number | null): Promise<UserRow> {
+    const user = await this.repo.byEmail(normalEmail(email));
+    if (!user) throw notFound(`user ${normalEmail(email)}`);
+    await this.repo.setQuota(user.id, bytes);
+    return (await this.repo.byId(user.id))!;
+  }
+
   /**
    * Disables or enables an account by UUID: a disabled one signs in nowhere (auth.ts refuses it
    * once its password is right). Ending its sessions is the caller's (SessionStore.destroyAllOf).
@@ -101,6 +127,18 @@ export class UsersService {
     const user = await this.repo.byUuid(uuid);
     if (!user) throw notFound(`user ${uuid}`);
     await this.repo.setDisabled(user.id, disabled ? (user.disabled_at ?? new Date().toISOString()) : null);
+    for (const l of this.disabledListeners) l(user.id);
+    return (await this.repo.byId(user.id))!;
+  }
+
+  /**
+   * Stops or lets go the mail the service sends on the account's behalf (invitations: the admin
+   * command `user mail --off|--on`, the studio's administration). `who`: an e-mail address or a UUID.
+   */
+  async setMailStopped(who: { email: string } | { uuid: string }, stopped: boolean): Promise<UserRow> {
+    const user = 'email' in who ? await this.repo.byEmail(normalEmail(who.email)) : await this.repo.byUuid(who.uuid);
+    if (!user) throw notFound(`user ${'email' in who ? normalEmail(who.email) : who.uuid}`);
+    await this.repo.setMailStopped(user.id, stopped ? (user.mail_stopped_at ?? new Date().toISOString()) : null);
     return (await this.repo.byId(user.id))!;
   }
 

@@ -158,6 +158,33 @@ export class WebsitesRepository {
     return this.db.selectFrom('websites').select(['id', 'urlname']).where(sql<string>`lower(hostname)`, '=', hostname.toLowerCase()).executeTakeFirst();
   }
 
+  /** Records a look for the proof that did not find it (the website's pages are unchanged: `updated_at` stays). */
+  async recordHostnameCheck(websiteId: number, token: string, reason: string): Promise<void> {
+    await this.db.updateTable('websites').set({ hostname_checked_at: nowIso(), hostname_check: reason }).where('id', '=', websiteId).where('hostname_token', '=', token).execute();
+  }
+
+  /**
+   * The pending name proved with `token` takes effect: 'done', or 'taken' when another website has
+   * it meanwhile (the unique index of lower(hostname) decides between two at once), or 'changed'
+   * when the website asks for another name since the proof was looked for.
+   */
+  async promoteHostname(websiteId: number, name: string, token: string): Promise<'done' | 'taken' | 'changed'> {
+    try {
+      const res = await this.db
+        .updateTable('websites')
+        .set({ hostname: name, hostname_pending: null, hostname_token: null, hostname_checked_at: nowIso(), hostname_check: null, updated_at: nowIso() })
+        .where('id', '=', websiteId)
+        .where('hostname_pending', '=', name)
+        .where('hostname_token', '=', token)
+        .executeTakeFirst();
+      return Number(res.numUpdatedRows) === 1 ? 'done' : 'changed';
+    } catch (err) {
+      const code = String((err as { code?: string }).code ?? '');
+      if (code === '23505' || code.startsWith('SQLITE_CONSTRAINT')) return 'taken';
+      throw err;
+    }
+  }
+
   fullByUrlname(urlname: string): Promise<WebsiteRow | undefined> {
     return this.db.selectFrom('websites').selectAll().where('urlname', '=', urlname).executeTakeFirst();
   }
@@ -229,5 +256,9 @@ export class WebsitesRepository {
 
 /** The brand columns a change may set. */
 export type BrandColumns = Partial<
-  Pick<WebsiteRow, 'title' | 'tagline' | 'logo_media_id' | 'favicon_media_id' | 'color_scheme' | 'accent_color' | 'theme' | 'credit' | 'copyright' | 'contact_email' | 'social_links' | 'hostname' | 'indexing'>
->;
+  Pick<WebsiteRow, 'title' | 'tagline' | 'logo_media_id' | 'favicon_media_id' | 'color_scheme' | 'accent_color' | 'theme' | 'credit' | 'copyright' | 'contact_email' | 'social_links' | 'indexing'>
+> &
+  HostnameColumns;
+
+/** The host name columns (migration 022). */
+export type HostnameColumns = Partial<Pick<WebsiteRow, 'hostname' | 'hostname_pending' | 'hostname_token' | 'hostname_checked_at' | 'hostname_check'>>;

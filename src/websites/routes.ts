@@ -67,6 +67,20 @@ export function websiteRoutes({ websites, config }: WebsiteRoutesDeps): RouteSpe
         };
       },
     }),
+    // An extension (docs/website.md "Host names"): look for the proof of the pending host name now.
+    route({
+      method: 'POST',
+      path: '/websites/:urlname/hostname_verification.xml',
+      input: NO_INPUT,
+      handler: async (ctx) => {
+        const v = await websites.verifyHostname({ user: userOf(ctx) }, ctx.path.urlname);
+        return {
+          verified: v.verified,
+          message: v.verified ? `The host name ${v.details.website.hostname} is in effect.` : v.reason,
+          website: websiteDetailsXml(v.details, config.publicUrl),
+        };
+      },
+    }),
     route({
       method: 'GET',
       path: '/websites/:urlname/pages.xml',

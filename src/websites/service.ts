@@ -8,6 +8,7 @@ import type { DisplayStyleInput } from './display-style-input.js';
 import { MAX_PAGES, SLUG, type BrandInput, type PageInput } from './brand.js';
 import type { BrandColumns, DisplayStyleListRow, WebsiteListRow, WebsitesRepository } from './repository.js';
 import { isValidHostname } from './input.js';
+import { checkTxtProof, isOwnHost, newProofToken, type TxtResolver } from './hostnames.js';
 import { socialLinksColumn } from './social-links.js';
 
 /** A website's display styles, at most (the API lists up to 500 per page; a handful is usual). */
@@ -45,11 +46,34 @@ export interface PageWindow {
   offset: number;
 }
 
+/** What a website's host name is checked against (docs/website.md "Host names"). */
+export interface HostnameRules {
+  /** The service's own host names, without ports (hostnames.ts ownHosts), read at each use. */
+  own(): ReadonlySet<string>;
+  /** Where the proof's TXT record is looked up. */
+  resolver: TxtResolver;
+}
+
+/** What a look for the proof found: the name took effect, or why not (for the photographer). */
+export type Verification = { verified: true; details: WebsiteDetails } | { verified: false; reason: string; details: WebsiteDetails };
+
 export class WebsitesService {
+  private readonly hostnameListeners: Array<(hostname: string) => void> = [];
+
   constructor(
     private readonly repo: WebsitesRepository,
     private readonly access: Access,
+    private readonly hostnames: HostnameRules,
   ) {}
+
+  /** Tells `listener` each host name that takes effect (the site forgets its misses of it). */
+  onHostname(listener: (hostname: string) => void): void {
+    this.hostnameListeners.push(listener);
+  }
+
+  private tookEffect(hostname: string): void {
+    for (const l of this.hostnameListeners) l(hostname);
+  }
 
   /** The websites the user owns or was given, a page of them, and how many in all. */
   async list(user: Pick<UserRow, 'id'>, window: PageWindow): Promise<{ total: number; websites: WebsiteListRow[] }> {
@@ -58,24 +82,79 @@ export class WebsitesService {
     return { total, websites };
   }
 
-  /** A website of `owner`; a taken urlname is a conflict. */
+  /**
+   * A website of `owner`; a taken urlname is a conflict. The operator's (the admin command line):
+   * a host name given takes effect at once, no proof asked.
+   */
   async create(owner: Pick<UserRow, 'id'>, input: NewWebsite): Promise<{ uuid: string; urlname: string; rootGalleryUuid: string }> {
     if (await this.repo.byUrlname(input.urlname)) throw conflict(`urlname ${input.urlname} is taken`);
     if (input.hostname) await this.checkHostname(input.hostname, undefined);
-    return this.repo.create(
+    const created = await this.repo.create(
       { ownerId: owner.id, urlname: input.urlname, title: input.title ?? input.urlname, hostname: input.hostname?.toLowerCase() ?? null },
       DEFAULT_DISPLAY_STYLES,
     );
+    if (input.hostname) this.tookEffect(input.hostname.toLowerCase());
+    return created;
   }
 
   /**
-   * The one rule of a website's host name besides its form (input.ts isValidHostname): no two
-   * websites share one, in any case. A 422 naming the field, as the API's other refusals of a value.
+   * The rules of a website's host name besides its form (input.ts isValidHostname): never one of
+   * the service's own (PUBLIC_URL's, the object store's, RESERVED_HOSTNAMES; with or without a
+   * port), and no two websites share one, in any case. A 422 naming the field, as the API's other
+   * refusals of a value.
    */
   private async checkHostname(hostname: string, websiteId: number | undefined): Promise<void> {
     if (!isValidHostname(hostname)) throw invalid('website[hostname] must be a host name, such as photos.example.com');
+    if (isOwnHost(hostname, this.hostnames.own())) throw invalid(`website[hostname]: ${hostname.toLowerCase()} is an address of this service itself; choose your own domain`);
     const other = await this.repo.byHostname(hostname);
     if (other && other.id !== websiteId) throw invalid(`website[hostname]: ${hostname.toLowerCase()} is the host name of another website`);
+  }
+
+  /**
+   * A change of the host name (setBrand). The operator's takes effect at once; a user's new name
+   * waits for proof (`hostname_pending`, a fresh token) while the name in effect stays: asking
+   * again for the pending name keeps its token, asking for the name in effect drops the pending
+   * one, and blank clears both at once (giving a name up needs no proof).
+   */
+  private async hostnameChange(actor: Actor, website: WebsiteRow, asked: string | null): Promise<BrandColumns> {
+    const none = { hostname_pending: null, hostname_token: null, hostname_checked_at: null, hostname_check: null };
+    if (asked === null) return { hostname: null, ...none };
+    const name = asked.toLowerCase();
+    if ('operator' in actor) {
+      await this.checkHostname(name, website.id);
+      return { hostname: name, ...none };
+    }
+    if (name === website.hostname?.toLowerCase()) return website.hostname_pending === null ? {} : none;
+    if (name === website.hostname_pending) return {};
+    await this.checkHostname(name, website.id);
+    return { ...none, hostname_pending: name, hostname_token: newProofToken() };
+  }
+
+  /**
+   * Looks for the proof of the website's pending host name: a TXT record at
+   * `_mps-challenge.<name>` holding its token. Found, the name takes effect (the one in effect
+   * before is let go); not found, the reason is kept and told. Nothing pending: a 422.
+   */
+  async verifyHostname(actor: Actor, urlname: string): Promise<Verification> {
+    const website = await this.websiteFor(actor, urlname);
+    const name = website.hostname_pending;
+    const token = website.hostname_token;
+    if (name === null || token === null) throw invalid('website[hostname]: no host name is waiting for proof');
+    const notYet = async (reason: string): Promise<Verification> => {
+      await this.repo.recordHostnameCheck(website.id, token, reason);
+      return { verified: false, reason, details: await this.detailsOf((await this.repo.fullByUrlname(website.urlname))!) };
+    };
+    // The rules again: RESERVED_HOSTNAMES may have grown, another website may have proved it first.
+    if (isOwnHost(name, this.hostnames.own())) return notYet(`${name} is an address of this service itself; choose your own domain.`);
+    const other = await this.repo.byHostname(name);
+    if (other && other.id !== website.id) return notYet(`${name} is the host name of another website.`);
+    const proof = await checkTxtProof(this.hostnames.resolver, name, token);
+    if (!proof.ok) return notYet(proof.reason);
+    const done = await this.repo.promoteHostname(website.id, name, token);
+    if (done === 'taken') return notYet(`${name} is the host name of another website.`);
+    if (done === 'changed') return notYet('The website asks for another host name now; look at its settings again.');
+    this.tookEffect(name);
+    return { verified: true, details: await this.detailsOf((await this.repo.fullByUrlname(website.urlname))!) };
   }
 
   /** Gives `member` the use of the website as if it were theirs (galleries, medias on it). */
@@ -186,12 +265,10 @@ export class WebsitesService {
     if (input.copyright !== undefined) values.copyright = input.copyright;
     if (input.contactEmail !== undefined) values.contact_email = input.contactEmail;
     if (input.socialLinks !== undefined) values.social_links = socialLinksColumn(input.socialLinks);
-    if (input.hostname !== undefined) {
-      if (input.hostname !== null) await this.checkHostname(input.hostname, website.id);
-      values.hostname = input.hostname;
-    }
+    if (input.hostname !== undefined) Object.assign(values, await this.hostnameChange(actor, website, input.hostname));
     if (input.indexing !== undefined) values.indexing = input.indexing ? 1 : 0;
     if (Object.keys(values).length > 0) await this.repo.updateBrand(website.id, values);
+    if (values.hostname) this.tookEffect(values.hostname);
     return this.detailsOf((await this.repo.fullByUrlname(website.urlname))!);
   }
 

@@ -1,4 +1,5 @@
 // Reply shapes of websites and their display styles (spec 4.2, 4.4).
+import { challengeName } from './hostnames.js';
 import { xmlArray, type XmlObject } from '../http/xml.js';
 import { homeUrl } from './home-url.js';
 import type { WebsitePageRow } from '../store/schema.js';
@@ -70,6 +71,13 @@ export function websiteDetailsXml(d: WebsiteDetails, publicUrl: string): XmlObje
     'social-links': xmlArray('social-link', social),
     indexing: w.indexing,
     pages: xmlArray('page', d.pages.map((p) => pageXml(p, publicUrl, w, false))),
+    // A host name asked for and waiting for its proof (docs/website.md "Host names"): `hostname`
+    // stays the name in effect until the TXT record `hostname-record` holds `hostname-token`.
+    'hostname-pending': w.hostname_pending,
+    'hostname-record': w.hostname_pending === null ? null : challengeName(w.hostname_pending),
+    'hostname-token': w.hostname_token,
+    'hostname-checked-at': w.hostname_checked_at === null ? null : new Date(w.hostname_checked_at),
+    'hostname-check': w.hostname_check,
   };
 }
 

@@ -251,6 +251,17 @@ eachDatabase((kind) => {
       await db().selectFrom('websites').select('id').where('urlname', '=', 'ann-second').executeTakeFirstOrThrow();
     });
 
+    it("website set --hostname: the operator's name is in effect at once, no proof asked; the service's own is refused", async () => {
+      const out = jsonOf(await admin(target, 'website', 'set', '--urlname', 'ann-second', '--hostname', 'Second.example.com', '--json'));
+      expect(out.hostname).toBe('second.example.com');
+      const row = await db().selectFrom('websites').selectAll().where('urlname', '=', 'ann-second').executeTakeFirstOrThrow();
+      expect([row.hostname, row.hostname_pending, row.hostname_token]).toEqual(['second.example.com', null, null]);
+      // PUBLIC_URL unset: http://localhost:8080, whose host no website may take.
+      const refused = await admin(target, 'website', 'set', '--urlname', 'ann-second', '--hostname', 'localhost:8080');
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toContain('this service itself');
+    });
+
     it('artist create --json prints {uuid} of a new, non-default media library', async () => {
       const out = jsonOf(await admin(target, 'artist', 'create', '--owner', ann.email, '--name', 'Ann Lee Studio', '--json'));
       expect(Object.keys(out)).toEqual(['uuid']);
@@ -302,6 +313,20 @@ eachDatabase((kind) => {
       const bad = await admin(target, 'display-style', 'set', '--urlname', 'ann-lee', '--style', 'Grid', '--spacing', 'huge');
       expect(bad.code).not.toBe(0);
       expect(bad.stderr).toContain('--spacing must be one of none, tight, normal, wide');
+    });
+
+    it("user quota sets an account's storage quota in bytes, or the service's default again (docs/security.md, Storage quota; an extension)", async () => {
+      const out = jsonOf(await admin(target, 'user', 'quota', '--email', ann.email, '--bytes', '5000000', '--json'));
+      expect(out).toEqual({ uuid: (await userByEmail(ann.email)).uuid, email: ann.email, quotaBytes: 5000000 });
+      expect(Number((await userByEmail(ann.email)).quota_bytes)).toBe(5000000);
+      expect(humanTextOf(await admin(target, 'user', 'quota', '--email', ann.email, '--default'))).toContain('default');
+      expect((await userByEmail(ann.email)).quota_bytes).toBeNull();
+      for (const args of [['--bytes', '-1'], ['--bytes', '1.5'], [], ['--bytes', '10', '--default']]) {
+        const bad = await admin(target, 'user', 'quota', '--email', ann.email, ...args);
+        expect(bad.code).not.toBe(0);
+        expect(bad.stderr).toMatch(/--bytes|--default/);
+      }
+      expect((await admin(target, 'user', 'quota', '--email', 'nobody@example.com', '--bytes', '1')).stderr).toContain('not found');
     });
 
     it('watermark create with --text or --file (an image copied into the store: local files here, DATA_DIR/media); --default leaves one default per media library', async () => {

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { all, find, text, type XmlNode } from '../../src/client/xml.js';
-import { decoderCorpus, ffmpegMade, MPD, realFfmpeg, slowPicture, SVG_TEXT, SVG_TURBULENCE, tsText } from '../support/decoder-corpus.js';
+import { decoderCorpus, ffmpegMade, flatPng, MPD, realFfmpeg, slowPicture, SVG_TEXT, SVG_TURBULENCE, tsText } from '../support/decoder-corpus.js';
 import pino from 'pino';
 import { eachDatabase, TestService } from '../support/service.js';
 import { worldOn, type World } from '../support/world.js';
@@ -106,7 +106,7 @@ eachDatabase((kind) => {
       expect(await jobOf(w, uuid)).toEqual([{ state: 'done', attempts: 1, failed: 1 }]);
     });
 
-    it('bounds each ladder in wall-clock time: a decode longer than RENDITION_TIMEOUT_SECONDS ends failed, not retried', async () => {
+    it('bounds each ladder in wall-clock time: a ladder longer than RENDITION_TIMEOUT_SECONDS ends failed, not retried', async () => {
       const up = await status(w, await slowPicture(), 'slow.png');
       expect(up.status).toBe(200);
       const media = await settled(w, up.uuid!);
@@ -114,6 +114,16 @@ eachDatabase((kind) => {
       expect(text(media, 'renditions-error')).toMatch(/took too long/);
       expect(await jobOf(w, up.uuid!)).toEqual([{ state: 'done', attempts: 1, failed: 1 }]);
     }, 90_000);
+
+    it('refuses a PNG of more than 40 megapixels from its header, without decoding it: failed, naming the limit, not retried', async () => {
+      // 6500 × 6400: 41.6 Mpx. PNG has no shrink-on-load: the whole decode would be the machine's.
+      const up = await status(w, await flatPng(6500, 6400), 'big.png');
+      expect(up.status).toBe(200);
+      const media = await settled(w, up.uuid!);
+      expect(text(media, 'renditions-state')).toBe('failed');
+      expect(text(media, 'renditions-error')).toMatch(/more than 40 megapixels/);
+      expect(await jobOf(w, up.uuid!)).toEqual([{ state: 'done', attempts: 1, failed: 1 }]);
+    });
 
     it('runs FFMPEG_PATH with the demuxer forced from the sniffed type, only the file protocol, and CPU time and memory capped', async () => {
       await rm(ffmpegLog, { force: true });

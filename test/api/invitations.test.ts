@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bool, items, text } from '../../src/client/xml.js';
 import { childEnv, runBuilt } from '../support/processes.js';
 import { eachDatabase, type DbKind } from '../support/service.js';
+import { StudioBrowser } from '../studio/studio-support.js';
 import { linkIn, partsOf, startSmtp, type TestSmtp } from '../support/smtp.js';
 import { visit, cookieOf } from '../site/site-support.js';
 import { failure, rejection, startWorld, worldOn, type World } from '../support/world.js';
@@ -190,6 +191,115 @@ eachDatabase((kind: DbKind) => {
       // Another owner is not held back by this one.
       const g = await gallery(w);
       expect(bool((await invite(w, g.uuid, { 'invitation[email]': uniqueEmail('free') })).doc, 'invitation/entry-created')).toBe(true);
+    });
+  });
+
+  // Issue 29: invitations relay a photographer's text to any address under the service's name.
+  describe('invitations: what keeps them from being a spam relay', () => {
+    let smtp: TestSmtp;
+    const worlds: World[] = [];
+    beforeAll(async () => {
+      smtp = await startSmtp({ user: 'mailer', pass: 's3cret' });
+    });
+    afterAll(async () => {
+      for (const w of worlds) await w.svc.close();
+      await smtp?.close();
+    });
+    const world = async (env: Record<string, string> = {}) => {
+      const w = await startWorld(kind, { SMTP_URL: `smtp://mailer:s3cret@127.0.0.1:${smtp.port}`, MAIL_FROM: 'photos@example.com', ...env });
+      worlds.push(w);
+      return w;
+    };
+    const mailsTo = (email: string) => smtp.mails.filter((m) => m.to.includes(email));
+    const invite = (w: World, uuid: string, params: Record<string, string | number>) => w.client.request('POST', `/galleries/${uuid}/invitations.xml`, params);
+    const subjectOf = (raw: string) => /^Subject: (.*)$/m.exec(raw)?.[1];
+    const settle = (w: World) => w.svc.service.visitors.mailer.idle();
+
+    it("keeps the subject the service's own and shows the message's links as text, never as links", async () => {
+      const w = await world();
+      await w.client.request('PUT', `/websites/${w.urlname}.xml`, { 'website[title]': 'Your Bank' });
+      const r = await w.client.createGallery(w.urlname, { name: 'Urgent: confirm your account', parent: w.rootUuid });
+      const uuid = text(r.doc, 'gallery-uuid')!;
+      const email = uniqueEmail('target');
+      const message = 'Log in at https://evil.example/login or www.bad.example/x, or write to help@evil.example.';
+      await invite(w, uuid, { 'invitation[email]': email, 'invitation[message]': message });
+      const mail = await until('the invitation', () => mailsTo(email)[0]);
+      expect(subjectOf(mail.raw)).toBe('An invitation to see photos');
+      const parts = partsOf(mail.raw);
+      const plain = parts.get('text/plain')!;
+      const html = parts.get('text/html')!;
+      for (const part of [plain, html]) {
+        expect(part).not.toContain('https://evil.example');
+        expect(part).not.toContain('www.bad.example');
+        expect(part).not.toContain('help@evil.example');
+      }
+      expect(plain).toContain('https[:]//evil[.]example/login');
+      expect(plain).toContain('www[.]bad[.]example/x');
+      expect(html).not.toMatch(/href="[^"]*evil/);
+      // The service's own link is still there, and a link.
+      expect(linkIn(mail).startsWith(`${w.svc.url}/sites/${w.urlname}/_signin/`)).toBe(true);
+    });
+
+    it('caps the invitations one address receives per day, whoever sends them (INVITATIONS_PER_RECIPIENT_PER_DAY)', async () => {
+      const w = await world({ INVITATIONS_PER_RECIPIENT_PER_DAY: '2' });
+      const other = await worldOn(w.svc);
+      const mine = await gallery(w);
+      const theirs = text((await other.client.createGallery(other.urlname, { name: 'Theirs', parent: other.rootUuid })).doc, 'gallery-uuid')!;
+      const email = uniqueEmail('popular');
+      await invite(w, mine.uuid, { 'invitation[email]': email });
+      await invite(other, theirs, { 'invitation[email]': email.toUpperCase() });
+      const impatient = w.svc.client(other.app, other.user, { retry429: false });
+      const refused = await rejection(impatient.request('POST', `/galleries/${theirs}/invitations.xml`, { 'invitation[email]': email }));
+      expect(refused.status).toBe(429);
+      expect(refused.message).toContain('this address');
+      await settle(w);
+      expect(mailsTo(email)).toHaveLength(2);
+      // Nothing made for the refused one; another address is still served.
+      expect(bool((await invite(other, theirs, { 'invitation[email]': uniqueEmail('else') })).doc, 'invitation/entry-created')).toBe(true);
+    });
+
+    it('caps the invitations of the whole service per day (INVITATIONS_PER_DAY)', async () => {
+      const w = await world({ INVITATIONS_PER_DAY: '3' });
+      const other = await worldOn(w.svc);
+      const g = await gallery(w);
+      for (let i = 0; i < 3; i++) await invite(w, g.uuid, { 'invitation[email]': uniqueEmail(`d${i}`) });
+      const theirs = text((await other.client.createGallery(other.urlname, { name: 'Theirs', parent: other.rootUuid })).doc, 'gallery-uuid')!;
+      const late = uniqueEmail('late');
+      const refused = await rejection(w.svc.client(other.app, other.user, { retry429: false }).request('POST', `/galleries/${theirs}/invitations.xml`, { 'invitation[email]': late }));
+      expect(refused.status).toBe(429);
+      expect(refused.message).toContain('the service');
+      await settle(w);
+      expect(mailsTo(late)).toEqual([]);
+    });
+
+    it("an operator stops a photographer's mail (admin command or the studio) and lets it go again", async () => {
+      const w = await world();
+      const g = await gallery(w);
+      const env = childEnv({ DATA_DIR: w.svc.config.dataDir, DATABASE_URL: w.svc.config.databaseUrl, PUBLIC_URL: w.svc.url });
+      const off = await runBuilt('cli/admin.js', ['user', 'mail', '--email', w.user.email, '--off', '--json'], { env });
+      expect(off.code, off.stderr).toBe(0);
+      expect(JSON.parse(off.stdout)).toMatchObject({ email: w.user.email, mail: false });
+      const stopped = uniqueEmail('stopped');
+      const refused = await failure(invite(w, g.uuid, { 'invitation[email]': stopped }));
+      expect(refused.status).toBe(403);
+      expect(refused.message).toContain('stopped');
+      await settle(w);
+      expect(mailsTo(stopped)).toEqual([]);
+      // The studio's administration shows it, and lets it go.
+      const admin = await w.svc.user();
+      await w.svc.core.users.setAdmin(admin.email, true);
+      const ab = await new StudioBrowser(w.svc).signIn(admin);
+      const page = await ab.get('/studio/admin/accounts');
+      const row = page.body.split('<tr').find((tr) => tr.includes(w.user.email))!;
+      expect(row).toContain('mail stopped');
+      expect((await ab.submit('/studio/admin/accounts', `/studio/admin/accounts/${w.user.uuid}/mail-on`, {})).status).toBe(303);
+      expect(bool((await invite(w, g.uuid, { 'invitation[email]': uniqueEmail('again') })).doc, 'invitation/entry-created')).toBe(true);
+      // And stops it from there too.
+      expect((await ab.submit('/studio/admin/accounts', `/studio/admin/accounts/${w.user.uuid}/mail-off`, {})).status).toBe(303);
+      expect((await failure(invite(w, g.uuid, { 'invitation[email]': uniqueEmail('third') }))).status).toBe(403);
+      const on = await runBuilt('cli/admin.js', ['user', 'mail', '--email', w.user.email, '--on'], { env });
+      expect(on.code, on.stderr).toBe(0);
+      expect((await invite(w, g.uuid, { 'invitation[email]': uniqueEmail('fourth') })).status).toBe(200);
     });
   });
 });

@@ -1,10 +1,12 @@
 // docs/conventions.md "Throttling wrong passwords": the limits hold under
 // concurrency — every attempt is counted before its password is checked.
-import { afterEach, expect, it } from 'vitest';
+import { randomInt } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
 import { text } from '../../src/client/xml.js';
-import { randomTotpSecret } from '../../src/users/totp.js';
-import { basicAuth, eachDatabase, TestService, type TestApp, type TestUser } from '../support/service.js';
+import { randomTotpSecret, totpCode } from '../../src/users/totp.js';
+import { basicAuth, eachDatabase, REDIS_URL, TestService, type DbKind, type TestApp, type TestUser } from '../support/service.js';
 import { replyOf } from '../support/xml.js';
+import { StudioBrowser } from '../studio/studio-support.js';
 
 eachDatabase((kind) => {
   // A fresh service per test: the per-address counter (all tests come from 127.0.0.1) starts at 0.
@@ -82,7 +84,7 @@ eachDatabase((kind) => {
     await expectThrottled(app, await svc.user());
   });
 
-  it('a success clears the account counter; successes do not count against the address', async () => {
+  it("a success clears the pair's count (the address is the account's from then on); successes do not count against the address", async () => {
     const { svc, app, user } = await fresh();
     for (let round = 0; round < 3; round++) {
       for (let i = 0; i < 9; i++) expect((await attempt(app, user.email, `wrong-${round}-${i}`)).status).toBe(401);
@@ -108,3 +110,83 @@ eachDatabase((kind) => {
     expect((await attempt(app, user.email, user.password)).code).toBe('login_throttled');
   });
 });
+
+// Targeted lockout (issue 29): strangers' wrong passwords spend the account's budget, which then
+// refuses only addresses and browsers that never signed in to it; each (account, address) pair
+// has a budget of its own. Addresses come through X-Forwarded-For (TRUST_PROXY=1), random ones
+// per test, so that counters kept in a shared Redis never meet another test's.
+const address = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
+
+function targetedLockout(kind: DbKind, env: Record<string, string>) {
+  let svc: TestService | undefined;
+  afterEach(async () => {
+    await svc?.close();
+    svc = undefined;
+  });
+
+  /** One Basic login through the API from `ip`: status and error code. */
+  async function login(app: TestApp, login: string, password: string, ip: string): Promise<{ status: number; code: string }> {
+    const res = await svc!.raw(app, 'GET', '/whoami.xml', { headers: { authorization: basicAuth(login, password), 'x-forwarded-for': ip } });
+    const r = await replyOf(res);
+    return { status: r.status, code: text(r.doc, 'error-code') ?? '' };
+  }
+
+  it("ten strangers' wrong passwords lock the stranger out, not the owner at an address they signed in from; other strangers' addresses are refused", async () => {
+    svc = await TestService.start(kind, { TRUST_PROXY: '1', ...env });
+    const app = await svc.app();
+    const owner = await svc.user();
+    const [home, attacker, elsewhere, other] = [address(), address(), address(), address()];
+    expect((await login(app, owner.email, owner.password, home)).status).toBe(200);
+    for (let i = 0; i < 10; i++) expect((await login(app, owner.email, `wrong-${i}`, attacker)).status, `attempt ${i}`).toBe(401);
+    // The stranger's pair is spent.
+    expect(await login(app, owner.email, owner.password, attacker)).toEqual({ status: 429, code: 'login_throttled' });
+    // The owner at home: in, and a typo there is theirs to make.
+    expect((await login(app, owner.email, owner.password, home)).status).toBe(200);
+    expect((await login(app, owner.email, 'a typo', home)).status).toBe(401);
+    expect((await login(app, owner.email, owner.password, home)).status).toBe(200);
+    // An address that never signed in to the account meets the spent account budget, right password or not.
+    expect(await login(app, owner.email, owner.password, elsewhere)).toEqual({ status: 429, code: 'login_throttled' });
+    expect(await login(app, owner.email, 'guess', other)).toEqual({ status: 429, code: 'login_throttled' });
+  });
+
+  it("the API's password + code path follows the same rule", async () => {
+    svc = await TestService.start(kind, { TRUST_PROXY: '1', ...env });
+    const app = await svc.app();
+    const secret = randomTotpSecret();
+    const owner = await svc.user({ otpSecret: secret });
+    const [home, attacker, elsewhere] = [address(), address(), address()];
+    expect((await login(app, owner.email, `${owner.password}+${totpCode(secret)}`, home)).status).toBe(200);
+    for (let i = 0; i < 10; i++) expect((await login(app, owner.email, `wrong-${i}+123456`, attacker)).status, `attempt ${i}`).toBe(401);
+    expect((await login(app, owner.email, `wrong+123456`, attacker)).code).toBe('login_throttled');
+    // At home: asked for the code (no attempt spent), then in with the next one.
+    expect(await login(app, owner.email, owner.password, home)).toEqual({ status: 401, code: 'otp_required' });
+    expect((await login(app, owner.email, `${owner.password}+${totpCode(secret, Date.now() + 30_000)}`, home)).status).toBe(200);
+    // Elsewhere: throttled before the code is even asked for.
+    expect(await login(app, owner.email, owner.password, elsewhere)).toEqual({ status: 429, code: 'login_throttled' });
+  });
+
+  it('the studio: a browser that signed in to the account before (its device cookie) gets in from a new address; a new browser there does not; at home it does', async () => {
+    svc = await TestService.start(kind, { TRUST_PROXY: '1', ...env });
+    const app = await svc.app();
+    const owner = await svc.user();
+    const [home, attacker, cafe, hotel] = [address(), address(), address(), address()];
+    const laptop = new StudioBrowser(svc);
+    expect((await laptop.signInWith(owner.email, owner.password, { 'x-forwarded-for': home })).status).toBe(303);
+    await laptop.submit('/studio/account', '/studio/signout', {});
+    // The stranger goes through the API: one throttle for both faces.
+    for (let i = 0; i < 10; i++) expect((await login(app, owner.email, `wrong-${i}`, attacker)).status).toBe(401);
+    expect((await new StudioBrowser(svc).signInWith(owner.email, owner.password, { 'x-forwarded-for': cafe })).status).toBe(429);
+    expect((await laptop.signInWith(owner.email, owner.password, { 'x-forwarded-for': cafe })).status).toBe(303);
+    // Signed in from there, the café is now an address of the account's; the hotel is not.
+    expect((await new StudioBrowser(svc).signInWith(owner.email, owner.password, { 'x-forwarded-for': cafe })).status).toBe(303);
+    expect((await new StudioBrowser(svc).signInWith(owner.email, owner.password, { 'x-forwarded-for': hotel })).status).toBe(429);
+    expect((await new StudioBrowser(svc).signInWith(owner.email, owner.password, { 'x-forwarded-for': home })).status).toBe(303);
+    // A device cookie is the account's: a forged or another account's is a new browser.
+    const stranger = new StudioBrowser(svc);
+    stranger.jar.set('studio_device', `${owner.id}.AAAAAAAAAAAAAAAAAAAAAA.${'A'.repeat(43)}`);
+    expect((await stranger.signInWith(owner.email, owner.password, { 'x-forwarded-for': hotel })).status).toBe(429);
+  });
+}
+
+eachDatabase((kind) => describe('targeted lockout', () => targetedLockout(kind, {})));
+describe.skipIf(!REDIS_URL)('targeted lockout, counters in Redis', () => targetedLockout('sqlite', { REDIS_URL: REDIS_URL! }));

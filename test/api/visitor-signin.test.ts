@@ -10,7 +10,7 @@ import type { UserRow } from '../../src/store/schema.js';
 import { PassCodec } from '../../src/site/pass.js';
 import { LINK_LIMITS, PasswordThrottle, PASSWORD_LIMITS } from '../../src/site/throttle.js';
 import { childEnv, freePort, runNode, type RunResult } from '../support/processes.js';
-import { eachDatabase, REDIS_URL, TestService, type DbKind } from '../support/service.js';
+import { eachDatabase, REDIS_URL, TEST_REDIS_PREFIX, TestService, type DbKind } from '../support/service.js';
 import { linkIn, partsOf, startSmtp, type ReceivedMail, type TestSmtp } from '../support/smtp.js';
 import { worldOn, type World } from '../support/world.js';
 
@@ -531,8 +531,8 @@ describe('password throttle of the gallery password form', () => {
 
 describe.skipIf(!REDIS_URL)('visitor throttles shared through Redis', () => {
   it('counts password attempts of one gallery in one store for every process', async () => {
-    const a = await createLimiterFactory(REDIS_URL);
-    const b = await createLimiterFactory(REDIS_URL);
+    const a = await createLimiterFactory(REDIS_URL, TEST_REDIS_PREFIX);
+    const b = await createLimiterFactory(REDIS_URL, TEST_REDIS_PREFIX);
     try {
       const site = randomBytes(6).toString('hex');
       const [ta, tb] = [new PasswordThrottle(a), new PasswordThrottle(b)];

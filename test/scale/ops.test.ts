@@ -15,7 +15,7 @@ import { redisExclusive } from '../../src/ops/exclusive.js';
 import { ScaleOutError } from '../../src/ops/roles.js';
 import { StudioBrowser } from '../studio/studio-support.js';
 import { insertMedias, waitForJob } from '../support/media.js';
-import { basicAuth, createPgDatabase, eachDatabase, PG_URL, REDIS_URL, sessionCookieOf, TestService } from '../support/service.js';
+import { basicAuth, createPgDatabase, eachDatabase, PG_URL, REDIS_URL, sessionCookieOf, TEST_REDIS_PREFIX, TestService } from '../support/service.js';
 import { pdf, startS3, type LocalS3 } from '../api/uploads-support.js';
 
 describe('roles', () => {
@@ -162,8 +162,8 @@ eachDatabase((kind) => {
 
 describe('the sweep lock', () => {
   it.runIf(REDIS_URL)('lets one holder run a sweep at a time, and the next once it is done', async () => {
-    const a = await redisExclusive(REDIS_URL!);
-    const b = await redisExclusive(REDIS_URL!);
+    const a = await redisExclusive(REDIS_URL!, { prefix: TEST_REDIS_PREFIX });
+    const b = await redisExclusive(REDIS_URL!, { prefix: TEST_REDIS_PREFIX });
     const name = `test-${randomBytes(4).toString('hex')}`;
     try {
       let release!: () => void;

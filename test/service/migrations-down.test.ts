@@ -1,4 +1,5 @@
-// The migrations that keep triggers (010 page stamps, 019 rule stamps) go down
+// The migrations that keep triggers (010 page stamps, 019 rule stamps), and 022 (host names'
+// proof, an expression index), go down
 // in each database's own syntax and up again: each is told its dialect going
 // down too (src/store/migrations/index.ts). Until then a down() ran the
 // PostgreSQL branch on SQLite (a syntax error) and left PostgreSQL's trigger
@@ -53,6 +54,21 @@ for (const db of ['sqlite', ...(PG ? ['postgres'] : [])] as const) {
       const r = await rule();
       await d.updateTable('medias').set({ title: 'T' }).where('id', '=', m.id).execute();
       expect(await rule()).toBe(r + 1);
+    });
+
+    it('022 keeps the host names set before it in effect, and goes down and up again', async () => {
+      const d = core.store.db;
+      const migrator = new Migrator({ db: d, provider: { getMigrations: async () => migrationsFor(core.store.dialect) } });
+      const { user } = await core.users.create({ email: 'hosts@example.com', password: 'correct horse battery staple' });
+      const site = await core.websites.create(user, { urlname: 'before-022' });
+      expect((await migrator.migrateTo('021_storage_quota')).error).toBeUndefined();
+      await sql`UPDATE websites SET hostname = ${'Photos.Before.example'} WHERE uuid = ${site.uuid}`.execute(d);
+      expect((await migrator.migrateToLatest()).error).toBeUndefined();
+      const row = await d.selectFrom('websites').selectAll().where('uuid', '=', site.uuid).executeTakeFirstOrThrow();
+      expect([row.hostname, row.hostname_pending, row.hostname_token]).toEqual(['Photos.Before.example', null, null]);
+      // The index of lower(hostname) is unique: one name, whatever its case, is one website's.
+      const other = await core.websites.create(user, { urlname: 'after-022' });
+      await expect(d.updateTable('websites').set({ hostname: 'photos.before.EXAMPLE' }).where('uuid', '=', other.uuid).execute()).rejects.toThrow();
     });
   });
 }

@@ -400,6 +400,24 @@ eachDatabase((kind) => {
       expect(robots.body).toBe(`User-agent: *\nDisallow: /sites/${site.urlname}/\n`);
       expect((await visit(w.svc, `/sites/${site.urlname}/sitemap.xml`)).body).not.toContain('<url>');
     });
+
+    it('lets crawlers in when only a hidden gallery whose indexing is 2 may be indexed (nothing listed)', async () => {
+      const site = await w.svc.website(w.user);
+      const root = `/sites/${site.urlname}`;
+      const c = w.svc.client(w.app, w.user);
+      await c.updateGallery(site.urlname, site.rootGalleryUuid, { indexing: 0 });
+      await c.createGallery(site.urlname, { name: 'Shared always', parent: site.rootGalleryUuid, hidden: 1, indexing: 2 });
+      // The page itself may be indexed once found; the sitemap still announces nothing.
+      expect((await visit(w.svc, `${root}/-/shared-always`)).headers['x-robots-tag']).toBeUndefined();
+      expect((await visit(w.svc, `${root}/sitemap.xml`)).body).not.toContain('<url>');
+      const robots = await visit(w.svc, `${root}/robots.txt`);
+      expect(robots.body).toBe(`User-agent: *\nDisallow: ${root}/_password\nDisallow: ${root}/_signin\nSitemap: ${w.svc.url}${root}/sitemap.xml\n`);
+      // Behind a password, indexing 2 opens nothing: the page a crawler meets is the refusal (noindex).
+      const locked = await w.svc.website(w.user);
+      await c.updateGallery(locked.urlname, locked.rootGalleryUuid, { indexing: 0 });
+      await c.createGallery(locked.urlname, { name: 'Locked always', parent: locked.rootGalleryUuid, hidden: 1, indexing: 2, password: 'pw' });
+      expect((await visit(w.svc, `/sites/${locked.urlname}/robots.txt`)).body).toBe(`User-agent: *\nDisallow: /sites/${locked.urlname}/\n`);
+    });
   });
 
   describe('escaping', () => {

@@ -83,7 +83,7 @@ describe.skipIf(!chromiumPresent).each(BACKENDS)('the studio extras and administ
 
       // Settings: host name and indexing; display styles.
       await page.goto(`${w.svc.url}/studio/websites/${w.urlname}`);
-      await page.getByLabel('Host name').fill(`${name}.photos.example.com`);
+      await page.getByLabel('Host name', { exact: true }).fill(`${name}.photos.example.com`);
       await page.getByLabel('Search engines').selectOption('0');
       // By the keyboard (a phone's picker grid may lie over the button while it scrolls).
       await page.getByRole('button', { name: 'Save settings' }).press('Enter');

@@ -37,7 +37,7 @@ eachDatabase((kind) => {
 
   describe('operators only', () => {
     const GETS = ['/studio/admin', '/studio/admin/accounts', '/studio/admin/apps', '/studio/admin/jobs'];
-    const POSTS = ['/studio/admin/accounts', '/studio/admin/apps', `/studio/admin/accounts/00000000-0000-4000-8000-000000000000/disable`, '/studio/admin/apps/0123456789abcdef0123456789abcdef/revoke'];
+    const POSTS = ['/studio/admin/accounts', '/studio/admin/apps', `/studio/admin/accounts/00000000-0000-4000-8000-000000000000/disable`, `/studio/admin/accounts/00000000-0000-4000-8000-000000000000/mail-off`, '/studio/admin/apps/0123456789abcdef0123456789abcdef/revoke'];
 
     it('answers a photographer, or no one signed in, with the 404 page, even with a right token; the header names no administration', async () => {
       const csrf = StudioBrowser.csrf(await plain.get('/studio/account'));
@@ -188,6 +188,41 @@ eachDatabase((kind) => {
       expect(refused.status).toBe(401);
       expect(await refused.text()).toContain('unknown API key');
       expect((await plain.get('/studio/account/apps')).body).toContain('revoked');
+    });
+
+    it("a photographer's own application signs only for its owner (403 for anyone else), and stops while its owner is disabled; the operator's list shows the owner's state", async () => {
+      const owner = await w.svc.user();
+      const ob = await new StudioBrowser(w.svc).signIn(owner);
+      const made = await ob.submit('/studio/account/apps', '/studio/account/apps', { name: 'Owner script' });
+      const app = { key: keyIn(made.body)!, secret: secretIn(made.body)! };
+      expect(await whoami(app, owner)).toBe(200);
+      // Another photographer's login through it: 403 from the catalogue, and no session made.
+      const other = await w.svc.user();
+      const refused = await w.svc.raw(app, 'GET', '/whoami.xml', { headers: { authorization: basicAuth(other.email, other.password) } });
+      expect(refused.status).toBe(403);
+      expect(refused.headers.get('set-cookie')).toBeNull();
+      const body = await refused.text();
+      expect(body).toContain('<error-code>forbidden</error-code>');
+      expect(body).toContain('signs only for its owner');
+      // Nor with the other's session, made through an operator's application.
+      const otherCookie = sessionCookieOf(await w.svc.raw(w.app, 'GET', '/whoami.xml', { headers: { authorization: basicAuth(other.email, other.password) } }))!;
+      expect((await w.svc.raw(app, 'GET', '/whoami.xml', { headers: { cookie: otherCookie } })).status).toBe(403);
+      // The operator's application still works for everyone.
+      expect(await whoami(w.app, other)).toBe(200);
+      expect(await whoami(w.app, owner)).toBe(200);
+      // Its owner disabled: it signs nothing, not even a ping; the list says so; enabled again, it works.
+      expect((await w.svc.raw(app, 'GET', '/ping.xml')).status).toBe(200);
+      expect((await ab.submit('/studio/admin/accounts', `/studio/admin/accounts/${owner.uuid}/disable`, {})).status).toBe(303);
+      const ping = await w.svc.raw(app, 'GET', '/ping.xml');
+      expect(ping.status).toBe(403);
+      expect(await ping.text()).toContain('<error-code>forbidden</error-code>');
+      const list = await ab.get('/studio/admin/apps');
+      const row = list.body.split('<li>').find((li) => li.includes(app.key))!;
+      expect(row).toContain(owner.email);
+      expect(row).toContain('owner disabled');
+      expect((await ab.submit('/studio/admin/accounts', `/studio/admin/accounts/${owner.uuid}/enable`, {})).status).toBe(303);
+      expect((await w.svc.raw(app, 'GET', '/ping.xml')).status).toBe(200);
+      expect((await ab.get('/studio/admin/apps')).body.split('<li>').find((li) => li.includes(app.key))).not.toContain('owner disabled');
     });
 
     it('an operator creates and revokes an application; a blank name is refused', async () => {

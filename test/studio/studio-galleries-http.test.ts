@@ -8,7 +8,7 @@ import { createGallery, insertMedias, updateMedia } from '../support/media.js';
 import { eachDatabase } from '../support/service.js';
 import { linkIn, startSmtp, type TestSmtp } from '../support/smtp.js';
 import { startWorld, type World } from '../support/world.js';
-import { StudioBrowser } from './studio-support.js';
+import { fieldError, StudioBrowser } from './studio-support.js';
 
 eachDatabase((kind) => {
   let w: World;
@@ -250,6 +250,17 @@ eachDatabase((kind) => {
       expect(linkIn(mail!)).toMatch(/\/_signin\//);
       const noMail = await b.submit(page, `${page}/invite`, { email: '' });
       expect(noMail.status).toBe(422);
+      // An operator stopped this photographer's mail: the refusal is shown at the invitation's field, nothing is sent.
+      await w.svc.core.users.setMailStopped({ email: w.user.email }, true);
+      try {
+        const stopped = await b.submit(page, `${page}/invite`, { email: 'late@example.com' });
+        expect(stopped.status).toBe(403);
+        expect(fieldError(stopped.body, 'invite_email')).toContain('stopped');
+        await w.svc.service.visitors.mailer.idle();
+        expect(smtp.mails.find((m) => m.to.includes('late@example.com'))).toBeUndefined();
+      } finally {
+        await w.svc.core.users.setMailStopped({ email: w.user.email }, false);
+      }
     });
   });
 

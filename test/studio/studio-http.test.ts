@@ -3,6 +3,7 @@
 // owner's website, and a change made in the studio read back through the signed API.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { all, find, text } from '../../src/client/xml.js';
+import { verifyPassword } from '../../src/users/passwords.js';
 import { randomTotpSecret, totpCode } from '../../src/users/totp.js';
 import { basicAuth, eachDatabase, sessionCookieOf } from '../support/service.js';
 import { startWorld, type World } from '../support/world.js';
@@ -86,6 +87,91 @@ eachDatabase((kind) => {
       const other = new StudioBrowser(w.svc);
       const form = await other.get('/studio/signin');
       expect((await other.post('/studio/signin/code', { csrf: StudioBrowser.csrf(form), code: totpCode(secret) })).status).toBe(401);
+    });
+  });
+
+  describe('second factor and current passwords (issue 29)', () => {
+    /** Signs a two-factor user in with the code of `at`; the browser. */
+    const signInWithCode = async (user: { email: string; password: string }, secret: string, at = Date.now()) => {
+      const b = new StudioBrowser(w.svc);
+      const step1 = await b.signInWith(user.email, user.password);
+      expect(step1.status).toBe(200);
+      expect((await b.post('/studio/signin/code', { csrf: StudioBrowser.csrf(step1), code: totpCode(secret, at) })).status).toBe(303);
+      return b;
+    };
+    const apiSession = async (user: { email: string; password: string }) => sessionCookieOf(await w.svc.raw(w.app, 'GET', '/whoami.xml', { headers: { authorization: basicAuth(user.email, user.password) } }))!;
+    const whoamiWith = async (cookie: string) => (await w.svc.raw(w.app, 'GET', '/whoami.xml', { headers: { cookie } })).status;
+
+    it('a session cannot replace an active second factor: a new secret is refused while one is on, and the old one still signs in', async () => {
+      const old = randomTotpSecret();
+      const user = await w.svc.user({ otpSecret: old });
+      const b = await signInWithCode(user, old);
+      // The enrolment screen is not offered, and its post is refused even with the password and a right code of the new secret.
+      expect((await b.get('/studio/account/two-factor')).status).toBe(303);
+      const fresh = randomTotpSecret();
+      const res = await b.submit('/studio/account', '/studio/account/two-factor', { secret: fresh, password: user.password, code: totpCode(fresh) });
+      expect(res.status).toBe(422);
+      expect(res.body).toContain('turn it off first');
+      // The old secret is still the one asked for.
+      const api = await w.svc.raw(w.app, 'GET', '/whoami.xml', { headers: { authorization: basicAuth(user.email, `${user.password}+${totpCode(old, Date.now() + 30_000)}`) } });
+      expect(api.status).toBe(200);
+    });
+
+    it('turning a second factor on needs the password; off needs the password and a current code; each ends the other sessions', async () => {
+      const user = await w.svc.user();
+      const b = await new StudioBrowser(w.svc).signIn(user);
+      const other = await new StudioBrowser(w.svc).signIn(user);
+      const api = await apiSession(user);
+      const page = await b.get('/studio/account/two-factor');
+      expect(page.body).toContain('name="password"');
+      const secret = /name="secret" value="([A-Z2-7]+)"/.exec(page.body)![1];
+      // Without the password, or with a wrong one: refused, nothing changed.
+      expect((await b.post('/studio/account/two-factor', { csrf: StudioBrowser.csrf(page), secret, code: totpCode(secret) })).status).toBe(422);
+      const wrong = await b.post('/studio/account/two-factor', { csrf: StudioBrowser.csrf(page), secret, password: 'not-the-password', code: totpCode(secret) });
+      expect(wrong.status).toBe(422);
+      expect(wrong.body).toContain('password');
+      expect((await other.get('/studio/account')).body).toContain('Two-factor sign-in is off');
+      // On: this session stays, the others (studio and API) end.
+      expect((await b.post('/studio/account/two-factor', { csrf: StudioBrowser.csrf(page), secret, password: user.password, code: totpCode(secret) })).status).toBe(303);
+      expect((await b.get('/studio/account')).status).toBe(200);
+      expect((await other.get('/studio/account')).status).toBe(303);
+      expect(await whoamiWith(api)).toBe(401);
+      // Off: the password alone is not enough, nor a wrong code.
+      const later = totpCode(secret, Date.now() + 30_000);
+      // Other sessions again (made directly: the codes of this step and the last are spent).
+      const other2 = new StudioBrowser(w.svc);
+      other2.jar.set('studio_session', await w.svc.service.sessions.create(user.id));
+      expect((await other2.get('/studio/account')).status).toBe(200);
+      const api2 = `_ficelle_session=${await w.svc.service.sessions.create(user.id)}`;
+      expect(await whoamiWith(api2)).toBe(200);
+      const noCode = await b.submit('/studio/account', '/studio/account/two-factor/off', { password: user.password });
+      expect(noCode.status).toBe(422);
+      expect((await b.submit('/studio/account', '/studio/account/two-factor/off', { password: user.password, code: later === '000000' ? '111111' : '000000' })).status).toBe(422);
+      expect((await b.get('/studio/account')).body).toContain('Two-factor sign-in is on');
+      expect((await b.submit('/studio/account', '/studio/account/two-factor/off', { password: user.password, code: totpCode(secret, Date.now() + 30_000) })).status).toBe(303);
+      expect((await b.get('/studio/account')).body).toContain('Two-factor sign-in is off');
+      expect((await other2.get('/studio/account')).status).toBe(303);
+      expect(await whoamiWith(api2)).toBe(401);
+    });
+
+    it("the current-password checks of the account screens count on the login throttle: 10 wrong ones lock them and the account's sign-in from that address", async () => {
+      const user = await w.svc.user();
+      const b = await new StudioBrowser(w.svc).signIn(user);
+      for (let i = 0; i < 10; i++) {
+        const res = await b.submit('/studio/account', '/studio/account/password', { current: `wrong-${i}`, next: 'a-new-password-1' });
+        expect(res.status, `attempt ${i}`).toBe(422);
+      }
+      const locked = await b.submit('/studio/account', '/studio/account/password', { current: user.password, next: 'a-new-password-1' });
+      expect(locked.status).toBe(429);
+      expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect((await b.get('/studio/account/two-factor')).status).toBe(200);
+      const page = await b.get('/studio/account/two-factor');
+      const secret = /name="secret" value="([A-Z2-7]+)"/.exec(page.body)![1];
+      expect((await b.post('/studio/account/two-factor', { csrf: StudioBrowser.csrf(page), secret, password: user.password, code: totpCode(secret) })).status).toBe(429);
+      // The same counters as the sign-in: this address is refused for the account.
+      expect((await new StudioBrowser(w.svc).signInWith(user.email, user.password)).status).toBe(429);
+      // The password did not change.
+      expect(await verifyPassword((await w.svc.core.users.byEmail(user.email))!.password_hash, user.password)).toBe(true);
     });
   });
 
@@ -276,10 +362,10 @@ eachDatabase((kind) => {
       expect(page.status).toBe(200);
       expect(page.body).toContain('<svg');
       const secret = /name="secret" value="([A-Z2-7]+)"/.exec(page.body)![1];
-      const wrong = await b.post('/studio/account/two-factor', { csrf: StudioBrowser.csrf(page), secret, code: totpCode(secret) === '123456' ? '654321' : '123456' });
+      const wrong = await b.post('/studio/account/two-factor', { csrf: StudioBrowser.csrf(page), secret, password: user.password, code: totpCode(secret) === '123456' ? '654321' : '123456' });
       expect(wrong.status).toBe(422);
       expect((await new StudioBrowser(w.svc).signInWith(user.email, user.password)).status).toBe(303);
-      const ok = await b.post('/studio/account/two-factor', { csrf: StudioBrowser.csrf(page), secret, code: totpCode(secret) });
+      const ok = await b.post('/studio/account/two-factor', { csrf: StudioBrowser.csrf(page), secret, password: user.password, code: totpCode(secret) });
       expect(ok.status).toBe(303);
       // At once, though the session's user was read a moment ago.
       expect((await b.get('/studio/account')).body).toContain('Two-factor sign-in is on.');
@@ -290,9 +376,10 @@ eachDatabase((kind) => {
       // The API asks for the code too.
       const api = await w.svc.raw(w.app, 'GET', '/whoami.xml', { headers: { authorization: basicAuth(user.email, user.password) } });
       expect(api.status).toBe(401);
-      // Off again, with the password.
-      expect((await b.submit('/studio/account', '/studio/account/two-factor/off', { password: 'wrong' })).status).toBe(422);
-      expect((await b.submit('/studio/account', '/studio/account/two-factor/off', { password: user.password })).status).toBe(303);
+      // Off again, with the password and a current code (the next step's: the enrolment spent this one).
+      const later = totpCode(secret, Date.now() + 30_000);
+      expect((await b.submit('/studio/account', '/studio/account/two-factor/off', { password: 'wrong', code: later })).status).toBe(422);
+      expect((await b.submit('/studio/account', '/studio/account/two-factor/off', { password: user.password, code: later })).status).toBe(303);
       expect((await b.get('/studio/account')).body).toContain('Two-factor sign-in is off.');
       expect((await new StudioBrowser(w.svc).signInWith(user.email, user.password)).status).toBe(303);
     });

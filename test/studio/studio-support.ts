@@ -38,8 +38,8 @@ export class StudioBrowser {
   }
 
   /** Posts a form; `origin: null` sends no Origin nor Sec-Fetch-Site (a client that is not a browser). */
-  async post(path: string, fields: Record<string, string>, opts: { origin?: string | null; site?: string } = {}): Promise<Answer> {
-    const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', cookie: this.cookieHeader() };
+  async post(path: string, fields: Record<string, string>, opts: { origin?: string | null; site?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+    const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', cookie: this.cookieHeader(), ...opts.headers };
     if (opts.origin !== null) {
       headers.origin = opts.origin ?? this.svc.url;
       headers['sec-fetch-site'] = opts.site ?? 'same-origin';
@@ -57,9 +57,9 @@ export class StudioBrowser {
   }
 
   /** Sign-in's first step: the form, then e-mail and password. */
-  async signInWith(email: string, password: string): Promise<Answer> {
-    const form = await this.get('/studio/signin');
-    return this.post('/studio/signin', { csrf: StudioBrowser.csrf(form), email, password });
+  async signInWith(email: string, password: string, headers: Record<string, string> = {}): Promise<Answer> {
+    const form = await this.get('/studio/signin', headers);
+    return this.post('/studio/signin', { csrf: StudioBrowser.csrf(form), email, password }, { headers });
   }
 
   /** Signs in a user without a second factor; throws unless the studio answered the session. */

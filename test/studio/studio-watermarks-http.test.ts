@@ -100,6 +100,19 @@ eachDatabase((kind) => {
     expect((await readdir(join(w.svc.config.dataDir, 'tmp'))).filter((f) => f.endsWith('.part'))).toEqual([]);
   });
 
+  it('refuses an image watermark of more than 8 megapixels on its field, and keeps nothing of it', async () => {
+    // 9 Mpx of one colour: a small file, and far more pixels than a watermark drawn at most 1280 px wide needs.
+    const big = await sharp({ create: { width: 3000, height: 3000, channels: 4, background: '#ffffff80' } }).png().toBuffer();
+    const form = new FormData();
+    form.append('csrf', csrf);
+    form.append('file', new Blob([big], { type: 'image/png' }), 'huge.png');
+    const refused = await postImage(form);
+    expect(refused.status).toBe(422);
+    expect(fieldError(await refused.text(), `file-${library}`)).toMatch(/more than 8 megapixels/);
+    expect((await listed()).map((m) => m.fileName)).not.toContain('huge.png');
+    expect((await readdir(join(w.svc.config.dataDir, 'tmp'))).filter((f) => f.endsWith('.part'))).toEqual([]);
+  });
+
   it('refuses forms without the CSRF token (the image before anything is received)', async () => {
     expect((await b.post(`/studio/watermarks/libraries/${library}/text`, { text: 'x' })).status).toBe(403);
     expect((await b.post(`/studio/watermarks/libraries/${library}/text`, { csrf: 'nope', text: 'x' })).status).toBe(403);

@@ -39,18 +39,22 @@ export function ihdr(width: number, height: number, depth: number, colour: numbe
   return pngChunk('IHDR', h);
 }
 
-/** A real 196 MP RGBA PNG of zeros (3.4 MB): a legitimate picture whose decode takes seconds. */
-export async function slowPng(): Promise<Buffer> {
-  const side = 14_000;
-  const row = Buffer.alloc(1 + side * 4);
+/** A real RGBA PNG of zeros, `width` × `height`: many pixels in few bytes (196 MP: 3.4 MB). */
+export async function flatPng(width: number, height: number): Promise<Buffer> {
+  const row = Buffer.alloc(1 + width * 4);
   const deflate = createDeflate({ level: 1 });
   const parts: Buffer[] = [];
   deflate.on('data', (d: Buffer) => parts.push(d));
   const ended = new Promise((resolve) => deflate.on('end', resolve));
-  for (let y = 0; y < side; y++) if (!deflate.write(row)) await new Promise((resolve) => deflate.once('drain', resolve));
+  for (let y = 0; y < height; y++) if (!deflate.write(row)) await new Promise((resolve) => deflate.once('drain', resolve));
   deflate.end();
   await ended;
-  return Buffer.concat([PNG_SIGNATURE, ihdr(side, side, 8, 6), pngChunk('IDAT', Buffer.concat(parts)), pngChunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([PNG_SIGNATURE, ihdr(width, height, 8, 6), pngChunk('IDAT', Buffer.concat(parts)), pngChunk('IEND', Buffer.alloc(0))]);
+}
+
+/** A real 196 MP RGBA PNG of zeros (3.4 MB). */
+export function slowPng(): Promise<Buffer> {
+  return flatPng(14_000, 14_000);
 }
 
 /** A GIF of `frames` 1 × 1 frames on a logical screen `screen` × `screen`. */
@@ -143,10 +147,20 @@ export interface CorpusFile {
 }
 
 let slow: Promise<Buffer> | undefined;
-/** The slow PNG, built once per process (about 3 s of deflate). */
+/**
+ * The slow PNG, built once per process: 6200 × 6200 RGBA (38.4 Mpx, under the 40 Mpx of a format
+ * without shrink-on-load), whose ladder (the decode, then a 3840 × 3840 rung) takes seconds.
+ */
 export function slowPicture(): Promise<Buffer> {
-  slow ??= slowPng();
+  slow ??= flatPng(6200, 6200);
   return slow;
+}
+
+let largest: Promise<Buffer> | undefined;
+/** The 196 Mpx PNG, built once per process (about 3 s of deflate): refused from its header (over 40 Mpx). */
+export function largestPng(): Promise<Buffer> {
+  largest ??= slowPng();
+  return largest;
 }
 
 /** The whole corpus, each file named with the extension a client would give it. */
@@ -158,6 +172,7 @@ export async function decoderCorpus(): Promise<CorpusFile[]> {
   // [file name, bytes, outcome]. 'settled': valid GIFs (libnsgif draws the first 1 × 1 frame whatever
   // the screen claims, and sharp reads only the first frame). png-slow fails under a short
   // RENDITION_TIMEOUT_SECONDS (the test's 1 s); under the default it is a legitimate picture.
+  // png-196mpx is refused from its header (a PNG of more than 40 Mpx), whatever the bound.
   const corpus: Array<[string, Buffer, 'refused' | 'failed' | 'settled']> = [
     ['avif-svg.avif', Buffer.from(`<!--ftypavif-->${SVG_TURBULENCE}`), 'refused'],
     ['heic-svg.heic', Buffer.from(`<!--ftypheic-->${SVG_TEXT}`), 'refused'],
@@ -178,6 +193,7 @@ export async function decoderCorpus(): Promise<CorpusFile[]> {
     ['avif-truncated.avif', realAvif.subarray(0, Math.floor(realAvif.length / 2)), 'failed'],
     ['mp4-truncated.mp4', mp4.subarray(0, Math.floor(mp4.length / 3)), 'failed'],
     ['png-slow.png', await slowPicture(), 'failed'],
+    ['png-196mpx.png', await largestPng(), 'failed'],
   ];
   return corpus.map(([name, bytes, expected]) => ({ name, bytes, expected }));
 }

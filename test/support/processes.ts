@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { computeSignature, rfc2822 } from '../../src/http/signing.js';
+import { TEST_REDIS_PREFIX } from './redis-prefix.js';
 
 /** The repository root (where package.json and node_modules are). */
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -29,7 +30,9 @@ const SERVICE_SETTINGS = [
   'PUBLIC_URL',
   'RATE_LIMIT',
   'REDIS_URL',
+  'REDIS_PREFIX',
   'STORAGE_URL',
+  'RESERVED_HOSTNAMES',
   'UPLOAD_SECRET',
   'MAX_UPLOAD_BYTES',
   'UPLOAD_EXPIRY_SECONDS',
@@ -54,6 +57,8 @@ const SERVICE_SETTINGS = [
 export function childEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const k of SERVICE_SETTINGS) delete env[k];
+  // This file's own Redis names (test files run side by side, their fresh databases reusing ids).
+  env.REDIS_PREFIX = TEST_REDIS_PREFIX;
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
   return env;
 }

@@ -5,16 +5,18 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freshPgDatabase } from './pg.js';
+import { TEST_REDIS_PREFIX } from './redis-prefix.js';
 import type { Logger } from 'pino';
 import { describe } from 'vitest';
 import { MediaPortfolioClient, type ClientOptions } from '../../src/client/index.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { computeSignature, rfc2822 } from '../../src/http/signing.js';
-import { buildApp as createService, type App as Service } from '../../src/app.js';
+import { buildApp as createService, type App as Service, type Seams } from '../../src/app.js';
 
 export type DbKind = 'sqlite' | 'postgres';
 export const PG_URL = process.env.TEST_DATABASE_URL;
 export const REDIS_URL = process.env.TEST_REDIS_URL;
+export { TEST_REDIS_PREFIX };
 export const DB_KINDS: DbKind[] = PG_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 
 /** Runs a suite once per database: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
@@ -55,7 +57,7 @@ export class TestService {
   ) {}
 
   /** `log`: a logger of the test's own, to read what the service logs. */
-  static async start(kind: DbKind, env: Record<string, string> = {}, log?: Logger): Promise<TestService> {
+  static async start(kind: DbKind, env: Record<string, string> = {}, log?: Logger, seams: Seams = {}): Promise<TestService> {
     const dataDir = await mkdtemp(join(tmpdir(), 'mps-test-'));
     const pgDb = kind === 'postgres' ? await createPgDatabase() : undefined;
     const config = loadConfig({
@@ -63,10 +65,11 @@ export class TestService {
       PORT: '0',
       RATE_LIMIT: 'off',
       LOG_LEVEL: 'warn',
+      REDIS_PREFIX: TEST_REDIS_PREFIX,
       ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
       ...env,
     });
-    const service = await createService(config, log);
+    const service = await createService(config, log, seams);
     await service.fastify.listen({ port: 0, host: '127.0.0.1' });
     const addr = service.fastify.server.address();
     const port = typeof addr === 'object' && addr ? addr.port : 0;

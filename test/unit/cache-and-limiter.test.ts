@@ -6,6 +6,7 @@ import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLimiterFactory, Limiter, type LimiterFactory, peekEach, takeEach } from '../../src/http/limiter-store.js';
 import { MemoryCache } from '../../src/ops/cache.js';
+import { TEST_REDIS_PREFIX } from '../support/redis-prefix.js';
 
 /** A clock the test moves; starts away from 0, which lru-cache reads as "no start". */
 function clock() {
@@ -139,7 +140,7 @@ describe.skipIf(!REDIS_URL)('Limiter (Redis)', () => {
   });
 
   it('shares its counts between processes (two clients) and gives back across them', async () => {
-    const [a, b] = await Promise.all([createLimiterFactory(REDIS_URL), createLimiterFactory(REDIS_URL)]);
+    const [a, b] = await Promise.all([createLimiterFactory(REDIS_URL, TEST_REDIS_PREFIX), createLimiterFactory(REDIS_URL, TEST_REDIS_PREFIX)]);
     factories.push(a, b);
     const keyPrefix = `unit-${randomUUID()}`;
     const [la, lb] = [a.create({ keyPrefix, points: 2, durationSeconds: 60 }), b.create({ keyPrefix, points: 2, durationSeconds: 60 })];
@@ -151,5 +152,15 @@ describe.skipIf(!REDIS_URL)('Limiter (Redis)', () => {
     expect((await lb.take('k')).ok).toBe(false);
     await la.clear('k');
     expect((await lb.take('k')).left?.points).toBe(1);
+  });
+
+  it('keeps the counts of deployments with another REDIS_PREFIX apart', async () => {
+    const [a, b] = await Promise.all([createLimiterFactory(REDIS_URL, `${TEST_REDIS_PREFIX}a:`), createLimiterFactory(REDIS_URL, `${TEST_REDIS_PREFIX}b:`)]);
+    factories.push(a, b);
+    const keyPrefix = `unit-${randomUUID()}`;
+    const [la, lb] = [a.create({ keyPrefix, points: 1, durationSeconds: 60 }), b.create({ keyPrefix, points: 1, durationSeconds: 60 })];
+    expect((await la.take('k')).ok).toBe(true);
+    expect((await la.take('k')).ok).toBe(false);
+    expect((await lb.take('k')).ok).toBe(true);
   });
 });

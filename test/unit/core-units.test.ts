@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseDotEnv, parseRateLimit } from '../../src/config.js';
+import { loadConfig, parseDotEnv, parseRateLimit } from '../../src/config.js';
 import { Params } from '../../src/http/params.js';
 import { computeSignature, detectAlgorithm, parseTimestamp, signatureText } from '../../src/http/signing.js';
 import { escapeXml, formatTimestamp, renderReply, storedTimestamp, xmlArray } from '../../src/http/xml.js';
@@ -76,6 +76,13 @@ describe('config', () => {
     expect(parseRateLimit('off')).toBeNull();
     expect(() => parseRateLimit('lots')).toThrow(/RATE_LIMIT/);
     expect(parseDotEnv('# c\nPORT=9000\nexport HOST="0.0.0.0"\nX=1 # note')).toEqual({ PORT: '9000', HOST: '0.0.0.0', X: '1' });
+  });
+
+  it('reads REDIS_PREFIX, mps: by default, and refuses what would not name a key plainly', () => {
+    expect(loadConfig({}).redisPrefix).toBe('mps:');
+    expect(loadConfig({ REDIS_PREFIX: 'studio-a:' }).redisPrefix).toBe('studio-a:');
+    expect(() => loadConfig({ REDIS_PREFIX: 'a b' })).toThrow(/REDIS_PREFIX/);
+    expect(() => loadConfig({ REDIS_PREFIX: 'x'.repeat(65) })).toThrow(/REDIS_PREFIX/);
   });
 });
 

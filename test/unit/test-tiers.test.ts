@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import full from '../../vitest.config.js';
 import fast from '../../vitest.fast.config.js';
+import matrix from '../../vitest.matrix.config.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 // What starts the service (or a world on it) in the HTTP-level suites.
@@ -23,6 +24,16 @@ describe('test tiers', () => {
     expect(fast.test?.globalSetup).toEqual(full.test?.globalSetup);
     // The full tier runs the fast tier's files isolated too, whatever the fast tier does.
     expect(full.test?.isolate).toBeUndefined();
+  });
+
+  it('runs the fast tier and the faces\' smoke on the other Node versions, and the full tier once', async () => {
+    expect(matrix.test?.include).toEqual([...(fast.test?.include ?? []), 'test/smoke/**/*.test.ts']);
+    expect(matrix.test?.globalSetup).toEqual(full.test?.globalSetup);
+    const ci = await readFile(join(ROOT, '.ci/run'), 'utf8');
+    const commands = ci.split('\n').filter((l) => !l.trim().startsWith('#'));
+    expect(commands.filter((l) => /\bnpm test\b/.test(l))).toHaveLength(1);
+    expect(ci).toMatch(/test-on-node\.sh "\$version" --matrix/);
+    expect(ci).toMatch(/for version in 24\.\d+\.\d+ 26\.\d+\.\d+/);
   });
 
   it('starts no service in any file of the fast tier', async () => {

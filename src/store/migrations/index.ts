@@ -21,6 +21,9 @@ import * as m017 from './017_resumable_uploads.js';
 import * as m018 from './018_studio_admin.js';
 import * as m019 from './019_rule_stamps.js';
 import * as m020 from './020_stamp_lock_order.js';
+import * as m021 from './021_storage_quota.js';
+import * as m022 from './022_hostname_proof.js';
+import * as m023 from './023_account_guards.js';
 
 const modules = {
   '001_core': m001,
@@ -43,6 +46,9 @@ const modules = {
   '018_studio_admin': m018,
   '019_rule_stamps': m019,
   '020_stamp_lock_order': m020,
+  '021_storage_quota': m021,
+  '022_hostname_proof': m022,
+  '023_account_guards': m023,
 };
 
 /**

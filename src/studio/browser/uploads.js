@@ -9,7 +9,6 @@ const PARALLEL = 3;
 /** Bytes per PATCH request: a lost connection costs at most this much again, and proxies see bounded bodies. */
 const CHUNK = 16 * 1024 * 1024;
 const PROBE_WHOLE = 32 * 1024 * 1024;
-const PROBE_SAMPLE = 8 * 1024 * 1024;
 const CHECK_BATCH = 500;
 /** tus-js-client's own retries of a request, in ms: a few seconds offline, a restart of the service. */
 const RETRY_DELAYS = [500, 1000, 2000, 3000, 5000, 8000, 13000, 20000, 30000, 30000, 30000, 30000];
@@ -98,18 +97,14 @@ function hex(buffer) {
   return [...new Uint8Array(buffer)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** The file's content probe, as src/uploads/probe.ts computes it; null where WebCrypto is missing (a page not served securely). */
+/**
+ * The file's content probe, as src/uploads/probe.ts computes it, for a file it hashes whole (up to
+ * 32 MiB); null for a larger one, whose sampled probe proves nothing (the server compares every
+ * byte at the end), and where WebCrypto is missing (a page not served securely).
+ */
 async function probeOf(file) {
-  if (!globalThis.crypto?.subtle) return null;
-  if (file.size <= PROBE_WHOLE) return `w:${hex(await crypto.subtle.digest('SHA-256', await file.arrayBuffer()))}`;
-  const prefix = new TextEncoder().encode(`${file.size}\n`);
-  const head = new Uint8Array(await file.slice(0, PROBE_SAMPLE).arrayBuffer());
-  const tail = new Uint8Array(await file.slice(file.size - PROBE_SAMPLE).arrayBuffer());
-  const all = new Uint8Array(prefix.length + head.length + tail.length);
-  all.set(prefix, 0);
-  all.set(head, prefix.length);
-  all.set(tail, prefix.length + head.length);
-  return `s:${hex(await crypto.subtle.digest('SHA-256', all))}`;
+  if (!globalThis.crypto?.subtle || file.size > PROBE_WHOLE) return null;
+  return `w:${hex(await crypto.subtle.digest('SHA-256', await file.arrayBuffer()))}`;
 }
 
 /** Skips what the library already holds; the rest is queued. A failed check only costs the skip: the server checks again at the end. */

@@ -33,6 +33,11 @@ export function accountPage(p: { viewer: Viewer; otp: boolean; notice?: string; 
             <Field id="otp_password" label="Password, to turn it off" error={e}>
               {(d, bad) => <input id="otp_password" type="password" name="password" required autocomplete="current-password" maxLength={200} aria-describedby={d} aria-invalid={bad ? 'true' : undefined} class={bad ? 'invalid' : undefined} />}
             </Field>
+            <div class="field">
+              <label for="otp_code">The six-digit code your app shows now</label>
+              <input id="otp_code" type="text" name="code" required inputMode="numeric" pattern="[0-9]{6}" autocomplete="one-time-code" maxLength={6} />
+            </div>
+            <p class="muted">To use another phone or app, turn it off, then on again with the new one. Your other sessions end.</p>
             <button class="danger" type="submit">
               Turn two-factor sign-in off
             </button>
@@ -69,6 +74,11 @@ export function enrolPage(p: { viewer: Viewer; secret: string; qrSvg: string; er
         <form method="post" action="/studio/account/two-factor" novalidate>
           <Csrf viewer={p.viewer} />
           <input type="hidden" name="secret" value={p.secret} />
+          <input type="hidden" name="username" value={p.viewer.email} autocomplete="username" />
+          <div class="field">
+            <label for="enrol_password">Your password</label>
+            <input id="enrol_password" type="password" name="password" required autocomplete="current-password" maxLength={200} />
+          </div>
           <div class="field">
             <label for="code">The six-digit code the app shows now</label>
             <input id="code" type="text" name="code" required inputMode="numeric" pattern="[0-9]{6}" autocomplete="one-time-code" maxLength={6} />

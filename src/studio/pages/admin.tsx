@@ -44,6 +44,8 @@ export interface AccountItem {
   name: string;
   admin: boolean;
   disabled: boolean;
+  /** An operator stopped the mail sent on the account's behalf (invitations). */
+  mailStopped: boolean;
   medias: number;
   bytes: number;
   createdAt: string;
@@ -112,18 +114,30 @@ export function accountsPage(p: {
                 </td>
                 <td class="num">{a.medias === 1 ? '1 media' : `${a.medias} medias`}</td>
                 <td class="num">{bytesText(a.bytes)} used</td>
-                <td>{a.disabled ? <span class="tag off">disabled</span> : 'active'}</td>
+                <td>
+                  {a.disabled ? <span class="tag off">disabled</span> : 'active'}
+                  {a.mailStopped ? <span class="tag off">mail stopped</span> : null}
+                </td>
                 <td>
                   {a.email === p.viewer.email ? (
                     <span class="muted">you</span>
                   ) : (
-                    <form method="post" action={`/studio/admin/accounts/${a.uuid}/${a.disabled ? 'enable' : 'disable'}`}>
-                      <Csrf viewer={p.viewer} />
-                      <button type="submit" class={a.disabled ? 'quiet' : 'danger'}>
-                        {a.disabled ? 'Enable' : 'Disable'}
-                        <span class="sr"> {a.email}</span>
-                      </button>
-                    </form>
+                    <div class="row">
+                      <form method="post" action={`/studio/admin/accounts/${a.uuid}/${a.disabled ? 'enable' : 'disable'}`}>
+                        <Csrf viewer={p.viewer} />
+                        <button type="submit" class={a.disabled ? 'quiet' : 'danger'}>
+                          {a.disabled ? 'Enable' : 'Disable'}
+                          <span class="sr"> {a.email}</span>
+                        </button>
+                      </form>
+                      <form method="post" action={`/studio/admin/accounts/${a.uuid}/${a.mailStopped ? 'mail-on' : 'mail-off'}`}>
+                        <Csrf viewer={p.viewer} />
+                        <button type="submit" class="quiet">
+                          {a.mailStopped ? 'Let mail go' : 'Stop mail'}
+                          <span class="sr"> of {a.email}</span>
+                        </button>
+                      </form>
+                    </div>
                   )}
                 </td>
               </tr>
@@ -148,6 +162,8 @@ export interface AppItem {
   name: string;
   key: string;
   owner: string | null;
+  /** The owner's account is disabled: the application signs nothing meanwhile. */
+  ownerDisabled: boolean;
   createdAt: string;
   revoked: boolean;
 }
@@ -207,6 +223,7 @@ export function appsPage(p: { viewer: Viewer; scope: 'admin' | 'account'; apps: 
               <span>
                 <strong>{a.name}</strong> <code>{a.key}</code>
                 {p.scope === 'admin' ? <span class="muted"> · {a.owner ?? 'the operator'}</span> : null}
+                {p.scope === 'admin' && a.ownerDisabled ? <span class="tag off"> owner disabled: signs nothing</span> : null}
                 <span class="muted"> · {a.createdAt.slice(0, 10)}</span>
               </span>
               {a.revoked ? (

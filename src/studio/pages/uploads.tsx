@@ -3,6 +3,7 @@
 // Uploading is the script's (browser/uploads.js: tus, resumable); without JavaScript the page
 // says so, since a plain form could neither resume nor show progress.
 import { studioScript, TUS_CLIENT } from '../assets.js';
+import { humanBytes, type QuotaState } from '../../uploads/quota.js';
 import { html, Layout, type Viewer } from './layout.js';
 
 export interface GalleryChoice {
@@ -14,12 +15,13 @@ export interface GalleryChoice {
 
 const UPLOADS_JS = studioScript('uploads');
 
-export function uploadPage(p: { viewer: Viewer; galleries: GalleryChoice[]; selected?: string }): string {
+export function uploadPage(p: { viewer: Viewer; galleries: GalleryChoice[]; selected?: string; usage: QuotaState }): string {
   const byWebsite = new Map<string, GalleryChoice[]>();
   for (const g of p.galleries) byWebsite.set(g.website, [...(byWebsite.get(g.website) ?? []), g]);
   return html(
     <Layout title="Upload" viewer={p.viewer} scripts={[TUS_CLIENT, UPLOADS_JS]}>
       <h1>Upload photos and videos</h1>
+      <StorageUse usage={p.usage} />
       <noscript>
         <p class="alert">Uploading needs JavaScript: it sends large files in pieces, shows their progress and resumes after a dropped connection.</p>
       </noscript>
@@ -67,5 +69,17 @@ export function uploadPage(p: { viewer: Viewer; galleries: GalleryChoice[]; sele
         <ul id="up-queue" class="up-queue" aria-label="Files" tabIndex={0}></ul>
       </section>
     </Layout>,
+  );
+}
+
+/** What the account stores (and is uploading) against its quota: the rule of docs/security.md, Storage quota. */
+function StorageUse({ usage }: { usage: QuotaState }) {
+  if (usage.quota === null) return <p class="muted up-storage">Storage used: {humanBytes(usage.used)} (no quota).</p>;
+  const percent = usage.quota === 0 ? 100 : Math.min(100, Math.round((usage.used / usage.quota) * 100));
+  return (
+    <p class={usage.used >= usage.quota ? 'alert up-storage' : 'muted up-storage'}>
+      Storage used: {humanBytes(usage.used)} of {humanBytes(usage.quota)} ({percent}%), counting files being uploaded.
+      {usage.used >= usage.quota ? ' Your storage is full: delete medias, or ask the service for more room, before uploading more.' : ''}
+    </p>
   );
 }

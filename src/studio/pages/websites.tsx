@@ -103,12 +103,60 @@ function Picker(p: { name: 'logo' | 'favicon'; legend: string; value: string; im
   );
 }
 
+/** The host name as it stands: the one in effect, and one waiting for its proof (docs/studio.md "Host names"). */
+export interface HostnameState {
+  inEffect: string | null;
+  pending: { name: string; record: string; token: string; checkedAt: string | null; check: string | null } | null;
+}
+
+/** A name waiting for proof: what to put in DNS, what the last look found, and "Verify now". */
+function HostnameProof(p: { viewer: Viewer; urlname: string; state: HostnameState }): VNode | null {
+  const pending = p.state.pending;
+  if (!pending) return null;
+  return (
+    <section class="card" aria-labelledby="proof-title">
+      <h2 id="proof-title">Host name: waiting for proof</h2>
+      <p>
+        Waiting for proof that <strong>{pending.name}</strong> is yours.{' '}
+        {p.state.inEffect ? (
+          <>
+            Until then the website stays at <strong>{p.state.inEffect}</strong>.
+          </>
+        ) : (
+          <>Until then the website stays at this service's address.</>
+        )}
+      </p>
+      <p>At your domain's DNS provider, add this TXT record, then choose Verify now (DNS changes can take a few minutes to show):</p>
+      <dl>
+        <dt>Type</dt>
+        <dd>TXT</dd>
+        <dt>Name</dt>
+        <dd>
+          <code class="secret">{pending.record}</code>
+        </dd>
+        <dt>Value</dt>
+        <dd>
+          <code class="secret">{pending.token}</code>
+        </dd>
+        <dt>Status</dt>
+        <dd>{pending.checkedAt ? `Last checked ${pending.checkedAt.replace('T', ' ').slice(0, 16)} UTC: ${pending.check ?? 'not found'}` : 'Not checked yet.'}</dd>
+      </dl>
+      <p class="muted">Then point the name at this service (a CNAME or A record): its visitors get the website over HTTPS.</p>
+      <form method="post" action={`/studio/websites/${p.urlname}/hostname/verify`}>
+        <Csrf viewer={p.viewer} />
+        <button type="submit">Verify now</button>
+      </form>
+    </section>
+  );
+}
+
 export function settingsPage(p: {
   viewer: Viewer;
   urlname: string;
   home: string;
   values: SettingsValues;
   images: PickPage;
+  hostname?: HostnameState;
   notice?: string;
   error?: { field: string; message: string };
 }): string {
@@ -123,6 +171,7 @@ export function settingsPage(p: {
         <a href={`/studio/websites/${p.urlname}/styles`}>Display styles</a>
       </p>
       <Notice notice={p.notice} error={e && e.field === '' ? e.message : undefined} />
+      {p.hostname ? <HostnameProof viewer={p.viewer} urlname={p.urlname} state={p.hostname} /> : null}
       <form class="card" method="post" action={`/studio/websites/${p.urlname}`} novalidate>
         <Csrf viewer={p.viewer} />
         <Field id="title" label="Title" error={e}>
@@ -131,7 +180,7 @@ export function settingsPage(p: {
         <Field id="tagline" label="Tagline" error={e}>
           {(d, bad) => <input id="tagline" type="text" name="tagline" value={v.tagline} maxLength={255} aria-describedby={d} aria-invalid={bad ? 'true' : undefined} class={bad ? 'invalid' : undefined} />}
         </Field>
-        <Field id="hostname" label="Host name" hint="The website's own address, such as photos.example.com (its DNS must point here); blank: it stays under this service's address." error={e}>
+        <Field id="hostname" label="Host name" hint="The website's own address, such as photos.example.com: it takes effect once a DNS record proves the name is yours (shown after saving); blank: it stays under this service's address." error={e}>
           {(d, bad) => <input id="hostname" type="text" name="hostname" value={v.hostname} maxLength={260} autocomplete="off" spellcheck={false} aria-describedby={d} aria-invalid={bad ? 'true' : undefined} class={bad ? 'invalid' : undefined} />}
         </Field>
         <Field id="indexing" label="Search engines" hint="Whether search engines may list this website (each gallery can still opt out)." error={e}>

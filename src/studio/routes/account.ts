@@ -1,8 +1,10 @@
 // The account: password change (other sessions end), two-factor enrolment with a QR code
-// that takes effect only after a right code, and turning it off with the password.
+// that takes effect only after a right code and the password, never over an active one, and
+// turning it off with the password and a current code (other sessions end each time).
 import type { FastifyInstance } from 'fastify';
 import QRCode from 'qrcode';
-import { ApiError } from '../../http/errors.js';
+import { ApiError, invalid } from '../../http/errors.js';
+import { ALREADY_ON } from '../../users/service.js';
 import { randomTotpSecret } from '../../users/totp.js';
 import { SMALL_FORM_BYTES, type Signed, type StudioKit } from '../kit.js';
 import { accountPage, enrolPage } from '../pages/account.js';
@@ -14,14 +16,19 @@ export function accountRoutes(f: FastifyInstance, kit: StudioKit): void {
     const notice = { password: 'Your password was changed; your other sessions have ended.', 'otp-on': 'Two-factor sign-in is on.', 'otp-off': 'Two-factor sign-in is off.' }[(req.query as { done?: string }).done ?? ''];
     return kit.send(reply, 200, accountPage({ viewer: s.viewer, otp: !!(await kit.fresh(s)).otp_secret, notice }));
   });
+  // Every "current password" here is checked on the login throttle (Authenticator.confirm).
   f.post('/studio/account/password', { bodyLimit: SMALL_FORM_BYTES }, async (req, reply) => {
     const { s, form } = kit.signedPost(req);
+    const user = await kit.fresh(s);
+    const next = form.str('next') ?? '';
     try {
-      await kit.deps.users.changePassword(await kit.fresh(s), form.str('current') ?? '', form.str('next') ?? '');
+      kit.deps.users.checkNewPassword(next);
+      await kit.deps.authenticator.confirm(user, { password: form.str('current') ?? '' }, req.ip);
+      await kit.deps.users.changePassword(user, next);
     } catch (err) {
       if (!(err instanceof ApiError) || err.status !== 422) throw err;
       const field = err.message.includes('current') ? 'current' : 'next';
-      return kit.send(reply, 422, accountPage({ viewer: s.viewer, otp: !!(await kit.fresh(s)).otp_secret, error: { field, message: err.message } }));
+      return kit.send(reply, 422, accountPage({ viewer: s.viewer, otp: !!user.otp_secret, error: { field, message: err.message } }));
     }
     await kit.deps.sessions.destroyAllOf(s.user.id, s.token);
     return kit.redirect(reply, '/studio/account?done=password');
@@ -40,23 +47,34 @@ export function accountRoutes(f: FastifyInstance, kit: StudioKit): void {
   f.post('/studio/account/two-factor', { bodyLimit: SMALL_FORM_BYTES }, async (req, reply) => {
     const { s, form } = kit.signedPost(req);
     const secret = (form.str('secret') ?? '').slice(0, 128);
+    const user = await kit.fresh(s);
     try {
-      await kit.deps.users.enableOtp(s.user, secret, form.str('code') ?? '');
+      // Never over an active one, whatever the password (ALREADY_ON); then the password, then the new code.
+      if (user.otp_secret) throw invalid(ALREADY_ON);
+      await kit.deps.authenticator.confirm(user, { password: form.str('password') ?? '' }, req.ip);
+      await kit.deps.users.enableOtp(user, secret, form.str('code') ?? '');
     } catch (err) {
       if (!(err instanceof ApiError) || err.status !== 422) throw err;
+      if (user.otp_secret) return kit.send(reply, 422, accountPage({ viewer: s.viewer, otp: true, error: { field: 'otp_password', message: err.message } }));
       if (!/^[A-Z2-7]{16,128}$/.test(secret)) throw err;
       return kit.send(reply, 422, await enrolScreen(s, secret, err.message));
     }
+    // A new second factor: whoever else holds a session signs in again with it.
+    await kit.deps.sessions.destroyAllOf(s.user.id, s.token);
     return kit.redirect(reply, '/studio/account?done=otp-on');
   });
   f.post('/studio/account/two-factor/off', { bodyLimit: SMALL_FORM_BYTES }, async (req, reply) => {
     const { s, form } = kit.signedPost(req);
+    const user = await kit.fresh(s);
+    if (!user.otp_secret) return kit.redirect(reply, '/studio/account');
     try {
-      await kit.deps.users.disableOtp(await kit.fresh(s), form.str('password') ?? '');
+      await kit.deps.authenticator.confirm(user, { password: form.str('password') ?? '', code: form.str('code') ?? '' }, req.ip);
     } catch (err) {
       if (!(err instanceof ApiError) || err.status !== 422) throw err;
       return kit.send(reply, 422, accountPage({ viewer: s.viewer, otp: true, error: { field: 'otp_password', message: err.message } }));
     }
+    await kit.deps.users.disableOtp(user);
+    await kit.deps.sessions.destroyAllOf(s.user.id, s.token);
     return kit.redirect(reply, '/studio/account?done=otp-off');
   });
 }

@@ -47,6 +47,7 @@ export function adminRoutes(f: FastifyInstance, kit: StudioKit): void {
       name: [a.first_name, a.last_name].filter(Boolean).join(' '),
       admin: a.is_admin === 1,
       disabled: a.disabled_at !== null,
+      mailStopped: a.mail_stopped_at !== null,
       medias: a.medias,
       bytes: a.bytes,
       createdAt: a.created_at,
@@ -58,7 +59,7 @@ export function adminRoutes(f: FastifyInstance, kit: StudioKit): void {
     const s = await needAdmin(req);
     const q = req.query as { page?: string; done?: string; to?: string };
     const page = /^[1-9][0-9]{0,5}$/.test(q.page ?? '') ? Number(q.page) : 1;
-    const notice = q.done === 'disabled' ? 'The account is disabled: its sessions have ended.' : q.done === 'enabled' ? 'The account is enabled again.' : q.done === 'invited' ? 'The account was created and the invitation mailed.' : undefined;
+    const notice = q.done === 'disabled' ? 'The account is disabled: its sessions have ended.' : q.done === 'enabled' ? 'The account is enabled again.' : q.done === 'invited' ? 'The account was created and the invitation mailed.' : q.done === 'mail-off' ? "The account's mail is stopped: its invitations are refused." : q.done === 'mail-on' ? "The account's mail goes out again." : undefined;
     return accountsScreen(reply, s, 200, page, { notice });
   });
   f.post('/studio/admin/accounts', { bodyLimit: SMALL_FORM_BYTES }, async (req, reply) => {
@@ -87,13 +88,23 @@ export function adminRoutes(f: FastifyInstance, kit: StudioKit): void {
     if (disabled) await kit.deps.sessions.destroyAllOf(user.id);
     return kit.redirect(reply, `/studio/admin/accounts?done=${disabled ? 'disabled' : 'enabled'}`);
   };
+  // An operator's switch on the mail sent on the account's behalf (its invitations).
+  const mail = (stopped: boolean) => async (req: FastifyRequest, reply: FastifyReply) => {
+    await adminPost(req);
+    const uuid = (req.params as { uuid: string }).uuid.toLowerCase();
+    if (!isUuid(uuid)) throw new ApiError('not_found', 'There is no such account.');
+    await kit.deps.users.setMailStopped({ uuid }, stopped);
+    return kit.redirect(reply, `/studio/admin/accounts?done=${stopped ? 'mail-off' : 'mail-on'}`);
+  };
+  f.post('/studio/admin/accounts/:uuid/mail-off', { bodyLimit: SMALL_FORM_BYTES }, mail(true));
+  f.post('/studio/admin/accounts/:uuid/mail-on', { bodyLimit: SMALL_FORM_BYTES }, mail(false));
   f.post('/studio/admin/accounts/:uuid/disable', { bodyLimit: SMALL_FORM_BYTES }, toggle(true));
   f.post('/studio/admin/accounts/:uuid/enable', { bodyLimit: SMALL_FORM_BYTES }, toggle(false));
 
   // ---- applications: every one
   async function appsScreen(reply: FastifyReply, s: Signed, status: number, extra: { notice?: string; error?: string; created?: { name: string; key: string; secret: string } } = {}) {
     const found = await kit.deps.apps.list({ operator: true }, { limit: APPS_SHOWN, offset: 0 });
-    const apps: AppItem[] = found.apps.map((a) => ({ name: a.name, key: a.api_key, owner: a.owner_email, createdAt: a.created_at, revoked: a.revoked_at !== null }));
+    const apps: AppItem[] = found.apps.map((a) => ({ name: a.name, key: a.api_key, owner: a.owner_email, ownerDisabled: a.owner_disabled_at !== null, createdAt: a.created_at, revoked: a.revoked_at !== null }));
     return kit.send(reply, status, appsPage({ viewer: s.viewer, scope: 'admin', apps, total: found.total, ...extra }));
   }
   f.get('/studio/admin/apps', async (req, reply) => {

@@ -10,7 +10,7 @@ import { appsPage, type AppItem } from '../pages/admin.js';
 export function accountAppRoutes(f: FastifyInstance, kit: StudioKit): void {
   async function screen(reply: FastifyReply, s: Signed, status: number, extra: { notice?: string; error?: string; created?: { name: string; key: string; secret: string } } = {}) {
     const found = await kit.deps.apps.list({ user: s.user }, { limit: MAX_APPS_PER_USER, offset: 0 });
-    const apps: AppItem[] = found.apps.map((a) => ({ name: a.name, key: a.api_key, owner: a.owner_email, createdAt: a.created_at, revoked: a.revoked_at !== null }));
+    const apps: AppItem[] = found.apps.map((a) => ({ name: a.name, key: a.api_key, owner: a.owner_email, ownerDisabled: a.owner_disabled_at !== null, createdAt: a.created_at, revoked: a.revoked_at !== null }));
     return kit.send(reply, status, appsPage({ viewer: s.viewer, scope: 'account', apps, total: found.total, ...extra }));
   }
   f.get('/studio/account/apps', async (req, reply) => {

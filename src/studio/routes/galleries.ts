@@ -409,7 +409,15 @@ export function galleryRoutes(f: FastifyInstance, kit: StudioKit): void {
     }
     // INTEGRATION POINT (lead): StudioDeps.invite mails the sign-in link (the InvitationsService).
     if (!kit.deps.invite) return kit.redirect(reply, `/studio/galleries/${d.record.uuid}?done=invite-unavailable#invite`);
-    const sent = await kit.deps.invite(s.user, d.record.uuid, { email: email.toLowerCase(), message, comp, hires });
+    let sent: Awaited<ReturnType<NonNullable<typeof kit.deps.invite>>>;
+    try {
+      sent = await kit.deps.invite(s.user, d.record.uuid, { email: email.toLowerCase(), message, comp, hires });
+    } catch (err) {
+      // The service's refusals of the mail (an operator stopped it, a count is spent) at the invitation's field: nothing was sent.
+      if (!(err instanceof ApiError) || (err.status !== 403 && err.status !== 429)) throw err;
+      if (err.extra.retryAfter) reply.header('retry-after', String(err.extra.retryAfter));
+      return kit.send(reply, err.status, await settingsOf(s, urlname, (await located(s, uuidOf(req))).d, undefined, { field: 'invite_email', message: `${err.message[0].toUpperCase()}${err.message.slice(1)}.` }));
+    }
     if (sent.mailed) return kit.redirect(reply, `/studio/galleries/${d.record.uuid}?done=invited#invite`);
     // No mail server: this answer (not a redirect: the link is the client's secret, kept out of addresses) shows the link to hand over.
     const { d: now } = await located(s, d.record.uuid);

@@ -4,6 +4,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../http/errors.js';
 import type { UserRow } from '../../store/schema.js';
+import { DEVICE_MAX_AGE } from '../guard.js';
 import { SMALL_FORM_BYTES, type StudioKit } from '../kit.js';
 import { codePage, signInPage } from '../pages/signin.js';
 
@@ -24,11 +25,18 @@ export function signInRoutes(f: FastifyInstance, kit: StudioKit): void {
     const token = await kit.deps.sessions.create(user.id);
     return reply
       .code(303)
-      .header('set-cookie', [kit.cookies.sessionCookie(token), kit.cookies.cleared(kit.cookies.pending), kit.cookies.cleared(kit.cookies.signinToken)])
+      .header('set-cookie', [
+        kit.cookies.sessionCookie(token),
+        kit.cookies.set(kit.cookies.device, kit.deps.authenticator.throttle.mintDevice(user.id), DEVICE_MAX_AGE),
+        kit.cookies.cleared(kit.cookies.pending),
+        kit.cookies.cleared(kit.cookies.signinToken),
+      ])
       .header('location', '/studio/websites')
       .header('cache-control', 'no-store')
       .send();
   };
+  /** The browser's device cookie (the login throttle's, OWASP): a lockout strangers cause does not refuse it. */
+  const deviceOf = (req: FastifyRequest) => kit.deps.authenticator.throttle.readDevice(kit.cookies.read(req, kit.cookies.device));
   /** A refusal of the login shown on its form; the throttle's 429 stays a 429 (with Retry-After). */
   const loginRefusal = (err: unknown): string | undefined => (err instanceof ApiError && (err.code === 'invalid_credentials' || err.code === 'invalid_parameter') ? err.message : undefined);
 
@@ -39,7 +47,7 @@ export function signInRoutes(f: FastifyInstance, kit: StudioKit): void {
     const email = (form.str('email') ?? '').trim().slice(0, 254);
     const password = form.str('password') ?? '';
     try {
-      const { user, otp } = await kit.deps.authenticator.checkPassword(email, password, req.ip);
+      const { user, otp } = await kit.deps.authenticator.checkPassword(email, password, req.ip, deviceOf(req));
       if (!otp) return await startSession(reply, user);
       const token = kit.cookies.read(req, kit.cookies.signinToken) ?? kit.tokens.fresh();
       reply.header('set-cookie', [kit.cookies.set(kit.cookies.pending, kit.tokens.pending(user.id, user.password_hash), 300), kit.cookies.set(kit.cookies.signinToken, token, 3600)]);
@@ -64,7 +72,7 @@ export function signInRoutes(f: FastifyInstance, kit: StudioKit): void {
     const user = await pendingUser(req);
     if (!user) return signInForm(req, reply, 401, { error: 'The sign-in took too long: start again.' });
     try {
-      return await startSession(reply, await kit.deps.authenticator.checkCode(user, form.str('code') ?? '', req.ip));
+      return await startSession(reply, await kit.deps.authenticator.checkCode(user, form.str('code') ?? '', req.ip, deviceOf(req)));
     } catch (err) {
       if (loginRefusal(err) === undefined) throw err;
       return codeForm(req, reply, 401, 'The code is not right: type the code your app shows now.');

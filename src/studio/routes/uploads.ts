@@ -32,7 +32,7 @@ export function uploadRoutes(f: FastifyInstance, kit: StudioKit): void {
     const wanted = (req.query as { gallery?: unknown }).gallery;
     const galleries = await choices(s);
     const selected = typeof wanted === 'string' ? galleries.find((g) => g.uuid === wanted.toLowerCase())?.uuid : undefined;
-    return kit.send(reply, 200, uploadPage({ viewer: s.viewer, galleries, selected }));
+    return kit.send(reply, 200, uploadPage({ viewer: s.viewer, galleries, selected, usage: await kit.deps.resumable.usage(s.user) }));
   });
 
   // Before sending: which of these files (size and content probe each) the library already holds.

@@ -8,7 +8,8 @@ import { homeUrl } from '../../websites/home-url.js';
 import type { WebsiteDetails } from '../../websites/service.js';
 import { socialLinksOf } from '../../websites/social-links.js';
 import { fieldError, FORM_LIMIT_BYTES, SMALL_FORM_BYTES, type Signed, type StudioKit } from '../kit.js';
-import { pageEditPage, pagesPage, settingsPage, websitesPage, type PickPage, type SettingsValues } from '../pages/websites.js';
+import { pageEditPage, pagesPage, settingsPage, websitesPage, type HostnameState, type PickPage, type SettingsValues } from '../pages/websites.js';
+import { challengeName } from '../../websites/hostnames.js';
 
 /** Library images offered as a logo or favicon, a page at a time: the latest first. */
 const PICKABLE = 24;
@@ -58,9 +59,19 @@ export function websiteRoutes(f: FastifyInstance, kit: StudioKit): void {
       socialLinks: links.join('\n'),
       logo: d.logoUuid ?? '',
       favicon: d.faviconUuid ?? '',
-      hostname: w.hostname ?? '',
+      // The name asked for while it waits: saving the form again keeps it waiting.
+      hostname: w.hostname_pending ?? w.hostname ?? '',
       indexing: String(w.indexing),
     };
+  }
+
+  function hostnameState(d: WebsiteDetails): HostnameState {
+    const w = d.website;
+    const pending =
+      w.hostname_pending !== null && w.hostname_token !== null
+        ? { name: w.hostname_pending, record: challengeName(w.hostname_pending), token: w.hostname_token, checkedAt: w.hostname_checked_at, check: w.hostname_check }
+        : null;
+    return { inEffect: w.hostname, pending };
   }
 
   // ---- websites: the list, the settings (brand), the pages
@@ -74,8 +85,24 @@ export function websiteRoutes(f: FastifyInstance, kit: StudioKit): void {
   f.get('/studio/websites/:urlname', async (req, reply) => {
     const s = kit.need(req);
     const d = await kit.websiteDetails(s, urlnameOf(req));
-    const notice = (req.query as { done?: string }).done === 'saved' ? 'Saved. The website shows the change within seconds.' : undefined;
-    return kit.send(reply, 200, settingsPage({ viewer: s.viewer, urlname: d.website.urlname, home: homeUrl(kit.deps.config.publicUrl, d.website), values: settingsValues(d), images: await pickable(s, pickPageOf(req)), notice }));
+    const done = (req.query as { done?: string }).done;
+    const w = d.website;
+    let notice: string | undefined;
+    let error: { field: string; message: string } | undefined;
+    if (done === 'saved') notice = 'Saved. The website shows the change within seconds.';
+    else if (done === 'verified' && w.hostname) notice = `${w.hostname} is in effect: the website answers there now.`;
+    else if (done === 'not-verified' && w.hostname_pending) error = { field: '', message: `The proof was not found: ${w.hostname_check ?? 'try again in a few minutes.'}` };
+    return kit.send(reply, 200, settingsPage({ viewer: s.viewer, urlname: w.urlname, home: homeUrl(kit.deps.config.publicUrl, w), values: settingsValues(d), images: await pickable(s, pickPageOf(req)), hostname: hostnameState(d), notice, error }));
+  });
+  // "Verify now": the service looks for the pending name's TXT record (docs/studio.md "Host names").
+  f.post('/studio/websites/:urlname/hostname/verify', { bodyLimit: SMALL_FORM_BYTES }, async (req, reply) => {
+    const s = kit.need(req);
+    const d = await kit.websiteDetails(s, urlnameOf(req));
+    const form = kit.formOf(req);
+    kit.checkPost(req, form, s.viewer.csrf);
+    if (d.website.hostname_pending === null) return kit.redirect(reply, `/studio/websites/${d.website.urlname}`);
+    const v = await kit.deps.websites.verifyHostname({ user: s.user }, d.website.urlname);
+    return kit.redirect(reply, `/studio/websites/${d.website.urlname}?done=${v.verified ? 'verified' : 'not-verified'}`);
   });
   f.post('/studio/websites/:urlname', { bodyLimit: SMALL_FORM_BYTES * 4 }, async (req, reply) => {
     const s = kit.need(req);
@@ -112,7 +139,7 @@ export function websiteRoutes(f: FastifyInstance, kit: StudioKit): void {
         hostname: form.str('hostname') ?? '',
         indexing: form.str('indexing') ?? '1',
       };
-      return kit.send(reply, 422, settingsPage({ viewer: s.viewer, urlname: d.website.urlname, home: homeUrl(kit.deps.config.publicUrl, d.website), values, images: await pickable(s, 1), error }));
+      return kit.send(reply, 422, settingsPage({ viewer: s.viewer, urlname: d.website.urlname, home: homeUrl(kit.deps.config.publicUrl, d.website), values, images: await pickable(s, 1), hostname: hostnameState(d), error }));
     }
     return kit.redirect(reply, `/studio/websites/${d.website.urlname}?done=saved`);
   });

@@ -1,0 +1,14 @@
+// Writes test/support/file-seconds.json, the order the test sequencer runs files in
+// (test/support/sequencer.ts), from a vitest JSON report of a full run:
+//   npx vitest run --reporter=default --reporter=json --outputFile.json=report.json
+//   node scripts/file-seconds.mjs report.json
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const root = join(import.meta.dirname, '..');
+const report = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+const rows = report.testResults
+  .map((t) => [relative(root, t.name), Math.round((t.endTime - t.startTime) / 100) / 10])
+  .sort((a, b) => b[1] - a[1]);
+writeFileSync(join(root, 'test/support/file-seconds.json'), JSON.stringify(Object.fromEntries(rows), null, 1) + '\n');
+console.log(`${rows.length} files, ${Math.round(rows.reduce((s, r) => s + r[1], 0))} s in all`);
