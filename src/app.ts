@@ -57,6 +57,7 @@ import { VisitorAccess } from './site/access.js';
 import { fileRoutes } from './site/files.js';
 import { SiteRepository } from './site/repository.js';
 import { websitePlugin } from './site/plugin.js';
+import { StudioBudget } from './studio/budget.js';
 import { studioPlugin } from './studio/plugin.js';
 import { SiteService } from './site/service.js';
 import { DeletionsRepository } from './storage/deletions-repository.js';
@@ -535,6 +536,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
           jobs,
           storage,
           rateLimit,
+          budget: config.studioRateLimit ? new StudioBudget(config.studioRateLimit, limiters, (err) => log.error({ err }, 'studio budget store unavailable; request let through')) : null,
           secret: uploadSecret,
           config,
           apps: core.apps,
@@ -545,7 +547,11 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
           tus: tusEndpoint(tusReceived, resumable, config.maxUploadBytes, log, tusLocker),
           artists: core.artists,
           // The studio's "invite a client" mails through the same service as the API's invitations (its throttle, its links, its activity event).
-          invite: async (user, galleryUuid, r) => void (await invitations.invite(user, galleryUuid, { email: r.email, message: r.message, comp: r.comp, hires: r.hires })),
+          // Without a mail server the link only reaches the log: the studio shows it to the photographer instead.
+          invite: async (user, galleryUuid, r) => {
+            const sent = await invitations.invite(user, galleryUuid, { email: r.email, message: r.message, comp: r.comp, hires: r.hires });
+            return mailer.mails ? { mailed: true } : { mailed: false, link: sent.link };
+          },
         }),
       );
     }

@@ -99,6 +99,11 @@ export interface Config {
   databaseUrl?: string;
   publicUrl: string;
   rateLimit: RateLimitConfig | null;
+  /**
+   * The studio's requests per session and window (STUDIO_RATE_LIMIT, default 600/60s; off when
+   * RATE_LIMIT is off and STUDIO_RATE_LIMIT unset); thumbnails and uploads have byte budgets in the same window (src/studio/budget.ts).
+   */
+  studioRateLimit: RateLimitConfig | null;
   /** Visitor requests per address to the website's pages (VISITOR_RATE_LIMIT), apart from the API's budget. */
   visitorRateLimit: RateLimitConfig | null;
   /** `/files` requests per address the process cannot answer from memory (VISITOR_FILES_RATE_LIMIT); null: no limit. */
@@ -319,6 +324,7 @@ export function loadConfig(env: Record<string, string | undefined> = loadEnv()):
     databaseUrl: env.DATABASE_URL || undefined,
     publicUrl,
     rateLimit: parseRateLimit(env.RATE_LIMIT),
+    studioRateLimit: parseRateLimit(env.STUDIO_RATE_LIMIT ?? (parseRateLimit(env.RATE_LIMIT) ? undefined : 'off'), 'STUDIO_RATE_LIMIT', '600/60s'),
     visitorRateLimit: parseRateLimit(env.VISITOR_RATE_LIMIT, 'VISITOR_RATE_LIMIT', '300/60s'),
     visitorFilesRateLimit: parseRateLimit(env.VISITOR_FILES_RATE_LIMIT, 'VISITOR_FILES_RATE_LIMIT', '1200/60s'),
     siteCacheSeconds: intSetting(env, 'SITE_CACHE_SECONDS', 2, 0, 3600),

@@ -45,10 +45,10 @@ export class Limiter {
     private readonly onStoreError: (err: unknown) => void,
   ) {}
 
-  /** Takes one point of `key`, atomically in the store. */
-  async take(key: string): Promise<Taken> {
+  /** Takes `points` (one unless told: bytes, for a budget of bytes) of `key`, atomically in the store. */
+  async take(key: string, points = 1): Promise<Taken> {
     try {
-      return { ok: true, left: leftOf(await this.counter.consume(key, 1)) };
+      return { ok: true, left: leftOf(await this.counter.consume(key, points)) };
     } catch (err) {
       if (err instanceof RateLimiterRes) return refused(err);
       this.onStoreError(err);

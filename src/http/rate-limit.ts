@@ -16,8 +16,9 @@ export class RateLimit {
   private readonly limiter: Limiter;
   private readonly limitHeader: string;
 
-  constructor(config: RateLimitConfig, factory: LimiterFactory, onStoreError: (err: unknown) => void) {
-    this.limiter = factory.create({ keyPrefix: 'rate', points: config.points, durationSeconds: config.windowSeconds }, onStoreError);
+  /** `keyPrefix`: the counter's name in the store ('rate': the API's; the studio's budget is another). */
+  constructor(config: RateLimitConfig, factory: LimiterFactory, onStoreError: (err: unknown) => void, keyPrefix = 'rate') {
+    this.limiter = factory.create({ keyPrefix, points: config.points, durationSeconds: config.windowSeconds }, onStoreError);
     this.limitHeader = `${config.points}, ${config.points};w=${config.windowSeconds}`;
   }
 

@@ -69,6 +69,8 @@ export interface Invitation {
   /** Whether the access-list entry was made now (false: it existed, and was left as it was). */
   entryCreated: boolean;
   expiresAt: Date;
+  /** The sign-in link, for the studio to show when no mail server is set (never in an API reply: the client's secret). */
+  link: string;
 }
 
 export class InvitationsService {
@@ -107,7 +109,7 @@ export class InvitationsService {
     const link = await this.deps.links.invitation(gallery.websiteUuid, email, gallery.fullUrlPath, this.deps.ttlSeconds);
     this.deps.send({ to: email, siteTitle: link.siteTitle, galleryName: gallery.name, url: link.url, days: Math.max(1, Math.round(this.deps.ttlSeconds / 86_400)), message });
     this.deps.activity.record({ gallery: gallery.id, client: { email, verified: false }, kind: 'invited' });
-    return { email, galleryUuid: gallery.uuid, entryCreated: created, expiresAt: link.expiresAt };
+    return { email, galleryUuid: gallery.uuid, entryCreated: created, expiresAt: link.expiresAt, link: link.url };
   }
 }
 

@@ -134,6 +134,19 @@ export class LightboxesRepository {
     return q.execute();
   }
 
+  /** The notes of `mediaIds` in a lightbox (those that have one). */
+  async notes(lightboxId: number, mediaIds: readonly number[]): Promise<Map<number, string>> {
+    if (mediaIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('lightbox_medias')
+      .select(['media_id', 'note'])
+      .where('lightbox_id', '=', lightboxId)
+      .where('media_id', 'in', [...mediaIds])
+      .where('note', 'is not', null)
+      .execute();
+    return new Map(rows.filter((r) => r.note).map((r) => [r.media_id, r.note!]));
+  }
+
   /**
    * Picks a media (with a note when given) in the client's selection, made if it does not exist
    * yet, in one transaction: the selection's row is locked first (an update), so simultaneous

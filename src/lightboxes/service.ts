@@ -170,6 +170,11 @@ export class LightboxesService {
     return { lightbox, picks: await this.repo.picks(lightbox.id, limit, offset) };
   }
 
+  /** The client's notes on some medias of one of the user's lightboxes (404 for another's), by media id. */
+  async notes(user: Pick<UserRow, 'id'>, uuid: string, mediaIds: readonly number[]): Promise<Map<number, string>> {
+    return this.repo.notes(await this.access.requireOne(user, 'lightbox', uuid, { notFound: 'lightbox' }), mediaIds);
+  }
+
   /** Reopens a sent selection (`open`: the client may change it again), or closes it (`sent`). */
   async setState(user: Pick<UserRow, 'id'>, uuid: string, state: 'open' | 'sent'): Promise<LightboxListRow> {
     const lightbox = await this.get(user, uuid);

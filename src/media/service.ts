@@ -160,6 +160,12 @@ export class MediaService {
     return { total, records, relations, renditions };
   }
 
+  /** One media's renditions on `get`'s rule (404 for another's), without its record's relations: the studio's thumbnails, hundreds a minute. */
+  async renditionsOf(user: User, uuid: string): Promise<RenditionView[]> {
+    const media = await this.owned(user, uuid);
+    return (await this.renditions?.views([media.id]))?.get(media.id) ?? [];
+  }
+
   /** One media of the user; 404 otherwise. */
   async get(user: User, uuid: string, withRelations: boolean): Promise<MediaDetails> {
     return this.details(await this.access.requireOne(user, 'media', uuid, { notFound: 'media' }), withRelations);

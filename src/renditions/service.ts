@@ -40,6 +40,8 @@ export interface RenditionView {
   url: string;
   /** Its storage key (the studio streams an owner's thumbnails through its own access check). */
   key: string;
+  /** Its size (the studio counts its thumbnails in bytes). */
+  bytes: number;
 }
 
 type Prepared =
@@ -97,7 +99,7 @@ export class RenditionsService {
   }
 
   private view(r: RenditionRow): RenditionView {
-    return { name: r.name, width: r.width, height: r.height, type: r.mime_type, url: this.urls.public(r.storage_key), key: r.storage_key };
+    return { name: r.name, width: r.width, height: r.height, type: r.mime_type, url: this.urls.public(r.storage_key), key: r.storage_key, bytes: Number(r.bytes) };
   }
 
   // ---- the job

@@ -365,6 +365,20 @@ export class SiteRepository {
       .execute();
   }
 
+  /** The listed sub-galleries (not hidden) of several galleries, each parent's in its list order. */
+  listedChildrenOf(parentIds: readonly number[]): Promise<Array<Pick<GalleryRow, 'id' | 'uuid' | 'parent_id' | 'password_hash'>>> {
+    if (parentIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('galleries')
+      .select(['id', 'uuid', 'parent_id', 'password_hash'])
+      .where('parent_id', 'in', [...parentIds])
+      .where('hidden', '=', 0)
+      .orderBy('parent_id')
+      .orderBy('list_pos')
+      .orderBy('id')
+      .execute();
+  }
+
   /**
    * A cover for each gallery: its cover media when that one is visible in it,
    * else its first visible media in manual order. Three indexed queries, none

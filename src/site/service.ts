@@ -123,7 +123,10 @@ export interface MediaView {
   galleryUuid: string;
   /** The gallery as a client's selection of it names it (favourites, docs/delivery.md). */
   selection: SelectionGallery;
+  /** The photographer's title; '' when none (a file name is never shown). */
   title: string;
+  /** Its title, else its place in the gallery ("Wedding: photo 3 of 40"): the page's <title>, the image's alt, a hidden heading. */
+  label: string;
   uuid: string;
   description: string | null;
   keywords: string[];
@@ -274,6 +277,38 @@ export class SiteService {
     return page && { title: page.title, html: renderMarkdown(page.body) };
   }
 
+  /**
+   * Covers for galleries without a photo of their own: the first sub-gallery's (list order, the
+   * nearest level first, at most COVER_DEPTH down) that has one. Only through sub-galleries that
+   * add nothing to the visitor's rights — no password, no access list, not hidden — so a card never
+   * shows what its visitor could not open or find; two or three queries a level, none per gallery.
+   */
+  private async coversFromBelow(galleryIds: readonly number[]): Promise<Map<number, CoverBelow>> {
+    const out = new Map<number, CoverBelow>();
+    // A gallery below → the gallery whose cover it may give, and the UUIDs from there down to it.
+    let frontier = new Map<number, { owner: number; path: string[] }>(galleryIds.map((id) => [id, { owner: id, path: [] }]));
+    for (let depth = 0; depth < COVER_DEPTH && frontier.size > 0; depth++) {
+      const rows = (await this.repo.listedChildrenOf([...frontier.keys()])).filter((r) => r.password_hash === null);
+      const acls = await this.repo.acls(rows.map((r) => r.id));
+      const open = rows.filter((r) => (acls.get(r.id) ?? []).length === 0);
+      const found = await this.repo.covers(open.map((r) => r.id));
+      const byParent = new Map<number, typeof open>();
+      for (const r of open) byParent.set(r.parent_id!, [...(byParent.get(r.parent_id!) ?? []), r]);
+      const next = new Map<number, { owner: number; path: string[] }>();
+      // The frontier in list order, each parent's children in theirs: the first with a cover wins for its gallery.
+      for (const [parent, { owner, path }] of frontier) {
+        for (const r of byParent.get(parent) ?? []) {
+          if (out.has(owner)) break;
+          const media = found.get(r.id);
+          if (media !== undefined) out.set(owner, { media, path: [...path, r.uuid] });
+          else next.set(r.id, { owner, path: [...path, r.uuid] });
+        }
+      }
+      frontier = new Map([...next].filter(([, v]) => !out.has(v.owner)));
+    }
+    return out;
+  }
+
   /** The website's canonical home URL (its hostname when it has one). */
   homeUrl(website: SiteWebsite): string {
     return homeUrl(this.config.publicUrl, website);
@@ -293,6 +328,10 @@ export class SiteService {
 
     const childRows = page === 1 ? await this.repo.listedChildren(gallery.id) : [];
     const [covers, childAcls] = await Promise.all([this.repo.covers(childRows.map((c) => c.id)), this.repo.acls(childRows.map((c) => c.id))]);
+    // A sub-gallery the visitor may open but with no photo of its own (a gallery of galleries) takes its cover from below.
+    const coverless = childRows.filter((c) => !covers.has(c.id) && decide([...gate, { uuid: c.uuid, passwordProtected: c.password_hash !== null, passwordHash: c.password_hash, acl: childAcls.get(c.id) ?? [] }], pass).ok);
+    const below = await this.coversFromBelow(coverless.map((c) => c.id));
+    for (const [id, b] of below) covers.set(id, b.media);
     const publicCovers = childRows.flatMap((c) => (c.public_cover_media_id === null ? [] : [c.public_cover_media_id]));
     const { medias, renditions, keywords } = await this.repo.medias([...slice, ...covers.values(), ...publicCovers]);
     const sign = this.signer(decision, pass, now, gallery.uuid, gate);
@@ -308,12 +347,16 @@ export class SiteService {
       // A cover shows only what the visitor may already see inside; a locked gallery shows the
       // public cover its photographer chose, or none.
       const publicCover = c.public_cover_media_id === null ? undefined : medias.get(c.public_cover_media_id);
+      // A cover from below is signed for the gallery it is published in, under the same rights (nothing restricts on the way).
+      const from = below.get(c.id);
+      const coverGate = from ? [...childGate, ...from.path.map((uuid) => ({ uuid, passwordProtected: false, passwordHash: null, acl: [] }))] : childGate;
       const cover = childDecision.ok
-        ? media && picture(media, renditions.get(media.id) ?? [], this.signer(childDecision, pass, now, c.uuid, childGate))
-        : publicCover && picture(publicCover, renditions.get(publicCover.id) ?? [], publicly);
+        ? media && picture(media, renditions.get(media.id) ?? [], this.signer(childDecision, pass, now, from ? from.path[from.path.length - 1] : c.uuid, coverGate), false, '')
+        : publicCover && picture(publicCover, renditions.get(publicCover.id) ?? [], publicly, false, '');
       return { name: c.name, href: galleryHref(at.homePath, c.full_url_path), locked: !childDecision.ok, cover, date: c.published_at };
     });
-    const items: MediaItem[] = slice.flatMap((id) => {
+    const galleryName = chain.length === 1 ? at.website.title || gallery.name : gallery.name;
+    const items: MediaItem[] = slice.flatMap((id, i) => {
       const m = medias.get(id);
       if (!m) return [];
       const rs = renditions.get(m.id) ?? [];
@@ -323,7 +366,7 @@ export class SiteService {
           uuid: m.uuid,
           href: mediaHref(at.homePath, gallery.full_url_path, m.uuid),
           title: titleOf(m),
-          picture: picture(m, rs, sign),
+          picture: picture(m, rs, sign, false, nameOf(m, galleryName, (page - 1) * MEDIAS_PER_PAGE + i + 1, order.length)),
           large: large(rs, sign),
           credit: creditOf(m),
           download: comp && this.files.signed(comp.storage_key, expiry(now), this.downloaderOf(pass), gallery.uuid, true, stamp),
@@ -349,7 +392,7 @@ export class SiteService {
         title,
         description: summary(gallery.description),
         siteName: at.website.title || at.website.urlname,
-        image: leadMedia ? shareImage(renditions.get(leadMedia.id) ?? [], titleOf(leadMedia), publicUrl) : undefined,
+        image: leadMedia ? shareImage(renditions.get(leadMedia.id) ?? [], titleOf(leadMedia) || title, publicUrl) : undefined,
       };
       meta.structured = imageGallery({ title, description: gallery.description, page: canonical, images });
     }
@@ -455,9 +498,10 @@ export class SiteService {
     const home = this.homeUrl(at.website);
     const canonical = home + mediaHref('', gallery.full_url_path, m.uuid);
     const meta: PageMeta = { canonical };
+    const label = nameOf(m, chain.length === 1 ? at.website.title || gallery.name : gallery.name, at_ + 1, order.length);
     if (shareable(decision)) {
       const facts = imageFacts(m, rs, keywords.get(m.id) ?? [], canonical, this.absoluteFiles(home));
-      meta.card = { title: titleOf(m), description: summary(m.description), siteName: at.website.title || at.website.urlname, image: facts.image };
+      meta.card = { title: label, description: summary(m.description), siteName: at.website.title || at.website.urlname, image: facts.image };
       meta.structured = imageObject(facts, true);
     }
     return {
@@ -465,6 +509,7 @@ export class SiteService {
       galleryUuid: gallery.uuid,
       selection: selectionGallery(at, gallery),
       title: titleOf(m),
+      label,
       uuid: m.uuid,
       description: m.description,
       keywords: keywords.get(m.id) ?? [],
@@ -472,7 +517,7 @@ export class SiteService {
       position: positionOf(m),
       shotAt: m.shot_at,
       credit: creditOf(m),
-      picture: picture(m, rs, sign, true),
+      picture: picture(m, rs, sign, true, label),
       crumbs: crumbs(at, chain),
       galleryHref: galleryHref(at.homePath, gallery.full_url_path),
       prev: prevUuid === undefined ? undefined : mediaHref(at.homePath, gallery.full_url_path, prevUuid),
@@ -519,9 +564,9 @@ export class SiteService {
         const shown = await visible(ids);
         const { medias, renditions } = await this.repo.medias(shown);
         const sign = this.signer(decision, pass, now, gallery.uuid, gate);
-        return shown.flatMap((id) => {
+        return shown.flatMap((id, i) => {
           const m = medias.get(id);
-          return m ? [{ id, uuid: m.uuid, title: titleOf(m), href: mediaHref(at.homePath, gallery.full_url_path, m.uuid), picture: picture(m, renditions.get(id) ?? [], sign) }] : [];
+          return m ? [{ id, uuid: m.uuid, title: titleOf(m), href: mediaHref(at.homePath, gallery.full_url_path, m.uuid), picture: picture(m, renditions.get(id) ?? [], sign, false, titleOf(m) || `Chosen photo ${i + 1}`) }] : [];
         });
       },
     };
@@ -791,8 +836,23 @@ function crumbs(at: SiteAddress, chain: readonly SiteGallery[]): Crumb[] {
   return chain.map((g) => ({ name: g.name, href: galleryHref(at.homePath, g.full_url_path) }));
 }
 
+/** How many levels below a gallery of galleries its cover is looked for. */
+const COVER_DEPTH = 4;
+
+/** A cover found below a gallery: the media, and the UUIDs of the sub-galleries down to the one it is published in. */
+interface CoverBelow {
+  media: number;
+  path: string[];
+}
+
+/** The photographer's title, or '' when there is none: a file name is never shown as a title (issue 30). */
 function titleOf(m: SiteMedia): string {
-  return m.title && m.title.trim() !== '' ? m.title : m.file_name;
+  return m.title && m.title.trim() !== '' ? m.title : '';
+}
+
+/** What names a photo where something must (a link's image, a page's <title>, a screen reader's heading): its title, else its place in the gallery. */
+function nameOf(m: SiteMedia, galleryName: string, n: number, total: number): string {
+  return titleOf(m) || `${galleryName}: photo ${n} of ${total}`;
 }
 
 /** The image renditions of one format: WebP when there are any (smaller), else JPEG; posters for videos. */
@@ -804,12 +864,12 @@ function ladder(rs: readonly SiteRendition[]): SiteRendition[] {
   return rs.filter((r) => r.name === 'poster');
 }
 
-function picture(m: SiteMedia, rs: readonly SiteRendition[], sign: (key: string) => string, big = false): Picture {
+/** `alt`: the image's text (its title unless told: a cover is named by its gallery's card, '' then). */
+function picture(m: SiteMedia, rs: readonly SiteRendition[], sign: (key: string) => string, big = false, alt = titleOf(m)): Picture {
   const sizes = ladder(rs);
   const top = sizes[sizes.length - 1];
   const width = m.width ?? top?.width ?? 4;
   const height = m.height ?? top?.height ?? 3;
-  const alt = titleOf(m);
   if (sizes.length === 0) return { alt, width, height };
   // The fallback src: the 640 (1280 on a media page), else the nearest size.
   const want = big ? 1280 : 640;

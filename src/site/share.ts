@@ -100,7 +100,8 @@ export interface ImageFacts {
 export function imageObject(f: ImageFacts, context = false, brief = false): Record<string, unknown> {
   const o: Record<string, unknown> = context ? { '@context': 'https://schema.org' } : {};
   o['@type'] = 'ImageObject';
-  o.name = f.title;
+  // An untitled photo has no name (its file name is not one).
+  if (f.title) o.name = f.title;
   o.url = f.page;
   if (f.image) {
     o.contentUrl = f.image.url;

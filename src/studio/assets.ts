@@ -58,7 +58,8 @@ fieldset.field{min-width:0}
 .pick .none{display:flex;align-items:center;justify-content:center;height:4.5rem;width:100%;background:#ececec;color:#555}
 .qr{width:12rem;height:12rem;background:#fff;padding:.5rem}
 .qr svg{width:100%;height:100%}
-code.secret{word-break:break-all;font-size:1rem}
+code.secret{word-break:break-all;font-size:1rem;user-select:all;-webkit-user-select:all}
+.notice.warn{background:#fef7e0;border-color:#e0b84c}
 .muted{color:#555}
 @media (max-width:40rem){main{padding:.75rem}header.bar{padding:.5rem .75rem}}
 /* galleries (task E): the tree, its drag and drop marks, a gallery's settings */
@@ -118,6 +119,8 @@ label.inline{display:inline-flex;align-items:center;gap:.35rem;font-weight:400;m
 .mgrid img,.nothumb{display:block;width:100%;height:9rem;object-fit:cover;background:#e5e5e2;border-radius:4px}
 .nothumb.big{height:14rem;display:flex;align-items:center;justify-content:center;color:#555}
 .mgrid .cap,.vcell .cap{font-size:.8rem;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.mgrid .note,.vcell .note{font-size:.75rem;line-height:1.2;color:#5b3a00;overflow:hidden;display:-webkit-box;-webkit-line-clamp:2;-webkit-box-orient:vertical}
+.scope-line{margin-top:.25rem}
 .moves{display:flex;gap:.25rem}
 .moves form{margin:0}
 button.small{padding:.1rem .5rem}
@@ -139,7 +142,7 @@ button.small{padding:.1rem .5rem}
    On a phone it stays one row beside the name and scrolls sideways (its right edge fades to say
    there is more), so every screen starts under one line of header instead of three. */
 header.bar nav ul{flex-wrap:wrap;gap:.35rem 1rem}
-@media (max-width:40rem){header.bar{flex-wrap:nowrap;gap:0 .75rem;padding-top:0;padding-bottom:0}header.bar .name{flex:none;margin-right:0}header.bar nav{flex:1;min-width:0;overflow-x:auto;scrollbar-width:none;-webkit-mask-image:linear-gradient(to right,#000 80%,transparent);mask-image:linear-gradient(to right,#000 80%,transparent)}header.bar nav ul{flex-wrap:nowrap;white-space:nowrap;padding:.55rem 2.5rem .55rem 0}}
+@media (max-width:40rem){header.bar{gap:.25rem .75rem;padding:.45rem .75rem .5rem}header.bar nav{flex-basis:100%}header.bar nav ul{gap:.15rem .5rem;font-size:.95rem}header.bar nav a{display:inline-block;padding:.3rem .15rem;min-height:24px}}
 .card>h2:first-child,section.card>h2:first-of-type{margin-top:0}
 .list.card{padding:0 1rem}
 .subnav ul{list-style:none;margin:0 0 .5rem;padding:0}
@@ -238,7 +241,16 @@ function asset(ext: string, body: string, type: string): StudioAsset {
 }
 
 export const STUDIO_CSS = asset('css', CSS, 'text/css; charset=utf-8');
-export const STUDIO_ASSETS = new Map([[STUDIO_CSS.name, STUDIO_CSS]]);
+/** The studio's icon (a frame with a lens, in the header's colours): named by every page, and the answer to /favicon.ico. */
+export const STUDIO_ICON = asset(
+  'svg',
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#1f2937"/><rect x="5" y="9" width="22" height="16" rx="2" fill="none" stroke="#fff" stroke-width="2"/><circle cx="16" cy="17" r="4.5" fill="none" stroke="#fff" stroke-width="2"/><rect x="11" y="6" width="10" height="3" rx="1" fill="#fff"/></svg>',
+  'image/svg+xml',
+);
+export const STUDIO_ASSETS = new Map([
+  [STUDIO_CSS.name, STUDIO_CSS],
+  [STUDIO_ICON.name, STUDIO_ICON],
+]);
 
 /** The screens' scripts, in the sources (src/studio/browser) whether this runs from dist/ or from src/. */
 const BROWSER_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'studio', 'browser');

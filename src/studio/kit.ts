@@ -27,6 +27,7 @@ import type { Authenticator } from '../users/auth.js';
 import type { SessionStore } from '../users/sessions.js';
 import type { UsersService } from '../users/service.js';
 import type { WebsiteDetails, WebsitesService } from '../websites/service.js';
+import type { StudioBudget } from './budget.js';
 import { fromOwnOrigin, same, StudioCookies, StudioTokens } from './guard.js';
 import type { Viewer } from './pages/layout.js';
 
@@ -39,7 +40,8 @@ export interface InviteRequest {
   comp: boolean;
   hires: boolean;
 }
-export type Invite = (user: UserRow, galleryUuid: string, request: InviteRequest) => Promise<void>;
+/** `mailed`: false without a mail server (SMTP_URL), and then `link` is the sign-in link for the photographer to hand over. */
+export type Invite = (user: UserRow, galleryUuid: string, request: InviteRequest) => Promise<{ mailed: true } | { mailed: false; link: string }>;
 
 export interface StudioDeps {
   users: UsersService;
@@ -56,8 +58,10 @@ export interface StudioDeps {
   invite?: Invite;
   /** Where renditions are: an owner's thumbnails are streamed from it (a media not yet public has no public address). */
   storage: StorageBackend;
-  /** The API's request budget (RATE_LIMIT), keyed `studio:user:<id>` or `studio:addr:<ip>`; null when off. */
+  /** The API's request budget (RATE_LIMIT), keyed `studio:addr:<ip>` before sign-in; null when off. */
   rateLimit: RateLimit | null;
+  /** The studio's own budget per session (STUDIO_RATE_LIMIT; budget.ts); null when off. */
+  budget: StudioBudget | null;
   /** The service's secret (UPLOAD_SECRET or its file): the studio's tokens are keyed from it. */
   secret: Buffer;
   config: Pick<Config, 'publicUrl' | 'storageUrl'>;

@@ -8,7 +8,9 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { ApiError } from '../http/errors.js';
 import { closeAfterReply } from '../http/linger.js';
-import { encodedAsset, STUDIO_ASSETS } from './assets.js';
+import { TUS_PATH } from '../uploads/tus-endpoint.js';
+import { encodedAsset, STUDIO_ASSETS, STUDIO_ICON } from './assets.js';
+import { sessionKey, TUS_CHUNK_BYTES } from './budget.js';
 import { JSON_LIMIT_BYTES, makeKit, type StudioDeps } from './kit.js';
 import { messagePage } from './pages/layout.js';
 import { accountRoutes } from './routes/account.js';
@@ -37,6 +39,11 @@ export function studioPlugin(deps: StudioDeps): FastifyPluginAsync {
       const viewer = kit.signedInOf(req)?.viewer;
       // A screen's script asked (Accept: application/json): the same refusal as JSON, for it to show.
       const wantsJson = (req.headers.accept ?? '').startsWith('application/json');
+      // tus-js-client reads a refusal's body as text (the upload list shows it): a refusal of the budget before the tus endpoint.
+      if (!wantsJson && err instanceof ApiError && (req.routeOptions.url ?? '').startsWith(TUS_PATH)) {
+        if (err.extra.retryAfter) reply.header('retry-after', String(err.extra.retryAfter));
+        return reply.code(err.status).header('content-type', 'text/plain; charset=utf-8').header('x-content-type-options', 'nosniff').header('cache-control', 'no-store').send(`${err.message}\n`);
+      }
       if (wantsJson) {
         const status = err instanceof ApiError ? err.status : ((err as { statusCode?: number }).statusCode ?? 500);
         if (err instanceof ApiError && err.extra.retryAfter) reply.header('retry-after', String(err.extra.retryAfter));
@@ -61,12 +68,36 @@ export function studioPlugin(deps: StudioDeps): FastifyPluginAsync {
     // Any other address under /studio/ is the studio's 404 page (the root's not-found handler is the API's).
     f.all('/studio/*', async (req, reply) => kit.send(reply, 404, messagePage({ title: 'Not found', text: 'There is no such page in the studio.', viewer: kit.signedInOf(req)?.viewer })));
 
-    // Who is signed in, then the API's request budget for them (or for the address).
+    // Who is signed in, then the budget: the session's own (budget.ts; thumbnails take theirs in
+    // their route, uploads by bytes and at once), else the API's for the address before sign-in.
     f.addHook('preHandler', async (req, reply) => {
-      if (req.routeOptions.url?.startsWith('/studio/_assets/')) return;
+      const url = req.routeOptions.url ?? '';
+      if (url.startsWith('/studio/_assets/') || url === '/favicon.ico') return;
       const s = await kit.sessionOf(req);
-      if (kit.deps.rateLimit) {
-        const decision = await kit.deps.rateLimit.consume(s ? `studio:user:${s.user.id}` : `studio:addr:${req.ip}`);
+      const budget = kit.deps.budget;
+      if (s && budget) {
+        if (url === '/studio/thumbs/:uuid') return;
+        const session = sessionKey(s.token);
+        if (url.startsWith(TUS_PATH) || url.startsWith('/studio/uploads/')) {
+          if (req.method !== 'PATCH') return budget.upload(session, 0);
+          const release = await budget.uploadSlot(session);
+          reply.raw.once('close', release);
+          const length = Number(req.headers['content-length']);
+          try {
+            await budget.upload(session, Number.isSafeInteger(length) && length > 0 ? length : TUS_CHUNK_BYTES);
+          } catch (err) {
+            release();
+            throw err;
+          }
+          return;
+        }
+        const decision = await budget.requests.consume(session);
+        for (const [k, v] of Object.entries(decision.headers)) reply.header(k, v);
+        if (decision.error) throw decision.error;
+        return;
+      }
+      if (!s && kit.deps.rateLimit) {
+        const decision = await kit.deps.rateLimit.consume(`studio:addr:${req.ip}`);
         for (const [k, v] of Object.entries(decision.headers)) reply.header(k, v);
         if (decision.error) throw decision.error;
       }
@@ -80,16 +111,34 @@ export function studioPlugin(deps: StudioDeps): FastifyPluginAsync {
       return reply.header('content-type', asset.type).header('cache-control', 'public, max-age=31536000, immutable').header('x-content-type-options', 'nosniff').header('vary', 'accept-encoding').header('etag', `"${asset.name}"`).send(body);
     });
 
-    // The smallest rendition of one of the user's medias, through the API's access check (404 otherwise).
+    // Browsers ask for it whatever the page names (a bookmark, a tab restored): the studio's icon, not a 404.
+    f.get('/favicon.ico', (req, reply) => {
+      const { body, encoding } = encodedAsset(STUDIO_ICON, req.headers['accept-encoding']);
+      if (encoding) reply.header('content-encoding', encoding);
+      return reply.header('content-type', STUDIO_ICON.type).header('cache-control', 'public, max-age=86400').header('x-content-type-options', 'nosniff').header('vary', 'accept-encoding').send(body);
+    });
+
+    // The smallest rendition of one of the user's medias, through the API's access check (404 otherwise);
+    // counted in bytes and at once against the session's budget, not as requests.
     f.get('/studio/thumbs/:uuid', async (req, reply) => {
       const s = kit.need(req);
-      const uuid = (req.params as { uuid: string }).uuid;
-      if (!/^[0-9a-f-]{36}$/i.test(uuid)) throw new ApiError('not_found', 'There is no such image.');
-      const found = await kit.deps.media.get(s.user, uuid.toLowerCase(), true);
-      const smallest = found.renditions.slice().sort((a, b) => a.width - b.width)[0];
-      const body = smallest && /^image\/(jpeg|png|webp|avif)$/.test(smallest.type) ? await kit.deps.storage.read(smallest.key) : undefined;
-      if (!body) throw new ApiError('not_found', 'This image has no preview yet.');
-      return reply.header('content-type', smallest.type).header('cache-control', 'private, max-age=300').header('x-content-type-options', 'nosniff').send(body);
+      const turn = kit.deps.budget ? await kit.deps.budget.thumbnail(sessionKey(s.token)) : undefined;
+      try {
+        const uuid = (req.params as { uuid: string }).uuid;
+        if (!/^[0-9a-f-]{36}$/i.test(uuid)) throw new ApiError('not_found', 'There is no such image.');
+        const renditions = await kit.deps.media.renditionsOf(s.user, uuid.toLowerCase());
+        const smallest = renditions.slice().sort((a, b) => a.width - b.width)[0];
+        const shown = smallest && /^image\/(jpeg|png|webp|avif)$/.test(smallest.type) ? smallest : undefined;
+        await turn?.sent(shown?.bytes ?? 0);
+        const body = shown ? await kit.deps.storage.read(shown.key) : undefined;
+        if (!shown || !body) throw new ApiError('not_found', 'This image has no preview yet.');
+        // The turn lasts until the file is sent (or the connection is gone).
+        if (turn) reply.raw.once('close', turn.release);
+        return reply.header('content-type', shown.type).header('cache-control', 'private, max-age=300').header('x-content-type-options', 'nosniff').send(body);
+      } catch (err) {
+        turn?.release();
+        throw err;
+      }
     });
 
     f.get('/studio', (_req, reply) => kit.redirect(reply, '/studio/'));

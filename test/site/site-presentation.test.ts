@@ -45,7 +45,9 @@ eachDatabase((kind) => {
       expect(page.body).toContain('viewBox="0 0 3000 2000" width="3000" height="2000"');
       expect(page.body).not.toContain('class="media grid');
       // Every photo is a link to its media page, with the viewer's data on it.
-      expect(page.body).toContain(`href="${home}/-/rows/_/${ids[0]}" data-uuid="${ids[0]}" data-title="a.jpg"`);
+      expect(page.body).toContain(`href="${home}/-/rows/_/${ids[0]}" data-uuid="${ids[0]}"`);
+      // Untitled: no title for the viewer either (a file name is never shown: issue 30).
+      expect(page.body).not.toContain('a.jpg');
       const css = await visit(w.svc, /href="(\/_site\/[A-Za-z0-9_-]+\.css)"/.exec(page.body)![1]);
       // Flex items grow in proportion to their ratio from a basis of ratio × row height: one height per row.
       expect(css.body).toContain('.justified li{flex-grow:calc(var(--r,1.5)*100);flex-shrink:1;flex-basis:calc(var(--h)*var(--r,1.5));min-width:0}');
@@ -55,12 +57,15 @@ eachDatabase((kind) => {
 
     it('crops a grid, spaces and captions the photos only when the display style says so', async () => {
       const g = await create(w, 'Squares');
-      await publishMedias(w.svc.db, w.user, g, ['sq.jpg']);
+      const [sq] = await publishMedias(w.svc.db, w.user, g, ['sq.jpg']);
+      // A caption is the photographer's title (a file name is never one: issue 30).
+      await w.svc.db.updateTable('medias').set({ title: 'Square' }).where('uuid', '=', sq).execute();
       await w.svc.core.websites.setDisplayStyle(w.urlname, 'Grid', { crop: true, spacing: 'wide', captions: true });
       try {
         const page = await visit(w.svc, `${home}/-/squares`);
         expect(page.body).toContain('<ul class="media grid sp-wide captions" data-layout="grid">');
-        expect(page.body).toContain('<span class="cap">sq.jpg</span>');
+        expect(page.body).toContain('<span class="cap">Square</span>');
+        expect(page.body).not.toContain('sq.jpg');
       } finally {
         await w.svc.core.websites.setDisplayStyle(w.urlname, 'Grid', { crop: false, spacing: 'normal', captions: false });
       }

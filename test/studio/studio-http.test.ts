@@ -298,14 +298,14 @@ eachDatabase((kind) => {
     });
   });
 
-  describe('the API rate limit', () => {
+  describe('the rate limits', () => {
     let r: World;
     beforeAll(async () => {
-      r = await startWorld(kind, { RATE_LIMIT: '8/60s' });
+      r = await startWorld(kind, { RATE_LIMIT: '8/60s', STUDIO_RATE_LIMIT: '5/60s' });
     });
     afterAll(() => r?.svc.close());
 
-    it('counts studio requests per user (per address before sign-in) and answers 429 with its headers', async () => {
+    it('counts studio requests per session (the API budget per address before sign-in) and answers 429 with its headers', async () => {
       const b = new StudioBrowser(r.svc);
       const first = await b.get('/studio/signin');
       expect(first.headers.get('ratelimit-limit')).toBe('8, 8;w=60');
@@ -313,6 +313,7 @@ eachDatabase((kind) => {
       let last = first;
       for (let i = 0; i < 12 && last.status !== 429; i++) last = await b.get('/studio/websites');
       expect(last.status).toBe(429);
+      expect(last.headers.get('ratelimit-limit')).toBe('5, 5;w=60');
       expect(Number(last.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(last.body).toContain('Too many requests');
     });

@@ -65,4 +65,26 @@ describe('README and docs', () => {
     const reference = await readFile(join(ROOT, 'docs', 'api.md'), 'utf8');
     expect(routes.filter((r) => !reference.includes(`\`${r}\``))).toEqual([]);
   });
+
+  it('README: the Commands table names every admin command (src/cli/admin.ts)', async () => {
+    const source = await readFile(join(ROOT, 'src', 'cli', 'admin.ts'), 'utf8');
+    const commands = [...source.matchAll(/^  '([a-z-]+ [a-z-]+)': \{$/gm)].map((m) => m[1]);
+    expect(commands.length).toBeGreaterThanOrEqual(20);
+    const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+    expect(commands.filter((c) => !readme.includes(`| \`${c}`))).toEqual([]);
+  });
+
+  it('.gitignore keeps out the quickstart’s data folder and .env (database, originals and upload secret are never untracked files)', async () => {
+    const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+    const ignored = (await readFile(join(ROOT, '.gitignore'), 'utf8')).split('\n').map((l) => l.trim().replace(/^\//, '').replace(/\/$/, ''));
+    const folders = [...readme.matchAll(/DATA_DIR='\.\/([\w.-]+)'/g)].map((m) => m[1]);
+    expect(folders.length).toBeGreaterThan(0);
+    expect([...folders, 'data', '.env'].filter((f) => !ignored.includes(f))).toEqual([]);
+  });
+
+  it('README does not present the two-factor sign-in as required: it is off until a user turns it on', async () => {
+    const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+    expect(readme).not.toMatch(/password, then their two-factor code/);
+    expect(readme).toMatch(/two-factor code[^.]*off by default/);
+  });
 });

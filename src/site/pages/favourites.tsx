@@ -187,7 +187,7 @@ export function SelectionPage(props: SelectionPageProps): VNode {
                 <Img picture={m.picture} sizes="(min-width: 700px) 240px, 40vw" auto={false} />
               </a>
               <div class="pick-text">
-                <a href={m.href}>{m.title}</a>
+                <a href={m.href}>{m.title || m.picture.alt}</a>
                 {open ? (
                   <form method="post" action={props.pickAction} class="note">
                     <input type="hidden" name="gallery" value={g.uuid} />

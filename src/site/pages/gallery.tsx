@@ -78,9 +78,9 @@ function Item(props: { m: MediaItem; layout: LayoutName; index: number; total: n
         ) : (
           <Img picture={m.picture} sizes={sizesOf(layout, r)} eager={eager} auto={layout !== 'grid'} />
         )}
-        {props.captions ? <span class="cap">{m.title}</span> : null}
+        {props.captions && m.title ? <span class="cap">{m.title}</span> : null}
       </a>
-      {props.favourites ? <Heart bar={props.favourites} uuid={m.uuid} title={m.title} /> : null}
+      {props.favourites ? <Heart bar={props.favourites} uuid={m.uuid} title={m.title || m.picture.alt} /> : null}
       {layout === 'slideshow' ? (
         <p class="progress">
           <progress max={props.total} value={props.index + 1} aria-label="Photo" /> {props.index + 1} / {props.total}

@@ -47,9 +47,9 @@ function Favourite(props: { bar: FavouritesBar; uuid: string }): VNode {
 export function MediaPage(props: { view: MediaView; favourites?: FavouritesBar; frame: Omit<Frame, 'title' | 'indexable' | 'crumbs' | 'script'> }): VNode {
   const v = props.view;
   return (
-    <Layout {...props.frame} title={v.title} indexable={v.indexable} crumbs={v.crumbs}>
+    <Layout {...props.frame} title={v.label} indexable={v.indexable} crumbs={v.crumbs}>
       <article>
-        <h1>{v.title}</h1>
+        {v.title ? <h1>{v.title}</h1> : <h1 class="sr">{v.label}</h1>}
         <figure class="photo">
           <Img picture={v.picture} sizes={`min(100vw - 1rem, ${((85 * v.picture.width) / Math.max(1, v.picture.height)).toFixed(1)}vh, 1400px)`} eager />
         </figure>

@@ -14,7 +14,13 @@ export function Img(props: { picture: Picture; sizes: string; eager?: boolean; c
   const p = props.picture;
   if (!p.src) {
     return (
-      <svg class={props.class ? `ph ${props.class}` : 'ph'} viewBox={`0 0 ${p.width} ${p.height}`} width={p.width} height={p.height} role="img" aria-label={p.alt}>
+      <svg
+        class={props.class ? `ph ${props.class}` : 'ph'}
+        viewBox={`0 0 ${p.width} ${p.height}`}
+        width={p.width}
+        height={p.height}
+        {...(p.alt ? { role: 'img', 'aria-label': p.alt } : { 'aria-hidden': 'true' })}
+      >
         <rect width="100%" height="100%" />
       </svg>
     );

@@ -12,6 +12,8 @@ const SETTLE_MS = 150;
 const LOADING = 12;
 const MIN_CELL = 168;
 const CAPTION = 30;
+/** Room for two lines of a client's note in a selection's cells. */
+const NOTE = 36;
 
 const wrap = document.getElementById('grid-wrap');
 const jobBox = document.getElementById('job');
@@ -71,6 +73,11 @@ async function followJob(uuid) {
 
 function grid(wrap) {
   const gallery = wrap.dataset.gallery || '';
+  // A collection or a client's selection: the grid and "select all" stay within it.
+  const group = wrap.dataset.group || '';
+  const lightbox = wrap.dataset.lightbox || '';
+  // A selection's cells hold the client's note under the caption.
+  const captionH = lightbox ? CAPTION + NOTE : CAPTION;
   const manual = wrap.dataset.manual === '1';
   let total = Number(wrap.dataset.total) || 0;
   const form = document.getElementById('batch');
@@ -102,7 +109,7 @@ function grid(wrap) {
   let focus = 0;
   let cols = 1;
   let cellW = MIN_CELL;
-  let rowH = MIN_CELL + CAPTION;
+  let rowH = MIN_CELL + captionH;
   let settle = 0;
   let dragging = null;
   let queue = [];
@@ -118,6 +125,8 @@ function grid(wrap) {
     if (pages.has(p)) return pages.get(p);
     const params = new URLSearchParams({ offset: String(p * PAGE), limit: String(PAGE) });
     if (gallery) params.set('gallery', gallery);
+    if (group) params.set('group', group);
+    if (lightbox) params.set('lightbox', lightbox);
     const promise = studio.get(`/studio/media/items.json?${params}`).then(
       (data) => {
         pages.set(p, data.items);
@@ -147,7 +156,7 @@ function grid(wrap) {
     const width = box.clientWidth || 320;
     cols = Math.max(2, Math.floor(width / MIN_CELL));
     cellW = Math.floor(width / cols);
-    rowH = cellW + CAPTION;
+    rowH = cellW + captionH;
     space.style.height = `${Math.ceil(total / cols) * rowH}px`;
     for (const el of cells.values()) {
       drop(el.firstChild);
@@ -165,8 +174,13 @@ function grid(wrap) {
     const item = itemAt(i);
     el.setAttribute('aria-selected', isSelected(i) ? 'true' : 'false');
     el.tabIndex = i === focus ? 0 : -1;
-    const cap = el.lastChild;
+    const cap = el.children[1];
     cap.textContent = label(item, i);
+    if (lightbox) {
+      // Two lines in the cell; the whole note on hover.
+      el.lastChild.textContent = item?.note ? `Note: ${item.note}` : '';
+      el.lastChild.title = item?.note ?? '';
+    }
     const img = el.firstChild;
     if (item && item.uuid !== el.dataset.uuid) {
       el.dataset.uuid = item.uuid;
@@ -195,6 +209,11 @@ function grid(wrap) {
     const cap = document.createElement('span');
     cap.className = 'cap';
     el.append(img, cap);
+    if (lightbox) {
+      const note = document.createElement('span');
+      note.className = 'note';
+      el.append(note);
+    }
     paint(el, i);
     return el;
   }
@@ -400,7 +419,7 @@ function grid(wrap) {
       return;
     }
     const data = new FormData(form);
-    const body = { ...(await selection()), gallery: gallery || undefined };
+    const body = { ...(await selection()), gallery: gallery || undefined, group: group || undefined, lightbox: lightbox || undefined };
     if (deleting) body.delete = true;
     else {
       for (const k of ['title', 'description', 'location', 'keywords', 'publish', 'unpublish']) if (data.get(k)) body[k] = String(data.get(k));

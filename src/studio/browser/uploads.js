@@ -27,6 +27,7 @@ let running = 0;
 const LABELS = {
   checking: 'Checking…',
   queued: 'Queued',
+  waiting: 'Waiting',
   uploading: 'Uploading',
   offline: 'Connection lost: waiting to resume',
   processing: 'Processing…',
@@ -46,6 +47,8 @@ function setState(item, state, detail) {
   item.state = state;
   item.el.dataset.state = state;
   let text = LABELS[state];
+  // Why a queued file waits: the screen sends PARALLEL at once.
+  if (state === 'queued' && running >= PARALLEL) text = `Waiting: ${PARALLEL} uploads at once`;
   if (state === 'uploading') text = `Uploading ${Math.floor((item.sent / item.file.size) * 100)}%`;
   if (detail) text = `${text}: ${detail}`;
   item.status.textContent = text;
@@ -64,6 +67,7 @@ function render() {
   if (count('duplicate')) parts.push(`${count('duplicate')} already in the library`);
   if (count('refused')) parts.push(`${count('refused')} refused`);
   if (count('offline')) parts.push('waiting for the connection');
+  if (count('waiting')) parts.push(`${count('waiting')} held back by the studio's upload budget`);
   summary.textContent = parts.join(', ');
 }
 
@@ -134,6 +138,13 @@ function pump() {
       if (items.every((i) => ['done', 'duplicate', 'refused'].includes(i.state))) studio.announce(`All uploads finished. ${summary.textContent}.`);
     });
   }
+  relabelQueued();
+}
+
+/** The queued files say why they wait (the number of uploads at once), or no longer wait. */
+function relabelQueued() {
+  const text = running >= PARALLEL ? `Waiting: ${PARALLEL} uploads at once` : LABELS.queued;
+  for (const i of items) if (i.state === 'queued' && i.status.textContent !== text) i.status.textContent = text;
 }
 
 /** Network failures and the service's own trouble are retried; a refusal (4xx but a conflict or a lock) is final. */
@@ -166,7 +177,8 @@ async function send(item) {
     } catch (err) {
       if (!retryable(err)) return setState(item, 'refused', refusalOf(err));
       item.attempts++;
-      setState(item, 'offline');
+      if (err?.originalResponse?.getStatus?.() === 429) setState(item, 'waiting', refusalOf(err).replace(/^waiting: /, ''));
+      else setState(item, 'offline');
       await onlineAgain();
       await sleep(Math.min(30000, 500 * 2 ** Math.min(item.attempts, 6)));
       setState(item, 'uploading');
@@ -205,10 +217,14 @@ async function prepare(item, gallery) {
     fingerprint: async (file) => ['studio', file.name, file.type, file.size, file.lastModified, gallery].join('/'),
     storeFingerprintForResuming: true,
     removeFingerprintOnSuccess: true,
-    onShouldRetry: (err) => retryable(err) && navigator.onLine !== false,
+    onShouldRetry: (err) => {
+      // The studio's budget said wait (429): the list says why, and tus-js-client tries again after its delay.
+      if (err?.originalResponse?.getStatus?.() === 429) setState(item, 'waiting', refusalOf(err).replace(/^waiting: /, ''));
+      return retryable(err) && navigator.onLine !== false;
+    },
     onProgress: (sent) => {
       item.sent = sent;
-      if (item.state === 'uploading' || item.state === 'offline') setState(item, 'uploading');
+      if (item.state === 'uploading' || item.state === 'offline' || item.state === 'waiting') setState(item, 'uploading');
     },
   });
   const previous = await upload.findPreviousUploads();

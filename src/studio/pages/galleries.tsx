@@ -284,6 +284,8 @@ export function settingsPage(p: {
   notice?: string;
   /** The section the notice is about (shown there, where the phone's screen is after the form): none for the top. */
   noticeAt?: 'password' | 'access' | 'invite';
+  /** An invitation that could not be mailed (no SMTP_URL): the link for the photographer to hand over. */
+  inviteLink?: { email: string; link: string };
 }): string {
   const v = p.values;
   const noticeIn = (at: 'password' | 'access' | 'invite') => (p.noticeAt === at ? <Notice notice={p.notice} /> : null);
@@ -484,6 +486,19 @@ export function settingsPage(p: {
           Invite a client
         </h2>
         {noticeIn('invite')}
+        {p.inviteLink ? (
+          <div class="notice warn" role="status">
+            <p>
+              <strong>No mail server is set up</strong> (SMTP_URL), so nothing was mailed to {p.inviteLink.email}. Send them this link yourself; it signs them in to this gallery, once:
+            </p>
+            <p>
+              <code class="secret" id="invite-link">
+                {p.inviteLink.link}
+              </code>
+            </p>
+            <p class="muted">A click on the link selects all of it, to copy.</p>
+          </div>
+        ) : null}
         <p class="muted">
           {p.invitations ? 'They are added to the access list and get an e-mail with a link that signs them in.' : 'They are added to the access list. Sending invitations by e-mail is not available on this service yet.'}
         </p>

@@ -3,7 +3,7 @@
 // Rendered on the server (Preact; JSX escapes every text and attribute).
 import type { ComponentChildren, VNode } from 'preact';
 import { renderToString } from 'preact-render-to-string';
-import { STUDIO_CSS, type StudioAsset } from '../assets.js';
+import { STUDIO_CSS, STUDIO_ICON, type StudioAsset } from '../assets.js';
 
 export const html = (node: VNode) => '<!doctype html>' + renderToString(node);
 
@@ -37,6 +37,7 @@ export function Layout(p: { title: string; viewer?: Viewer; scripts?: StudioAsse
         <meta name="robots" content="noindex" />
         {p.viewer ? <meta name="studio-csrf" content={p.viewer.csrf} /> : null}
         <title>{`${p.title} · Studio`}</title>
+        <link rel="icon" type="image/svg+xml" href={`/studio/_assets/${STUDIO_ICON.name}`} />
         <link rel="stylesheet" href={`/studio/_assets/${STUDIO_CSS.name}`} />
         {(p.scripts ?? []).map((s) => (
           <script type="module" src={`/studio/_assets/${s.name}`} />

@@ -13,6 +13,47 @@ export interface GridItem {
   name: string;
   thumb: boolean;
   keywords: string[];
+  /** In a client's selection: the client's note on it (null: none). */
+  note?: string | null;
+}
+
+/** A collection or a client's selection the grid is limited to. */
+export interface ScopeView {
+  kind: 'lightbox' | 'collection' | 'smart';
+  uuid: string;
+  name: string;
+  client?: { name?: string; email?: string; verified: boolean };
+  gallery?: { uuid: string; name: string };
+  /** A client's selection: still open to changes, or sent. */
+  state?: 'open' | 'sent';
+  sentAt?: string;
+}
+
+/** "20 Nov 2026, 10:00 UTC" */
+function when(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : `${d.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' })}, ${d.toISOString().slice(11, 16)} UTC`;
+}
+
+function ScopeLine(p: { scope: ScopeView }): VNode {
+  const sc = p.scope;
+  const parts: Array<VNode | string> = [];
+  if (sc.client) {
+    const who = [sc.client.name, sc.client.email ? `<${sc.client.email}>` : undefined].filter(Boolean).join(' ');
+    parts.push(`Client: ${who}${sc.client.verified ? '' : ' (address not proved)'}`);
+  }
+  if (sc.gallery) parts.push(<>{'In '}<a href={`/studio/media?gallery=${sc.gallery.uuid}`}>{sc.gallery.name || '(home)'}</a></>);
+  if (sc.state) parts.push(sc.state === 'sent' ? `Sent${sc.sentAt ? ` ${when(sc.sentAt)}` : ''}` : 'Open: the client may still change it');
+  return (
+    <p class="muted scope-line">
+      {parts.map((x, i) => (
+        <>
+          {i ? ' · ' : null}
+          {x}
+        </>
+      ))}
+    </p>
+  );
 }
 
 export interface GalleryChoice {
@@ -69,6 +110,8 @@ function JobStatus(p: { job: JobView }): VNode {
 export function mediaPage(p: {
   viewer: Viewer;
   gallery?: { uuid: string; name: string; manual: boolean; contentOrder: string };
+  /** A collection or a client's selection the grid is limited to. */
+  scope?: ScopeView;
   total: number;
   page: number;
   pageSize: number;
@@ -81,8 +124,13 @@ export function mediaPage(p: {
   notice?: string;
 }): string {
   const pages = Math.max(1, Math.ceil(p.total / p.pageSize));
-  const scopeQuery = (page: number) => `/studio/media?${new URLSearchParams({ ...(p.gallery ? { gallery: p.gallery.uuid } : {}), page: String(page) }).toString()}`;
-  const title = p.gallery ? `Gallery: ${p.gallery.name || '(home)'}` : 'Library';
+  const scopeParam: Record<string, string> = p.gallery ? { gallery: p.gallery.uuid } : p.scope ? { [p.scope.kind === 'lightbox' ? 'lightbox' : 'group']: p.scope.uuid } : {};
+  const scopeQuery = (page: number) => `/studio/media?${new URLSearchParams({ ...scopeParam, page: String(page) }).toString()}`;
+  const title = p.gallery
+    ? `Gallery: ${p.gallery.name || '(home)'}`
+    : p.scope
+      ? `${p.scope.kind === 'lightbox' ? 'Selection' : p.scope.kind === 'smart' ? 'Smart collection' : 'Collection'}: ${p.scope.name}`
+      : 'Library';
   const manual = p.gallery?.manual === true;
   return html(
     <Layout title={title} viewer={p.viewer} scripts={[MEDIA_SCRIPT]} wide>
@@ -93,16 +141,23 @@ export function mediaPage(p: {
             <>
               <a href="/studio/media">Library</a> · <a href={`/studio/galleries/${p.gallery.uuid}`}>Gallery settings</a> ·{' '}
             </>
+          ) : p.scope ? (
+            <>
+              <a href="/studio/media">Library</a> · <a href="/studio/collections">Collections and selections</a> ·{' '}
+            </>
           ) : null}
           <span id="total">{`${p.total} ${p.total === 1 ? 'media' : 'medias'}`}</span>
           {p.gallery && !manual ? ' · sorted automatically (choose a manual order in the gallery settings to arrange by hand)' : null}
         </p>
+        {p.scope ? <ScopeLine scope={p.scope} /> : null}
       </div>
       <Notice notice={p.notice} />
       {p.job ? <JobStatus job={p.job} /> : null}
       <form id="batch" class="card batch" method="post" action="/studio/media/batch" aria-labelledby="batch-title">
         <Csrf viewer={p.viewer} />
-        {p.gallery ? <input type="hidden" name="gallery" value={p.gallery.uuid} /> : null}
+        {Object.entries(scopeParam).map(([k, v]) => (
+          <input type="hidden" name={k} value={v} />
+        ))}
         <input type="hidden" name="count" value={String(p.total)} />
         <div class="batch-bar">
           <h2 id="batch-title" class="sr">
@@ -197,7 +252,14 @@ export function mediaPage(p: {
         </div>
         <p id="batch-message" class="batch-message" role="status"></p>
       </form>
-      <div id="grid-wrap" data-total={String(p.total)} data-gallery={p.gallery?.uuid ?? ''} data-manual={manual ? '1' : ''}>
+      <div
+        id="grid-wrap"
+        data-total={String(p.total)}
+        data-gallery={p.gallery?.uuid ?? ''}
+        data-group={p.scope && p.scope.kind !== 'lightbox' ? p.scope.uuid : ''}
+        data-lightbox={p.scope?.kind === 'lightbox' ? p.scope.uuid : ''}
+        data-manual={manual ? '1' : ''}
+      >
         <ul class="mgrid" id="grid-static" aria-label="Medias">
           {p.items.map((it, i) => {
             const label = it.title || it.name;
@@ -212,6 +274,7 @@ export function mediaPage(p: {
                 <a href={`/studio/media/${it.uuid}`} class="cap">
                   {label}
                 </a>
+                {it.note ? <span class="note">{`Note: ${it.note}`}</span> : null}
                 {manual ? (
                   <span class="moves">
                     {prev ? (

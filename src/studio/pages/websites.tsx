@@ -41,6 +41,14 @@ export interface Pickable {
   thumb?: string;
 }
 
+/** A page of the images offered, the latest first; `older`/`newer`: whether there are more either way. */
+export interface PickPage {
+  images: Pickable[];
+  page: number;
+  newer: boolean;
+  older: boolean;
+}
+
 export interface SettingsValues {
   title: string;
   tagline: string;
@@ -63,7 +71,7 @@ function Picker(p: { name: 'logo' | 'favicon'; legend: string; value: string; im
   const bad = p.error?.field === p.name;
   const known = p.images.some((i) => i.uuid === p.value);
   return (
-    <fieldset class="field" aria-describedby={bad ? `${p.name}-error` : undefined}>
+    <fieldset class="field" id={`${p.name}-picker`} aria-describedby={bad ? `${p.name}-error` : undefined}>
       <legend>{p.legend}</legend>
       <div class="pick">
         <label>
@@ -147,7 +155,7 @@ export function settingsPage(p: {
   urlname: string;
   home: string;
   values: SettingsValues;
-  images: Pickable[];
+  images: PickPage;
   hostname?: HostnameState;
   notice?: string;
   error?: { field: string; message: string };
@@ -228,8 +236,17 @@ export function settingsPage(p: {
             </textarea>
           )}
         </Field>
-        <Picker name="logo" legend="Logo" value={v.logo} images={p.images} error={e} />
-        <Picker name="favicon" legend="Favicon" value={v.favicon} images={p.images} error={e} />
+        <Picker name="logo" legend="Logo" value={v.logo} images={p.images.images} error={e} />
+        <Picker name="favicon" legend="Favicon" value={v.favicon} images={p.images.images} error={e} />
+        {p.images.newer || p.images.older ? (
+          <p class="pick-pages">
+            {`Your latest images first${p.images.page > 1 ? ` (page ${p.images.page})` : ''}. `}
+            {p.images.newer ? <a href={`/studio/websites/${p.urlname}${p.images.page > 2 ? `?images=${p.images.page - 1}` : ''}#logo-picker`}>Newer images</a> : null}
+            {p.images.newer && p.images.older ? ' · ' : null}
+            {p.images.older ? <a href={`/studio/websites/${p.urlname}?images=${p.images.page + 1}#logo-picker`}>Older images</a> : null}
+            {' Save first: changes not saved are lost on the way.'}
+          </p>
+        ) : null}
         <button type="submit">Save settings</button>
       </form>
     </Layout>,

@@ -239,7 +239,16 @@ export function galleryRoutes(f: FastifyInstance, kit: StudioKit): void {
   });
 
   // ---- settings
-  async function settingsOf(s: Signed, urlname: string, d: GalleryDetails, form?: SettingsForm, error?: { field: string; message: string }, notice?: string, noticeAt?: 'password' | 'access' | 'invite') {
+  async function settingsOf(
+    s: Signed,
+    urlname: string,
+    d: GalleryDetails,
+    form?: SettingsForm,
+    error?: { field: string; message: string },
+    notice?: string,
+    noticeAt?: 'password' | 'access' | 'invite',
+    inviteLink?: { email: string; link: string },
+  ) {
     const site = await kit.websiteDetails(s, urlname);
     const styles = await kit.deps.websites.displayStyles(s.user, urlname, { limit: DISPLAY_STYLES_SHOWN, offset: 0 });
     const home = homeUrl(kit.deps.config.publicUrl, site.website);
@@ -269,6 +278,7 @@ export function galleryRoutes(f: FastifyInstance, kit: StudioKit): void {
       locked: r.password_hash !== null,
       acl,
       invitations: kit.deps.invite !== undefined,
+      inviteLink,
       error,
       notice,
       noticeAt,
@@ -399,15 +409,21 @@ export function galleryRoutes(f: FastifyInstance, kit: StudioKit): void {
     }
     // INTEGRATION POINT (lead): StudioDeps.invite mails the sign-in link (the InvitationsService).
     if (!kit.deps.invite) return kit.redirect(reply, `/studio/galleries/${d.record.uuid}?done=invite-unavailable#invite`);
+    let sent: Awaited<ReturnType<NonNullable<typeof kit.deps.invite>>>;
     try {
-      await kit.deps.invite(s.user, d.record.uuid, { email: email.toLowerCase(), message, comp, hires });
+      sent = await kit.deps.invite(s.user, d.record.uuid, { email: email.toLowerCase(), message, comp, hires });
     } catch (err) {
       // The service's refusals of the mail (an operator stopped it, a count is spent) at the invitation's field: nothing was sent.
       if (!(err instanceof ApiError) || (err.status !== 403 && err.status !== 429)) throw err;
       if (err.extra.retryAfter) reply.header('retry-after', String(err.extra.retryAfter));
       return kit.send(reply, err.status, await settingsOf(s, urlname, (await located(s, uuidOf(req))).d, undefined, { field: 'invite_email', message: `${err.message[0].toUpperCase()}${err.message.slice(1)}.` }));
     }
-    return kit.redirect(reply, `/studio/galleries/${d.record.uuid}?done=invited#invite`);
+    if (sent.mailed) return kit.redirect(reply, `/studio/galleries/${d.record.uuid}?done=invited#invite`);
+    // No mail server: this answer (not a redirect: the link is the client's secret, kept out of addresses) shows the link to hand over.
+    const { d: now } = await located(s, d.record.uuid);
+    const page = await settingsOf(s, urlname, now, undefined, undefined, `${email.toLowerCase()} was added to the access list.`, 'invite', { email: email.toLowerCase(), link: sent.link });
+    reply.header('cache-control', 'no-store');
+    return kit.send(reply, 200, page);
   });
 }
 

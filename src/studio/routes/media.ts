@@ -13,7 +13,7 @@ import type { JobRow } from '../../store/schema.js';
 import { mediaAttributes } from '../../media/metadata.js';
 import type { BatchInput, MediaPage } from '../../media/service.js';
 import { SMALL_FORM_BYTES, type Signed, type StudioKit } from '../kit.js';
-import { jobPage, mediaDetailPage, mediaPage, type GalleryChoice, type GridItem, type JobView } from '../pages/media.js';
+import { jobPage, mediaDetailPage, mediaPage, type GalleryChoice, type GridItem, type JobView, type ScopeView } from '../pages/media.js';
 
 /** Medias per server-rendered page (without script), and at most per items.json page. */
 export const PAGE_SIZE = 60;
@@ -26,11 +26,21 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const BATCH_ATTRIBUTES = mediaAttributes('medias', 'batch');
 const SINGLE_ATTRIBUTES = mediaAttributes('media', 'single');
 
+/** The grid's scope (at most one of each; the API's filters, which intersect). */
+interface Scope {
+  gallery?: string;
+  group?: string;
+  lightbox?: string;
+}
+
 /** What a batch edit asks, from a form or a script's JSON alike. */
 interface BatchAsk {
   /** 'all': every medias of the scope (the gallery, else the library). */
   select: 'all' | string[];
   gallery?: string;
+  /** A collection's or a client's selection (lightbox) as the scope, as the grid shows them. */
+  group?: string;
+  lightbox?: string;
   /** The number of medias the screen showed: a changed scope is a 409, nothing done. */
   count?: number;
   title?: string;
@@ -69,7 +79,7 @@ function batchInput(ask: BatchAsk): BatchInput {
   if (ask.delete) p.add('medias[delete]', '1');
   const attributes = BATCH_ATTRIBUTES.read(p, undefined);
   const selection = ask.select === 'all' ? { select: 'all' } : { select: ask.select.join(','), selectList: ask.select };
-  return { attributes, selection, filter: { gallery: ask.gallery }, expectedCount: ask.count };
+  return { attributes, selection, filter: { gallery: ask.gallery, group: ask.group, lightbox: ask.lightbox }, expectedCount: ask.count };
 }
 
 function jobView(job: JobRow, placeInLine?: number): JobView {
@@ -79,9 +89,10 @@ function jobView(job: JobRow, placeInLine?: number): JobView {
 export function mediaRoutes(f: FastifyInstance, kit: StudioKit): void {
   const { media, galleries, websites, jobs } = kit.deps;
 
-  /** A page of the scope's medias as the grid shows them (the API's listing: a slice of its memo, cost of the page). */
-  async function items(s: Signed, gallery: string | undefined, offset: number, limit: number): Promise<{ total: number; items: GridItem[] }> {
-    const found: MediaPage = await media.list(s.user, { gallery }, { limit, offset }, true);
+  /** A page of the scope's medias as the grid shows them (the API's listing: a slice of its memo, cost of the page); a selection's notes beside its medias. */
+  async function items(s: Signed, scope: Scope, offset: number, limit: number): Promise<{ total: number; items: GridItem[] }> {
+    const found: MediaPage = await media.list(s.user, scope, { limit, offset }, true);
+    const notes = scope.lightbox ? await kit.deps.lightboxes.notes(s.user, scope.lightbox, found.records.map((r) => r.id)) : undefined;
     return {
       total: found.total,
       items: found.records.map((r) => ({
@@ -90,6 +101,7 @@ export function mediaRoutes(f: FastifyInstance, kit: StudioKit): void {
         name: r.file_name,
         thumb: (found.renditions?.get(r.id) ?? []).some((v) => /^image\/(jpeg|png|webp|avif)$/.test(v.type)),
         keywords: found.relations?.get(r.id)?.keywords ?? [],
+        ...(notes ? { note: notes.get(r.id) ?? null } : {}),
       })),
     };
   }
@@ -103,19 +115,49 @@ export function mediaRoutes(f: FastifyInstance, kit: StudioKit): void {
     return lists.flatMap(({ w, g }) => g.records.map((r) => ({ uuid: r.uuid, label: `${w.title || w.urlname} / ${r.parent_id === null ? '(home)' : r.full_url_path}` })));
   }
 
-  const scopeOf = (req: FastifyRequest) => uuidOrNotFound(str((req.query as Record<string, unknown>).gallery), 'gallery');
+  /** The grid's scope: a gallery, a collection (`group`) or a client's selection (`lightbox`); a malformed UUID is a 404, as another user's (MediaService). */
+  const scopeOf = (req: FastifyRequest): Scope => {
+    const q = req.query as Record<string, unknown>;
+    return {
+      gallery: uuidOrNotFound(str(q.gallery), 'gallery'),
+      group: uuidOrNotFound(str(q.group), 'collection'),
+      lightbox: uuidOrNotFound(str(q.lightbox), 'selection'),
+    };
+  };
+
+  /** What the screen's heading says of a collection or a selection (404 for another user's). */
+  async function scopeView(s: Signed, scope: Scope): Promise<ScopeView | undefined> {
+    if (scope.lightbox) {
+      const l = await kit.deps.lightboxes.get(s.user, scope.lightbox);
+      return {
+        kind: 'lightbox',
+        uuid: l.uuid,
+        name: l.name,
+        client: l.client_name || l.client_email ? { name: l.client_name ?? undefined, email: l.client_email ?? undefined, verified: l.client_verified === 1 } : undefined,
+        gallery: l.gallery_uuid ? { uuid: l.gallery_uuid, name: l.gallery_name ?? '' } : undefined,
+        state: l.gallery_uuid ? (l.state === 'sent' ? 'sent' : 'open') : undefined,
+        sentAt: l.sent_at ?? undefined,
+      };
+    }
+    if (scope.group) {
+      const { group } = await kit.deps.groups.get(s.user, scope.group, false);
+      return { kind: group.kind === 'smart' ? 'smart' : 'collection', uuid: group.uuid, name: group.name };
+    }
+    return undefined;
+  }
 
   // ---- the screen: the library, or one gallery's medias in its order
   f.get('/studio/media', async (req, reply) => {
     const s = kit.need(req);
     const q = req.query as Record<string, unknown>;
-    const gallery = scopeOf(req);
-    const scope = gallery ? await galleries.summary(s.user, gallery) : undefined;
+    const scoped = scopeOf(req);
+    const gallery = scoped.gallery;
+    const [scope, other] = await Promise.all([gallery ? galleries.summary(s.user, gallery) : undefined, scopeView(s, scoped)]);
     const pageNo = Math.min(Math.max(1, Number.parseInt(str(q.page) ?? '1', 10) || 1), 1_000_000);
     const offset = (pageNo - 1) * PAGE_SIZE;
     // One before and one after the page: the neighbours "earlier"/"later" move next to.
     const before = offset > 0 ? 1 : 0;
-    const [list, galleryChoices] = await Promise.all([items(s, gallery, offset - before, PAGE_SIZE + before + 1), choices(s)]);
+    const [list, galleryChoices] = await Promise.all([items(s, scoped, offset - before, PAGE_SIZE + before + 1), choices(s)]);
     const job = uuidOrNotFound(str(q.job), 'job');
     const jobStatus = job ? await jobs.status(s.user, job) : undefined;
     return kit.send(
@@ -124,6 +166,7 @@ export function mediaRoutes(f: FastifyInstance, kit: StudioKit): void {
       mediaPage({
         viewer: s.viewer,
         gallery: scope,
+        scope: other,
         total: list.total,
         page: pageNo,
         pageSize: PAGE_SIZE,
@@ -165,6 +208,8 @@ export function mediaRoutes(f: FastifyInstance, kit: StudioKit): void {
       ask = {
         select,
         gallery: uuidOrNotFound(str(b.gallery), 'gallery'),
+        group: uuidOrNotFound(str(b.group), 'collection'),
+        lightbox: uuidOrNotFound(str(b.lightbox), 'selection'),
         count: typeof b.count === 'number' && Number.isSafeInteger(b.count) && b.count >= 0 ? b.count : undefined,
         title: str(b.title),
         description: str(b.description),
@@ -184,6 +229,8 @@ export function mediaRoutes(f: FastifyInstance, kit: StudioKit): void {
       ask = {
         select: all ? 'all' : (form.list('media', MAX_SELECTED) ?? []),
         gallery: uuidOrNotFound(form.str('gallery'), 'gallery'),
+        group: uuidOrNotFound(form.str('group'), 'collection'),
+        lightbox: uuidOrNotFound(form.str('lightbox'), 'selection'),
         count: all && count && /^\d{1,9}$/.test(count) ? Number(count) : undefined,
         title: form.str('title'),
         description: form.str('description'),
@@ -197,12 +244,14 @@ export function mediaRoutes(f: FastifyInstance, kit: StudioKit): void {
       if (ask.delete && form.str('confirm_delete') !== 'yes') throw new ApiError('invalid_parameter', 'Tick "Yes, delete the selected medias" to delete them.');
     }
     // A deletion is only that: the fields filled in beside it are not applied to medias about to go.
-    if (ask.delete) ask = { select: ask.select, gallery: ask.gallery, count: ask.count, delete: true };
+    if (ask.delete) ask = { select: ask.select, gallery: ask.gallery, group: ask.group, lightbox: ask.lightbox, count: ask.count, delete: true };
     if (ask.select !== 'all' && ask.select.length === 0) throw new ApiError('invalid_parameter', 'Select at least one media.');
     const { job, count } = await media.batchUpdate(s.user, batchInput(ask));
     if (isJson) return kit.json(reply, 200, { job: jobView(job), count });
     const back = new URLSearchParams();
     if (ask.gallery) back.set('gallery', ask.gallery);
+    if (ask.group) back.set('group', ask.group);
+    if (ask.lightbox) back.set('lightbox', ask.lightbox);
     back.set('job', job.uuid);
     return kit.redirect(reply, `/studio/media?${back.toString()}`);
   });

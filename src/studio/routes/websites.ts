@@ -8,24 +8,41 @@ import { homeUrl } from '../../websites/home-url.js';
 import type { WebsiteDetails } from '../../websites/service.js';
 import { socialLinksOf } from '../../websites/social-links.js';
 import { fieldError, FORM_LIMIT_BYTES, SMALL_FORM_BYTES, type Signed, type StudioKit } from '../kit.js';
-import { pageEditPage, pagesPage, settingsPage, websitesPage, type HostnameState, type Pickable, type SettingsValues } from '../pages/websites.js';
+import { pageEditPage, pagesPage, settingsPage, websitesPage, type HostnameState, type PickPage, type SettingsValues } from '../pages/websites.js';
 import { challengeName } from '../../websites/hostnames.js';
 
-/** Library images offered as a logo or favicon: the latest ones. */
+/** Library images offered as a logo or favicon, a page at a time: the latest first. */
 const PICKABLE = 24;
+/** Pages of older images one may go back through (24 × 400: a library of 9 600 images). */
+const PICK_PAGES = 400;
 const WEBSITES_SHOWN = 200;
 
 
 export function websiteRoutes(f: FastifyInstance, kit: StudioKit): void {
-  async function pickable(s: Signed): Promise<Pickable[]> {
-    const found = await kit.deps.media.list(s.user, {}, { limit: PICKABLE, offset: 0 }, true);
-    return found.records
+  /**
+   * A page of the library's images to pick from, the latest first (the library lists the oldest
+   * first: the page is read from its end). `page` 1 is the latest 24.
+   */
+  async function pickable(s: Signed, page: number): Promise<PickPage> {
+    const { total } = await kit.deps.media.list(s.user, {}, { limit: 1, offset: 0 }, false);
+    const end = Math.max(0, total - (page - 1) * PICKABLE);
+    const offset = Math.max(0, end - PICKABLE);
+    if (end === offset) return { images: [], page, newer: page > 1, older: false };
+    const found = await kit.deps.media.list(s.user, {}, { limit: end - offset, offset }, true);
+    const images = found.records
       .filter((r) => r.mime_type?.startsWith('image/'))
+      .reverse()
       .map((r) => {
         const views = (found.renditions?.get(r.id) ?? []).slice().sort((a, b) => a.width - b.width);
         return { uuid: r.uuid, label: r.title || r.file_name || r.uuid.slice(0, 8), thumb: views[0] ? `/studio/thumbs/${r.uuid}` : undefined };
       });
+    return { images, page, newer: page > 1, older: offset > 0 && page < PICK_PAGES };
   }
+  const pickPageOf = (req: FastifyRequest) => {
+    const v = (req.query as { images?: unknown }).images;
+    const n = typeof v === 'string' && /^\d{1,4}$/.test(v) ? Number(v) : 1;
+    return Math.min(Math.max(1, n), PICK_PAGES);
+  };
 
   function settingsValues(d: WebsiteDetails): SettingsValues {
     const w = d.website;
@@ -75,7 +92,7 @@ export function websiteRoutes(f: FastifyInstance, kit: StudioKit): void {
     if (done === 'saved') notice = 'Saved. The website shows the change within seconds.';
     else if (done === 'verified' && w.hostname) notice = `${w.hostname} is in effect: the website answers there now.`;
     else if (done === 'not-verified' && w.hostname_pending) error = { field: '', message: `The proof was not found: ${w.hostname_check ?? 'try again in a few minutes.'}` };
-    return kit.send(reply, 200, settingsPage({ viewer: s.viewer, urlname: w.urlname, home: homeUrl(kit.deps.config.publicUrl, w), values: settingsValues(d), images: await pickable(s), hostname: hostnameState(d), notice, error }));
+    return kit.send(reply, 200, settingsPage({ viewer: s.viewer, urlname: w.urlname, home: homeUrl(kit.deps.config.publicUrl, w), values: settingsValues(d), images: await pickable(s, pickPageOf(req)), hostname: hostnameState(d), notice, error }));
   });
   // "Verify now": the service looks for the pending name's TXT record (docs/studio.md "Host names").
   f.post('/studio/websites/:urlname/hostname/verify', { bodyLimit: SMALL_FORM_BYTES }, async (req, reply) => {
@@ -122,7 +139,7 @@ export function websiteRoutes(f: FastifyInstance, kit: StudioKit): void {
         hostname: form.str('hostname') ?? '',
         indexing: form.str('indexing') ?? '1',
       };
-      return kit.send(reply, 422, settingsPage({ viewer: s.viewer, urlname: d.website.urlname, home: homeUrl(kit.deps.config.publicUrl, d.website), values, images: await pickable(s), hostname: hostnameState(d), error }));
+      return kit.send(reply, 422, settingsPage({ viewer: s.viewer, urlname: d.website.urlname, home: homeUrl(kit.deps.config.publicUrl, d.website), values, images: await pickable(s, 1), hostname: hostnameState(d), error }));
     }
     return kit.redirect(reply, `/studio/websites/${d.website.urlname}?done=saved`);
   });
