@@ -11,45 +11,16 @@
 // average of a round exceeds the cores, the figures are printed but not judged
 // (no verdict, exit code 2; BENCH_GUARD_JUDGE=1 judges anyway): a busy machine
 // measures its neighbours.
-import { randomUUID } from 'node:crypto';
 import { availableParallelism, loadavg } from 'node:os';
 import { text } from '../src/client/xml.js';
-import { nowIso } from '../src/store/db.js';
 import { median, runLoad, startPortPrinter, stopChild, type BenchContext, type BenchLine } from './lib.js';
+import { seedGalleryPage } from './site.js';
 
 /** Floors a little under the figures reached on 2 shared cores (docs/benchmarks.md, "The guard"). */
 export const FLOORS = { whoami: 0.8, details: 0.6, page: 0.55 };
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const PAGE_MEDIAS = 500;
-
-async function seedPage(b: BenchContext, urlname: string, root: string): Promise<string> {
-  const created = await b.client.createGallery(urlname, { name: 'Guard page', parent: root, url_path: 'guard-page', content_order: 'file_name_nat' });
-  const galleryUuid = text(created.doc, 'gallery/uuid')!;
-  const gallery = await b.db.selectFrom('galleries').select('id').where('uuid', '=', galleryUuid).executeTakeFirstOrThrow();
-  const artist = await b.db.selectFrom('artists').select('id').where('uuid', '=', b.user.defaultArtistUuid).executeTakeFirstOrThrow();
-  const now = nowIso();
-  for (let i = 0; i < PAGE_MEDIAS; i += 250) {
-    const rows = Array.from({ length: 250 }, (_, k) => ({
-      uuid: randomUUID(),
-      owner_id: b.user.id,
-      artist_id: artist.id,
-      status: 'live',
-      file_name: `IMG_${i + k}.jpg`,
-      title: `Photo ${i + k}`,
-      width: 3000,
-      height: 2000,
-      created_at: now,
-      updated_at: now,
-    }));
-    const medias = await b.db.insertInto('medias').values(rows).returning('id').execute();
-    await b.db
-      .insertInto('media_galleries')
-      .values(medias.map((m, k) => ({ gallery_id: gallery.id, media_id: m.id, position: i + k + 1, published_at: now })))
-      .execute();
-  }
-  return `/sites/${urlname}/-/guard-page`;
-}
 
 function spread(values: number[]): string {
   return `${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}`;
@@ -61,7 +32,7 @@ export async function benchGuard(b: BenchContext): Promise<BenchLine[]> {
   const root = (await b.db.selectFrom('galleries').select('uuid').where('website_id', '=', website.id).where('parent_id', 'is', null).executeTakeFirstOrThrow()).uuid;
   const one = text((await b.client.createGallery(urlname, { name: 'Guard details', parent: root, url_path: 'guard-details' })).doc, 'gallery/uuid')!;
   const detailsPath = `/websites/${urlname}/galleries/${one}.xml?view=details`;
-  const pagePath = await seedPage(b, urlname, root);
+  const pagePath = await seedGalleryPage(b, urlname, root, { name: 'Guard page', urlPath: 'guard-page', medias: PAGE_MEDIAS });
 
   const page = await fetch(b.url + pagePath);
   const html = Buffer.from(await page.arrayBuffer());

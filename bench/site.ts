@@ -14,31 +14,7 @@ export async function benchSite(b: BenchContext): Promise<BenchLine[]> {
   const urlname = 'bench';
   const website = await b.db.selectFrom('websites').select('id').where('urlname', '=', urlname).executeTakeFirstOrThrow();
   const root = await b.db.selectFrom('galleries').select('uuid').where('website_id', '=', website.id).where('parent_id', 'is', null).executeTakeFirstOrThrow();
-  const created = await b.client.createGallery(urlname, { name: 'Site bench', parent: root.uuid, url_path: 'site-bench', content_order: 'file_name_nat' });
-  const galleryUuid = text(created.doc, 'gallery/uuid')!;
-  const gallery = await b.db.selectFrom('galleries').select('id').where('uuid', '=', galleryUuid).executeTakeFirstOrThrow();
-  const artist = await b.db.selectFrom('artists').select('id').where('uuid', '=', b.user.defaultArtistUuid).executeTakeFirstOrThrow();
-  const now = nowIso();
-  for (let i = 0; i < MEDIAS; i += 250) {
-    const rows = Array.from({ length: 250 }, (_, k) => ({
-      uuid: randomUUID(),
-      owner_id: b.user.id,
-      artist_id: artist.id,
-      status: 'live',
-      file_name: `IMG_${i + k}.jpg`,
-      title: `Photo ${i + k}`,
-      width: 3000,
-      height: 2000,
-      created_at: now,
-      updated_at: now,
-    }));
-    const medias = await b.db.insertInto('medias').values(rows).returning('id').execute();
-    await b.db
-      .insertInto('media_galleries')
-      .values(medias.map((m, k) => ({ gallery_id: gallery.id, media_id: m.id, position: i + k + 1, published_at: now })))
-      .execute();
-  }
-  const path = `/sites/${urlname}/-/site-bench`;
+  const path = await seedGalleryPage(b, urlname, root.uuid, { name: 'Site bench', urlPath: 'site-bench', medias: MEDIAS });
   const page = await fetch(b.url + path);
   const html = Buffer.from(await page.arrayBuffer());
   if (page.status !== 200 || !html.includes('data-layout=')) throw new Error(`the gallery page answered ${page.status}`);
@@ -83,4 +59,36 @@ export async function benchSite(b: BenchContext): Promise<BenchLine[]> {
     { name: 'gallery page under load (anonymous: micro-cache, SITE_CACHE_SECONDS=2)', value: Math.round(median(siteRps)), unit: 'req/s' },
     { name: `gallery page / bare ratio (median of ${rounds}; ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})`, value: ratio, unit: 'x', target: '>= 0.45', ok: ratio >= 0.45 },
   ];
+}
+
+/**
+ * A gallery of `medias` live photos (rows only, no files) under `root`, published in bulk;
+ * its website path. The page the site and guard sections load.
+ */
+export async function seedGalleryPage(b: BenchContext, urlname: string, root: string, opts: { name: string; urlPath: string; medias: number }): Promise<string> {
+  const created = await b.client.createGallery(urlname, { name: opts.name, parent: root, url_path: opts.urlPath, content_order: 'file_name_nat' });
+  const galleryUuid = text(created.doc, 'gallery/uuid')!;
+  const gallery = await b.db.selectFrom('galleries').select('id').where('uuid', '=', galleryUuid).executeTakeFirstOrThrow();
+  const artist = await b.db.selectFrom('artists').select('id').where('uuid', '=', b.user.defaultArtistUuid).executeTakeFirstOrThrow();
+  const now = nowIso();
+  for (let i = 0; i < opts.medias; i += 250) {
+    const rows = Array.from({ length: Math.min(250, opts.medias - i) }, (_, k) => ({
+      uuid: randomUUID(),
+      owner_id: b.user.id,
+      artist_id: artist.id,
+      status: 'live',
+      file_name: `IMG_${i + k}.jpg`,
+      title: `Photo ${i + k}`,
+      width: 3000,
+      height: 2000,
+      created_at: now,
+      updated_at: now,
+    }));
+    const medias = await b.db.insertInto('medias').values(rows).returning('id').execute();
+    await b.db
+      .insertInto('media_galleries')
+      .values(medias.map((m, k) => ({ gallery_id: gallery.id, media_id: m.id, position: i + k + 1, published_at: now })))
+      .execute();
+  }
+  return `/sites/${urlname}/-/${opts.urlPath}`;
 }
