@@ -1,7 +1,7 @@
 // Visiting a website as a browser would: plain requests without signature,
 // a cookie jar of one cookie, and requests with any Host header.
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { request } from 'node:http';
@@ -35,6 +35,18 @@ export function launchChromium(): Promise<Browser> {
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
+}
+
+const AXE_SOURCE = readFileSync(join(process.cwd(), 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+
+/** axe-core's serious and critical findings on the page as it stands (each rule with its count of nodes). */
+export async function axe(page: BrowserPage): Promise<Array<{ id: string; impact: string; nodes: number }>> {
+  await page.evaluate(AXE_SOURCE);
+  const found = await page.evaluate(async () => {
+    const r = await (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> } }).axe.run();
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
+  });
+  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
 /**

@@ -5,28 +5,19 @@
 // uploaded through the upload screen: no 429, no broken thumbnail, every upload done. At phone
 // size the grid's first screens and its end. axe on both screens; screenshots in
 // /tmp/shots-budget/ (not in the repository).
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorld, type World } from '../support/world.js';
-import { chromiumPresent, launchChromium } from '../site/site-support.js';
+import { chromiumPresent, launchChromium, axe } from '../site/site-support.js';
 import { seedLibrary } from './studio-budget-support.js';
 
-const AXE_SOURCE = readFileSync(join(process.cwd(), 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 const SHOTS = '/tmp/shots-budget';
 const LIBRARY = 10_000;
 const UPLOADS = 300;
 
-async function axe(page: Page): Promise<Array<{ id: string; impact: string; nodes: number }>> {
-  await page.evaluate(AXE_SOURCE);
-  const found = await page.evaluate(async () => {
-    const r = await (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> } }).axe.run();
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
-  });
-  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-}
 
 /** The grid's thumbnails in view: how many, and how many are drawn (loaded, with pixels). */
 function inView(page: Page) {

@@ -3,32 +3,23 @@
 // a client's selection in the grid with the client's notes (defect 3), the logo picker's latest
 // images (defect 4), an invitation's link when no mail server is set (defect 5). Screenshots in
 // /tmp/shots-studio-day/ (not in the repository).
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NAV } from '../../src/studio/pages/layout.js';
 import { insertLightbox, mediaId } from '../support/media.js';
 import type { World } from '../support/world.js';
 import { startWorld } from '../support/world.js';
-import { chromiumPresent, launchChromium } from '../site/site-support.js';
+import { chromiumPresent, launchChromium, axe } from '../site/site-support.js';
 import { seedLibrary } from './studio-budget-support.js';
 
-const AXE_SOURCE = readFileSync(join(process.cwd(), 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 const SHOTS = '/tmp/shots-studio-day';
 const SIZES = [
   { name: 'desktop', viewport: { width: 1280, height: 800 }, phone: false },
   { name: 'phone', viewport: { width: 390, height: 844 }, phone: true },
 ];
 
-async function axe(page: Page): Promise<Array<{ id: string; impact: string; nodes: number }>> {
-  await page.evaluate(AXE_SOURCE);
-  const found = await page.evaluate(async () => {
-    const r = await (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> } }).axe.run();
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
-  });
-  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-}
 
 describe.skipIf(!chromiumPresent)('issue 30’s studio screens in a browser', () => {
   let w: World;

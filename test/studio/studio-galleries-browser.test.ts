@@ -5,7 +5,7 @@
 // client on a phone and follow the mailed link (a real SMTP server) in a browser of the client's
 // own; every screen passes axe-core with no serious or critical violation and breaks no CSP rule.
 // Screenshots land in test-artifacts/studio/ (galleries-*).
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,21 +14,12 @@ import { postUpload, uploadParamsOf } from '../api/uploads-support.js';
 import { updateMedia } from '../support/media.js';
 import { linkIn, startSmtp, type TestSmtp } from '../support/smtp.js';
 import type { World } from '../support/world.js';
-import { chromiumPresent, launchChromium, photo, waitForRenditions } from '../site/site-support.js';
+import { chromiumPresent, launchChromium, photo, waitForRenditions, axe } from '../site/site-support.js';
 import { BACKENDS, startOn, type BackendWorld } from './studio-backends.js';
 
-const AXE_SOURCE = readFileSync(join(process.cwd(), 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'studio');
 
 /** axe-core's serious and critical violations of the page (as test/studio/studio-browser.test.ts runs it). */
-async function axe(page: Page): Promise<Array<{ id: string; impact: string; nodes: number }>> {
-  await page.evaluate(AXE_SOURCE);
-  const found = await page.evaluate(async () => {
-    const r = await (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> } }).axe.run();
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
-  });
-  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-}
 
 /** A JPEG uploaded through the API's three steps. */
 async function uploadPhoto(w: World, seed: number): Promise<string> {

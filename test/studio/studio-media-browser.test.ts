@@ -6,7 +6,7 @@
 // phone sizes. All of it on SQLite with local files and on PostgreSQL with S3
 // (test/studio/studio-backends.ts). Screenshots go to /tmp/shots-media/ (outside the repository).
 import { CopyObjectCommand } from '@aws-sdk/client-s3';
-import { linkSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,21 +14,12 @@ import { all, find } from '../../src/client/xml.js';
 import { nowIso } from '../../src/store/db.js';
 import { createGallery, getMedia, insertMedias, uuidsOf } from '../support/media.js';
 import type { World } from '../support/world.js';
-import { chromiumPresent, launchChromium, uploadPhoto, waitForRenditions } from '../site/site-support.js';
+import { chromiumPresent, launchChromium, uploadPhoto, waitForRenditions, axe } from '../site/site-support.js';
 import { BACKENDS, bucketClient, startOn, type BackendWorld } from './studio-backends.js';
 
-const AXE_SOURCE = readFileSync(join(process.cwd(), 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 const SHOTS = process.env.STUDIO_MEDIA_SHOTS ?? '/tmp/shots-media';
 const LIBRARY = 400;
 
-async function axe(page: Page): Promise<Array<{ id: string; impact: string; nodes: number }>> {
-  await page.evaluate(AXE_SOURCE);
-  const found = await page.evaluate(async () => {
-    const r = await (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> } }).axe.run();
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
-  });
-  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-}
 
 /** Cells and thumbnails in the DOM now, and the most the window may hold (rows in view, half a screen above and below). */
 function census(page: Page) {

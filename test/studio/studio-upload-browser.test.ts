@@ -7,7 +7,7 @@
 // On SQLite with local files all of it; on PostgreSQL with S3 (test/studio/studio-backends.ts)
 // the network cut and the resume, whose files end in the bucket (the phone's picker and
 // progress are the same screen, the same requests).
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
@@ -15,20 +15,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { all, find, text } from '../../src/client/xml.js';
 import { uuidsOf } from '../support/media.js';
 import type { World } from '../support/world.js';
-import { chromiumPresent, launchChromium } from '../site/site-support.js';
+import { chromiumPresent, launchChromium, axe } from '../site/site-support.js';
 import { BACKENDS, startOn, storedSize, type BackendWorld } from './studio-backends.js';
 
-const AXE_SOURCE = readFileSync(join(process.cwd(), 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 const SHOTS = '/tmp/shots-uploads';
 
-async function axe(page: Page): Promise<Array<{ id: string; impact: string; nodes: number }>> {
-  await page.evaluate(AXE_SOURCE);
-  const found = await page.evaluate(async () => {
-    const r = await (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> } }).axe.run();
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
-  });
-  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-}
 
 /** A photo of its own: noise (so that it weighs something and no two are alike) over a colour. */
 async function photo(i: number, width = 320, height = 240): Promise<Buffer> {
