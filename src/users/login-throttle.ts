@@ -88,13 +88,13 @@ export class LoginThrottle {
     return a.user && a.device?.userId === a.user.id ? a.device : undefined;
   }
 
-  private originOf(address: string | undefined): string {
-    return createHmac('sha256', this.originKey).update(address ?? '').digest('base64url');
+  private originOf(address: string): string {
+    return createHmac('sha256', this.originKey).update(address).digest('base64url');
   }
 
   private takes(a: Attempt): Array<[Limiter, string]> {
     const device = this.deviceOf(a);
-    const address = a.address ?? 'unknown';
+    const address = addressOf(a);
     return [
       [this.counters.account, a.accountKey],
       [this.counters.pair, device ? `${a.accountKey} device ${device.id}` : `${a.accountKey} ${address}`],
@@ -106,7 +106,7 @@ export class LoginThrottle {
   private async trusted(a: Attempt): Promise<boolean> {
     if (!a.user) return false;
     if (this.deviceOf(a)) return true;
-    return this.origins.knownOrigin(a.user.id, this.originOf(a.address));
+    return this.origins.knownOrigin(a.user.id, this.originOf(addressOf(a)));
   }
 
   /** The refusal, if any: the pair's or the address's; the account's for a stranger only. */
@@ -148,9 +148,14 @@ export class LoginThrottle {
       account.giveBack(accountKey),
       pair.clear(pairKey),
       address.giveBack(addressKey),
-      this.origins.rememberOrigin(a.user.id, this.originOf(a.address)),
+      this.origins.rememberOrigin(a.user.id, this.originOf(addressOf(a))),
     ]);
   }
+}
+
+/** The attempt's address, named 'unknown' for a client whose connection has already closed. */
+function addressOf(a: Attempt): string {
+  return a.address ?? 'unknown';
 }
 
 function throttled(refusal: Taken & { ok: false }): ApiError {
