@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { find, text } from '../../src/client/xml.js';
+import { until } from '../support/crash.js';
 import { freePort } from '../support/processes.js';
 import { TestService } from '../support/service.js';
 import { worldOn, type World } from '../support/world.js';
@@ -60,16 +61,6 @@ function adaptedCaddyfile(opts: { servicePort: number; httpPort: number; httpsPo
   replace('reverse_proxy lines', /reverse_proxy 127\.0\.0\.1:8080/g, `reverse_proxy 127.0.0.1:${opts.servicePort}`);
   replace('on-demand tls block', /^(\s*)tls \{\n(\s*)on_demand\n/m, (_m, a: string, b: string) => `${a}tls internal {\n${b}on_demand\n`);
   return conf;
-}
-
-async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 const listening = (port: number) =>
@@ -140,11 +131,11 @@ describe.runIf(CADDY)('the Caddy front of docs/deploy.md, with on-demand TLS ask
     await until('caddy listening', async () => {
       if (exited) throw new Error(`caddy exited:\n${output}`);
       return listening(httpsPort);
-    }).catch((err: unknown) => {
+    }, 20_000).catch((err: unknown) => {
       throw new Error(`${(err as Error).message}\n${conf}\n${output}`);
     });
     // Caddy's local authority's root, made at its start: what a client trusts here.
-    root = await until('the local root certificate', () => readFile(join(dir, 'data', 'pki', 'authorities', 'local', 'root.crt'), 'utf8'));
+    root = await until('the local root certificate', () => readFile(join(dir, 'data', 'pki', 'authorities', 'local', 'root.crt'), 'utf8').catch(() => undefined), 20_000);
   }, 60_000);
 
   afterAll(async () => {
