@@ -67,8 +67,8 @@ module.exports = {
     {
       name: 'sql-only-in-repositories',
       severity: 'error',
-      comment: 'SQL (Kysely, the database drivers) lives in repository modules and in src/store (connection, migrations, schema) only.',
-      from: { path: '^src/', pathNot: ['(^|/)(repository|[a-z-]+-repository)\\.ts$', '^src/store/'] },
+      comment: 'SQL (Kysely, the database drivers) lives in repository modules and in src/database (connection, migrations, schema) only.',
+      from: { path: '^src/', pathNot: ['(^|/)(repository|[a-z-]+-repository)\\.ts$', '^src/database/'] },
       to: { path: ['(^|/)node_modules/(kysely|pg|better-sqlite3)/'] },
     },
     {
@@ -76,16 +76,16 @@ module.exports = {
       severity: 'error',
       comment:
         'A service works on a user and a typed input, whoever calls it (a route, the worker, the admin command): it knows no request, reply or router. ' +
-        'It refuses with the one error catalogue (src/http/errors.ts).',
+        'It refuses with the one error catalogue (src/core/errors.ts).',
       from: { path: SERVICES },
-      to: { path: '^src/http/', pathNot: ['^src/http/errors\\.ts$'] },
+      to: { path: '^src/http/', pathNot: ['^src/core/errors\\.ts$'] },
     },
     {
       name: 'repositories-import-no-service',
       severity: 'error',
       comment:
         'A repository runs statements in the transaction it is given; what must follow them (queueing work, removing files) is the caller\'s, ' +
-        'through the unit of work (src/store/unit-of-work.ts), never a service called from inside a transaction.',
+        'through the unit of work (src/database/unit-of-work.ts), never a service called from inside a transaction.',
       from: { path: REPOSITORIES },
       to: { path: SERVICES },
     },

@@ -11,7 +11,7 @@ import { copyFile, mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { text } from '../src/client/xml.js';
-import { nowIso } from '../src/store/db.js';
+import { nowIso } from '../src/database/db.js';
 import { realisticPhoto } from '../test/site/site-support.js';
 import { type BenchContext, type BenchLine, median, startPortPrinter, stopChild } from './lib.js';
 

@@ -2,7 +2,7 @@
 // done, as a client sees it (target: within 5 s).
 import { randomUUID } from 'node:crypto';
 import { text } from '../src/client/xml.js';
-import { nowIso } from '../src/store/db.js';
+import { nowIso } from '../src/database/db.js';
 import type { BenchContext, BenchLine } from './lib.js';
 
 const MEDIAS = Number(process.env.BENCH_BATCH_MEDIAS ?? 10_000);

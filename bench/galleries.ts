@@ -3,7 +3,7 @@
 // page 1. Also one gallery's details under load, against the bare baseline.
 import { randomUUID } from 'node:crypto';
 import { insertChildren } from '../test/support/gallery-seed.js';
-import { nowIso } from '../src/store/db.js';
+import { nowIso } from '../src/database/db.js';
 import { median, runLoadOfList, signedHeaders, type BenchContext, type BenchLine } from './lib.js';
 
 const SECTIONS = 10;

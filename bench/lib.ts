@@ -8,7 +8,7 @@ import autocannon from 'autocannon';
 import type { Kysely } from 'kysely';
 import { MediaPortfolioClient } from '../src/client/index.js';
 import { computeSignature, rfc2822 } from '../src/http/signing.js';
-import type { Database } from '../src/store/schema.js';
+import type { Database } from '../src/database/schema.js';
 
 export interface BenchLine {
   name: string;

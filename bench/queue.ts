@@ -24,7 +24,7 @@ import { text } from '../src/client/xml.js';
 import { defaultRenditionConcurrency } from '../src/config.js';
 import { JobsRepository } from '../src/jobs/repository.js';
 import { RENDITIONS_JOB_KIND } from '../src/renditions/job.js';
-import { nowIso } from '../src/store/db.js';
+import { nowIso } from '../src/database/db.js';
 import { freshPgDatabase } from '../test/support/pg.js';
 import { freePort } from '../test/support/processes.js';
 import { type BenchContext, type BenchLine, median, stopChild } from './lib.js';

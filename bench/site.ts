@@ -4,7 +4,7 @@
 // are served by the page micro-cache, as in production.
 import { randomUUID } from 'node:crypto';
 import { text } from '../src/client/xml.js';
-import { nowIso } from '../src/store/db.js';
+import { nowIso } from '../src/database/db.js';
 import { median, runLoad, startPortPrinter, stopChild, type BenchContext, type BenchLine } from './lib.js';
 
 const MEDIAS = 500;

@@ -7,7 +7,7 @@
 // above and below). Medias are seeded by SQL, each with a copy of one real thumbnail.
 import { linkSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { nowIso } from '../src/store/db.js';
+import { nowIso } from '../src/database/db.js';
 import { insertMedias } from '../test/support/media.js';
 import type { TestUser } from '../test/support/service.js';
 import { chromiumPresent, CHROMIUM, launchChromium, uploadPhoto, waitForRenditions } from '../test/site/site-support.js';

@@ -2,7 +2,7 @@
 # Runs the test suite on another Node.js (default 26.10.0) with the packages
 # `npm ci` installed for the machine's Node 20: that Node comes from the npm
 # registry's `node-linux-<arch>` package, cached. Every addon the service loads
-# on Node 22 and later is built on Node-API (src/store/sqlite-driver.ts), so
+# on Node 22 and later is built on Node-API (src/database/sqlite-driver.ts), so
 # nothing is rebuilt. The environment passes through (CI, TEST_DATABASE_URL,
 # TEST_REDIS_URL).
 #   scripts/test-on-node.sh [version] [vitest arguments…]   the whole suite, or what the arguments say

@@ -2,10 +2,10 @@
 // this user use": every feature resolves the UUIDs (and website urlnames) of
 // a request here, and chooses what a refusal is. A thing the user may not
 // see is answered exactly as one that does not exist.
-import { invalid, notFound } from '../http/errors.js';
-import type { UserRow, WebsiteRow } from '../store/schema.js';
+import { invalid, notFound } from '../core/errors.js';
+import type { UserRow, WebsiteRow } from '../database/schema.js';
 import { AccessRepository, type Kind } from './repository.js';
-import { isUuid } from './uuid.js';
+import { isUuid } from '../core/uuid.js';
 
 export type { Kind } from './repository.js';
 

@@ -1,8 +1,8 @@
 // SQL of access: which rows of each kind a user may use. One query per list,
 // whatever its length (lists are looked up a chunk at a time).
-import type { Db, Sometimes } from '../store/db.js';
-import { prepared } from '../store/prepared.js';
-import type { WebsiteRow } from '../store/schema.js';
+import type { Db, Sometimes } from '../database/db.js';
+import { prepared } from '../database/prepared.js';
+import type { WebsiteRow } from '../database/schema.js';
 
 /** The kinds of resource a request may name by UUID. */
 export type Kind = 'gallery' | 'media' | 'artist' | 'collection' | 'group' | 'pricing-profile' | 'watermark' | 'lightbox' | 'job';

@@ -2,7 +2,7 @@
 // the anonymous counters, the reads of the API and the admin command, the
 // deletion of a client's events and the retention sweep.
 import { sql } from 'kysely';
-import type { Db } from '../store/db.js';
+import type { Db } from '../database/db.js';
 
 /** A gallery by its id or its UUID (lower-case). */
 export type GalleryRef = number | string;

@@ -7,8 +7,8 @@
 import type { Logger } from 'pino';
 import type { Access } from '../access/access.js';
 import { clientEmail } from '../galleries/acl.js';
-import { invalid, missing } from '../http/errors.js';
-import type { UserRow } from '../store/schema.js';
+import { invalid, missing } from '../core/errors.js';
+import type { UserRow } from '../database/schema.js';
 import type { ActivityRepository, ClientSummaryRow, DailyRow, EventRow, GalleryRef } from './repository.js';
 
 export const ACTIVITY_KINDS = ['view', 'download', 'archive', 'pick', 'unpick', 'sent', 'invited'] as const;

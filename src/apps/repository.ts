@@ -1,8 +1,8 @@
 // SQL of applications: the API keys and secrets that sign requests (spec 5.1).
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../store/db.js';
-import { nowIso } from '../store/db.js';
-import type { AppRow } from '../store/schema.js';
+import type { Db } from '../database/db.js';
+import { nowIso } from '../database/db.js';
+import type { AppRow } from '../database/schema.js';
 
 /** An application as its lists show it: never its secret. */
 export type AppListRow = Pick<AppRow, 'id' | 'name' | 'api_key' | 'owner_id' | 'created_at' | 'revoked_at'> & { owner_email: string | null; owner_disabled_at: string | null };

@@ -3,8 +3,8 @@
 // them (`admin app create`, the studio's administration); a photographer may make
 // their own for their scripts and plugins (the studio's account, an extension) and
 // revoke them. A secret is shown once, to whoever created it; lists never carry it.
-import { invalid, notFound } from '../http/errors.js';
-import type { UserRow } from '../store/schema.js';
+import { invalid, notFound } from '../core/errors.js';
+import type { UserRow } from '../database/schema.js';
 import type { AppListRow, AppsRepository } from './repository.js';
 
 export const MAX_APP_NAME = 100;

@@ -1,9 +1,9 @@
 // SQL of media libraries ("artists" in paths) and their watermarks.
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../store/db.js';
-import { nowIso } from '../store/db.js';
-import type { ArtistRow, WatermarkRow } from '../store/schema.js';
-import type { DeletionsRepository } from '../storage/deletions-repository.js';
+import type { Db } from '../database/db.js';
+import { nowIso } from '../database/db.js';
+import type { ArtistRow, WatermarkRow } from '../database/schema.js';
+import type { DeletionsRepository } from '../file-storage/deletions-repository.js';
 import type { WatermarkLook } from './watermark-rules.js';
 
 export type ArtistListRow = Pick<ArtistRow, 'uuid' | 'name' | 'is_default' | 'created_at'>;
@@ -24,7 +24,7 @@ export interface NewWatermarkRow {
 export class ArtistsRepository {
   constructor(
     private readonly db: Db,
-    /** A deleted watermark's image is recorded for removal with the row's deletion (src/storage/file-deletions.ts). */
+    /** A deleted watermark's image is recorded for removal with the row's deletion (src/file-storage/file-deletions.ts). */
     private readonly deletions: DeletionsRepository,
   ) {}
 

@@ -10,10 +10,10 @@ import { createWriteStream } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { StorageBackend } from '../storage/backend.js';
-import { isSafeKey } from '../storage/object-keys.js';
-import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../storage/private-files.js';
-import { tempFileName } from '../storage/temp-file.js';
+import type { StorageBackend } from '../file-storage/backend.js';
+import { isSafeKey } from '../file-storage/object-keys.js';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../core/private-files.js';
+import { tempFileName } from '../file-storage/temp-file.js';
 
 /** The object store, made on first use (the admin command line's other commands start without the AWS SDK). */
 export type StorageSource = () => Promise<StorageBackend>;

@@ -2,7 +2,7 @@
 // Declared once, read by the admin command (`watermark create`) and the studio (creating one,
 // and changing one) alike: the same parameter names, the same 422s. An absent value is no change
 // (on creation: the table's default).
-import { invalid } from '../http/errors.js';
+import { invalid } from '../core/errors.js';
 import { input, type Input } from '../http/input.js';
 import { WATERMARK_POSITIONS, WATERMARK_STRENGTH_MAX, WATERMARK_STRENGTH_MIN, type WatermarkLook, type WatermarkPosition } from './watermark-rules.js';
 

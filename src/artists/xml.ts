@@ -1,7 +1,7 @@
 // Reply shapes of media libraries and watermarks (spec 4.5; client-compat:
 // uuid, text, file-name, width, height, strength, position, tile, default).
 import { xmlArray, type XmlObject } from '../http/xml.js';
-import type { WatermarkRow } from '../store/schema.js';
+import type { WatermarkRow } from '../database/schema.js';
 import type { ArtistListRow } from './repository.js';
 
 export type View = 'list' | 'details';

@@ -8,8 +8,8 @@
 // and mistakes answer at once.
 import { parseArgs } from 'node:util';
 import type { Core } from '../app.js';
-import { ApiError } from '../http/errors.js';
-import type { UserRow } from '../store/schema.js';
+import { ApiError } from '../core/errors.js';
+import type { UserRow } from '../database/schema.js';
 import { quietWhenReaderGone } from './closed-output.js';
 import { isValidHostname, isValidUrlname } from '../websites/input.js';
 

@@ -2,7 +2,7 @@
 // on create. n = 0 is the DEFAULT entry (what any visitor may do); n >= 1 are
 // client entries, numbered by the client; their rights replace the default
 // for that e-mail address. Stored by repository.ts.
-import { invalid } from '../http/errors.js';
+import { invalid } from '../core/errors.js';
 import type { Params } from '../http/params.js';
 
 export const DEFAULT_ACL_EMAIL = 'DEFAULT';

@@ -5,10 +5,10 @@
 // list is open to every visitor; it gets a DEFAULT entry that keeps it so
 // (read, no downloads: what an empty list gives) before the client's entry.
 import type { Access } from '../access/access.js';
-import { nowIso } from '../store/db.js';
-import type { UserRow } from '../store/schema.js';
+import { nowIso } from '../database/db.js';
+import type { UserRow } from '../database/schema.js';
 import { DEFAULT_ACL_EMAIL, MAX_ACL_ENTRIES } from './acl.js';
-import { invalid, notFound } from '../http/errors.js';
+import { invalid, notFound } from '../core/errors.js';
 import type { GalleriesRepository } from './repository.js';
 
 export interface ClientRights {

@@ -1,8 +1,8 @@
 // Reads and validates the gallery[...] attributes of a create or an update
 // (spec 2.3). Everything is checked before anything is written, and every
 // refusal is a 422 that names the attribute.
-import { isUuid } from '../access/uuid.js';
-import { invalid, missing } from '../http/errors.js';
+import { isUuid } from '../core/uuid.js';
+import { invalid, missing } from '../core/errors.js';
 import { input, type Input } from '../http/input.js';
 import type { Params } from '../http/params.js';
 import { readAcl, type AclEntryInput } from './acl.js';

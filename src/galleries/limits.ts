@@ -2,7 +2,7 @@
 // list a gallery's ancestors, and every full url path rewrite, cost the depth
 // times the path length: both stay bounded so that no tree can make a reply,
 // a statement or the process's memory grow without limit.
-import { invalid } from '../http/errors.js';
+import { invalid } from '../core/errors.js';
 
 /** Levels below the root: its children are on level 1. */
 export const MAX_GALLERY_DEPTH = 32;

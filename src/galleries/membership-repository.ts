@@ -2,9 +2,9 @@
 // media goes in a gallery's manual order: the galleries feature owns this;
 // the media feature calls it inside the transaction of its change.
 import { sql } from 'kysely';
-import type { Db } from '../store/db.js';
-import type { Dialect } from '../store/migration-helpers.js';
-import { lockOwnerStamps } from '../store/stamp-locks.js';
+import type { Db } from '../database/db.js';
+import type { Dialect } from '../database/migration-helpers.js';
+import { lockOwnerStamps } from '../database/stamp-locks.js';
 
 const idList = (ids: readonly number[]) => sql.join(ids.map((id) => sql`${id}`));
 
@@ -55,7 +55,7 @@ export class MembershipRepository {
   /**
    * Before medias are deleted: gallery covers are plain ids (no foreign key), cleared here; publications go with the medias.
    * Clearing a cover locks its gallery, and the delete then writes the owners' stamps: those are taken first
-   * (src/store/stamp-locks.ts), or a media published into that gallery meanwhile would wait for it holding its
+   * (src/database/stamp-locks.ts), or a media published into that gallery meanwhile would wait for it holding its
    * owner's stamp, and PostgreSQL would fail one of the two.
    */
   async forgetMedias(tx: Db, mediaIds: readonly number[]): Promise<void> {

@@ -5,12 +5,12 @@
 // one transaction, so a refusal leaves nothing changed.
 import { randomUUID } from 'node:crypto';
 import type { Access } from '../access/access.js';
-import { isUuid } from '../access/uuid.js';
-import { conflict, invalid, notFound } from '../http/errors.js';
+import { isUuid } from '../core/uuid.js';
+import { conflict, invalid, notFound } from '../core/errors.js';
 import { hashPassword } from '../users/passwords.js';
 import type { FileLife } from '../media/file-life.js';
-import { nowIso } from '../store/db.js';
-import type { GalleryRow, UserRow, WebsiteRow } from '../store/schema.js';
+import { nowIso } from '../database/db.js';
+import type { GalleryRow, UserRow, WebsiteRow } from '../database/schema.js';
 import { sortByContentOrder } from './content-order.js';
 import type { AclEntryInput } from './acl.js';
 import type { GalleryInput } from './input.js';

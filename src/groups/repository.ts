@@ -1,12 +1,12 @@
 // SQL of media groups (table media_groups): collections and smart
 // collections of a user. Their medias are the media feature's to select.
 import { sql } from 'kysely';
-import type { Db } from '../store/db.js';
-import type { Dialect } from '../store/migration-helpers.js';
-import { lockOwnerStamps } from '../store/stamp-locks.js';
+import type { Db } from '../database/db.js';
+import type { Dialect } from '../database/migration-helpers.js';
+import { lockOwnerStamps } from '../database/stamp-locks.js';
 import type { GroupScope } from '../media/repository.js';
-import type { GroupRow } from '../store/schema.js';
-import { inUnit, type Unit } from '../store/unit-of-work.js';
+import type { GroupRow } from '../database/schema.js';
+import { inUnit, type Unit } from '../database/unit-of-work.js';
 import { groupScopeOf } from './smart-repository.js';
 
 /** A group with the UUID of its library, if it is tied to one. */
@@ -28,7 +28,7 @@ export class GroupsRepository {
     private readonly dialect: Dialect,
   ) {}
 
-  /** Runs `fn` in one unit of work (src/store/unit-of-work.ts). */
+  /** Runs `fn` in one unit of work (src/database/unit-of-work.ts). */
   inTransaction<T>(fn: (unit: Unit) => Promise<T>): Promise<T> {
     return inUnit(this.db, fn);
   }
@@ -74,7 +74,7 @@ export class GroupsRepository {
 
   /**
    * Deleting the group locks its row, then its memberships' cascade writes the owner's stamp: that
-   * stamp is taken first (src/store/stamp-locks.ts), or a media added to the collection meanwhile
+   * stamp is taken first (src/database/stamp-locks.ts), or a media added to the collection meanwhile
    * would wait for the group holding it, and PostgreSQL would fail one of the two.
    */
   async delete(tx: Db, id: number): Promise<void> {

@@ -1,7 +1,7 @@
 // Smart-collection rules (docs/media-groups.md) as a request gives them:
 // medias_smart_collection[rules][...], read and checked here. The model and
 // the stored form are in smart-rules.ts, their SQL in smart-repository.ts.
-import { invalid } from '../http/errors.js';
+import { invalid } from '../core/errors.js';
 import { input, type Input } from '../http/input.js';
 import type { Params } from '../http/params.js';
 import { parseCaptureTime } from '../media/metadata.js';

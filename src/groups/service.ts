@@ -3,13 +3,13 @@
 // its medias). Which medias a group holds is the media feature's to tell.
 import { randomUUID } from 'node:crypto';
 import type { Access } from '../access/access.js';
-import { conflict, invalid, notFound } from '../http/errors.js';
+import { conflict, invalid, notFound } from '../core/errors.js';
 import type { FileLife } from '../media/file-life.js';
 import type { MediaRecord, MediaService } from '../media/service.js';
 import { groupScopeOf } from './smart-repository.js';
 import { EMPTY_RULES } from './smart-rules.js';
-import { nowIso } from '../store/db.js';
-import type { UserRow } from '../store/schema.js';
+import { nowIso } from '../database/db.js';
+import type { UserRow } from '../database/schema.js';
 import type { GroupRecord, GroupsRepository } from './repository.js';
 import type { RulesInput } from './rules.js';
 

@@ -6,7 +6,7 @@
 // rules. The rules' model is src/groups/smart-rules.ts.
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { GroupScope } from '../media/repository.js';
-import type { GroupRow } from '../store/schema.js';
+import type { GroupRow } from '../database/schema.js';
 import { parseStoredRules, type SmartRule, type SmartRules } from './smart-rules.js';
 
 /** A group as the scope of medias it holds: a smart collection with its stored rules compiled. */

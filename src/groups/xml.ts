@@ -1,7 +1,7 @@
 // How a media group looks in replies (docs/media-groups.md).
 import { xmlArray, type XmlObject } from '../http/xml.js';
 import { parseStoredRules } from './smart-rules.js';
-import type { GroupRow } from '../store/schema.js';
+import type { GroupRow } from '../database/schema.js';
 
 export type GroupView = 'list' | 'details';
 

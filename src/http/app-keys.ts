@@ -1,11 +1,11 @@
 // Looks up the application behind an API key and checks the request signature.
 import type { FastifyRequest } from 'fastify';
 import { MemoryCache } from '../ops/cache.js';
-import type { AppRow } from '../store/schema.js';
+import type { AppRow } from '../database/schema.js';
 
 /** An application with its owner's state: one a photographer made stops while they are disabled. */
 export type KeyedApp = AppRow & { owner_disabled_at?: string | null };
-import { ApiError } from './errors.js';
+import { ApiError } from '../core/errors.js';
 import { parseTimestamp, SIGNATURE_WINDOW_MS, signatureMatches } from './signing.js';
 
 // Applications change rarely; a short cache keeps the hot path off the database.

@@ -2,8 +2,8 @@
 // Handlers get the services they use from their route factory (src/app.ts).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
-import type { UserRow } from '../store/schema.js';
-import type { AppRow } from '../store/schema.js';
+import type { UserRow } from '../database/schema.js';
+import type { AppRow } from '../database/schema.js';
 
 export interface UploadedFile {
   field: string;

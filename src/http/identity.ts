@@ -1,7 +1,7 @@
 // Who a request is, as the server's hook (server.ts) needs to know it. How a
 // user logs in (sessions, passwords, one-time codes) is the users feature's
 // (src/users/auth.ts), handed over by the composition root: src/http knows no feature.
-import type { UserRow } from '../store/schema.js';
+import type { UserRow } from '../database/schema.js';
 
 export interface Identity {
   user?: UserRow;

@@ -1,7 +1,7 @@
 // Request parameters from the query string and form bodies, decoded once.
 // Names keep their brackets (`gallery[acl][1][email]`); a trailing `[]` is
 // dropped so that `a[]=x` and `a=x` mean the same (client-compat).
-import { ApiError, badRequest, invalid } from './errors.js';
+import { ApiError, badRequest, invalid } from '../core/errors.js';
 
 const LONE_PERCENT = /%(?![0-9A-Fa-f]{2})/g;
 

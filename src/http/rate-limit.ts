@@ -1,7 +1,7 @@
 // Per application key and user (address when no user) request budget, with
 // the RateLimit-* headers of client-compat on every reply.
 import type { RateLimitConfig } from '../config.js';
-import { ApiError } from './errors.js';
+import { ApiError } from '../core/errors.js';
 import type { Left, Limiter, LimiterFactory } from './limiter-store.js';
 
 export const MAX_RESET_SECONDS = 120;

@@ -1,7 +1,7 @@
 // Writes XML replies, successes and errors alike, with the envelope every
 // reply carries: `<request>` and `<query-string>` last.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from './errors.js';
+import { ApiError } from '../core/errors.js';
 import { renderReply, type XmlObject } from './xml.js';
 
 export const XML_CONTENT_TYPE = 'application/xml; charset=utf-8';

@@ -4,7 +4,7 @@
 import busboy from 'busboy';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { HttpMethod, RequestContext, UploadedFile } from './context.js';
-import { ApiError, badRequest } from './errors.js';
+import { ApiError, badRequest } from '../core/errors.js';
 import { closeAfterReply } from './linger.js';
 import { NO_INPUT, type Input } from './input.js';
 import { compileParamPatterns, Params } from './params.js';

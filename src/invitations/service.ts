@@ -9,9 +9,9 @@
 import type { ActivityService } from '../activity/service.js';
 import type { ClientRights, GalleryClients } from '../galleries/clients.js';
 import { clientEmail } from '../galleries/acl.js';
-import { ApiError, invalid, missing } from '../http/errors.js';
+import { ApiError, invalid, missing } from '../core/errors.js';
 import type { InvitationMailContent } from '../mail/messages.js';
-import type { UserRow } from '../store/schema.js';
+import type { UserRow } from '../database/schema.js';
 
 export const MAX_MESSAGE_LENGTH = 2000;
 export const DEFAULT_INVITATION_TTL_SECONDS = 7 * 24 * 3600;

@@ -1,7 +1,7 @@
 // What the worker knows about each kind of job: features provide handlers,
 // the composition root hands them to the worker.
-import type { JobRow } from '../store/schema.js';
-import type { Unit } from '../store/unit-of-work.js';
+import type { JobRow } from '../database/schema.js';
+import type { Unit } from '../database/unit-of-work.js';
 
 export interface ChunkResult {
   /** Items of the chunk that were handled (successfully or not). */

@@ -3,9 +3,9 @@
 // write of a worker is guarded by its lease (`locked_by`).
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { nowIso, type Db, type Store } from '../store/db.js';
-import type { JobRow } from '../store/schema.js';
-import { unitOf, type Unit } from '../store/unit-of-work.js';
+import { nowIso, type Db, type Store } from '../database/db.js';
+import type { JobRow } from '../database/schema.js';
+import { unitOf, type Unit } from '../database/unit-of-work.js';
 import { LANE_NUMBER, laneName, type Lane } from './lanes.js';
 
 export interface NewJob {

@@ -1,8 +1,8 @@
 // The job queue as features and the status resource see it
 // (docs/batch-updates.md): enqueue (which wakes this process's worker), a
 // user's job, the purge of finished jobs, and the job's error lines.
-import { notFound } from '../http/errors.js';
-import type { JobRow, UserRow } from '../store/schema.js';
+import { notFound } from '../core/errors.js';
+import type { JobRow, UserRow } from '../database/schema.js';
 import type { Lane } from './lanes.js';
 import type { JobsRepository, LaneStats } from './repository.js';
 

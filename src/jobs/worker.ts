@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { JobSettings } from '../config.js';
 import type { Logger } from 'pino';
-import type { JobRow } from '../store/schema.js';
+import type { JobRow } from '../database/schema.js';
 import type { JobHandlers } from './handlers.js';
 import type { Lane } from './lanes.js';
 import { LeaseLost, type ClaimScope, type JobsRepository } from './repository.js';

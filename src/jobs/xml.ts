@@ -1,7 +1,7 @@
 // The job status resource (docs/batch-updates.md).
 import { xmlArray, type XmlObject } from '../http/xml.js';
 import { parseErrors } from './service.js';
-import type { JobRow } from '../store/schema.js';
+import type { JobRow } from '../database/schema.js';
 import { laneName } from './lanes.js';
 
 export function jobLocation(job: Pick<JobRow, 'uuid'>): string {

@@ -2,8 +2,8 @@
 // selections clients make of a gallery's photos (favourites, migration 014),
 // which are lightboxes of the gallery's photographer.
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../store/db.js';
-import { nowIso } from '../store/db.js';
+import type { Db } from '../database/db.js';
+import { nowIso } from '../database/db.js';
 
 /** A client's selection of one gallery, as the rules (service.ts) read it. */
 export interface SelectionRow {

@@ -4,7 +4,7 @@
 // listed and batch-updated by `lightbox_id` on the media endpoints (spec).
 import { userOf, type RequestContext } from '../http/context.js';
 import { fields, input, pagination } from '../http/input.js';
-import { missing } from '../http/errors.js';
+import { missing } from '../core/errors.js';
 import { totalPages } from '../http/params.js';
 import { route, type RouteSpec } from '../http/router.js';
 import { xmlArray } from '../http/xml.js';

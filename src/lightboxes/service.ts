@@ -6,8 +6,8 @@
 // by the photographer. What a visitor may see (the gallery, its photos) is
 // decided before, by the website (src/site/favourites.ts over src/site/access.ts).
 import type { Access } from '../access/access.js';
-import { ApiError, conflict, invalid } from '../http/errors.js';
-import type { UserRow } from '../store/schema.js';
+import { ApiError, conflict, invalid } from '../core/errors.js';
+import type { UserRow } from '../database/schema.js';
 import type { LightboxesRepository, LightboxListRow, PickRow, SelectionRow } from './repository.js';
 
 export type { LightboxListRow, PickRow } from './repository.js';

@@ -3,7 +3,7 @@
 // its file), abandonment (an upload refused for good), deletion (of medias,
 // for this feature and for galleries and groups deleting what holds them) and
 // the sweep of abandoned uploads. Each runs as one unit of work
-// (src/store/unit-of-work.ts) over the repositories a file's life touches:
+// (src/database/unit-of-work.ts) over the repositories a file's life touches:
 // the medias', the pending uploads', the renditions', the jobs' and the
 // recorded file deletions'.
 //
@@ -21,10 +21,10 @@ import type { JobsRepository } from '../jobs/repository.js';
 import type { JobQueue } from '../jobs/service.js';
 import { RENDITIONS_JOB_KIND, type RenditionsPayload } from '../renditions/job.js';
 import type { RenditionsRepository } from '../renditions/repository.js';
-import type { DeletionsRepository } from '../storage/deletions-repository.js';
-import type { FileDeletions } from '../storage/file-deletions.js';
-import type { Db } from '../store/db.js';
-import { AfterCommitFailed, inUnit, type Unit } from '../store/unit-of-work.js';
+import type { DeletionsRepository } from '../file-storage/deletions-repository.js';
+import type { FileDeletions } from '../file-storage/file-deletions.js';
+import type { Db } from '../database/db.js';
+import { AfterCommitFailed, inUnit, type Unit } from '../database/unit-of-work.js';
 import type { UploadsRepository } from '../uploads/repository.js';
 import type { LiveFile, MediaRepository } from './repository.js';
 
@@ -150,7 +150,7 @@ export class FileLife {
     const keys: Array<string | null> = [];
     let deleted = 0;
     // Every media locked (lowest id first) before the first chunk writes its owner's stamp: the
-    // lock order of src/store/stamp-locks.ts. Locking each chunk after the one before had taken the
+    // lock order of src/database/stamp-locks.ts. Locking each chunk after the one before had taken the
     // stamp met an update holding a later chunk's media and waiting for that stamp (a deadlock).
     const sorted = [...new Set(ids)].sort((a, b) => a - b);
     const chunks: Array<Array<{ id: number; storage_key: string | null }>> = [];

@@ -4,7 +4,7 @@
 // JSON-serialisable change set that applying cannot fail on.
 import { input, type Input } from '../http/input.js';
 import type { Params } from '../http/params.js';
-import { invalid } from '../http/errors.js';
+import { invalid } from '../core/errors.js';
 
 /** Columns of `medias` an update may set. */
 export interface MediaColumnChanges {

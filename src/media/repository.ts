@@ -7,9 +7,9 @@
 // transactions.
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { MembershipRepository } from '../galleries/membership-repository.js';
-import { nowIso, type Db } from '../store/db.js';
-import type { Dialect } from '../store/migration-helpers.js';
-import type { MediaRow } from '../store/schema.js';
+import { nowIso, type Db } from '../database/db.js';
+import type { Dialect } from '../database/migration-helpers.js';
+import type { MediaRow } from '../database/schema.js';
 import type { MediaFacts } from '../uploads/media-facts.js';
 import { clientBits, fromFile } from './file-fields.js';
 import type { MediaChanges } from './metadata.js';
@@ -301,7 +301,7 @@ export class MediaRepository {
    */
   async deleteNeverLive(trx: Db, ids: readonly number[]): Promise<{ count: number; keys: Array<string | null> }> {
     if (ids.length === 0) return { count: 0, keys: [] };
-    // Locked before the covers' clearing takes the owners' stamps (src/store/stamp-locks.ts): an
+    // Locked before the covers' clearing takes the owners' stamps (src/database/stamp-locks.ts): an
     // update holding one of them waits for its stamp, and the sweep must not hold that stamp then.
     const q = trx.selectFrom('medias').select(['id', 'storage_key']).where('id', 'in', ids).where('status', '=', 'pending').orderBy('id');
     const doomed = await (this.dialect === 'postgres' ? q.forUpdate() : q).execute();

@@ -3,7 +3,7 @@
 // for MediaService and renders its result.
 import type { RequestContext } from '../http/context.js';
 import { userOf } from '../http/context.js';
-import { ApiError, invalid } from '../http/errors.js';
+import { ApiError, invalid } from '../core/errors.js';
 import { closeAfterReply } from '../http/linger.js';
 import { choice, fields, input, pagination, type Input } from '../http/input.js';
 import { totalPages } from '../http/params.js';

@@ -4,7 +4,7 @@
 // for print products, pricing_profile[items][n][options][m][label|price|ratio],
 // ordered by their numbers. Every refusal is a 422 naming the parameter,
 // raised before anything is written.
-import { invalid, missing } from '../http/errors.js';
+import { invalid, missing } from '../core/errors.js';
 import { input, type Input } from '../http/input.js';
 import type { Params } from '../http/params.js';
 import { isCurrencyCode, MAX_PRICE, MAX_RATIO, type CurrencyCode } from '../shop/money.js';

@@ -1,8 +1,8 @@
 // SQL of pricing profiles: the price lists a user attaches to medias, their
 // items (download sizes or print products) and the print products' options.
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../store/db.js';
-import { nowIso } from '../store/db.js';
+import type { Db } from '../database/db.js';
+import { nowIso } from '../database/db.js';
 
 export interface ProfileRow {
   id: number;

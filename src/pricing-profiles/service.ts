@@ -3,8 +3,8 @@
 // bare ones; the API extension (docs/shop.md) makes them price lists: a kind,
 // a currency, items, and for prints a minimum price.
 import type { Access } from '../access/access.js';
-import { invalid } from '../http/errors.js';
-import type { UserRow } from '../store/schema.js';
+import { invalid } from '../core/errors.js';
+import type { UserRow } from '../database/schema.js';
 import type { CurrencyCode } from '../shop/money.js';
 import { offerFor, type OfferedList } from '../shop/offer.js';
 import { checkAgainstKind, type ItemInput, type PriceListKind, type PricingProfileInput } from './input.js';

@@ -3,8 +3,8 @@
 // make them, recording them (in the job's chunk transaction, only if the
 // media still holds the file they were made from), the renditions of a page
 // of medias. What /files may serve is the website's (src/site/access.ts).
-import { nowIso, type Db } from '../store/db.js';
-import type { RenditionRow as StoredRendition, RenditionsTable } from '../store/schema.js';
+import { nowIso, type Db } from '../database/db.js';
+import type { RenditionRow as StoredRendition, RenditionsTable } from '../database/schema.js';
 
 /** A rendition as the media record reads it. */
 export type RenditionRow = Omit<StoredRendition, 'id' | 'created_at'>;

@@ -13,20 +13,20 @@ import type { Logger } from 'pino';
 import exifr from 'exifr';
 import sharp from 'sharp';
 import type { JobHandler } from '../jobs/handlers.js';
-import type { JobRow } from '../store/schema.js';
-import type { Unit } from '../store/unit-of-work.js';
-import type { StorageBackend } from '../storage/backend.js';
+import type { JobRow } from '../database/schema.js';
+import type { Unit } from '../database/unit-of-work.js';
+import type { StorageBackend } from '../file-storage/backend.js';
 import type { WatermarkFiles } from '../artists/watermark-files.js';
-import type { DeletionsRepository } from '../storage/deletions-repository.js';
-import type { FileDeletions } from '../storage/file-deletions.js';
-import { readFileHead } from '../storage/file-head.js';
-import { PRIVATE_FILE_MODE } from '../storage/private-files.js';
+import type { DeletionsRepository } from '../file-storage/deletions-repository.js';
+import type { FileDeletions } from '../file-storage/file-deletions.js';
+import { readFileHead } from '../file-storage/file-head.js';
+import { PRIVATE_FILE_MODE } from '../core/private-files.js';
 import { decoderFormatsFor, SNIFF_BYTES } from '../uploads/sniff.js';
 import { demuxerFor, FFMPEG_LIMITS, runFfmpeg, type FfmpegBinary } from './ffmpeg.js';
 import { FormatMismatch, LadderTimedOut, makeLadder, TooManyPixels, WatermarkFailed, type LadderOptions, type RenditionFile, type WatermarkSpec } from './ladder.js';
 import type { NewRendition, RenditionRow, RenditionSource, RenditionsRepository } from './repository.js';
 import type { RenditionsPayload } from './job.js';
-import type { FileUrls } from '../storage/file-urls.js';
+import type { FileUrls } from '../file-storage/file-urls.js';
 
 export { RENDITIONS_JOB_KIND } from './job.js';
 

@@ -6,7 +6,7 @@
 // list) applies to all its sub-galleries.
 import { MemoryCache } from '../ops/cache.js';
 import { passOpens, type VisitorPass } from './pass.js';
-import type { FileUrls } from '../storage/file-urls.js';
+import type { FileUrls } from '../file-storage/file-urls.js';
 import type { AclRule, LoadedChains, SiteGallery, SiteRepository, StoredFileInfo } from './repository.js';
 
 export type { AclRule } from './repository.js';

@@ -2,7 +2,7 @@
 // A website is seen at `${PUBLIC_URL}/sites/<urlname>` or, when it has one,
 // at its own host name; a visitor keeps to the address they came by (cookies
 // are per host and path).
-import { isUuid } from '../access/uuid.js';
+import { isUuid } from '../core/uuid.js';
 import { homeUrl } from '../websites/home-url.js';
 import type { SiteWebsite } from './repository.js';
 

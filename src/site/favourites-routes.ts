@@ -10,7 +10,7 @@
 // gets JSON instead of a page or a redirect. Every page here is the visitor's
 // own: never cached (`personal`), never in the micro-cache.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../core/errors.js';
 import type { Client } from '../lightboxes/service.js';
 import { backUnder, cookiePath, type SiteAddress } from './address.js';
 import type { WebsiteDeps, WebsiteKit } from './kit.js';

@@ -9,10 +9,10 @@
 import { readFile } from 'node:fs/promises';
 import type { ActivityService } from '../activity/service.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { StorageBackend } from '../storage/backend.js';
+import type { StorageBackend } from '../file-storage/backend.js';
 import type { VisitorAccess } from './access.js';
 import type { VisitorBudget } from './budget.js';
-import { FILE_KEY, type FileUrls } from '../storage/file-urls.js';
+import { FILE_KEY, type FileUrls } from '../file-storage/file-urls.js';
 
 export interface FileRouteDeps {
   /** Who may have which file: the website's one decision (access.ts). */

@@ -9,8 +9,8 @@
 //   /_site/<name>      the stylesheet and the script, immutable
 //   /_tls/ask          Caddy's on-demand TLS check of a host name
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { ApiError } from '../http/errors.js';
-import { imageSources } from '../storage/image-sources.js';
+import { ApiError } from '../core/errors.js';
+import { imageSources } from '../file-storage/image-sources.js';
 import { closeAfterReply } from '../http/linger.js';
 import { homeUrl } from '../websites/home-url.js';
 import { fromOwnOrigin, hostAddress, pathAddress, URLNAME, type SiteAddress } from './address.js';

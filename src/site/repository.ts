@@ -3,10 +3,10 @@
 // (live, renditions not failed, published to the gallery), their renditions
 // and keywords, and what the sitemap lists. Reads only.
 import { sql } from 'kysely';
-import type { Db } from '../store/db.js';
-import { prepared, preparedAll } from '../store/prepared.js';
+import type { Db } from '../database/db.js';
+import { prepared, preparedAll } from '../database/prepared.js';
 import type { OrderableMedia } from '../galleries/content-order.js';
-import type { GalleryRow, MediaRow, RenditionRow, WebsiteRow } from '../store/schema.js';
+import type { GalleryRow, MediaRow, RenditionRow, WebsiteRow } from '../database/schema.js';
 
 /** One entry of a gallery's access list, as the access decision (access.ts) reads it. */
 export interface AclRule {
@@ -154,7 +154,7 @@ function websites(db: Db) {
     .select(WEBSITE_COLUMNS);
 }
 
-// Compiled once (src/store/prepared.ts): every page request starts with one of these.
+// Compiled once (src/database/prepared.ts): every page request starts with one of these.
 const websiteByUrlname = prepared((db: Db, urlname: string) => websites(db).where('w.urlname', '=', urlname));
 const websitesByHost = preparedAll((db: Db, hosts: readonly string[]) => websites(db).where(sql<string>`lower(w.hostname)`, 'in', hosts).orderBy('w.id'));
 

@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { h, type VNode } from 'preact';
 import { renderToString } from 'preact-render-to-string';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../core/errors.js';
 import { MemoryCache } from '../ops/cache.js';
 import { closeAfterReply } from '../http/linger.js';
 import { SLUG } from '../websites/brand.js';

@@ -1,11 +1,11 @@
 // What a visitor sees of a website: the gallery and media pages as typed
 // views, after the access decision (src/site/access.ts) over the chain of
 // galleries from the root. No HTML here (pages/*.tsx) and no HTTP (routes.ts).
-import { isUuid } from '../access/uuid.js';
+import { isUuid } from '../core/uuid.js';
 import { BrandExtrasLoader, brandOf, type SiteBrand } from './brand.js';
 import { renderMarkdown } from './markdown.js';
 import { verifyPassword } from '../users/passwords.js';
-import type { FileUrls } from '../storage/file-urls.js';
+import type { FileUrls } from '../file-storage/file-urls.js';
 import { FIELD_BITS } from '../media/file-fields.js';
 import { homeUrl } from '../websites/home-url.js';
 import { hostPart, isOwnHost, ownHosts } from '../websites/hostnames.js';

@@ -3,7 +3,7 @@
 // website is addressed: `/sites/<urlname>/…` and, on its own host name, `/…`.
 // Inside the website's plugin (plugin.ts: headers, error page, addresses, budget).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../core/errors.js';
 import { backGalleryPath, backUnder, cookiePath, pathAndQuery, type SiteAddress } from './address.js';
 import { checkMailPage, messagePage, signInFormPage } from './pages/signin.js';
 import { passCookie, readPass } from './pass-cookie.js';

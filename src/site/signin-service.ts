@@ -3,9 +3,9 @@
 // (their pass then carries it; gate.ts compares it with the access lists).
 import { createHash, randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import { isUuid } from '../access/uuid.js';
+import { isUuid } from '../core/uuid.js';
 import type { Config } from '../config.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../core/errors.js';
 import { MemoryCache } from '../ops/cache.js';
 import { backUnder, canonicalAddress, type SiteAddress } from './address.js';
 import { galleryHref } from './service.js';

@@ -6,7 +6,7 @@
 // flight is counted by each process.
 import { createHash } from 'node:crypto';
 import type { RateLimitConfig } from '../config.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../core/errors.js';
 import type { Limiter, LimiterFactory } from '../http/limiter-store.js';
 import { RateLimit } from '../http/rate-limit.js';
 

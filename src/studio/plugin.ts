@@ -6,7 +6,7 @@
 // every screen shares (hooks, error page, assets, thumbnails); each area's screens are a
 // module of routes/ registered below, on the helpers of kit.ts.
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../core/errors.js';
 import { closeAfterReply } from '../http/linger.js';
 import { TUS_PATH } from '../uploads/tus-endpoint.js';
 import { encodedAsset, STUDIO_ASSETS, STUDIO_ICON } from './assets.js';

@@ -1,8 +1,8 @@
 // Step 3's look at the bytes: the real type (refused with stop-with-error when
 // it is nothing the service accepts) and the facts read from an image.
-import { readFileHead } from '../storage/file-head.js';
-import { ApiError } from '../http/errors.js';
-import type { StorageBackend } from '../storage/backend.js';
+import { readFileHead } from '../file-storage/file-head.js';
+import { ApiError } from '../core/errors.js';
+import type { StorageBackend } from '../file-storage/backend.js';
 import { readMediaFacts, type MediaFacts } from './media-facts.js';
 import { SNIFF_BYTES, sniffType, type SniffedType } from './sniff.js';
 

@@ -6,8 +6,8 @@
 //             for clients that announce the `raw` capability
 // The first location not listed in failed_locations wins. See docs/uploads.md.
 import type { Config } from '../config.js';
-import type { StorageBackend, UploadSpec, UploadTarget } from '../storage/backend.js';
-import { signPolicy } from '../storage/policy.js';
+import type { StorageBackend, UploadSpec, UploadTarget } from '../file-storage/backend.js';
+import { signPolicy } from '../file-storage/policy.js';
 
 export type UploadLocation = 's3' | 'local' | 'local-raw';
 

@@ -5,7 +5,7 @@
 // idle one expires after an hour) and of its open resumable uploads (resumable_uploads_owner: at
 // most 24), and the operator's quota for it.
 import { sql } from 'kysely';
-import type { Db } from '../store/db.js';
+import type { Db } from '../database/db.js';
 
 export interface QuotaUsage {
   /** Stored originals plus open uploads' declared sizes, in bytes. */

@@ -4,7 +4,7 @@
 // step 1 of a three-step upload, a direct upload once its file arrived, a resumable upload's
 // creation. A refusal is 422 quota_exceeded with stop-with-error (client-compat: "quota").
 import type { Config } from '../config.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../core/errors.js';
 import type { QuotaRepository } from './quota-repository.js';
 
 export interface QuotaState {

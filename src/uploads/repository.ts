@@ -3,9 +3,9 @@
 // row exists: the upload target looks it up before reading a byte. Methods
 // taking `tx` run in a transaction of their caller (the media repository's,
 // when a media goes live or is deleted).
-import type { DeletionsRepository } from '../storage/deletions-repository.js';
-import type { Db } from '../store/db.js';
-import type { PendingUploadRow } from '../store/schema.js';
+import type { DeletionsRepository } from '../file-storage/deletions-repository.js';
+import type { Db } from '../database/db.js';
+import type { PendingUploadRow } from '../database/schema.js';
 
 export type NewPendingUpload = Omit<PendingUploadRow, 'id'>;
 

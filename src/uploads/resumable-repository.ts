@@ -2,8 +2,8 @@
 // creation until a while after their end. Its state is what makes an upload's end happen once:
 // `claim` moves one row from receiving to processing, and only the caller it answered true
 // goes on; the others read the outcome it stored (`settle`).
-import type { Db } from '../store/db.js';
-import type { ResumableUploadRow } from '../store/schema.js';
+import type { Db } from '../database/db.js';
+import type { ResumableUploadRow } from '../database/schema.js';
 
 export type NewResumableUpload = Omit<ResumableUploadRow, 'state' | 'media_uuid' | 'reason' | 'claimed_at'>;
 export type FinalState = 'done' | 'duplicate' | 'refused';

@@ -6,10 +6,10 @@
 // when the user's library holds the same file (probe.ts).
 import type { Logger } from 'pino';
 import type { Access } from '../access/access.js';
-import { ApiError, notFound } from '../http/errors.js';
+import { ApiError, notFound } from '../core/errors.js';
 import type { MediaService } from '../media/service.js';
-import { nowIso } from '../store/db.js';
-import type { ResumableUploadRow, UserRow } from '../store/schema.js';
+import { nowIso } from '../database/db.js';
+import type { ResumableUploadRow, UserRow } from '../database/schema.js';
 import { sanitizeFileName } from './file-names.js';
 import type { QuotaState, StorageQuota } from './quota.js';
 import type { ResumableUploadsRepository } from './resumable-repository.js';

@@ -21,12 +21,12 @@ import { join } from 'node:path';
 import { FileConfigstore, FileStore } from '@tus/file-store';
 import { Server, type Locker } from '@tus/server';
 import type { Logger } from 'pino';
-import { ApiError } from '../http/errors.js';
-import type { StorageBackend } from '../storage/backend.js';
-import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../storage/private-files.js';
-import type { S3Storage } from '../storage/s3.js';
-import { ScavengePacer } from '../storage/young-gc.js';
-import type { UserRow } from '../store/schema.js';
+import { ApiError } from '../core/errors.js';
+import type { StorageBackend } from '../file-storage/backend.js';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../core/private-files.js';
+import type { S3Storage } from '../file-storage/s3.js';
+import { ScavengePacer } from '../file-storage/young-gc.js';
+import type { UserRow } from '../database/schema.js';
 import { contentProbe, wholeDigest } from './probe.js';
 import { ResumableUploadsService, UPLOAD_ID } from './resumable-service.js';
 import type { Datastore, TusFiles } from './tus-files.js';
@@ -42,7 +42,7 @@ const WRITE_BUFFER_BYTES = 1024 * 1024;
 /**
  * A tus file store whose files are private (0600) like every other stored file (the folder is
  * made 0700 by the caller), and whose bodies are written as the API's uploads are
- * (src/storage/temp-file.ts): a deep write buffer, and a young-generation scavenge every few MiB.
+ * (src/file-storage/temp-file.ts): a deep write buffer, and a young-generation scavenge every few MiB.
  */
 class PrivateFileStore extends FileStore {
   override async write(readable: Parameters<FileStore['write']>[0], id: string, offset: number): Promise<number> {

@@ -6,7 +6,7 @@
 // goes on where the first one stopped. The finished object is handed to the pipeline as an
 // object already in the store (UploadsService.takeStored → the step-3 path of the API's
 // direct-to-S3 uploads: sniffed and read where it lies, copied to an `originals/` key, removed).
-// Loaded only with S3 storage, like the AWS SDK it needs (src/storage/factory.ts).
+// Loaded only with S3 storage, like the AWS SDK it needs (src/file-storage/factory.ts).
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
@@ -14,9 +14,9 @@ import { join } from 'node:path';
 import stream from 'node:stream';
 import { S3Store, type MetadataValue } from '@tus/s3-store';
 import { StreamSplitter, type KvStore } from '@tus/server';
-import { ensurePrivateDir } from '../storage/private-files.js';
-import { RESUMABLE_PREFIX } from '../storage/object-keys.js';
-import type { S3Storage } from '../storage/s3.js';
+import { ensurePrivateDir } from '../core/private-files.js';
+import { RESUMABLE_PREFIX } from '../file-storage/object-keys.js';
+import type { S3Storage } from '../file-storage/s3.js';
 import { contentProbe, wholeDigest, type RangeReader } from './probe.js';
 import type { TusFiles } from './tus-files.js';
 

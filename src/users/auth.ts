@@ -4,9 +4,9 @@
 // server.ts takes the rate budget in between: `claim` only reads, `identify`
 // checks passwords and writes. The server's hook (src/http/server.ts) calls it
 // through the Authentication interface of src/http/identity.ts; src/app.ts builds it.
-import { ApiError, invalid } from '../http/errors.js';
+import { ApiError, invalid } from '../core/errors.js';
 import type { Authentication, Identity, RateSubject } from '../http/identity.js';
-import type { UserRow } from '../store/schema.js';
+import type { UserRow } from '../database/schema.js';
 import type { Attempt, DeviceProof, LoginThrottle } from './login-throttle.js';
 import { burnPasswordCheck, verifyPassword } from './passwords.js';
 import { readSessionCookie, sessionCookie, type SessionLookup, SessionStore } from './sessions.js';

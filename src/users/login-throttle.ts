@@ -7,9 +7,9 @@
 // that never signed in to the account: so strangers spending the account's budget lock out no
 // one but other strangers (docs/security.md "Photographers' accounts").
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../core/errors.js';
 import { createEach, type Limiter, type LimiterFactory, type Taken } from '../http/limiter-store.js';
-import type { UserRow } from '../store/schema.js';
+import type { UserRow } from '../database/schema.js';
 
 /** Failed logins per quarter of an hour: of an account, of an account from one address (or device), of an address. */
 export const LOGIN_LIMITS = {

@@ -1,12 +1,12 @@
 // SQL of accounts and their sessions. The session lookup is the read every
 // authenticated request makes: compiled once, and synchronous on SQLite
-// (src/store/prepared.ts).
+// (src/database/prepared.ts).
 import { randomUUID } from 'node:crypto';
 import type { Compilable } from 'kysely';
-import type { Db } from '../store/db.js';
-import { nowIso, type Sometimes } from '../store/db.js';
-import { prepared } from '../store/prepared.js';
-import type { SessionRow, UserRow } from '../store/schema.js';
+import type { Db } from '../database/db.js';
+import { nowIso, type Sometimes } from '../database/db.js';
+import { prepared } from '../database/prepared.js';
+import type { SessionRow, UserRow } from '../database/schema.js';
 import type { SessionUserRow } from './sessions.js';
 
 export interface NewUserRow {

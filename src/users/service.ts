@@ -1,10 +1,10 @@
 // Accounts: creating one (with the default media library every user has) and
 // finding one by its e-mail address. Sessions are sessions.ts's, logging in auth.ts's.
 import { createHash, randomBytes } from 'node:crypto';
-import { conflict, invalid, notFound } from '../http/errors.js';
+import { conflict, invalid, notFound } from '../core/errors.js';
 import { hashPassword } from './passwords.js';
 import { isValidBase32Secret, matchTotpStep } from './totp.js';
-import type { UserRow } from '../store/schema.js';
+import type { UserRow } from '../database/schema.js';
 import type { AccountRow, UsersRepository } from './repository.js';
 
 export interface NewUser {

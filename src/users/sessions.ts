@@ -3,8 +3,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { stringifySetCookie } from 'cookie';
 import { MemoryCache } from '../ops/cache.js';
-import type { Sometimes } from '../store/db.js';
-import type { SessionRow, UserRow } from '../store/schema.js';
+import type { Sometimes } from '../database/db.js';
+import type { SessionRow, UserRow } from '../database/schema.js';
 
 /** A session's user, with the session's expiry. */
 export type SessionUserRow = UserRow & { expires_at: string; last_seen_at: string };

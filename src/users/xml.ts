@@ -1,6 +1,6 @@
 // Reply shapes of the session endpoints (spec 4.1).
 import type { XmlObject } from '../http/xml.js';
-import type { UserRow } from '../store/schema.js';
+import type { UserRow } from '../database/schema.js';
 
 export function whoamiXml(user: UserRow): XmlObject {
   return {

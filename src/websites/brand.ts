@@ -4,7 +4,7 @@
 // and the 422 naming a wrong value, before anything is read or written. What
 // the values mean to a visitor (the theme's fonts, the accent's contrast) is
 // the website's (src/site/theme.ts).
-import { invalid } from '../http/errors.js';
+import { invalid } from '../core/errors.js';
 import { input, type Input } from '../http/input.js';
 import type { Params } from '../http/params.js';
 import { isValidHostname } from './input.js';

@@ -1,7 +1,7 @@
 // What a display style chooses (docs/display-styles.md): its name and layout, and the
 // extension's crop, spacing and captions. Declared once, read by the admin command
 // (`display-style set`) and the studio alike: the same whitelist, the same 422s.
-import { invalid } from '../http/errors.js';
+import { invalid } from '../core/errors.js';
 import { input, type Input } from '../http/input.js';
 import type { Params } from '../http/params.js';
 

@@ -1,9 +1,9 @@
 // SQL of websites, their members (website sharing) and their display styles.
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Db } from '../store/db.js';
-import { nowIso } from '../store/db.js';
-import type { DisplayStyleRow, WebsitePageRow, WebsiteRow } from '../store/schema.js';
+import type { Db } from '../database/db.js';
+import { nowIso } from '../database/db.js';
+import type { DisplayStyleRow, WebsitePageRow, WebsiteRow } from '../database/schema.js';
 
 /** A website as the list shows it, with its root gallery. */
 export type WebsiteListRow = Pick<WebsiteRow, 'uuid' | 'urlname' | 'title' | 'hostname' | 'created_at' | 'updated_at'> & { root_uuid: string | null };

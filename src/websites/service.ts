@@ -2,8 +2,8 @@
 // display styles, operations.md), sharing one with another user, and its
 // display styles (spec 4.2, 4.4).
 import type { Access } from '../access/access.js';
-import { conflict, invalid, missing, notFound } from '../http/errors.js';
-import type { DisplayStyleRow, UserRow, WebsitePageRow, WebsiteRow } from '../store/schema.js';
+import { conflict, invalid, missing, notFound } from '../core/errors.js';
+import type { DisplayStyleRow, UserRow, WebsitePageRow, WebsiteRow } from '../database/schema.js';
 import type { DisplayStyleInput } from './display-style-input.js';
 import { MAX_PAGES, SLUG, type BrandInput, type PageInput } from './brand.js';
 import type { BrandColumns, DisplayStyleListRow, WebsiteListRow, WebsitesRepository } from './repository.js';

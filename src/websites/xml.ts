@@ -2,7 +2,7 @@
 import { challengeName } from './hostnames.js';
 import { xmlArray, type XmlObject } from '../http/xml.js';
 import { homeUrl } from './home-url.js';
-import type { WebsitePageRow } from '../store/schema.js';
+import type { WebsitePageRow } from '../database/schema.js';
 import type { DisplayStyleListRow, WebsiteListRow } from './repository.js';
 import type { WebsiteDetails } from './service.js';
 import { socialLinksOf } from './social-links.js';

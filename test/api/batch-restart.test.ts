@@ -10,8 +10,8 @@ import { MediaPortfolioClient } from '../../src/client/index.js';
 import { int, text } from '../../src/client/xml.js';
 import { loadConfig } from '../../src/config.js';
 import { buildApp as createService, type App as Service } from '../../src/app.js';
-import type { Db } from '../../src/store/db.js';
-import { nowIso, openStore } from '../../src/store/db.js';
+import type { Db } from '../../src/database/db.js';
+import { nowIso, openStore } from '../../src/database/db.js';
 import { createPgDatabase, eachDatabase, type TestUser } from '../support/service.js';
 import { insertMedias, waitForJob } from '../support/media.js';
 

@@ -5,7 +5,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nowIso, openStore, type Db, type Store } from '../../src/store/db.js';
+import { nowIso, openStore, type Db, type Store } from '../../src/database/db.js';
 import { buildIfStale, childEnv, runBuilt, type RunResult } from '../support/processes.js';
 import { createPgDatabase, eachDatabase } from '../support/service.js';
 

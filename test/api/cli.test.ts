@@ -13,7 +13,7 @@ import { MediaPortfolioClient } from '../../src/client/index.js';
 import { all, text } from '../../src/client/xml.js';
 import { loadConfig } from '../../src/config.js';
 import { buildApp as createService, type App as Service } from '../../src/app.js';
-import { openStore, type Db, type Store } from '../../src/store/db.js';
+import { openStore, type Db, type Store } from '../../src/database/db.js';
 import { randomTotpSecret, totpCode } from '../../src/users/totp.js';
 import { BUILT, buildIfStale, childEnv, freePort, REPO_ROOT, runBuilt, signedFetch, type RunResult } from '../support/processes.js';
 import { basicAuth, createPgDatabase, eachDatabase, type DbKind } from '../support/service.js';

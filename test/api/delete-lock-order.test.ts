@@ -14,8 +14,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Transaction } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nowIso } from '../../src/store/db.js';
-import type { Database } from '../../src/store/schema.js';
+import { nowIso } from '../../src/database/db.js';
+import type { Database } from '../../src/database/schema.js';
 import { PG_URL, type TestUser } from '../support/service.js';
 import { createCollection, createGallery, insertMedias, mediaId, startMediaWorld, type MediaWorld } from '../support/media.js';
 

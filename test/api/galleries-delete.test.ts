@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { all, int, text } from '../../src/client/xml.js';
 import { insertChildren } from '../support/gallery-seed.js';
-import { nowIso } from '../../src/store/db.js';
+import { nowIso } from '../../src/database/db.js';
 import { eachDatabase } from '../support/service.js';
 import { alsoPublish, create, details, failure, publishMedias, startWorld, type GalleryWorld } from './galleries-fixtures.js';
 

@@ -5,8 +5,8 @@ import { randomUUID } from 'node:crypto';
 import type { ApiResponse } from '../../src/client/index.js';
 import { text } from '../../src/client/xml.js';
 import { insertChildren } from '../support/gallery-seed.js';
-import type { Db } from '../../src/store/db.js';
-import { nowIso } from '../../src/store/db.js';
+import type { Db } from '../../src/database/db.js';
+import { nowIso } from '../../src/database/db.js';
 import type { TestUser } from '../support/service.js';
 import { failure, startWorld, type World } from '../support/world.js';
 

@@ -7,10 +7,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { all, int, text } from '../../src/client/xml.js';
-import { ApiError } from '../../src/http/errors.js';
+import { ApiError } from '../../src/core/errors.js';
 import { insertChildren, nextListPos } from '../support/gallery-seed.js';
 import { MAX_GALLERIES_PER_WEBSITE } from '../../src/galleries/limits.js';
-import { nowIso } from '../../src/store/db.js';
+import { nowIso } from '../../src/database/db.js';
 import { eachDatabase } from '../support/service.js';
 import { worldOn } from '../support/world.js';
 import { create, details, failure, startWorld, type GalleryWorld } from './galleries-fixtures.js';

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { all, bool, int, text } from '../../src/client/xml.js';
-import { nowIso } from '../../src/store/db.js';
+import { nowIso } from '../../src/database/db.js';
 import { eachDatabase } from '../support/service.js';
 import { failure, startWorld, type GalleryWorld } from './galleries-fixtures.js';
 

@@ -3,7 +3,7 @@
 // creates from several publishing threads.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { all, text } from '../../src/client/xml.js';
-import { openStore } from '../../src/store/db.js';
+import { openStore } from '../../src/database/db.js';
 import { eachDatabase } from '../support/service.js';
 import { replyOf } from '../support/xml.js';
 import { create, details, publishMedias, startWorld, type GalleryWorld } from './galleries-fixtures.js';
@@ -52,7 +52,7 @@ eachDatabase((kind) => {
   });
 
   it('serves reads and writes of one gallery interleaved on many connections: every write lands, and the reads after its reply see it', async () => {
-    // On SQLite the reads of one event-loop turn share a read transaction (src/store/read-turn.ts):
+    // On SQLite the reads of one event-loop turn share a read transaction (src/database/read-turn.ts):
     // a write arriving in the same turn as reads must still run, in its own transaction, and be seen.
     const g = await create(w, 'Busy reads');
     for (let round = 0; round < 10; round++) {
@@ -64,7 +64,7 @@ eachDatabase((kind) => {
   });
 
   it('a gallery read again after another process changed it (the admin command line, a second node) shows the change', async () => {
-    // On SQLite the reads of one event-loop turn share a read transaction (src/store/read-turn.ts): a commit
+    // On SQLite the reads of one event-loop turn share a read transaction (src/database/read-turn.ts): a commit
     // by another connection must be seen by the next request's read, its counts included.
     const g = await create(w, 'Seen elsewhere');
     const [m] = await publishMedias(w.svc.db, w.user, g, ['elsewhere.jpg']);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { computeSignature, rfc2822 } from '../../src/http/signing.js';
 import { buildCore } from '../../src/app.js';
-import { openStore } from '../../src/store/db.js';
+import { openStore } from '../../src/database/db.js';
 import { connectionRefused, freePort, signedFetch, spawnService, waitForPing, type AppKeys, type ServiceProcess } from '../support/processes.js';
 import { basicAuth, createPgDatabase, eachDatabase } from '../support/service.js';
 

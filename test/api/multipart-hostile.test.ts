@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { text } from '../../src/client/xml.js';
 import { FORM_LIMIT_BYTES } from '../../src/http/router.js';
-import { migrate, nowIso, openStore } from '../../src/store/db.js';
+import { migrate, nowIso, openStore } from '../../src/database/db.js';
 import { signedFetch, spawnService, waitForPing } from '../support/processes.js';
 import { createPgDatabase, eachDatabase, type DbKind, type TestApp, type TestService } from '../support/service.js';
 import { signedInWorld } from '../support/world.js';

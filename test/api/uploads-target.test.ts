@@ -5,8 +5,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { newIncomingKey } from '../../src/storage/object-keys.js';
-import { signPolicy, type UploadPolicy } from '../../src/storage/policy.js';
+import { newIncomingKey } from '../../src/file-storage/object-keys.js';
+import { signPolicy, type UploadPolicy } from '../../src/file-storage/policy.js';
 import { eachDatabase, TestService } from '../support/service.js';
 import { errorOf, jpegWithExif, postUpload, putRaw, sendChunked, sendThenAbort } from './uploads-support.js';
 

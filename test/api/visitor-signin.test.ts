@@ -6,7 +6,7 @@ import { request } from 'node:http';
 import { pino, type Logger } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLimiterFactory } from '../../src/http/limiter-store.js';
-import type { UserRow } from '../../src/store/schema.js';
+import type { UserRow } from '../../src/database/schema.js';
 import { PassCodec } from '../../src/site/pass.js';
 import { LINK_LIMITS, PasswordThrottle, PASSWORD_LIMITS } from '../../src/site/throttle.js';
 import { childEnv, freePort, runNode, type RunResult } from '../support/processes.js';

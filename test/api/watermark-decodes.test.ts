@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { all, text } from '../../src/client/xml.js';
-import { nowIso } from '../../src/store/db.js';
+import { nowIso } from '../../src/database/db.js';
 import { TestService } from '../support/service.js';
 import { worldOn, type MediaWorld } from '../support/media.js';
 

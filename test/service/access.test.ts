@@ -6,8 +6,8 @@
 // galleries-wire.test.ts, media-records.test.ts.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/http/errors.js';
-import { nowIso } from '../../src/store/db.js';
+import { ApiError } from '../../src/core/errors.js';
+import { nowIso } from '../../src/database/db.js';
 import { withCore } from '../support/core.js';
 
 /** What a call was refused with: code, status and message, as the XML reply would carry them. */

@@ -7,7 +7,7 @@ import { readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/http/errors.js';
+import { ApiError } from '../../src/core/errors.js';
 import { withCore } from '../support/core.js';
 
 async function refusal(p: Promise<unknown>): Promise<{ code: string; status: number; message: string }> {

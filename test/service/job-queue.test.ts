@@ -11,7 +11,7 @@ import type { JobHandler } from '../../src/jobs/handlers.js';
 import type { Lane } from '../../src/jobs/lanes.js';
 import { JobsRepository } from '../../src/jobs/repository.js';
 import { JobWorker } from '../../src/jobs/worker.js';
-import type { JobRow } from '../../src/store/schema.js';
+import type { JobRow } from '../../src/database/schema.js';
 import { withCore } from '../support/core.js';
 
 const silent = pino({ level: 'silent' });

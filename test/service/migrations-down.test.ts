@@ -1,7 +1,7 @@
 // The migrations that keep triggers (010 page stamps, 019 rule stamps), and 022 (host names'
 // proof, an expression index), go down
 // in each database's own syntax and up again: each is told its dialect going
-// down too (src/store/migrations/index.ts). Until then a down() ran the
+// down too (src/database/migrations/index.ts). Until then a down() ran the
 // PostgreSQL branch on SQLite (a syntax error) and left PostgreSQL's trigger
 // functions behind, so going up again failed. On SQLite, and on PostgreSQL
 // when TEST_DATABASE_URL is set.
@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { Migrator, sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/app.js';
-import { migrationsFor } from '../../src/store/migrations/index.js';
+import { migrationsFor } from '../../src/database/migrations/index.js';
 import { withCore } from '../support/core.js';
 
 const PG = process.env.TEST_DATABASE_URL;

@@ -4,7 +4,7 @@
 // On SQLite, and on PostgreSQL when TEST_DATABASE_URL is set.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/http/errors.js';
+import { ApiError } from '../../src/core/errors.js';
 import { withCore } from '../support/core.js';
 
 const PG = process.env.TEST_DATABASE_URL;

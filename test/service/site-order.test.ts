@@ -13,7 +13,7 @@ import { sortByContentOrder, type OrderableMedia } from '../../src/galleries/con
 import { CONTENT_ORDERS, DIRECTIONS } from '../../src/galleries/input.js';
 import { VisitorAccess } from '../../src/site/access.js';
 import type { SiteAddress } from '../../src/site/address.js';
-import { FileUrls } from '../../src/storage/file-urls.js';
+import { FileUrls } from '../../src/file-storage/file-urls.js';
 import { SiteRepository } from '../../src/site/repository.js';
 import { sitemapXml } from '../../src/site/routes.js';
 import { MEDIAS_PER_PAGE, SiteService, type GalleryView, type MediaView } from '../../src/site/service.js';

@@ -10,9 +10,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_RULES, rulesInput } from '../../src/groups/rules.js';
 import { rulesCondition } from '../../src/groups/smart-repository.js';
 import { parseStoredRules, type SmartRules } from '../../src/groups/smart-rules.js';
-import { ApiError } from '../../src/http/errors.js';
+import { ApiError } from '../../src/core/errors.js';
 import { Params } from '../../src/http/params.js';
-import { nowIso } from '../../src/store/db.js';
+import { nowIso } from '../../src/database/db.js';
 import { withCore } from '../support/core.js';
 
 type Rule = [field: string, operator: string, value?: string];

@@ -58,7 +58,7 @@ eachDatabase((kind) => {
         home = `/sites/${w.urlname}`;
         if (s3) {
           const client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-            // As the service's own client (src/storage/s3.ts): s3rver would store a streamed body's aws-chunked framing as its bytes.
+            // As the service's own client (src/file-storage/s3.ts): s3rver would store a streamed body's aws-chunked framing as its bytes.
             requestChecksumCalculation: 'WHEN_REQUIRED',
           });
           put = async (key, body, size) => {

@@ -20,7 +20,7 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { text } from '../../src/client/xml.js';
-import { FileUrls } from '../../src/storage/file-urls.js';
+import { FileUrls } from '../../src/file-storage/file-urls.js';
 import { exchange, plainWire } from '../support/fuzz.js';
 import { visitorProblems, visitorRequestArb, visitorWire, type VisitorFacts, type VisitorRequest, type VisitorResolver, type VRef } from '../support/fuzz-visitor.js';
 import { eachDatabase, TestService } from '../support/service.js';

@@ -14,7 +14,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { all, find, text } from '../../src/client/xml.js';
-import { FileUrls } from '../../src/storage/file-urls.js';
+import { FileUrls } from '../../src/file-storage/file-urls.js';
 import { eachDatabase, TestService, type DbKind } from '../support/service.js';
 import { linkIn, startSmtp, type TestSmtp } from '../support/smtp.js';
 import { worldOn, type World } from '../support/world.js';

@@ -5,8 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { all, text } from '../../src/client/xml.js';
-import { FileUrls } from '../../src/storage/file-urls.js';
-import { nowIso } from '../../src/store/db.js';
+import { FileUrls } from '../../src/file-storage/file-urls.js';
+import { nowIso } from '../../src/database/db.js';
 import { create, galleryId, publishMedias } from '../api/galleries-fixtures.js';
 import { eachDatabase, TestService } from '../support/service.js';
 import { startWorld, type World } from '../support/world.js';

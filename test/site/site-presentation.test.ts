@@ -6,7 +6,7 @@
 // gallery shows (pages and /files); downloads named after the photo.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { all, text } from '../../src/client/xml.js';
-import { FileUrls } from '../../src/storage/file-urls.js';
+import { FileUrls } from '../../src/file-storage/file-urls.js';
 import { create, publishMedias } from '../api/galleries-fixtures.js';
 import { eachDatabase } from '../support/service.js';
 import { startWorld, type World } from '../support/world.js';

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nowIso } from '../../src/store/db.js';
+import { nowIso } from '../../src/database/db.js';
 import { create, publishMedias } from '../api/galleries-fixtures.js';
 import { eachDatabase } from '../support/service.js';
 import type { World } from '../support/world.js';

@@ -11,8 +11,8 @@ import { chromium, type Browser, type Page as BrowserPage } from 'playwright-cor
 import sharp from 'sharp';
 import { find, text } from '../../src/client/xml.js';
 import { postUpload, uploadParamsOf } from '../api/uploads-support.js';
-import { nowIso } from '../../src/store/db.js';
-import type { Database } from '../../src/store/schema.js';
+import { nowIso } from '../../src/database/db.js';
+import type { Database } from '../../src/database/schema.js';
 import type { TestService } from '../support/service.js';
 import type { DbKind } from '../support/service.js';
 import { startWorld, type World } from '../support/world.js';

@@ -4,7 +4,7 @@
 import { linkSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { nowIso } from '../../src/store/db.js';
+import { nowIso } from '../../src/database/db.js';
 import { insertMedias } from '../support/media.js';
 import type { World } from '../support/world.js';
 

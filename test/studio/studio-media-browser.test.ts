@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { all, find } from '../../src/client/xml.js';
-import { nowIso } from '../../src/store/db.js';
+import { nowIso } from '../../src/database/db.js';
 import { createGallery, getMedia, insertMedias, uuidsOf } from '../support/media.js';
 import type { World } from '../support/world.js';
 import { chromiumPresent, launchChromium, uploadPhoto, waitForRenditions, axe } from '../site/site-support.js';

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { find, text } from '../../src/client/xml.js';
-import { FileUrls } from '../../src/storage/file-urls.js';
+import { FileUrls } from '../../src/file-storage/file-urls.js';
 import { openMultipartUploads, startS3, wholeParts, type LocalS3 } from '../api/uploads-support.js';
 import { until } from '../support/crash.js';
 import { startSecondNode, type SecondNode } from '../support/processes.js';

@@ -15,7 +15,7 @@ import { GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { all, find, text, type XmlNode } from '../../src/client/xml.js';
-import { nowIso } from '../../src/store/db.js';
+import { nowIso } from '../../src/database/db.js';
 import { startS3, type LocalS3 } from '../api/uploads-support.js';
 import { childEnv, runBuilt, startSecondNode, type SecondNode } from '../support/processes.js';
 import { eachDatabase, REDIS_URL, TestService } from '../support/service.js';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { buildCore, type Core } from '../../src/app.js';
-import type { UserRow } from '../../src/store/schema.js';
+import type { UserRow } from '../../src/database/schema.js';
 import { freshPgDatabase } from './pg.js';
 
 export interface CoreWorld {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MediaPortfolioClient } from '../../src/client/index.js';
 import { buildCore } from '../../src/app.js';
-import type { Store } from '../../src/store/db.js';
+import type { Store } from '../../src/database/db.js';
 import { freePort, spawnService, waitForPing, type AppKeys, type ServiceProcess } from './processes.js';
 import { createPgDatabase, type DbKind, type TestUser } from './service.js';
 

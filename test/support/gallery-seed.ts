@@ -4,11 +4,11 @@
 // sub-galleries limit, the tree limits), without a request per gallery.
 import { randomUUID } from 'node:crypto';
 import { checkDepth, checkFullUrlPathLength, levelOf, MAX_GALLERIES_PER_WEBSITE } from '../../src/galleries/limits.js';
-import { invalid } from '../../src/http/errors.js';
+import { invalid } from '../../src/core/errors.js';
 import { MAX_SUBGALLERIES } from '../../src/galleries/service.js';
 import { baseUrlPath, childFullUrlPath, uniqueUrlPath } from '../../src/galleries/url-path.js';
-import type { Db } from '../../src/store/db.js';
-import type { GalleryRow } from '../../src/store/schema.js';
+import type { Db } from '../../src/database/db.js';
+import type { GalleryRow } from '../../src/database/schema.js';
 
 const ROWS_PER_INSERT = 200;
 

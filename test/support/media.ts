@@ -5,8 +5,8 @@ import { randomUUID } from 'node:crypto';
 import type { ApiResponse, MediaPortfolioClient } from '../../src/client/index.js';
 import type { Params } from '../../src/client/params.js';
 import { all, text } from '../../src/client/xml.js';
-import type { Db } from '../../src/store/db.js';
-import { nowIso } from '../../src/store/db.js';
+import type { Db } from '../../src/database/db.js';
+import { nowIso } from '../../src/database/db.js';
 import type { DbKind, TestUser } from './service.js';
 import { failure, startWorld, worldOn, type World } from './world.js';
 

@@ -1,6 +1,6 @@
 // The architecture rules (docs/architecture.md), checked on every `npm test`:
 // dependency-cruiser's rules (no import cycles, the HTTP layer imports no
-// feature, only repositories and src/store import the database libraries),
+// feature, only repositories and src/database import the database libraries),
 // and a scan for query building outside repositories, which an import rule
 // cannot see (a service handed a Db could still build SQL on it).
 import { spawnSync } from 'node:child_process';
@@ -24,7 +24,7 @@ const SQL_PATTERNS: Array<[string, RegExp]> = [
 /** Where SQL may be: files named *repository.ts and the store (connection, migrations, compile-once queries). */
 export function mayHoldSql(path: string): boolean {
   const rel = path.split(sep).join('/');
-  return /(^|\/)([a-z-]+-)?repository\.ts$/.test(rel) || rel.startsWith('src/store/');
+  return /(^|\/)([a-z-]+-)?repository\.ts$/.test(rel) || rel.startsWith('src/database/');
 }
 
 /** `file:line: pattern` for every query-building construct outside the allowed files. */
@@ -66,7 +66,7 @@ describe('architecture', () => {
     expect(run.status).toBe(0);
   }, 120_000);
 
-  it('builds SQL only in repositories and src/store', () => {
+  it('builds SQL only in repositories and src/database', () => {
     const files = sourceFiles(SRC);
     expect(files.length).toBeGreaterThan(100);
     expect(sqlOutsideRepositories(files)).toEqual([]);
@@ -85,7 +85,7 @@ describe('architecture', () => {
     expect(sqlOutsideRepositories([{ path: 'src/galleries/service.ts', text: planted }])).toHaveLength(7);
     expect(sqlOutsideRepositories([{ path: 'src/galleries/repository.ts', text: planted }])).toEqual([]);
     expect(sqlOutsideRepositories([{ path: 'src/galleries/membership-repository.ts', text: planted }])).toEqual([]);
-    expect(sqlOutsideRepositories([{ path: 'src/store/db.ts', text: planted }])).toEqual([]);
+    expect(sqlOutsideRepositories([{ path: 'src/database/db.ts', text: planted }])).toEqual([]);
     expect(sqlOutsideRepositories([{ path: 'src/galleries/not-a-repository-really.ts', text: planted }])).toHaveLength(7);
   });
 });

@@ -9,7 +9,7 @@ import { readAcl } from '../../src/galleries/acl.js';
 import { sortByContentOrder, type OrderableMedia } from '../../src/galleries/content-order.js';
 import { galleryInput } from '../../src/galleries/input.js';
 import { checkDepth, checkFullUrlPathLength, levelOf, MAX_FULL_URL_PATH_LENGTH, MAX_GALLERIES_PER_WEBSITE, MAX_GALLERY_DEPTH } from '../../src/galleries/limits.js';
-import { ApiError } from '../../src/http/errors.js';
+import { ApiError } from '../../src/core/errors.js';
 import { Params } from '../../src/http/params.js';
 
 const ROOT = '0b7c6e1e-1111-4222-8333-944455556666';

@@ -3,8 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { migrate, nowIso, openStore, type Db, type Store } from '../../src/store/db.js';
-import { prepared, preparedAll } from '../../src/store/prepared.js';
+import { migrate, nowIso, openStore, type Db, type Store } from '../../src/database/db.js';
+import { prepared, preparedAll } from '../../src/database/prepared.js';
 import { UsersRepository } from '../../src/users/repository.js';
 
 let store: Store;

@@ -1,5 +1,5 @@
 // The compile-once reads of one event-loop turn share one SQLite read
-// transaction (src/store/read-turn.ts): what they see, and that nothing
+// transaction (src/database/read-turn.ts): what they see, and that nothing
 // Kysely runs, and nothing after the turn, is held up by it. The other
 // connection stands for another process on the same database (the admin
 // command line).
@@ -7,10 +7,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type SQLite from 'better-sqlite3';
-import { SQLiteDatabase } from '../../src/store/sqlite-driver.js';
+import { SQLiteDatabase } from '../../src/database/sqlite-driver.js';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { migrate, nowIso, openStore, type Db, type Store } from '../../src/store/db.js';
-import { prepared } from '../../src/store/prepared.js';
+import { migrate, nowIso, openStore, type Db, type Store } from '../../src/database/db.js';
+import { prepared } from '../../src/database/prepared.js';
 
 let dir: string;
 let store: Store;

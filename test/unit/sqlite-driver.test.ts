@@ -5,7 +5,7 @@
 // instead of 4 on Node 26). Both drivers are pinned to versions that bundle
 // an older SQLite (package.json) until one of the two changes.
 import { expect, it } from 'vitest';
-import { SQLITE_DRIVER, SQLiteDatabase } from '../../src/store/sqlite-driver.js';
+import { SQLITE_DRIVER, SQLiteDatabase } from '../../src/database/sqlite-driver.js';
 
 it('loads the driver this Node can run: 12 on Node 20, 13 (Node-API) from Node 22', () => {
   const major = Number(process.versions.node.split('.')[0]);

@@ -1,7 +1,7 @@
 // The studio's forms go through the API's readers and services: their refusals are the API's 422s,
 // turned into a form's message by one function (src/studio/kit.ts fieldError), for every screen.
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/http/errors.js';
+import { ApiError } from '../../src/core/errors.js';
 import { fieldError, readable } from '../../src/studio/kit.js';
 
 describe("the studio's field errors", () => {

@@ -1,4 +1,4 @@
-// The unit of work (src/store/unit-of-work.ts) that the owner of a file's
+// The unit of work (src/database/unit-of-work.ts) that the owner of a file's
 // life (src/media/file-life.ts) and the job worker run on: what is written
 // in it commits together, and what it leaves for after the commit runs only
 // once the commit succeeded, never after a rollback. On a real database,
@@ -7,8 +7,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { migrate, nowIso, openStore, type Store } from '../../src/store/db.js';
-import { AfterCommitFailed, inUnit, unitOf } from '../../src/store/unit-of-work.js';
+import { migrate, nowIso, openStore, type Store } from '../../src/database/db.js';
+import { AfterCommitFailed, inUnit, unitOf } from '../../src/database/unit-of-work.js';
 import { createPgDatabase, eachDatabase } from '../support/service.js';
 
 eachDatabase((kind) => {

@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { sanitizeFileName } from '../../src/uploads/file-names.js';
 import { normalizeDeclaredType } from '../../src/uploads/sniff.js';
 import { chooseLocation } from '../../src/uploads/locations.js';
-import { parseS3Url } from '../../src/storage/factory.js';
-import { isSafeKey, newOriginalKey } from '../../src/storage/object-keys.js';
-import { signPolicy, verifyPolicy } from '../../src/storage/policy.js';
-import { SCAVENGE_EVERY_BYTES, ScavengePacer } from '../../src/storage/young-gc.js';
+import { parseS3Url } from '../../src/file-storage/factory.js';
+import { isSafeKey, newOriginalKey } from '../../src/file-storage/object-keys.js';
+import { signPolicy, verifyPolicy } from '../../src/file-storage/policy.js';
+import { SCAVENGE_EVERY_BYTES, ScavengePacer } from '../../src/file-storage/young-gc.js';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 
 const secret = Buffer.from('0123456789abcdef0123456789abcdef');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FileUrls } from '../../src/storage/file-urls.js';
+import { FileUrls } from '../../src/file-storage/file-urls.js';
 import { accessState, decide, isPublic, type GateGallery } from '../../src/site/access.js';
 import { PassCodec } from '../../src/site/pass.js';
 

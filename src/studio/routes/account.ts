@@ -3,7 +3,7 @@
 // turning it off with the password and a current code (other sessions end each time).
 import type { FastifyInstance } from 'fastify';
 import QRCode from 'qrcode';
-import { ApiError, invalid } from '../../http/errors.js';
+import { ApiError, invalid } from '../../core/errors.js';
 import { ALREADY_ON } from '../../users/service.js';
 import { randomTotpSecret } from '../../users/totp.js';
 import { SMALL_FORM_BYTES, type Signed, type StudioKit } from '../kit.js';

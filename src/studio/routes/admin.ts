@@ -6,8 +6,8 @@
 // AppsService, the queue through JobQueue. Also the invitation's own page (no session), where
 // the new photographer sets their password once.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isUuid } from '../../access/uuid.js';
-import { ApiError } from '../../http/errors.js';
+import { isUuid } from '../../core/uuid.js';
+import { ApiError } from '../../core/errors.js';
 import { INVITATION_DAYS } from '../../users/service.js';
 import { SMALL_FORM_BYTES, type Signed, type StudioKit } from '../kit.js';
 import { accountsPage, appsPage, jobQueuePage, welcomePage, type AccountItem, type AppItem } from '../pages/admin.js';

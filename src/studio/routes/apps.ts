@@ -2,7 +2,7 @@
 // secret their scripts and plugins sign requests with, made and revoked through AppsService;
 // the secret is in the answer to the creation and in no other.
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { ApiError } from '../../http/errors.js';
+import { ApiError } from '../../core/errors.js';
 import { MAX_APPS_PER_USER } from '../../apps/service.js';
 import { SMALL_FORM_BYTES, type Signed, type StudioKit } from '../kit.js';
 import { appsPage, type AppItem } from '../pages/admin.js';

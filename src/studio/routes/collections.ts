@@ -2,8 +2,8 @@
 // 404) with their rules (read by the API's own rules reader), and the user's lightboxes
 // (LightboxesService.list). Their medias are the grid's: /studio/media?group=… / ?lightbox=….
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isUuid } from '../../access/uuid.js';
-import { ApiError } from '../../http/errors.js';
+import { isUuid } from '../../core/uuid.js';
+import { ApiError } from '../../core/errors.js';
 import { Params } from '../../http/params.js';
 import { rulesInput } from '../../groups/rules.js';
 import { SMART } from '../../groups/service.js';

@@ -3,11 +3,11 @@
 // readers: a form's fields become the API's gallery[...] parameters, read by galleryInput /
 // readAcl, so a value the API refuses with a 422 is refused here with the same message.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { isUuid } from '../../access/uuid.js';
+import { isUuid } from '../../core/uuid.js';
 import { readAcl, DEFAULT_ACL_EMAIL } from '../../galleries/acl.js';
 import { galleryInput } from '../../galleries/input.js';
 import type { GalleryDetails, GalleryRecord } from '../../galleries/service.js';
-import { ApiError } from '../../http/errors.js';
+import { ApiError } from '../../core/errors.js';
 import { Params } from '../../http/params.js';
 import { homeUrl } from '../../websites/home-url.js';
 import { fieldError, SMALL_FORM_BYTES, type Signed, type StudioKit } from '../kit.js';

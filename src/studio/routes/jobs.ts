@@ -2,7 +2,7 @@
 // and as JSON for its script to follow the queue.
 import type { FastifyInstance } from 'fastify';
 import { parseErrors } from '../../jobs/service.js';
-import type { JobRow } from '../../store/schema.js';
+import type { JobRow } from '../../database/schema.js';
 import type { StudioKit } from '../kit.js';
 import { jobsPage, type JobItem } from '../pages/jobs.js';
 

@@ -7,9 +7,10 @@
 // a deletion MediaService.delete. The screen works as forms; browser/media.js adds the
 // virtualised grid, the selection, drag and drop and the job's progress.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiError } from '../../http/errors.js';
+import { ApiError } from '../../core/errors.js';
+import { isUuid } from '../../core/uuid.js';
 import { Params } from '../../http/params.js';
-import type { JobRow } from '../../store/schema.js';
+import type { JobRow } from '../../database/schema.js';
 import { mediaAttributes } from '../../media/metadata.js';
 import type { BatchInput, MediaPage } from '../../media/service.js';
 import { SMALL_FORM_BYTES, type Signed, type StudioKit } from '../kit.js';
@@ -22,7 +23,6 @@ export const ITEMS_MAX = 500;
 export const MAX_SELECTED = 5000;
 const WEBSITES_FOR_CHOICES = 20;
 const GALLERIES_PER_WEBSITE = 300;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const BATCH_ATTRIBUTES = mediaAttributes('medias', 'batch');
 const SINGLE_ATTRIBUTES = mediaAttributes('media', 'single');
 
@@ -57,7 +57,7 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : und
 
 function uuidOrNotFound(v: string | undefined, what: string): string | undefined {
   if (v === undefined || v === '') return undefined;
-  if (!UUID.test(v)) throw new ApiError('not_found', `There is no such ${what}.`);
+  if (!isUuid(v)) throw new ApiError('not_found', `There is no such ${what}.`);
   return v.toLowerCase();
 }
 
@@ -291,8 +291,8 @@ export function mediaRoutes(f: FastifyInstance, kit: StudioKit): void {
     }
     const g = uuidOrNotFound(gallery, 'gallery');
     if (!g) throw new ApiError('not_found', 'There is no such gallery.');
-    if (moving.length === 0 || moving.length > MAX_SELECTED || !moving.every((u) => UUID.test(u))) throw new ApiError('invalid_parameter', 'Name the medias to move.');
-    if (before !== undefined && before !== '' && !UUID.test(before)) throw new ApiError('invalid_parameter', 'before must name a media of the gallery.');
+    if (moving.length === 0 || moving.length > MAX_SELECTED || !moving.every(isUuid)) throw new ApiError('invalid_parameter', 'Name the medias to move.');
+    if (before !== undefined && before !== '' && !isUuid(before)) throw new ApiError('invalid_parameter', 'before must name a media of the gallery.');
     await galleries.moveMedias(s.user, g, moving, before ? before : null);
     if (isJson) return kit.json(reply, 200, { moved: moving.length });
     const back = new URLSearchParams({ gallery: g, done: 'moved' });

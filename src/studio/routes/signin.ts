@@ -2,8 +2,8 @@
 // everywhere. Through the API's login throttle (Authenticator) and its session store: a
 // studio session is an API session in a cookie of its own.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../../http/errors.js';
-import type { UserRow } from '../../store/schema.js';
+import { ApiError } from '../../core/errors.js';
+import type { UserRow } from '../../database/schema.js';
 import { DEVICE_MAX_AGE } from '../guard.js';
 import { SMALL_FORM_BYTES, type StudioKit } from '../kit.js';
 import { codePage, signInPage } from '../pages/signin.js';

@@ -2,8 +2,8 @@
 // parameters of the one input declaration the admin command reads too
 // (websites/display-style-input.ts), saved by WebsitesService on the API's access rule.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isUuid } from '../../access/uuid.js';
-import { ApiError } from '../../http/errors.js';
+import { isUuid } from '../../core/uuid.js';
+import { ApiError } from '../../core/errors.js';
 import { Params } from '../../http/params.js';
 import { displayStyleInput } from '../../websites/display-style-input.js';
 import { SMALL_FORM_BYTES, type Signed, type StudioKit } from '../kit.js';

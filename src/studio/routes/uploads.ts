@@ -3,7 +3,7 @@
 // sending and the outcome of each upload. Every decision is ResumableUploadsService's
 // (src/uploads/resumable-service.ts) and, through it, the API's own pipeline and access module.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../../http/errors.js';
+import { ApiError } from '../../core/errors.js';
 import { PROBE_PATTERN } from '../../uploads/probe.js';
 import { UPLOAD_ID } from '../../uploads/resumable-service.js';
 import { TUS_PATH } from '../../uploads/tus-endpoint.js';

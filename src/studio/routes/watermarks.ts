@@ -5,9 +5,9 @@
 // (ArtistsService.preview).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PassThrough } from 'node:stream';
-import { isUuid } from '../../access/uuid.js';
+import { isUuid } from '../../core/uuid.js';
 import { watermarkLookInput, type WatermarkLook } from '../../artists/watermark-input.js';
-import { ApiError } from '../../http/errors.js';
+import { ApiError } from '../../core/errors.js';
 import { Params } from '../../http/params.js';
 import { SMALL_FORM_BYTES, type Signed, type StudioKit } from '../kit.js';
 import { watermarksPage, type Draft, type FormError, type LibraryItem, type Look } from '../pages/watermarks.js';

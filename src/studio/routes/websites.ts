@@ -1,7 +1,7 @@
 // A website's settings: its brand (through the API's own reader and service, so a 422 is the
 // API's, shown at its field) and its Markdown pages.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../../http/errors.js';
+import { ApiError } from '../../core/errors.js';
 import { Params } from '../../http/params.js';
 import { brandInput, pageInput } from '../../websites/brand.js';
 import { homeUrl } from '../../websites/home-url.js';

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config.js';
-import { ensurePrivateDir, PRIVATE_FILE_MODE } from './private-files.js';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../core/private-files.js';
 
 export function loadUploadSecret(config: Pick<Config, 'uploadSecret' | 'dataDir'>): Buffer {
   if (config.uploadSecret) return Buffer.from(config.uploadSecret, 'utf8');

@@ -390,7 +390,7 @@ export interface ResumableUploadsTable {
   created_at: string;
 }
 
-/** Stored files to remove (migration 005): see src/storage/file-deletions.ts. */
+/** Stored files to remove (migration 005): see src/file-storage/file-deletions.ts. */
 export interface FileDeletionsTable {
   id: Generated<number>;
   storage_key: string;

@@ -1,7 +1,7 @@
 // SQL of file_deletions (migration 005): stored files that must go. A path
 // that drops the last reference to a file records it in the same transaction;
-// the file and its record go after the commit (src/storage/file-deletions.ts).
-import { nowIso, type Db } from '../store/db.js';
+// the file and its record go after the commit (src/file-storage/file-deletions.ts).
+import { nowIso, type Db } from '../database/db.js';
 
 /** Rows per INSERT, keys per IN list: well under every database's parameter limit. */
 const CHUNK = 500;

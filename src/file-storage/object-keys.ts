@@ -4,7 +4,7 @@
 //   originals/<media-uuid>/<random>  a verified original, written by the service only
 //   resumable/<upload id>[.info|.part] a studio upload arriving in an S3 store (ids are the service's: UPLOAD_ID)
 import { randomBytes } from 'node:crypto';
-import { isUuid } from '../access/uuid.js';
+import { isUuid } from '../core/uuid.js';
 
 const SAFE_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
 

@@ -4,7 +4,7 @@
 //   policy    = base64url(JSON {key, expires, minSize, maxSize, contentType?})
 //   signature = hex(HMAC-SHA256(secret, policy))
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../core/errors.js';
 
 export interface UploadPolicy {
   key: string;

@@ -6,7 +6,7 @@ import type SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import type pgModule from 'pg';
 import { MemoryCache } from '../ops/cache.js';
-import { ensurePrivateDir, ensurePrivateFile, tightenIfPresent } from '../storage/private-files.js';
+import { ensurePrivateDir, ensurePrivateFile, tightenIfPresent } from '../core/private-files.js';
 import type { Database } from './schema.js';
 import type { Dialect } from './migration-helpers.js';
 import { migrationsFor } from './migrations/index.js';

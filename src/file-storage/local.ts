@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { ObjectGone, type ObjectInfo, type StorageBackend, type StoredObject } from './backend.js';
 import { isSafeKey } from './object-keys.js';
-import { PRIVATE_DIR_MODE } from './private-files.js';
+import { PRIVATE_DIR_MODE } from '../core/private-files.js';
 import { readFileHead } from './file-head.js';
 
 /** Objects per page of list(). */

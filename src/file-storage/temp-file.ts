@@ -12,8 +12,8 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ApiError } from '../http/errors.js';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './private-files.js';
+import { ApiError } from '../core/errors.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../core/private-files.js';
 import { ScavengePacer } from './young-gc.js';
 
 /** Bytes in flight between the request and the disk, per stage. */

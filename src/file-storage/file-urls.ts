@@ -6,7 +6,7 @@
 // the upload secret, so every process that shares UPLOAD_SECRET (or DATA_DIR)
 // agrees on it. What a signed address promises: docs/renditions.md.
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
-import { isUuid } from '../access/uuid.js';
+import { isUuid } from '../core/uuid.js';
 
 /** Storage keys are ours (letters, digits, dashes, dots, underscores and slashes), never a client's text. */
 export const FILE_KEY = /^[A-Za-z0-9][A-Za-z0-9._/-]{0,254}$/;
