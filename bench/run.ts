@@ -137,6 +137,7 @@ async function main(): Promise<void> {
       ['galleries', './galleries.js', 'benchGalleries'],
       ['uploads', './uploads.js', 'benchUploads'],
       ['studio-upload', './studio-upload.js', 'benchStudioUpload'],
+      ['studio-upload', './studio-upload.js', 'benchStudioUploadMany'],
       ['studio-upload-s3', './studio-upload-s3.js', 'benchStudioUploadS3'],
       ['batch', './batch.js', 'benchBatch'],
       ['hostile', './hostile.js', 'benchHostile'],

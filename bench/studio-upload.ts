@@ -6,7 +6,7 @@
 import { randomFillSync } from 'node:crypto';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -158,4 +158,92 @@ export async function benchStudioUpload(b: BenchContext): Promise<BenchLine[]> {
     { name: `studio tus / bare ratio (median of ${rounds} rounds; min ${Math.min(...ratios).toFixed(2)}, max ${Math.max(...ratios).toFixed(2)})`, value: ratio, unit: 'x', target: '>= 0.8', ok: ratio >= 0.8 },
     { name: 'service RSS growth during the tus upload (worst round, warm-up included)', value: growthMiB, unit: 'MiB', target: '<= 64', ok: growthMiB <= 64 },
   ];
+}
+
+/** The screen's uploads at once (src/studio/browser/uploads.js, PARALLEL). */
+const SCREEN_PARALLEL = 3;
+
+/** `count` small, distinct JPEGs (distinct bytes, or the duplicate check would answer for them). */
+async function writeSmallPhotos(dir: string, count: number): Promise<string[]> {
+  const paths: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const noise = Buffer.alloc(96 * 64 * 3);
+    randomFillSync(noise);
+    const path = join(dir, `photo-${String(i).padStart(3, '0')}.jpg`);
+    await sharp(noise, { raw: { width: 96, height: 64, channels: 3 } }).resize(1200, 800, { kernel: 'nearest' }).jpeg({ quality: 90 }).toFile(path);
+    paths.push(path);
+  }
+  return paths;
+}
+
+/** Runs `work` over `items`, `parallel` at a time, as the screen's queue does. */
+async function pool<T>(items: readonly T[], parallel: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: parallel }, async () => {
+    while (next < items.length) await work(items[next++]!);
+  }));
+}
+
+/**
+ * Issue 30: a wedding's worth of small photos through the studio's upload path with the service's
+ * default limits (files per minute, and how many requests were refused), against the same bytes
+ * sent to a bare sink with the same number at once.
+ */
+export async function benchStudioUploadMany(b: BenchContext): Promise<BenchLine[]> {
+  const count = Number(process.env.BENCH_UPLOAD_FILES ?? 300);
+  const dir = await mkdtemp(join(tmpdir(), 'mps-bench-many-'));
+  const sinkDir = join(dir, 'sink');
+  await mkdir(sinkDir);
+  const photos = await writeSmallPhotos(dir, count);
+  const totalBytes = (await Promise.all(photos.map((p) => stat(p)))).reduce((n, s) => n + s.size, 0);
+  const sink = await b.startBareUploadSink(sinkDir);
+  const { cookie, csrf } = await studioSession(b);
+  const headers = { cookie, origin: b.url, 'sec-fetch-site': 'same-origin', 'x-studio-csrf': csrf };
+  let refused = 0;
+  const medias: string[] = [];
+  const one = async (path: string): Promise<void> => {
+    const size = (await stat(path)).size;
+    const meta = `filename ${Buffer.from(path.split('/').pop()!).toString('base64')}`;
+    for (;;) {
+      const created = await streamed(`${b.url}/studio/uploads/tus`, 'POST', { ...headers, 'tus-resumable': '1.0.0', 'upload-length': size, 'upload-metadata': meta });
+      if (created.status === 429) { refused++; await new Promise((r) => setTimeout(r, 1000)); continue; }
+      if (created.status !== 201) throw new Error(`tus creation answered ${created.status}: ${created.body}`);
+      const location = created.headers.location!;
+      const patched = await streamed(`${b.url}${location}`, 'PATCH', { ...headers, 'tus-resumable': '1.0.0', 'upload-offset': 0, 'content-type': 'application/offset+octet-stream', 'content-length': size }, path);
+      if (patched.status === 429) { refused++; await new Promise((r) => setTimeout(r, 1000)); continue; }
+      if (patched.status !== 204) throw new Error(`PATCH answered ${patched.status}: ${patched.body}`);
+      const finish = await fetch(`${b.url}/studio/uploads/finish`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ id: location.split('/').pop() }),
+      });
+      if (finish.status === 429) { refused++; await new Promise((r) => setTimeout(r, 1000)); continue; }
+      const outcome = (await finish.json()) as { state?: string; media?: string; reason?: string };
+      if (outcome.state !== 'done' || !outcome.media) throw new Error(`the upload ended ${outcome.state}: ${outcome.reason ?? ''}`);
+      medias.push(outcome.media);
+      return;
+    }
+  };
+  try {
+    await settleDisk();
+    const bareMs = await b.time(() => pool(photos, SCREEN_PARALLEL, async (path) => {
+      const size = (await stat(path)).size;
+      const r = await streamed(`${sink.url}/upload`, 'POST', { 'content-type': 'application/octet-stream', 'content-length': size }, path);
+      if (r.status !== 200) throw new Error(`bare sink answered ${r.status}`);
+    }));
+    await settleDisk();
+    const serviceMs = await b.time(() => pool(photos, SCREEN_PARALLEL, one));
+    const perMinute = (ms: number) => (count * 60_000) / ms;
+    const ratio = bareMs / serviceMs;
+    return [
+      { name: `bare node:http sink, ${count} photos (${(totalBytes / MiB).toFixed(0)} MiB), ${SCREEN_PARALLEL} at once`, value: perMinute(bareMs), unit: 'files/min' },
+      { name: `studio upload (tus + finish), the same ${count} photos, default limits`, value: perMinute(serviceMs), unit: 'files/min' },
+      { name: 'studio / bare ratio (one round)', value: ratio, unit: 'x' },
+      { name: 'studio requests refused (429) on the way', value: refused, unit: 'requests', target: '= 0', ok: refused === 0 },
+    ];
+  } finally {
+    for (const m of medias) await b.client.request('DELETE', `/medias/${m}.xml`);
+    await sink.close();
+    await rm(dir, { recursive: true, force: true });
+  }
 }
