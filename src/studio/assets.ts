@@ -178,11 +178,12 @@ progress{vertical-align:middle;width:8rem}
 .up-overall #up-summary{grid-column:1/-1}
 progress{width:100%;height:.75rem;accent-color:#0b57d0}
 .up-queue{list-style:none;margin:0;padding:0;max-height:60vh;overflow:auto}
-.up-queue li{display:grid;grid-template-columns:1fr auto;gap:.15rem .75rem;padding:.5rem 0;border-bottom:1px solid #e2e2de}
+.up-queue li{display:grid;grid-template-columns:3rem 1fr auto;gap:.15rem .75rem;padding:.5rem 0;border-bottom:1px solid #e2e2de}
+.up-thumb{grid-row:1/span 3;width:3rem;height:3rem;border-radius:4px;background:#e8e8e4;display:block}
 .up-queue li:last-child{border-bottom:0}
 .up-name{overflow-wrap:anywhere}
-.up-queue progress{grid-column:1/-1}
-.up-status{grid-column:1/-1;font-size:.875rem;color:#444}
+.up-queue progress{grid-column:2/-1}
+.up-status{grid-column:2/-1;font-size:.875rem;color:#444}
 .up-queue li[data-state=done] .up-status{color:#1e6b34}
 .up-queue li[data-state=duplicate] .up-status{color:#555}
 .up-queue li[data-state=refused] .up-status,.up-queue li[data-state=offline] .up-status{color:#b3261e;font-weight:600}

@@ -228,6 +228,16 @@ describe.skipIf(!chromiumPresent).each(BACKENDS)('uploads in a browser, on $name
     const files = await Promise.all([2001, 2002, 2003].map(async (i, k) => ({ name: `phone-${k}.jpg`, mimeType: 'image/jpeg', buffer: await photo(i) })));
     await page.getByLabel('Choose photos or videos').setInputFiles(files);
     await expect.poll(() => stateCount(page, 'done'), { timeout: 60_000 }).toBe(3);
+    // Each row shows its photo (issue 30): the preview canvas holds the photo's pixels, not the grey box.
+    const drawn = await page.locator('#up-queue canvas.up-thumb').evaluateAll((canvases) =>
+      canvases.map((c) => {
+        const data = (c as HTMLCanvasElement).getContext('2d')!.getImageData(0, 0, 96, 96).data;
+        let opaque = 0;
+        for (let i = 3; i < data.length; i += 4) if (data[i] > 0) opaque++;
+        return opaque;
+      }),
+    );
+    expect(drawn).toEqual([96 * 96, 96 * 96, 96 * 96]);
     expect(await axe(page)).toEqual([]);
     await page.screenshot({ path: join(SHOTS, 'upload-done-phone.png'), fullPage: true });
     await context.close();

@@ -13,6 +13,11 @@ const CHECK_BATCH = 500;
 /** tus-js-client's own retries of a request, in ms: a few seconds offline, a restart of the service. */
 const RETRY_DELAYS = [500, 1000, 2000, 3000, 5000, 8000, 13000, 20000, 30000, 30000, 30000, 30000];
 
+/** The list's previews, in device pixels (3rem at 2x). */
+const THUMB_PX = 96;
+/** Larger files are not decoded for a preview: the browser would hold the whole bitmap for a moment. */
+const THUMB_MAX_BYTES = 40 * 1024 * 1024;
+
 const $ = (id) => document.getElementById(id);
 const gallerySelect = $('up-gallery');
 const drop = $('up-drop');
@@ -85,9 +90,15 @@ function addItem(file, path) {
   bar.setAttribute('aria-label', `Upload of ${path || file.name}`);
   const status = document.createElement('span');
   status.className = 'up-status';
-  el.append(name, size, bar, status);
+  // A small preview, drawn when the file's upload starts (PARALLEL decodes at most, never the whole list at once).
+  const thumb = document.createElement('canvas');
+  thumb.className = 'up-thumb';
+  thumb.width = THUMB_PX;
+  thumb.height = THUMB_PX;
+  thumb.setAttribute('aria-hidden', 'true');
+  el.append(thumb, name, size, bar, status);
   queueList.append(el);
-  const item = { file, path: path || file.name, el, bar, status, state: 'checking', sent: 0, upload: null, id: null, attempts: 0 };
+  const item = { file, path: path || file.name, el, thumb, bar, status, state: 'checking', sent: 0, upload: null, id: null, attempts: 0, drawn: false };
   items.push(item);
   setState(item, 'checking');
   return item;
@@ -161,9 +172,25 @@ function refusalOf(err) {
   return (typeof body === 'string' && body.trim()) || err?.message || 'the upload failed';
 }
 
+/** Draws the file's preview, centred and cropped to the square; a file the browser cannot decode keeps the grey box. */
+async function drawThumb(item) {
+  if (item.drawn || !/^image\/(jpeg|png|webp|gif|avif)$/.test(item.file.type) || item.file.size > THUMB_MAX_BYTES || !window.createImageBitmap) return;
+  item.drawn = true;
+  try {
+    const bitmap = await createImageBitmap(item.file);
+    const side = Math.min(bitmap.width, bitmap.height);
+    const ctx = item.thumb.getContext('2d');
+    ctx.drawImage(bitmap, (bitmap.width - side) / 2, (bitmap.height - side) / 2, side, side, 0, 0, THUMB_PX, THUMB_PX);
+    bitmap.close();
+  } catch {
+    /* not an image the browser reads: the server decides what it is */
+  }
+}
+
 /** One file: tus until every byte is there (resuming a previous upload of it), then the studio's outcome. */
 async function send(item) {
   const gallery = gallerySelect.value;
+  drawThumb(item);
   setState(item, 'uploading');
   for (;;) {
     try {
