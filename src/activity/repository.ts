@@ -45,7 +45,31 @@ export interface DailyRow {
   bytes: number;
 }
 
+/** A count per day (YYYY-MM-DD, UTC) and kind: the analytics' series. */
+export interface DayKindCount {
+  day: string;
+  kind: string;
+  count: number;
+}
+
+/** A gallery and its count (the analytics' most visited). */
+export interface GalleryCount {
+  uuid: string;
+  name: string;
+  count: number;
+}
+
+/** A media and what clients did with it (the analytics' most chosen photos). */
+export interface MediaCount {
+  uuid: string;
+  title: string | null;
+  file_name: string;
+  picks: number;
+  downloads: number;
+}
+
 const num = (v: unknown): number => Number(v ?? 0);
+const DAY_OF = sql<string>`substr(at, 1, 10)`;
 
 function galleryWhere(ref: GalleryRef) {
   return typeof ref === 'number' ? sql`g.id = ${ref}` : sql`g.uuid = ${ref}`;
@@ -179,5 +203,99 @@ export class ActivityRepository {
     const a = await this.db.deleteFrom('activity_events').where('at', '<', before).executeTakeFirst();
     const b = await this.db.deleteFrom('activity_daily').where('day', '<', beforeDay).executeTakeFirst();
     return Number(a.numDeletedRows) + Number(b.numDeletedRows);
+  }
+
+  /** An owner's clients' events since `sinceAt`, per day and kind (index activity_events_owner_at). */
+  async ownerEventsByDay(ownerId: number, sinceAt: string): Promise<DayKindCount[]> {
+    const rows = await this.db
+      .selectFrom('activity_events')
+      .select((eb) => [DAY_OF.as('day'), 'kind', eb.fn.countAll().as('count')])
+      .where('owner_id', '=', ownerId)
+      .where('at', '>=', sinceAt)
+      .groupBy([DAY_OF, 'kind'])
+      .execute();
+    return rows.map((r) => ({ day: String(r.day), kind: r.kind, count: num(r.count) }));
+  }
+
+  /** The anonymous counters of an owner's galleries since `sinceDay`, per day and kind. */
+  async ownerDailyByDay(ownerId: number, sinceDay: string): Promise<DayKindCount[]> {
+    const rows = await this.db
+      .selectFrom('activity_daily as d')
+      .innerJoin('galleries as g', 'g.id', 'd.gallery_id')
+      .innerJoin('websites as w', 'w.id', 'g.website_id')
+      .select((eb) => ['d.day', 'd.kind', eb.fn.sum('d.count').as('count')])
+      .where('w.owner_id', '=', ownerId)
+      .where('d.day', '>=', sinceDay)
+      .groupBy(['d.day', 'd.kind'])
+      .execute();
+    return rows.map((r) => ({ day: r.day, kind: r.kind, count: num(r.count) }));
+  }
+
+  /** An owner's galleries with the most views since then (clients' and anonymous ones added), `limit` of them. */
+  async ownerTopGalleries(ownerId: number, sinceAt: string, sinceDay: string, limit: number): Promise<GalleryCount[]> {
+    const known = await this.db
+      .selectFrom('activity_events')
+      .select((eb) => ['gallery_id', eb.fn.countAll().as('count')])
+      .where('owner_id', '=', ownerId)
+      .where('kind', '=', 'view')
+      .where('at', '>=', sinceAt)
+      .groupBy('gallery_id')
+      .orderBy((eb) => eb.fn.countAll(), 'desc')
+      .limit(limit * 4)
+      .execute();
+    const anonymous = await this.db
+      .selectFrom('activity_daily as d')
+      .innerJoin('galleries as g', 'g.id', 'd.gallery_id')
+      .innerJoin('websites as w', 'w.id', 'g.website_id')
+      .select((eb) => ['d.gallery_id', eb.fn.sum('d.count').as('count')])
+      .where('w.owner_id', '=', ownerId)
+      .where('d.kind', '=', 'view')
+      .where('d.day', '>=', sinceDay)
+      .groupBy('d.gallery_id')
+      .orderBy((eb) => eb.fn.sum('d.count'), 'desc')
+      .limit(limit * 4)
+      .execute();
+    const counts = new Map<number, number>();
+    for (const r of [...known, ...anonymous]) counts.set(r.gallery_id, (counts.get(r.gallery_id) ?? 0) + num(r.count));
+    const top = [...counts].sort((a, b) => b[1] - a[1]).slice(0, limit);
+    if (top.length === 0) return [];
+    const names = await this.db.selectFrom('galleries').select(['id', 'uuid', 'name']).where('id', 'in', top.map(([id]) => id)).execute();
+    const byId = new Map(names.map((g) => [g.id, g]));
+    return top.flatMap(([id, count]) => {
+      const g = byId.get(id);
+      return g ? [{ uuid: g.uuid, name: g.name, count }] : [];
+    });
+  }
+
+  /** An owner's medias clients chose or downloaded most since then, `limit` of them (deleted medias left out). */
+  async ownerTopMedias(ownerId: number, sinceAt: string, limit: number): Promise<MediaCount[]> {
+    const rows = await this.db
+      .selectFrom('activity_events')
+      .select((eb) => [
+        'media_id',
+        eb.fn.sum<number>(eb.case().when('kind', '=', 'pick').then(1).else(0).end()).as('picks'),
+        eb.fn.sum<number>(eb.case().when('kind', '=', 'download').then(1).else(0).end()).as('downloads'),
+      ])
+      .where('owner_id', '=', ownerId)
+      .where('at', '>=', sinceAt)
+      .where('kind', 'in', ['pick', 'download'])
+      .where('media_id', 'is not', null)
+      .groupBy('media_id')
+      .orderBy((eb) => eb.fn.countAll(), 'desc')
+      .orderBy('media_id', 'desc')
+      .limit(limit)
+      .execute();
+    if (rows.length === 0) return [];
+    const medias = await this.db
+      .selectFrom('medias')
+      .select(['id', 'uuid', 'title', 'file_name'])
+      .where('owner_id', '=', ownerId)
+      .where('id', 'in', rows.map((r) => r.media_id as number))
+      .execute();
+    const byId = new Map(medias.map((m) => [m.id, m]));
+    return rows.flatMap((r) => {
+      const m = byId.get(r.media_id as number);
+      return m ? [{ uuid: m.uuid, title: m.title, file_name: m.file_name, picks: num(r.picks), downloads: num(r.downloads) }] : [];
+    });
   }
 }

@@ -9,7 +9,7 @@ import type { Access } from '../access/access.js';
 import { clientEmail } from '../galleries/acl.js';
 import { invalid, missing } from '../core/errors.js';
 import type { UserRow } from '../database/schema.js';
-import type { ActivityRepository, ClientSummaryRow, DailyRow, EventRow, GalleryRef } from './repository.js';
+import type { ActivityRepository, ClientSummaryRow, DailyRow, EventRow, GalleryCount, GalleryRef, MediaCount } from './repository.js';
 
 export const ACTIVITY_KINDS = ['view', 'download', 'archive', 'pick', 'unpick', 'sent', 'invited'] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
@@ -53,6 +53,38 @@ export const SUMMARY_CLIENTS = 500;
 export const ACTIVITY_MAX_PER_PAGE = 500;
 
 type User = Pick<UserRow, 'id'>;
+
+/** Weeks the studio's analytics show (docs/studio.md, "Analytics"), and the top lists' length. */
+export const ANALYTICS_WEEKS = 12;
+export const ANALYTICS_TOP = 10;
+
+/** One week (from Monday, UTC) of an owner's websites. */
+export interface WeekFigures {
+  /** The Monday, YYYY-MM-DD. */
+  start: string;
+  /** Gallery views: clients' and anonymous visitors'. */
+  visits: number;
+  /** Single files and archives. */
+  downloads: number;
+  /** Photos chosen as favourites. */
+  favourites: number;
+  /** Selections sent to the photographer. */
+  selections: number;
+}
+
+export interface Analytics {
+  weeks: WeekFigures[];
+  galleries: GalleryCount[];
+  medias: MediaCount[];
+}
+
+const DAY_MS = 86_400_000;
+
+/** The Monday (UTC) of the week holding `day` (YYYY-MM-DD). */
+function mondayOf(day: string): string {
+  const d = new Date(`${day}T00:00:00.000Z`);
+  return new Date(d.getTime() - ((d.getUTCDay() + 6) % 7) * DAY_MS).toISOString().slice(0, 10);
+}
 
 export interface EventPage {
   total: number;
@@ -201,6 +233,36 @@ export class ActivityService {
   purge(now = new Date()): Promise<number> {
     const before = new Date(now.getTime() - this.settings.retentionDays * 86_400_000);
     return this.repo.purge(before.toISOString(), before.toISOString().slice(0, 10));
+  }
+
+  /**
+   * What happened on the user's websites in the last ANALYTICS_WEEKS weeks (this one included), week
+   * by week, and the most visited galleries and most chosen photos over them: from the activity
+   * already kept, no cookie, no third party.
+   */
+  async analytics(user: User, now: Date = new Date()): Promise<Analytics> {
+    const firstMonday = mondayOf(new Date(now.getTime() - (ANALYTICS_WEEKS - 1) * 7 * DAY_MS).toISOString().slice(0, 10));
+    const sinceAt = `${firstMonday}T00:00:00.000Z`;
+    const [known, anonymous, galleries, medias] = await Promise.all([
+      this.repo.ownerEventsByDay(user.id, sinceAt),
+      this.repo.ownerDailyByDay(user.id, firstMonday),
+      this.repo.ownerTopGalleries(user.id, sinceAt, firstMonday, ANALYTICS_TOP),
+      this.repo.ownerTopMedias(user.id, sinceAt, ANALYTICS_TOP),
+    ]);
+    const weeks = new Map<string, WeekFigures>();
+    for (let i = 0; i < ANALYTICS_WEEKS; i++) {
+      const start = new Date(new Date(`${firstMonday}T00:00:00.000Z`).getTime() + i * 7 * DAY_MS).toISOString().slice(0, 10);
+      weeks.set(start, { start, visits: 0, downloads: 0, favourites: 0, selections: 0 });
+    }
+    for (const r of [...known, ...anonymous]) {
+      const week = weeks.get(mondayOf(r.day));
+      if (!week) continue;
+      if (r.kind === 'view') week.visits += r.count;
+      else if (r.kind === 'download' || r.kind === 'archive') week.downloads += r.count;
+      else if (r.kind === 'pick') week.favourites += r.count;
+      else if (r.kind === 'sent') week.selections += r.count;
+    }
+    return { weeks: [...weeks.values()], galleries, medias };
   }
 }
 

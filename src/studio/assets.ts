@@ -188,6 +188,27 @@ progress{width:100%;height:.75rem;accent-color:#0b57d0}
 .up-queue li[data-state=duplicate] .up-status{color:#555}
 .up-queue li[data-state=refused] .up-status,.up-queue li[data-state=offline] .up-status{color:#b3261e;font-weight:600}
 @media (pointer:coarse) and (max-width:40rem){.up-folder-pick{display:none}}
+/* Analytics (routes/analytics.ts): four cards of weekly bars, then the top lists; one column on a phone */
+.an-cards{list-style:none;margin:0 0 1rem;padding:0;display:grid;gap:1rem;grid-template-columns:repeat(auto-fit,minmax(min(100%,20rem),1fr))}
+.an-card{margin:0}
+.an-card h2{margin:0;font-size:1.05rem}
+.an-hint{margin:0 0 .5rem;font-size:.8125rem}
+.an-total{margin:0;font-size:1.75rem;line-height:1.2}
+.an-total .muted{font-size:.875rem}
+.an-now-text{margin:0 0 .5rem;font-size:.875rem}
+.an-chart{display:block;width:100%;height:5rem}
+.an-bar{fill:#a8c1ee}
+.an-bar.an-now{fill:#0b57d0}
+.an-axis{stroke:#c7c7c2;stroke-width:1}
+.an-range{display:flex;justify-content:space-between;font-size:.75rem;margin:.25rem 0 0}
+.an-lists{display:grid;gap:1rem;grid-template-columns:repeat(auto-fit,minmax(min(100%,20rem),1fr));margin:0 0 1rem}
+.an-lists .card{margin:0}
+.an-rank{margin:0;padding-left:1.5rem}
+.an-rank li{padding:.3rem 0}
+.an-photos{list-style:none;margin:0;padding:0;display:grid;gap:.6rem}
+.an-photos a{display:flex;align-items:center;gap:.75rem;overflow-wrap:anywhere}
+.an-photos img{width:4rem;height:4rem;object-fit:cover;border-radius:4px;background:#e8e8e4;flex:none}
+.an-photos li>.muted{display:block;margin:.15rem 0 0 4.75rem;font-size:.875rem}
 /* Watermarks (routes/watermarks.ts): each one shown on a photo, its actions beside it; one column on a phone */
 .wm-list{list-style:none;margin:0 0 1rem;padding:0;display:grid;gap:1rem}
 .wm-item{display:grid;grid-template-columns:minmax(0,2fr) minmax(0,1fr);gap:1rem;align-items:start}

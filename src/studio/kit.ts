@@ -3,6 +3,7 @@
 // JSON sender for the screens' scripts, who is signed in, the checks on every change (CSRF
 // on forms and on scripts' requests alike). One module per area registers its routes with
 // `register(f, kit)`; none of them holds SQL or a rule of its own (the services do).
+import type { ActivityService } from '../activity/service.js';
 import busboy from 'busboy';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
@@ -75,6 +76,8 @@ export interface StudioDeps {
   groups: GroupsService;
   /** A user's lightboxes (listed with their counts). */
   lightboxes: LightboxesService;
+  /** What clients and visitors did on the user's websites: the analytics screen. */
+  activity: Pick<ActivityService, 'analytics'>;
   /** Resumable uploads: their outcome, duplicates (routes/uploads.ts). */
   resumable: ResumableUploadsService;
   /** The tus endpoint the uploads screen sends files to. */

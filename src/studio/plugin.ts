@@ -23,6 +23,7 @@ import { jobRoutes } from './routes/jobs.js';
 import { signInRoutes } from './routes/signin.js';
 import { styleRoutes } from './routes/styles.js';
 import { uploadRoutes } from './routes/uploads.js';
+import { analyticsRoutes } from './routes/analytics.js';
 import { watermarkRoutes } from './routes/watermarks.js';
 import { websiteRoutes } from './routes/websites.js';
 
@@ -156,5 +157,6 @@ export function studioPlugin(deps: StudioDeps): FastifyPluginAsync {
     adminRoutes(f, kit);
     uploadRoutes(f, kit);
     watermarkRoutes(f, kit);
+    analyticsRoutes(f, kit);
   };
 }
