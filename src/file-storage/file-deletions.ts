@@ -1,7 +1,7 @@
 // Stored files that must go (table file_deletions; SQL in deletions-repository.ts): recorded in the
 // transaction that drops a file's last reference, removed with the record after the commit (best
-// effort); what a failure or a crash leaves, the cleanup sweep and the start drain. A file being stored
-// is recorded due a day later until its media goes live (docs/uploads.md, "File deletions").
+// effort); what a failure or a crash leaves is drained by the cleanup sweep and at start. A file being
+// stored is recorded due a day later until its media goes live (docs/uploads.md, "File deletions").
 import type { Logger } from 'pino';
 import type { StorageBackend } from './backend.js';
 import { storageKeys, type DeletionsRepository } from './deletions-repository.js';
