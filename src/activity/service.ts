@@ -1,9 +1,7 @@
-// What clients did in a photographer's galleries (docs/delivery.md, "Activity"):
-// `record` is the one entry every part calls (the website's pages and /files,
-// archives, selections, invitations); the reads and the deletion of a client's
-// data serve the API extension and the admin command; `purge` is the retention
-// sweep. Recording never blocks nor fails the visitor's request: it starts the
-// write and returns; a failure is logged.
+// What clients did in a photographer's galleries: `record`, the one entry every part calls, starts the
+// write and returns (never blocking nor failing a visitor's request; a failure is logged); the reads
+// and a client's deletion for the API extension and the admin command; `purge`, the retention sweep
+// (docs/delivery.md, "Activity").
 import type { Logger } from 'pino';
 import type { Access } from '../access/access.js';
 import { clientEmail } from '../galleries/acl.js';

@@ -1,11 +1,7 @@
-// Where watermark images live: in the object store the medias use (local files or S3), under
-// their row's storage key (`watermarks/<uuid>.<ext>`), so that every node finds them, the
-// workers that draw them on renditions as much as the studio that previews them. sharp reads a
-// path: a node whose store is not local files keeps a copy of each image it drew, fetched on
-// first use, in DATA_DIR/watermark-cache. An image never changes once made (only its look does,
-// in its row), and a deleted watermark's key is never used again: a copy never goes stale.
-// Installs from before kept the image at DATA_DIR/<storage key> on the node that received it;
-// such a file is used from there when the store has nothing under the key.
+// Where watermark images live: in the medias' object store under their row's storage key, so every
+// node finds them. sharp reads a path, so a node whose store is not local files keeps a copy of each
+// image it drew in DATA_DIR/watermark-cache (an image never changes: a copy never goes stale), and an
+// older install's DATA_DIR/<key> file is still read (docs/watermarks.md, "Where images are kept").
 import { createWriteStream } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';

@@ -1,9 +1,7 @@
-// The XML reader of the SDK for the replies of this service (spec 2.1):
-// saxes, a strict XML 1.0 parser, reads the document (well-formedness, the
-// five entities, character references, line ends); this file builds the
-// plain tree the helpers below walk. DTDs are refused; no namespaces.
-// The helpers are free functions so that a node's `children` field and the
-// `children(node, name)` helper can coexist.
+// The SDK's XML reader (spec 2.1): saxes, a strict XML 1.0 parser, checks the document (well-formedness,
+// the five entities, character references, line ends); this file builds the plain tree the helpers
+// below walk, free functions so that a node's `children` field and the `children(node, name)` helper
+// coexist. DTDs are refused; no namespaces (docs/architecture.md, "Folders": src/client).
 import { SaxesParser } from 'saxes';
 
 export interface XmlNode {

@@ -1,20 +1,7 @@
-// One SQLite read transaction per event-loop turn for the compile-once reads.
-//
-// Outside a transaction every statement opens and closes a read transaction
-// of its own: in WAL mode that is a lock and an unlock of a read mark in the
-// -shm file (two fcntl calls), the WAL header check and a fresh look at the
-// database header, which cost more than a keyed lookup itself. Under load a
-// turn of the event loop serves many requests (about nine of ten busy
-// connections in `npm run bench`); their reads now share one transaction,
-// opened by the first read and committed in the check phase that ends the
-// turn, before the loop waits for I/O again.
-//
-// What it means for what a read sees: the reads of one turn see the database
-// as it was at the first of them, as if they had all run at that moment.
-// Every statement Kysely runs (a write, a transaction, any other read) ends
-// the shared transaction first (db.ts), so a request that writes and then
-// reads sees its write, and a Kysely transaction never starts inside it. A
-// write by another process (the admin command line) is seen from the next turn.
+// One SQLite read transaction per event-loop turn for the compile-once reads: opening one per
+// statement (a WAL read-mark lock and unlock, header checks) cost more than a keyed lookup. The
+// turn's reads see the database as at the first of them, and any statement Kysely runs ends the
+// shared transaction first (docs/architecture.md, "How a request flows" step 5, "The database floor").
 import type SQLite from 'better-sqlite3';
 
 export class ReadTurn {

@@ -1,11 +1,7 @@
-// Which better-sqlite3 this Node can run. 12 is built on Node's own ObjectWrap:
-// on Node 24 its statements' finalizers abort the process (`Assertion failed:
-// (env) != nullptr` in RemoveEnvironmentCleanupHook, at start or at exit).
-// 13 is built on Node-API and fixes that, but needs Node 22 and crashes
-// Node 20 as it loads. Both are installed (13 as `better-sqlite3-napi`); only
-// the one that fits is loaded. The API is the same. 13 stays at 13.0.3: later
-// ones bundle SQLite 3.54, which compiles a join again on every run once
-// better-sqlite3 clears its bindings (test/unit/sqlite-driver.test.ts).
+// Which better-sqlite3 this Node can run: 12 (ObjectWrap) aborts the process on Node 24, 13 (Node-API,
+// installed as `better-sqlite3-napi`) crashes Node 20 as it loads; both are installed and only the one
+// that fits is loaded. 13 stays at 13.0.3: later ones bundle SQLite 3.54, which compiles a join again
+// on every run (test/unit/sqlite-driver.test.ts; docs/testing.md, "The SQLite drivers, pinned").
 import { createRequire } from 'node:module';
 import type SQLite from 'better-sqlite3';
 

@@ -1,14 +1,7 @@
-// A unit of work: one database transaction, handed to repositories, with the
-// work that must follow its commit (removing stored files, waking this
-// process's job worker). That work runs only once the commit succeeded, so a
-// rollback never removes a file a row still points to, and no caller has to
-// remember it after its own transaction.
-//
-// After-commit actions are NOT durable: a crash between the commit and them
-// loses them. Whatever must survive a crash is written in the transaction
-// itself (an outbox): file deletions are recorded in file_deletions and a job
-// is a row of jobs, both drained by someone else if the process dies; the
-// after-commit action only does that work sooner.
+// A unit of work: one transaction handed to repositories, with the work that must follow its commit
+// (removing stored files, waking the job worker), run only once the commit succeeded. After-commit
+// actions are not durable: what must survive a crash is written in the transaction (file_deletions,
+// jobs), and the action only does it sooner (docs/architecture.md, "A file's life").
 import type { Db } from './db.js';
 
 export type AfterCommit = () => Promise<void> | void;

@@ -1,13 +1,7 @@
-// Stored files that must go (table file_deletions, SQL in
-// deletions-repository.ts). A path that drops the last reference to a file
-// records it IN THE SAME TRANSACTION, and after the commit removes the file
-// and the record at once (best effort). What a failure or a crash leaves is
-// drained by the cleanup sweep and at start, so no file outlives its row by
-// more than a sweep.
-//
-// A file being stored for a media (promoted by step 3, or a direct upload) is
-// recorded too, due a day later, before it is written: publishing the media
-// takes the record off, and a crash in between leaves nothing forever.
+// Stored files that must go (table file_deletions; SQL in deletions-repository.ts): recorded in the
+// transaction that drops a file's last reference, removed with the record after the commit (best
+// effort); what a failure or a crash leaves is drained by the cleanup sweep and at start. A file being
+// stored is recorded due a day later until its media goes live (docs/uploads.md, "File deletions").
 import type { Logger } from 'pino';
 import type { StorageBackend } from './backend.js';
 import { storageKeys, type DeletionsRepository } from './deletions-repository.js';

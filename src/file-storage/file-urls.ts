@@ -1,10 +1,7 @@
-// Addresses of stored files for visitors. A rendition that everyone may see is
-// served at its content-addressed key, cacheable for ever. Anything else (a
-// rendition of a protected gallery, a comp, an original) is reachable only by a
-// signed address that names the visitor and the gallery it was shown in, and
-// expires, so a copied address stops working. The signing key is derived from
-// the upload secret, so every process that shares UPLOAD_SECRET (or DATA_DIR)
-// agrees on it. What a signed address promises: docs/renditions.md.
+// Addresses of stored files for visitors: a rendition everyone may see at its content-addressed key,
+// cacheable for ever; anything else only by a signed address that names the visitor and the gallery
+// and expires. The key derives from the upload secret, so every process sharing it agrees
+// (docs/renditions.md, "What a signed address promises").
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { isUuid } from '../core/uuid.js';
 

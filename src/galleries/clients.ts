@@ -1,9 +1,7 @@
-// A client entry added to a gallery's access list after its creation (an
-// invitation, docs/delivery.md "Invitations"; the API itself takes an access
-// list on create only). The same rules as acl.ts: position 0 is the DEFAULT
-// entry, client entries follow, one per address. A gallery without an access
-// list is open to every visitor; it gets a DEFAULT entry that keeps it so
-// (read, no downloads: what an empty list gives) before the client's entry.
+// A client entry added to a gallery's access list after its creation (an invitation; the API takes an
+// access list on create only), by acl.ts's rules: the DEFAULT entry at position 0, one entry per
+// address. A gallery without a list first gets a DEFAULT entry that keeps it as open as it was
+// (docs/delivery.md, "Invitations").
 import type { Access } from '../access/access.js';
 import { nowIso } from '../database/db.js';
 import type { UserRow } from '../database/schema.js';

@@ -1,9 +1,7 @@
-// The SQL of smart collections (docs/media-groups.md): a stored rule set
-// compiled to one condition on the medias table aliased `m`, evaluated at
-// read time. A group goes to the media feature as a scope (groupScopeOf),
-// and the media repository puts that condition in the WHERE clause of its
-// query (src/media/repository.ts, scopeSql): the media feature knows no
-// rules. The rules' model is src/groups/smart-rules.ts.
+// The SQL of smart collections: a stored rule set compiled to one condition on the medias table aliased
+// `m`, evaluated at read time. A group reaches the media feature as a scope (groupScopeOf) whose
+// condition the media repository puts in its WHERE: media knows no rules. Their model is smart-rules.ts
+// (docs/media-groups.md; docs/architecture.md, "Contracts between features").
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { GroupScope } from '../media/repository.js';
 import type { GroupRow } from '../database/schema.js';

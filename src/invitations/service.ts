@@ -1,11 +1,8 @@
-// Invitations (docs/delivery.md, "Invitations"; an API extension): the
-// photographer mails a client a sign-in link to one gallery, with a message of
-// their own. The client's access-list entry is made when missing (the
-// galleries feature's GalleryClients); the link is a visitor sign-in link (the
-// website's one token table and consumption, docs/visitors.md) that lives
-// longer; the mail goes through the visitors' mailer. The website's parts are
-// reached through the ports below, wired by the composition root: no feature
-// imports the website.
+// Invitations (an API extension): the photographer mails a client a sign-in link to one gallery with a
+// message of their own, adding the client's access-list entry when missing. The link is the website's
+// visitor sign-in link, longer lived, reached through ports the composition root wires: no feature
+// imports the website (docs/delivery.md, "Invitations"; docs/architecture.md, "Where a feature's
+// rules stop").
 import type { ActivityService } from '../activity/service.js';
 import type { ClientRights, GalleryClients } from '../galleries/clients.js';
 import { clientEmail } from '../galleries/acl.js';

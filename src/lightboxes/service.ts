@@ -1,10 +1,8 @@
-// Lightboxes (spec 2.4): named selections of a user's medias, which media
-// listings and batch updates filter on (`lightbox_id`). The admin command
-// line creates them; clients of a website make them by choosing favourites in
-// a gallery (docs/delivery.md). The rules of a client's selection live here
-// and nowhere else: the pick limit, the notes, read-only once sent, reopened
-// by the photographer. What a visitor may see (the gallery, its photos) is
-// decided before, by the website (src/site/favourites.ts over src/site/access.ts).
+// Lightboxes (spec 2.4): named selections of a user's medias, which listings and batch updates filter
+// on; the admin command makes them, and clients by choosing favourites. The rules of a selection (pick
+// limit, notes, read-only once sent, reopened by the photographer) live here only; what a visitor may
+// see is the website's decision (docs/delivery.md, "Favourites"; docs/architecture.md, "Where a
+// feature's rules stop").
 import type { Access } from '../access/access.js';
 import { ApiError, conflict, invalid } from '../core/errors.js';
 import type { UserRow } from '../database/schema.js';

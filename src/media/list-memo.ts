@@ -1,12 +1,7 @@
-// The ids of a list scope (a library, a gallery, a collection, a lightbox, a
-// smart collection), in the listing's order, kept in memory under the owner's
-// media stamp (moved by triggers in every writing transaction, migration 010),
-// and for a smart collection under that stamp and the owner's rule stamp
-// (migration 019) with the group's stored rules in the key: a page of
-// GET /medias.xml then costs its slice and one indexed read of the stamps, not a
-// COUNT(*) and an OFFSET scan of the whole scope (issue 22). Page numbers and
-// totals are the same as before: the slice of the same ordered ids, and their
-// number. A stamp that moved makes the next reader read the scope once again.
+// The ids of a list scope (a library, gallery, collection, lightbox or smart collection) in the
+// listing's order, kept under the owner's media stamp (and rule stamp, for a smart collection): a page
+// of GET /medias.xml is a slice and its totals the ids' number, with no COUNT(*) nor OFFSET scan, the
+// same pages as before (issue 22; docs/architecture.md, "Pages cost their slice").
 import { StampedMemo } from '../ops/cache.js';
 
 /** Up to `maxIds` ids kept in all (4 bytes each). */

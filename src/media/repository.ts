@@ -1,10 +1,7 @@
-// All SQL of medias: records and their relations, which medias a listing,
-// batch or group is about (a smart collection comes with its rules compiled
-// by the groups feature, src/groups/smart-repository.ts), applying a change set, and the statements
-// of a file's life (making a media live with its file, deleting medias),
-// which src/media/file-life.ts runs in its units of work. Gallery membership
-// is the galleries feature's (MembershipRepository), run in the same
-// transactions.
+// All SQL of medias: records and relations, which medias a listing, batch or group is about (a smart
+// collection's rules come compiled by the groups feature), change sets, and the statements of a
+// file's life, which file-life.ts runs in its units. Gallery membership is the galleries feature's, in
+// the same transactions (docs/architecture.md, "Contracts between features", "A file's life").
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { MembershipRepository } from '../galleries/membership-repository.js';
 import { nowIso, type Db } from '../database/db.js';

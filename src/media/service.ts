@@ -1,9 +1,7 @@
-// The media operations (docs/media.md): listing, one media, create (upload
-// step 1 or a direct upload), update (metadata, publication, upload steps),
-// delete, batch updates (enqueued, then applied chunk by chunk by the job
-// worker). Upload mechanics are the uploads feature's; this service decides
-// what happens to the media around them. What happens to its file (going
-// live, replaced, abandoned, deleted, swept) is file-life.ts's.
+// The media operations (docs/media.md): listing, one media, create, update, delete, batch updates
+// (enqueued, then applied chunk by chunk by the job worker). Upload mechanics are the uploads
+// feature's and a file's life is file-life.ts's; this service decides what happens to the media around
+// them (docs/architecture.md, "A file's life").
 import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';

@@ -1,9 +1,6 @@
-// The one in-process cache of the service: lru-cache, with the rules every
-// cache here keeps written once: a bound on its entries (and on their size in
-// all where they vary), an expiry, and "off" meaning off. Sessions, API keys,
-// the website's pages, the /files answers, unknown sign-in links, unknown host
-// names and SQLite's prepared statements are kept in one each; the page memos of galleries and
-// lists in a StampedMemo (below).
+// The one in-process cache: lru-cache with the rules every cache here keeps, written once (a bound,
+// each entry's own expiry, "off" meaning off); the page memos are a StampedMemo (below).
+// docs/architecture.md, "Caches and throttles" and "Other caches".
 import { LRUCache } from 'lru-cache';
 
 export interface CacheOptions<V> {

@@ -1,10 +1,7 @@
-// ffmpeg for video poster frames (docs/renditions.md, docs/security.md):
-// which binary (FFMPEG_PATH, else the system's, else the bundled 2018 build
-// as a last resort), and how it is run on a file a client sent — its demuxer
-// forced from the type the bytes were accepted as (never guessed: a guessing
-// ffmpeg reads a text file as a DASH or HLS manifest, which opens other
-// files), only the `file` protocol, one thread, CPU time and address space
-// capped by the kernel, a wall-clock timeout, and diagnostics capped.
+// ffmpeg for video poster frames: which binary (FFMPEG_PATH, else the system's, else the bundled 2018
+// build as a last resort), and how it runs on a client's file: its demuxer forced from the accepted
+// type (never guessed), the `file` protocol only, one thread, CPU time and address space capped by the
+// kernel, a timeout, diagnostics capped (docs/renditions.md, "Videos and documents"; docs/security.md).
 import { execFile, spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -1,15 +1,8 @@
-// The rendition ladder of one picture (docs/renditions.md): decoded ONCE
-// (EXIF orientation applied, converted to sRGB, shrunk on load to at most
-// the largest rung) into a raw buffer, then each rung resized from that
-// buffer and encoded, one rung at a time to bound memory. Metadata is
-// stripped except copyright and author. A watermark (an image decoded once
-// per ladder) goes on the public sizes from WATERMARK_FROM up; never on the
-// small ones (nor on the original, which is never touched). Before the
-// decode, the format sharp's loader finds in the bytes must be one the caller
-// accepts (never SVG, PDF or ImageMagick) and the header's size within the
-// format's pixel limit, and the whole ladder has a wall-clock bound (sharp's
-// timeout on every pipeline): a picture that cannot be made in time fails, it
-// is not retried.
+// The rendition ladder of one picture: decoded once (oriented, sRGB, shrunk on load) into a raw
+// buffer, then each rung resized and encoded, one at a time to bound memory; metadata stripped but
+// copyright and author; a watermark on the large public rungs only, never on the original. The format
+// and the pixel count are checked before the decode, and the whole ladder has a wall-clock bound:
+// a picture not made in time fails, unretried (docs/renditions.md, "The ladder", "Watermarks").
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { WATERMARK_IMAGE_MAX_PIXELS, WATERMARK_TEXT_MAX, type WatermarkPosition } from '../artists/watermark-rules.js';

@@ -1,9 +1,7 @@
-// Renditions (docs/renditions.md): the job that makes a media's ladder after
-// each completed upload, and what replies read of them. Who may fetch a
-// file (/files) is the website's (src/site/access.ts).
-// The slow part (reading the file, decoding, encoding, storing) runs in the
-// job's prepare step, outside any transaction; the chunk transaction then
-// records the result only if the media still holds the file it came from.
+// Renditions: the job that makes a media's ladder after each completed upload, and what replies read
+// of them. The slow part runs in the job's prepare step, outside any transaction; the chunk records it
+// only if the media still holds the file it came from. Who may fetch a file (/files) is the website's
+// (src/site/access.ts). docs/renditions.md, "The job".
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';

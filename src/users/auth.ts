@@ -1,9 +1,7 @@
-// User authentication (spec 5.2): HTTP Basic on first use, then the session
-// cookie; `PASSWORD+CODE` for two-factor users; throttled wrong passwords.
-// A refused login changes nothing but the throttle counters. Two steps, so that
-// server.ts takes the rate budget in between: `claim` only reads, `identify`
-// checks passwords and writes. The server's hook (src/http/server.ts) calls it
-// through the Authentication interface of src/http/identity.ts; src/app.ts builds it.
+// User authentication (spec 5.2): HTTP Basic on first use, then the session cookie; PASSWORD+CODE for
+// two-factor users; wrong passwords throttled, a refused login changing nothing else. Two steps, so the
+// server's hook takes the rate budget between them: `claim` only reads, `identify` checks and writes
+// (docs/architecture.md, "How a request flows", "Where a feature's rules stop").
 import { ApiError, invalid } from '../core/errors.js';
 import type { Authentication, Identity, RateSubject } from '../http/identity.js';
 import type { UserRow } from '../database/schema.js';

@@ -1,11 +1,8 @@
-// The login throttle (docs/conventions.md "Throttling wrong passwords"): the one implementation
-// behind the API's Basic login (password, or password + code), the studio's sign-in and the
-// account screens' current passwords, on the limiter store (in memory, or Redis with REDIS_URL).
-// Failures count per account, per (account, address) — or (account, device) for a browser
-// holding a device cookie of that account, as OWASP's "device cookies" — and per address. The
-// pair's and the address's budgets always apply; the account's only to an address, or a browser,
-// that never signed in to the account: so strangers spending the account's budget lock out no
-// one but other strangers (docs/security.md "Photographers' accounts").
+// The login throttle, the one behind the API's Basic login, the studio's sign-in and the account
+// screens' current passwords, on the limiter store. Failures count per account, per (account, address
+// or device cookie) and per address; the account's budget binds only addresses and browsers that never
+// signed in to it, so strangers lock out no one but strangers (docs/conventions.md, "Users and sessions
+// (spec 5.2)"; docs/security.md, "Photographers' accounts").
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../core/errors.js';
 import { createEach, type Limiter, type LimiterFactory, type Taken } from '../http/limiter-store.js';

@@ -1,9 +1,7 @@
-// A website's brand and its pages, as the API extension reads them
-// (`PUT /websites/<urlname>.xml`, `PUT /websites/<urlname>/pages/<slug>.xml`,
-// docs/website.md "Brand and pages"): the parameter whitelist, the typed input
-// and the 422 naming a wrong value, before anything is read or written. What
-// the values mean to a visitor (the theme's fonts, the accent's contrast) is
-// the website's (src/site/theme.ts).
+// A website's brand and its pages as the API extension reads them (the PUT of a website and of one
+// of its pages): the whitelist, the typed input and the 422 naming a wrong value, before anything is
+// read or written. What the values mean to a visitor is src/site/theme.ts's (docs/website.md, "Brand
+// and pages (an API extension)").
 import { invalid } from '../core/errors.js';
 import { input, type Input } from '../http/input.js';
 import type { Params } from '../http/params.js';

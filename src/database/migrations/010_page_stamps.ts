@@ -1,20 +1,7 @@
-// Stamps that say when a page's order may have changed, kept by the database
-// itself (triggers, in the writing transaction) so that no write path of any
-// feature can forget one (issue 22). The website keeps each gallery's visible
-// order in memory under the gallery's `order_stamp` (src/site/order-memo.ts),
-// the API each list scope's ids under its owner's `media_stamps.stamp`
-// (src/media/list-memo.ts): a page then costs its slice, not the collection,
-// and a stamp that moved makes the next reader rebuild the order once.
-//
-// What moves them:
-// - galleries.order_stamp: a membership of the gallery inserted, deleted or
-//   moved, or a field of one of its medias that decides visibility or order
-//   (status, renditions_state, file_name, shot_at, created_at, updated_at,
-//   artist_rating, uuid).
-// - media_stamps.stamp (per owner): one of the owner's medias inserted,
-//   deleted, going live or not, moving to another library; a membership of
-//   one of its medias in a gallery, collection or lightbox inserted, deleted
-//   or moved.
+// Page stamps (issue 22): galleries.order_stamp and media_stamps.stamp, moved by row triggers in the
+// writing transaction so that no write path of any feature can forget one. The website's and the
+// API's memos keep each order under them, so a page costs its slice and a moved stamp makes the next
+// reader rebuild once (docs/architecture.md, "Pages cost their slice", "Stamps, trigger by trigger").
 import { sql, type Kysely } from 'kysely';
 import type { Dialect, MigrationDb } from '../migration-helpers.js';
 

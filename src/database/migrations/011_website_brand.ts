@@ -1,10 +1,7 @@
-// A website's brand and pages (docs/website.md "Brand and pages", an API
-// extension): title, tagline, logo and favicon (medias of the library, by id:
-// no foreign key, as a gallery's cover, since a media that is no longer live is
-// simply not shown), colour scheme, accent colour, typographic theme, footer
-// lines, contact e-mail and social links; and the Markdown pages of its
-// navigation. Every column is nullable or has a default: websites made before
-// this migration look as they did, with the default theme.
+// A website's brand and pages (an API extension): title, tagline, logo and favicon (medias by id, no
+// foreign key: one no longer live is simply not shown), colours, theme, footer, contact and social
+// links, and the Markdown pages of its navigation. Every column is nullable or has a default, so older
+// websites look as they did (docs/website.md, "Brand and pages (an API extension)").
 import type { Kysely } from 'kysely';
 import { idColumn, type Dialect, type MigrationDb } from '../migration-helpers.js';
 

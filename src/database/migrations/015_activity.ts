@@ -1,9 +1,7 @@
-// What clients did in a photographer's galleries (docs/delivery.md, "Activity";
-// an API extension). The least needed: no IP address, no user agent, no page
-// address. A known client's events are rows (their address, as the pass or a
-// form gave it); anonymous ones only add to a per-gallery per-day counter, so a
-// crawler can make the table no longer than one row per gallery, day and kind.
-// Both tables are swept after ACTIVITY_RETENTION_DAYS.
+// What clients did in a photographer's galleries (an API extension), the least needed: a known
+// client's events are rows, anonymous ones only a per-gallery, per-day counter (a crawler adds at most
+// a row per gallery, day and kind); no IP address, user agent or page address. Swept after
+// ACTIVITY_RETENTION_DAYS (docs/delivery.md, "What is kept, and what is not").
 import type { Kysely } from 'kysely';
 import { idColumn, type Dialect, type MigrationDb } from '../migration-helpers.js';
 

@@ -1,12 +1,7 @@
-// The studio's website extras and instance administration (issue 21, docs/studio.md):
-// - websites.indexing: the website-level "search engines may index" switch (1, the
-//   default: each gallery's own `indexing` decides; 0: nothing of the website is indexed);
-// - users.is_admin: the operators' role (granted by `admin user grant-admin`);
-// - users.disabled_at: a disabled account signs in nowhere (API and studio);
-// - apps.owner_id / apps.revoked_at: an application a photographer made for themself (null:
-//   the operator's, made by `admin app create`), and one revoked signs nothing any more;
-// - user_invitations: the one-shot link a new photographer sets their password with. Only
-//   the SHA-256 of its token is kept, so a copy of the database opens nothing.
+// The studio's website extras and instance administration (issue 21): websites.indexing,
+// users.is_admin and disabled_at, apps.owner_id and revoked_at, and user_invitations (only the SHA-256
+// of a token is kept, so a copy of the database opens nothing). docs/studio.md, "Applications (every
+// photographer)", "Administration (operators only)"; docs/website.md, "Indexing".
 import type { Kysely } from 'kysely';
 import { idColumn, type Dialect, type MigrationDb } from '../migration-helpers.js';
 

@@ -1,19 +1,7 @@
-// A second per-owner stamp for smart collections (issue 22, docs/media-groups.md):
-// `media_stamps.rule_stamp` moves with every write that can change a smart
-// rule's answer and that the owner's `stamp` (migration 010) does not follow:
-// a rule field of a media (title, artist_rating, shot_at, file_name, mime_type,
-// the last also the file type) or one of its keywords inserted, deleted or
-// changed. Everything else a rule reads already moves `stamp`: a media
-// inserted, deleted, going live or not, moving library or owner, and gallery
-// memberships (the `gallery` rule). A smart collection's ids are kept in memory
-// under the pair (src/media/service.ts, `window`), both read in the one
-// primary-key lookup of the owner's row; the plain lists keep `stamp` alone, so
-// a title edit rebuilds no library or gallery list.
-//
-// Same row as `stamp`: on PostgreSQL a writer already holds that row's lock
-// until its commit (migration 010), so no new lock order, hence no new deadlock,
-// comes with it. Row-level triggers like 010's: a batch chunk that replaces the
-// keywords of 500 medias moves the stamp once per keyword row written.
+// media_stamps.rule_stamp (issue 22, docs/media-groups.md): moves with every write that can change
+// a smart rule's answer and that `stamp` (010) does not follow, so a smart collection's ids are kept
+// under both while plain lists keep `stamp` alone. On `stamp`'s row, whose lock a writer already
+// holds: no new lock order (docs/architecture.md, "Pages cost their slice", "Stamps, trigger by trigger").
 import { sql, type Kysely } from 'kysely';
 import type { Dialect, MigrationDb } from '../migration-helpers.js';
 

@@ -1,15 +1,7 @@
-// PostgreSQL: the stamps of 010_page_stamps are taken in one order, the owner's media_stamps
-// row before a gallery's row, by every trigger. A media going live (FileLife.publishIn's UPDATE
-// of status and file) fired medias_order_update first (triggers of one event fire in the
-// order of their names), which wrote the galleries the media is in, then medias_stamp_update,
-// which wrote the owner's stamp; a media created and published into the same gallery meanwhile
-// (its INSERT writes the owner's stamp, then MembershipRepository.publish locks the gallery)
-// took them the other way round. With uploads finishing side by side into one gallery (the
-// studio's upload screen sends several at once) PostgreSQL found the deadlock and failed one of
-// them: 4 in 50 in test/studio/studio-upload-browser.test.ts. mps_order_stamp now locks the
-// owner's stamp row (the owners' rows, lowest first, when the media changes owner) before it
-// writes a gallery; mps_owner_stamp and mps_membership_stamp already wrote it first.
-// SQLite has one writer: nothing to order.
+// PostgreSQL: every stamp trigger takes the owner's media_stamps row before a gallery's row, as a
+// publication does; a media going live wrote its galleries' stamps first and deadlocked with a media
+// published into the same gallery meanwhile (uploads finishing side by side). SQLite has one writer.
+// docs/architecture.md, "Stamps, trigger by trigger"; how often it failed: docs/benchmarks.md.
 import { sql, type Kysely } from 'kysely';
 import type { Dialect, MigrationDb } from '../migration-helpers.js';
 

@@ -1,11 +1,7 @@
-// Storage quotas (issue 29, item 6; docs/security.md, Storage quota). What an account stores is
-// kept as a running total, `media_stamps.stored_bytes`: the sizes of its medias that hold a stored
-// original (storage_key set). Triggers keep it in the writing transaction, on the owner's stamp
-// row that every media write already locks (migration 010; the lock order of
-// src/database/stamp-locks.ts: the media's row, then its owner's stamp row), so that no path that
-// stores, replaces or deletes an original can forget it. `users.quota_bytes`: an operator's
-// per-account quota (NULL: STORAGE_QUOTA_BYTES). `uploads.owner_id`: the open three-step uploads
-// of an account, summed by an index range.
+// Storage quotas (issue 29): media_stamps.stored_bytes, the running total of an account's stored
+// originals, kept by triggers on the stamp row every media write already locks (no new lock);
+// users.quota_bytes, an account's own quota; uploads.owner_id, to sum its open uploads. docs/uploads.md,
+// "Storage quota (an API extension)"; docs/architecture.md, "Stamps, trigger by trigger".
 import { sql, type Kysely } from 'kysely';
 import type { Dialect, MigrationDb } from '../migration-helpers.js';
 

@@ -1,11 +1,7 @@
-// A website's host name takes effect only once its photographer proved control of it (issue 29,
-// docs/website.md "Host names"): `hostname` keeps the name the website is served at (verified,
-// or set by the operator), and a name asked for waits beside it with its proof token until the
-// service found the token in the name's DNS. Names set before this migration stay in effect.
-// The Host lookups (every page at a website's own name, the TLS `ask`) read `lower(hostname)`;
-// a unique index of it makes an unknown name cost one index probe, not a walk over every website,
-// and keeps two websites proving one name at once from both taking it (the service already
-// refused a name another website has, in any case: no two rows share one).
+// A website's host name takes effect only once its photographer proved control of it in DNS (issue
+// 29): `hostname` is the name served, a name asked for waits beside it with its proof token, and names
+// set before stay in effect. A unique index of lower(hostname) makes an unknown Host one index probe
+// and keeps two websites from both taking one name (docs/website.md, "Host names").
 import { sql, type Kysely } from 'kysely';
 import type { MigrationDb } from '../migration-helpers.js';
 

@@ -1,9 +1,7 @@
-// Guards of photographers' accounts (issue 29, docs/security.md "Photographers' accounts"):
-// - login_origins: the addresses each account signed in from successfully (an HMAC of the
-//   address, never the address), so that a lockout others cause does not refuse the owner at
-//   an address they used before (src/users/login-throttle.ts);
-// - users.mail_stopped_at: an operator stopped the mail the service sends on this account's
-//   behalf (invitations), `admin user mail --off`.
+// Guards of photographers' accounts (issue 29): login_origins, the addresses each account signed in
+// from (an HMAC, never the address), so that a lockout others cause spares the owner at an address
+// they used before; users.mail_stopped_at, set by `admin user mail --off`. docs/security.md,
+// "Photographers' accounts".
 import type { Kysely } from 'kysely';
 import type { MigrationDb } from '../migration-helpers.js';
 

@@ -1,9 +1,7 @@
-// Price lists (issue 33; docs/shop.md): a pricing profile gets a kind
-// (download | print), an ISO 4217 currency and, for prints, a minimum price;
-// its items (download sizes, or print products) and the print products'
-// options are rows of their own, in the order the photographer gave. Money is
-// integer minor units. Profiles made before (bare names) become empty
-// download lists in EUR.
+// Price lists (issue 33): a pricing profile gets a kind (download | print), an ISO 4217 currency and,
+// for prints, a minimum price; its items and the print products' options are rows, in the
+// photographer's order. Money is integer minor units; profiles made before become empty download
+// lists in EUR (docs/shop.md, "Money and rounding").
 import type { Kysely } from 'kysely';
 import { idColumn, type Dialect, type MigrationDb } from '../migration-helpers.js';
 
