@@ -9,7 +9,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import type { Access } from '../access/access.js';
 import { ApiError, conflict, invalid, notFound } from '../core/errors.js';
-import type { ChunkResult } from '../jobs/handlers.js';
+import type { ChunkResult, JobHandler } from '../jobs/handlers.js';
 import type { JobQueue } from '../jobs/service.js';
 import { nowIso } from '../database/db.js';
 import type { JobRow, MediaRow, UserRow } from '../database/schema.js';
@@ -286,6 +286,11 @@ export class MediaService {
   }
 
   /** Applies items [start, end) of a batch update, in the worker's chunk unit (a deletion goes to file-life.ts). */
+  /** This feature's entry in the worker's handler map (src/jobs/handlers.ts): batch updates, chunk by chunk. */
+  jobHandler(): readonly [string, JobHandler] {
+    return [BATCH_JOB_KIND, { runChunk: this.batchChunk.bind(this) }];
+  }
+
   async batchChunk(unit: Unit, job: JobRow, payload: unknown, start: number, end: number): Promise<ChunkResult> {
     const { ids, changes } = payload as BatchPayload;
     const chunk = ids.slice(start, end);
