@@ -69,12 +69,13 @@ import { loadUploadSecret } from './file-storage/secret.js';
 import { tempDirOf } from './file-storage/temp-file.js';
 import { migrate, openStore, type Store } from './database/db.js';
 import { UploadsRepository } from './uploads/repository.js';
-import { ResumableUploadsRepository } from './uploads/resumable-repository.js';
-import { ResumableUploadsService } from './uploads/resumable-service.js';
+import { ResumableUploadsRepository } from './resumable-uploads/repository.js';
+import { ResumableUploadsService } from './resumable-uploads/service.js';
 import { QuotaRepository } from './uploads/quota-repository.js';
 import { StorageQuota } from './uploads/quota.js';
-import { redisTusLocker } from './uploads/tus-locker.js';
-import { tusEndpoint, tusFiles } from './uploads/tus-endpoint.js';
+import { redisTusLocker } from './resumable-uploads/tus-locker.js';
+import { tusEndpoint, tusFiles } from './resumable-uploads/tus-endpoint.js';
+import { SameFiles } from './media/same-files.js';
 import { uploadRoutes } from './uploads/routes.js';
 import { UsersRepository } from './users/repository.js';
 import { sessionRoutes } from './users/routes.js';
@@ -414,14 +415,15 @@ async function buildLibrary(config: Config, log: Logger, core: Core, storage: St
   const media = new heavy.MediaService(mediaRepo, fileLife, uploads, access, groupsRepo, jobs, log, renditions);
   const groups = new GroupsService(groupsRepo, media, fileLife, access);
   const galleries = new GalleriesService(new GalleriesRepository(store.db, store.dialect), access, fileLife, config.galleryListCap);
-  // The studio's resumable uploads (tus): received under DATA_DIR, or in the bucket with S3, ended through the media service (src/uploads/resumable-service.ts).
+  // The studio's resumable uploads (tus): received under DATA_DIR, or in the bucket with S3, ended through the file's life (src/resumable-uploads/service.ts).
   const tusReceived = await tusFiles(config.dataDir, config.uploadExpirySeconds, storage);
   closers.push(() => tusReceived.close?.());
   // With REDIS_URL (several API nodes), one upload's requests are ordered across nodes, not only
   // within this process; closed after the HTTP server, once its requests have ended.
   const tusLocker = duties.serve && config.redisUrl ? await redisTusLocker(config.redisUrl, log, { prefix: config.redisPrefix }) : undefined;
   if (tusLocker) closers.push(() => tusLocker.close());
-  const resumable = new ResumableUploadsService(new ResumableUploadsRepository(store.db), media, access, tusReceived, { maxOpenPerUser: RESUMABLE_OPEN_PER_USER, config }, log, quota);
+  const sameFiles = new SameFiles(mediaRepo, (key, size) => uploads.digestOf(key, size));
+  const resumable = new ResumableUploadsService(new ResumableUploadsRepository(store.db), { uploads, fileLife, sameFiles, access, quota }, tusReceived, { maxOpenPerUser: RESUMABLE_OPEN_PER_USER, config }, log);
 
   // Background work, after migrations and before the first request: each feature hands in its job handler.
   worker = new JobWorker(jobsRepo, log, jobHandlers([media.jobHandler(), renditions.jobHandler()], metrics), config.jobs);
