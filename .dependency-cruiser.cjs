@@ -32,7 +32,7 @@ module.exports = {
       from: { path: '^src/site/' },
       to: {
         path: ['^src/[a-z-]+/routes\\.ts$', '^src/http/', '^src/app\\.ts$'],
-        pathNot: ['^src/site/', '^src/http/(errors|linger|limiter-store)\\.ts$'],
+        pathNot: ['^src/site/', '^src/http/(lingering-close|limiter-store)\\.ts$'],
       },
     },
     {
@@ -45,7 +45,7 @@ module.exports = {
       from: { path: '^src/studio/' },
       to: {
         path: ['^src/[a-z-]+/routes\\.ts$', '^src/http/', '^src/app\\.ts$'],
-        pathNot: ['^src/studio/', '^src/http/(errors|linger|limiter-store|params|input|rate-limit)\\.ts$'],
+        pathNot: ['^src/studio/', '^src/http/(lingering-close|limiter-store|params|input|rate-limit)\\.ts$'],
       },
     },
     {

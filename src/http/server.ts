@@ -12,7 +12,7 @@ import type { Authentication, Identity } from './identity.js';
 import type { AppRow } from '../database/schema.js';
 import { ApiError, badRequest, codeForStatus, type ErrorCode } from '../core/errors.js';
 import type { RateLimit } from './rate-limit.js';
-import { closeAfterReply } from './linger.js';
+import { closeAfterReply } from './lingering-close.js';
 import { errorBody, sendError, XML_CONTENT_TYPE } from './reply.js';
 import { type ApiRouter, type AuthLevel, FORM_LIMIT_BYTES } from './router.js';
 import { renderReply } from './xml.js';

@@ -174,7 +174,7 @@ export class FileLife {
     const keys: Array<string | null> = [];
     let deleted = 0;
     // Every media locked (lowest id first) before the first chunk writes its owner's stamp: the
-    // lock order of src/database/stamp-locks.ts. Locking each chunk after the one before had taken the
+    // lock order of src/database/page-stamp-lock-order.ts. Locking each chunk after the one before had taken the
     // stamp met an update holding a later chunk's media and waiting for that stamp (a deadlock).
     const sorted = [...new Set(ids)].sort((a, b) => a - b);
     const chunks: Array<Array<{ id: number; storage_key: string | null }>> = [];

@@ -2,7 +2,7 @@
 // kept as a running total, `media_stamps.stored_bytes`: the sizes of its medias that hold a stored
 // original (storage_key set). Triggers keep it in the writing transaction, on the owner's stamp
 // row that every media write already locks (migration 010; the lock order of
-// src/database/stamp-locks.ts: the media's row, then its owner's stamp row), so that no path that
+// src/database/page-stamp-lock-order.ts: the media's row, then its owner's stamp row), so that no path that
 // stores, replaces or deletes an original can forget it. `users.quota_bytes`: an operator's
 // per-account quota (NULL: STORAGE_QUOTA_BYTES). `uploads.owner_id`: the open three-step uploads
 // of an account, summed by an index range.

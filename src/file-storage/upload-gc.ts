@@ -1,12 +1,8 @@
-// Scavenges while a large body streams in. Every socket read allocates a new
-// 64 KiB buffer; they die young, but once the process's young generation has
-// grown (startup and API traffic grow it to 16 MiB semi-spaces) scavenges come
-// rarely during an upload, the dead buffers pile up as external memory, and
-// V8 answers with full mark-compacts: about ten per 256 MiB, a third of the
-// upload's time in `npm run bench -- uploads`. A scavenge every few MiB frees
-// them for well under a millisecond each. `npm start` runs node with
-// --expose-gc; otherwise `gc` is exposed at run time (the v8/vm idiom), and
-// where that fails nothing is done.
+// Garbage collection while a large body streams in (docs/uploads.md): each socket read leaves a
+// dead 64 KiB buffer that rare young-generation scavenges let pile up until V8 runs full
+// mark-compacts (a third of an upload's time, `npm run bench -- uploads`); a scavenge every few
+// MiB frees them for well under a millisecond. `npm start` runs node with --expose-gc; otherwise
+// `gc` is exposed at run time (the v8/vm idiom), and where that fails nothing is done.
 import v8 from 'node:v8';
 import vm from 'node:vm';
 
