@@ -175,7 +175,10 @@ export async function buildCore(
     apps: new AppsService(apps),
     // The service's own host names are read at each use: PUBLIC_URL may be settled after start.
     websites: new WebsitesService(new WebsitesRepository(store.db), access, { own: () => ownHosts(config), resolver: seams.resolver ?? systemResolver() }),
-    artists: new ArtistsService(new ArtistsRepository(store.db, new DeletionsRepository(store.db)), access, config.dataDir, watermarkFiles),
+    // sharp is loaded when a preview is first drawn, not at start: the admin command line's commands start without it.
+    artists: new ArtistsService(new ArtistsRepository(store.db, new DeletionsRepository(store.db)), access, config.dataDir, watermarkFiles, async (...args) =>
+      (await import('./renditions/ladder.js')).watermarkPreview(...args),
+    ),
     watermarkFiles,
     lightboxes,
     pricingProfiles: new PricingProfilesService(new PricingProfilesRepository(store.db), access),
