@@ -78,9 +78,16 @@ export function uuidPatternsOutsideCore(files: ReadonlyArray<{ path: string; tex
   return found;
 }
 
+/** Each file parsed once for the scans that walk its syntax tree. */
+const parsed = new Map<string, ts.SourceFile>();
+
 function parse(path: string, text: string): ts.SourceFile {
+  const known = parsed.get(path);
+  if (known?.text === text) return known;
   const kind = path.endsWith('.tsx') ? ts.ScriptKind.TSX : /\.m?js$/.test(path) ? ts.ScriptKind.JS : ts.ScriptKind.TS;
-  return ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, kind);
+  const sf = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, kind);
+  parsed.set(path, sf);
+  return sf;
 }
 
 /** The name a function goes by: its own, or that of the variable, property or export it is assigned to. */
