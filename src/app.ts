@@ -31,18 +31,18 @@ import { GroupsRepository } from './groups/repository.js';
 import { GroupsService } from './groups/service.js';
 import { AppKeys } from './http/app-keys.js';
 import { Authenticator } from './users/auth.js';
-import { LOGIN_ORIGIN_DAYS, LoginThrottle } from './users/login-throttle.js';
+import { LoginThrottle } from './users/login-throttle.js';
 import { createEach, createLimiterFactory } from './http/limiter-store.js';
 import { RateLimit } from './http/rate-limit.js';
 import { ApiRouter, type RouteSpec } from './http/router.js';
-import { SessionStore } from './users/sessions.js';
+import { purgeSessions, SessionStore } from './users/sessions.js';
 import { PeriodicTask } from './jobs/periodic.js';
+import { CleanupSweep, sweepIntervalMs, type SweepPart, type SweepResult } from './jobs/sweep.js';
 import { jobRoutes } from './jobs/routes.js';
 import { JobsRepository } from './jobs/repository.js';
 import { JobQueue } from './jobs/service.js';
 import { JobWorker } from './jobs/worker.js';
-import { LANES } from './jobs/lanes.js';
-import type { JobHandler, JobHandlers } from './jobs/handlers.js';
+import { jobHandlers } from './jobs/handlers.js';
 import { LightboxesRepository } from './lightboxes/repository.js';
 import { LightboxesService, type SelectionEvent } from './lightboxes/service.js';
 import { lightboxRoutes } from './lightboxes/routes.js';
@@ -69,12 +69,13 @@ import { loadUploadSecret } from './file-storage/secret.js';
 import { tempDirOf } from './file-storage/temp-file.js';
 import { migrate, openStore, type Store } from './database/db.js';
 import { UploadsRepository } from './uploads/repository.js';
-import { ResumableUploadsRepository } from './uploads/resumable-repository.js';
-import { ResumableUploadsService } from './uploads/resumable-service.js';
+import { ResumableUploadsRepository } from './resumable-uploads/repository.js';
+import { ResumableUploadsService } from './resumable-uploads/service.js';
 import { QuotaRepository } from './uploads/quota-repository.js';
 import { StorageQuota } from './uploads/quota.js';
-import { redisTusLocker } from './uploads/tus-locker.js';
-import { tusEndpoint, tusFiles } from './uploads/tus-endpoint.js';
+import { redisTusLocker } from './resumable-uploads/tus-locker.js';
+import { tusEndpoint, tusFiles } from './resumable-uploads/tus-endpoint.js';
+import { SameFiles } from './media/same-files.js';
 import { uploadRoutes } from './uploads/routes.js';
 import { UsersRepository } from './users/repository.js';
 import { sessionRoutes } from './users/routes.js';
@@ -92,7 +93,7 @@ import { WebsitesService } from './websites/service.js';
 import { ownHosts, systemResolver, type TxtResolver } from './websites/hostnames.js';
 import { localExclusive, redisExclusive } from './ops/exclusive.js';
 import { installHealthRoutes, Readiness } from './ops/health.js';
-import type { Metrics, QueueStats } from './ops/metrics.js';
+import type { Metrics } from './ops/metrics.js';
 import { checkScaleOut, dutiesOf } from './ops/roles.js';
 import { pingStore } from './database/health.js';
 import type { Server as NodeHttpServer } from 'node:http';
@@ -174,7 +175,10 @@ export async function buildCore(
     apps: new AppsService(apps),
     // The service's own host names are read at each use: PUBLIC_URL may be settled after start.
     websites: new WebsitesService(new WebsitesRepository(store.db), access, { own: () => ownHosts(config), resolver: seams.resolver ?? systemResolver() }),
-    artists: new ArtistsService(new ArtistsRepository(store.db, new DeletionsRepository(store.db)), access, config.dataDir, watermarkFiles),
+    // sharp is loaded when a preview is first drawn, not at start: the admin command line's commands start without it.
+    artists: new ArtistsService(new ArtistsRepository(store.db, new DeletionsRepository(store.db)), access, config.dataDir, watermarkFiles, async (...args) =>
+      (await import('./renditions/ladder.js')).watermarkPreview(...args),
+    ),
     watermarkFiles,
     lightboxes,
     pricingProfiles: new PricingProfilesService(new PricingProfilesRepository(store.db), access),
@@ -234,37 +238,30 @@ export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
   });
 }
 
-/** What one run of the cleanup sweep removed. */
-export interface SweepResult {
-  /** Uploads whose step 3 never came. */
-  uploads: number;
-  /** Medias that never went live. */
-  medias: number;
-  tempFiles: number;
-  /** Recorded file deletions carried out. */
-  fileDeletions: number;
-  /** Incoming objects removed that no pending upload pointed to. */
-  incoming: number;
-  jobs: number;
-  /** Visitors' sign-in links long dead. */
-  visitorLinks: number;
-  /** Activity events and counters past ACTIVITY_RETENTION_DAYS. */
-  activity: number;
-  /** The studio's resumable uploads expired (an unfinished one with its bytes). */
-  resumable: number;
-}
+export type { SweepResult } from './jobs/sweep.js';
 
 /** The studio's uploads of one user not ended yet: a browser sends 3 at a time; reloads and cuts leave a few more. */
 const RESUMABLE_OPEN_PER_USER = 24;
 
-/** Every so often, a fraction of the upload expiry: from 1 s to 10 min. */
-function sweepIntervalMs(uploadExpirySeconds: number): number {
-  return Math.min(600_000, Math.max(1000, Math.floor((uploadExpirySeconds * 1000) / 4)));
+type Closers = Array<() => unknown>;
+
+/** The modules only buildApp uses that bring heavy libraries (fastify, sharp, file-type, exifr): loaded when it runs. */
+async function loadHeavy() {
+  const [{ createHttpServer }, { MediaService }, { mediaRoutes }, { groupRoutes }, { RenditionsService }, { UploadsService }, { FileLife }] = await Promise.all([
+    import('./http/server.js'),
+    import('./media/service.js'),
+    import('./media/routes.js'),
+    import('./groups/routes.js'),
+    import('./renditions/service.js'),
+    import('./uploads/service.js'),
+    import('./media/file-life.js'),
+  ]);
+  return { createHttpServer, MediaService, mediaRoutes, groupRoutes, RenditionsService, UploadsService, FileLife };
 }
 
 export async function buildApp(config: Config, log: Logger = createLogger(config), seams: Seams = {}): Promise<App> {
   // Closed in reverse order; whatever was built before a failure is closed too.
-  const closers: Array<() => unknown> = [];
+  const closers: Closers = [];
   const closeAll = async () => {
     for (const close of closers.splice(0).reverse()) await close();
   };
@@ -272,124 +269,29 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     // A scaled-out process with node-local state stops here, before it touches anything.
     checkScaleOut(config);
     const duties = dutiesOf(config.ops.role);
-    const [{ createHttpServer }, { BATCH_JOB_KIND, MediaService }, { mediaRoutes }, { groupRoutes }, { RENDITIONS_JOB_KIND, RenditionsService }, { UploadsService }, { FileLife }] = await Promise.all([
-      import('./http/server.js'),
-      import('./media/service.js'),
-      import('./media/routes.js'),
-      import('./groups/routes.js'),
-      import('./renditions/service.js'),
-      import('./uploads/service.js'),
-      import('./media/file-life.js'),
-    ]);
+    const heavy = await loadHeavy();
     // The store is built here, not on first use: a bad STORAGE_URL stops the service at start.
     ensurePrivateDir(config.dataDir);
     const storage = await createStorage(config);
     closers.push(() => storage.close?.());
     const core = await buildCore(config, log, storage, seams);
     closers.push(() => core.close());
-    const { store } = core;
-
-    if (storage.kind === 'local') ensurePrivateDir(join(config.dataDir, 'media'));
-    const tmpDir = tempDirOf(config.dataDir);
-    ensurePrivateDir(tmpDir);
-    const uploadSecret = loadUploadSecret(config);
-
-    const limiters = await createLimiterFactory(config.redisUrl, config.redisPrefix);
-    closers.push(() => limiters.close());
-    const users = core.repositories.users;
-    // With REDIS_URL, other nodes end sessions too: no cache, so their logouts hold here at once.
-    const sessions = new SessionStore(users, config.redisUrl ? 0 : undefined);
-    // Each sweep runs on one worker at a time.
-    const exclusive = config.redisUrl ? await redisExclusive(config.redisUrl, { prefix: config.redisPrefix }) : localExclusive();
-    closers.push(() => exclusive.close());
-    const appKeys = new AppKeys(core.repositories.apps);
-    core.apps.onRevoked((key) => appKeys.forget(key));
-    core.users.onDisabledChange((userId) => appKeys.forgetOwner(userId));
-    const secureCookies = config.publicUrl.startsWith('https:');
-    const loginThrottle = new LoginThrottle(limiters, users, uploadSecret, (err) => log.error({ err }, 'login-throttle store unavailable; login let through'));
-    const authenticator = new Authenticator(users, sessions, loginThrottle, secureCookies);
-    const rateLimit = config.rateLimit ? new RateLimit(config.rateLimit, limiters, (err) => log.error({ err }, 'rate-limit store unavailable; request let through')) : null;
-
-    const jobsRepo = new JobsRepository(store);
-    // The worker is built below, once its handlers exist; enqueueing wakes it.
-    let worker: JobWorker | undefined;
-    const jobs = new JobQueue(jobsRepo, () => worker?.wake());
-    const { access } = core;
-
-    // Uploads, media and groups, on the storage's bookkeeping of files to remove.
-    const deletions = new DeletionsRepository(store.db);
-    const fileDeletions = new FileDeletions(storage, deletions, log);
-    const uploadsRepo = new UploadsRepository(store.db, deletions);
-    const quota = new StorageQuota(new QuotaRepository(store.db), config);
-    const uploads = new UploadsService(uploadsRepo, storage, fileDeletions, { secret: uploadSecret, tmpDir, config }, quota);
-    // Read at each use: the public URL may be set once the port is known.
-    const fileUrls = new FileUrls(uploadSecret, () => config.publicUrl);
-    const renditionsWork = join(config.dataDir, 'renditions-work');
-    ensurePrivateDir(renditionsWork);
-    const ffmpeg = chooseFfmpeg(config.renditions.ffmpegPath);
-    if (duties.work) {
-      // Which decoder of hostile videos this worker runs, for whoever keeps it patched.
-      const version = await ffmpegVersion(ffmpeg);
-      if (version) log.info({ ffmpeg: ffmpeg.path, source: ffmpeg.source, version }, 'video frames by ffmpeg');
-      else log.warn({ ffmpeg: ffmpeg.path, source: ffmpeg.source }, 'ffmpeg does not run: videos will get no poster frame');
-    }
-    // prom-client (~13 MiB of memory) is loaded only when metrics are asked for.
-    const metrics = config.ops.metricsPort !== undefined || config.ops.metricsToken ? new (await import('./ops/metrics.js')).Metrics({ queue: () => queueStats(jobsRepo), pool: store.poolStats }) : undefined;
-    const renditionsRepo = new RenditionsRepository(store.db);
-    // Who may see what on the websites: one decision over one chain loader, for the pages, the sitemap and /files alike.
-    const siteRepo = new SiteRepository(store.db);
-    const visitorAccess = new VisitorAccess(siteRepo, fileUrls);
-    const renditions = new RenditionsService(renditionsRepo, storage, fileDeletions, deletions, fileUrls, log, {
-      workDir: renditionsWork,
-      watermarkFiles: core.watermarkFiles,
-      timeoutSeconds: config.renditions.timeoutSeconds,
-      ffmpeg,
-      onWatermarkDecode: metrics ? () => metrics.watermarkDecoded() : undefined,
-    });
-    // Before the worker starts: what a crashed job left behind.
-    await renditions.sweepWork();
-    const mediaRepo = new MediaRepository(store.db, store.dialect);
-    // The one owner of a media file's life (publication, replacement, abandonment, deletion, sweep).
-    const fileLife = new FileLife(store.db, { medias: mediaRepo, uploads: uploadsRepo, renditions: renditionsRepo, jobs: jobsRepo, deletions }, fileDeletions, jobs, config);
-    const groupsRepo = new GroupsRepository(store.db, store.dialect);
-    const media = new MediaService(mediaRepo, fileLife, uploads, access, groupsRepo, jobs, log, renditions);
-    const groups = new GroupsService(groupsRepo, media, fileLife, access);
-    const galleries = new GalleriesService(new GalleriesRepository(store.db, store.dialect), access, fileLife, config.galleryListCap);
-    // The studio's resumable uploads (tus): received under DATA_DIR, or in the bucket with S3, ended through the media service (src/uploads/resumable-service.ts).
-    const tusReceived = await tusFiles(config.dataDir, config.uploadExpirySeconds, storage);
-    closers.push(() => tusReceived.close?.());
-    // With REDIS_URL (several API nodes), one upload's requests are ordered across nodes, not only
-    // within this process; closed after the HTTP server, once its requests have ended.
-    const tusLocker = duties.serve && config.redisUrl ? await redisTusLocker(config.redisUrl, log, { prefix: config.redisPrefix }) : undefined;
-    if (tusLocker) closers.push(() => tusLocker.close());
-    const resumable = new ResumableUploadsService(new ResumableUploadsRepository(store.db), media, access, tusReceived, { maxOpenPerUser: RESUMABLE_OPEN_PER_USER, config }, log, quota);
-
-    // Visitors: sign-in links by mail (or to the log), the pass cookie, the password throttle.
-    const mailer = createMailer(config.visitors, log);
-    closers.push(() => mailer.close());
-    const invitations = new InvitationsService({
-      clients: core.galleryClients,
-      links: core.visitorLinks,
-      send: (mail) => mailer.sendInvitation(mail),
-      activity: core.activity,
-      ttlSeconds: config.visitors.invitationTtlSeconds,
-      limiters: createEach(limiters, invitationLimits(config.visitors.invitationsPerHour, config.visitors.invitationsPerRecipientPerDay, config.visitors.invitationsPerDay), (err) =>
-        log.error({ err }, 'invitation-throttle store unavailable; invitation let through'),
-      ),
-      mailStopped: async (userId) => (await users.byId(userId))?.mail_stopped_at != null,
-    });
+    const front = await buildFront(config, log, core, closers);
+    const library = await buildLibrary(config, log, core, storage, front, duties, heavy, closers);
+    const visitors = buildVisitors(config, log, core, front, closers);
+    const { media, galleries, groups, uploads, jobs } = library;
 
     const routes: RouteSpec[] = [
-      ...sessionRoutes({ sessions, secureCookies }),
+      ...sessionRoutes({ sessions: front.sessions, secureCookies: front.secureCookies }),
       ...websiteRoutes({ websites: core.websites, config }),
       ...artistRoutes({ artists: core.artists }),
       ...galleryRoutes(galleries),
       ...uploadRoutes(uploads),
-      ...mediaRoutes(media),
-      ...groupRoutes(groups),
+      ...heavy.mediaRoutes(media),
+      ...heavy.groupRoutes(groups),
       ...jobRoutes({ jobs }),
       ...activityRoutes(core.activity),
-      ...invitationRoutes(invitations, (user, uuid) => core.activity.galleryOf(user, uuid)),
+      ...invitationRoutes(visitors.invitations, (user, uuid) => core.activity.galleryOf(user, uuid)),
       ...lightboxRoutes({ lightboxes: core.lightboxes }),
       ...pricingProfileRoutes({ pricingProfiles: core.pricingProfiles }),
     ];
@@ -397,179 +299,44 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     // A worker answers only health and metrics.
     if (duties.serve) for (const route of routes) router.add(route);
 
-    const passCodec = new PassCodec(uploadSecret);
-    const onVisitorStoreError = (err: unknown) => log.error({ err }, 'visitor-throttle store unavailable; request let through');
-    const signIn = new SignInService(core.visitorLinks, mailer, new LinkThrottle(limiters, onVisitorStoreError), log);
-    // Links still being made when the service stops are made and handed to the mailer first.
-    closers.push(() => signIn.idle());
-    const passwordThrottle = new PasswordThrottle(limiters, onVisitorStoreError);
-    // One counter for the website's pages and its sign-in pages; /files has its own, larger one.
-    const onBudgetStoreError = (err: unknown) => log.error({ err }, 'visitor rate-limit store unavailable; request let through');
-    const visitorBudget = new VisitorBudget(limiters, config.visitorRateLimit, 'visitor', onBudgetStoreError);
-    const fileBudget = new VisitorBudget(limiters, config.visitorFilesRateLimit, 'visitor-files', onBudgetStoreError);
-
-    // Background work, after migrations and before the first request.
-    const handlers: JobHandlers = new Map<string, JobHandler<any>>([
-      [BATCH_JOB_KIND, { runChunk: media.batchChunk.bind(media) }],
-      [RENDITIONS_JOB_KIND, renditions.handler()],
-    ]);
-    const jobWorker = (worker = new JobWorker(jobsRepo, log, metrics ? timedHandlers(handlers, metrics) : handlers, config.jobs));
-    // API nodes enqueue; workers run.
-    if (duties.work) jobWorker.start();
-    closers.push(() => jobWorker.stop());
-    // The cleanup sweep of this process: every part is idempotent (several processes may sweep at
-    // once); a part that fails is logged and the others still run.
-    const sweep = async (now = new Date(), parts: 'all' | 'shared' | 'local' = 'all'): Promise<SweepResult> => {
-      const result: SweepResult = { uploads: 0, medias: 0, tempFiles: 0, fileDeletions: 0, incoming: 0, jobs: 0, visitorLinks: 0, activity: 0, resumable: 0 };
-      const part = async (name: string, fn: () => Promise<void>) => {
-        try {
-          await fn();
-        } catch (err) {
-          log.error({ err, part: name }, 'cleanup sweep: a part failed; the next sweep tries again');
-        }
-      };
-      const shared = parts !== 'local';
-      const local = parts !== 'shared';
-      if (shared) await part('abandoned uploads', async () => {
-        // An hour after step 1 with no file: expired early (it held its declared size against the quota).
-        await uploads.expireIdle(now);
-        Object.assign(result, await fileLife.sweepAbandonedUploads(now));
-      });
-      if (shared) await part('resumable uploads', async () => {
-        result.resumable = await resumable.sweep(now);
-      });
-      if (shared) await part('file deletions', async () => {
-        result.fileDeletions = await fileDeletions.drain(now);
-      });
-      if (shared) await part('incoming objects', async () => {
-        result.incoming = await uploads.sweepIncoming(now);
-      });
-      // Temporary files are this machine's: every node sweeps its own, without the lock.
-      if (local) await part('temporary files', async () => {
-        result.tempFiles = await uploads.sweepTempFiles(now.getTime());
-        result.tempFiles += (await tusReceived.sweepScratch?.(now.getTime() - config.uploadExpirySeconds * 1000)) ?? 0;
-      });
-      if (shared) await part('finished jobs', async () => {
-        result.jobs = await jobs.purgeFinished(new Date(now.getTime() - config.jobs.retentionSeconds * 1000));
-      });
-      if (shared) await part('visitor sign-in links', async () => {
-        result.visitorLinks = await core.visitorLinks.purge(now);
-      });
-      if (shared) await part('activity past its retention', async () => {
-        result.activity = await core.activity.purge(now);
-      });
-      return result;
-    };
-    // Temporary files of a crashed process go before this one serves: nothing half-received outlives a restart.
-    await uploads.sweepTempFiles(Date.now()).catch((err: unknown) => log.error({ err }, 'start-up sweep of temporary files failed'));
-    await tusReceived.sweepScratch?.(Date.now() - config.uploadExpirySeconds * 1000).catch((err: unknown) => log.error({ err }, 'start-up sweep of tus part files failed'));
-    const cleanup = new PeriodicTask('cleanup sweep', sweepIntervalMs(config.uploadExpirySeconds), async () => {
-      const r = await sweep(new Date(), 'local');
-      if (duties.work) await exclusive.run('cleanup-sweep', async () => Object.assign(r, await sweep(new Date(), 'shared'), { tempFiles: r.tempFiles }));
-      if (Object.values(r).some((n) => n > 0)) log.info(r, 'cleanup sweep removed leftovers');
-    }, log);
-    cleanup.start({ now: true });
+    // The cleanup sweep: each feature's part (sweepParts); temporary files of a crashed process go before this one serves.
+    const sweep = new CleanupSweep(sweepParts(config, core, library), log);
+    await sweep.run(new Date(), 'local');
+    const cleanup = sweep.start(sweepIntervalMs(config.uploadExpirySeconds), duties.work, front.exclusive);
     closers.push(() => cleanup.stop());
     if (duties.work) {
-      const sessionPurge = new PeriodicTask('session purge', config.sessionPurgeSeconds * 1000, async () => {
-        await exclusive.run('session-purge', async () => {
-          const n = await users.purgeExpiredSessions();
-          // The addresses of past sign-ins are remembered for a little over a year.
-          await users.purgeOrigins(new Date(Date.now() - LOGIN_ORIGIN_DAYS * 86_400_000).toISOString());
-          if (n) log.info({ sessions: n }, 'expired sessions purged');
-        });
-      }, log);
+      const sessionPurge = new PeriodicTask('session purge', config.sessionPurgeSeconds * 1000, () => front.exclusive.run('session-purge', () => purgeSessions(front.users, log)), log);
       sessionPurge.start();
       closers.push(() => sessionPurge.stop());
     }
 
-    const readiness = new Readiness(
-      [
-        { name: 'database', check: () => pingStore(store) },
-        ...(config.redisUrl ? [{ name: 'redis', check: () => exclusive.ping() }] : []),
-        // Any answer, found or not, shows the store reachable.
-        { name: 'storage', check: () => storage.stat('readyz-probe') },
-      ],
+    const { ops, extensions } = await buildOps(config, log, core.store, storage, front, library.metrics, closers);
+    const http = heavy.createHttpServer({
+      config,
       log,
-    );
-    const extensions = [
-      (f: FastifyInstance) => installHealthRoutes(f, readiness),
-      ...(metrics ? [(f: FastifyInstance) => metrics.instrument(f)] : []),
-      ...(metrics && config.ops.metricsToken ? [(f: FastifyInstance) => metrics.installRoute(f, config.ops.metricsToken!)] : []),
-    ];
-    const ops: AppOps = { readiness, metrics };
-    if (metrics && config.ops.metricsPort !== undefined) {
-      const server = (ops.metricsServer = await metrics.listen(config.ops.metricsPort, config.host));
-      closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-    }
-
-    const http = createHttpServer({ config, log, appKeys, authenticator, rateLimit, router, extensions, plainRoutes: duties.serve ? [fileRoutes({ access: visitorAccess, storage, urls: fileUrls, budget: fileBudget, activity: core.activity })] : [] });
-    closers.push(() => http.close());
-    // The public website: one encapsulated plugin beside the signed API (unsigned, HTML); workers serve none.
-    // Its file addresses are host-relative: a website at its own hostname is served by this same process.
-    const site = new SiteService(siteRepo, visitorAccess, new FileUrls(uploadSecret, ''), config);
-    // A host name that takes effect is served at once here (other nodes: within HOST_MISS_MS).
-    core.websites.onHostname((hostname) => site.forgetHost(hostname));
-    // Streamed ZIPs of a gallery or a chosen list (src/site/archive.ts). Their start and end are
-    // told here, the one place an activity record hooks in.
-    const archives = new SiteArchives(siteRepo, storage, log, {
-      started: (a) => log.info({ archive: a.id, reqId: a.requestId, kind: a.kind, gallery: a.galleryUuid, visitor: a.visitor }, 'archive started'),
-      ended: (a) => {
-        log.info({ archive: a.id, reqId: a.requestId, outcome: a.outcome, bytes: a.bytes, files: a.files, skipped: a.skipped, ms: a.ms }, 'archive ended');
-        // What clients did (docs/delivery.md "Activity"): an archive with the bytes it sent; a proved address names the client, else it is counted anonymously.
-        core.activity.record({ gallery: a.galleryUuid, client: a.email ? { email: a.email, verified: true } : null, kind: 'archive', bytes: a.bytes });
-      },
+      appKeys: front.appKeys,
+      authenticator: front.authenticator,
+      rateLimit: front.rateLimit,
+      router,
+      extensions,
+      plainRoutes: duties.serve ? [fileRoutes({ access: library.visitorAccess, storage, urls: library.fileUrls, budget: visitors.fileBudget, activity: core.activity })] : [],
     });
-    if (duties.serve) {
-      await http.fastify.register(
-        websitePlugin({ site, archives, links: core.visitorLinks, signIn, passes: passCodec, lightboxes: core.lightboxes, mailer, passwordThrottle, budget: visitorBudget, activity: core.activity, cacheSeconds: config.siteCacheSeconds, config }),
-      );
-      // The photographers' studio (docs/studio.md): a second encapsulated plugin, on the same services, sessions and limiters as the API.
-      await http.fastify.register(
-        studioPlugin({
-          users: core.users,
-          authenticator,
-          sessions,
-          websites: core.websites,
-          media,
-          galleries,
-          jobs,
-          storage,
-          rateLimit,
-          budget: config.studioRateLimit ? new StudioBudget(config.studioRateLimit, limiters, (err) => log.error({ err }, 'studio budget store unavailable; request let through')) : null,
-          secret: uploadSecret,
-          config,
-          apps: core.apps,
-          mailer,
-          groups,
-          lightboxes: core.lightboxes,
-          activity: core.activity,
-          resumable,
-          tus: tusEndpoint(tusReceived, resumable, config.maxUploadBytes, log, tusLocker),
-          artists: core.artists,
-          // The studio's "invite a client" mails through the same service as the API's invitations (its throttle, its links, its activity event).
-          // Without a mail server the link only reaches the log: the studio shows it to the photographer instead.
-          invite: async (user, galleryUuid, r) => {
-            const sent = await invitations.invite(user, galleryUuid, { email: r.email, message: r.message, comp: r.comp, hires: r.hires });
-            return mailer.mails ? { mailed: true } : { mailed: false, link: sent.link };
-          },
-        }),
-      );
-    }
+    closers.push(() => http.close());
+    if (duties.serve) await registerFaces(http.fastify, config, log, core, storage, front, library, visitors);
 
     let closed: Promise<void> | undefined;
     return {
       fastify: http.fastify,
-      store,
-      sessions,
-      uploadSecret,
+      store: core.store,
+      sessions: front.sessions,
+      uploadSecret: front.uploadSecret,
       galleries,
-      invitations,
+      invitations: visitors.invitations,
       core,
       routes,
-      worker: jobWorker,
-      visitors: { signIn, links: core.visitorLinks, passCodec, passwordThrottle, mailer },
-      sweep: (now?: Date) => sweep(now),
+      worker: library.worker,
+      visitors: { signIn: visitors.signIn, links: core.visitorLinks, passCodec: visitors.passCodec, passwordThrottle: visitors.passwordThrottle, mailer: visitors.mailer },
+      sweep: (now?: Date) => sweep.run(now),
       ops,
       close: () => (closed ??= closeAll()),
     };
@@ -579,34 +346,231 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
   }
 }
 
-/** The queue's depth and age for the metrics, in all and per lane. */
-async function queueStats(repo: JobsRepository): Promise<QueueStats> {
-  const stats = await repo.pendingStats();
-  const age = (createdAt?: string) => (createdAt ? Math.max(0, (Date.now() - Date.parse(createdAt)) / 1000) : 0);
-  const lanes = LANES.map((lane) => {
-    const s = stats.find((x) => x.lane === lane);
-    return { lane, pending: s?.pending ?? 0, oldestAgeSeconds: age(s?.oldestCreatedAt) };
+/** Who is calling, and how often: the upload secret, limiters, sessions, logins, application keys, the sweeps' lock. */
+async function buildFront(config: Config, log: Logger, core: Core, closers: Closers) {
+  const uploadSecret = loadUploadSecret(config);
+  const limiters = await createLimiterFactory(config.redisUrl, config.redisPrefix);
+  closers.push(() => limiters.close());
+  const users = core.repositories.users;
+  // With REDIS_URL, other nodes end sessions too: no cache, so their logouts hold here at once.
+  const sessions = new SessionStore(users, config.redisUrl ? 0 : undefined);
+  // Each sweep runs on one worker at a time.
+  const exclusive = config.redisUrl ? await redisExclusive(config.redisUrl, { prefix: config.redisPrefix }) : localExclusive();
+  closers.push(() => exclusive.close());
+  const appKeys = new AppKeys(core.repositories.apps);
+  core.apps.onRevoked((key) => appKeys.forget(key));
+  core.users.onDisabledChange((userId) => appKeys.forgetOwner(userId));
+  const secureCookies = config.publicUrl.startsWith('https:');
+  const loginThrottle = new LoginThrottle(limiters, users, uploadSecret, (err) => log.error({ err }, 'login-throttle store unavailable; login let through'));
+  const authenticator = new Authenticator(users, sessions, loginThrottle, secureCookies);
+  const rateLimit = config.rateLimit ? new RateLimit(config.rateLimit, limiters, (err) => log.error({ err }, 'rate-limit store unavailable; request let through')) : null;
+  return { uploadSecret, limiters, users, sessions, exclusive, appKeys, secureCookies, authenticator, rateLimit };
+}
+type Front = Awaited<ReturnType<typeof buildFront>>;
+
+/** The library: files, uploads, renditions, media, groups, galleries, the studio's resumable uploads, the job queue and this process's worker. */
+async function buildLibrary(config: Config, log: Logger, core: Core, storage: StorageBackend, front: Front, duties: Duties, heavy: Heavy, closers: Closers) {
+  const { store, access } = core;
+  if (storage.kind === 'local') ensurePrivateDir(join(config.dataDir, 'media'));
+  const tmpDir = tempDirOf(config.dataDir);
+  ensurePrivateDir(tmpDir);
+  const jobsRepo = new JobsRepository(store);
+  // The worker is built below, once its handlers exist; enqueueing wakes it.
+  let worker: JobWorker | undefined;
+  const jobs = new JobQueue(jobsRepo, () => worker?.wake());
+
+  // Uploads, media and groups, on the storage's bookkeeping of files to remove.
+  const deletions = new DeletionsRepository(store.db);
+  const fileDeletions = new FileDeletions(storage, deletions, log);
+  const uploadsRepo = new UploadsRepository(store.db, deletions);
+  const quota = new StorageQuota(new QuotaRepository(store.db), config);
+  const uploads = new heavy.UploadsService(uploadsRepo, storage, fileDeletions, { secret: front.uploadSecret, tmpDir, config }, quota);
+  // Read at each use: the public URL may be set once the port is known.
+  const fileUrls = new FileUrls(front.uploadSecret, () => config.publicUrl);
+  const renditionsWork = join(config.dataDir, 'renditions-work');
+  ensurePrivateDir(renditionsWork);
+  const ffmpeg = chooseFfmpeg(config.renditions.ffmpegPath);
+  if (duties.work) {
+    // Which decoder of hostile videos this worker runs, for whoever keeps it patched.
+    const version = await ffmpegVersion(ffmpeg);
+    if (version) log.info({ ffmpeg: ffmpeg.path, source: ffmpeg.source, version }, 'video frames by ffmpeg');
+    else log.warn({ ffmpeg: ffmpeg.path, source: ffmpeg.source }, 'ffmpeg does not run: videos will get no poster frame');
+  }
+  // prom-client (~13 MiB of memory) is loaded only when metrics are asked for.
+  const metrics = config.ops.metricsPort !== undefined || config.ops.metricsToken ? new (await import('./ops/metrics.js')).Metrics({ queue: () => jobs.stats(), pool: store.poolStats }) : undefined;
+  const renditionsRepo = new RenditionsRepository(store.db);
+  // Who may see what on the websites: one decision over one chain loader, for the pages, the sitemap and /files alike.
+  const siteRepo = new SiteRepository(store.db);
+  const visitorAccess = new VisitorAccess(siteRepo, fileUrls);
+  const renditions = new heavy.RenditionsService(renditionsRepo, storage, fileDeletions, deletions, fileUrls, log, {
+    workDir: renditionsWork,
+    watermarkFiles: core.watermarkFiles,
+    timeoutSeconds: config.renditions.timeoutSeconds,
+    ffmpeg,
+    onWatermarkDecode: metrics ? () => metrics.watermarkDecoded() : undefined,
   });
-  return {
-    pending: lanes.reduce((n, l) => n + l.pending, 0),
-    oldestAgeSeconds: Math.max(0, ...lanes.map((l) => l.oldestAgeSeconds)),
-    lanes,
-  };
+  // Before the worker starts: what a crashed job left behind.
+  await renditions.sweepWork();
+  const mediaRepo = new MediaRepository(store.db, store.dialect);
+  // The one owner of a media file's life (publication, replacement, abandonment, deletion, sweep).
+  const fileLife = new heavy.FileLife(store.db, { medias: mediaRepo, uploads: uploadsRepo, renditions: renditionsRepo, jobs: jobsRepo, deletions }, fileDeletions, jobs, config);
+  const groupsRepo = new GroupsRepository(store.db, store.dialect);
+  const media = new heavy.MediaService(mediaRepo, fileLife, uploads, access, groupsRepo, jobs, log, renditions);
+  const groups = new GroupsService(groupsRepo, media, fileLife, access);
+  const galleries = new GalleriesService(new GalleriesRepository(store.db, store.dialect), access, fileLife, config.galleryListCap);
+  // The studio's resumable uploads (tus): received under DATA_DIR, or in the bucket with S3, ended through the file's life (src/resumable-uploads/service.ts).
+  const tusReceived = await tusFiles(config.dataDir, config.uploadExpirySeconds, storage);
+  closers.push(() => tusReceived.close?.());
+  // With REDIS_URL (several API nodes), one upload's requests are ordered across nodes, not only
+  // within this process; closed after the HTTP server, once its requests have ended.
+  const tusLocker = duties.serve && config.redisUrl ? await redisTusLocker(config.redisUrl, log, { prefix: config.redisPrefix }) : undefined;
+  if (tusLocker) closers.push(() => tusLocker.close());
+  const sameFiles = new SameFiles(mediaRepo, (key, size) => uploads.digestOf(key, size));
+  const resumable = new ResumableUploadsService(new ResumableUploadsRepository(store.db), { uploads, fileLife, sameFiles, access, quota }, tusReceived, { maxOpenPerUser: RESUMABLE_OPEN_PER_USER, config }, log);
+
+  // Background work, after migrations and before the first request: each feature hands in its job handler.
+  worker = new JobWorker(jobsRepo, log, jobHandlers([media.jobHandler(), renditions.jobHandler()], metrics), config.jobs);
+  const jobWorker = worker;
+  // API nodes enqueue; workers run.
+  if (duties.work) jobWorker.start();
+  closers.push(() => jobWorker.stop());
+  return { jobs, worker: jobWorker, uploads, fileDeletions, fileLife, fileUrls, metrics, siteRepo, visitorAccess, media, groups, galleries, tusReceived, tusLocker, resumable };
+}
+type Library = Awaited<ReturnType<typeof buildLibrary>>;
+type Heavy = Awaited<ReturnType<typeof loadHeavy>>;
+type Duties = ReturnType<typeof dutiesOf>;
+
+/** Each feature's part of the cleanup sweep (src/jobs/sweep.ts): what it removes, and whether the deployment's (shared) or this machine's (local). */
+function sweepParts(config: Config, core: Core, l: Library): SweepPart[] {
+  const ago = (now: Date, seconds: number) => new Date(now.getTime() - seconds * 1000);
+  return [
+    // An hour after step 1 with no file: expired early (it held its declared size against the quota).
+    {
+      name: 'abandoned uploads',
+      where: 'shared',
+      run: async (now) => {
+        await l.uploads.expireIdle(now);
+        return l.fileLife.sweepAbandonedUploads(now);
+      },
+    },
+    { name: 'resumable uploads', where: 'shared', run: async (now) => ({ resumable: await l.resumable.sweep(now) }) },
+    { name: 'file deletions', where: 'shared', run: async (now) => ({ fileDeletions: await l.fileDeletions.drain(now) }) },
+    { name: 'incoming objects', where: 'shared', run: async (now) => ({ incoming: await l.uploads.sweepIncoming(now) }) },
+    // Temporary files are this machine's: every node sweeps its own, without the lock.
+    { name: 'temporary files', where: 'local', run: async (now) => ({ tempFiles: await l.uploads.sweepTempFiles(now.getTime()) }) },
+    { name: 'tus part files', where: 'local', run: async (now) => ({ tempFiles: (await l.tusReceived.sweepScratch?.(ago(now, config.uploadExpirySeconds).getTime())) ?? 0 }) },
+    { name: 'finished jobs', where: 'shared', run: async (now) => ({ jobs: await l.jobs.purgeFinished(ago(now, config.jobs.retentionSeconds)) }) },
+    { name: 'visitor sign-in links', where: 'shared', run: async (now) => ({ visitorLinks: await core.visitorLinks.purge(now) }) },
+    { name: 'activity past its retention', where: 'shared', run: async (now) => ({ activity: await core.activity.purge(now) }) },
+  ];
 }
 
-/** Every handler's chunks timed in the metrics, by job kind. */
-function timedHandlers(handlers: JobHandlers, metrics: Metrics): JobHandlers {
-  return new Map(
-    [...handlers].map(([kind, h]) => {
-      const prepare = h.prepare;
-      return [
-        kind,
-        {
-          ...h,
-          runChunk: (...args: Parameters<typeof h.runChunk>) => metrics.timeChunk(kind, () => h.runChunk(...args)),
-          ...(prepare ? { prepare: (...args: Parameters<typeof prepare>) => metrics.timePrepare(kind, () => prepare(...args)) } : {}),
-        },
-      ];
+/** Visitors and clients: the mailer, invitations, sign-in links, the pass cookie, the password throttle, the visitor budgets. */
+function buildVisitors(config: Config, log: Logger, core: Core, front: Front, closers: Closers) {
+  const { limiters } = front;
+  // Visitors: sign-in links by mail (or to the log), the pass cookie, the password throttle.
+  const mailer = createMailer(config.visitors, log);
+  closers.push(() => mailer.close());
+  const invitations = new InvitationsService({
+    clients: core.galleryClients,
+    links: core.visitorLinks,
+    send: (mail) => mailer.sendInvitation(mail),
+    activity: core.activity,
+    ttlSeconds: config.visitors.invitationTtlSeconds,
+    limiters: createEach(limiters, invitationLimits(config.visitors.invitationsPerHour, config.visitors.invitationsPerRecipientPerDay, config.visitors.invitationsPerDay), (err) =>
+      log.error({ err }, 'invitation-throttle store unavailable; invitation let through'),
+    ),
+    mailStopped: async (userId) => (await front.users.byId(userId))?.mail_stopped_at != null,
+  });
+  const passCodec = new PassCodec(front.uploadSecret);
+  const onVisitorStoreError = (err: unknown) => log.error({ err }, 'visitor-throttle store unavailable; request let through');
+  const signIn = new SignInService(core.visitorLinks, mailer, new LinkThrottle(limiters, onVisitorStoreError), log);
+  // Links still being made when the service stops are made and handed to the mailer first.
+  closers.push(() => signIn.idle());
+  const passwordThrottle = new PasswordThrottle(limiters, onVisitorStoreError);
+  // One counter for the website's pages and its sign-in pages; /files has its own, larger one.
+  const onBudgetStoreError = (err: unknown) => log.error({ err }, 'visitor rate-limit store unavailable; request let through');
+  const visitorBudget = new VisitorBudget(limiters, config.visitorRateLimit, 'visitor', onBudgetStoreError);
+  const fileBudget = new VisitorBudget(limiters, config.visitorFilesRateLimit, 'visitor-files', onBudgetStoreError);
+  return { mailer, invitations, passCodec, signIn, passwordThrottle, visitorBudget, fileBudget };
+}
+type Visitors = ReturnType<typeof buildVisitors>;
+
+/** Readiness (drained at SIGTERM), health routes, and the metrics with their listener when configured. */
+async function buildOps(config: Config, log: Logger, store: Store, storage: StorageBackend, front: Front, metrics: Metrics | undefined, closers: Closers) {
+  const readiness = new Readiness(
+    [
+      { name: 'database', check: () => pingStore(store) },
+      ...(config.redisUrl ? [{ name: 'redis', check: () => front.exclusive.ping() }] : []),
+      // Any answer, found or not, shows the store reachable.
+      { name: 'storage', check: () => storage.stat('readyz-probe') },
+    ],
+    log,
+  );
+  const extensions = [
+    (f: FastifyInstance) => installHealthRoutes(f, readiness),
+    ...(metrics ? [(f: FastifyInstance) => metrics.instrument(f)] : []),
+    ...(metrics && config.ops.metricsToken ? [(f: FastifyInstance) => metrics.installRoute(f, config.ops.metricsToken!)] : []),
+  ];
+  const ops: AppOps = { readiness, metrics };
+  if (metrics && config.ops.metricsPort !== undefined) {
+    const server = (ops.metricsServer = await metrics.listen(config.ops.metricsPort, config.host));
+    closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  }
+  return { ops, extensions };
+}
+
+/** The public website and the studio: two encapsulated plugins beside the signed API, on the same services (workers serve neither). */
+async function registerFaces(fastify: FastifyInstance, config: Config, log: Logger, core: Core, storage: StorageBackend, front: Front, library: Library, visitors: Visitors) {
+  const { media, galleries, groups, jobs, resumable, siteRepo } = library;
+  const { mailer, invitations } = visitors;
+  // Its file addresses are host-relative: a website at its own hostname is served by this same process.
+  const site = new SiteService(siteRepo, library.visitorAccess, new FileUrls(front.uploadSecret, ''), config);
+  // A host name that takes effect is served at once here (other nodes: within HOST_MISS_MS).
+  core.websites.onHostname((hostname) => site.forgetHost(hostname));
+  // Streamed ZIPs of a gallery or a chosen list (src/site/archive.ts). Their start and end are
+  // told here, the one place an activity record hooks in.
+  const archives = new SiteArchives(siteRepo, storage, log, {
+    started: (a) => log.info({ archive: a.id, reqId: a.requestId, kind: a.kind, gallery: a.galleryUuid, visitor: a.visitor }, 'archive started'),
+    ended: (a) => {
+      log.info({ archive: a.id, reqId: a.requestId, outcome: a.outcome, bytes: a.bytes, files: a.files, skipped: a.skipped, ms: a.ms }, 'archive ended');
+      // What clients did (docs/delivery.md "Activity"): an archive with the bytes it sent; a proved address names the client, else it is counted anonymously.
+      core.activity.record({ gallery: a.galleryUuid, client: a.email ? { email: a.email, verified: true } : null, kind: 'archive', bytes: a.bytes });
+    },
+  });
+  const { signIn, passCodec: passes, passwordThrottle, visitorBudget: budget } = visitors;
+  await fastify.register(
+    websitePlugin({ site, archives, links: core.visitorLinks, signIn, passes, lightboxes: core.lightboxes, mailer, passwordThrottle, budget, activity: core.activity, cacheSeconds: config.siteCacheSeconds, config }),
+  );
+  // The photographers' studio (docs/studio.md): a second encapsulated plugin, on the same services, sessions and limiters as the API.
+  await fastify.register(
+    studioPlugin({
+      users: core.users,
+      authenticator: front.authenticator,
+      sessions: front.sessions,
+      websites: core.websites,
+      media,
+      galleries,
+      jobs,
+      storage,
+      rateLimit: front.rateLimit,
+      budget: config.studioRateLimit ? new StudioBudget(config.studioRateLimit, front.limiters, (err) => log.error({ err }, 'studio budget store unavailable; request let through')) : null,
+      secret: front.uploadSecret,
+      config,
+      apps: core.apps,
+      mailer,
+      groups,
+      lightboxes: core.lightboxes,
+      activity: core.activity,
+      resumable,
+      tus: tusEndpoint(library.tusReceived, resumable, config.maxUploadBytes, log, library.tusLocker),
+      artists: core.artists,
+      // The studio's "invite a client" mails through the same service as the API's invitations (its throttle, its links, its activity event).
+      // Without a mail server the link only reaches the log: the studio shows it to the photographer instead.
+      invite: async (user, galleryUuid, r) => {
+        const sent = await invitations.invite(user, galleryUuid, { email: r.email, message: r.message, comp: r.comp, hires: r.hires });
+        return mailer.mails ? { mailed: true } : { mailed: false, link: sent.link };
+      },
     }),
   );
 }

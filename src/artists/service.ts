@@ -33,6 +33,17 @@ export type OwnWatermark = { artistUuid: string; isDefault: boolean; look?: Wate
 export const PREVIEW_MAX_EDGE = 1200;
 const PREVIEW_TIMEOUT_SECONDS = 20;
 
+/**
+ * Draws a watermark on a photo (or a grey canvas): the renditions' own overlay
+ * (src/renditions/ladder.ts, watermarkPreview), handed in by the composition root, which loads sharp only when first used.
+ */
+export type WatermarkDrawer = (
+  mark: { text?: string; imagePath?: string; strength: number; position: string; tile: boolean },
+  photo: Readable | undefined,
+  maxEdge: number,
+  timeoutSeconds: number,
+) => Promise<Buffer>;
+
 /** Where the preview's photo comes from: a rendition's storage key, and how to read it. */
 export type PhotoReader = (key: string) => Promise<Readable | undefined>;
 
@@ -46,6 +57,7 @@ export class ArtistsService {
     /** Images are received into DATA_DIR/tmp, then kept in the object store (watermark-files.ts). */
     private readonly dataDir: string,
     private readonly files: WatermarkFiles,
+    private readonly draw: WatermarkDrawer,
   ) {}
 
   /** A page of the user's media libraries, and how many in all. */
@@ -144,13 +156,11 @@ export class ArtistsService {
     const key = `${mark.uuid}\n${mark.strength}\n${mark.position}\n${mark.tile}\n${photoKey ?? ''}`;
     const cached = this.previews.get(key);
     if (cached) return cached;
-    // sharp is loaded here, not at start: the admin command line's commands start without it.
-    const { watermarkPreview } = await import('../renditions/ladder.js');
     const spec = mark.storage_key
       ? { imagePath: await this.files.localPath(mark.storage_key), strength: mark.strength, position: mark.position, tile: mark.tile === 1 }
       : { text: mark.text ?? '', strength: mark.strength, position: mark.position, tile: mark.tile === 1 };
     const photo = photoKey ? await read(photoKey) : undefined;
-    const jpeg = await watermarkPreview(spec, photo, PREVIEW_MAX_EDGE, PREVIEW_TIMEOUT_SECONDS);
+    const jpeg = await this.draw(spec, photo, PREVIEW_MAX_EDGE, PREVIEW_TIMEOUT_SECONDS);
     this.previews.set(key, jpeg);
     return jpeg;
   }

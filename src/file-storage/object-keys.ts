@@ -32,7 +32,7 @@ export function isSafeKey(key: string): boolean {
 }
 
 /**
- * Where the studio's resumable uploads live in an S3 store while they arrive (src/uploads/tus-s3.ts):
+ * Where the studio's resumable uploads live in an S3 store while they arrive (src/resumable-uploads/tus-s3.ts):
  * `resumable/<upload id>` and its `.info` and `.part`. Outside `incoming/`, whose sweep would take
  * them for orphans; the resumable uploads' own sweep removes them.
  */

@@ -14,7 +14,7 @@ import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ApiError } from '../core/errors.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../core/private-files.js';
-import { ScavengePacer } from './young-gc.js';
+import { ScavengePacer } from './upload-gc.js';
 
 /** Bytes in flight between the request and the disk, per stage. */
 const BUFFER_BYTES = 1024 * 1024;

@@ -4,7 +4,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../database/db.js';
 import type { Dialect } from '../database/migration-helpers.js';
-import { lockOwnerStamps } from '../database/stamp-locks.js';
+import { lockOwnerStamps } from '../database/page-stamp-lock-order.js';
 
 const idList = (ids: readonly number[]) => sql.join(ids.map((id) => sql`${id}`));
 
@@ -55,7 +55,7 @@ export class MembershipRepository {
   /**
    * Before medias are deleted: gallery covers are plain ids (no foreign key), cleared here; publications go with the medias.
    * Clearing a cover locks its gallery, and the delete then writes the owners' stamps: those are taken first
-   * (src/database/stamp-locks.ts), or a media published into that gallery meanwhile would wait for it holding its
+   * (src/database/page-stamp-lock-order.ts), or a media published into that gallery meanwhile would wait for it holding its
    * owner's stamp, and PostgreSQL would fail one of the two.
    */
   async forgetMedias(tx: Db, mediaIds: readonly number[]): Promise<void> {

@@ -6,7 +6,7 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Db, Sometimes } from '../database/db.js';
 import type { Dialect } from '../database/migration-helpers.js';
-import { lockOwnerStamps } from '../database/stamp-locks.js';
+import { lockOwnerStamps } from '../database/page-stamp-lock-order.js';
 import { prepared, preparedAll } from '../database/prepared.js';
 import type { GalleriesTable, GalleryAclTable, GalleryRow, WebsiteRow } from '../database/schema.js';
 import { inUnit, type Unit } from '../database/unit-of-work.js';
@@ -503,7 +503,7 @@ export class GalleriesRepository {
 
   /**
    * Before a sub-tree is deleted, on PostgreSQL: the locks its delete takes, in the page stamps' order
-   * (src/database/stamp-locks.ts). With `mediasOf`, that user's medias published in the sub-tree (those a
+   * (src/database/page-stamp-lock-order.ts). With `mediasOf`, that user's medias published in the sub-tree (those a
    * delete with its medias removes, and pending ones: a superset is harmless, a media left out would be
    * locked after the stamps), then the stamps of every owner of a media published there (a shared
    * website's sub-tree may hold several owners' medias). The delete's statements then lock galleries

@@ -8,9 +8,9 @@ import type { Access } from '../access/access.js';
 import { isUuid } from '../core/uuid.js';
 import { conflict, invalid, notFound } from '../core/errors.js';
 import { hashPassword } from '../users/passwords.js';
-import type { FileLife } from '../media/file-life.js';
 import { nowIso } from '../database/db.js';
 import type { GalleryRow, UserRow, WebsiteRow } from '../database/schema.js';
+import type { Unit } from '../database/unit-of-work.js';
 import { sortByContentOrder } from './content-order.js';
 import type { AclEntryInput } from './acl.js';
 import type { GalleryInput } from './input.js';
@@ -108,11 +108,20 @@ async function hashed(input: GalleryInput): Promise<string | null | undefined> {
   return input.password === null ? null : hashPassword(input.password);
 }
 
+/**
+ * What a gallery deleted with its medias needs of a media file's life (src/media/file-life.ts,
+ * FileLife.deleteIn): the medias deleted in the gallery's own unit of work. A port, so that the
+ * galleries feature stays below the media feature, which publishes into galleries.
+ */
+export interface MediaDeletion {
+  deleteIn(unit: Unit, ownerId: number, ids: readonly number[]): Promise<number>;
+}
+
 export class GalleriesService {
   constructor(
     private readonly repo: GalleriesRepository,
     private readonly access: Access,
-    private readonly fileLife: FileLife,
+    private readonly fileLife: MediaDeletion,
     /** How many galleries an unpaginated list shows (spec 8, 9). */
     private readonly listCap: number,
   ) {}

@@ -3,7 +3,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../database/db.js';
 import type { Dialect } from '../database/migration-helpers.js';
-import { lockOwnerStamps } from '../database/stamp-locks.js';
+import { lockOwnerStamps } from '../database/page-stamp-lock-order.js';
 import type { GroupScope } from '../media/repository.js';
 import type { GroupRow } from '../database/schema.js';
 import { inUnit, type Unit } from '../database/unit-of-work.js';
@@ -74,7 +74,7 @@ export class GroupsRepository {
 
   /**
    * Deleting the group locks its row, then its memberships' cascade writes the owner's stamp: that
-   * stamp is taken first (src/database/stamp-locks.ts), or a media added to the collection meanwhile
+   * stamp is taken first (src/database/page-stamp-lock-order.ts), or a media added to the collection meanwhile
    * would wait for the group holding it, and PostgreSQL would fail one of the two.
    */
   async delete(tx: Db, id: number): Promise<void> {

@@ -5,7 +5,7 @@ import busboy from 'busboy';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { HttpMethod, RequestContext, UploadedFile } from './context.js';
 import { ApiError, badRequest } from '../core/errors.js';
-import { closeAfterReply } from './linger.js';
+import { closeAfterReply } from './lingering-close.js';
 import { NO_INPUT, type Input } from './input.js';
 import { compileParamPatterns, Params } from './params.js';
 import { sendXml } from './reply.js';

@@ -2,9 +2,9 @@
 // signing / rate-limit / authentication hook, XML errors, and the routes the
 // composition root (src/app.ts) hands it.
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyHttpOptions, type FastifyInstance } from 'fastify';
 import type { Config, TrustProxy } from '../config.js';
 import type { Logger } from 'pino';
 import type { AppKeys } from './app-keys.js';
@@ -12,7 +12,7 @@ import type { Authentication, Identity } from './identity.js';
 import type { AppRow } from '../database/schema.js';
 import { ApiError, badRequest, codeForStatus, type ErrorCode } from '../core/errors.js';
 import type { RateLimit } from './rate-limit.js';
-import { closeAfterReply } from './linger.js';
+import { closeAfterReply } from './lingering-close.js';
 import { errorBody, sendError, XML_CONTENT_TYPE } from './reply.js';
 import { type ApiRouter, type AuthLevel, FORM_LIMIT_BYTES } from './router.js';
 import { renderReply } from './xml.js';
@@ -83,12 +83,10 @@ export interface HttpServer {
   close(): Promise<void>;
 }
 
-export function createHttpServer(deps: HttpDeps): HttpServer {
-  const { config, appKeys, authenticator, rateLimit, router } = deps;
+/** Fastify's and Node's options: our logging, the body and parameter bounds, the connections' deadlines, framework and client errors in XML. */
+function serverOptions(config: Config): FastifyHttpOptions<Server> {
   const limits = config.connections;
-  let closing = false;
-  const fastify = Fastify({
-    loggerInstance: deps.log as FastifyBaseLogger,
+  return {
     // Our own onResponse line replaces Fastify's two per-request lines.
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => randomUUID(),
@@ -134,7 +132,14 @@ export function createHttpServer(deps: HttpDeps): HttpServer {
       // Closed once written: a client that neither reads nor closes must not keep the socket.
       socket.end(reply, () => socket.destroy());
     },
-  });
+  };
+}
+
+export function createHttpServer(deps: HttpDeps): HttpServer {
+  const { config, appKeys, authenticator, rateLimit, router } = deps;
+  const limits = config.connections;
+  let closing = false;
+  const fastify = Fastify({ loggerInstance: deps.log as FastifyBaseLogger, ...serverOptions(config) });
   // Beyond this, Node closes new connections as they are accepted; open ones are served as usual.
   fastify.server.maxConnections = limits.maxConnections;
   // An Expect other than 100-continue: Node's own reply would be a bare 417.

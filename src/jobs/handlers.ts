@@ -30,3 +30,25 @@ export interface JobHandler<Prepared = unknown> {
 
 /** The handler of each kind of job, built once by the composition root (src/app.ts). */
 export type JobHandlers = ReadonlyMap<string, JobHandler<any>>;
+
+/** What times the chunks (the metrics, src/ops/metrics.ts), by job kind. */
+export interface ChunkTimer {
+  timeChunk<T>(kind: string, work: () => Promise<T>): Promise<T>;
+  timePrepare<T>(kind: string, work: () => Promise<T>): Promise<T>;
+}
+
+/** The handlers of each feature (`[kind, handler]`, e.g. `MediaService.jobHandler()`), each chunk timed when a timer is given. */
+export function jobHandlers(entries: ReadonlyArray<readonly [string, JobHandler<any>]>, timer?: ChunkTimer): JobHandlers {
+  if (!timer) return new Map(entries);
+  return new Map(
+    entries.map(([kind, h]) => {
+      const prepare = h.prepare;
+      const timed: JobHandler<any> = {
+        ...h,
+        runChunk: (...args: Parameters<typeof h.runChunk>) => timer.timeChunk(kind, () => h.runChunk(...args)),
+        ...(prepare ? { prepare: (...args: Parameters<typeof prepare>) => timer.timePrepare(kind, () => prepare(...args)) } : {}),
+      };
+      return [kind, timed] as const;
+    }),
+  );
+}

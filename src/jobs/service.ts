@@ -3,7 +3,8 @@
 // user's job, the purge of finished jobs, and the job's error lines.
 import { notFound } from '../core/errors.js';
 import type { JobRow, UserRow } from '../database/schema.js';
-import type { Lane } from './lanes.js';
+import type { QueueStats } from '../ops/metrics.js';
+import { LANES, type Lane } from './lanes.js';
 import type { JobsRepository, LaneStats } from './repository.js';
 
 /** At most this many error lines are kept on a job (the counts stay exact). */
@@ -77,5 +78,20 @@ export class JobQueue {
   /** Deletes jobs finished before `finishedBefore` (JOB_RETENTION_SECONDS); how many went. */
   purgeFinished(finishedBefore: Date): Promise<number> {
     return this.repo.purgeFinished(finishedBefore);
+  }
+
+  /** The queue's depth and age for the metrics, in all and per lane. */
+  async stats(): Promise<QueueStats> {
+    const stats = await this.repo.pendingStats();
+    const age = (createdAt?: string) => (createdAt ? Math.max(0, (Date.now() - Date.parse(createdAt)) / 1000) : 0);
+    const lanes = LANES.map((lane) => {
+      const s = stats.find((x) => x.lane === lane);
+      return { lane, pending: s?.pending ?? 0, oldestAgeSeconds: age(s?.oldestCreatedAt) };
+    });
+    return {
+      pending: lanes.reduce((n, l) => n + l.pending, 0),
+      oldestAgeSeconds: Math.max(0, ...lanes.map((l) => l.oldestAgeSeconds)),
+      lanes,
+    };
   }
 }

@@ -16,14 +16,17 @@
 // after-commit hook that only does it sooner (removing the files, waking this
 // process's worker). The hook runs only when the commit succeeded: a rollback
 // never removes a file a row still points to.
+import { randomUUID } from 'node:crypto';
 import type { Config } from '../config.js';
+import { ApiError } from '../core/errors.js';
 import type { JobsRepository } from '../jobs/repository.js';
 import type { JobQueue } from '../jobs/service.js';
 import { RENDITIONS_JOB_KIND, type RenditionsPayload } from '../renditions/job.js';
 import type { RenditionsRepository } from '../renditions/repository.js';
 import type { DeletionsRepository } from '../file-storage/deletions-repository.js';
 import type { FileDeletions } from '../file-storage/file-deletions.js';
-import type { Db } from '../database/db.js';
+import { nowIso, type Db } from '../database/db.js';
+import type { MediaRow } from '../database/schema.js';
 import { AfterCommitFailed, inUnit, type Unit } from '../database/unit-of-work.js';
 import type { UploadsRepository } from '../uploads/repository.js';
 import type { LiveFile, MediaRepository } from './repository.js';
@@ -119,6 +122,27 @@ export class FileLife {
   }
 
   /**
+   * A media born with a file another upload path received whole (the studio's resumable
+   * uploads): the media is made in `artistId`'s library and published into `galleries`, `take`
+   * verifies the file and stores it under the media (the uploads feature), and the media goes
+   * live with it as in publish. A refused file leaves no media. Returns the media's UUID.
+   */
+  async createLive(ownerId: number, media: { artistId: number; fileName: string; galleries: readonly number[] }, take: (media: MediaRow) => Promise<LiveFile>): Promise<string> {
+    const { medias } = this.repos;
+    const publish = media.galleries.length > 0 ? [...media.galleries] : undefined;
+    const row = await medias.create({ ownerId, artistId: media.artistId, uuid: randomUUID(), fileName: media.fileName }, { columns: { artist_id: media.artistId }, publish }, nowIso());
+    try {
+      const outcome = await this.publish(row.id, await take(row));
+      if (outcome === 'too-late') throw new ApiError('unprocessable', 'the upload took too long to complete: send the file again', { stopWithError: false });
+    } catch (err) {
+      // Refused: the media must not exist (its relations go with it). Should this fail, the sweep takes it (never live).
+      await medias.remove(row.id).catch(() => undefined);
+      throw err;
+    }
+    return row.uuid;
+  }
+
+  /**
    * An upload whose file was refused for good: the pending row ends, its
    * incoming file is recorded for deletion (and removed after the commit),
    * and a media that never had a file goes.
@@ -150,7 +174,7 @@ export class FileLife {
     const keys: Array<string | null> = [];
     let deleted = 0;
     // Every media locked (lowest id first) before the first chunk writes its owner's stamp: the
-    // lock order of src/database/stamp-locks.ts. Locking each chunk after the one before had taken the
+    // lock order of src/database/page-stamp-lock-order.ts. Locking each chunk after the one before had taken the
     // stamp met an update holding a later chunk's media and waiting for that stamp (a deadlock).
     const sorted = [...new Set(ids)].sort((a, b) => a - b);
     const chunks: Array<Array<{ id: number; storage_key: string | null }>> = [];

@@ -298,7 +298,7 @@ export class MediaRepository {
    */
   async deleteNeverLive(trx: Db, ids: readonly number[]): Promise<{ count: number; keys: Array<string | null> }> {
     if (ids.length === 0) return { count: 0, keys: [] };
-    // Locked before the covers' clearing takes the owners' stamps (src/database/stamp-locks.ts): an
+    // Locked before the covers' clearing takes the owners' stamps (src/database/page-stamp-lock-order.ts): an
     // update holding one of them waits for its stamp, and the sweep must not hold that stamp then.
     const q = trx.selectFrom('medias').select(['id', 'storage_key']).where('id', 'in', ids).where('status', '=', 'pending').orderBy('id');
     const doomed = await (this.dialect === 'postgres' ? q.forUpdate() : q).execute();

@@ -4,7 +4,7 @@
 import type { RequestContext } from '../http/context.js';
 import { userOf } from '../http/context.js';
 import { ApiError, invalid } from '../core/errors.js';
-import { closeAfterReply } from '../http/linger.js';
+import { closeAfterReply } from '../http/lingering-close.js';
 import { choice, fields, input, pagination, type Input } from '../http/input.js';
 import { totalPages } from '../http/params.js';
 import { route, type RouteSpec } from '../http/router.js';

@@ -7,17 +7,16 @@ import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import type { Access } from '../access/access.js';
 import { ApiError, conflict, invalid, notFound } from '../core/errors.js';
-import type { ChunkResult } from '../jobs/handlers.js';
+import type { ChunkResult, JobHandler } from '../jobs/handlers.js';
 import type { JobQueue } from '../jobs/service.js';
 import { nowIso } from '../database/db.js';
 import type { JobRow, MediaRow, UserRow } from '../database/schema.js';
 import type { Unit } from '../database/unit-of-work.js';
 import { ObjectGone } from '../file-storage/backend.js';
 import { sanitizeFileName } from '../uploads/file-names.js';
-import { isWholeProbe } from '../uploads/probe.js';
 import type { UploadCompletion, UploadDeclaration, UploadStep } from '../uploads/input.js';
 import { ListMemo } from './list-memo.js';
-import { endsTheUpload, notArrived, type IncomingFile, type StoredSource, type UploadInstructions, type UploadsService, type VerifiedFile } from '../uploads/service.js';
+import { endsTheUpload, notArrived, type IncomingFile, type UploadInstructions, type UploadsService, type VerifiedFile } from '../uploads/service.js';
 import type { RenditionView } from '../renditions/service.js';
 import type { FileLife } from './file-life.js';
 import { isEmptyChange, type MediaChanges, type MediaInput } from './metadata.js';
@@ -27,12 +26,6 @@ export { NO_RELATIONS } from './repository.js';
 export type { GroupScope, MediaRecord, MediaRelations, MediaScope } from './repository.js';
 
 export const BATCH_JOB_KIND = 'media_batch_update';
-/** Probes per lookup of duplicates: under every database's bound-parameter limit. */
-const PROBES_PER_QUERY = 500;
-
-/** Stored files read to confirm a sampled probe's match (several medias of one file are rare). */
-const DIGEST_CANDIDATES = 3;
-
 /** Ids per statement of a batch chunk, whatever JOB_CHUNK_SIZE is: far below every database's variable limit. */
 const APPLY_IDS = 500;
 
@@ -97,8 +90,8 @@ export interface CreateMediaInput {
   /** media[replace]: the latest media of the library with this file name takes the file instead. */
   replace: boolean;
   fileName: string;
-  /** A direct upload, step 1, or a complete file another upload path received (the studio's resumable uploads). */
-  upload: { direct: IncomingFile } | { declaration: UploadDeclaration } | { stored: StoredSource; contentProbe?: string };
+  /** A direct upload, or step 1. */
+  upload: { direct: IncomingFile } | { declaration: UploadDeclaration };
 }
 
 export interface UpdateMediaInput {
@@ -225,40 +218,6 @@ export class MediaService {
     return { media: await this.details(media.id), uploads };
   }
 
-  /**
-   * The user's own live medias holding a file of this size and content probe (src/uploads/probe.ts):
-   * what the studio's uploads skip. Keyed `${size}/${probe}`; the value is a media's UUID.
-   */
-  async duplicates(user: User, files: ReadonlyArray<{ size: number; probe: string }>): Promise<Map<string, string>> {
-    const found = new Map<string, string>();
-    // Only a whole-file probe proves a duplicate before the bytes are here (duplicateOf checks a sampled one).
-    const probes = [...new Set(files.map((f) => f.probe).filter(isWholeProbe))];
-    for (let i = 0; i < probes.length; i += PROBES_PER_QUERY) {
-      for (const row of await this.repo.byProbes(user.id, probes.slice(i, i + PROBES_PER_QUERY))) {
-        if (row.content_probe !== null && row.file_size !== null) found.set(`${Number(row.file_size)}/${row.content_probe}`, row.uuid);
-      }
-    }
-    return found;
-  }
-
-  /**
-   * The user's live media holding the same file as one received (its size and content probe), if
-   * any: a whole-file probe's match is that file; a sampled one's (over 32 MiB: size, head and
-   * tail) only when every byte is the same too, `digest` giving the received file's SHA-256
-   * (asked once, and only on such a match). At most DIGEST_CANDIDATES stored files are read.
-   */
-  async duplicateOf(user: User, file: { size: number; probe: string }, digest: () => Promise<string>): Promise<string | undefined> {
-    const candidates = (await this.repo.byProbes(user.id, [file.probe])).filter((r) => r.file_size !== null && Number(r.file_size) === file.size);
-    if (isWholeProbe(file.probe)) return candidates[0]?.uuid;
-    let received: string | undefined;
-    for (const c of candidates.slice(0, DIGEST_CANDIDATES)) {
-      if (!c.storage_key) continue;
-      received ??= await digest();
-      if ((await this.uploads.digestOf(c.storage_key, file.size)) === received) return c.uuid;
-    }
-    return undefined;
-  }
-
   /** DELETE /medias/<uuid>.xml: the row, its relations and its pending upload; its files recorded for deletion, then removed. Returns its UUID. */
   async delete(user: User, uuid: string): Promise<string> {
     const media = await this.owned(user, uuid);
@@ -284,6 +243,11 @@ export class MediaService {
   }
 
   /** Applies items [start, end) of a batch update, in the worker's chunk unit (a deletion goes to file-life.ts). */
+  /** This feature's entry in the worker's handler map (src/jobs/handlers.ts): batch updates, chunk by chunk. */
+  jobHandler(): readonly [string, JobHandler] {
+    return [BATCH_JOB_KIND, { runChunk: this.batchChunk.bind(this) }];
+  }
+
   async batchChunk(unit: Unit, job: JobRow, payload: unknown, start: number, end: number): Promise<ChunkResult> {
     const { ids, changes } = payload as BatchPayload;
     const chunk = ids.slice(start, end);
@@ -436,11 +400,6 @@ export class MediaService {
 
   private async takeUpload(media: MediaRow, upload: CreateMediaInput['upload'], request?: IncomingMessage): Promise<UploadOutcome> {
     if ('direct' in upload) return { step: 'received', file: await this.receiveDirect(media, upload.direct, request) };
-    if ('stored' in upload) {
-      const file = await this.uploads.takeStored({ id: media.id, uuid: media.uuid, owner_id: media.owner_id, fileName: media.file_name }, upload.stored, upload.contentProbe);
-      await this.publish(media.id, file);
-      return { step: 'received', file: { fileName: file.fileName, mimeType: file.mimeType, size: file.size } };
-    }
     return { step: 'begun', instructions: await this.beginUpload(media, upload.declaration) };
   }
 

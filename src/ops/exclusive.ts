@@ -3,7 +3,7 @@
 // Redis there is a single process, and the work simply runs.
 import { randomBytes } from 'node:crypto';
 
-/** Deletes lock KEYS[1] if it still holds token ARGV[1] (shared with the tus locker, src/uploads/tus-locker.ts). */
+/** Deletes lock KEYS[1] if it still holds token ARGV[1] (shared with the tus locker, src/resumable-uploads/tus-locker.ts). */
 export const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 /** Sets lock KEYS[1]'s TTL to ARGV[2] ms if it still holds token ARGV[1]. */
 export const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;

@@ -23,7 +23,7 @@ import { decoderFormatsFor, SNIFF_BYTES } from '../uploads/sniff.js';
 import { demuxerFor, FFMPEG_LIMITS, runFfmpeg, type FfmpegBinary } from './ffmpeg.js';
 import { FormatMismatch, LadderTimedOut, makeLadder, TooManyPixels, WatermarkFailed, type LadderOptions, type RenditionFile, type WatermarkSpec } from './ladder.js';
 import type { NewRendition, RenditionRow, RenditionSource, RenditionsRepository } from './repository.js';
-import type { RenditionsPayload } from './job.js';
+import { RENDITIONS_JOB_KIND, type RenditionsPayload } from './job.js';
 import type { FileUrls } from '../file-storage/file-urls.js';
 
 export { RENDITIONS_JOB_KIND } from './job.js';
@@ -101,6 +101,11 @@ export class RenditionsService {
   }
 
   // ---- the job
+
+  /** This feature's entry in the worker's handler map (src/jobs/handlers.ts). */
+  jobHandler(): readonly [string, JobHandler<Prepared>] {
+    return [RENDITIONS_JOB_KIND, this.handler()];
+  }
 
   handler(): JobHandler<Prepared> {
     return {

@@ -11,7 +11,7 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { ApiError } from '../core/errors.js';
 import { imageSources } from '../file-storage/image-sources.js';
-import { closeAfterReply } from '../http/linger.js';
+import { closeAfterReply } from '../http/lingering-close.js';
 import { homeUrl } from '../websites/home-url.js';
 import { fromOwnOrigin, hostAddress, pathAddress, URLNAME, type SiteAddress } from './address.js';
 import { ASSETS } from './assets.js';

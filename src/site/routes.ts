@@ -7,7 +7,7 @@ import { h, type VNode } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import { ApiError } from '../core/errors.js';
 import { MemoryCache } from '../ops/cache.js';
-import { closeAfterReply } from '../http/linger.js';
+import { closeAfterReply } from '../http/lingering-close.js';
 import { SLUG } from '../websites/brand.js';
 import { backGalleryPath, backUnder, cookiePath, pageAddressOf, pathAndQuery, type SiteAddress } from './address.js';
 import { GalleryPage } from './pages/gallery.js';

@@ -7,8 +7,8 @@
 // module of routes/ registered below, on the helpers of kit.ts.
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { ApiError } from '../core/errors.js';
-import { closeAfterReply } from '../http/linger.js';
-import { TUS_PATH } from '../uploads/tus-endpoint.js';
+import { closeAfterReply } from '../http/lingering-close.js';
+import { TUS_PATH } from '../resumable-uploads/tus-endpoint.js';
 import { encodedAsset, STUDIO_ASSETS, STUDIO_ICON } from './assets.js';
 import { sessionKey, TUS_CHUNK_BYTES } from './budget.js';
 import { JSON_LIMIT_BYTES, makeKit, type StudioDeps } from './kit.js';

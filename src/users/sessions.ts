@@ -3,6 +3,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { stringifySetCookie } from 'cookie';
 import { MemoryCache } from '../ops/cache.js';
+import { LOGIN_ORIGIN_DAYS } from './login-throttle.js';
 import type { Sometimes } from '../database/db.js';
 import type { SessionRow, UserRow } from '../database/schema.js';
 
@@ -150,4 +151,17 @@ export class SessionStore {
     this.recent.deleteWhere((user) => user.id === userId);
     await this.repo.deleteSessionsOf(userId, keep === undefined ? undefined : hashToken(keep));
   }
+}
+
+/**
+ * The worker's periodic purge (SESSION_PURGE_SECONDS): expired sessions, and the addresses of
+ * past sign-ins once older than LOGIN_ORIGIN_DAYS (a little over a year).
+ */
+export async function purgeSessions(
+  users: { purgeExpiredSessions(): Promise<number>; purgeOrigins(before: string): Promise<void> },
+  log: { info(obj: object, msg: string): void },
+): Promise<void> {
+  const n = await users.purgeExpiredSessions();
+  await users.purgeOrigins(new Date(Date.now() - LOGIN_ORIGIN_DAYS * 86_400_000).toISOString());
+  if (n) log.info({ sessions: n }, 'expired sessions purged');
 }

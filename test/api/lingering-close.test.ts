@@ -6,7 +6,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { text } from '../../src/client/xml.js';
-import { LINGER_IDLE_MS, LINGER_MAX_BYTES } from '../../src/http/linger.js';
+import { LINGER_IDLE_MS, LINGER_MAX_BYTES } from '../../src/http/lingering-close.js';
 import { eachDatabase, TestService } from '../support/service.js';
 import { worldOn, type World } from '../support/world.js';
 import { parseReply } from '../support/xml.js';

@@ -123,7 +123,7 @@ export interface LocalS3 {
 // and AbortMultipartUpload (DELETE /<bucket>/<key>?uploadId=…) with MethodNotAllowed
 // (https://github.com/jamhall/s3rver/issues/330), and no npm S3 emulator implements them.
 // @tus/s3-store needs both: ListParts is how it learns an upload's offset on a resume,
-// AbortMultipartUpload how an expired upload's parts go (src/uploads/tus-s3.ts). This middleware,
+// AbortMultipartUpload how an expired upload's parts go (src/resumable-uploads/tus-s3.ts). This middleware,
 // placed just before s3rver's router, answers those two requests from what s3rver's
 // FilesystemStore keeps on disk for a multipart upload (lib/stores/filesystem.js, initiateUpload and
 // putPart): `<directory>/<bucket>/._S3rver_uploads/<upload id>/` holding `key` (the object key),

@@ -1,4 +1,4 @@
-// The studio's resumable uploads with S3 storage (docs/studio.md, Uploads; src/uploads/tus-s3.ts),
+// The studio's resumable uploads with S3 storage (docs/studio.md, Uploads; src/resumable-uploads/tus-s3.ts),
 // over HTTP as the studio's script sends them (session cookie, X-Studio-CSRF, the studio's
 // Origin), against s3rver with the test server's ListParts/AbortMultipartUpload addition
 // (test/api/uploads-support.ts). On PostgreSQL, an upload (34 MiB: four S3 parts and a tail) started on one node (this process's
@@ -9,7 +9,7 @@
 // upload removed by its owner or swept after its expiry leaves no multipart upload, no object;
 // an object of the wrong length is refused at the end; another user's upload is a 404 on either node.
 // On PostgreSQL with Redis (TEST_REDIS_URL), both nodes have REDIS_URL, as scaled out: the tus
-// locker is the shared one (src/uploads/tus-locker.ts), and a request on the second node for an
+// locker is the shared one (src/resumable-uploads/tus-locker.ts), and a request on the second node for an
 // upload whose PATCH the first holds open waits until the first has ended it, then goes on from
 // the offset it stored.
 import { createHash, randomBytes } from 'node:crypto';
@@ -29,7 +29,7 @@ import { StudioBrowser } from './studio-support.js';
 import { TusSession } from './studio-upload-support.js';
 
 const MiB = 1024 * 1024;
-/** src/uploads/tus-s3.ts TUS_PART_BYTES: the S3 part size. */
+/** src/resumable-uploads/tus-s3.ts TUS_PART_BYTES: the S3 part size. */
 const PART = 8 * MiB;
 
 /** An MP4 (an `ftyp` box, then one `mdat` box of random bytes) of exactly `size` bytes: a video to the sniffer, unique each run. */

@@ -1,11 +1,11 @@
-// The architecture rules (docs/architecture.md), checked on every `npm test`:
-// dependency-cruiser's rules (no import cycles, the HTTP layer imports no
-// feature, only repositories and src/database import the database libraries),
-// and a scan for query building outside repositories, which an import rule
-// cannot see (a service handed a Db could still build SQL on it).
+// The architecture rules (docs/architecture.md, "Dependency rules"), checked on every `npm test`:
+// dependency-cruiser's import rules, then scans an import rule cannot see: query building outside
+// repositories, a second UUID pattern, a function over 150 lines, API parameter strings in the
+// studio and the command line. Each scan has a test that plants a violation.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import ts from 'typescript-5';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -39,15 +39,147 @@ export function sqlOutsideRepositories(files: ReadonlyArray<{ path: string; text
   return found;
 }
 
-function sourceFiles(dir: string): Array<{ path: string; text: string }> {
+function sourceFiles(dir: string, names = /\.tsx?$/): Array<{ path: string; text: string }> {
   const out: Array<{ path: string; text: string }> = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const full = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...sourceFiles(full));
-    else if (/\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts')) out.push({ path: relative(ROOT, full), text: readFileSync(full, 'utf8') });
+    if (entry.isDirectory()) out.push(...sourceFiles(full, names));
+    else if (names.test(entry.name) && !entry.name.endsWith('.d.ts')) out.push({ path: relative(ROOT, full).split(sep).join('/'), text: readFileSync(full, 'utf8') });
   }
   return out;
 }
+
+/** Where the one UUID pattern lives (isUuid). */
+const UUID_HOME = 'src/core/uuid.ts';
+/** A UUID's shape spelled out: 8, 4 … 12 hex digits, or 36 characters. */
+const UUID_SHAPE = /\{8\}[^\n]{0,60}\{4\}[^\n]{0,80}\{12\}|\{36\}/;
+
+/**
+ * Files of src/site and src/studio that spell a UUID's shape today, while others rework them (issue 32,
+ * "Rooms that say what they hold"): the integrator empties this list once their work is merged, but
+ * for the one that is no server code. An entry that no longer holds one fails too.
+ */
+const UUID_PATTERNS_ALLOWED = new Map([
+  // The visitors' browser script this file serves reads a photo's UUID from the address: not a check of the server's.
+  ['src/site/assets.ts', 1],
+  ['src/site/favourites-routes.ts', 2],
+  ['src/studio/plugin.ts', 1],
+]);
+
+/** `file:line` of every UUID pattern outside src/core/uuid.ts (the server checks UUIDs with isUuid only). */
+export function uuidPatternsOutsideCore(files: ReadonlyArray<{ path: string; text: string }>): string[] {
+  const found: string[] = [];
+  for (const { path, text } of files) {
+    if (path === UUID_HOME) continue;
+    text.split('\n').forEach((line, i) => {
+      if (UUID_SHAPE.test(line)) found.push(`${path}:${i + 1}`);
+    });
+  }
+  return found;
+}
+
+/** Each file parsed once for the scans that walk its syntax tree. */
+const parsed = new Map<string, ts.SourceFile>();
+
+function parse(path: string, text: string): ts.SourceFile {
+  const known = parsed.get(path);
+  if (known?.text === text) return known;
+  const kind = path.endsWith('.tsx') ? ts.ScriptKind.TSX : /\.m?js$/.test(path) ? ts.ScriptKind.JS : ts.ScriptKind.TS;
+  const sf = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, kind);
+  parsed.set(path, sf);
+  return sf;
+}
+
+/** The name a function goes by: its own, or that of the variable, property or export it is assigned to. */
+function functionName(node: ts.SignatureDeclaration, sf: ts.SourceFile): string {
+  if (node.name) return node.name.getText(sf);
+  const parent = node.parent;
+  if (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) return parent.name.getText(sf);
+  if (ts.isExportAssignment(parent)) return 'default';
+  return `(anonymous at line ${sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1})`;
+}
+
+/** At most this many lines a function, from its first line to its last (docs/conventions.md). */
+export const MAX_FUNCTION_LINES = 150;
+
+/** `file:name (n lines)` of every function-like node (declarations, methods, arrows, expressions, accessors) over the bound. */
+export function longFunctions(files: ReadonlyArray<{ path: string; text: string }>, max = MAX_FUNCTION_LINES): Array<{ key: string; lines: number }> {
+  const found: Array<{ key: string; lines: number }> = [];
+  for (const { path, text } of files) {
+    const sf = parse(path, text);
+    const visit = (node: ts.Node): void => {
+      if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+        const first = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line;
+        const last = sf.getLineAndCharacterOfPosition(node.end).line;
+        if (last - first + 1 > max) found.push({ key: `${path}:${functionName(node, sf)}`, lines: last - first + 1 });
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(sf);
+  }
+  return found;
+}
+
+/**
+ * The functions over 150 lines that the studio and the website hold today, while others split
+ * them (issue 32, "Routes as tables"): the integrator empties this list once their work is merged.
+ * Nothing outside src/studio and src/site may be listed; an entry that no longer offends fails too.
+ */
+const LONG_FUNCTIONS_ALLOWED = new Set([
+  'src/site/favourites-routes.ts:favouritePages',
+  'src/site/routes.ts:pageRoutes',
+  'src/studio/browser/media.js:grid',
+  'src/studio/pages/galleries.tsx:settingsPage',
+  'src/studio/pages/media.tsx:mediaPage',
+  'src/studio/routes/admin.ts:adminRoutes',
+  'src/studio/routes/galleries.ts:galleryRoutes',
+  'src/studio/routes/media.ts:mediaRoutes',
+  'src/studio/routes/websites.ts:websiteRoutes',
+]);
+
+/** The adapters that must call services with typed inputs, not with the XML API's parameter strings. */
+const ADAPTERS = /^src\/(studio|cli)\//;
+/** The XML API's parameter prefixes (`gallery[name]`, `media[title]`, …). */
+const API_PREFIX = /(^|[^\w-])(galler(y|ies)|medias?|websites?|page|watermark|artist|user|app|(smart_)?medias_(group|collection)|collection|lightbox|pricing_profile|display_style|invitation)\[/;
+
+/** `file:line: what` of every `new Params(` and API parameter string (`'gallery[name]'`, `` `${PREFIX}[rules]` ``) in the adapters; comments are not read. */
+export function apiParamsInAdapters(files: ReadonlyArray<{ path: string; text: string }>): string[] {
+  const found: string[] = [];
+  for (const { path, text } of files) {
+    if (!ADAPTERS.test(path)) continue;
+    const sf = parse(path, text);
+    const at = (node: ts.Node, what: string) => found.push(`${path}:${sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1}: ${what}`);
+    const visit = (node: ts.Node): void => {
+      if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'Params') at(node, 'new Params(');
+      else if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && API_PREFIX.test(node.text)) at(node, node.text);
+      else if (ts.isTemplateExpression(node)) {
+        const prefixed = API_PREFIX.test(node.head.text) || node.templateSpans.some((span, i) => API_PREFIX.test(span.literal.text) || (span.literal.text.startsWith('[') && ts.isIdentifier(span.expression) && /^[A-Z_]+$/.test(span.expression.text) && i >= 0));
+        if (prefixed) at(node, node.getText(sf));
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(sf);
+  }
+  return found;
+}
+
+/**
+ * The adapters that still build parameter strings today, while others give them typed inputs
+ * (issue 32, "The adapters speak it"): the integrator empties this list once their work is merged.
+ * An entry that no longer offends fails too.
+ */
+const API_PARAMS_ALLOWED = new Set([
+  'src/cli/admin.ts',
+  'src/studio/kit.ts',
+  'src/studio/routes/admin.ts',
+  'src/studio/routes/apps.ts',
+  'src/studio/routes/collections.ts',
+  'src/studio/routes/galleries.ts',
+  'src/studio/routes/media.ts',
+  'src/studio/routes/styles.ts',
+  'src/studio/routes/watermarks.ts',
+  'src/studio/routes/websites.ts',
+]);
 
 describe('architecture', () => {
   it('keeps the dependency rules of .dependency-cruiser.cjs', () => {
@@ -87,5 +219,82 @@ describe('architecture', () => {
     expect(sqlOutsideRepositories([{ path: 'src/galleries/membership-repository.ts', text: planted }])).toEqual([]);
     expect(sqlOutsideRepositories([{ path: 'src/database/db.ts', text: planted }])).toEqual([]);
     expect(sqlOutsideRepositories([{ path: 'src/galleries/not-a-repository-really.ts', text: planted }])).toHaveLength(7);
+  });
+
+  it('holds one UUID pattern on the server, in src/core/uuid.ts', () => {
+    const found = uuidPatternsOutsideCore(sourceFiles(SRC, /\.(tsx?|m?js)$/));
+    expect(found.filter((f) => !UUID_PATTERNS_ALLOWED.has(f.split(':')[0]))).toEqual([]);
+    const counts = new Map([...UUID_PATTERNS_ALLOWED.keys()].map((path) => [path, found.filter((f) => f.startsWith(`${path}:`)).length]));
+    expect(counts).toEqual(UUID_PATTERNS_ALLOWED);
+  });
+
+  it('the UUID scan finds a planted copy, and leaves other patterns alone', () => {
+    const copy = 'const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;';
+    expect(uuidPatternsOutsideCore([{ path: 'src/studio/routes/galleries.ts', text: `const a = 1;\n${copy}` }])).toEqual(['src/studio/routes/galleries.ts:2']);
+    expect(uuidPatternsOutsideCore([{ path: 'src/site/x.ts', text: "const ID = new RegExp('^[0-9a-f-]{36}$');" }])).toHaveLength(1);
+    expect(uuidPatternsOutsideCore([{ path: UUID_HOME, text: copy }])).toEqual([]);
+    expect(uuidPatternsOutsideCore([{ path: 'src/http/xml.ts', text: 'const STORED_UTC = /^\\d{4}-\\d\\d-\\d\\dT/;' }])).toEqual([]);
+  });
+
+  it(`has no function over ${MAX_FUNCTION_LINES} lines in src/ (but the listed ones of src/studio and src/site)`, () => {
+    const files = sourceFiles(SRC, /\.(tsx?|m?js)$/);
+    expect(files.length).toBeGreaterThan(100);
+    const long = longFunctions(files);
+    expect(long.filter((f) => !LONG_FUNCTIONS_ALLOWED.has(f.key))).toEqual([]);
+    // The list only shrinks: nothing else is ever added, and an entry split since goes.
+    expect([...LONG_FUNCTIONS_ALLOWED].filter((key) => !/^src\/(studio|site)\//.test(key))).toEqual([]);
+    expect([...LONG_FUNCTIONS_ALLOWED].filter((key) => !long.some((f) => f.key === key))).toEqual([]);
+  });
+
+  it('the function scan finds a planted long function of each kind, and counts from its first line to its last', () => {
+    const body = (n: number) => Array.from({ length: n }, (_, i) => `  const v${i} = ${i};`).join('\n');
+    const planted = [
+      `export function declared() {\n${body(149)}\n}`,
+      `const arrow = () => {\n${body(149)}\n};`,
+      `class C {\n  method() {\n${body(149)}\n  }\n}`,
+      `register({ handler: function () {\n${body(149)}\n} });`,
+      `export function justFits() {\n${body(148)}\n}`,
+      `function outer() {\n  const inner = () => {\n${body(149)}\n  };\n}`,
+    ].join('\n');
+    const found = longFunctions([{ path: 'src/galleries/service.ts', text: planted }]).map((f) => `${f.key} ${f.lines}`);
+    expect(found).toEqual([
+      'src/galleries/service.ts:declared 151',
+      'src/galleries/service.ts:arrow 151',
+      'src/galleries/service.ts:method 151',
+      'src/galleries/service.ts:handler 151',
+      'src/galleries/service.ts:outer 153',
+      'src/galleries/service.ts:inner 151',
+    ]);
+    expect(longFunctions([{ path: 'src/studio/browser/x.js', text: `function grid() {\n${body(149)}\n}` }]).map((f) => f.key)).toEqual(['src/studio/browser/x.js:grid']);
+  });
+
+  it('builds no API parameter strings in the studio or the command line (but the listed files, for now)', () => {
+    const found = apiParamsInAdapters(sourceFiles(SRC, /\.(tsx?|m?js)$/));
+    const files = new Set(found.map((f) => f.split(':')[0]));
+    expect(found.filter((f) => !API_PARAMS_ALLOWED.has(f.split(':')[0]))).toEqual([]);
+    expect([...API_PARAMS_ALLOWED].filter((path) => !files.has(path))).toEqual([]);
+  });
+
+  it('the parameter-string scan finds planted ones in an adapter, and nowhere else, nor in comments', () => {
+    const planted = [
+      "import { Params } from '../../http/params.js';",
+      'const p = new Params();',
+      "p.add('gallery[name]', name);",
+      'p.add(`media[${field}]`, value);',
+      'p.add(`${SMART}[rules][${n}][field]`, f);',
+      "if (err.message.includes('user[email]')) return;",
+      '// gallery[name] is read by the service',
+      "const cell = document.querySelector('tr[data-job]');",
+      'const name = `rules[${i}][field]`;',
+    ].join('\n');
+    expect(apiParamsInAdapters([{ path: 'src/studio/routes/galleries.ts', text: planted }]).map((f) => f.split(': ')[0])).toEqual([
+      'src/studio/routes/galleries.ts:2',
+      'src/studio/routes/galleries.ts:3',
+      'src/studio/routes/galleries.ts:4',
+      'src/studio/routes/galleries.ts:5',
+      'src/studio/routes/galleries.ts:6',
+    ]);
+    expect(apiParamsInAdapters([{ path: 'src/cli/admin.ts', text: planted }])).toHaveLength(5);
+    expect(apiParamsInAdapters([{ path: 'src/galleries/routes.ts', text: planted }])).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-// The tus endpoint's Redis locker (src/uploads/tus-locker.ts) against a real Redis
+// The tus endpoint's Redis locker (src/resumable-uploads/tus-locker.ts) against a real Redis
 // (TEST_REDIS_URL), two lockers on connections of their own standing for two API nodes: one
 // holder at a time; a waiting request's release request reaches the holder, which lets go; a
 // holder that vanishes without unlocking blocks the upload only until its TTL lapses; a wait ends
@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { ERRORS, type Lock } from '@tus/server';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedisTusLocker, redisTusLocker, type RedisTusLockerOptions } from '../../src/uploads/tus-locker.js';
+import { RedisTusLocker, redisTusLocker, type RedisTusLockerOptions } from '../../src/resumable-uploads/tus-locker.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL;
 

@@ -6,7 +6,7 @@ import { chooseLocation } from '../../src/uploads/locations.js';
 import { parseS3Url } from '../../src/file-storage/factory.js';
 import { isSafeKey, newOriginalKey } from '../../src/file-storage/object-keys.js';
 import { signPolicy, verifyPolicy } from '../../src/file-storage/policy.js';
-import { SCAVENGE_EVERY_BYTES, ScavengePacer } from '../../src/file-storage/young-gc.js';
+import { SCAVENGE_EVERY_BYTES, ScavengePacer } from '../../src/file-storage/upload-gc.js';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 
 const secret = Buffer.from('0123456789abcdef0123456789abcdef');

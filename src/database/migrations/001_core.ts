@@ -6,6 +6,12 @@ import { type Kysely, sql } from 'kysely';
 import { idColumn, type Dialect, type MigrationDb } from '../migration-helpers.js';
 
 export async function up(db: Kysely<MigrationDb>, dialect: Dialect): Promise<void> {
+  await accounts(db, dialect);
+  await library(db, dialect);
+}
+
+/** Accounts, applications, sessions, websites, libraries, display styles, watermarks, price lists, lightboxes. */
+async function accounts(db: Kysely<MigrationDb>, dialect: Dialect): Promise<void> {
   await idColumn(dialect, db.schema.createTable('users'))
     .addColumn('uuid', 'text', (c) => c.notNull().unique())
     .addColumn('email', 'text', (c) => c.notNull().unique())
@@ -104,7 +110,10 @@ export async function up(db: Kysely<MigrationDb>, dialect: Dialect): Promise<voi
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
+}
 
+/** Galleries, medias, and what links them (keywords, galleries, lightboxes, price lists). */
+async function library(db: Kysely<MigrationDb>, dialect: Dialect): Promise<void> {
   // The gallery tree. list_pos is a dense 1..n position within the website so
   // that page N of the list is an index range, not an OFFSET scan.
   await idColumn(dialect, db.schema.createTable('galleries'))

@@ -1,12 +1,12 @@
 // Uploads (issue 21, item 4): the upload screen, the tus endpoint it sends files to (resumable:
 // a dropped connection or a reload resumes where it stopped), the duplicate check before
 // sending and the outcome of each upload. Every decision is ResumableUploadsService's
-// (src/uploads/resumable-service.ts) and, through it, the API's own pipeline and access module.
+// (src/resumable-uploads/service.ts) and, through it, the API's own pipeline and access module.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../core/errors.js';
 import { PROBE_PATTERN } from '../../uploads/probe.js';
-import { UPLOAD_ID } from '../../uploads/resumable-service.js';
-import { TUS_PATH } from '../../uploads/tus-endpoint.js';
+import { UPLOAD_ID } from '../../resumable-uploads/service.js';
+import { TUS_PATH } from '../../resumable-uploads/tus-endpoint.js';
 import type { Signed, StudioKit } from '../kit.js';
 import { uploadPage, type GalleryChoice } from '../pages/uploads.js';
 

@@ -25,10 +25,10 @@ import { ApiError } from '../core/errors.js';
 import type { StorageBackend } from '../file-storage/backend.js';
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../core/private-files.js';
 import type { S3Storage } from '../file-storage/s3.js';
-import { ScavengePacer } from '../file-storage/young-gc.js';
+import { ScavengePacer } from '../file-storage/upload-gc.js';
 import type { UserRow } from '../database/schema.js';
-import { contentProbe, wholeDigest } from './probe.js';
-import { ResumableUploadsService, UPLOAD_ID } from './resumable-service.js';
+import { contentProbe, wholeDigest } from '../uploads/probe.js';
+import { ResumableUploadsService, UPLOAD_ID } from './service.js';
 import type { Datastore, TusFiles } from './tus-files.js';
 
 export const TUS_PATH = '/studio/uploads/tus';

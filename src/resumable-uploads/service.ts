@@ -1,19 +1,18 @@
-// The studio's resumable uploads (tus; docs/studio.md, Uploads), as operations on a user: the
-// tus endpoint (tus-endpoint.ts) receives the bytes; this decides who may create and send to an
-// upload, and what its end is — the API's own pipeline (MediaService.create with the received
-// file: the size limit, sniffing, the file's facts, renditions, publication into the gallery
-// through the access module), once, whatever the client retries, or "already in the library"
-// when the user's library holds the same file (probe.ts).
+// The studio's resumable uploads (tus; docs/studio.md, Uploads) as operations on a user: who may
+// create and send to an upload (tus-endpoint.ts receives the bytes), and its end, once whatever
+// the client retries: the uploads feature verifies the file, the file's life (src/media/file-life.ts)
+// makes the media live with it, or "already in the library" (src/media/same-files.ts).
 import type { Logger } from 'pino';
 import type { Access } from '../access/access.js';
 import { ApiError, notFound } from '../core/errors.js';
-import type { MediaService } from '../media/service.js';
+import type { FileLife } from '../media/file-life.js';
+import type { SameFiles } from '../media/same-files.js';
 import { nowIso } from '../database/db.js';
 import type { ResumableUploadRow, UserRow } from '../database/schema.js';
-import { sanitizeFileName } from './file-names.js';
-import type { QuotaState, StorageQuota } from './quota.js';
-import type { ResumableUploadsRepository } from './resumable-repository.js';
-import type { StoredSource } from './service.js';
+import { sanitizeFileName } from '../uploads/file-names.js';
+import type { QuotaState, StorageQuota } from '../uploads/quota.js';
+import type { StoredSource, UploadsService } from '../uploads/service.js';
+import type { ResumableUploadsRepository } from './repository.js';
 
 type User = Pick<UserRow, 'id'>;
 
@@ -74,16 +73,29 @@ const outcomeOf = (row: ResumableUploadRow): ResumableOutcome => ({
   reason: row.reason ?? undefined,
 });
 
+/** What an upload's end goes through: the uploads feature's checks, the file's life, the library's files, the access module, the quota. */
+export interface ResumableParts {
+  uploads: Pick<UploadsService, 'takeStored'>;
+  fileLife: Pick<FileLife, 'createLive'>;
+  sameFiles: Pick<SameFiles, 'duplicates' | 'duplicateOf'>;
+  access: Access;
+  quota: StorageQuota;
+}
+
 export class ResumableUploadsService {
+  private readonly access: Access;
+  private readonly quota: StorageQuota;
+
   constructor(
     private readonly repo: ResumableUploadsRepository,
-    private readonly media: MediaService,
-    private readonly access: Access,
+    private readonly parts: ResumableParts,
     private readonly files: ReceivedFiles,
     private readonly settings: ResumableSettings,
     private readonly log: Pick<Logger, 'error'>,
-    private readonly quota: StorageQuota,
-  ) {}
+  ) {
+    this.access = parts.access;
+    this.quota = parts.quota;
+  }
 
   /** The user's storage use and quota (the upload screen shows them). */
   usage(user: User): Promise<QuotaState> {
@@ -174,18 +186,17 @@ export class ResumableUploadsService {
         return { ...outcomeOf(row), state: 'refused', reason };
       }
       const probe = await this.files.probe(id, source.size);
-      const existing = await this.media.duplicateOf(user, { size: source.size, probe }, () => this.files.digest(id, source.size));
+      const existing = await this.parts.sameFiles.duplicateOf(user, { size: source.size, probe }, () => this.files.digest(id, source.size));
       if (existing) {
         await this.settled(id, 'duplicate', existing, null);
         return { ...outcomeOf(row), state: 'duplicate', media: existing };
       }
-      const created = await this.media.create(user, {
-        attributes: { prefix: 'media', columns: {}, publish: row.gallery_uuid ? [row.gallery_uuid] : undefined },
-        replace: false,
-        fileName: row.file_name,
-        upload: { stored: source, contentProbe: probe },
-      });
-      const uuid = created.media.record.uuid;
+      // A new media in the user's default library, published into the gallery chosen at the start (if it is still theirs).
+      const artistId = await this.access.defaultArtist(user);
+      const galleries = row.gallery_uuid ? await this.access.require(user, 'gallery', [row.gallery_uuid], { invalid: 'gallery' }) : [];
+      const uuid = await this.parts.fileLife.createLive(user.id, { artistId, fileName: sanitizeFileName(row.file_name), galleries }, (media) =>
+        this.parts.uploads.takeStored({ id: media.id, uuid: media.uuid, owner_id: media.owner_id, fileName: media.file_name }, source, probe),
+      );
       await this.settled(id, 'done', uuid, null);
       return { ...outcomeOf(row), state: 'done', media: uuid };
     } catch (err) {
@@ -201,7 +212,7 @@ export class ResumableUploadsService {
 
   /** The user's files (size and probe each) already in their library: a media UUID per `${size}/${probe}`. */
   duplicates(user: User, files: ReadonlyArray<{ size: number; probe: string }>): Promise<Map<string, string>> {
-    return this.media.duplicates(user, files);
+    return this.parts.sameFiles.duplicates(user, files);
   }
 
   /**

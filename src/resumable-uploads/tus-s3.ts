@@ -17,7 +17,7 @@ import { StreamSplitter, type KvStore } from '@tus/server';
 import { ensurePrivateDir } from '../core/private-files.js';
 import { RESUMABLE_PREFIX } from '../file-storage/object-keys.js';
 import type { S3Storage } from '../file-storage/s3.js';
-import { contentProbe, wholeDigest, type RangeReader } from './probe.js';
+import { contentProbe, wholeDigest, type RangeReader } from '../uploads/probe.js';
 import type { TusFiles } from './tus-files.js';
 
 /** Bytes per S3 part (S3's floor is 5 MiB; 10 000 parts of 8 MiB hold 80 GB, beyond which the store grows them). */

@@ -1,10 +1,8 @@
-// Lingering close, after nginx's `lingering_close`: a reply that refuses a body
-// before it has all arrived ends the connection, but closing the socket while
-// the client is still sending makes the kernel answer the unread bytes with a
-// reset, and a client that writes its whole body before reading (most simple
-// HTTP clients do) gets EPIPE / ECONNRESET instead of the 4xx that explains the
-// refusal. So the rest of the body is read and thrown away, within bounds in
-// bytes and time, and the socket is closed only then.
+// The lingering close (after nginx's `lingering_close`; docs/architecture.md, "How a request
+// travels"): a reply that refuses a body before it all arrived reads the rest and throws it away,
+// within bounds in bytes and time, before the socket closes. Closed at once, the kernel would
+// answer the unread bytes with a reset, and a client that writes its whole body before reading
+// gets ECONNRESET instead of the 4xx that explains the refusal.
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';

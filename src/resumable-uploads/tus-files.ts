@@ -1,7 +1,7 @@
 // What the studio's tus endpoint (tus-endpoint.ts) needs of the store its uploads arrive in:
 // the file store (local storage) or the S3 store (tus-s3.ts, loaded only with S3 storage).
 import type { Server } from '@tus/server';
-import type { ReceivedFiles } from './resumable-service.js';
+import type { ReceivedFiles } from './service.js';
 
 export type Datastore = ConstructorParameters<typeof Server>[0]['datastore'];
 

@@ -1,8 +1,8 @@
-// The page stamps' lock order on PostgreSQL: a media's row, then its owner's media_stamps row (owners
-// lowest first), then a gallery's or a collection's row. A delete whose cascades write stamps after it
-// locked a gallery or collection takes the owners' stamps first, with this, or it deadlocks with a
-// publication (test/api/delete-lock-order.test.ts). SQLite has one writer: nothing to order.
-// docs/architecture.md, "Pages cost their slice".
+// The lock order of the page stamps on PostgreSQL (docs/architecture.md, "Pages cost their slice";
+// migrations 010, 019, 020): a media's row, then its owner's media_stamps row (lowest first), then a
+// gallery's or a collection's. A write that locks a gallery or a collection and whose cascades
+// then write owners' stamps takes those stamps first, with this (test/api/delete-lock-order.test.ts),
+// or it meets a publication holding them the other way round ("deadlock detected").
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from './db.js';
 import type { Dialect } from './migration-helpers.js';
