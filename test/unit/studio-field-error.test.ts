@@ -1,8 +1,8 @@
 // The studio's forms go through the API's readers and services: their refusals are the API's 422s,
-// turned into a form's message by one function (src/studio/kit.ts fieldError), for every screen.
+// turned into a form's message by one function (src/studio/context.ts fieldError), for every screen.
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/core/errors.js';
-import { fieldError, readable } from '../../src/studio/kit.js';
+import { fieldError, readable } from '../../src/studio/context.js';
 
 describe("the studio's field errors", () => {
   it('names the field the message names, as the form calls it, and words the message for people', () => {
