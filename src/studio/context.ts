@@ -26,7 +26,7 @@ import type { SessionStore } from '../users/sessions.js';
 import type { UsersService } from '../users/service.js';
 import type { WebsiteDetails, WebsitesService } from '../websites/service.js';
 import type { StudioBudget } from './budget.js';
-import { Fields } from './fields.js';
+import { Body } from './body.js';
 import { fromOwnOrigin, same, StudioCookies, StudioTokens } from './guard.js';
 import type { Viewer } from './pages/layout.js';
 
@@ -124,11 +124,11 @@ export interface StudioContext {
   /** The user's row as stored now: the session's may be a few seconds old (sessions.ts caches it). */
   fresh(s: Signed): Promise<UserRow>;
   /** An url-encoded form's fields (415 for another type). */
-  formOf(req: FastifyRequest): Fields;
+  formOf(req: FastifyRequest): Body;
   /** Every post: from our own pages (Origin, Sec-Fetch-Site) and with the expected token, compared in constant time. */
-  checkPost(req: FastifyRequest, form: Fields, expected: string | undefined): void;
+  checkPost(req: FastifyRequest, form: Body, expected: string | undefined): void;
   /** A signed-in user's form post, checked. */
-  signedPost(req: FastifyRequest): { s: Signed; form: Fields };
+  signedPost(req: FastifyRequest): { s: Signed; form: Body };
   /** A signed-in user's request from a screen's script, checked (origin and the CSRF header), whatever its body (tus uploads). */
   signedScript(req: FastifyRequest): Signed;
   /** A signed-in user's JSON request from a screen's script, checked (origin and the CSRF header); its parsed body. */
@@ -137,7 +137,7 @@ export interface StudioContext {
    * The one reader of an action a form and a script both send: a script's JSON (the CSRF header)
    * or a form (its csrf field), checked alike, as the same fields; `json` says how to answer.
    */
-  signedBody(req: FastifyRequest): { s: Signed; body: Fields; json: boolean };
+  signedBody(req: FastifyRequest): { s: Signed; body: Body; json: boolean };
   /** A website of the user by its urlname; the API's rule: one they may not see is a 404. */
   websiteDetails(s: Signed, urlname: string): Promise<WebsiteDetails>;
   /**
@@ -237,7 +237,7 @@ export function makeContext(deps: StudioDeps): StudioContext {
       } catch {
         throw new ApiError('bad_encoding', 'The form is not valid UTF-8.');
       }
-      return Fields.form(text);
+      return Body.form(text);
     },
     checkPost(req, form, expected) {
       if (!fromOwnOrigin(req, deps.config.publicUrl)) throw new ApiError('forbidden', 'This form can only be sent from the studio itself.');
@@ -276,7 +276,7 @@ export function makeContext(deps: StudioDeps): StudioContext {
         return { s, body: form, json: false };
       }
       const { s, body } = ctx.signedJson(req);
-      return { s, body: Fields.json(body), json: true };
+      return { s, body: Body.json(body), json: true };
     },
     signedFile: (req, s, take) => signedFileOf(ctx, req, s, take),
     async websiteDetails(s, urlname) {
@@ -316,7 +316,7 @@ async function signedFileOf<T>(ctx: StudioContext, req: FastifyRequest, s: Signe
         return;
       }
       try {
-        ctx.checkPost(req, Fields.of(new Map([['csrf', value]])), s.viewer.csrf);
+        ctx.checkPost(req, Body.of(new Map([['csrf', value]])), s.viewer.csrf);
         csrfSeen = true;
       } catch (err) {
         fail(err);

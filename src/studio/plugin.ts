@@ -16,6 +16,7 @@ import { JSON_LIMIT_BYTES, makeContext, type StudioDeps, type StudioRoute } from
 import { messagePage } from './pages/layout.js';
 import { accountRoutes } from './routes/account.js';
 import { galleryRoutes } from './routes/galleries.js';
+import { gallerySettingRoutes } from './routes/gallery-settings.js';
 import { mediaRoutes } from './routes/media.js';
 import { adminRoutes } from './routes/admin.js';
 import { accountAppRoutes } from './routes/apps.js';
@@ -145,7 +146,7 @@ export function studioPlugin(deps: StudioDeps): FastifyPluginAsync {
     f.get('/studio', (_req, reply) => ctx.redirect(reply, '/studio/'));
     f.get('/studio/', (req, reply) => ctx.redirect(reply, ctx.signedInOf(req) ? '/studio/websites' : '/studio/signin'));
 
-    const tables: StudioRoute[][] = [signInRoutes, accountRoutes, websiteRoutes, galleryRoutes, mediaRoutes, styleRoutes, accountAppRoutes, collectionRoutes, jobRoutes, adminRoutes, uploadRoutes, watermarkRoutes];
+    const tables: StudioRoute[][] = [signInRoutes, accountRoutes, websiteRoutes, galleryRoutes, gallerySettingRoutes, mediaRoutes, styleRoutes, accountAppRoutes, collectionRoutes, jobRoutes, adminRoutes, uploadRoutes, watermarkRoutes];
     for (const r of tables.flat()) f.route({ method: r.method, url: r.path, ...(r.bodyLimit ? { bodyLimit: r.bodyLimit } : {}), handler: (req, reply) => r.handler(ctx, req, reply) });
   };
 }

@@ -216,13 +216,14 @@ export function deletePage(p: { viewer: Viewer; urlname: string; uuid: string; n
   );
 }
 
+/** The settings form's values by the gallery spec's keys (GALLERY_FIELDS): as stored, or echoed as sent. */
 export interface SettingsForm {
   name: string;
   description: string;
   displayStyle: string;
-  cover: string;
+  coverMedia: string;
   contentOrder: string;
-  direction: string;
+  contentOrderDirection: string;
   hidden: boolean;
   indexing: string;
 }
@@ -292,7 +293,7 @@ export function settingsPage(p: {
   const e = p.error;
   const def = p.acl.find((a) => a.position === 0) ?? { position: 0, email: 'DEFAULT', read: true, comp: false, hires: false };
   const clients = p.acl.filter((a) => a.position !== 0);
-  const knownCover = v.cover === '' || p.covers.includes(v.cover);
+  const knownCover = v.coverMedia === '' || p.covers.includes(v.coverMedia);
   return html(
     <Layout title={v.name || 'Gallery'} viewer={p.viewer}>
       <p class="crumbs">
@@ -347,10 +348,10 @@ export function settingsPage(p: {
           <Field id="content_order_direction" label="Direction" error={e}>
             {(d) => (
               <select id="content_order_direction" name="content_order_direction" aria-describedby={d}>
-                <option value="asc" selected={v.direction === 'asc'}>
+                <option value="asc" selected={v.contentOrderDirection === 'asc'}>
                   Ascending
                 </option>
-                <option value="desc" selected={v.direction === 'desc'}>
+                <option value="desc" selected={v.contentOrderDirection === 'desc'}>
                   Descending
                 </option>
               </select>
@@ -387,20 +388,20 @@ export function settingsPage(p: {
               <span class="none" aria-hidden="true">
                 Automatic
               </span>
-              <input type="radio" name="cover" value="" checked={v.cover === ''} />
+              <input type="radio" name="cover" value="" checked={v.coverMedia === ''} />
               First photo
             </label>
             {knownCover ? null : (
               <label>
-                <img src={`/studio/thumbs/${v.cover}`} alt="" loading="lazy" />
-                <input type="radio" name="cover" value={v.cover} checked />
+                <img src={`/studio/thumbs/${v.coverMedia}`} alt="" loading="lazy" />
+                <input type="radio" name="cover" value={v.coverMedia} checked />
                 Current cover
               </label>
             )}
             {p.covers.map((u, i) => (
               <label>
                 <img src={`/studio/thumbs/${u}`} alt="" loading="lazy" />
-                <input type="radio" name="cover" value={u} checked={u === v.cover} />
+                <input type="radio" name="cover" value={u} checked={u === v.coverMedia} />
                 Photo {i + 1}
               </label>
             ))}

@@ -13,7 +13,7 @@ import { Params } from '../../http/params.js';
 import type { JobRow } from '../../database/schema.js';
 import { mediaAttributes } from '../../media/metadata.js';
 import type { BatchInput, MediaPage } from '../../media/service.js';
-import type { Fields } from '../fields.js';
+import type { Body } from '../body.js';
 import { SMALL_FORM_BYTES, type Signed, type StudioContext, type StudioRoute } from '../context.js';
 import { jobPage, mediaDetailPage, mediaPage, type GalleryChoice, type GridItem, type JobView, type ScopeView } from '../pages/media.js';
 
@@ -206,7 +206,7 @@ async function itemsJson(ctx: StudioContext, req: FastifyRequest, reply: Fastify
 }
 
 /** What a batch edit asks, read alike from the form and from the screen's script (by the form's names). */
-function batchAsk(body: Fields): BatchAsk {
+function batchAsk(body: Body): BatchAsk {
   const all = body.checked('all');
   const count = body.str('count');
   const ask: BatchAsk = {

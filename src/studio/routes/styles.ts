@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isUuid } from '../../core/uuid.js';
 import { ApiError } from '../../core/errors.js';
 import { Params } from '../../http/params.js';
-import type { Fields } from '../fields.js';
+import type { Body } from '../body.js';
 import { displayStyleInput } from '../../websites/display-style-input.js';
 import { SMALL_FORM_BYTES, type Signed, type StudioContext, type StudioRoute } from '../context.js';
 import { stylesPage, type StyleItem } from '../pages/styles.js';
@@ -26,7 +26,7 @@ async function screen(ctx: StudioContext, reply: FastifyReply, s: Signed, urlnam
 }
 
 /** The form's fields as the input declaration's parameters (its whitelist and its 422s). */
-function paramsOf(form: Fields): Params {
+function paramsOf(form: Body): Params {
   const p = new Params();
   for (const name of ['name', 'layout', 'crop', 'spacing', 'captions']) {
     const v = form.str(name);
@@ -35,7 +35,7 @@ function paramsOf(form: Fields): Params {
   return p;
 }
 
-const draftOf = (form: Fields) => ({ name: form.str('name') ?? '', layout: form.str('layout') ?? 'grid', crop: form.str('crop') === 'yes', spacing: form.str('spacing') ?? 'normal', captions: form.str('captions') === 'yes' });
+const draftOf = (form: Body) => ({ name: form.str('name') ?? '', layout: form.str('layout') ?? 'grid', crop: form.str('crop') === 'yes', spacing: form.str('spacing') ?? 'normal', captions: form.str('captions') === 'yes' });
 const message = (err: ApiError) => err.message.replace(/display_style\[(\w+)\]/g, '$1');
 
 async function stylesScreen(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {

@@ -24,11 +24,11 @@ function texts(v: unknown): string[] | undefined {
   return undefined;
 }
 
-export class Fields {
+export class Body {
   private constructor(private readonly values: ReadonlyMap<string, readonly string[]>) {}
 
   /** An url-encoded form's body (already checked as UTF-8). */
-  static form(encoded: string): Fields {
+  static form(encoded: string): Body {
     const values = new Map<string, string[]>();
     for (const pair of encoded.split('&')) {
       if (!pair) continue;
@@ -41,11 +41,11 @@ export class Fields {
       if (list) list.push(value);
       else values.set(name, [value]);
     }
-    return new Fields(values);
+    return new Body(values);
   }
 
   /** A script's JSON object: its members by name (anything else is an empty body). */
-  static json(body: unknown): Fields {
+  static json(body: unknown): Body {
     const values = new Map<string, string[]>();
     if (body && typeof body === 'object' && !Array.isArray(body)) {
       for (const [name, v] of Object.entries(body)) {
@@ -53,12 +53,12 @@ export class Fields {
         if (t !== undefined && !t.some((x) => x.includes('\0'))) values.set(name, t);
       }
     }
-    return new Fields(values);
+    return new Body(values);
   }
 
   /** Fields already read one value each (a multipart form's). */
-  static of(map: ReadonlyMap<string, string>): Fields {
-    return new Fields(new Map([...map].map(([k, v]) => [k, [v]])));
+  static of(map: ReadonlyMap<string, string>): Body {
+    return new Body(new Map([...map].map(([k, v]) => [k, [v]])));
   }
 
   has(name: string): boolean {
