@@ -87,6 +87,11 @@ export function plainNames(spec: Spec): Naming {
   return (key) => paramOf(spec, key);
 }
 
+/** The spec key a face's name stands for (`gallery[url_path]` → `urlPath`); undefined when none. */
+export function keyOf(spec: Spec, naming: Naming, name: string): string | undefined {
+  return Object.keys(spec).find((key) => naming(key) === name);
+}
+
 /** Every name the adapter accepts for the spec (entries as `name[*][sub]`): the API's whitelist. */
 export function namesOf(spec: Spec, naming: Naming): string[] {
   return Object.entries(spec).flatMap(([key, f]) => (f.subs ? f.subs.map((sub) => `${naming(key)}[*][${sub}]`) : [naming(key)]));

@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/core/errors.js';
 import { bracketNames, flag, int, namesOf, objectSource, oneOf, optionNames, plainNames, readFields, text, uuid, uuidList, yesNo } from '../../src/core/fields.js';
-import { GALLERY_API, GALLERY_FIELDS, readGallery, type GalleryInput } from '../../src/galleries/input.js';
+import { GALLERY_API, GALLERY_FIELDS, readGallery, type GalleryInput } from '../../src/galleries/fields.js';
+import { checkDepth, checkFullUrlPathLength } from '../../src/galleries/limits.js';
 import { paramsSource } from '../../src/http/input.js';
 import { Params } from '../../src/http/params.js';
 
@@ -100,6 +101,11 @@ describe('the gallery spec', () => {
     expect(create([['gallery[position]', '2']])).toMatchObject({ field: 'position', message: 'gallery[position] is accepted on update only' });
     expect(create([['gallery[acl][1][email]', 'a@b.c']])).toMatchObject({ field: 'acl', message: 'gallery[acl][0] must be the DEFAULT entry and come first' });
     expect(create([['gallery[acl][0][email]', 'DEFAULT'], ['gallery[acl][1][email]', 'x']])).toMatchObject({ field: 'acl', message: 'gallery[acl][1][email] must be an e-mail address, got "x"' });
+  });
+
+  it('names the field of the domain\'s own refusals too', () => {
+    expect(refusal(() => checkFullUrlPathLength(1001, 'gallery[url_path]'))).toMatchObject({ field: 'urlPath' });
+    expect(refusal(() => checkDepth(33, ROOT))).toMatchObject({ field: 'parent' });
   });
 
   it('reads an access list from JSON entries like the API reads its numbered parameters', () => {
