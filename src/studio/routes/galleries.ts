@@ -4,7 +4,7 @@
 // value the API refuses is refused here by the same rule, at the field `err.field` names.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isUuid } from '../../core/uuid.js';
-import { GALLERY_API, GALLERY_FIELDS, readGallery, type GalleryInput } from '../../galleries/input.js';
+import { GALLERY_API, GALLERY_FIELDS, readGallery, type GalleryInput } from '../../galleries/fields.js';
 import type { GalleryDetails, GalleryRecord } from '../../galleries/service.js';
 import { ApiError } from '../../core/errors.js';
 import { homeUrl } from '../../websites/home-url.js';

@@ -4,8 +4,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../core/errors.js';
 import { readFields, type Entry } from '../../core/fields.js';
-import { aclField, DEFAULT_ACL_EMAIL, type AclEntryInput } from '../../galleries/acl.js';
-import { readGallery } from '../../galleries/input.js';
+import { DEFAULT_ACL_EMAIL, type AclEntryInput } from '../../galleries/acl.js';
+import { GALLERY_ACL_FIELDS, readGallery } from '../../galleries/fields.js';
 import type { GalleryDetails } from '../../galleries/service.js';
 import { homeUrl } from '../../websites/home-url.js';
 import type { Body } from '../body.js';
@@ -23,8 +23,6 @@ const ONE_LINE = /[\r\n]/g;
 
 /** The fields of the settings form. */
 const SETTINGS_KEYS = ['name', 'description', 'displayStyle', 'coverMedia', 'contentOrder', 'contentOrderDirection', 'indexing'] as const;
-/** A whole access list, as the studio sets it (GalleriesService.setAcl). */
-const ACCESS_LIST = { acl: aclField() };
 
 export const gallerySettingRoutes: StudioRoute[] = [
   { method: 'GET', path: '/studio/galleries/:uuid', handler: settingsScreen },
@@ -135,7 +133,7 @@ async function setAccessList(ctx: StudioContext, req: FastifyRequest, reply: Fas
 
 /** The access list by the gallery spec's access-list field (acl.ts: its bound, its checks), an entry worded `entry`. */
 function readAccessList(list: Entry[]): AclEntryInput[] {
-  return readFields(ACCESS_LIST, { value: () => undefined, entries: () => list }, () => 'entry', 'create').acl ?? [];
+  return readFields(GALLERY_ACL_FIELDS, { value: () => undefined, entries: () => list }, () => 'entry', 'create').acl ?? [];
 }
 
 /**
