@@ -208,15 +208,19 @@ export class GalleriesService {
   /**
    * Replaces a gallery's access list (an extension: the API sets one on create only; the
    * studio edits it). The entries come from acl.ts's reader (DEFAULT first); none: no list.
+   * Only the DEFAULT entry, granting read and nothing more, given to a gallery with no list is
+   * no list either: everyone reads, and its children still inherit their downloads.
    */
   async setAcl(user: User, urlname: string, uuid: string, acl: readonly AclEntryInput[]): Promise<GalleryDetails> {
     const website = await this.access.website(user, urlname);
+    const plain = acl.length === 1 && acl[0].read && !acl[0].compDownload && !acl[0].hiresDownload;
     const id = await this.repo.inTransaction(async (repo) => {
       const now = nowIso();
       await repo.lockWebsite(website.id, now);
       const g = await this.row(repo, website, uuid);
+      const none = plain && ((await repo.acls([g.id])).get(g.id) ?? []).length === 0;
       await repo.deleteAcl(g.id);
-      await repo.insertAcl(aclRowsOf(g.id, acl, now));
+      await repo.insertAcl(aclRowsOf(g.id, none ? [] : acl, now));
       await repo.update(g.id, { updated_at: now });
       return g.id;
     });

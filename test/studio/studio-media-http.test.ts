@@ -136,7 +136,7 @@ eachDatabase((kind) => {
   describe('batch edit', () => {
     it('edits the selected medias keywords through the batch job, and the API shows them', async () => {
       const chosen = medias.slice(0, 3);
-      const r = await sendJson(b, '/studio/media/batch', { select: chosen, keywords: 'wedding, Paris', keywordsMode: 'add', title: 'Ceremony' }, csrf);
+      const r = await sendJson(b, '/studio/media/batch', { media: chosen, keywords: 'wedding, Paris', keywords_mode: 'add', title: 'Ceremony' }, csrf);
       expect(r.status).toBe(200);
       expect(r.json.count).toBe(3);
       const done = await waitStudioJob(b, r.json.job.uuid);
@@ -147,18 +147,18 @@ eachDatabase((kind) => {
       expect(text((await getMedia(w.client, chosen[0])).doc, 'media/title')).toBe('Ceremony');
       expect(await keywordsOf(medias[3])).toEqual([]);
       // Removing one keyword, then replacing them all.
-      const rm = await sendJson(b, '/studio/media/batch', { select: chosen, keywords: 'Paris', keywordsMode: 'remove' }, csrf);
+      const rm = await sendJson(b, '/studio/media/batch', { media: chosen, keywords: 'Paris', keywords_mode: 'remove' }, csrf);
       await waitStudioJob(b, rm.json.job.uuid);
       expect(await keywordsOf(chosen[1])).toEqual(['wedding']);
     });
 
     it('selects all of a scope as the scope, with the count the screen showed (409 when it changed)', async () => {
       const gallery = await createGallery(w, 'Select all');
-      const pub = await sendJson(b, '/studio/media/batch', { select: medias.slice(10, 15), publish: gallery }, csrf);
+      const pub = await sendJson(b, '/studio/media/batch', { media: medias.slice(10, 15), publish: gallery }, csrf);
       await waitStudioJob(b, pub.json.job.uuid);
-      const stale = await sendJson(b, '/studio/media/batch', { select: 'all', gallery, count: 4, location: 'Lyon' }, csrf);
+      const stale = await sendJson(b, '/studio/media/batch', { all: true, gallery, count: 4, location: 'Lyon' }, csrf);
       expect(stale.status).toBe(409);
-      const r = await sendJson(b, '/studio/media/batch', { select: 'all', gallery, count: 5, location: 'Lyon' }, csrf);
+      const r = await sendJson(b, '/studio/media/batch', { all: true, gallery, count: 5, location: 'Lyon' }, csrf);
       expect(r.status).toBe(200);
       expect(r.json.count).toBe(5);
       await waitStudioJob(b, r.json.job.uuid);
@@ -190,21 +190,21 @@ eachDatabase((kind) => {
     });
 
     it("refuses a 422 of the API's reader with its message, and nothing selected", async () => {
-      const long = await sendJson(b, '/studio/media/batch', { select: [medias[0]], title: 'x'.repeat(1001) }, csrf);
+      const long = await sendJson(b, '/studio/media/batch', { media: [medias[0]], title: 'x'.repeat(1001) }, csrf);
       expect(long.status).toBe(422);
       expect(long.json.error).toMatch(/title/);
-      const none = await sendJson(b, '/studio/media/batch', { select: [], title: 'x' }, csrf);
+      const none = await sendJson(b, '/studio/media/batch', { media: [], title: 'x' }, csrf);
       expect(none.status).toBe(422);
-      const nothing = await sendJson(b, '/studio/media/batch', { select: [medias[0]] }, csrf);
+      const nothing = await sendJson(b, '/studio/media/batch', { media: [medias[0]] }, csrf);
       expect(nothing.status).toBe(422);
     });
 
     it('publishes to and removes from a gallery', async () => {
       const gallery = await createGallery(w, 'Publish here');
-      const r = await sendJson(b, '/studio/media/batch', { select: medias.slice(30, 34), publish: gallery }, csrf);
+      const r = await sendJson(b, '/studio/media/batch', { media: medias.slice(30, 34), publish: gallery }, csrf);
       await waitStudioJob(b, r.json.job.uuid);
       expect(uuidsOf(await w.client.request('GET', '/medias.xml', { gallery_id: gallery }))).toEqual(medias.slice(30, 34));
-      const off = await sendJson(b, '/studio/media/batch', { select: [medias[31]], unpublish: gallery }, csrf);
+      const off = await sendJson(b, '/studio/media/batch', { media: [medias[31]], unpublish: gallery }, csrf);
       await waitStudioJob(b, off.json.job.uuid);
       expect(uuidsOf(await w.client.request('GET', '/medias.xml', { gallery_id: gallery }))).toEqual([medias[30], medias[32], medias[33]]);
       // The gallery's own grid shows the same.
@@ -219,25 +219,25 @@ eachDatabase((kind) => {
     it("moves medias within a gallery's manual order (drag and drop, earlier/later), as the API lists them", async () => {
       const gallery = await createGallery(w, 'Order');
       const chosen = medias.slice(40, 45);
-      const r = await sendJson(b, '/studio/media/batch', { select: chosen, publish: gallery }, csrf);
+      const r = await sendJson(b, '/studio/media/batch', { media: chosen, publish: gallery }, csrf);
       await waitStudioJob(b, r.json.job.uuid);
       const order = async () => uuidsOf(await w.client.request('GET', '/medias.xml', { gallery_id: gallery }));
       expect(await order()).toEqual(chosen);
       const [a, bb, c, d, e] = chosen;
       // Two medias dropped before the first.
-      expect((await sendJson(b, '/studio/media/move', { gallery, medias: [d, e], before: a }, csrf)).status).toBe(200);
+      expect((await sendJson(b, '/studio/media/move', { gallery, media: [d, e], before: a }, csrf)).status).toBe(200);
       expect(await order()).toEqual([d, e, a, bb, c]);
       // To the end.
-      await sendJson(b, '/studio/media/move', { gallery, medias: [d], before: null }, csrf);
+      await sendJson(b, '/studio/media/move', { gallery, media: [d], before: null }, csrf);
       expect(await order()).toEqual([e, a, bb, c, d]);
       // The form's "later" button (no script).
       const later = await b.post('/studio/media/move', { csrf, gallery, media: e, before: bb });
       expect(later.status).toBe(303);
       expect(await order()).toEqual([a, e, bb, c, d]);
       // A media not in the gallery, or an unknown gallery.
-      expect((await sendJson(b, '/studio/media/move', { gallery, medias: [medias[0]], before: null }, csrf)).status).toBe(404);
-      expect((await sendJson(b, '/studio/media/move', { gallery: '00000000-0000-4000-8000-000000000000', medias: [a], before: null }, csrf)).status).toBe(404);
-      expect((await sendJson(b, '/studio/media/move', { gallery, medias: [a], before: a }, csrf)).status).toBe(422);
+      expect((await sendJson(b, '/studio/media/move', { gallery, media: [medias[0]], before: null }, csrf)).status).toBe(404);
+      expect((await sendJson(b, '/studio/media/move', { gallery: '00000000-0000-4000-8000-000000000000', media: [a], before: null }, csrf)).status).toBe(404);
+      expect((await sendJson(b, '/studio/media/move', { gallery, media: [a], before: a }, csrf)).status).toBe(422);
     });
 
     it('replaces a media file through the API direct upload: same UUID, new file', async () => {
@@ -277,7 +277,7 @@ eachDatabase((kind) => {
       const many = medias.slice(61, 64);
       const unconfirmed = await b.post('/studio/media/batch', { csrf, media: many[0], delete: '1' });
       expect(unconfirmed.status).toBe(422);
-      const r = await sendJson(b, '/studio/media/batch', { select: many, delete: true, title: 'ignored' }, csrf);
+      const r = await sendJson(b, '/studio/media/batch', { media: many, delete: true, confirm_delete: 'yes', title: 'ignored' }, csrf);
       expect(r.status).toBe(200);
       await waitStudioJob(b, r.json.job.uuid);
       for (const u of many) expect((await w.client.request('GET', `/medias/${u}.xml`).catch((e) => e)).status).toBe(404);
@@ -292,8 +292,8 @@ eachDatabase((kind) => {
       expect((await b.get(`/studio/media/${theirs[0]}`)).status).toBe(404);
       expect((await b.get(`/studio/media?gallery=${theirGallery}`)).status).toBe(404);
       expect((await getJson(b, `/studio/media/items.json?gallery=${theirGallery}`)).status).toBe(404);
-      expect((await sendJson(b, '/studio/media/batch', { select: [theirs[0]], title: 'Mine now' }, csrf)).status).toBe(404);
-      expect((await sendJson(b, '/studio/media/batch', { select: [medias[70]], publish: theirGallery }, csrf)).status).toBe(422);
+      expect((await sendJson(b, '/studio/media/batch', { media: [theirs[0]], title: 'Mine now' }, csrf)).status).toBe(404);
+      expect((await sendJson(b, '/studio/media/batch', { media: [medias[70]], publish: theirGallery }, csrf)).status).toBe(422);
       expect((await b.post(`/studio/media/${theirs[0]}/delete`, { csrf, confirm: 'yes' })).status).toBe(404);
       const theirJob = await other.w.client.request('PUT', '/medias/batch_update.xml', { select: theirs.join(','), 'medias[title]': 'T' });
       expect((await getJson(b, `/studio/media/jobs/${text(theirJob.doc, 'job-uuid')}`)).status).toBe(404);
@@ -303,8 +303,8 @@ eachDatabase((kind) => {
 
     it('refuses changes without the CSRF token (form and JSON), from another origin, and signed out', async () => {
       const target = medias[80];
-      expect((await sendJson(b, '/studio/media/batch', { select: [target], title: 'Hijacked' }, null)).status).toBe(403);
-      expect((await sendJson(b, '/studio/media/batch', { select: [target], title: 'Hijacked' }, csrf.slice(0, -2) + 'xx')).status).toBe(403);
+      expect((await sendJson(b, '/studio/media/batch', { media: [target], title: 'Hijacked' }, null)).status).toBe(403);
+      expect((await sendJson(b, '/studio/media/batch', { media: [target], title: 'Hijacked' }, csrf.slice(0, -2) + 'xx')).status).toBe(403);
       expect((await b.post('/studio/media/batch', { media: target, title: 'Hijacked' })).status).toBe(403);
       expect((await b.post('/studio/media/batch', { csrf, media: target, title: 'Hijacked' }, { origin: 'https://evil.example' })).status).toBe(403);
       expect((await b.post(`/studio/media/${target}/delete`, { confirm: 'yes' })).status).toBe(403);

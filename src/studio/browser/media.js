@@ -402,9 +402,9 @@ function grid(wrap) {
   }
 
   async function selection() {
-    if (all) return { select: 'all', count: total };
+    if (all) return { all: true, count: total };
     const indices = [...selected].sort((a, b) => a - b);
-    return { select: await uuidsOf(indices) };
+    return { media: await uuidsOf(indices) };
   }
 
   form.addEventListener('submit', async (e) => {
@@ -420,10 +420,11 @@ function grid(wrap) {
     }
     const data = new FormData(form);
     const body = { ...(await selection()), gallery: gallery || undefined, group: group || undefined, lightbox: lightbox || undefined };
-    if (deleting) body.delete = true;
+    // The form's own names: the studio reads the script's JSON and the form alike.
+    if (deleting) Object.assign(body, { delete: true, confirm_delete: 'yes' });
     else {
       for (const k of ['title', 'description', 'location', 'keywords', 'publish', 'unpublish']) if (data.get(k)) body[k] = String(data.get(k));
-      body.keywordsMode = String(data.get('keywords_mode') || 'add');
+      body.keywords_mode = String(data.get('keywords_mode') || 'add');
     }
     message.textContent = 'Sending…';
     try {
@@ -446,7 +447,7 @@ function grid(wrap) {
   // ---- the manual order: drag and drop, or move earlier/later (the keyboard's way)
   async function move(indices, beforeIndex) {
     const [medias, before] = await Promise.all([uuidsOf(indices), beforeIndex === null || beforeIndex >= total ? [] : uuidsOf([beforeIndex])]);
-    await studio.send('POST', '/studio/media/move', { gallery, medias, before: before[0] ?? null });
+    await studio.send('POST', '/studio/media/move', { gallery, media: medias, before: before[0] ?? null });
   }
 
   async function step(direction) {

@@ -216,13 +216,14 @@ export function deletePage(p: { viewer: Viewer; urlname: string; uuid: string; n
   );
 }
 
+/** The settings form's values by the gallery spec's keys (GALLERY_FIELDS): as stored, or echoed as sent. */
 export interface SettingsForm {
   name: string;
   description: string;
   displayStyle: string;
-  cover: string;
+  coverMedia: string;
   contentOrder: string;
-  direction: string;
+  contentOrderDirection: string;
   hidden: boolean;
   indexing: string;
 }
@@ -266,7 +267,255 @@ function Rights(p: { row: string; who: string; read: boolean; comp: boolean; hir
   );
 }
 
-export function settingsPage(p: {
+/** The gallery's attributes: name, description, style, order, indexing, hidden, cover. */
+function SettingsCard(p: SettingsProps) {
+  const v = p.values;
+  const e = p.error;
+  const knownCover = v.coverMedia === '' || p.covers.includes(v.coverMedia);
+  return (
+    <form class="card" method="post" action={`/studio/galleries/${p.uuid}`}>
+      <Csrf viewer={p.viewer} />
+      <h2 class="first">Settings</h2>
+      <Field id="name" label="Name" error={e}>
+        {(d, bad) => <input id="name" name="name" type="text" required maxLength={255} value={v.name} aria-describedby={d} aria-invalid={bad ? 'true' : undefined} class={bad ? 'invalid' : undefined} />}
+      </Field>
+      <Field id="description" label="Description" error={e} hint="Shown above the photos.">
+        {(d, bad) => (
+          <textarea id="description" name="description" rows={3} aria-describedby={d} aria-invalid={bad ? 'true' : undefined} class={bad ? 'invalid' : undefined}>
+            {v.description}
+          </textarea>
+        )}
+      </Field>
+      <div class="row">
+        <Field id="display_style" label="Display style" error={e}>
+          {(d) => (
+            <select id="display_style" name="display_style" aria-describedby={d}>
+              <option value="">The website’s default</option>
+              {p.styles.map((s) => (
+                <option value={s.uuid} selected={s.uuid === v.displayStyle}>
+                  {s.name}
+                  {s.isDefault ? ' (default)' : ''}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field id="content_order" label="Order of the photos" error={e}>
+          {(d) => (
+            <select id="content_order" name="content_order" aria-describedby={d}>
+              {CONTENT_ORDERS.map((o) => (
+                <option value={o} selected={o === v.contentOrder}>
+                  {ORDER_LABELS[o] ?? o}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field id="content_order_direction" label="Direction" error={e}>
+          {(d) => (
+            <select id="content_order_direction" name="content_order_direction" aria-describedby={d}>
+              <option value="asc" selected={v.contentOrderDirection === 'asc'}>
+                Ascending
+              </option>
+              <option value="desc" selected={v.contentOrderDirection === 'desc'}>
+                Descending
+              </option>
+            </select>
+          )}
+        </Field>
+      </div>
+      <div class="row">
+        <Field id="indexing" label="Search engines" error={e}>
+          {(d) => (
+            <select id="indexing" name="indexing" aria-describedby={d}>
+              <option value="1" selected={v.indexing === '1'}>
+                Automatic (index when public)
+              </option>
+              <option value="2" selected={v.indexing === '2'}>
+                Always index
+              </option>
+              <option value="0" selected={v.indexing === '0'}>
+                Never index
+              </option>
+            </select>
+          )}
+        </Field>
+        {p.isRoot ? null : (
+          <label class="check">
+            <input type="checkbox" name="hidden" value="1" checked={v.hidden} />
+            Hidden from the website’s navigation
+          </label>
+        )}
+      </div>
+      <fieldset class="field" aria-describedby={e?.field === 'cover' ? 'cover-error' : undefined}>
+        <legend>Cover</legend>
+        <div class="pick covers">
+          <label>
+            <span class="none" aria-hidden="true">
+              Automatic
+            </span>
+            <input type="radio" name="cover" value="" checked={v.coverMedia === ''} />
+            First photo
+          </label>
+          {knownCover ? null : (
+            <label>
+              <img src={`/studio/thumbs/${v.coverMedia}`} alt="" loading="lazy" />
+              <input type="radio" name="cover" value={v.coverMedia} checked />
+              Current cover
+            </label>
+          )}
+          {p.covers.map((u, i) => (
+            <label>
+              <img src={`/studio/thumbs/${u}`} alt="" loading="lazy" />
+              <input type="radio" name="cover" value={u} checked={u === v.coverMedia} />
+              Photo {i + 1}
+            </label>
+          ))}
+        </div>
+        {e?.field === 'cover' ? (
+          <span class="error" id="cover-error" role="alert">
+            {e.message}
+          </span>
+        ) : null}
+      </fieldset>
+      <button type="submit">Save settings</button>
+    </form>
+  );
+}
+
+/** The gallery's password: set, changed or removed. */
+function PasswordCard(p: SettingsProps) {
+  const e = p.error;
+  return (
+    <section class="card" id="password" aria-labelledby="password-h">
+      <h2 class="first" id="password-h">
+        Password
+      </h2>
+      {p.noticeAt === 'password' ? <Notice notice={p.notice} /> : null}
+      <p>{p.locked ? 'Visitors are asked for a password before they see this gallery.' : 'Anyone with the address can see this gallery.'}</p>
+      <form method="post" action={`/studio/galleries/${p.uuid}/password`}>
+        <Csrf viewer={p.viewer} />
+        <Field id="gallery-password" label={p.locked ? 'New password' : 'Password'} error={e?.field === 'password' ? { field: 'gallery-password', message: e.message } : undefined}>
+          {(d, bad) => (
+            <input id="gallery-password" name="password" type="text" autocomplete="off" autocapitalize="none" spellcheck={false} maxLength={200} required aria-describedby={d} aria-invalid={bad ? 'true' : undefined} class={bad ? 'invalid' : undefined} />
+          )}
+        </Field>
+        <button type="submit">Set the password</button>
+      </form>
+      {p.locked ? (
+        <form method="post" action={`/studio/galleries/${p.uuid}/password`} class="then">
+          <Csrf viewer={p.viewer} />
+          <input type="hidden" name="remove" value="1" />
+          <button type="submit" class="quiet">
+            Remove the password
+          </button>
+        </form>
+      ) : null}
+    </section>
+  );
+}
+
+/** The access list: everyone's rights, each client's, one client added. */
+function AccessCard(p: SettingsProps) {
+  const e = p.error;
+  const def = p.acl.find((a) => a.position === 0) ?? { position: 0, email: 'DEFAULT', read: true, comp: false, hires: false };
+  const clients = p.acl.filter((a) => a.position !== 0);
+  return (
+    <section class="card" id="access" aria-labelledby="access-h">
+      <h2 class="first" id="access-h">
+        Access list
+      </h2>
+      {p.noticeAt === 'access' ? <Notice notice={p.notice} /> : null}
+      <p class="muted">What everyone may do, and what each client signed in with their address may do instead.</p>
+      {e?.field === 'acl' ? (
+        <p class="alert" role="alert" id="acl-error">
+          {e.message}
+        </p>
+      ) : null}
+      <form method="post" action={`/studio/galleries/${p.uuid}/acl`}>
+        <Csrf viewer={p.viewer} />
+        <fieldset class="acl">
+          <legend>Everyone</legend>
+          <Rights row="default" who="everyone" read={def.read} comp={def.comp} hires={def.hires} />
+        </fieldset>
+        {clients.map((c) => (
+          <fieldset class="acl">
+            <legend>{c.email}</legend>
+            <input type="hidden" name="entry" value={String(c.position)} />
+            <input type="hidden" name={`${c.position}_email`} value={c.email} />
+            <Rights row={String(c.position)} who={c.email} read={c.read} comp={c.comp} hires={c.hires} />
+            <label class="check">
+              <input type="checkbox" name={`${c.position}_remove`} value="1" />
+              Remove<span class="sr"> {c.email}</span>
+            </label>
+          </fieldset>
+        ))}
+        <fieldset class="acl">
+          <legend>Add a client</legend>
+          <div class="field">
+            <label for="new_email">E-mail address</label>
+            <input id="new_email" name="new_email" type="email" autocomplete="off" />
+          </div>
+          <Rights row="new" who="new client" read={true} comp={false} hires={false} />
+        </fieldset>
+        <button type="submit">Save the access list</button>
+      </form>
+    </section>
+  );
+}
+
+/** Inviting a client: the access list, then a mail (or the link to hand over). */
+function InviteCard(p: SettingsProps) {
+  const e = p.error;
+  return (
+    <section class="card" id="invite" aria-labelledby="invite-h">
+      <h2 class="first" id="invite-h">
+        Invite a client
+      </h2>
+      {p.noticeAt === 'invite' ? <Notice notice={p.notice} /> : null}
+      {p.inviteLink ? (
+        <div class="notice warn" role="status">
+          <p>
+            <strong>No mail server is set up</strong> (SMTP_URL), so nothing was mailed to {p.inviteLink.email}. Send them this link yourself; it signs them in to this gallery, once:
+          </p>
+          <p>
+            <code class="secret" id="invite-link">
+              {p.inviteLink.link}
+            </code>
+          </p>
+          <p class="muted">A click on the link selects all of it, to copy.</p>
+        </div>
+      ) : null}
+      <p class="muted">
+        {p.invitations ? 'They are added to the access list and get an e-mail with a link that signs them in.' : 'They are added to the access list. Sending invitations by e-mail is not available on this service yet.'}
+      </p>
+      <form method="post" action={`/studio/galleries/${p.uuid}/invite`}>
+        <Csrf viewer={p.viewer} />
+        <Field id="invite_email" label="Their e-mail address" error={e}>
+          {(d, bad) => <input id="invite_email" name="email" type="email" required autocomplete="off" aria-describedby={d} aria-invalid={bad ? 'true' : undefined} class={bad ? 'invalid' : undefined} />}
+        </Field>
+        <div class="field">
+          <label for="invite_message">Message (optional)</label>
+          <textarea id="invite_message" name="message" rows={3} maxLength={2000}></textarea>
+        </div>
+        <span class="rights">
+          <label class="check">
+            <input type="checkbox" name="comp_download" value="1" />
+            May download web size
+          </label>
+          <label class="check">
+            <input type="checkbox" name="hires_download" value="1" />
+            May download full size
+          </label>
+        </span>
+        <button type="submit">{p.invitations ? 'Send the invitation' : 'Add to the access list'}</button>
+      </form>
+    </section>
+  );
+}
+
+/** What a gallery's settings page shows. */
+export interface SettingsProps {
   viewer: Viewer;
   urlname: string;
   siteTitle: string;
@@ -286,13 +535,11 @@ export function settingsPage(p: {
   noticeAt?: 'password' | 'access' | 'invite';
   /** An invitation that could not be mailed (no SMTP_URL): the link for the photographer to hand over. */
   inviteLink?: { email: string; link: string };
-}): string {
+}
+
+export function settingsPage(p: SettingsProps): string {
   const v = p.values;
-  const noticeIn = (at: 'password' | 'access' | 'invite') => (p.noticeAt === at ? <Notice notice={p.notice} /> : null);
   const e = p.error;
-  const def = p.acl.find((a) => a.position === 0) ?? { position: 0, email: 'DEFAULT', read: true, comp: false, hires: false };
-  const clients = p.acl.filter((a) => a.position !== 0);
-  const knownCover = v.cover === '' || p.covers.includes(v.cover);
   return html(
     <Layout title={v.name || 'Gallery'} viewer={p.viewer}>
       <p class="crumbs">
@@ -305,225 +552,10 @@ export function settingsPage(p: {
         <a href={`/studio/media?gallery=${p.uuid}`}>Medias ({p.mediasCount})</a>
       </p>
       <Notice notice={p.noticeAt ? undefined : p.notice} error={e && !['name', 'description', 'display_style', 'cover', 'content_order', 'content_order_direction', 'indexing', 'password', 'acl', 'invite_email'].includes(e.field) ? e.message : undefined} />
-
-      <form class="card" method="post" action={`/studio/galleries/${p.uuid}`}>
-        <Csrf viewer={p.viewer} />
-        <h2 class="first">Settings</h2>
-        <Field id="name" label="Name" error={e}>
-          {(d, bad) => <input id="name" name="name" type="text" required maxLength={255} value={v.name} aria-describedby={d} aria-invalid={bad ? 'true' : undefined} class={bad ? 'invalid' : undefined} />}
-        </Field>
-        <Field id="description" label="Description" error={e} hint="Shown above the photos.">
-          {(d, bad) => (
-            <textarea id="description" name="description" rows={3} aria-describedby={d} aria-invalid={bad ? 'true' : undefined} class={bad ? 'invalid' : undefined}>
-              {v.description}
-            </textarea>
-          )}
-        </Field>
-        <div class="row">
-          <Field id="display_style" label="Display style" error={e}>
-            {(d) => (
-              <select id="display_style" name="display_style" aria-describedby={d}>
-                <option value="">The website’s default</option>
-                {p.styles.map((s) => (
-                  <option value={s.uuid} selected={s.uuid === v.displayStyle}>
-                    {s.name}
-                    {s.isDefault ? ' (default)' : ''}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-          <Field id="content_order" label="Order of the photos" error={e}>
-            {(d) => (
-              <select id="content_order" name="content_order" aria-describedby={d}>
-                {CONTENT_ORDERS.map((o) => (
-                  <option value={o} selected={o === v.contentOrder}>
-                    {ORDER_LABELS[o] ?? o}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-          <Field id="content_order_direction" label="Direction" error={e}>
-            {(d) => (
-              <select id="content_order_direction" name="content_order_direction" aria-describedby={d}>
-                <option value="asc" selected={v.direction === 'asc'}>
-                  Ascending
-                </option>
-                <option value="desc" selected={v.direction === 'desc'}>
-                  Descending
-                </option>
-              </select>
-            )}
-          </Field>
-        </div>
-        <div class="row">
-          <Field id="indexing" label="Search engines" error={e}>
-            {(d) => (
-              <select id="indexing" name="indexing" aria-describedby={d}>
-                <option value="1" selected={v.indexing === '1'}>
-                  Automatic (index when public)
-                </option>
-                <option value="2" selected={v.indexing === '2'}>
-                  Always index
-                </option>
-                <option value="0" selected={v.indexing === '0'}>
-                  Never index
-                </option>
-              </select>
-            )}
-          </Field>
-          {p.isRoot ? null : (
-            <label class="check">
-              <input type="checkbox" name="hidden" value="1" checked={v.hidden} />
-              Hidden from the website’s navigation
-            </label>
-          )}
-        </div>
-        <fieldset class="field" aria-describedby={e?.field === 'cover' ? 'cover-error' : undefined}>
-          <legend>Cover</legend>
-          <div class="pick covers">
-            <label>
-              <span class="none" aria-hidden="true">
-                Automatic
-              </span>
-              <input type="radio" name="cover" value="" checked={v.cover === ''} />
-              First photo
-            </label>
-            {knownCover ? null : (
-              <label>
-                <img src={`/studio/thumbs/${v.cover}`} alt="" loading="lazy" />
-                <input type="radio" name="cover" value={v.cover} checked />
-                Current cover
-              </label>
-            )}
-            {p.covers.map((u, i) => (
-              <label>
-                <img src={`/studio/thumbs/${u}`} alt="" loading="lazy" />
-                <input type="radio" name="cover" value={u} checked={u === v.cover} />
-                Photo {i + 1}
-              </label>
-            ))}
-          </div>
-          {e?.field === 'cover' ? (
-            <span class="error" id="cover-error" role="alert">
-              {e.message}
-            </span>
-          ) : null}
-        </fieldset>
-        <button type="submit">Save settings</button>
-      </form>
-
-      <section class="card" id="password" aria-labelledby="password-h">
-        <h2 class="first" id="password-h">
-          Password
-        </h2>
-        {noticeIn('password')}
-        <p>{p.locked ? 'Visitors are asked for a password before they see this gallery.' : 'Anyone with the address can see this gallery.'}</p>
-        <form method="post" action={`/studio/galleries/${p.uuid}/password`}>
-          <Csrf viewer={p.viewer} />
-          <Field id="gallery-password" label={p.locked ? 'New password' : 'Password'} error={e?.field === 'password' ? { field: 'gallery-password', message: e.message } : undefined}>
-            {(d, bad) => (
-              <input id="gallery-password" name="password" type="text" autocomplete="off" autocapitalize="none" spellcheck={false} maxLength={200} required aria-describedby={d} aria-invalid={bad ? 'true' : undefined} class={bad ? 'invalid' : undefined} />
-            )}
-          </Field>
-          <button type="submit">Set the password</button>
-        </form>
-        {p.locked ? (
-          <form method="post" action={`/studio/galleries/${p.uuid}/password`} class="then">
-            <Csrf viewer={p.viewer} />
-            <input type="hidden" name="remove" value="1" />
-            <button type="submit" class="quiet">
-              Remove the password
-            </button>
-          </form>
-        ) : null}
-      </section>
-
-      <section class="card" id="access" aria-labelledby="access-h">
-        <h2 class="first" id="access-h">
-          Access list
-        </h2>
-        {noticeIn('access')}
-        <p class="muted">What everyone may do, and what each client signed in with their address may do instead.</p>
-        {e?.field === 'acl' ? (
-          <p class="alert" role="alert" id="acl-error">
-            {e.message}
-          </p>
-        ) : null}
-        <form method="post" action={`/studio/galleries/${p.uuid}/acl`}>
-          <Csrf viewer={p.viewer} />
-          <fieldset class="acl">
-            <legend>Everyone</legend>
-            <Rights row="default" who="everyone" read={def.read} comp={def.comp} hires={def.hires} />
-          </fieldset>
-          {clients.map((c) => (
-            <fieldset class="acl">
-              <legend>{c.email}</legend>
-              <input type="hidden" name="entry" value={String(c.position)} />
-              <input type="hidden" name={`${c.position}_email`} value={c.email} />
-              <Rights row={String(c.position)} who={c.email} read={c.read} comp={c.comp} hires={c.hires} />
-              <label class="check">
-                <input type="checkbox" name={`${c.position}_remove`} value="1" />
-                Remove<span class="sr"> {c.email}</span>
-              </label>
-            </fieldset>
-          ))}
-          <fieldset class="acl">
-            <legend>Add a client</legend>
-            <div class="field">
-              <label for="new_email">E-mail address</label>
-              <input id="new_email" name="new_email" type="email" autocomplete="off" />
-            </div>
-            <Rights row="new" who="new client" read={true} comp={false} hires={false} />
-          </fieldset>
-          <button type="submit">Save the access list</button>
-        </form>
-      </section>
-
-      <section class="card" id="invite" aria-labelledby="invite-h">
-        <h2 class="first" id="invite-h">
-          Invite a client
-        </h2>
-        {noticeIn('invite')}
-        {p.inviteLink ? (
-          <div class="notice warn" role="status">
-            <p>
-              <strong>No mail server is set up</strong> (SMTP_URL), so nothing was mailed to {p.inviteLink.email}. Send them this link yourself; it signs them in to this gallery, once:
-            </p>
-            <p>
-              <code class="secret" id="invite-link">
-                {p.inviteLink.link}
-              </code>
-            </p>
-            <p class="muted">A click on the link selects all of it, to copy.</p>
-          </div>
-        ) : null}
-        <p class="muted">
-          {p.invitations ? 'They are added to the access list and get an e-mail with a link that signs them in.' : 'They are added to the access list. Sending invitations by e-mail is not available on this service yet.'}
-        </p>
-        <form method="post" action={`/studio/galleries/${p.uuid}/invite`}>
-          <Csrf viewer={p.viewer} />
-          <Field id="invite_email" label="Their e-mail address" error={e}>
-            {(d, bad) => <input id="invite_email" name="email" type="email" required autocomplete="off" aria-describedby={d} aria-invalid={bad ? 'true' : undefined} class={bad ? 'invalid' : undefined} />}
-          </Field>
-          <div class="field">
-            <label for="invite_message">Message (optional)</label>
-            <textarea id="invite_message" name="message" rows={3} maxLength={2000}></textarea>
-          </div>
-          <span class="rights">
-            <label class="check">
-              <input type="checkbox" name="comp_download" value="1" />
-              May download web size
-            </label>
-            <label class="check">
-              <input type="checkbox" name="hires_download" value="1" />
-              May download full size
-            </label>
-          </span>
-          <button type="submit">{p.invitations ? 'Send the invitation' : 'Add to the access list'}</button>
-        </form>
-      </section>
+      <SettingsCard {...p} />
+      <PasswordCard {...p} />
+      <AccessCard {...p} />
+      <InviteCard {...p} />
     </Layout>,
   );
 }

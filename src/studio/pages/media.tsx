@@ -107,6 +107,116 @@ function JobStatus(p: { job: JobView }): VNode {
   );
 }
 
+/** The batch edit's fields: what a selection's medias get (the API's batch update). */
+function BatchFields(p: { choices: GalleryChoice[] }) {
+  return (
+    <details class="batch-fields">
+      <summary>Edit title, description, keywords, location, galleries</summary>
+      <div class="batch-grid">
+        <div class="field">
+          <label for="b-title">Title</label>
+          <input type="text" id="b-title" name="title" maxLength={1000} />
+        </div>
+        <div class="field">
+          <label for="b-location">Location</label>
+          <input type="text" id="b-location" name="location" maxLength={1000} />
+        </div>
+        <div class="field wide">
+          <label for="b-description">Description</label>
+          <textarea id="b-description" name="description" rows={2}></textarea>
+        </div>
+        <div class="field">
+          <label for="b-keywords">Keywords</label>
+          <span class="hint" id="b-keywords-hint">
+            Separated by commas.
+          </span>
+          <input type="text" id="b-keywords" name="keywords" aria-describedby="b-keywords-hint" />
+        </div>
+        <fieldset class="field">
+          <legend>Keywords are</legend>
+          <label class="inline">
+            <input type="radio" name="keywords_mode" value="add" checked /> added
+          </label>
+          <label class="inline">
+            <input type="radio" name="keywords_mode" value="remove" /> removed
+          </label>
+          <label class="inline">
+            <input type="radio" name="keywords_mode" value="replace" /> the only ones
+          </label>
+        </fieldset>
+        <div class="field">
+          <label for="b-publish">Publish to gallery</label>
+          <select id="b-publish" name="publish">
+            <option value="">—</option>
+            {p.choices.map((c) => (
+              <option value={c.uuid}>{c.label}</option>
+            ))}
+          </select>
+        </div>
+        <div class="field">
+          <label for="b-unpublish">Remove from gallery</label>
+          <select id="b-unpublish" name="unpublish">
+            <option value="">—</option>
+            {p.choices.map((c) => (
+              <option value={c.uuid}>{c.label}</option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <div class="row">
+        <button type="submit" id="apply">
+          Apply to the selection
+        </button>
+      </div>
+    </details>
+  );
+}
+
+/** One media of the grid without script: its checkbox, its thumbnail, and in a manual order its moves earlier and later. */
+function GridCell(p: { viewer: Viewer; item: GridItem; gallery?: string; page: number; prev?: GridItem; after?: GridItem; last: boolean }) {
+  const label = p.item.title || p.item.name;
+  return (
+    <li class="cell">
+      <label>
+        <input type="checkbox" name="media" value={p.item.uuid} form="batch" /> <span class="sr">{`Select ${label}`}</span>
+        <Thumb item={p.item} />
+      </label>
+      <a href={`/studio/media/${p.item.uuid}`} class="cap">
+        {label}
+      </a>
+      {p.item.note ? <span class="note">{`Note: ${p.item.note}`}</span> : null}
+      {p.gallery ? (
+        <span class="moves">
+          {p.prev ? (
+            <form method="post" action="/studio/media/move">
+              <Csrf viewer={p.viewer} />
+              <input type="hidden" name="gallery" value={p.gallery} />
+              <input type="hidden" name="media" value={p.item.uuid} />
+              <input type="hidden" name="before" value={p.prev.uuid} />
+              <input type="hidden" name="page" value={String(p.page)} />
+              <button type="submit" class="quiet small" aria-label={`Move ${label} earlier`}>
+                ←
+              </button>
+            </form>
+          ) : null}
+          {!p.last ? (
+            <form method="post" action="/studio/media/move">
+              <Csrf viewer={p.viewer} />
+              <input type="hidden" name="gallery" value={p.gallery} />
+              <input type="hidden" name="media" value={p.item.uuid} />
+              <input type="hidden" name="before" value={p.after?.uuid ?? ''} />
+              <input type="hidden" name="page" value={String(p.page)} />
+              <button type="submit" class="quiet small" aria-label={`Move ${label} later`}>
+                →
+              </button>
+            </form>
+          ) : null}
+        </span>
+      ) : null}
+    </li>
+  );
+}
+
 export function mediaPage(p: {
   viewer: Viewer;
   gallery?: { uuid: string; name: string; manual: boolean; contentOrder: string };
@@ -183,65 +293,7 @@ export function mediaPage(p: {
             </span>
           ) : null}
         </div>
-        <details class="batch-fields">
-          <summary>Edit title, description, keywords, location, galleries</summary>
-          <div class="batch-grid">
-            <div class="field">
-              <label for="b-title">Title</label>
-              <input type="text" id="b-title" name="title" maxLength={1000} />
-            </div>
-            <div class="field">
-              <label for="b-location">Location</label>
-              <input type="text" id="b-location" name="location" maxLength={1000} />
-            </div>
-            <div class="field wide">
-              <label for="b-description">Description</label>
-              <textarea id="b-description" name="description" rows={2}></textarea>
-            </div>
-            <div class="field">
-              <label for="b-keywords">Keywords</label>
-              <span class="hint" id="b-keywords-hint">
-                Separated by commas.
-              </span>
-              <input type="text" id="b-keywords" name="keywords" aria-describedby="b-keywords-hint" />
-            </div>
-            <fieldset class="field">
-              <legend>Keywords are</legend>
-              <label class="inline">
-                <input type="radio" name="keywords_mode" value="add" checked /> added
-              </label>
-              <label class="inline">
-                <input type="radio" name="keywords_mode" value="remove" /> removed
-              </label>
-              <label class="inline">
-                <input type="radio" name="keywords_mode" value="replace" /> the only ones
-              </label>
-            </fieldset>
-            <div class="field">
-              <label for="b-publish">Publish to gallery</label>
-              <select id="b-publish" name="publish">
-                <option value="">—</option>
-                {p.choices.map((c) => (
-                  <option value={c.uuid}>{c.label}</option>
-                ))}
-              </select>
-            </div>
-            <div class="field">
-              <label for="b-unpublish">Remove from gallery</label>
-              <select id="b-unpublish" name="unpublish">
-                <option value="">—</option>
-                {p.choices.map((c) => (
-                  <option value={c.uuid}>{c.label}</option>
-                ))}
-              </select>
-            </div>
-          </div>
-          <div class="row">
-            <button type="submit" id="apply">
-              Apply to the selection
-            </button>
-          </div>
-        </details>
+        <BatchFields choices={p.choices} />
         <div class="row danger-row">
           <label class="inline">
             <input type="checkbox" name="confirm_delete" value="yes" id="confirm-delete" /> Yes, delete the selected medias
@@ -261,51 +313,9 @@ export function mediaPage(p: {
         data-manual={manual ? '1' : ''}
       >
         <ul class="mgrid" id="grid-static" aria-label="Medias">
-          {p.items.map((it, i) => {
-            const label = it.title || it.name;
-            const prev = i === 0 ? p.previous : p.items[i - 1];
-            const after = i + 2 < p.items.length ? p.items[i + 2] : i + 2 === p.items.length ? p.following : undefined;
-            return (
-              <li class="cell">
-                <label>
-                  <input type="checkbox" name="media" value={it.uuid} form="batch" /> <span class="sr">{`Select ${label}`}</span>
-                  <Thumb item={it} />
-                </label>
-                <a href={`/studio/media/${it.uuid}`} class="cap">
-                  {label}
-                </a>
-                {it.note ? <span class="note">{`Note: ${it.note}`}</span> : null}
-                {manual ? (
-                  <span class="moves">
-                    {prev ? (
-                      <form method="post" action="/studio/media/move">
-                        <Csrf viewer={p.viewer} />
-                        <input type="hidden" name="gallery" value={p.gallery!.uuid} />
-                        <input type="hidden" name="media" value={it.uuid} />
-                        <input type="hidden" name="before" value={prev.uuid} />
-                        <input type="hidden" name="page" value={String(p.page)} />
-                        <button type="submit" class="quiet small" aria-label={`Move ${label} earlier`}>
-                          ←
-                        </button>
-                      </form>
-                    ) : null}
-                    {i + 1 < p.items.length || p.following ? (
-                      <form method="post" action="/studio/media/move">
-                        <Csrf viewer={p.viewer} />
-                        <input type="hidden" name="gallery" value={p.gallery!.uuid} />
-                        <input type="hidden" name="media" value={it.uuid} />
-                        <input type="hidden" name="before" value={after?.uuid ?? ''} />
-                        <input type="hidden" name="page" value={String(p.page)} />
-                        <button type="submit" class="quiet small" aria-label={`Move ${label} later`}>
-                          →
-                        </button>
-                      </form>
-                    ) : null}
-                  </span>
-                ) : null}
-              </li>
-            );
-          })}
+          {p.items.map((it, i) => (
+            <GridCell viewer={p.viewer} item={it} gallery={manual ? p.gallery!.uuid : undefined} page={p.page} prev={i === 0 ? p.previous : p.items[i - 1]} after={i + 2 < p.items.length ? p.items[i + 2] : i + 2 === p.items.length ? p.following : undefined} last={i + 1 >= p.items.length && !p.following} />
+          ))}
         </ul>
         {p.total === 0 ? <p class="muted">No medias here yet.</p> : null}
         <nav class="pager" aria-label="Pages">

@@ -1,7 +1,7 @@
 // Collections and smart collections (GroupsService, the API's access rule: another user's is a
 // 404) with their rules (read by the API's own rules reader), and the user's lightboxes
 // (LightboxesService.list). Their medias are the grid's: /studio/media?group=… / ?lightbox=….
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isUuid } from '../../core/uuid.js';
 import { ApiError } from '../../core/errors.js';
 import { Params } from '../../http/params.js';
@@ -9,96 +9,107 @@ import { rulesInput } from '../../groups/rules.js';
 import { SMART } from '../../groups/service.js';
 import { parseStoredRules } from '../../groups/smart-rules.js';
 import { MAX_RULES } from '../../groups/rules.js';
-import { SMALL_FORM_BYTES, type Signed, type StudioKit } from '../kit.js';
+import { SMALL_FORM_BYTES, type Signed, type StudioContext, type StudioRoute } from '../context.js';
 import { collectionPage, collectionsPage } from '../pages/collections.js';
 
 const GROUPS_SHOWN = 500;
 const LIGHTBOXES_SHOWN = 200;
 const smartRules = rulesInput(SMART);
 
-export function collectionRoutes(f: FastifyInstance, kit: StudioKit): void {
-  async function listScreen(reply: FastifyReply, s: Signed, status: number, extra: { notice?: string; error?: { field: string; message: string }; draft?: { name: string; kind: string } } = {}) {
-    const [found, boxes] = await Promise.all([kit.deps.groups.list(s.user, undefined, { limit: GROUPS_SHOWN, offset: 0 }, true), kit.deps.lightboxes.list(s.user, LIGHTBOXES_SHOWN, 0)]);
-    const groups = found.groups.map((g) => ({ uuid: g.uuid, name: g.name, smart: g.kind === 'smart', medias: found.counts.get(g.id) ?? 0 }));
-    const lightboxes = boxes.rows.map((l) => ({ uuid: l.uuid, name: l.state === 'sent' ? `${l.name} (sent)` : l.name, medias: l.count }));
-    return kit.send(reply, status, collectionsPage({ viewer: s.viewer, groups, total: found.total, lightboxes, lightboxTotal: boxes.total, ...extra }));
-  }
-  const uuidOf = (req: FastifyRequest) => {
-    const uuid = (req.params as { uuid: string }).uuid.toLowerCase();
-    if (!isUuid(uuid)) throw new ApiError('not_found', 'There is no such collection.');
-    return uuid;
-  };
-  async function oneScreen(reply: FastifyReply, s: Signed, uuid: string, status: number, extra: { notice?: string; error?: { field: string; message: string } } = {}) {
-    const { group, mediasCount } = await kit.deps.groups.get(s.user, uuid, false);
-    const rules = parseStoredRules(group.rules);
-    return kit.send(reply, status, collectionPage({ viewer: s.viewer, uuid: group.uuid, name: group.name, smart: group.kind === 'smart', medias: mediasCount, match: rules.match, rules: rules.rules, ...extra }));
-  }
-  const message = (err: ApiError) => err.message.replace(/medias_(smart_)?collection\[name\]/g, 'The name').replace(/medias_smart_collection\[rules\]\[(\d+)\]\[(\w+)\]/g, (_m, i: string, n: string) => `Rule ${Number(i) + 1}'s ${n}`).replace(/medias_smart_collection\[rules\]/g, 'The rules');
+export const collectionRoutes: StudioRoute[] = [
+  { method: 'GET', path: '/studio/collections', handler: collectionsScreen },
+  { method: 'POST', path: '/studio/collections', bodyLimit: SMALL_FORM_BYTES, handler: createCollection },
+  { method: 'GET', path: '/studio/collections/:uuid', handler: collectionScreen },
+  { method: 'POST', path: '/studio/collections/:uuid', bodyLimit: SMALL_FORM_BYTES * 4, handler: saveCollection },
+  { method: 'POST', path: '/studio/collections/:uuid/delete', bodyLimit: SMALL_FORM_BYTES, handler: deleteCollection },
+];
 
-  f.get('/studio/collections', async (req, reply) => {
-    const s = kit.need(req);
-    const done = (req.query as { done?: string }).done;
-    return listScreen(reply, s, 200, { notice: done === 'deleted' ? 'The collection was deleted.' : undefined });
-  });
-  f.post('/studio/collections', { bodyLimit: SMALL_FORM_BYTES }, async (req, reply) => {
-    const { s, form } = kit.signedPost(req);
-    const name = form.str('name') ?? '';
-    const kind = form.str('kind') === 'smart' ? 'smart' : 'collection';
-    let created;
-    try {
-      created = await kit.deps.groups.create(s.user, kind === 'smart' ? { smartName: name } : { collectionName: name });
-    } catch (err) {
-      if (!(err instanceof ApiError) || err.status !== 422) throw err;
-      return listScreen(reply, s, 422, { error: { field: 'name', message: message(err) }, draft: { name: name.slice(0, 255), kind } });
-    }
-    return kit.redirect(reply, `/studio/collections/${created.group.uuid}?done=created`);
-  });
-  f.get('/studio/collections/:uuid', async (req, reply) => {
-    const s = kit.need(req);
-    const done = (req.query as { done?: string }).done;
-    return oneScreen(reply, s, uuidOf(req), 200, { notice: done === 'created' ? 'The collection was created.' : done === 'saved' ? 'Saved.' : undefined });
-  });
-  f.post('/studio/collections/:uuid', { bodyLimit: SMALL_FORM_BYTES * 4 }, async (req, reply) => {
-    const { s, form } = kit.signedPost(req);
-    const uuid = uuidOf(req);
-    const { group } = await kit.deps.groups.get(s.user, uuid, false);
-    const smart = group.kind === 'smart';
-    try {
-      const p = new Params();
-      if (smart) {
-        // The form's rows become the API's medias_smart_collection[rules][i][…], read by its own reader; a row with no field is left out.
-        p.add(`${SMART}[rules][match]`, form.str('match') ?? 'all');
-        let n = 0;
-        for (let i = 0; i < MAX_RULES + 10 && n <= MAX_RULES; i++) {
-          const field = (form.str(`rules[${i}][field]`) ?? '').trim();
-          if (field === '') continue;
-          p.add(`${SMART}[rules][${n}][field]`, field);
-          p.add(`${SMART}[rules][${n}][operator]`, form.str(`rules[${i}][operator]`) ?? '');
-          p.add(`${SMART}[rules][${n}][value]`, form.str(`rules[${i}][value]`) ?? '');
-          n++;
-        }
-      }
-      const name = form.str('name') ?? '';
-      await kit.deps.groups.update(s.user, uuid, smart ? { smartName: name, rules: smartRules.read(p, undefined) } : { collectionName: name });
-    } catch (err) {
-      if (!(err instanceof ApiError) || err.status !== 422) throw err;
-      const field = /\[rules\]/.test(err.message) ? 'rules' : 'name';
-      return oneScreen(reply, s, uuid, 422, { error: { field, message: message(err) } });
-    }
-    return kit.redirect(reply, `/studio/collections/${uuid}?done=saved`);
-  });
-  f.post('/studio/collections/:uuid/delete', { bodyLimit: SMALL_FORM_BYTES }, async (req, reply) => {
-    const { s, form } = kit.signedPost(req);
-    const uuid = uuidOf(req);
-    const expected = form.str('medias_count');
-    const deleteMedias = form.str('delete_medias') === '1';
-    try {
-      // With the medias: only if the count the page showed still holds (the API's medias_count rule).
-      await kit.deps.groups.delete(s.user, uuid, { deleteMedias, expectedCount: deleteMedias && expected !== undefined && /^\d{1,9}$/.test(expected) ? Number(expected) : undefined });
-    } catch (err) {
-      if (!(err instanceof ApiError) || err.code !== 'count_mismatch') throw err;
-      return oneScreen(reply, s, uuid, 409, { error: { field: '', message: 'The collection changed since the page was loaded: nothing was deleted. Check the count and try again.' } });
-    }
-    return kit.redirect(reply, '/studio/collections?done=deleted');
-  });
+async function listScreen(ctx: StudioContext, reply: FastifyReply, s: Signed, status: number, extra: { notice?: string; error?: { field: string; message: string }; draft?: { name: string; kind: string } } = {}) {
+  const [found, boxes] = await Promise.all([ctx.deps.groups.list(s.user, undefined, { limit: GROUPS_SHOWN, offset: 0 }, true), ctx.deps.lightboxes.list(s.user, LIGHTBOXES_SHOWN, 0)]);
+  const groups = found.groups.map((g) => ({ uuid: g.uuid, name: g.name, smart: g.kind === 'smart', medias: found.counts.get(g.id) ?? 0 }));
+  const lightboxes = boxes.rows.map((l) => ({ uuid: l.uuid, name: l.state === 'sent' ? `${l.name} (sent)` : l.name, medias: l.count }));
+  return ctx.send(reply, status, collectionsPage({ viewer: s.viewer, groups, total: found.total, lightboxes, lightboxTotal: boxes.total, ...extra }));
 }
+const uuidOf = (req: FastifyRequest) => {
+  const uuid = (req.params as { uuid: string }).uuid.toLowerCase();
+  if (!isUuid(uuid)) throw new ApiError('not_found', 'There is no such collection.');
+  return uuid;
+};
+async function oneScreen(ctx: StudioContext, reply: FastifyReply, s: Signed, uuid: string, status: number, extra: { notice?: string; error?: { field: string; message: string } } = {}) {
+  const { group, mediasCount } = await ctx.deps.groups.get(s.user, uuid, false);
+  const rules = parseStoredRules(group.rules);
+  return ctx.send(reply, status, collectionPage({ viewer: s.viewer, uuid: group.uuid, name: group.name, smart: group.kind === 'smart', medias: mediasCount, match: rules.match, rules: rules.rules, ...extra }));
+}
+const message = (err: ApiError) => err.message.replace(/medias_(smart_)?collection\[name\]/g, 'The name').replace(/medias_smart_collection\[rules\]\[(\d+)\]\[(\w+)\]/g, (_m, i: string, n: string) => `Rule ${Number(i) + 1}'s ${n}`).replace(/medias_smart_collection\[rules\]/g, 'The rules');
+
+async function collectionsScreen(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
+  const s = ctx.need(req);
+  const done = (req.query as { done?: string }).done;
+  return listScreen(ctx, reply, s, 200, { notice: done === 'deleted' ? 'The collection was deleted.' : undefined });
+}
+
+async function createCollection(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
+  const { s, form } = ctx.signedPost(req);
+  const name = form.str('name') ?? '';
+  const kind = form.str('kind') === 'smart' ? 'smart' : 'collection';
+  let created;
+  try {
+    created = await ctx.deps.groups.create(s.user, kind === 'smart' ? { smartName: name } : { collectionName: name });
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status !== 422) throw err;
+    return listScreen(ctx, reply, s, 422, { error: { field: 'name', message: message(err) }, draft: { name: name.slice(0, 255), kind } });
+  }
+  return ctx.redirect(reply, `/studio/collections/${created.group.uuid}?done=created`);
+}
+
+async function collectionScreen(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
+  const s = ctx.need(req);
+  const done = (req.query as { done?: string }).done;
+  return oneScreen(ctx, reply, s, uuidOf(req), 200, { notice: done === 'created' ? 'The collection was created.' : done === 'saved' ? 'Saved.' : undefined });
+}
+
+async function saveCollection(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
+  const { s, form } = ctx.signedPost(req);
+  const uuid = uuidOf(req);
+  const { group } = await ctx.deps.groups.get(s.user, uuid, false);
+  const smart = group.kind === 'smart';
+  try {
+    const p = new Params();
+    if (smart) {
+      // The form's rows become the API's medias_smart_collection[rules][i][…], read by its own reader; a row with no field is left out.
+      p.add(`${SMART}[rules][match]`, form.str('match') ?? 'all');
+      let n = 0;
+      for (let i = 0; i < MAX_RULES + 10 && n <= MAX_RULES; i++) {
+        const field = (form.str(`rules[${i}][field]`) ?? '').trim();
+        if (field === '') continue;
+        p.add(`${SMART}[rules][${n}][field]`, field);
+        p.add(`${SMART}[rules][${n}][operator]`, form.str(`rules[${i}][operator]`) ?? '');
+        p.add(`${SMART}[rules][${n}][value]`, form.str(`rules[${i}][value]`) ?? '');
+        n++;
+      }
+    }
+    const name = form.str('name') ?? '';
+    await ctx.deps.groups.update(s.user, uuid, smart ? { smartName: name, rules: smartRules.read(p, undefined) } : { collectionName: name });
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status !== 422) throw err;
+    const field = /\[rules\]/.test(err.message) ? 'rules' : 'name';
+    return oneScreen(ctx, reply, s, uuid, 422, { error: { field, message: message(err) } });
+  }
+  return ctx.redirect(reply, `/studio/collections/${uuid}?done=saved`);
+}
+
+async function deleteCollection(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
+  const { s, form } = ctx.signedPost(req);
+  const uuid = uuidOf(req);
+  const expected = form.str('medias_count');
+  const deleteMedias = form.str('delete_medias') === '1';
+  try {
+    // With the medias: only if the count the page showed still holds (the API's medias_count rule).
+    await ctx.deps.groups.delete(s.user, uuid, { deleteMedias, expectedCount: deleteMedias && expected !== undefined && /^\d{1,9}$/.test(expected) ? Number(expected) : undefined });
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.code !== 'count_mismatch') throw err;
+    return oneScreen(ctx, reply, s, uuid, 409, { error: { field: '', message: 'The collection changed since the page was loaded: nothing was deleted. Check the count and try again.' } });
+  }
+  return ctx.redirect(reply, '/studio/collections?done=deleted');
+}
+

@@ -6,14 +6,15 @@
 // GalleriesService.moveMedias, a replaced file MediaService.update (the API's direct upload),
 // a deletion MediaService.delete. The screen works as forms; browser/media.js adds the
 // virtualised grid, the selection, drag and drop and the job's progress.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../core/errors.js';
 import { isUuid } from '../../core/uuid.js';
 import { Params } from '../../http/params.js';
 import type { JobRow } from '../../database/schema.js';
 import { mediaAttributes } from '../../media/metadata.js';
 import type { BatchInput, MediaPage } from '../../media/service.js';
-import { SMALL_FORM_BYTES, type Signed, type StudioKit } from '../kit.js';
+import type { Body } from '../body.js';
+import { SMALL_FORM_BYTES, type Signed, type StudioContext, type StudioRoute } from '../context.js';
 import { jobPage, mediaDetailPage, mediaPage, type GalleryChoice, type GridItem, type JobView, type ScopeView } from '../pages/media.js';
 
 /** Medias per server-rendered page (without script), and at most per items.json page. */
@@ -33,7 +34,7 @@ interface Scope {
   lightbox?: string;
 }
 
-/** What a batch edit asks, from a form or a script's JSON alike. */
+/** What a batch edit asks. */
 interface BatchAsk {
   /** 'all': every medias of the scope (the gallery, else the library). */
   select: 'all' | string[];
@@ -86,256 +87,226 @@ function jobView(job: JobRow, placeInLine?: number): JobView {
   return { uuid: job.uuid, state: job.state, total: Number(job.total), processed: Number(job.processed), failed: Number(job.failed), placeInLine };
 }
 
-export function mediaRoutes(f: FastifyInstance, kit: StudioKit): void {
-  const { media, galleries, websites, jobs } = kit.deps;
+export const mediaRoutes: StudioRoute[] = [
+  { method: 'GET', path: '/studio/media', handler: mediaScreen },
+  { method: 'GET', path: '/studio/media/items.json', handler: itemsJson },
+  { method: 'POST', path: '/studio/media/batch', bodyLimit: SMALL_FORM_BYTES * 16, handler: batchEdit },
+  { method: 'GET', path: '/studio/media/jobs/:uuid', handler: jobScreen },
+  { method: 'POST', path: '/studio/media/move', bodyLimit: SMALL_FORM_BYTES * 16, handler: moveMedias },
+  { method: 'GET', path: '/studio/media/:uuid', handler: oneMediaScreen },
+  { method: 'POST', path: '/studio/media/:uuid/replace', handler: replaceFile },
+  { method: 'POST', path: '/studio/media/:uuid/delete', bodyLimit: SMALL_FORM_BYTES, handler: deleteMedia },
+];
 
-  /** A page of the scope's medias as the grid shows them (the API's listing: a slice of its memo, cost of the page); a selection's notes beside its medias. */
-  async function items(s: Signed, scope: Scope, offset: number, limit: number): Promise<{ total: number; items: GridItem[] }> {
-    const found: MediaPage = await media.list(s.user, scope, { limit, offset }, true);
-    const notes = scope.lightbox ? await kit.deps.lightboxes.notes(s.user, scope.lightbox, found.records.map((r) => r.id)) : undefined;
-    return {
-      total: found.total,
-      items: found.records.map((r) => ({
-        uuid: r.uuid,
-        title: r.title ?? '',
-        name: r.file_name,
-        thumb: (found.renditions?.get(r.id) ?? []).some((v) => /^image\/(jpeg|png|webp|avif)$/.test(v.type)),
-        keywords: found.relations?.get(r.id)?.keywords ?? [],
-        ...(notes ? { note: notes.get(r.id) ?? null } : {}),
-      })),
-    };
-  }
-
-  /** Galleries to publish to or remove from: those of the user's websites (bounded), by path. */
-  async function choices(s: Signed): Promise<GalleryChoice[]> {
-    const sites = await websites.list(s.user, { limit: WEBSITES_FOR_CHOICES, offset: 0 });
-    const lists = await Promise.all(
-      sites.websites.map((w) => galleries.list(s.user, w.urlname, { page: 1, perPage: GALLERIES_PER_WEBSITE, withCounts: false }).then((g) => ({ w, g }))),
-    );
-    return lists.flatMap(({ w, g }) => g.records.map((r) => ({ uuid: r.uuid, label: `${w.title || w.urlname} / ${r.parent_id === null ? '(home)' : r.full_url_path}` })));
-  }
-
-  /** The grid's scope: a gallery, a collection (`group`) or a client's selection (`lightbox`); a malformed UUID is a 404, as another user's (MediaService). */
-  const scopeOf = (req: FastifyRequest): Scope => {
-    const q = req.query as Record<string, unknown>;
-    return {
-      gallery: uuidOrNotFound(str(q.gallery), 'gallery'),
-      group: uuidOrNotFound(str(q.group), 'collection'),
-      lightbox: uuidOrNotFound(str(q.lightbox), 'selection'),
-    };
+/** A page of the scope's medias as the grid shows them (the API's listing: a slice of its memo, cost of the page); a selection's notes beside its medias. */
+async function items(ctx: StudioContext, s: Signed, scope: Scope, offset: number, limit: number): Promise<{ total: number; items: GridItem[] }> {
+  const found: MediaPage = await ctx.deps.media.list(s.user, scope, { limit, offset }, true);
+  const notes = scope.lightbox ? await ctx.deps.lightboxes.notes(s.user, scope.lightbox, found.records.map((r) => r.id)) : undefined;
+  return {
+    total: found.total,
+    items: found.records.map((r) => ({
+      uuid: r.uuid,
+      title: r.title ?? '',
+      name: r.file_name,
+      thumb: (found.renditions?.get(r.id) ?? []).some((v) => /^image\/(jpeg|png|webp|avif)$/.test(v.type)),
+      keywords: found.relations?.get(r.id)?.keywords ?? [],
+      ...(notes ? { note: notes.get(r.id) ?? null } : {}),
+    })),
   };
-
-  /** What the screen's heading says of a collection or a selection (404 for another user's). */
-  async function scopeView(s: Signed, scope: Scope): Promise<ScopeView | undefined> {
-    if (scope.lightbox) {
-      const l = await kit.deps.lightboxes.get(s.user, scope.lightbox);
-      return {
-        kind: 'lightbox',
-        uuid: l.uuid,
-        name: l.name,
-        client: l.client_name || l.client_email ? { name: l.client_name ?? undefined, email: l.client_email ?? undefined, verified: l.client_verified === 1 } : undefined,
-        gallery: l.gallery_uuid ? { uuid: l.gallery_uuid, name: l.gallery_name ?? '' } : undefined,
-        state: l.gallery_uuid ? (l.state === 'sent' ? 'sent' : 'open') : undefined,
-        sentAt: l.sent_at ?? undefined,
-      };
-    }
-    if (scope.group) {
-      const { group } = await kit.deps.groups.get(s.user, scope.group, false);
-      return { kind: group.kind === 'smart' ? 'smart' : 'collection', uuid: group.uuid, name: group.name };
-    }
-    return undefined;
-  }
-
-  // ---- the screen: the library, or one gallery's medias in its order
-  f.get('/studio/media', async (req, reply) => {
-    const s = kit.need(req);
-    const q = req.query as Record<string, unknown>;
-    const scoped = scopeOf(req);
-    const gallery = scoped.gallery;
-    const [scope, other] = await Promise.all([gallery ? galleries.summary(s.user, gallery) : undefined, scopeView(s, scoped)]);
-    const pageNo = Math.min(Math.max(1, Number.parseInt(str(q.page) ?? '1', 10) || 1), 1_000_000);
-    const offset = (pageNo - 1) * PAGE_SIZE;
-    // One before and one after the page: the neighbours "earlier"/"later" move next to.
-    const before = offset > 0 ? 1 : 0;
-    const [list, galleryChoices] = await Promise.all([items(s, scoped, offset - before, PAGE_SIZE + before + 1), choices(s)]);
-    const job = uuidOrNotFound(str(q.job), 'job');
-    const jobStatus = job ? await jobs.status(s.user, job) : undefined;
-    return kit.send(
-      reply,
-      200,
-      mediaPage({
-        viewer: s.viewer,
-        gallery: scope,
-        scope: other,
-        total: list.total,
-        page: pageNo,
-        pageSize: PAGE_SIZE,
-        offset,
-        items: list.items.slice(before, before + PAGE_SIZE),
-        previous: before ? list.items[0] : undefined,
-        following: list.items.slice(before + PAGE_SIZE + 1, before + PAGE_SIZE + 2)[0],
-        choices: galleryChoices,
-        job: jobStatus ? jobView(jobStatus.job, jobStatus.placeInLine) : undefined,
-        notice: str(q.done) === 'deleted' ? 'The media was deleted.' : str(q.done) === 'moved' ? 'Moved.' : undefined,
-      }),
-    );
-  });
-
-  // The grid's data, a page at a time (offset into the scope's order).
-  f.get('/studio/media/items.json', async (req, reply) => {
-    const s = kit.need(req);
-    const q = req.query as Record<string, unknown>;
-    const whole = (v: string | undefined, fallback: number) => (v === undefined ? fallback : /^\d{1,9}$/.test(v) ? Number(v) : -1);
-    const offset = whole(str(q.offset), 0);
-    const limit = whole(str(q.limit), ITEMS_MAX);
-    if (offset < 0 || limit < 1 || limit > ITEMS_MAX) {
-      throw new ApiError('invalid_parameter', `offset must be 0 or more and limit 1 to ${ITEMS_MAX}`);
-    }
-    return kit.json(reply, 200, { offset, ...(await items(s, scopeOf(req), offset, limit)) });
-  });
-
-  // ---- the batch edit: a form (no script) or a script's JSON; the API's batch job either way
-  f.post('/studio/media/batch', { bodyLimit: SMALL_FORM_BYTES * 16 }, async (req, reply) => {
-    const isJson = (req.headers['content-type'] ?? '').toLowerCase().startsWith('application/json');
-    let ask: BatchAsk;
-    let s: Signed;
-    if (isJson) {
-      const signed = kit.signedJson(req);
-      s = signed.s;
-      const b = (signed.body && typeof signed.body === 'object' ? signed.body : {}) as Record<string, unknown>;
-      const select = b.select === 'all' ? 'all' : Array.isArray(b.select) ? b.select.filter((x): x is string => typeof x === 'string') : [];
-      if (select !== 'all' && select.length > MAX_SELECTED) throw new ApiError('invalid_parameter', `select at most ${MAX_SELECTED} medias one by one, or select all`);
-      ask = {
-        select,
-        gallery: uuidOrNotFound(str(b.gallery), 'gallery'),
-        group: uuidOrNotFound(str(b.group), 'collection'),
-        lightbox: uuidOrNotFound(str(b.lightbox), 'selection'),
-        count: typeof b.count === 'number' && Number.isSafeInteger(b.count) && b.count >= 0 ? b.count : undefined,
-        title: str(b.title),
-        description: str(b.description),
-        location: str(b.location),
-        keywords: str(b.keywords),
-        keywordsMode: str(b.keywordsMode),
-        publish: uuidOrNotFound(str(b.publish), 'gallery'),
-        unpublish: uuidOrNotFound(str(b.unpublish), 'gallery'),
-        delete: b.delete === true,
-      };
-    } else {
-      const signed = kit.signedPost(req);
-      s = signed.s;
-      const form = signed.form;
-      const all = form.str('all') === '1';
-      const count = form.str('count');
-      ask = {
-        select: all ? 'all' : (form.list('media', MAX_SELECTED) ?? []),
-        gallery: uuidOrNotFound(form.str('gallery'), 'gallery'),
-        group: uuidOrNotFound(form.str('group'), 'collection'),
-        lightbox: uuidOrNotFound(form.str('lightbox'), 'selection'),
-        count: all && count && /^\d{1,9}$/.test(count) ? Number(count) : undefined,
-        title: form.str('title'),
-        description: form.str('description'),
-        location: form.str('location'),
-        keywords: form.str('keywords'),
-        keywordsMode: form.str('keywords_mode'),
-        publish: uuidOrNotFound(form.str('publish'), 'gallery'),
-        unpublish: uuidOrNotFound(form.str('unpublish'), 'gallery'),
-        delete: form.str('delete') === '1',
-      };
-      if (ask.delete && form.str('confirm_delete') !== 'yes') throw new ApiError('invalid_parameter', 'Tick "Yes, delete the selected medias" to delete them.');
-    }
-    // A deletion is only that: the fields filled in beside it are not applied to medias about to go.
-    if (ask.delete) ask = { select: ask.select, gallery: ask.gallery, group: ask.group, lightbox: ask.lightbox, count: ask.count, delete: true };
-    if (ask.select !== 'all' && ask.select.length === 0) throw new ApiError('invalid_parameter', 'Select at least one media.');
-    const { job, count } = await media.batchUpdate(s.user, batchInput(ask));
-    if (isJson) return kit.json(reply, 200, { job: jobView(job), count });
-    const back = new URLSearchParams();
-    if (ask.gallery) back.set('gallery', ask.gallery);
-    if (ask.group) back.set('group', ask.group);
-    if (ask.lightbox) back.set('lightbox', ask.lightbox);
-    back.set('job', job.uuid);
-    return kit.redirect(reply, `/studio/media?${back.toString()}`);
-  });
-
-  // A job's progress: JSON for the screen's script, a page otherwise (the API's rule: only its owner sees it).
-  f.get('/studio/media/jobs/:uuid', async (req, reply) => {
-    const s = kit.need(req);
-    const uuid = uuidOrNotFound((req.params as { uuid: string }).uuid, 'job')!;
-    const { job, placeInLine } = await jobs.status(s.user, uuid);
-    const view = jobView(job, placeInLine);
-    if ((req.headers.accept ?? '').startsWith('application/json')) return kit.json(reply, 200, view);
-    return kit.send(reply, 200, jobPage({ viewer: s.viewer, job: view }));
-  });
-
-  // ---- the manual order of a gallery: one move (drag and drop, or earlier/later)
-  f.post('/studio/media/move', { bodyLimit: SMALL_FORM_BYTES * 16 }, async (req, reply) => {
-    const isJson = (req.headers['content-type'] ?? '').toLowerCase().startsWith('application/json');
-    let s: Signed;
-    let gallery: string | undefined;
-    let moving: string[];
-    let before: string | undefined;
-    let page: string | undefined;
-    if (isJson) {
-      const signed = kit.signedJson(req);
-      s = signed.s;
-      const b = (signed.body && typeof signed.body === 'object' ? signed.body : {}) as Record<string, unknown>;
-      gallery = str(b.gallery);
-      moving = Array.isArray(b.medias) ? b.medias.filter((x): x is string => typeof x === 'string') : [];
-      before = str(b.before);
-    } else {
-      const signed = kit.signedPost(req);
-      s = signed.s;
-      gallery = signed.form.str('gallery');
-      moving = signed.form.list('media', MAX_SELECTED) ?? [];
-      before = signed.form.str('before');
-      page = signed.form.str('page');
-    }
-    const g = uuidOrNotFound(gallery, 'gallery');
-    if (!g) throw new ApiError('not_found', 'There is no such gallery.');
-    if (moving.length === 0 || moving.length > MAX_SELECTED || !moving.every(isUuid)) throw new ApiError('invalid_parameter', 'Name the medias to move.');
-    if (before !== undefined && before !== '' && !isUuid(before)) throw new ApiError('invalid_parameter', 'before must name a media of the gallery.');
-    await galleries.moveMedias(s.user, g, moving, before ? before : null);
-    if (isJson) return kit.json(reply, 200, { moved: moving.length });
-    const back = new URLSearchParams({ gallery: g, done: 'moved' });
-    if (page && /^\d{1,7}$/.test(page)) back.set('page', page);
-    return kit.redirect(reply, `/studio/media?${back.toString()}`);
-  });
-
-  // ---- one media: details, replace its file, delete it
-  const mediaUuid = (req: FastifyRequest) => uuidOrNotFound((req.params as { uuid: string }).uuid, 'media')!;
-  f.get('/studio/media/:uuid', async (req, reply) => {
-    const s = kit.need(req);
-    const m = await media.get(s.user, mediaUuid(req), true);
-    const done = str((req.query as Record<string, unknown>).done);
-    return kit.send(
-      reply,
-      200,
-      mediaDetailPage({
-        viewer: s.viewer,
-        media: { uuid: m.record.uuid, title: m.record.title ?? '', name: m.record.file_name, keywords: m.relations.keywords, thumb: m.renditions.length > 0, status: m.record.status, size: m.record.file_size === null ? null : Number(m.record.file_size) },
-        notice: done === 'replaced' ? 'The file was replaced; its renditions follow within seconds.' : done === 'saved' ? 'Saved.' : undefined,
-      }),
-    );
-  });
-
-  // A new file for the media, as the API's PUT /medias/<uuid>.xml with media[content] (a direct
-  // upload through the uploads service: streamed to a temporary file, bounded by MAX_UPLOAD_BYTES).
-  f.post('/studio/media/:uuid/replace', async (req, reply) => {
-    const s = kit.need(req);
-    const uuid = mediaUuid(req);
-    await media.get(s.user, uuid, false);
-    const { taken } = await kit.signedFile(req, s, (file) =>
-      media.update(s.user, uuid, { attributes: SINGLE_ATTRIBUTES.read(new Params(), undefined), direct: { fileName: file.fileName || 'upload', stream: file.stream } }, req.raw),
-    );
-    if (!taken) throw new ApiError('invalid_parameter', 'Choose a file.');
-    await taken;
-    return kit.redirect(reply, `/studio/media/${uuid}?done=replaced`);
-  });
-
-  f.post('/studio/media/:uuid/delete', { bodyLimit: SMALL_FORM_BYTES }, async (req, reply) => {
-    const { s, form } = kit.signedPost(req);
-    const uuid = mediaUuid(req);
-    if (form.str('confirm') !== 'yes') throw new ApiError('invalid_parameter', 'Tick "Yes, delete this media" to delete it.');
-    await media.delete(s.user, uuid);
-    return kit.redirect(reply, '/studio/media?done=deleted');
-  });
 }
+
+/** Galleries to publish to or remove from: those of the user's websites (bounded), by path. */
+async function choices(ctx: StudioContext, s: Signed): Promise<GalleryChoice[]> {
+  const sites = await ctx.deps.websites.list(s.user, { limit: WEBSITES_FOR_CHOICES, offset: 0 });
+  const lists = await Promise.all(
+    sites.websites.map((w) => ctx.deps.galleries.list(s.user, w.urlname, { page: 1, perPage: GALLERIES_PER_WEBSITE, withCounts: false }).then((g) => ({ w, g }))),
+  );
+  return lists.flatMap(({ w, g }) => g.records.map((r) => ({ uuid: r.uuid, label: `${w.title || w.urlname} / ${r.parent_id === null ? '(home)' : r.full_url_path}` })));
+}
+
+/** The grid's scope: a gallery, a collection (`group`) or a client's selection (`lightbox`); a malformed UUID is a 404, as another user's (MediaService). */
+const scopeOf = (req: FastifyRequest): Scope => {
+  const q = req.query as Record<string, unknown>;
+  return {
+    gallery: uuidOrNotFound(str(q.gallery), 'gallery'),
+    group: uuidOrNotFound(str(q.group), 'collection'),
+    lightbox: uuidOrNotFound(str(q.lightbox), 'selection'),
+  };
+};
+
+/** What the screen's heading says of a collection or a selection (404 for another user's). */
+async function scopeView(ctx: StudioContext, s: Signed, scope: Scope): Promise<ScopeView | undefined> {
+  if (scope.lightbox) {
+    const l = await ctx.deps.lightboxes.get(s.user, scope.lightbox);
+    return {
+      kind: 'lightbox',
+      uuid: l.uuid,
+      name: l.name,
+      client: l.client_name || l.client_email ? { name: l.client_name ?? undefined, email: l.client_email ?? undefined, verified: l.client_verified === 1 } : undefined,
+      gallery: l.gallery_uuid ? { uuid: l.gallery_uuid, name: l.gallery_name ?? '' } : undefined,
+      state: l.gallery_uuid ? (l.state === 'sent' ? 'sent' : 'open') : undefined,
+      sentAt: l.sent_at ?? undefined,
+    };
+  }
+  if (scope.group) {
+    const { group } = await ctx.deps.groups.get(s.user, scope.group, false);
+    return { kind: group.kind === 'smart' ? 'smart' : 'collection', uuid: group.uuid, name: group.name };
+  }
+  return undefined;
+}
+
+const mediaUuid = (req: FastifyRequest) => uuidOrNotFound((req.params as { uuid: string }).uuid, 'media')!;
+
+// ---- the screen: the library, or one gallery's medias in its order
+async function mediaScreen(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
+  const s = ctx.need(req);
+  const q = req.query as Record<string, unknown>;
+  const scoped = scopeOf(req);
+  const gallery = scoped.gallery;
+  const [scope, other] = await Promise.all([gallery ? ctx.deps.galleries.summary(s.user, gallery) : undefined, scopeView(ctx, s, scoped)]);
+  const pageNo = Math.min(Math.max(1, Number.parseInt(str(q.page) ?? '1', 10) || 1), 1_000_000);
+  const offset = (pageNo - 1) * PAGE_SIZE;
+  // One before and one after the page: the neighbours "earlier"/"later" move next to.
+  const before = offset > 0 ? 1 : 0;
+  const [list, galleryChoices] = await Promise.all([items(ctx, s, scoped, offset - before, PAGE_SIZE + before + 1), choices(ctx, s)]);
+  const job = uuidOrNotFound(str(q.job), 'job');
+  const jobStatus = job ? await ctx.deps.jobs.status(s.user, job) : undefined;
+  return ctx.send(
+    reply,
+    200,
+    mediaPage({
+      viewer: s.viewer,
+      gallery: scope,
+      scope: other,
+      total: list.total,
+      page: pageNo,
+      pageSize: PAGE_SIZE,
+      offset,
+      items: list.items.slice(before, before + PAGE_SIZE),
+      previous: before ? list.items[0] : undefined,
+      following: list.items.slice(before + PAGE_SIZE + 1, before + PAGE_SIZE + 2)[0],
+      choices: galleryChoices,
+      job: jobStatus ? jobView(jobStatus.job, jobStatus.placeInLine) : undefined,
+      notice: str(q.done) === 'deleted' ? 'The media was deleted.' : str(q.done) === 'moved' ? 'Moved.' : undefined,
+    }),
+  );
+}
+
+// The grid's data, a page at a time (offset into the scope's order).
+async function itemsJson(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
+  const s = ctx.need(req);
+  const q = req.query as Record<string, unknown>;
+  const whole = (v: string | undefined, fallback: number) => (v === undefined ? fallback : /^\d{1,9}$/.test(v) ? Number(v) : -1);
+  const offset = whole(str(q.offset), 0);
+  const limit = whole(str(q.limit), ITEMS_MAX);
+  if (offset < 0 || limit < 1 || limit > ITEMS_MAX) {
+    throw new ApiError('invalid_parameter', `offset must be 0 or more and limit 1 to ${ITEMS_MAX}`);
+  }
+  return ctx.json(reply, 200, { offset, ...(await items(ctx, s, scopeOf(req), offset, limit)) });
+}
+
+/** What a batch edit asks, read alike from the form and from the screen's script (by the form's names). */
+function batchAsk(body: Body): BatchAsk {
+  const all = body.checked('all');
+  const count = body.str('count');
+  const ask: BatchAsk = {
+    select: all ? 'all' : body.list('media', MAX_SELECTED),
+    gallery: uuidOrNotFound(body.str('gallery'), 'gallery'),
+    group: uuidOrNotFound(body.str('group'), 'collection'),
+    lightbox: uuidOrNotFound(body.str('lightbox'), 'selection'),
+    count: all && count && /^\d{1,9}$/.test(count) ? Number(count) : undefined,
+    title: body.str('title'),
+    description: body.str('description'),
+    location: body.str('location'),
+    keywords: body.str('keywords'),
+    keywordsMode: body.str('keywords_mode'),
+    publish: uuidOrNotFound(body.str('publish'), 'gallery'),
+    unpublish: uuidOrNotFound(body.str('unpublish'), 'gallery'),
+    delete: body.checked('delete'),
+  };
+  if (ask.delete && body.str('confirm_delete') !== 'yes') throw new ApiError('invalid_parameter', 'Tick "Yes, delete the selected medias" to delete them.');
+  // A deletion is only that: the fields filled in beside it are not applied to medias about to go.
+  if (ask.delete) return { select: ask.select, gallery: ask.gallery, group: ask.group, lightbox: ask.lightbox, count: ask.count, delete: true };
+  if (ask.select !== 'all' && ask.select.length === 0) throw new ApiError('invalid_parameter', 'Select at least one media.');
+  return ask;
+}
+
+// ---- the batch edit: a form (no script) or a script's JSON; the API's batch job either way
+async function batchEdit(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
+  const { s, body, json } = ctx.signedBody(req);
+  const ask = batchAsk(body);
+  const { job, count } = await ctx.deps.media.batchUpdate(s.user, batchInput(ask));
+  if (json) return ctx.json(reply, 200, { job: jobView(job), count });
+  const back = new URLSearchParams();
+  if (ask.gallery) back.set('gallery', ask.gallery);
+  if (ask.group) back.set('group', ask.group);
+  if (ask.lightbox) back.set('lightbox', ask.lightbox);
+  back.set('job', job.uuid);
+  return ctx.redirect(reply, `/studio/media?${back.toString()}`);
+}
+
+// A job's progress: JSON for the screen's script, a page otherwise (the API's rule: only its owner sees it).
+async function jobScreen(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
+  const s = ctx.need(req);
+  const uuid = uuidOrNotFound((req.params as { uuid: string }).uuid, 'job')!;
+  const { job, placeInLine } = await ctx.deps.jobs.status(s.user, uuid);
+  const view = jobView(job, placeInLine);
+  if ((req.headers.accept ?? '').startsWith('application/json')) return ctx.json(reply, 200, view);
+  return ctx.send(reply, 200, jobPage({ viewer: s.viewer, job: view }));
+}
+
+// ---- the manual order of a gallery: one move (drag and drop, or earlier/later), from the form or the script
+async function moveMedias(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
+  const { s, body, json } = ctx.signedBody(req);
+  const g = uuidOrNotFound(body.str('gallery'), 'gallery');
+  if (!g) throw new ApiError('not_found', 'There is no such gallery.');
+  const moving = body.list('media', MAX_SELECTED);
+  const before = body.str('before');
+  if (moving.length === 0 || !moving.every(isUuid)) throw new ApiError('invalid_parameter', 'Name the medias to move.');
+  if (before !== undefined && before !== '' && !isUuid(before)) throw new ApiError('invalid_parameter', 'before must name a media of the gallery.');
+  await ctx.deps.galleries.moveMedias(s.user, g, moving, before ? before : null);
+  if (json) return ctx.json(reply, 200, { moved: moving.length });
+  const back = new URLSearchParams({ gallery: g, done: 'moved' });
+  const page = body.str('page');
+  if (page && /^\d{1,7}$/.test(page)) back.set('page', page);
+  return ctx.redirect(reply, `/studio/media?${back.toString()}`);
+}
+
+// ---- one media: details, replace its file, delete it
+async function oneMediaScreen(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
+  const s = ctx.need(req);
+  const m = await ctx.deps.media.get(s.user, mediaUuid(req), true);
+  const done = str((req.query as Record<string, unknown>).done);
+  return ctx.send(
+    reply,
+    200,
+    mediaDetailPage({
+      viewer: s.viewer,
+      media: { uuid: m.record.uuid, title: m.record.title ?? '', name: m.record.file_name, keywords: m.relations.keywords, thumb: m.renditions.length > 0, status: m.record.status, size: m.record.file_size === null ? null : Number(m.record.file_size) },
+      notice: done === 'replaced' ? 'The file was replaced; its renditions follow within seconds.' : done === 'saved' ? 'Saved.' : undefined,
+    }),
+  );
+}
+
+// A new file for the media, as the API's PUT /medias/<uuid>.xml with media[content] (a direct
+// upload through the uploads service: streamed to a temporary file, bounded by MAX_UPLOAD_BYTES).
+async function replaceFile(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
+  const s = ctx.need(req);
+  const uuid = mediaUuid(req);
+  await ctx.deps.media.get(s.user, uuid, false);
+  const { taken } = await ctx.signedFile(req, s, (file) =>
+    ctx.deps.media.update(s.user, uuid, { attributes: SINGLE_ATTRIBUTES.read(new Params(), undefined), direct: { fileName: file.fileName || 'upload', stream: file.stream } }, req.raw),
+  );
+  if (!taken) throw new ApiError('invalid_parameter', 'Choose a file.');
+  await taken;
+  return ctx.redirect(reply, `/studio/media/${uuid}?done=replaced`);
+}
+
+async function deleteMedia(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
+  const { s, form } = ctx.signedPost(req);
+  const uuid = mediaUuid(req);
+  if (form.str('confirm') !== 'yes') throw new ApiError('invalid_parameter', 'Tick "Yes, delete this media" to delete it.');
+  await ctx.deps.media.delete(s.user, uuid);
+  return ctx.redirect(reply, '/studio/media?done=deleted');
+}
+

@@ -1,66 +1,72 @@
 // A website's display styles (docs/display-styles.md): the studio's form fields become the
 // parameters of the one input declaration the admin command reads too
 // (websites/display-style-input.ts), saved by WebsitesService on the API's access rule.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isUuid } from '../../core/uuid.js';
 import { ApiError } from '../../core/errors.js';
 import { Params } from '../../http/params.js';
+import type { Body } from '../body.js';
 import { displayStyleInput } from '../../websites/display-style-input.js';
-import { SMALL_FORM_BYTES, type Signed, type StudioKit } from '../kit.js';
+import { SMALL_FORM_BYTES, type Signed, type StudioContext, type StudioRoute } from '../context.js';
 import { stylesPage, type StyleItem } from '../pages/styles.js';
 
-export function styleRoutes(f: FastifyInstance, kit: StudioKit): void {
-  const urlnameOf = (req: FastifyRequest) => (req.params as { urlname: string }).urlname;
+export const styleRoutes: StudioRoute[] = [
+  { method: 'GET', path: '/studio/websites/:urlname/styles', handler: stylesScreen },
+  { method: 'POST', path: '/studio/websites/:urlname/styles', bodyLimit: SMALL_FORM_BYTES, handler: createStyle },
+  { method: 'POST', path: '/studio/websites/:urlname/styles/:uuid', bodyLimit: SMALL_FORM_BYTES, handler: changeStyle },
+];
 
-  async function screen(reply: FastifyReply, s: Signed, urlname: string, status: number, extra: { notice?: string; error?: { key: string; message: string }; draft?: Omit<StyleItem, 'uuid' | 'isDefault'> } = {}) {
-    const d = await kit.websiteDetails(s, urlname);
-    const rows = await kit.deps.websites.displayStylesOf({ user: s.user }, d.website.urlname);
-    const styles: StyleItem[] = rows.map((r) => ({ uuid: r.uuid, name: r.name, layout: r.layout, isDefault: r.is_default === 1, crop: r.crop === 1, spacing: r.spacing, captions: r.captions === 1 }));
-    return kit.send(reply, status, stylesPage({ viewer: s.viewer, urlname: d.website.urlname, siteTitle: d.website.title || d.website.urlname, styles, ...extra }));
-  }
+const urlnameOf = (req: FastifyRequest) => (req.params as { urlname: string }).urlname;
 
-  /** The form's fields as the input declaration's parameters (its whitelist and its 422s). */
-  function paramsOf(form: Params): Params {
-    const p = new Params();
-    for (const name of ['name', 'layout', 'crop', 'spacing', 'captions']) {
-      const v = form.str(name);
-      if (v !== undefined) p.add(`display_style[${name}]`, v);
-    }
-    return p;
-  }
-
-  const draftOf = (form: Params) => ({ name: form.str('name') ?? '', layout: form.str('layout') ?? 'grid', crop: form.str('crop') === 'yes', spacing: form.str('spacing') ?? 'normal', captions: form.str('captions') === 'yes' });
-  const message = (err: ApiError) => err.message.replace(/display_style\[(\w+)\]/g, '$1');
-
-  f.get('/studio/websites/:urlname/styles', async (req, reply) => {
-    const s = kit.need(req);
-    const done = (req.query as { done?: string }).done;
-    return screen(reply, s, urlnameOf(req), 200, { notice: done === 'saved' ? 'The style was saved.' : done === 'created' ? 'The style was created.' : undefined });
-  });
-
-  f.post('/studio/websites/:urlname/styles', { bodyLimit: SMALL_FORM_BYTES }, async (req, reply) => {
-    const { s, form } = kit.signedPost(req);
-    const d = await kit.websiteDetails(s, urlnameOf(req));
-    try {
-      await kit.deps.websites.createDisplayStyle({ user: s.user }, d.website.urlname, displayStyleInput.read(paramsOf(form), undefined));
-    } catch (err) {
-      if (!(err instanceof ApiError) || err.status !== 422) throw err;
-      return screen(reply, s, d.website.urlname, 422, { error: { key: 'new', message: message(err) }, draft: draftOf(form) });
-    }
-    return kit.redirect(reply, `/studio/websites/${d.website.urlname}/styles?done=created`);
-  });
-
-  f.post('/studio/websites/:urlname/styles/:uuid', { bodyLimit: SMALL_FORM_BYTES }, async (req, reply) => {
-    const { s, form } = kit.signedPost(req);
-    const d = await kit.websiteDetails(s, urlnameOf(req));
-    const uuid = (req.params as { uuid: string }).uuid.toLowerCase();
-    if (!isUuid(uuid)) throw new ApiError('not_found', 'There is no such display style.');
-    try {
-      await kit.deps.websites.changeDisplayStyle({ user: s.user }, d.website.urlname, uuid, displayStyleInput.read(paramsOf(form), undefined));
-    } catch (err) {
-      if (!(err instanceof ApiError) || err.status !== 422) throw err;
-      return screen(reply, s, d.website.urlname, 422, { error: { key: uuid, message: message(err) } });
-    }
-    return kit.redirect(reply, `/studio/websites/${d.website.urlname}/styles?done=saved`);
-  });
+async function screen(ctx: StudioContext, reply: FastifyReply, s: Signed, urlname: string, status: number, extra: { notice?: string; error?: { key: string; message: string }; draft?: Omit<StyleItem, 'uuid' | 'isDefault'> } = {}) {
+  const d = await ctx.websiteDetails(s, urlname);
+  const rows = await ctx.deps.websites.displayStylesOf({ user: s.user }, d.website.urlname);
+  const styles: StyleItem[] = rows.map((r) => ({ uuid: r.uuid, name: r.name, layout: r.layout, isDefault: r.is_default === 1, crop: r.crop === 1, spacing: r.spacing, captions: r.captions === 1 }));
+  return ctx.send(reply, status, stylesPage({ viewer: s.viewer, urlname: d.website.urlname, siteTitle: d.website.title || d.website.urlname, styles, ...extra }));
 }
+
+/** The form's fields as the input declaration's parameters (its whitelist and its 422s). */
+function paramsOf(form: Body): Params {
+  const p = new Params();
+  for (const name of ['name', 'layout', 'crop', 'spacing', 'captions']) {
+    const v = form.str(name);
+    if (v !== undefined) p.add(`display_style[${name}]`, v);
+  }
+  return p;
+}
+
+const draftOf = (form: Body) => ({ name: form.str('name') ?? '', layout: form.str('layout') ?? 'grid', crop: form.str('crop') === 'yes', spacing: form.str('spacing') ?? 'normal', captions: form.str('captions') === 'yes' });
+const message = (err: ApiError) => err.message.replace(/display_style\[(\w+)\]/g, '$1');
+
+async function stylesScreen(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
+  const s = ctx.need(req);
+  const done = (req.query as { done?: string }).done;
+  return screen(ctx, reply, s, urlnameOf(req), 200, { notice: done === 'saved' ? 'The style was saved.' : done === 'created' ? 'The style was created.' : undefined });
+}
+
+async function createStyle(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
+  const { s, form } = ctx.signedPost(req);
+  const d = await ctx.websiteDetails(s, urlnameOf(req));
+  try {
+    await ctx.deps.websites.createDisplayStyle({ user: s.user }, d.website.urlname, displayStyleInput.read(paramsOf(form), undefined));
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status !== 422) throw err;
+    return screen(ctx, reply, s, d.website.urlname, 422, { error: { key: 'new', message: message(err) }, draft: draftOf(form) });
+  }
+  return ctx.redirect(reply, `/studio/websites/${d.website.urlname}/styles?done=created`);
+}
+
+async function changeStyle(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
+  const { s, form } = ctx.signedPost(req);
+  const d = await ctx.websiteDetails(s, urlnameOf(req));
+  const uuid = (req.params as { uuid: string }).uuid.toLowerCase();
+  if (!isUuid(uuid)) throw new ApiError('not_found', 'There is no such display style.');
+  try {
+    await ctx.deps.websites.changeDisplayStyle({ user: s.user }, d.website.urlname, uuid, displayStyleInput.read(paramsOf(form), undefined));
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status !== 422) throw err;
+    return screen(ctx, reply, s, d.website.urlname, 422, { error: { key: uuid, message: message(err) } });
+  }
+  return ctx.redirect(reply, `/studio/websites/${d.website.urlname}/styles?done=saved`);
+}
+

@@ -1,13 +1,13 @@
 // A website's settings: its brand (through the API's own reader and service, so a 422 is the
 // API's, shown at its field) and its Markdown pages.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../core/errors.js';
 import { Params } from '../../http/params.js';
 import { brandInput, pageInput } from '../../websites/brand.js';
 import { homeUrl } from '../../websites/home-url.js';
 import type { WebsiteDetails } from '../../websites/service.js';
 import { socialLinksOf } from '../../websites/social-links.js';
-import { fieldError, FORM_LIMIT_BYTES, SMALL_FORM_BYTES, type Signed, type StudioKit } from '../kit.js';
+import { fieldError, FORM_LIMIT_BYTES, SMALL_FORM_BYTES, type Signed, type StudioContext, type StudioRoute } from '../context.js';
 import { pageEditPage, pagesPage, settingsPage, websitesPage, type HostnameState, type PickPage, type SettingsValues } from '../pages/websites.js';
 import { challengeName } from '../../websites/hostnames.js';
 
@@ -17,185 +17,201 @@ const PICKABLE = 24;
 const PICK_PAGES = 400;
 const WEBSITES_SHOWN = 200;
 
+export const websiteRoutes: StudioRoute[] = [
+  { method: 'GET', path: '/studio/websites', handler: websitesScreen },
+  { method: 'GET', path: '/studio/websites/:urlname', handler: websiteScreen },
+  { method: 'POST', path: '/studio/websites/:urlname/hostname/verify', bodyLimit: SMALL_FORM_BYTES, handler: verifyHostname },
+  { method: 'POST', path: '/studio/websites/:urlname', bodyLimit: SMALL_FORM_BYTES * 4, handler: saveBrand },
+  { method: 'GET', path: '/studio/websites/:urlname/pages', handler: pagesScreen },
+  { method: 'GET', path: '/studio/websites/:urlname/new-page', handler: newPageScreen },
+  { method: 'GET', path: '/studio/websites/:urlname/pages/:slug', handler: pageScreen },
+  { method: 'POST', path: '/studio/websites/:urlname/new-page', bodyLimit: FORM_LIMIT_BYTES, handler: (ctx, req, reply) => savePage(ctx, req, reply, true) },
+  { method: 'POST', path: '/studio/websites/:urlname/pages/:slug', bodyLimit: FORM_LIMIT_BYTES, handler: (ctx, req, reply) => savePage(ctx, req, reply, false) },
+  { method: 'POST', path: '/studio/websites/:urlname/pages/:slug/delete', bodyLimit: SMALL_FORM_BYTES, handler: deletePage },
+];
 
-export function websiteRoutes(f: FastifyInstance, kit: StudioKit): void {
-  /**
-   * A page of the library's images to pick from, the latest first (the library lists the oldest
-   * first: the page is read from its end). `page` 1 is the latest 24.
-   */
-  async function pickable(s: Signed, page: number): Promise<PickPage> {
-    const { total } = await kit.deps.media.list(s.user, {}, { limit: 1, offset: 0 }, false);
-    const end = Math.max(0, total - (page - 1) * PICKABLE);
-    const offset = Math.max(0, end - PICKABLE);
-    if (end === offset) return { images: [], page, newer: page > 1, older: false };
-    const found = await kit.deps.media.list(s.user, {}, { limit: end - offset, offset }, true);
-    const images = found.records
-      .filter((r) => r.mime_type?.startsWith('image/'))
-      .reverse()
-      .map((r) => {
-        const views = (found.renditions?.get(r.id) ?? []).slice().sort((a, b) => a.width - b.width);
-        return { uuid: r.uuid, label: r.title || r.file_name || r.uuid.slice(0, 8), thumb: views[0] ? `/studio/thumbs/${r.uuid}` : undefined };
-      });
-    return { images, page, newer: page > 1, older: offset > 0 && page < PICK_PAGES };
-  }
-  const pickPageOf = (req: FastifyRequest) => {
-    const v = (req.query as { images?: unknown }).images;
-    const n = typeof v === 'string' && /^\d{1,4}$/.test(v) ? Number(v) : 1;
-    return Math.min(Math.max(1, n), PICK_PAGES);
-  };
-
-  function settingsValues(d: WebsiteDetails): SettingsValues {
-    const w = d.website;
-    const links = socialLinksOf(w.social_links);
-    return {
-      title: w.title,
-      tagline: w.tagline ?? '',
-      colorScheme: w.color_scheme,
-      accentColor: w.accent_color ?? '',
-      theme: w.theme,
-      credit: w.credit ?? '',
-      copyright: w.copyright ?? '',
-      contactEmail: w.contact_email ?? '',
-      socialLinks: links.join('\n'),
-      logo: d.logoUuid ?? '',
-      favicon: d.faviconUuid ?? '',
-      // The name asked for while it waits: saving the form again keeps it waiting.
-      hostname: w.hostname_pending ?? w.hostname ?? '',
-      indexing: String(w.indexing),
-    };
-  }
-
-  function hostnameState(d: WebsiteDetails): HostnameState {
-    const w = d.website;
-    const pending =
-      w.hostname_pending !== null && w.hostname_token !== null
-        ? { name: w.hostname_pending, record: challengeName(w.hostname_pending), token: w.hostname_token, checkedAt: w.hostname_checked_at, check: w.hostname_check }
-        : null;
-    return { inEffect: w.hostname, pending };
-  }
-
-  // ---- websites: the list, the settings (brand), the pages
-  f.get('/studio/websites', async (req, reply) => {
-    const s = kit.need(req);
-    const found = await kit.deps.websites.list(s.user, { limit: WEBSITES_SHOWN, offset: 0 });
-    const websites = found.websites.map((w) => ({ urlname: w.urlname, title: w.title, home: homeUrl(kit.deps.config.publicUrl, w) }));
-    return kit.send(reply, 200, websitesPage({ viewer: s.viewer, websites, total: found.total }));
-  });
-  const urlnameOf = (req: FastifyRequest) => (req.params as { urlname: string }).urlname;
-  f.get('/studio/websites/:urlname', async (req, reply) => {
-    const s = kit.need(req);
-    const d = await kit.websiteDetails(s, urlnameOf(req));
-    const done = (req.query as { done?: string }).done;
-    const w = d.website;
-    let notice: string | undefined;
-    let error: { field: string; message: string } | undefined;
-    if (done === 'saved') notice = 'Saved. The website shows the change within seconds.';
-    else if (done === 'verified' && w.hostname) notice = `${w.hostname} is in effect: the website answers there now.`;
-    else if (done === 'not-verified' && w.hostname_pending) error = { field: '', message: `The proof was not found: ${w.hostname_check ?? 'try again in a few minutes.'}` };
-    return kit.send(reply, 200, settingsPage({ viewer: s.viewer, urlname: w.urlname, home: homeUrl(kit.deps.config.publicUrl, w), values: settingsValues(d), images: await pickable(s, pickPageOf(req)), hostname: hostnameState(d), notice, error }));
-  });
-  // "Verify now": the service looks for the pending name's TXT record (docs/studio.md "Host names").
-  f.post('/studio/websites/:urlname/hostname/verify', { bodyLimit: SMALL_FORM_BYTES }, async (req, reply) => {
-    const s = kit.need(req);
-    const d = await kit.websiteDetails(s, urlnameOf(req));
-    const form = kit.formOf(req);
-    kit.checkPost(req, form, s.viewer.csrf);
-    if (d.website.hostname_pending === null) return kit.redirect(reply, `/studio/websites/${d.website.urlname}`);
-    const v = await kit.deps.websites.verifyHostname({ user: s.user }, d.website.urlname);
-    return kit.redirect(reply, `/studio/websites/${d.website.urlname}?done=${v.verified ? 'verified' : 'not-verified'}`);
-  });
-  f.post('/studio/websites/:urlname', { bodyLimit: SMALL_FORM_BYTES * 4 }, async (req, reply) => {
-    const s = kit.need(req);
-    const d = await kit.websiteDetails(s, urlnameOf(req));
-    const form = kit.formOf(req);
-    kit.checkPost(req, form, s.viewer.csrf);
-    // The form's fields become the API's parameters, read by the API's own reader (its whitelist and its 422s).
-    const p = new Params();
-    for (const name of ['title', 'tagline', 'color_scheme', 'accent_color', 'theme', 'credit', 'copyright', 'contact_email', 'logo', 'favicon', 'hostname', 'indexing']) {
-      const v = form.str(name);
-      if (v !== undefined) p.add(`website[${name}]`, v);
-    }
-    const links = form.str('social_links');
-    if (links !== undefined) {
-      p.add('website[social_links]', '');
-      for (const l of links.split(/\r?\n/).map((x) => x.trim()).filter(Boolean).slice(0, 50)) p.add('website[social_links]', l);
-    }
-    try {
-      await kit.deps.websites.setBrand({ user: s.user }, d.website.urlname, brandInput.read(p, undefined));
-    } catch (err) {
-      const error = fieldError(err, 'website');
-      const values: SettingsValues = {
-        title: form.str('title') ?? '',
-        tagline: form.str('tagline') ?? '',
-        colorScheme: form.str('color_scheme') ?? 'light',
-        accentColor: form.str('accent_color') ?? '',
-        theme: form.str('theme') ?? 'modern',
-        credit: form.str('credit') ?? '',
-        copyright: form.str('copyright') ?? '',
-        contactEmail: form.str('contact_email') ?? '',
-        socialLinks: links ?? '',
-        logo: form.str('logo') ?? '',
-        favicon: form.str('favicon') ?? '',
-        hostname: form.str('hostname') ?? '',
-        indexing: form.str('indexing') ?? '1',
-      };
-      return kit.send(reply, 422, settingsPage({ viewer: s.viewer, urlname: d.website.urlname, home: homeUrl(kit.deps.config.publicUrl, d.website), values, images: await pickable(s, 1), hostname: hostnameState(d), error }));
-    }
-    return kit.redirect(reply, `/studio/websites/${d.website.urlname}?done=saved`);
-  });
-
-  f.get('/studio/websites/:urlname/pages', async (req, reply) => {
-    const s = kit.need(req);
-    const d = await kit.websiteDetails(s, urlnameOf(req));
-    const done = (req.query as { done?: string }).done;
-    const notice = done === 'saved' ? 'The page was saved.' : done === 'deleted' ? 'The page was deleted.' : undefined;
-    const list = d.pages.map((pg) => ({ slug: pg.slug, title: pg.title, position: pg.position }));
-    return kit.send(reply, 200, pagesPage({ viewer: s.viewer, urlname: d.website.urlname, siteTitle: d.website.title || d.website.urlname, pages: list, notice }));
-  });
-  f.get('/studio/websites/:urlname/new-page', async (req, reply) => {
-    const s = kit.need(req);
-    const d = await kit.websiteDetails(s, urlnameOf(req));
-    return kit.send(reply, 200, pageEditPage({ viewer: s.viewer, urlname: d.website.urlname, isNew: true, slug: '', title: '', body: '', position: 0 }));
-  });
-  f.get('/studio/websites/:urlname/pages/:slug', async (req, reply) => {
-    const s = kit.need(req);
-    const { page, website } = await kit.deps.websites.page({ user: s.user }, (await kit.websiteDetails(s, urlnameOf(req))).website.urlname, (req.params as { slug: string }).slug);
-    return kit.send(reply, 200, pageEditPage({ viewer: s.viewer, urlname: website.urlname, isNew: false, slug: page.slug, title: page.title, body: page.body, position: page.position }));
-  });
-  const savePage = async (req: FastifyRequest, reply: FastifyReply, isNew: boolean) => {
-    const s = kit.need(req);
-    const d = await kit.websiteDetails(s, urlnameOf(req));
-    const form = kit.formOf(req);
-    kit.checkPost(req, form, s.viewer.csrf);
-    const slug = isNew ? (form.str('slug') ?? '').trim().toLowerCase() : (req.params as { slug: string }).slug;
-    if (!isNew) await kit.deps.websites.page({ user: s.user }, d.website.urlname, slug);
-    const p = new Params();
-    p.add('page[title]', form.str('title') ?? '');
-    p.add('page[body]', form.str('body') ?? '');
-    const position = (form.str('position') ?? '').trim();
-    if (position !== '') p.add('page[position]', position);
-    try {
-      if (isNew && (await kit.deps.websites.page({ user: s.user }, d.website.urlname, slug).then(() => true, () => false))) {
-        throw new ApiError('invalid_parameter', 'page[slug]: a page has this address already');
-      }
-      await kit.deps.websites.putPage({ user: s.user }, d.website.urlname, slug, pageInput.read(p, undefined));
-    } catch (err) {
-      const refused = fieldError(err, 'page', { title: 'page_title' });
-      const field = /page name|address/.test(refused.message) ? 'slug' : refused.field;
-      // An existing page's address is not a field of its form: the message goes above it.
-      const error = { field: isNew || field !== 'slug' ? field : '', message: refused.message };
-      return kit.send(reply, 422, pageEditPage({ viewer: s.viewer, urlname: d.website.urlname, isNew, slug, title: form.str('title') ?? '', body: form.str('body') ?? '', position: Number(position) || 0, error }));
-    }
-    return kit.redirect(reply, `/studio/websites/${d.website.urlname}/pages?done=saved`);
-  };
-  f.post('/studio/websites/:urlname/new-page', { bodyLimit: FORM_LIMIT_BYTES }, (req, reply) => savePage(req, reply, true));
-  f.post('/studio/websites/:urlname/pages/:slug', { bodyLimit: FORM_LIMIT_BYTES }, (req, reply) => savePage(req, reply, false));
-  f.post('/studio/websites/:urlname/pages/:slug/delete', { bodyLimit: SMALL_FORM_BYTES }, async (req, reply) => {
-    const s = kit.need(req);
-    const d = await kit.websiteDetails(s, urlnameOf(req));
-    const form = kit.formOf(req);
-    kit.checkPost(req, form, s.viewer.csrf);
-    await kit.deps.websites.deletePage({ user: s.user }, d.website.urlname, (req.params as { slug: string }).slug);
-    return kit.redirect(reply, `/studio/websites/${d.website.urlname}/pages?done=deleted`);
-  });
+/**
+ * A page of the library's images to pick from, the latest first (the library lists the oldest
+ * first: the page is read from its end). `page` 1 is the latest 24.
+ */
+async function pickable(ctx: StudioContext, s: Signed, page: number): Promise<PickPage> {
+  const { total } = await ctx.deps.media.list(s.user, {}, { limit: 1, offset: 0 }, false);
+  const end = Math.max(0, total - (page - 1) * PICKABLE);
+  const offset = Math.max(0, end - PICKABLE);
+  if (end === offset) return { images: [], page, newer: page > 1, older: false };
+  const found = await ctx.deps.media.list(s.user, {}, { limit: end - offset, offset }, true);
+  const images = found.records
+    .filter((r) => r.mime_type?.startsWith('image/'))
+    .reverse()
+    .map((r) => {
+      const views = (found.renditions?.get(r.id) ?? []).slice().sort((a, b) => a.width - b.width);
+      return { uuid: r.uuid, label: r.title || r.file_name || r.uuid.slice(0, 8), thumb: views[0] ? `/studio/thumbs/${r.uuid}` : undefined };
+    });
+  return { images, page, newer: page > 1, older: offset > 0 && page < PICK_PAGES };
 }
+const pickPageOf = (req: FastifyRequest) => {
+  const v = (req.query as { images?: unknown }).images;
+  const n = typeof v === 'string' && /^\d{1,4}$/.test(v) ? Number(v) : 1;
+  return Math.min(Math.max(1, n), PICK_PAGES);
+};
+
+function settingsValues(d: WebsiteDetails): SettingsValues {
+  const w = d.website;
+  const links = socialLinksOf(w.social_links);
+  return {
+    title: w.title,
+    tagline: w.tagline ?? '',
+    colorScheme: w.color_scheme,
+    accentColor: w.accent_color ?? '',
+    theme: w.theme,
+    credit: w.credit ?? '',
+    copyright: w.copyright ?? '',
+    contactEmail: w.contact_email ?? '',
+    socialLinks: links.join('\n'),
+    logo: d.logoUuid ?? '',
+    favicon: d.faviconUuid ?? '',
+    // The name asked for while it waits: saving the form again keeps it waiting.
+    hostname: w.hostname_pending ?? w.hostname ?? '',
+    indexing: String(w.indexing),
+  };
+}
+
+function hostnameState(d: WebsiteDetails): HostnameState {
+  const w = d.website;
+  const pending =
+    w.hostname_pending !== null && w.hostname_token !== null
+      ? { name: w.hostname_pending, record: challengeName(w.hostname_pending), token: w.hostname_token, checkedAt: w.hostname_checked_at, check: w.hostname_check }
+      : null;
+  return { inEffect: w.hostname, pending };
+}
+
+const urlnameOf = (req: FastifyRequest) => (req.params as { urlname: string }).urlname;
+
+async function savePage(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply, isNew: boolean) {
+  const s = ctx.need(req);
+  const d = await ctx.websiteDetails(s, urlnameOf(req));
+  const form = ctx.formOf(req);
+  ctx.checkPost(req, form, s.viewer.csrf);
+  const slug = isNew ? (form.str('slug') ?? '').trim().toLowerCase() : (req.params as { slug: string }).slug;
+  if (!isNew) await ctx.deps.websites.page({ user: s.user }, d.website.urlname, slug);
+  const p = new Params();
+  p.add('page[title]', form.str('title') ?? '');
+  p.add('page[body]', form.str('body') ?? '');
+  const position = (form.str('position') ?? '').trim();
+  if (position !== '') p.add('page[position]', position);
+  try {
+    if (isNew && (await ctx.deps.websites.page({ user: s.user }, d.website.urlname, slug).then(() => true, () => false))) {
+      throw new ApiError('invalid_parameter', 'page[slug]: a page has this address already');
+    }
+    await ctx.deps.websites.putPage({ user: s.user }, d.website.urlname, slug, pageInput.read(p, undefined));
+  } catch (err) {
+    const refused = fieldError(err, 'page', { title: 'page_title' });
+    const field = /page name|address/.test(refused.message) ? 'slug' : refused.field;
+    // An existing page's address is not a field of its form: the message goes above it.
+    const error = { field: isNew || field !== 'slug' ? field : '', message: refused.message };
+    return ctx.send(reply, 422, pageEditPage({ viewer: s.viewer, urlname: d.website.urlname, isNew, slug, title: form.str('title') ?? '', body: form.str('body') ?? '', position: Number(position) || 0, error }));
+  }
+  return ctx.redirect(reply, `/studio/websites/${d.website.urlname}/pages?done=saved`);
+}
+
+async function websitesScreen(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
+  const s = ctx.need(req);
+  const found = await ctx.deps.websites.list(s.user, { limit: WEBSITES_SHOWN, offset: 0 });
+  const websites = found.websites.map((w) => ({ urlname: w.urlname, title: w.title, home: homeUrl(ctx.deps.config.publicUrl, w) }));
+  return ctx.send(reply, 200, websitesPage({ viewer: s.viewer, websites, total: found.total }));
+}
+
+async function websiteScreen(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
+  const s = ctx.need(req);
+  const d = await ctx.websiteDetails(s, urlnameOf(req));
+  const done = (req.query as { done?: string }).done;
+  const w = d.website;
+  let notice: string | undefined;
+  let error: { field: string; message: string } | undefined;
+  if (done === 'saved') notice = 'Saved. The website shows the change within seconds.';
+  else if (done === 'verified' && w.hostname) notice = `${w.hostname} is in effect: the website answers there now.`;
+  else if (done === 'not-verified' && w.hostname_pending) error = { field: '', message: `The proof was not found: ${w.hostname_check ?? 'try again in a few minutes.'}` };
+  return ctx.send(reply, 200, settingsPage({ viewer: s.viewer, urlname: w.urlname, home: homeUrl(ctx.deps.config.publicUrl, w), values: settingsValues(d), images: await pickable(ctx, s, pickPageOf(req)), hostname: hostnameState(d), notice, error }));
+}
+
+// "Verify now": the service looks for the pending name's TXT record (docs/studio.md "Host names").
+async function verifyHostname(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
+  const s = ctx.need(req);
+  const d = await ctx.websiteDetails(s, urlnameOf(req));
+  const form = ctx.formOf(req);
+  ctx.checkPost(req, form, s.viewer.csrf);
+  if (d.website.hostname_pending === null) return ctx.redirect(reply, `/studio/websites/${d.website.urlname}`);
+  const v = await ctx.deps.websites.verifyHostname({ user: s.user }, d.website.urlname);
+  return ctx.redirect(reply, `/studio/websites/${d.website.urlname}?done=${v.verified ? 'verified' : 'not-verified'}`);
+}
+
+async function saveBrand(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
+  const s = ctx.need(req);
+  const d = await ctx.websiteDetails(s, urlnameOf(req));
+  const form = ctx.formOf(req);
+  ctx.checkPost(req, form, s.viewer.csrf);
+  // The form's fields become the API's parameters, read by the API's own reader (its whitelist and its 422s).
+  const p = new Params();
+  for (const name of ['title', 'tagline', 'color_scheme', 'accent_color', 'theme', 'credit', 'copyright', 'contact_email', 'logo', 'favicon', 'hostname', 'indexing']) {
+    const v = form.str(name);
+    if (v !== undefined) p.add(`website[${name}]`, v);
+  }
+  const links = form.str('social_links');
+  if (links !== undefined) {
+    p.add('website[social_links]', '');
+    for (const l of links.split(/\r?\n/).map((x) => x.trim()).filter(Boolean).slice(0, 50)) p.add('website[social_links]', l);
+  }
+  try {
+    await ctx.deps.websites.setBrand({ user: s.user }, d.website.urlname, brandInput.read(p, undefined));
+  } catch (err) {
+    const error = fieldError(err, 'website');
+    const values: SettingsValues = {
+      title: form.str('title') ?? '',
+      tagline: form.str('tagline') ?? '',
+      colorScheme: form.str('color_scheme') ?? 'light',
+      accentColor: form.str('accent_color') ?? '',
+      theme: form.str('theme') ?? 'modern',
+      credit: form.str('credit') ?? '',
+      copyright: form.str('copyright') ?? '',
+      contactEmail: form.str('contact_email') ?? '',
+      socialLinks: links ?? '',
+      logo: form.str('logo') ?? '',
+      favicon: form.str('favicon') ?? '',
+      hostname: form.str('hostname') ?? '',
+      indexing: form.str('indexing') ?? '1',
+    };
+    return ctx.send(reply, 422, settingsPage({ viewer: s.viewer, urlname: d.website.urlname, home: homeUrl(ctx.deps.config.publicUrl, d.website), values, images: await pickable(ctx, s, 1), hostname: hostnameState(d), error }));
+  }
+  return ctx.redirect(reply, `/studio/websites/${d.website.urlname}?done=saved`);
+}
+
+async function pagesScreen(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
+  const s = ctx.need(req);
+  const d = await ctx.websiteDetails(s, urlnameOf(req));
+  const done = (req.query as { done?: string }).done;
+  const notice = done === 'saved' ? 'The page was saved.' : done === 'deleted' ? 'The page was deleted.' : undefined;
+  const list = d.pages.map((pg) => ({ slug: pg.slug, title: pg.title, position: pg.position }));
+  return ctx.send(reply, 200, pagesPage({ viewer: s.viewer, urlname: d.website.urlname, siteTitle: d.website.title || d.website.urlname, pages: list, notice }));
+}
+
+async function newPageScreen(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
+  const s = ctx.need(req);
+  const d = await ctx.websiteDetails(s, urlnameOf(req));
+  return ctx.send(reply, 200, pageEditPage({ viewer: s.viewer, urlname: d.website.urlname, isNew: true, slug: '', title: '', body: '', position: 0 }));
+}
+
+async function pageScreen(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
+  const s = ctx.need(req);
+  const { page, website } = await ctx.deps.websites.page({ user: s.user }, (await ctx.websiteDetails(s, urlnameOf(req))).website.urlname, (req.params as { slug: string }).slug);
+  return ctx.send(reply, 200, pageEditPage({ viewer: s.viewer, urlname: website.urlname, isNew: false, slug: page.slug, title: page.title, body: page.body, position: page.position }));
+}
+
+async function deletePage(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
+  const s = ctx.need(req);
+  const d = await ctx.websiteDetails(s, urlnameOf(req));
+  const form = ctx.formOf(req);
+  ctx.checkPost(req, form, s.viewer.csrf);
+  await ctx.deps.websites.deletePage({ user: s.user }, d.website.urlname, (req.params as { slug: string }).slug);
+  return ctx.redirect(reply, `/studio/websites/${d.website.urlname}/pages?done=deleted`);
+}
+

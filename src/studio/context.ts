@@ -1,15 +1,13 @@
-// What the studio plugin (plugin.ts) gives its route modules (routes/*.ts): the dependencies
-// it was built with and the helpers every screen shares — the one HTML sender, the one
-// JSON sender for the screens' scripts, who is signed in, the checks on every change (CSRF
-// on forms and on scripts' requests alike). One module per area registers its routes with
-// `register(f, kit)`; none of them holds SQL or a rule of its own (the services do).
+// The studio's context: what plugin.ts hands every route of routes/*.ts (docs/architecture.md,
+// "The studio"): the dependencies, the one HTML and JSON senders, who is signed in, the checks
+// on every change (CSRF on forms and scripts' requests alike) and the one body reader. Each area
+// is a table of StudioRoute; none holds SQL or a rule of its own (the services do).
 import type { ActivityService } from '../activity/service.js';
 import busboy from 'busboy';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { Readable } from 'node:stream';
 import type { Config } from '../config.js';
 import { ApiError } from '../core/errors.js';
-import { Params } from '../http/params.js';
 import type { RateLimit } from '../http/rate-limit.js';
 import type { AppsService } from '../apps/service.js';
 import type { ArtistsService } from '../artists/service.js';
@@ -29,6 +27,7 @@ import type { SessionStore } from '../users/sessions.js';
 import type { UsersService } from '../users/service.js';
 import type { WebsiteDetails, WebsitesService } from '../websites/service.js';
 import type { StudioBudget } from './budget.js';
+import { Body } from './body.js';
 import { fromOwnOrigin, same, StudioCookies, StudioTokens } from './guard.js';
 import type { Viewer } from './pages/layout.js';
 
@@ -111,7 +110,7 @@ export const CSRF_HEADER = 'x-studio-csrf';
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
-export interface StudioKit {
+export interface StudioContext {
   deps: StudioDeps;
   cookies: StudioCookies;
   tokens: StudioTokens;
@@ -127,15 +126,21 @@ export interface StudioKit {
   need(req: FastifyRequest): Signed;
   /** The user's row as stored now: the session's may be a few seconds old (sessions.ts caches it). */
   fresh(s: Signed): Promise<UserRow>;
-  formOf(req: FastifyRequest): Params;
+  /** An url-encoded form's fields (415 for another type). */
+  formOf(req: FastifyRequest): Body;
   /** Every post: from our own pages (Origin, Sec-Fetch-Site) and with the expected token, compared in constant time. */
-  checkPost(req: FastifyRequest, form: Params, expected: string | undefined): void;
+  checkPost(req: FastifyRequest, form: Body, expected: string | undefined): void;
   /** A signed-in user's form post, checked. */
-  signedPost(req: FastifyRequest): { s: Signed; form: Params };
+  signedPost(req: FastifyRequest): { s: Signed; form: Body };
   /** A signed-in user's request from a screen's script, checked (origin and the CSRF header), whatever its body (tus uploads). */
   signedScript(req: FastifyRequest): Signed;
   /** A signed-in user's JSON request from a screen's script, checked (origin and the CSRF header); its parsed body. */
   signedJson(req: FastifyRequest): { s: Signed; body: unknown };
+  /**
+   * The one reader of an action a form and a script both send: a script's JSON (the CSRF header)
+   * or a form (its csrf field), checked alike, as the same fields; `json` says how to answer.
+   */
+  signedBody(req: FastifyRequest): { s: Signed; body: Body; json: boolean };
   /** A website of the user by its urlname; the API's rule: one they may not see is a 404. */
   websiteDetails(s: Signed, urlname: string): Promise<WebsiteDetails>;
   /**
@@ -145,6 +150,15 @@ export interface StudioKit {
    * refused take's stream is drained, never left stalled. Small fields come back by name.
    */
   signedFile<T>(req: FastifyRequest, s: Signed, take: (file: { stream: Readable; fileName: string }, fields: ReadonlyMap<string, string>) => Promise<T>): Promise<{ taken: Promise<T> | undefined; fields: ReadonlyMap<string, string> }>;
+}
+
+/** One route of the studio, in its area's table (routes/*.ts), registered by plugin.ts. */
+export interface StudioRoute {
+  method: HTTPMethods | HTTPMethods[];
+  path: string;
+  /** Bytes of the body; Fastify's default (1 MiB) when absent. */
+  bodyLimit?: number;
+  handler(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply): unknown;
 }
 
 /** The message a screen shows next to one of its form's fields. */
@@ -173,7 +187,7 @@ export function readable(message: string, resource: string): string {
     .replace(new RegExp(`${resource}\\[(\\w+)\\]`, 'g'), (_m, n: string) => n.replace(/_/g, ' '));
 }
 
-export function makeKit(deps: StudioDeps): StudioKit {
+export function makeContext(deps: StudioDeps): StudioContext {
   const secure = deps.config.publicUrl.startsWith('https:');
   const cookies = new StudioCookies(secure);
   const tokens = new StudioTokens(deps.secret);
@@ -183,7 +197,7 @@ export function makeKit(deps: StudioDeps): StudioKit {
   const privateHeaders = (reply: FastifyReply) =>
     reply.header('x-content-type-options', 'nosniff').header('referrer-policy', 'same-origin').header('cache-control', 'no-store').header('x-robots-tag', 'noindex');
 
-  const kit: StudioKit = {
+  const ctx: StudioContext = {
     deps,
     cookies,
     tokens,
@@ -226,27 +240,27 @@ export function makeKit(deps: StudioDeps): StudioKit {
       } catch {
         throw new ApiError('bad_encoding', 'The form is not valid UTF-8.');
       }
-      return Params.parse(text, 'the form');
+      return Body.form(text);
     },
     checkPost(req, form, expected) {
       if (!fromOwnOrigin(req, deps.config.publicUrl)) throw new ApiError('forbidden', 'This form can only be sent from the studio itself.');
       if (expected === undefined || !same(form.str('csrf'), expected)) throw new ApiError('forbidden', 'The form has expired or did not come from the studio: load the page again and resend it.');
     },
     signedPost(req) {
-      const s = kit.need(req);
-      const form = kit.formOf(req);
-      kit.checkPost(req, form, s.viewer.csrf);
+      const s = ctx.need(req);
+      const form = ctx.formOf(req);
+      ctx.checkPost(req, form, s.viewer.csrf);
       return { s, form };
     },
     signedScript(req) {
-      const s = kit.need(req);
+      const s = ctx.need(req);
       if (!fromOwnOrigin(req, deps.config.publicUrl)) throw new ApiError('forbidden', 'This request can only be sent from the studio itself.');
       const header = req.headers[CSRF_HEADER];
       if (typeof header !== 'string' || !same(header, s.viewer.csrf)) throw new ApiError('forbidden', 'The page has expired: load it again.');
       return s;
     },
     signedJson(req) {
-      const s = kit.signedScript(req);
+      const s = ctx.signedScript(req);
       const contentType = (req.headers['content-type'] ?? '').toLowerCase();
       if (!contentType.startsWith('application/json')) throw new ApiError('unsupported_media_type', 'Send JSON.');
       const raw = req.body;
@@ -259,67 +273,76 @@ export function makeKit(deps: StudioDeps): StudioKit {
       }
       return { s, body };
     },
-    async signedFile(req, s, take) {
-      const contentType = (req.headers['content-type'] ?? '').toLowerCase();
-      if (!contentType.startsWith('multipart/form-data')) throw new ApiError('unsupported_media_type', 'Send the file as multipart/form-data.');
-      const expired = () => new ApiError('forbidden', 'The form has expired or did not come from the studio: load the page again and resend it.');
-      const fields = new Map<string, string>();
-      let taken: ReturnType<typeof take> | undefined;
-      let csrfSeen = false;
-      await new Promise<void>((resolve, reject) => {
-        let bb: busboy.Busboy;
-        try {
-          // Fields beyond the limit are dropped without a word: room for the largest form's (a
-          // watermark image's: csrf, default, strength, position, tile) and a few to spare.
-          bb = busboy({ headers: req.headers, limits: { files: 1, fields: 8, fieldSize: 1024, parts: 10 } });
-        } catch {
-          reject(new ApiError('bad_request', 'The form could not be read.'));
-          return;
-        }
-        const fail = (err: unknown) => {
-          req.raw.unpipe(bb);
-          req.raw.resume();
-          reject(err);
-        };
-        bb.on('field', (name, value) => {
-          if (name !== 'csrf') {
-            fields.set(name, value);
-            return;
-          }
-          try {
-            const p = new Params();
-            p.add('csrf', value);
-            kit.checkPost(req, p, s.viewer.csrf);
-            csrfSeen = true;
-          } catch (err) {
-            fail(err);
-          }
-        });
-        bb.on('file', (name, stream, info) => {
-          if (!csrfSeen) {
-            stream.resume();
-            fail(expired());
-            return;
-          }
-          if (name !== 'file' || taken) {
-            stream.resume();
-            return;
-          }
-          const p = take({ stream, fileName: info.filename || '' }, fields);
-          taken = p;
-          p.catch(() => stream.resume());
-        });
-        bb.on('error', (err) => fail(err instanceof ApiError ? err : new ApiError('bad_request', 'The form could not be read.')));
-        bb.on('close', () => resolve());
-        req.raw.pipe(bb);
-      });
-      if (!csrfSeen) throw expired();
-      return { taken, fields };
+    signedBody(req) {
+      if (!(req.headers['content-type'] ?? '').toLowerCase().startsWith('application/json')) {
+        const { s, form } = ctx.signedPost(req);
+        return { s, body: form, json: false };
+      }
+      const { s, body } = ctx.signedJson(req);
+      return { s, body: Body.json(body), json: true };
     },
+    signedFile: (req, s, take) => signedFileOf(ctx, req, s, take),
     async websiteDetails(s, urlname) {
       if (!/^[a-z0-9-]{1,63}$/.test(urlname)) throw new ApiError('not_found', 'There is no such website.');
       return deps.websites.details({ user: s.user }, urlname);
     },
   };
-  return kit;
+  return ctx;
+}
+
+/** ctx.signedFile: the csrf field first, then the one file, never read before the token is checked. */
+async function signedFileOf<T>(ctx: StudioContext, req: FastifyRequest, s: Signed, take: (file: { stream: Readable; fileName: string }, fields: ReadonlyMap<string, string>) => Promise<T>): Promise<{ taken: Promise<T> | undefined; fields: ReadonlyMap<string, string> }> {
+  const contentType = (req.headers['content-type'] ?? '').toLowerCase();
+  if (!contentType.startsWith('multipart/form-data')) throw new ApiError('unsupported_media_type', 'Send the file as multipart/form-data.');
+  const expired = () => new ApiError('forbidden', 'The form has expired or did not come from the studio: load the page again and resend it.');
+  const fields = new Map<string, string>();
+  let taken: ReturnType<typeof take> | undefined;
+  let csrfSeen = false;
+  await new Promise<void>((resolve, reject) => {
+    let bb: busboy.Busboy;
+    try {
+      // Fields beyond the limit are dropped without a word: room for the largest form's (a
+      // watermark image's: csrf, default, strength, position, tile) and a few to spare.
+      bb = busboy({ headers: req.headers, limits: { files: 1, fields: 8, fieldSize: 1024, parts: 10 } });
+    } catch {
+      reject(new ApiError('bad_request', 'The form could not be read.'));
+      return;
+    }
+    const fail = (err: unknown) => {
+      req.raw.unpipe(bb);
+      req.raw.resume();
+      reject(err);
+    };
+    bb.on('field', (name, value) => {
+      if (name !== 'csrf') {
+        fields.set(name, value);
+        return;
+      }
+      try {
+        ctx.checkPost(req, Body.of(new Map([['csrf', value]])), s.viewer.csrf);
+        csrfSeen = true;
+      } catch (err) {
+        fail(err);
+      }
+    });
+    bb.on('file', (name, stream, info) => {
+      if (!csrfSeen) {
+        stream.resume();
+        fail(expired());
+        return;
+      }
+      if (name !== 'file' || taken) {
+        stream.resume();
+        return;
+      }
+      const p = take({ stream, fileName: info.filename || '' }, fields);
+      taken = p;
+      p.catch(() => stream.resume());
+    });
+    bb.on('error', (err) => fail(err instanceof ApiError ? err : new ApiError('bad_request', 'The form could not be read.')));
+    bb.on('close', () => resolve());
+    req.raw.pipe(bb);
+  });
+  if (!csrfSeen) throw expired();
+  return { taken, fields };
 }

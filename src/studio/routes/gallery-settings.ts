@@ -1,0 +1,200 @@
+// A gallery's own settings: its attributes, password, access list and client invitations
+// (docs/studio.md "Galleries"). Each form is read by the gallery's spec (GALLERY_FIELDS, the
+// access list by acl.ts) under the form's names; a refusal is shown at the field it names.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../../core/errors.js';
+import { readFields, type Entry } from '../../core/fields.js';
+import { DEFAULT_ACL_EMAIL, type AclEntryInput } from '../../galleries/acl.js';
+import { GALLERY_ACL_FIELDS, readGallery } from '../../galleries/fields.js';
+import type { GalleryDetails } from '../../galleries/service.js';
+import { homeUrl } from '../../websites/home-url.js';
+import type { Body } from '../body.js';
+import { SMALL_FORM_BYTES, type Signed, type StudioContext, type StudioRoute } from '../context.js';
+import { settingsPage, type AclRow, type SettingsForm } from '../pages/galleries.js';
+import { GALLERY_FORM, located, noticeOf, uuidOf } from './galleries.js';
+
+/** Medias offered as a cover: the gallery's first ones in its order. */
+const COVER_CHOICES = 48;
+const DISPLAY_STYLES_SHOWN = 100;
+/** An access list form: the entries it may hold (acl.ts's bound is 1000; a form of 1000 rows is still small). */
+const ACL_FORM_BYTES = 256 * 1024;
+
+const ONE_LINE = /[\r\n]/g;
+
+/** The fields of the settings form. */
+const SETTINGS_KEYS = ['name', 'description', 'displayStyle', 'coverMedia', 'contentOrder', 'contentOrderDirection', 'indexing'] as const;
+
+export const gallerySettingRoutes: StudioRoute[] = [
+  { method: 'GET', path: '/studio/galleries/:uuid', handler: settingsScreen },
+  { method: 'POST', path: '/studio/galleries/:uuid', bodyLimit: SMALL_FORM_BYTES * 8, handler: saveSettings },
+  { method: 'POST', path: '/studio/galleries/:uuid/password', bodyLimit: SMALL_FORM_BYTES, handler: setPassword },
+  { method: 'POST', path: '/studio/galleries/:uuid/acl', bodyLimit: ACL_FORM_BYTES, handler: setAccessList },
+  { method: 'POST', path: '/studio/galleries/:uuid/invite', bodyLimit: SMALL_FORM_BYTES, handler: invite },
+];
+
+const AT: Record<string, 'password' | 'access' | 'invite'> = { password: 'password', 'password-removed': 'password', acl: 'access', invited: 'invite', 'invite-unavailable': 'invite' };
+const noticeAtOf = (req: FastifyRequest) => AT[(req.query as { done?: string }).done ?? ''];
+
+// ---- settings
+async function settingsOf(
+  ctx: StudioContext,
+  s: Signed,
+  urlname: string,
+  d: GalleryDetails,
+  form?: SettingsForm,
+  error?: { field: string; message: string },
+  notice?: string,
+  noticeAt?: 'password' | 'access' | 'invite',
+  inviteLink?: { email: string; link: string },
+) {
+  const site = await ctx.websiteDetails(s, urlname);
+  const styles = await ctx.deps.websites.displayStyles(s.user, urlname, { limit: DISPLAY_STYLES_SHOWN, offset: 0 });
+  const home = homeUrl(ctx.deps.config.publicUrl, site.website);
+  const r = d.record;
+  const values: SettingsForm = form ?? {
+    name: r.name,
+    description: r.description ?? '',
+    displayStyle: r.display_style_uuid ?? '',
+    coverMedia: r.cover_media_uuid ?? '',
+    contentOrder: r.content_order,
+    contentOrderDirection: r.content_order_direction,
+    hidden: r.hidden === 1,
+    indexing: String(r.indexing),
+  };
+  const acl: AclRow[] = d.acl.map((e) => ({ position: e.position, email: e.email, read: e.read, comp: e.compDownload, hires: e.hiresDownload }));
+  return settingsPage({
+    viewer: s.viewer,
+    urlname,
+    siteTitle: site.website.title || urlname,
+    uuid: r.uuid,
+    isRoot: r.parent_uuid === null,
+    publicUrl: r.full_url_path === '' ? home : `${home}/-/${r.full_url_path}`,
+    values,
+    styles: styles.styles.map((x) => ({ uuid: x.uuid, name: x.name, isDefault: x.is_default === 1 })),
+    covers: (d.medias ?? []).slice(0, COVER_CHOICES),
+    mediasCount: d.counts.medias,
+    locked: r.password_hash !== null,
+    acl,
+    invitations: ctx.deps.invite !== undefined,
+    inviteLink,
+    error,
+    notice,
+    noticeAt,
+  });
+}
+
+async function settingsScreen(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
+  const s = ctx.need(req);
+  const { urlname, d } = await located(ctx, s, uuidOf(req));
+  return ctx.send(reply, 200, await settingsOf(ctx, s, urlname, d, undefined, undefined, noticeOf(req), noticeAtOf(req)));
+}
+
+async function saveSettings(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
+  const { s, form } = ctx.signedPost(req);
+  const { urlname, d } = await located(ctx, s, uuidOf(req));
+  // Every field of the form is sent, blank when left out; the checkbox sends nothing unticked.
+  const source = GALLERY_FORM.source(form, SETTINGS_KEYS, { blank: true });
+  const hidden = form.str('hidden') === '1' ? '1' : '0';
+  try {
+    await ctx.deps.galleries.update(s.user, urlname, d.record.uuid, readGallery({ ...source, value: (k) => (k === 'hidden' ? hidden : source.value(k)) }, 'update', GALLERY_FORM.words));
+  } catch (err) {
+    // The form again as it was sent, by the same spec keys.
+    const values = { ...Object.fromEntries(SETTINGS_KEYS.map((k) => [k, source.value(k) ?? ''])), hidden: hidden === '1' } as SettingsForm;
+    return ctx.send(reply, 422, await settingsOf(ctx, s, urlname, d, values, GALLERY_FORM.refusal(err)));
+  }
+  return ctx.redirect(reply, `/studio/galleries/${d.record.uuid}?done=saved`);
+}
+
+async function setPassword(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
+  const { s, form } = ctx.signedPost(req);
+  const { urlname, d } = await located(ctx, s, uuidOf(req));
+  const remove = form.str('remove') === '1';
+  const password = form.str('password') ?? '';
+  if (!remove && password === '') return ctx.send(reply, 422, await settingsOf(ctx, s, urlname, d, undefined, { field: 'password', message: 'Type the password visitors will be asked for.' }));
+  try {
+    await ctx.deps.galleries.update(s.user, urlname, d.record.uuid, readGallery((k) => (k === 'password' ? (remove ? '' : password) : undefined), 'update', GALLERY_FORM.words));
+  } catch (err) {
+    return ctx.send(reply, 422, await settingsOf(ctx, s, urlname, d, undefined, { ...GALLERY_FORM.refusal(err), field: 'password' }));
+  }
+  return ctx.redirect(reply, `/studio/galleries/${d.record.uuid}?done=${remove ? 'password-removed' : 'password'}#password`);
+}
+
+// ---- the access list: DEFAULT first, then the clients; the whole list is replaced (GalleriesService.setAcl, read by acl.ts)
+async function setAccessList(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
+  const { s, form } = ctx.signedPost(req);
+  const { urlname, d } = await located(ctx, s, uuidOf(req));
+  try {
+    await ctx.deps.galleries.setAcl(s.user, urlname, d.record.uuid, readAccessList(formEntries(form)));
+  } catch (err) {
+    return ctx.send(reply, 422, await settingsOf(ctx, s, urlname, d, undefined, { ...GALLERY_FORM.refusal(err), field: 'acl' }));
+  }
+  return ctx.redirect(reply, `/studio/galleries/${d.record.uuid}?done=acl#access`);
+}
+
+/** The access list by the gallery spec's access-list field (acl.ts: its bound, its checks), an entry worded `entry`. */
+function readAccessList(list: Entry[]): AclEntryInput[] {
+  return readFields(GALLERY_ACL_FIELDS, { value: () => undefined, entries: () => list }, () => 'entry', 'create').acl ?? [];
+}
+
+/**
+ * The access list form's rows as the list's entries: DEFAULT is entry 0, each client row keeps
+ * its number, the new row takes the next free one; a row ticked "remove" is left out.
+ */
+function formEntries(form: Body): Entry[] {
+  const entry = (id: string, row: string, email: string): Entry => ({ id, value: (sub) => (sub === 'email' ? email : form.str(`${row}_${sub}`) === '1' ? '1' : '0') });
+  // How many entries a list may hold is the service's rule (acl.ts); the body's bound keeps the form small.
+  const rows = form.list('entry').filter((row) => /^\d{1,9}$/.test(row));
+  const out = [entry('0', 'default', DEFAULT_ACL_EMAIL)];
+  for (const row of rows) if (row !== '0' && form.str(`${row}_remove`) !== '1') out.push(entry(row, row, (form.str(`${row}_email`) ?? '').replace(ONE_LINE, '')));
+  const added = (form.str('new_email') ?? '').trim();
+  if (added !== '') out.push(entry(String(Math.max(0, ...rows.map(Number)) + 1), 'new', added));
+  return out;
+}
+
+// ---- invite a client: an entry on the access list, then the mail (the lead's InvitationsService, through deps.invite)
+async function invite(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
+  const { s, form } = ctx.signedPost(req);
+  const { urlname, d } = await located(ctx, s, uuidOf(req));
+  const email = (form.str('email') ?? '').trim();
+  const message = (form.str('message') ?? '').slice(0, 2000);
+  const comp = form.str('comp_download') === '1';
+  const hires = form.str('hires_download') === '1';
+  try {
+    if (email === '') throw new ApiError('invalid_parameter', 'Type the address of the client to invite.');
+    await ctx.deps.galleries.setAcl(s.user, urlname, d.record.uuid, readAccessList(withClient(d, email, comp, hires)));
+  } catch (err) {
+    return ctx.send(reply, 422, await settingsOf(ctx, s, urlname, d, undefined, { ...GALLERY_FORM.refusal(err), field: 'invite_email' }));
+  }
+  // INTEGRATION POINT (lead): StudioDeps.invite mails the sign-in link (the InvitationsService).
+  if (!ctx.deps.invite) return ctx.redirect(reply, `/studio/galleries/${d.record.uuid}?done=invite-unavailable#invite`);
+  let sent: Awaited<ReturnType<NonNullable<typeof ctx.deps.invite>>>;
+  try {
+    sent = await ctx.deps.invite(s.user, d.record.uuid, { email: email.toLowerCase(), message, comp, hires });
+  } catch (err) {
+    // The service's refusals of the mail (an operator stopped it, a count is spent) at the invitation's field: nothing was sent.
+    if (!(err instanceof ApiError) || (err.status !== 403 && err.status !== 429)) throw err;
+    if (err.extra.retryAfter) reply.header('retry-after', String(err.extra.retryAfter));
+    return ctx.send(reply, err.status, await settingsOf(ctx, s, urlname, (await located(ctx, s, uuidOf(req))).d, undefined, { field: 'invite_email', message: `${err.message[0].toUpperCase()}${err.message.slice(1)}.` }));
+  }
+  if (sent.mailed) return ctx.redirect(reply, `/studio/galleries/${d.record.uuid}?done=invited#invite`);
+  // No mail server: this answer (not a redirect: the link is the client's secret, kept out of addresses) shows the link to hand over.
+  const { d: now } = await located(ctx, s, d.record.uuid);
+  const page = await settingsOf(ctx, s, urlname, now, undefined, undefined, `${email.toLowerCase()} was added to the access list.`, 'invite', { email: email.toLowerCase(), link: sent.link });
+  reply.header('cache-control', 'no-store');
+  return ctx.send(reply, 200, page);
+}
+
+/** The current list plus this client, who may read with these rights (an entry for the address already gets them). */
+function withClient(d: GalleryDetails, email: string, comp: boolean, hires: boolean): Entry[] {
+  const current = d.acl.length ? d.acl : [{ position: 0, email: DEFAULT_ACL_EMAIL, read: true, compDownload: false, hiresDownload: false }];
+  const bit = (b: boolean) => (b ? '1' : '0');
+  const entry = (position: number, e: string, read: boolean, c: boolean, h: boolean): Entry => ({
+    id: String(position),
+    value: (sub) => ({ email: e, read: bit(read), comp_download: bit(c), hires_download: bit(h) })[sub],
+  });
+  const mine = (e: { email: string }) => e.email.toLowerCase() === email.toLowerCase();
+  const list = current.map((e) => (mine(e) ? entry(e.position, e.email, true, comp, hires) : entry(e.position, e.email, e.read, e.compDownload, e.hiresDownload)));
+  if (!current.some(mine)) list.push(entry(Math.max(0, ...current.map((e) => e.position)) + 1, email, true, comp, hires));
+  return list;
+}
+
