@@ -14,12 +14,12 @@ import { imageSources } from '../file-storage/image-sources.js';
 import { closeAfterReply } from '../http/linger.js';
 import { homeUrl } from '../websites/home-url.js';
 import { fromOwnOrigin, hostAddress, pathAddress, URLNAME, type SiteAddress } from './address.js';
-import { ASSETS } from './assets.js';
-import { brandAsset } from './theme.js';
-import type { Referrer, WebsiteDeps, WebsiteKit } from './kit.js';
+import { ASSETS } from './look/assets.js';
+import { brandAsset } from './look/theme.js';
+import type { Referrer, WebsiteDeps, WebsiteKit } from './plugin-deps.js';
 import { messagePage, type SiteFrame } from './pages/signin.js';
 import { pageRoutes } from './routes.js';
-import { signInRoutes } from './signin-routes.js';
+import { signInRoutes } from './signin/routes.js';
 
 const NO_SITE: SiteFrame = { siteTitle: 'Not found', homeHref: '/' };
 

@@ -17,11 +17,11 @@ import { render, type Frame } from './pages/layout.js';
 import { ContentPage } from './pages/content.js';
 import { MediaPage } from './pages/media.js';
 import { PasswordPage, SigninPage } from './pages/messages.js';
-import type { VisitorPass } from './pass.js';
-import { passCookie, readPass } from './pass-cookie.js';
-import type { WebsiteDeps, WebsiteKit } from './kit.js';
+import type { VisitorPass } from './signin/pass.js';
+import { passCookie, readPass } from './signin/pass-cookie.js';
+import type { WebsiteDeps, WebsiteKit } from './plugin-deps.js';
 import { archiveHref, galleryHref, type Refusal, type Sitemap } from './service.js';
-import { clientOf, FAVOURITES, FAVOURITES_ARCHIVE, favouritePages } from './favourites-routes.js';
+import { clientOf, FAVOURITES, FAVOURITES_ARCHIVE, favouritePages } from './delivery/favourites-routes.js';
 
 const FORM_BYTES = 4096;
 /** A favourites form: a note of 500 characters, each up to 12 bytes percent-encoded, and the rest. */

@@ -10,16 +10,16 @@
 // gets JSON instead of a page or a redirect. Every page here is the visitor's
 // own: never cached (`personal`), never in the micro-cache.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../core/errors.js';
-import type { Client } from '../lightboxes/service.js';
-import { backUnder, cookiePath, type SiteAddress } from './address.js';
-import type { WebsiteDeps, WebsiteKit } from './kit.js';
-import { ConfirmSendPage, IdentifyPage, SelectionPage, SelectionsPage } from './pages/favourites.js';
-import { render } from './pages/layout.js';
-import { passCookie } from './pass-cookie.js';
-import type { VisitorPass } from './pass.js';
-import type { FavouriteGallery, Refusal } from './service.js';
-import { MAX_EMAIL_LENGTH, normaliseEmail } from './signin-service.js';
+import { ApiError } from '../../core/errors.js';
+import type { Client } from '../../lightboxes/service.js';
+import { backUnder, cookiePath, type SiteAddress } from '../address.js';
+import type { WebsiteDeps, WebsiteKit } from '../plugin-deps.js';
+import { ConfirmSendPage, IdentifyPage, SelectionPage, SelectionsPage } from '../pages/favourites.js';
+import { render } from '../pages/layout.js';
+import { passCookie } from '../signin/pass-cookie.js';
+import type { VisitorPass } from '../signin/pass.js';
+import type { FavouriteGallery, Refusal } from '../service.js';
+import { MAX_EMAIL_LENGTH, normaliseEmail } from '../signin/service.js';
 
 export const FAVOURITES = '_favourites';
 /** A name typed to choose favourites. */
@@ -119,7 +119,7 @@ export function favouritePages(kit: WebsiteKit, deps: WebsiteDeps) {
 
   /**
    * `<home>/_favourites/<gallery>/_archive.zip`: the client's picks in that gallery as one streamed
-   * ZIP (archive.ts), in the order picked, at their rights there (none: 403), decided when it starts.
+   * ZIP (archives.ts), in the order picked, at their rights there (none: 403), decided when it starts.
    */
   const archive = async (req: FastifyRequest, reply: FastifyReply, v: FavouriteVisit, galleryUuid: string) => {
     const href = `${selectionHref(v.at, galleryUuid)}/${ARCHIVE}`;

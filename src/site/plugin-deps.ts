@@ -4,15 +4,15 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ActivityService } from '../activity/service.js';
 import type { Config } from '../config.js';
 import type { SiteAddress } from './address.js';
-import type { SiteArchives } from './archive.js';
-import type { VisitorBudget } from './budget.js';
+import type { SiteArchives } from './delivery/archives.js';
+import type { VisitorBudget } from './limits/budget.js';
 import type { LightboxesService } from '../lightboxes/service.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { SiteFrame } from './pages/signin.js';
-import type { PassCodec } from './pass.js';
+import type { PassCodec } from './signin/pass.js';
 import type { SiteService } from './service.js';
-import type { SignInService, VisitorLinks } from './signin-service.js';
-import type { PasswordThrottle } from './throttle.js';
+import type { SignInService, VisitorLinks } from './signin/service.js';
+import type { PasswordThrottle } from './limits/throttle.js';
 
 export interface WebsiteDeps {
   site: SiteService;
@@ -23,13 +23,13 @@ export interface WebsiteDeps {
   lightboxes: LightboxesService;
   /** Mails the photographer when a client sends a selection. */
   mailer: Pick<Mailer, 'sendSelection'>;
-  /** Wrong gallery passwords per address (throttle.ts), shared through Redis when set. */
+  /** Wrong gallery passwords per address (limits/throttle.ts), shared through Redis when set. */
   passwordThrottle: PasswordThrottle;
   /** Visitor requests per address (VISITOR_RATE_LIMIT): pages, the password form, the sign-in GETs. */
   budget: VisitorBudget;
   /** Records what visitors did (docs/delivery.md "Activity"): here, the views of galleries. */
   activity: Pick<ActivityService, 'record'>;
-  /** Archives of a gallery's photos (archive.ts): one at a time per visitor. */
+  /** Archives of a gallery's photos (delivery/archives.ts): one at a time per visitor. */
   archives: SiteArchives;
   /** How long a page for a visitor without a pass is served from memory; 0: never. */
   cacheSeconds: number;

@@ -3,11 +3,11 @@
 // website is addressed: `/sites/<urlname>/…` and, on its own host name, `/…`.
 // Inside the website's plugin (plugin.ts: headers, error page, addresses, budget).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../core/errors.js';
-import { backGalleryPath, backUnder, cookiePath, pathAndQuery, type SiteAddress } from './address.js';
-import { checkMailPage, messagePage, signInFormPage } from './pages/signin.js';
+import { ApiError } from '../../core/errors.js';
+import { backGalleryPath, backUnder, cookiePath, pathAndQuery, type SiteAddress } from '../address.js';
+import { checkMailPage, messagePage, signInFormPage } from '../pages/signin.js';
 import { passCookie, readPass } from './pass-cookie.js';
-import type { WebsiteDeps, WebsiteKit } from './kit.js';
+import type { WebsiteDeps, WebsiteKit } from '../plugin-deps.js';
 
 /** The sign-in form's fields, names and all: an e-mail address and a path are far shorter. */
 export const SIGNIN_FORM_LIMIT_BYTES = 8 * 1024;
