@@ -6,12 +6,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { pathAndQuery } from './address.js';
 import { favouriteRoutes } from './delivery/favourites-routes.js';
-import { FORM_BYTES, pageRoutes } from './pages/routes.js';
+import { FORM_BYTES, PAGE, pageRoutes } from './pages/routes.js';
 import type { Addressing, SiteHelpers, SiteRoute, WebsiteDeps } from './plugin-deps.js';
 import { signInRoutes } from './signin/routes.js';
 import { notFound, visiting } from './visit.js';
-
-const PAGE = /^[1-9][0-9]{0,5}$/;
 
 export function siteRoutes(f: FastifyInstance, helpers: SiteHelpers, deps: WebsiteDeps): void {
   const table: SiteRoute[] = [...pageRoutes(helpers, deps), ...favouriteRoutes(helpers, deps), ...signInRoutes(helpers, deps)];

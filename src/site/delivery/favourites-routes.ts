@@ -1,9 +1,8 @@
-// Favourites on the website (docs/delivery.md), under `<home>/_favourites`, as
-// rows of the one route table (../routes.ts): the visitor's selections on this
-// website, one selection (`<gallery-uuid>`, its `_archive.zip`), and the posts
-// `pick`, `identify` and `send`. Every post must come from the website itself;
-// one with `Accept: application/json` (the gallery page's script) gets JSON.
-// Every page here is the visitor's own: never cached, never in the micro-cache.
+// Favourites (docs/delivery.md) under `<home>/_favourites`, rows of the route table
+// (../routes.ts): the visitor's selections, one selection and its `_archive.zip`,
+// the posts `pick`, `identify`, `send`. Posts come from the website itself only;
+// `Accept: application/json` (the gallery page's script) gets JSON. Every page is
+// the visitor's own: never cached, never in the micro-cache.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../core/errors.js';
 import type { Client } from '../../lightboxes/service.js';
@@ -252,7 +251,6 @@ class Favourites {
     }
     throw notFound();
   }
-
 }
 
 function wantsJson(req: FastifyRequest): boolean {

@@ -23,7 +23,8 @@ import { MediaPage } from './media.js';
 import { PasswordPage, SigninPage } from './messages.js';
 
 export const FORM_BYTES = 4096;
-const PAGE = /^[1-9][0-9]{0,5}$/;
+/** A gallery's page number as `?page=` may give it. */
+export const PAGE = /^[1-9][0-9]{0,5}$/;
 /**
  * The micro-cache: a short-lived memory of the pages anonymous visitors get
  * (the same for all of them), so a popular gallery costs its queries and its
