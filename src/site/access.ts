@@ -5,7 +5,7 @@
 // all ask here (VisitorAccess). A protection on a gallery (password, access
 // list) applies to all its sub-galleries.
 import { MemoryCache } from '../ops/cache.js';
-import { passOpens, type VisitorPass } from './pass.js';
+import { passOpens, type VisitorPass } from './signin/pass.js';
 import type { FileUrls } from '../file-storage/file-urls.js';
 import type { AclRule, LoadedChains, SiteGallery, SiteRepository, StoredFileInfo } from './repository.js';
 
@@ -29,7 +29,7 @@ export interface GateGallery {
   passwordProtected: boolean;
   /**
    * The stored hash of its password: a pass opens the gallery only for this
-   * password (pass.ts, passwordVersion). Absent, no pass opens it (only a
+   * password (signin/pass.ts, passwordVersion). Absent, no pass opens it (only a
    * decision without a pass, the public check, may leave it out).
    */
   passwordHash?: string | null;

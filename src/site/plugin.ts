@@ -3,23 +3,18 @@
 // under `/sites/<urlname>` and at a website's own host name. Unsigned, HTML
 // only: the API's signature, router and XML replies stay outside it, and what
 // is set here (the error handler, the HTML headers) stays inside it.
-// The studio (src/studio/plugin.ts) is a second plugin of this shape; the API is the third.
-//   routes.ts          the pages, robots.txt, sitemap.xml, the password form
-//   signin-routes.ts   the sign-in form, its post and the mailed link
-//   /_site/<name>      the stylesheet and the script, immutable
-//   /_tls/ask          Caddy's on-demand TLS check of a host name
+// Its paths: routes.ts (the one table), /_site/<name>, /_tls/ask (Caddy's TLS check).
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { ApiError } from '../core/errors.js';
 import { imageSources } from '../file-storage/image-sources.js';
 import { closeAfterReply } from '../http/lingering-close.js';
 import { homeUrl } from '../websites/home-url.js';
 import { fromOwnOrigin, hostAddress, pathAddress, URLNAME, type SiteAddress } from './address.js';
-import { ASSETS } from './assets.js';
-import { brandAsset } from './theme.js';
-import type { Referrer, WebsiteDeps, WebsiteKit } from './kit.js';
+import { ASSETS } from './look/assets.js';
+import { brandAsset } from './look/theme.js';
+import type { Referrer, SiteHelpers, WebsiteDeps } from './plugin-deps.js';
 import { messagePage, type SiteFrame } from './pages/signin.js';
-import { pageRoutes } from './routes.js';
-import { signInRoutes } from './signin-routes.js';
+import { siteRoutes } from './routes.js';
 
 const NO_SITE: SiteFrame = { siteTitle: 'Not found', homeHref: '/' };
 
@@ -34,7 +29,7 @@ export function websitePlugin(deps: WebsiteDeps): FastifyPluginAsync {
     return at;
   };
 
-  const kit: WebsiteKit = {
+  const helpers: SiteHelpers = {
     html(reply, status, body, options = {}) {
       reply
         .code(status)
@@ -57,7 +52,7 @@ export function websitePlugin(deps: WebsiteDeps): FastifyPluginAsync {
       const website = host ? await deps.site.website({ host }) : undefined;
       // A Host that names no website costs a visitor's request too (a remembered one included):
       // made-up names cannot be sent without bound.
-      if (!website?.hostname) await kit.withinBudget(req);
+      if (!website?.hostname) await helpers.withinBudget(req);
       return remember(req, website?.hostname ? hostAddress(website) : undefined);
     },
     fromOwnSite(req, at) {
@@ -76,27 +71,26 @@ export function websitePlugin(deps: WebsiteDeps): FastifyPluginAsync {
     // The one error handler of the website: every refusal and failure is an HTML page in the
     // website's frame, never the API's XML.
     f.setErrorHandler((err, req, reply) => {
-      const frame = kit.frameOf(known.get(req));
+      const frame = helpers.frameOf(known.get(req));
       const referrer: Referrer = req.routeOptions.url?.endsWith('/:token') ? 'no-referrer' : 'same-origin';
       // A refused body is not read further: the connection ends with the reply.
       closeAfterReply(req, reply);
       if (err instanceof ApiError) {
         if (err.extra.retryAfter) reply.header('retry-after', String(err.extra.retryAfter));
         const title = err.status === 404 ? 'Not found' : err.status === 429 ? 'Too many requests' : 'Request refused';
-        return kit.html(reply, err.status, messagePage({ frame, title, text: err.message }), { personal: true, referrer });
+        return helpers.html(reply, err.status, messagePage({ frame, title, text: err.message }), { personal: true, referrer });
       }
       const status = (err as { statusCode?: number }).statusCode ?? 500;
       if (status >= 400 && status < 500) {
         const text = status === 413 ? 'The form is too large.' : 'The request could not be understood.';
-        return kit.html(reply, status, messagePage({ frame, title: 'Request refused', text }), { personal: true, referrer });
+        return helpers.html(reply, status, messagePage({ frame, title: 'Request refused', text }), { personal: true, referrer });
       }
       // The path may hold a sign-in token: only the route's pattern is logged.
       req.log.error({ reqId: req.id, method: req.method, route: req.routeOptions.url, err }, 'website page failed');
-      return kit.html(reply, 500, messagePage({ frame, title: 'Something went wrong', text: `Please try again later (request ${req.id}).` }), { personal: true, referrer });
+      return helpers.html(reply, 500, messagePage({ frame, title: 'Something went wrong', text: `Please try again later (request ${req.id}).` }), { personal: true, referrer });
     });
 
-    signInRoutes(f, kit, deps);
-    pageRoutes(f, kit, deps);
+    siteRoutes(f, helpers, deps);
 
     // Caddy's on-demand TLS asks here before it gets a certificate for a name a TLS client sent
     // (docs/deploy.md "Automatic HTTPS"): 200 for the verified host name of a website whose owner

@@ -19,7 +19,7 @@ export interface AclRule {
 
 /**
  * A website as its pages know it. The brand's columns are there when the pages' lookups read it
- * (below); the sign-in links' lookups (signin-repository.ts) leave them out, and what they render
+ * (below); the sign-in links' lookups (signin/repository.ts) leave them out, and what they render
  * wears the default theme.
  */
 export type SiteWebsite = Pick<WebsiteRow, 'id' | 'uuid' | 'urlname' | 'title' | 'hostname' | 'owner_id'> &
@@ -31,7 +31,7 @@ export type SiteWebsite = Pick<WebsiteRow, 'id' | 'uuid' | 'urlname' | 'title' |
   > & {
   /** The root gallery's name: the navigation's first entry. */
   root_name?: string | null;
-  /** The brand's other parts (brand.ts), once loaded. */
+  /** The brand's other parts (look/brand.ts), once loaded. */
   extras?: BrandExtras;
 };
 
@@ -506,7 +506,7 @@ export class SiteRepository {
   }
 
   /**
-   * What an archive (archive.ts) reads of some medias of one gallery: those still live, not
+   * What an archive (delivery/archives.ts) reads of some medias of one gallery: those still live, not
    * failed and published there (a media unpublished since the archive started is left out), with
    * their original's key and size and their renditions' keys and sizes. Two queries per call;
    * the archive asks for a bounded chunk at a time.

@@ -2,8 +2,8 @@
 // views, after the access decision (src/site/access.ts) over the chain of
 // galleries from the root. No HTML here (pages/*.tsx) and no HTTP (routes.ts).
 import { isUuid } from '../core/uuid.js';
-import { BrandExtrasLoader, brandOf, type SiteBrand } from './brand.js';
-import { renderMarkdown } from './markdown.js';
+import { BrandExtrasLoader, brandOf, type SiteBrand } from './look/brand.js';
+import { renderMarkdown } from './look/markdown.js';
 import { verifyPassword } from '../users/passwords.js';
 import type { FileUrls } from '../file-storage/file-urls.js';
 import { FIELD_BITS } from '../media/file-fields.js';
@@ -12,13 +12,13 @@ import { hostPart, isOwnHost, ownHosts } from '../websites/hostnames.js';
 import { MemoryCache } from '../ops/cache.js';
 import type { SiteAddress } from './address.js';
 import { accessState, decide, type Chain, type Decision, type GateGallery, type VisitorAccess } from './access.js';
-import type { ArchivePart, DownloadRights } from './archive.js';
-import { compRendition } from './comp.js';
-import type { VisitorPass } from './pass.js';
+import type { ArchivePart, DownloadRights } from './delivery/archives.js';
+import { compRendition } from './delivery/comp-rendition.js';
+import type { VisitorPass } from './signin/pass.js';
 import type { SelectionGallery } from '../lightboxes/service.js';
-import { GalleryOrder, OrderMemo } from './order-memo.js';
+import { GalleryOrder, OrderMemo } from './pages/gallery-order.js';
 import type { SiteGallery, SiteMedia, SiteRendition, SiteRepository, SiteWebsite } from './repository.js';
-import { creditOf, imageGallery, imageObject, shareImage, summary, type Credit, type ImageFacts, type PageMeta } from './share.js';
+import { creditOf, imageGallery, imageObject, shareImage, summary, type Credit, type ImageFacts, type PageMeta } from './pages/share.js';
 
 export const MEDIAS_PER_PAGE = 60;
 /** The display styles' layouts; anything else is shown as a grid. */
@@ -110,11 +110,11 @@ export interface GalleryView {
   indexable: boolean;
   restricted: boolean;
   /**
-   * The "Download all" links, when the visitor may download here (archive.ts): the gallery's
+   * The "Download all" links, when the visitor may download here (delivery/archives.ts): the gallery's
    * photos, and with its sub-galleries as folders when it shows any.
    */
   archive?: { href: string; withFolders?: string };
-  /** Canonical address, share card and JSON-LD (src/site/share.ts). */
+  /** Canonical address, share card and JSON-LD (pages/share.ts). */
   meta: PageMeta;
 }
 
@@ -144,7 +144,7 @@ export interface MediaView {
   downloads: Array<{ label: string; href: string }>;
   indexable: boolean;
   restricted: boolean;
-  /** Canonical address, share card and JSON-LD (src/site/share.ts). */
+  /** Canonical address, share card and JSON-LD (pages/share.ts). */
   meta: PageMeta;
 }
 
@@ -263,10 +263,10 @@ export class SiteService {
     return isOwnHost(host, this.ownHostsOf.hosts);
   }
 
-  /** The brand's pages and pictures, remembered per website version (brand.ts). */
+  /** The brand's pages and pictures, remembered per website version (look/brand.ts). */
   private readonly brandExtras = new BrandExtrasLoader();
 
-  /** The website's brand as its pages show it (brand.ts). */
+  /** The website's brand as its pages show it (look/brand.ts). */
   brand(at: SiteAddress): SiteBrand {
     return brandOf(at, (key) => this.files.public(key));
   }
@@ -423,7 +423,7 @@ export class SiteService {
   }
 
   /**
-   * What an archive of a gallery holds for this visitor (archive.ts), its rights decided here,
+   * What an archive of a gallery holds for this visitor (delivery/archives.ts), its rights decided here,
    * once, per gallery, when the archive starts: the gallery's visible medias at its rights, and
    * with `folders` each listed (not hidden) gallery below it that the visitor may open and
    * download from, as a folder named after the galleries on the way, in path order. A refusal

@@ -1,6 +1,6 @@
 // A website's brand and its pages as the API extension reads them (the PUT of a website and of one
 // of its pages): the whitelist, the typed input and the 422 naming a wrong value, before anything is
-// read or written. What the values mean to a visitor is src/site/theme.ts's (docs/website.md, "Brand
+// read or written. What the values mean to a visitor is src/site/look/theme.ts's (docs/website.md, "Brand
 // and pages (an API extension)").
 import { bracketNames, custom, int, line, oneOf, refuse, text, type InputOf } from '../core/fields.js';
 import { specInput, type Input } from '../http/input.js';

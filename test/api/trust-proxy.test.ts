@@ -7,7 +7,7 @@
 // test/unit/trust-proxy-config.test.ts.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD_LIMITS } from '../../src/site/throttle.js';
+import { PASSWORD_LIMITS } from '../../src/site/limits/throttle.js';
 import { eachDatabase, TestService } from '../support/service.js';
 import { worldOn, type World } from '../support/world.js';
 

@@ -7,7 +7,7 @@ import { eachDatabase } from '../support/service.js';
 import { failure, startWorld, type World } from '../support/world.js';
 import { uploadLogo } from '../site/brand-support.js';
 import { uploadPhoto, visit, waitForRenditions } from '../site/site-support.js';
-import { contrast, readableOn, textOn } from '../../src/site/theme.js';
+import { contrast, readableOn, textOn } from '../../src/site/look/theme.js';
 
 describe('the accent colour reads on its background (WCAG AA)', () => {
   it('keeps a readable accent, darkens a pale one on light, lightens a dark one on dark, and picks the text on it', () => {

@@ -12,7 +12,7 @@ import { MediaPortfolioClient } from '../../src/client/index.js';
 import { find, int, text } from '../../src/client/xml.js';
 import { buildCore, type Core } from '../../src/app.js';
 import { insertMedias } from '../support/media.js';
-import { PASSWORD_LIMITS } from '../../src/site/throttle.js';
+import { PASSWORD_LIMITS } from '../../src/site/limits/throttle.js';
 import { findNginx, startNginx, type Nginx } from '../support/nginx.js';
 import { signedFetch, spawnService, type AppKeys, type ServiceProcess } from '../support/processes.js';
 import { basicAuth, createPgDatabase, PG_URL, REDIS_URL, type TestUser } from '../support/service.js';

@@ -15,7 +15,7 @@ import { VisitorAccess } from '../../src/site/access.js';
 import type { SiteAddress } from '../../src/site/address.js';
 import { FileUrls } from '../../src/file-storage/file-urls.js';
 import { SiteRepository } from '../../src/site/repository.js';
-import { sitemapXml } from '../../src/site/routes.js';
+import { sitemapXml } from '../../src/site/pages/routes.js';
 import { MEDIAS_PER_PAGE, SiteService, type GalleryView, type MediaView } from '../../src/site/service.js';
 import { withCore } from '../support/core.js';
 

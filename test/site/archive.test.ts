@@ -15,7 +15,7 @@ import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASS_COOKIE } from '../../src/site/pass.js';
+import { PASS_COOKIE } from '../../src/site/signin/pass.js';
 import { create, publishMedias } from '../api/galleries-fixtures.js';
 import { postUpload, startS3, uploadParamsOf, type LocalS3 } from '../api/uploads-support.js';
 import { eachDatabase, TestService } from '../support/service.js';

@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contrast, readableOn } from '../../src/site/theme.js';
+import { contrast, readableOn } from '../../src/site/look/theme.js';
 import { startWorld, type World } from '../support/world.js';
 import { uploadLogo } from './brand-support.js';
 import { ARTIFACTS, chromiumPresent, launchChromium, uploadPhoto, waitForRenditions } from './site-support.js';

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { clientBits, FIELD_BITS, fromFile } from '../../src/media/file-fields.js';
 import { captureTimeText, licenseLabel, positionText } from '../../src/site/pages/media-facts.js';
-import { cardRendition, jsonForScript, summary } from '../../src/site/share.js';
+import { cardRendition, jsonForScript, summary } from '../../src/site/pages/share.js';
 import { fileMetadata } from '../../src/uploads/file-metadata.js';
 
 describe('fileMetadata', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FileUrls } from '../../src/file-storage/file-urls.js';
 import { accessState, decide, isPublic, type GateGallery } from '../../src/site/access.js';
-import { PassCodec } from '../../src/site/pass.js';
+import { PassCodec } from '../../src/site/signin/pass.js';
 
 const secret = Buffer.from('s'.repeat(64));
 const open = (uuid: string): GateGallery => ({ uuid, passwordProtected: false, acl: [] });

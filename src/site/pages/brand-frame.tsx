@@ -1,11 +1,11 @@
 // The website's brand in every page's frame (layout.tsx): the theme's head
 // links, the header (logo or name, tagline, navigation) and the footer
 // (copyright, credit, contact and social links). What they show is
-// src/site/brand.ts's; JSX escapes every text and attribute.
+// src/site/look/brand.ts's; JSX escapes every text and attribute.
 import type { VNode } from 'preact';
-import type { SiteBrand } from '../brand.js';
+import type { SiteBrand } from '../look/brand.js';
 import type { Crumb } from '../service.js';
-import { themeHref } from '../theme.js';
+import { themeHref } from '../look/theme.js';
 
 /**
  * After the base stylesheet: the brand's favicon (declared after the default icon, so browsers

@@ -1,5 +1,5 @@
 // A page of the website's navigation (About, Contact…): its Markdown as
-// sanitised HTML (src/site/markdown.ts), the one place a page holds HTML
+// sanitised HTML (src/site/look/markdown.ts), the one place a page holds HTML
 // that JSX did not write.
 import type { VNode } from 'preact';
 import { Layout, type Frame } from './layout.js';

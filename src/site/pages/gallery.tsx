@@ -1,11 +1,11 @@
 // A gallery: its sub-galleries with their covers, then its medias in the
 // layout of its display style, a page at a time. Every photo is a link to its
-// media page (the page without JavaScript); the viewer (assets.ts) reads the
+// media page (the page without JavaScript); the viewer (look/assets.ts) reads the
 // data attributes of these links and opens PhotoSwipe over the page instead.
 import type { VNode } from 'preact';
-import { ratioClass } from '../assets.js';
+import { ratioClass } from '../look/assets.js';
 import type { ChildItem, GalleryView, Layout as LayoutName, MediaItem } from '../service.js';
-import type { Credit } from '../share.js';
+import type { Credit } from './share.js';
 import { Layout, type Frame } from './layout.js';
 import { formatDate } from './messages.js';
 import { Img, LockIcon } from './picture.js';
@@ -14,7 +14,7 @@ import { FavouritesCounter, FavouritesForm, Heart, type FavouritesBar } from './
 /**
  * What each layout draws a photo at, for `sizes` (the browser then picks the smallest rendition
  * at least that many device pixels wide). `r` is the photo's width / height. These match the
- * CSS of assets.ts: justified rows of about 300 CSS px (250 on phones, where a landscape photo
+ * CSS of look/assets.ts: justified rows of about 300 CSS px (250 on phones, where a landscape photo
  * is alone on its row, full width), masonry columns of at most 440 px, square grid cells that
  * a cropped photo covers (so its long side is drawn beyond the cell), a filmstrip 120 px high,
  * and slides of at most the screen's height (less the page's head) × the width.
@@ -32,7 +32,7 @@ function sizesOf(layout: LayoutName, r: number): string {
     case 'filmstrip':
       return px(120 * r);
     case 'slideshow':
-      // At most the screen's height less the page's head (assets.ts), so its progress shows below it.
+      // At most the screen's height less the page's head (look/assets.ts), so its progress shows below it.
       return `min(100vw, ${(r * 100).toFixed(1)}vh)`;
   }
 }

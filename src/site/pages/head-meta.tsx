@@ -1,10 +1,10 @@
-// The head tags of sharing and finding (src/site/share.ts decides what they
+// The head tags of sharing and finding (src/site/pages/share.ts decides what they
 // say): Open Graph and Twitter card tags, and the schema.org JSON-LD. The
 // canonical link is the layout's own. The JSON-LD is a data block, not a
 // script: the browser never runs it, so the strict CSP (no inline script)
 // stands, and crawlers read it from the HTML.
 import type { VNode } from 'preact';
-import { jsonForScript, type PageMeta } from '../share.js';
+import { jsonForScript, type PageMeta } from './share.js';
 
 export function HeadMeta(props: { meta?: PageMeta }): VNode | null {
   const meta = props.meta;

@@ -2,12 +2,12 @@
 // stylesheet and the script (both external: the CSP allows nothing inline).
 // The brand's head links, header and footer: brand-frame.tsx.
 import type { ComponentChildren, VNode } from 'preact';
-import type { SiteBrand } from '../brand.js';
+import type { SiteBrand } from '../look/brand.js';
 import { BrandFooter, BrandHead, BrandHeader } from './brand-frame.js';
 import { renderToString } from 'preact-render-to-string';
-import { ICON_ASSET, SCRIPT, STYLESHEET } from '../assets.js';
+import { ICON_ASSET, SCRIPT, STYLESHEET } from '../look/assets.js';
 import type { Crumb } from '../service.js';
-import type { PageMeta } from '../share.js';
+import type { PageMeta } from './share.js';
 import { HeadMeta } from './head-meta.js';
 
 export interface Frame {
@@ -24,7 +24,7 @@ export interface Frame {
   crumbs?: Crumb[];
   /** Pages with a media list load the viewer's script (an ES module: deferred, and it loads PhotoSwipe on first use). */
   script?: boolean;
-  /** Open Graph, Twitter card and JSON-LD (src/site/share.ts, pages/head-meta.tsx). */
+  /** Open Graph, Twitter card and JSON-LD (src/site/pages/share.ts, pages/head-meta.tsx). */
   meta?: PageMeta;
 }
 

@@ -1,6 +1,6 @@
 // What is known of a picture, under it on the media page: its credit line
 // (author, copyright notice, licence), when and where it was taken. The same
-// facts go into the page's JSON-LD (src/site/share.ts); the viewer's caption
+// facts go into the page's JSON-LD (src/site/pages/share.ts); the viewer's caption
 // reads the credit from the page model (MediaItem.credit).
 import type { VNode } from 'preact';
 import type { MediaView } from '../service.js';

@@ -2,7 +2,7 @@
 // its stylesheet, its name linking home), so a visitor does not seem to leave
 // the website to sign in. JSX escapes every text and attribute.
 import type { ComponentChildren, VNode } from 'preact';
-import type { SiteBrand } from '../brand.js';
+import type { SiteBrand } from '../look/brand.js';
 import type { LockedGallery } from '../service.js';
 import { Layout, render } from './layout.js';
 import { LockedCard, LockedHeading } from './messages.js';

@@ -2,7 +2,7 @@
 // gallery's visible medias (its listed sub-galleries as folders when asked),
 // or a visitor's chosen list of one gallery (the favourites), at the rights
 // the visitor has there: the watermarked comp (the same rendition a single
-// download gives, comp.ts compRendition) for comp_download, the original
+// download gives, comp-rendition.ts) for comp_download, the original
 // for hires_download, nothing without either.
 //
 // The archive is written as it is sent: yazl (a maintained streaming ZIP
@@ -24,12 +24,12 @@ import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import yazl from 'yazl';
-import { ApiError } from '../core/errors.js';
-import type { StorageBackend } from '../file-storage/backend.js';
+import { ApiError } from '../../core/errors.js';
+import type { StorageBackend } from '../../file-storage/backend.js';
 import { attachment, downloadName } from './files.js';
-import type { VisitorPass } from './pass.js';
-import type { ArchiveMedia, SiteRepository } from './repository.js';
-import { compRendition } from './comp.js';
+import type { VisitorPass } from '../signin/pass.js';
+import type { ArchiveMedia, SiteRepository } from '../repository.js';
+import { compRendition } from './comp-rendition.js';
 
 /**
  * yazl computes each entry's CRC-32 with buffer-crc32, a table loop in JavaScript: about 10 times
@@ -322,7 +322,7 @@ export function fileOf(m: ArchiveMedia, rights: DownloadRights): { key: string; 
   if (rights.hiresDownload && m.storage_key) return { key: m.storage_key, size: m.file_size, name: m.file_name };
   if (rights.compDownload) {
     const comp = compRendition(m.renditions);
-    // Named as a single download of it is (files.ts): its title, else its file's name, with the comp's extension.
+    // Named as a single download of it is (delivery/files.ts): its title, else its file's name, with the comp's extension.
     if (comp) return { key: comp.storage_key, size: comp.bytes, name: downloadName({ title: m.title, fileName: m.file_name, mimeType: comp.mime_type }) };
   }
   return undefined;

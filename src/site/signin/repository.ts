@@ -1,7 +1,7 @@
 // Every query of the visitors' sign-in: the websites a visitor's request names,
 // whether an address is on a website's access lists, and the one-time links.
-import type { Db } from '../database/db.js';
-import type { SiteWebsite } from './repository.js';
+import type { Db } from '../../database/db.js';
+import type { SiteWebsite } from '../repository.js';
 
 /** What sign-in needs of a website: the website as the pages know it. */
 export type SiteRow = SiteWebsite;

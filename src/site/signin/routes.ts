@@ -1,13 +1,13 @@
-// The sign-in pages of every website, at `<home>/_signin` (the form and its
-// post) and `<home>/_signin/<token>` (the link of the mail), under both ways a
-// website is addressed: `/sites/<urlname>/…` and, on its own host name, `/…`.
-// Inside the website's plugin (plugin.ts: headers, error page, addresses, budget).
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../core/errors.js';
-import { backGalleryPath, backUnder, cookiePath, pathAndQuery, type SiteAddress } from './address.js';
-import { checkMailPage, messagePage, signInFormPage } from './pages/signin.js';
+// The sign-in pages of every website, as rows of the one route table (../routes.ts):
+// `<home>/_signin` (the form and its post) and `<home>/_signin/<token>` (the link
+// of the mail). Each finds its website itself: a sign-in at an unknown website is
+// a 404 page, whichever way it is addressed.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../../core/errors.js';
+import { backGalleryPath, backUnder, cookiePath, pathAndQuery, type SiteAddress } from '../address.js';
+import { checkMailPage, messagePage, signInFormPage } from '../pages/signin.js';
 import { passCookie, readPass } from './pass-cookie.js';
-import type { WebsiteDeps, WebsiteKit } from './kit.js';
+import type { Addressing, SiteHelpers, SiteRoute, WebsiteDeps } from '../plugin-deps.js';
 
 /** The sign-in form's fields, names and all: an e-mail address and a path are far shorter. */
 export const SIGNIN_FORM_LIMIT_BYTES = 8 * 1024;
@@ -39,31 +39,31 @@ function formOf(req: FastifyRequest): URLSearchParams {
   }
 }
 
-export function signInRoutes(f: FastifyInstance, kit: WebsiteKit, deps: WebsiteDeps): void {
+/** The sign-in rows of the route table. */
+export function signInRoutes(helpers: SiteHelpers, deps: WebsiteDeps): SiteRoute[] {
   const { links, signIn, passes: codec } = deps;
-  const frameOf = kit.frameOf;
-  const sendHtml = (reply: FastifyReply, status: number, body: string, referrer?: 'no-referrer') => kit.html(reply, status, body, { personal: true, referrer });
+  const frameOf = helpers.frameOf;
+  const sendHtml = (reply: FastifyReply, status: number, body: string, referrer?: 'no-referrer') => helpers.html(reply, status, body, { personal: true, referrer });
   const secure = () => deps.config.publicUrl.startsWith('https:');
-  const withinBudget = kit.withinBudget;
+  const withinBudget = helpers.withinBudget;
 
   /** The website this request visits, by its path or its Host; a 404 page otherwise. */
-  async function addressOf(req: FastifyRequest): Promise<SiteAddress> {
-    const urlname = (req.params as { urlname?: string }).urlname;
-    const at = urlname !== undefined ? await kit.byUrlname(req, urlname) : await kit.byHost(req);
+  async function addressOf(req: FastifyRequest, by: Addressing): Promise<SiteAddress> {
+    const at = await by.find(req);
     if (!at) throw new ApiError('not_found', 'There is no website at this address.');
     return at;
   }
 
   /** A cross-site form may not make us send mail in a visitor's name (the browser tells where a post comes from). */
   function checkOrigin(req: FastifyRequest, at: SiteAddress): void {
-    if (!kit.fromOwnSite(req, at)) {
+    if (!helpers.fromOwnSite(req, at)) {
       throw new ApiError('forbidden', 'This form can only be sent from the website itself.');
     }
   }
 
-  const form = async (req: FastifyRequest, reply: FastifyReply) => {
+  const form = async (req: FastifyRequest, reply: FastifyReply, by: Addressing) => {
     await withinBudget(req);
-    const at = await addressOf(req);
+    const at = await addressOf(req, by);
     const back = backUnder(at.homePath, field(pathAndQuery(req.raw.url).query, 'back'));
     if (back === undefined) throw new ApiError('invalid_parameter', 'The return address is not on this website.');
     // The gallery it returns to, as its own page showed it (name, date, the public cover chosen).
@@ -71,8 +71,8 @@ export function signInRoutes(f: FastifyInstance, kit: WebsiteKit, deps: WebsiteD
     return sendHtml(reply, 200, signInFormPage({ frame: frameOf(at), action: `${at.homePath}/_signin`, back, locked }));
   };
 
-  const post = async (req: FastifyRequest, reply: FastifyReply) => {
-    const at = await addressOf(req);
+  const post = async (req: FastifyRequest, reply: FastifyReply, by: Addressing) => {
+    const at = await addressOf(req, by);
     checkOrigin(req, at);
     const values = formOf(req);
     const email = field(values, 'email');
@@ -90,9 +90,9 @@ export function signInRoutes(f: FastifyInstance, kit: WebsiteKit, deps: WebsiteD
     return sendHtml(reply, 200, checkMailPage({ frame: frameOf(at), minutes: minutesOf(links.ttlSeconds), back: backUnder(at.homePath, back)! }));
   };
 
-  const consume = async (req: FastifyRequest, reply: FastifyReply) => {
+  const consume = async (req: FastifyRequest, reply: FastifyReply, by: Addressing) => {
     await withinBudget(req);
-    const at = await addressOf(req);
+    const at = await addressOf(req, by);
     const token = (req.params as { token: string }).token;
     const used = await links.consume(at.website, token);
     if (typeof used === 'string') {
@@ -115,10 +115,10 @@ export function signInRoutes(f: FastifyInstance, kit: WebsiteKit, deps: WebsiteD
       .send();
   };
 
-  for (const prefix of ['/sites/:urlname', '']) {
-    f.get(`${prefix}/_signin`, form);
-    f.post(`${prefix}/_signin`, { bodyLimit: SIGNIN_FORM_LIMIT_BYTES }, post);
+  return [
+    { method: 'GET', path: '/_signin', handler: form },
+    { method: 'POST', path: '/_signin', bodyLimit: SIGNIN_FORM_LIMIT_BYTES, handler: post },
     // A HEAD (link checkers, mail scanners) must not use the link up.
-    f.get(`${prefix}/_signin/:token`, { exposeHeadRoute: false }, consume);
-  }
+    { method: 'GET', path: '/_signin/:token', head: false, handler: consume },
+  ];
 }

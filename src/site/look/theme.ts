@@ -14,8 +14,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { MemoryCache } from '../ops/cache.js';
-import { COLOR_SCHEMES, THEMES, type ColorScheme, type Theme } from '../websites/brand.js';
+import { MemoryCache } from '../../ops/cache.js';
+import { COLOR_SCHEMES, THEMES, type ColorScheme, type Theme } from '../../websites/brand.js';
 import type { Asset } from './assets.js';
 
 /** The latin subset, as @fontsource declares it. */

@@ -1,25 +1,20 @@
-// Favourites on the website (docs/delivery.md), under `<home>/_favourites`:
-//   GET  _favourites                 the visitor's selections on this website
-//   GET  _favourites/<gallery-uuid>  one selection: its photos, notes, counter, "send"
-//   POST _favourites/pick            pick=<media> | unpick=<media> [note] in gallery=<uuid>
-//   POST _favourites/identify        name + e-mail of a visitor who has not signed in
-//   POST _favourites/send            sends a selection (confirm=yes; without it, asks)
-// Reached through routes.ts (`visit`: the website, its budget, the pass). Every
-// post must come from the website itself (kit.fromOwnSite, as the password
-// form). A post with `Accept: application/json` (the gallery page's script)
-// gets JSON instead of a page or a redirect. Every page here is the visitor's
-// own: never cached (`personal`), never in the micro-cache.
+// Favourites (docs/delivery.md) under `<home>/_favourites`, rows of the route table
+// (../routes.ts): the visitor's selections, one selection and its `_archive.zip`,
+// the posts `pick`, `identify`, `send`. Posts come from the website itself only;
+// `Accept: application/json` (the gallery page's script) gets JSON. Every page is
+// the visitor's own: never cached, never in the micro-cache.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../core/errors.js';
-import type { Client } from '../lightboxes/service.js';
-import { backUnder, cookiePath, type SiteAddress } from './address.js';
-import type { WebsiteDeps, WebsiteKit } from './kit.js';
-import { ConfirmSendPage, IdentifyPage, SelectionPage, SelectionsPage } from './pages/favourites.js';
-import { render } from './pages/layout.js';
-import { passCookie } from './pass-cookie.js';
-import type { VisitorPass } from './pass.js';
-import type { FavouriteGallery, Refusal } from './service.js';
-import { MAX_EMAIL_LENGTH, normaliseEmail } from './signin-service.js';
+import { ApiError } from '../../core/errors.js';
+import type { Client } from '../../lightboxes/service.js';
+import { backUnder, cookiePath, type SiteAddress } from '../address.js';
+import type { SiteHelpers, SiteRoute, WebsiteDeps } from '../plugin-deps.js';
+import { ConfirmSendPage, IdentifyPage, SelectionPage, SelectionsPage } from '../pages/favourites.js';
+import { render } from '../pages/layout.js';
+import { passCookie } from '../signin/pass-cookie.js';
+import type { VisitorPass } from '../signin/pass.js';
+import type { FavouriteGallery, Refusal } from '../service.js';
+import { MAX_EMAIL_LENGTH, normaliseEmail } from '../signin/service.js';
+import { notFound, only, visiting, type Visit } from '../visit.js';
 
 export const FAVOURITES = '_favourites';
 /** A name typed to choose favourites. */
@@ -29,7 +24,9 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 const GALLERY_PAGE = /^[0-9a-fA-F-]{36}$/;
 /** The last segment of a selection's archive: `<home>/_favourites/<gallery>/_archive.zip`. */
 const ARCHIVE = '_archive.zip';
-export const FAVOURITES_ARCHIVE = /^([0-9a-fA-F-]{36})\/_archive\.zip$/;
+const FAVOURITES_ARCHIVE = /^([0-9a-fA-F-]{36})\/_archive\.zip$/;
+/** A favourites form: a note of 500 characters, each up to 12 bytes percent-encoded, and the rest. */
+const FAVOURITES_FORM_BYTES = 16 * 1024;
 
 /** Who chooses with this pass: the proved address first, else the name and address the visitor typed. */
 export function clientOf(pass: VisitorPass | undefined): Client | undefined {
@@ -39,34 +36,53 @@ export function clientOf(pass: VisitorPass | undefined): Client | undefined {
   return undefined;
 }
 
-export interface FavouriteVisit {
-  at: SiteAddress;
-  pass: VisitorPass | undefined;
-  query: URLSearchParams;
+/** The favourites' rows of the route table: the path below the home is checked as sent. */
+export function favouriteRoutes(helpers: SiteHelpers, deps: WebsiteDeps): SiteRoute[] {
+  const f = new Favourites(helpers, deps);
+  const below = (rest: string) => rest.startsWith(`${FAVOURITES}/`);
+  const sub = (v: Visit) => v.rest.slice(FAVOURITES.length + 1);
+  return [
+    { method: 'GET', path: `/${FAVOURITES}`, handler: visiting(helpers, deps, only((rest) => rest === FAVOURITES, (_req, reply, v) => f.get(reply, v, ''))) },
+    {
+      method: 'GET',
+      path: `/${FAVOURITES}/*`,
+      handler: visiting(helpers, deps, only(below, (req, reply, v) => {
+        const zip = FAVOURITES_ARCHIVE.exec(sub(v));
+        return zip ? f.archive(req, reply, v, zip[1]) : f.get(reply, v, sub(v));
+      })),
+    },
+    { method: 'POST', path: `/${FAVOURITES}/*`, bodyLimit: FAVOURITES_FORM_BYTES, handler: visiting(helpers, deps, only(below, (req, reply, v) => f.post(req, reply, v, sub(v)))) },
+  ];
 }
 
-export function favouritePages(kit: WebsiteKit, deps: WebsiteDeps) {
-  const { site, lightboxes, passes } = deps;
-  const secure = () => deps.config.publicUrl.startsWith('https:');
-  const notFound = () => new ApiError('not_found', 'There is nothing at this address.');
-  const personal = (reply: FastifyReply, status: number, html: string) => kit.html(reply, status, html, { personal: true });
-  const pickAction = (at: SiteAddress) => `${at.homePath}/${FAVOURITES}/pick`;
-  const selectionHref = (at: SiteAddress, galleryUuid: string) => `${at.homePath}/${FAVOURITES}/${galleryUuid.toLowerCase()}`;
+const pickAction = (at: SiteAddress) => `${at.homePath}/${FAVOURITES}/pick`;
+const selectionHref = (at: SiteAddress, galleryUuid: string) => `${at.homePath}/${FAVOURITES}/${galleryUuid.toLowerCase()}`;
+
+/** The favourites' handlers. */
+class Favourites {
+  constructor(
+    private readonly helpers: SiteHelpers,
+    private readonly deps: WebsiteDeps,
+  ) {}
+
+  private personal(reply: FastifyReply, status: number, html: string) {
+    return this.helpers.html(reply, status, html, { personal: true });
+  }
 
   /** The gallery a form or page names, as this visitor may see it; anything else is a 404 (what one cannot see is not there). */
-  const galleryOf = async (v: FavouriteVisit, uuid: string | undefined): Promise<FavouriteGallery> => {
-    const g: FavouriteGallery | Refusal = uuid ? await site.favouriteGallery(v.at, uuid, v.pass) : { kind: 'not-found' };
+  private async galleryOf(v: Visit, uuid: string | undefined): Promise<FavouriteGallery> {
+    const g: FavouriteGallery | Refusal = uuid ? await this.deps.site.favouriteGallery(v.at, uuid, v.pass) : { kind: 'not-found' };
     if (g.kind !== 'favourites') throw notFound();
     return g;
-  };
+  }
 
-  const identifyPage = (reply: FastifyReply, v: FavouriteVisit, back: string, o: { status?: number; pending?: { gallery: string; pick: string }; name?: string; email?: string; error?: string } = {}) =>
-    personal(
+  private identifyPage(reply: FastifyReply, v: Visit, back: string, o: { status?: number; pending?: { gallery: string; pick: string }; name?: string; email?: string; error?: string } = {}) {
+    return this.personal(
       reply,
       o.status ?? 200,
       render(
         IdentifyPage({
-          frame: kit.frameOf(v.at),
+          frame: this.helpers.frameOf(v.at),
           action: `${v.at.homePath}/${FAVOURITES}/identify`,
           signinHref: `${v.at.homePath}/_signin?back=${encodeURIComponent(back)}`,
           back,
@@ -77,21 +93,22 @@ export function favouritePages(kit: WebsiteKit, deps: WebsiteDeps) {
         }),
       ),
     );
+  }
 
-  const get = async (reply: FastifyReply, v: FavouriteVisit, sub: string) => {
+  async get(reply: FastifyReply, v: Visit, sub: string) {
     const here = sub === '' ? `${v.at.homePath}/${FAVOURITES}` : selectionHref(v.at, sub);
     // One address per page, as the other pages: whatever a visitor adds goes there first.
     if ([...v.query.keys()].length > 0 || (sub !== '' && sub !== sub.toLowerCase())) return reply.code(301).header('location', here).send();
     if (sub !== '' && !GALLERY_PAGE.test(sub)) throw notFound();
     const client = clientOf(v.pass);
     if (sub !== '') {
-      const g = await galleryOf(v, sub);
-      if (!client) return identifyPage(reply, v, here);
-      const view = await lightboxes.view(g.selection, client);
+      const g = await this.galleryOf(v, sub);
+      if (!client) return this.identifyPage(reply, v, here);
+      const view = await this.deps.lightboxes.view(g.selection, client);
       const notes = new Map(view.picks.map((p) => [p.media_id, p.note]));
       const items = (await g.items(view.picks.map((p) => p.media_id))).map((m) => ({ ...m, note: notes.get(m.id) ?? null }));
       const page = SelectionPage({
-        frame: kit.frameOf(v.at),
+        frame: this.helpers.frameOf(v.at),
         client,
         gallery: { uuid: g.uuid, title: g.title, href: g.href, crumbs: g.crumbs },
         state: view.state,
@@ -103,35 +120,35 @@ export function favouritePages(kit: WebsiteKit, deps: WebsiteDeps) {
         here,
         archiveHref: g.rights.compDownload || g.rights.hiresDownload ? `${here}/${ARCHIVE}` : undefined,
       });
-      return personal(reply, 200, render(page));
+      return this.personal(reply, 200, render(page));
     }
-    if (!client) return identifyPage(reply, v, here);
+    if (!client) return this.identifyPage(reply, v, here);
     // Only the galleries this visitor may still open are listed (a new password closes one).
-    const rows = await lightboxes.selectionsOnWebsite(client, v.at.website.id);
+    const rows = await this.deps.lightboxes.selectionsOnWebsite(client, v.at.website.id);
     const selections = [];
     for (const s of rows) {
-      const g = await site.favouriteGallery(v.at, s.gallery_uuid, v.pass);
+      const g = await this.deps.site.favouriteGallery(v.at, s.gallery_uuid, v.pass);
       if (g.kind !== 'favourites') continue;
       selections.push({ title: g.title, href: selectionHref(v.at, g.uuid), count: s.count, limit: g.selection.pickLimit, state: s.state === 'sent' ? ('sent' as const) : ('open' as const), sentAt: s.sent_at });
     }
-    return personal(reply, 200, render(SelectionsPage({ frame: kit.frameOf(v.at), client, selections })));
-  };
+    return this.personal(reply, 200, render(SelectionsPage({ frame: this.helpers.frameOf(v.at), client, selections })));
+  }
 
   /**
    * `<home>/_favourites/<gallery>/_archive.zip`: the client's picks in that gallery as one streamed
-   * ZIP (archive.ts), in the order picked, at their rights there (none: 403), decided when it starts.
+   * ZIP (archives.ts), in the order picked, at their rights there (none: 403), decided when it starts.
    */
-  const archive = async (req: FastifyRequest, reply: FastifyReply, v: FavouriteVisit, galleryUuid: string) => {
+  async archive(req: FastifyRequest, reply: FastifyReply, v: Visit, galleryUuid: string) {
     const href = `${selectionHref(v.at, galleryUuid)}/${ARCHIVE}`;
     if ([...v.query.keys()].length > 0 || galleryUuid !== galleryUuid.toLowerCase()) return reply.code(301).header('location', href).header('cache-control', 'no-store').send();
     if (!GALLERY_PAGE.test(galleryUuid)) throw notFound();
-    const g = await galleryOf(v, galleryUuid);
+    const g = await this.galleryOf(v, galleryUuid);
     const client = clientOf(v.pass);
-    if (!client) return identifyPage(reply, v, selectionHref(v.at, g.uuid));
+    if (!client) return this.identifyPage(reply, v, selectionHref(v.at, g.uuid));
     if (!g.rights.compDownload && !g.rights.hiresDownload) throw new ApiError('forbidden', 'This gallery offers no downloads.');
-    const selection = await lightboxes.selectionOf(g.selection.ownerId, g.selection.id, client.key);
+    const selection = await this.deps.lightboxes.selectionOf(g.selection.ownerId, g.selection.id, client.key);
     if (!selection || selection.mediaIds.length === 0) throw new ApiError('not_found', 'You have not chosen any photo in this gallery yet.');
-    return deps.archives.streamArchive(req, reply, {
+    return this.deps.archives.streamArchive(req, reply, {
       pass: v.pass,
       websiteId: v.at.website.id,
       galleryId: g.selection.id,
@@ -140,9 +157,9 @@ export function favouritePages(kit: WebsiteKit, deps: WebsiteDeps) {
       medias: selection.mediaIds,
       name: `${g.title} - favourites`,
     });
-  };
+  }
 
-  const pick = async (req: FastifyRequest, reply: FastifyReply, v: FavouriteVisit, form: URLSearchParams) => {
+  private async pick(req: FastifyRequest, reply: FastifyReply, v: Visit, form: URLSearchParams) {
     const json = wantsJson(req);
     const galleryUuid = one(form, 'gallery');
     const picked = one(form, 'pick');
@@ -150,21 +167,21 @@ export function favouritePages(kit: WebsiteKit, deps: WebsiteDeps) {
     const note = one(form, 'note');
     const media = unpicked ?? picked;
     if (media === undefined) throw new ApiError('missing_parameter', 'Choose a photo.');
-    const g = await galleryOf(v, galleryUuid);
+    const g = await this.galleryOf(v, galleryUuid);
     const back = backUnder(v.at.homePath, one(form, 'back')) ?? g.href;
     const client = clientOf(v.pass);
     if (!client) {
       if (json) return reply.code(403).header('cache-control', 'no-store').send({ identify: true, error: 'Tell the photographer who you are first.' });
-      return identifyPage(reply, v, back, { pending: unpicked === undefined ? { gallery: g.uuid, pick: media } : undefined });
+      return this.identifyPage(reply, v, back, { pending: unpicked === undefined ? { gallery: g.uuid, pick: media } : undefined });
     }
     const id = (await g.idsOf([media])).get(media.toLowerCase());
     if (id === undefined) throw notFound();
-    const r = unpicked !== undefined ? await lightboxes.unpick(g.selection, client, id) : await lightboxes.pick(g.selection, client, id, note);
+    const r = unpicked !== undefined ? await this.deps.lightboxes.unpick(g.selection, client, id) : await this.deps.lightboxes.pick(g.selection, client, id, note);
     if (json) return reply.code(200).header('cache-control', 'no-store').send(r);
     return reply.code(303).header('location', back).header('cache-control', 'no-store').send();
-  };
+  }
 
-  const identify = async (req: FastifyRequest, reply: FastifyReply, v: FavouriteVisit, form: URLSearchParams) => {
+  private async identify(req: FastifyRequest, reply: FastifyReply, v: Visit, form: URLSearchParams) {
     const back = backUnder(v.at.homePath, one(form, 'back')) ?? `${v.at.homePath}/`;
     const name = (one(form, 'name') ?? '').replace(/\s+/g, ' ').trim();
     const rawEmail = one(form, 'email') ?? '';
@@ -172,39 +189,39 @@ export function favouritePages(kit: WebsiteKit, deps: WebsiteDeps) {
     const gallery = one(form, 'gallery');
     const pending = one(form, 'pick');
     const again = (error: string) =>
-      identifyPage(reply, v, back, { status: 422, error, name: name.slice(0, MAX_CLIENT_NAME_LENGTH), email: rawEmail.slice(0, MAX_EMAIL_LENGTH), pending: gallery && pending ? { gallery, pick: pending } : undefined });
+      this.identifyPage(reply, v, back, { status: 422, error, name: name.slice(0, MAX_CLIENT_NAME_LENGTH), email: rawEmail.slice(0, MAX_EMAIL_LENGTH), pending: gallery && pending ? { gallery, pick: pending } : undefined });
     if (name === '' || name.length > MAX_CLIENT_NAME_LENGTH || /[\x00-\x1f\x7f]/.test(name)) return again(`Enter your name (at most ${MAX_CLIENT_NAME_LENGTH} characters).`);
     if (!email) return again('Enter an e-mail address.');
-    const pass = passes.withGuest(v.pass ?? passes.fresh(v.at.website.uuid), name, email);
-    reply.header('set-cookie', passCookie(passes, pass, cookiePath(v.at), secure()));
+    const pass = this.deps.passes.withGuest(v.pass ?? this.deps.passes.fresh(v.at.website.uuid), name, email);
+    reply.header('set-cookie', passCookie(this.deps.passes, pass, cookiePath(v.at), this.deps.config.publicUrl.startsWith('https:')));
     // The heart that brought the visitor here is picked now, when its gallery and photo are still theirs to see.
     if (gallery && pending) {
-      const g = await site.favouriteGallery(v.at, gallery, pass);
+      const g = await this.deps.site.favouriteGallery(v.at, gallery, pass);
       const client = clientOf(pass);
       const id = g.kind === 'favourites' ? (await g.idsOf([pending])).get(pending.toLowerCase()) : undefined;
       try {
-        if (g.kind === 'favourites' && client && id !== undefined) await lightboxes.pick(g.selection, client, id);
+        if (g.kind === 'favourites' && client && id !== undefined) await this.deps.lightboxes.pick(g.selection, client, id);
       } catch (err) {
         // Full or sent already: the visitor lands on the page, which says so when they pick again.
         if (!(err instanceof ApiError)) throw err;
       }
     }
     return reply.code(303).header('location', back).header('cache-control', 'no-store').send();
-  };
+  }
 
-  const send = async (_req: FastifyRequest, reply: FastifyReply, v: FavouriteVisit, form: URLSearchParams) => {
-    const g = await galleryOf(v, one(form, 'gallery'));
+  private async send(_req: FastifyRequest, reply: FastifyReply, v: Visit, form: URLSearchParams) {
+    const g = await this.galleryOf(v, one(form, 'gallery'));
     const client = clientOf(v.pass);
     const here = selectionHref(v.at, g.uuid);
-    if (!client) return identifyPage(reply, v, here);
+    if (!client) return this.identifyPage(reply, v, here);
     if (one(form, 'confirm') !== 'yes') {
-      const view = await lightboxes.view(g.selection, client);
-      const page = ConfirmSendPage({ frame: kit.frameOf(v.at), gallery: { uuid: g.uuid, title: g.title }, count: view.count, action: `${v.at.homePath}/${FAVOURITES}/send`, back: here });
-      return personal(reply, 200, render(page));
+      const view = await this.deps.lightboxes.view(g.selection, client);
+      const page = ConfirmSendPage({ frame: this.helpers.frameOf(v.at), gallery: { uuid: g.uuid, title: g.title }, count: view.count, action: `${v.at.homePath}/${FAVOURITES}/send`, back: here });
+      return this.personal(reply, 200, render(page));
     }
-    const sent = await lightboxes.send(g.selection, client);
+    const sent = await this.deps.lightboxes.send(g.selection, client);
     if (sent.ownerEmail) {
-      deps.mailer.sendSelection({
+      this.deps.mailer.sendSelection({
         to: sent.ownerEmail,
         siteTitle: v.at.website.title || v.at.website.urlname,
         galleryName: g.title,
@@ -213,29 +230,27 @@ export function favouritePages(kit: WebsiteKit, deps: WebsiteDeps) {
         verified: client.verified,
         count: sent.count,
         lightboxUuid: sent.uuid,
-        url: `${deps.config.publicUrl}/lightboxes/${sent.uuid}.xml`,
+        url: `${this.deps.config.publicUrl}/lightboxes/${sent.uuid}.xml`,
       });
     }
     return reply.code(303).header('location', here).header('cache-control', 'no-store').send();
-  };
+  }
 
-  const post = async (req: FastifyRequest, reply: FastifyReply, v: FavouriteVisit, sub: string) => {
+  async post(req: FastifyRequest, reply: FastifyReply, v: Visit, sub: string) {
     // A cross-site page must not pick, send or name a visitor in their stead.
-    if (!kit.fromOwnSite(req, v.at)) throw new ApiError('forbidden', 'This form can only be sent from the website itself.');
+    if (!this.helpers.fromOwnSite(req, v.at)) throw new ApiError('forbidden', 'This form can only be sent from the website itself.');
     const form = formOf(req);
     try {
-      if (sub === 'pick') return await pick(req, reply, v, form);
-      if (sub === 'identify') return await identify(req, reply, v, form);
-      if (sub === 'send') return await send(req, reply, v, form);
+      if (sub === 'pick') return await this.pick(req, reply, v, form);
+      if (sub === 'identify') return await this.identify(req, reply, v, form);
+      if (sub === 'send') return await this.send(req, reply, v, form);
     } catch (err) {
       // The script reads a refusal (the limit reached, a sent selection) as JSON.
       if (err instanceof ApiError && wantsJson(req) && err.status < 500) return reply.code(err.status).header('cache-control', 'no-store').send({ error: err.message });
       throw err;
     }
     throw notFound();
-  };
-
-  return { get, post, archive };
+  }
 }
 
 function wantsJson(req: FastifyRequest): boolean {

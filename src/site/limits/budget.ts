@@ -3,8 +3,8 @@
 // `/files` (VISITOR_FILES_RATE_LIMIT). Counters live in the limiter store
 // (src/http/limiter-store.ts), so with Redis every process shares them. Built
 // once in src/app.ts: the pages and the sign-in pages share one counter.
-import type { RateLimitConfig } from '../config.js';
-import type { Limiter, LimiterFactory } from '../http/limiter-store.js';
+import type { RateLimitConfig } from '../../config.js';
+import type { Limiter, LimiterFactory } from '../../http/limiter-store.js';
 
 export class VisitorBudget {
   private readonly limiter: Limiter | null;

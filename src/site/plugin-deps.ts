@@ -1,18 +1,18 @@
-// What the website plugin (plugin.ts) gives its routes (routes.ts, signin-routes.ts):
-// the dependencies it was built with and the helpers every page shares.
-import type { FastifyReply, FastifyRequest } from 'fastify';
+// What the website plugin (plugin.ts) is built with (WebsiteDeps), what it hands
+// every route (SiteHelpers), and the shape of a route of the one table (routes.ts).
+import type { FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { ActivityService } from '../activity/service.js';
 import type { Config } from '../config.js';
 import type { SiteAddress } from './address.js';
-import type { SiteArchives } from './archive.js';
-import type { VisitorBudget } from './budget.js';
+import type { SiteArchives } from './delivery/archives.js';
+import type { VisitorBudget } from './limits/budget.js';
 import type { LightboxesService } from '../lightboxes/service.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { SiteFrame } from './pages/signin.js';
-import type { PassCodec } from './pass.js';
+import type { PassCodec } from './signin/pass.js';
 import type { SiteService } from './service.js';
-import type { SignInService, VisitorLinks } from './signin-service.js';
-import type { PasswordThrottle } from './throttle.js';
+import type { SignInService, VisitorLinks } from './signin/service.js';
+import type { PasswordThrottle } from './limits/throttle.js';
 
 export interface WebsiteDeps {
   site: SiteService;
@@ -23,13 +23,13 @@ export interface WebsiteDeps {
   lightboxes: LightboxesService;
   /** Mails the photographer when a client sends a selection. */
   mailer: Pick<Mailer, 'sendSelection'>;
-  /** Wrong gallery passwords per address (throttle.ts), shared through Redis when set. */
+  /** Wrong gallery passwords per address (limits/throttle.ts), shared through Redis when set. */
   passwordThrottle: PasswordThrottle;
   /** Visitor requests per address (VISITOR_RATE_LIMIT): pages, the password form, the sign-in GETs. */
   budget: VisitorBudget;
   /** Records what visitors did (docs/delivery.md "Activity"): here, the views of galleries. */
   activity: Pick<ActivityService, 'record'>;
-  /** Archives of a gallery's photos (archive.ts): one at a time per visitor. */
+  /** Archives of a gallery's photos (delivery/archives.ts): one at a time per visitor. */
   archives: SiteArchives;
   /** How long a page for a visitor without a pass is served from memory; 0: never. */
   cacheSeconds: number;
@@ -53,7 +53,7 @@ export interface HtmlOptions {
 }
 
 /** What the website's routes share, made once per plugin. */
-export interface WebsiteKit {
+export interface SiteHelpers {
   /** The one HTML sender: every page of the website goes out with these headers. */
   html(reply: FastifyReply, status: number, body: string | Buffer, options?: HtmlOptions): FastifyReply;
   /** The website's frame (its name linking home); a neutral one when no website is known. */
@@ -69,4 +69,31 @@ export interface WebsiteKit {
   fromOwnSite(req: FastifyRequest, at: SiteAddress): boolean;
   /** Takes one request of the visitor budget: a 429 page (thrown) when it is spent. */
   withinBudget(req: FastifyRequest): Promise<void>;
+}
+
+/**
+ * How a route finds its website: by the urlname in its path (`/sites/<urlname>/…`), or by the
+ * request's Host (a website at its own host name). Two of them, made once per plugin.
+ */
+export interface Addressing {
+  /** What every path of the table is served under: `/sites/:urlname`, or '' at a website's own host. */
+  prefix: string;
+  /** The website the request names, remembered for its error pages; undefined when none. */
+  find(req: FastifyRequest): Promise<SiteAddress | undefined>;
+  /** A page's answer when no website is there: a 404 page under `/sites/` (the budget taken), the API's own 404 at another host. */
+  missing(req: FastifyRequest, reply: FastifyReply): Promise<unknown>;
+}
+
+/**
+ * One path of the website, written once below a home: served at `/sites/<urlname><path>` and at
+ * `<path>` on a website's own host name.
+ */
+export interface SiteRoute {
+  method: HTTPMethods | HTTPMethods[];
+  /** Below the home, starting with `/`: `/`, `/robots.txt`, `/-/*`. */
+  path: string;
+  bodyLimit?: number;
+  /** false: no HEAD beside the GET (a link checker must not use a sign-in link up). */
+  head?: false;
+  handler(req: FastifyRequest, reply: FastifyReply, by: Addressing): Promise<unknown>;
 }

@@ -1,18 +1,18 @@
 // GET/HEAD /files/<storage-key> (docs/renditions.md "Serving files"): a plain
 // route beside the API, no signature; who may have a file is access.ts's decision. Unsigned: only a rendition of a media that is
 // public (published in a gallery open to everyone). Signed (?e&v&g&a&d&s, see
-// ../storage/file-urls.ts): whatever was signed, originals included, until it expires and while
+// src/file-storage/file-urls.ts): whatever was signed, originals included, until it expires and while
 // its media is live and published in the gallery signed for, whose access is
 // as it was at signing. A key
 // that does not exist and a key the caller may not fetch look the same: 404.
 // Files are streamed (Range, HEAD, conditional GET), never buffered.
 import { readFile } from 'node:fs/promises';
-import type { ActivityService } from '../activity/service.js';
+import type { ActivityService } from '../../activity/service.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { StorageBackend } from '../file-storage/backend.js';
-import type { VisitorAccess } from './access.js';
-import type { VisitorBudget } from './budget.js';
-import { FILE_KEY, type FileUrls } from '../file-storage/file-urls.js';
+import type { StorageBackend } from '../../file-storage/backend.js';
+import type { VisitorAccess } from '../access.js';
+import type { VisitorBudget } from '../limits/budget.js';
+import { FILE_KEY, type FileUrls } from '../../file-storage/file-urls.js';
 
 export interface FileRouteDeps {
   /** Who may have which file: the website's one decision (access.ts). */

@@ -4,7 +4,7 @@
 // Each take counts on every counter at once (takeEach); when the store is down
 // the request goes through (logged): visitors are not locked out.
 import { createHash } from 'node:crypto';
-import { createEach, type Limiter, type LimiterFactory, type Taken, takeEach } from '../http/limiter-store.js';
+import { createEach, type Limiter, type LimiterFactory, type Taken, takeEach } from '../../http/limiter-store.js';
 
 export type { Taken };
 

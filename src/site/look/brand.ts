@@ -5,11 +5,11 @@
 // includes), and the rest (its pages' titles, its logo's renditions) from a
 // small memory keyed on the website's `updated_at`, which every change of the
 // brand or of a page moves on, on whichever process made it.
-import { MemoryCache } from '../ops/cache.js';
-import type { SiteAddress } from './address.js';
-import type { BrandExtras, SiteRendition, SiteRepository, SiteWebsite } from './repository.js';
+import { MemoryCache } from '../../ops/cache.js';
+import type { SiteAddress } from '../address.js';
+import type { BrandExtras, SiteRendition, SiteRepository, SiteWebsite } from '../repository.js';
 import { bodyFont, themeHref } from './theme.js';
-import { socialLinksOf } from '../websites/social-links.js';
+import { socialLinksOf } from '../../websites/social-links.js';
 
 export interface SiteBrand {
   title: string;

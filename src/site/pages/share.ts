@@ -5,7 +5,7 @@
 // may open (no password, no access list on the way): they name a public
 // image address, and a protected page must not preview its photos to whoever
 // a link is forwarded to.
-import type { SiteMedia, SiteRendition } from './repository.js';
+import type { SiteMedia, SiteRendition } from '../repository.js';
 
 /** A picture as a card shows it: an absolute address of one rendition, with that rendition's size. */
 export interface ShareImage {

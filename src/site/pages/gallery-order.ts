@@ -6,9 +6,9 @@
 // so the order is built once per stamp and shared by every page of the gallery.
 // Only ids are kept (4 bytes a media), so 50 000 medias cost about 200 kB; a
 // media's position is looked up in a map made the first time a media page asks.
-import { StampedMemo } from '../ops/cache.js';
-import { sortByContentOrder } from '../galleries/content-order.js';
-import type { OrderRow } from './repository.js';
+import { StampedMemo } from '../../ops/cache.js';
+import { sortByContentOrder } from '../../galleries/content-order.js';
+import type { OrderRow } from '../repository.js';
 
 /** What names a gallery's order: the gallery, its stamp and its content order. */
 export interface OrderedGallery {

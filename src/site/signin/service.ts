@@ -1,17 +1,17 @@
 // Visitors' e-mail sign-in (docs/visitors.md): a visitor asks for a link at a
 // website, the link comes by mail, and opening it once proves the address
-// (their pass then carries it; gate.ts compares it with the access lists).
+// (their pass then carries it; access.ts compares it with the access lists).
 import { createHash, randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import { isUuid } from '../core/uuid.js';
-import type { Config } from '../config.js';
-import { ApiError } from '../core/errors.js';
-import { MemoryCache } from '../ops/cache.js';
-import { backUnder, canonicalAddress, type SiteAddress } from './address.js';
-import { galleryHref } from './service.js';
-import type { Mailer } from '../mail/mailer.js';
-import type { DeadLink, SiteRow, UsedLink, VisitorsRepository } from './signin-repository.js';
-import type { LinkThrottle } from './throttle.js';
+import { isUuid } from '../../core/uuid.js';
+import type { Config } from '../../config.js';
+import { ApiError } from '../../core/errors.js';
+import { MemoryCache } from '../../ops/cache.js';
+import { backUnder, canonicalAddress, type SiteAddress } from '../address.js';
+import { galleryHref } from '../service.js';
+import type { Mailer } from '../../mail/mailer.js';
+import type { DeadLink, SiteRow, UsedLink, VisitorsRepository } from './repository.js';
+import type { LinkThrottle } from '../limits/throttle.js';
 
 export const MAX_EMAIL_LENGTH = 254;
 const EMAIL = /^[^\s@"\\<>,;]+@[^\s@"\\<>,;]+\.[^\s@"\\<>,;]+$/;
