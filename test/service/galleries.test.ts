@@ -1,0 +1,300 @@
+// GalleriesService (src/galleries/service.ts) called with typed inputs, on the
+// services buildApp wires (test/support/services.ts) over a real SQLite, and
+// PostgreSQL when TEST_DATABASE_URL is set: another user's gallery, the tree's
+// rules (moves, depth, path length, sub-gallery places, list positions),
+// reorders, publication and deletes. The same contract through HTTP:
+// test/api/galleries-*.test.ts.
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { UserRow } from '../../src/database/schema.js';
+import type { GalleryInput } from '../../src/galleries/input.js';
+import { MAX_GALLERY_DEPTH, MAX_FULL_URL_PATH_LENGTH } from '../../src/galleries/limits.js';
+import { MAX_SUBGALLERIES } from '../../src/galleries/service.js';
+import { nowIso } from '../../src/database/db.js';
+import { insertChildren } from '../support/gallery-seed.js';
+import { DATABASES, jpeg, noAttributes, part, PG, refusal, withServices } from '../support/services.js';
+
+for (const db of DATABASES) {
+  describe(`galleries service (${db})`, () => {
+    const w = withServices(db === 'postgres' ? { postgresUrl: PG } : {});
+    let me: { user: UserRow; urlname: string; root: string };
+    let other: { user: UserRow; urlname: string; root: string };
+
+    beforeAll(async () => {
+      me = await w.owner('me');
+      other = await w.owner('other');
+    });
+
+    const create = (input: GalleryInput, who = me) => w.galleries.create(who.user, who.urlname, { parent: who.root, ...input });
+    const uuidOf = async (input: GalleryInput, who = me) => (await create(input, who)).record.uuid;
+    const get = (uuid: string, who = me) => w.galleries.get(who.user, who.urlname, uuid, { medias: true, subgalleries: true });
+    /** The website's galleries in list order, by name. */
+    const listed = async (who = me) => (await w.galleries.list(who.user, who.urlname, { page: 1, withCounts: false })).records.map((r) => r.name);
+    const listPositions = async (who = me) => (await w.galleries.list(who.user, who.urlname, { page: 1, withCounts: false })).records.map((r) => r.list_pos);
+    async function upload(who: { user: UserRow }, seed: number): Promise<string> {
+      const r = await w.media.create(who.user, { attributes: noAttributes(), replace: false, fileName: `p${seed}.jpg`, upload: { direct: part(await jpeg(seed)) } });
+      return r.media.record.uuid;
+    }
+
+    it('creates a gallery under the root with a url path from its name, unique among its siblings', async () => {
+      const a = await create({ name: 'Summer Trip', description: 'Beach' });
+      expect(a.record).toMatchObject({ name: 'Summer Trip', url_path: 'summer-trip', full_url_path: 'summer-trip', parent_uuid: me.root, description: 'Beach', content_order: 'manual-last' });
+      expect(a.counts).toEqual({ medias: 0, full: 0 });
+      const b = await create({ name: 'Summer trip!' });
+      expect(b.record.url_path).toBe('summer-trip-2');
+      const c = await create({ name: 'Child', parent: a.record.uuid, urlPath: 'Ça va' });
+      expect(c.record).toMatchObject({ url_path: 'ca-va', full_url_path: 'summer-trip/ca-va', parent_uuid: a.record.uuid });
+      expect((await get(a.record.uuid)).record.subgalleries_count).toBe(1);
+      const details = await get(a.record.uuid);
+      expect(details.subgalleries?.map((s) => s.record.name)).toEqual(['Child']);
+    });
+
+    it("answers another user's gallery and website as if they did not exist (404), and changes nothing", async () => {
+      const theirs = await uuidOf({ name: 'Private' }, other);
+      for (const call of [
+        () => w.galleries.get(me.user, me.urlname, theirs),
+        () => w.galleries.get(me.user, other.urlname, theirs),
+        () => w.galleries.update(me.user, me.urlname, theirs, { name: 'Mine now' }),
+        () => w.galleries.update(me.user, other.urlname, theirs, { name: 'Mine now' }),
+        () => w.galleries.delete(me.user, me.urlname, theirs, { deleteMedias: true }),
+        () => w.galleries.subgalleries(me.user, me.urlname, theirs, { page: 1 }),
+        () => w.galleries.setAcl(me.user, me.urlname, theirs, []),
+        () => w.galleries.websiteOf(me.user, theirs),
+        () => w.galleries.summary(me.user, theirs),
+        () => w.galleries.moveMedias(me.user, theirs, [randomUUID()], null),
+      ]) {
+        const err = await refusal(call());
+        expect(err.code).toBe('not_found');
+        expect(err.status).toBe(404);
+      }
+      expect((await refusal(w.galleries.get(me.user, other.urlname, theirs))).message).toBe(`website ${other.urlname} not found`);
+      expect((await refusal(w.galleries.get(me.user, me.urlname, theirs))).message).toBe(`gallery ${theirs} not found`);
+      // Not a UUID at all: the same 404.
+      expect((await refusal(w.galleries.get(me.user, me.urlname, 'not-a-uuid'))).code).toBe('not_found');
+      expect((await get(theirs, other)).record.name).toBe('Private');
+      // Their gallery as a parent is a 422 about the parent, not a way in.
+      const err = await refusal(create({ name: 'Sneaky', parent: theirs }));
+      expect(err.code).toBe('invalid_parameter');
+      expect(err.message).toBe(`gallery[parent]: ${theirs} is not a gallery of this website`);
+      expect((await get(theirs, other)).record.subgalleries_count).toBe(0);
+    });
+
+    it("refuses another user's media as a cover (422 naming the attribute)", async () => {
+      const theirs = await upload(other, 1);
+      const mine = await upload(me, 2);
+      const err = await refusal(create({ name: 'Covered', coverMedia: theirs }));
+      expect(err.code).toBe('invalid_parameter');
+      expect(err.message).toBe(`gallery[cover_media]: ${theirs} is not a media of this website's owner`);
+      const g = await create({ name: 'Covered', coverMedia: mine });
+      expect(g.record.cover_media_uuid).toBe(mine);
+      const err2 = await refusal(w.galleries.update(me.user, me.urlname, g.record.uuid, { publicCoverMedia: theirs }));
+      expect(err2.message).toBe(`gallery[public_cover_media]: ${theirs} is not a media of this website's owner`);
+      expect((await get(g.record.uuid)).record.cover_media_uuid).toBe(mine);
+    });
+
+    it('moves a gallery with its sub-tree, and refuses a move under itself or one of its descendants', async () => {
+      const a = await uuidOf({ name: 'Move A' });
+      const b = await uuidOf({ name: 'Move B', parent: a });
+      const c = await uuidOf({ name: 'Move C', parent: b });
+      const target = await uuidOf({ name: 'Target' });
+      for (const parent of [a, b, c]) {
+        const err = await refusal(w.galleries.update(me.user, me.urlname, a, { parent, name: 'Renamed' }));
+        if (parent === a) continue; // its own parent already: no move at all (the name still changes below)
+        expect(err.code).toBe('invalid_parameter');
+        expect(err.message).toBe('gallery[parent]: a gallery cannot be moved under itself or one of its own sub-galleries');
+      }
+      // Refused as a whole: the name sent with the move did not change either.
+      expect((await get(a)).record).toMatchObject({ name: 'Move A', full_url_path: 'move-a' });
+      expect((await get(c)).record.full_url_path).toBe('move-a/move-b/move-c');
+
+      const moved = await w.galleries.update(me.user, me.urlname, b, { parent: target });
+      expect(moved.record).toMatchObject({ parent_uuid: target, full_url_path: 'target/move-b' });
+      expect((await get(c)).record.full_url_path).toBe('target/move-b/move-c');
+      expect((await get(a)).record.subgalleries_count).toBe(0);
+      expect((await get(target)).record.subgalleries_count).toBe(1);
+      // The root cannot move, and its url path stays ''.
+      expect((await refusal(w.galleries.update(me.user, me.urlname, me.root, { parent: target }))).message).toBe('gallery[parent]: the root gallery cannot be moved');
+      expect((await refusal(w.galleries.update(me.user, me.urlname, me.root, { urlPath: 'home' }))).message).toBe('gallery[url_path]: the root gallery has no url path');
+    });
+
+    it('keeps a renamed gallery\'s derived path following its name, a chosen one fixed, and rewrites the paths below', async () => {
+      const g = await uuidOf({ name: 'Old Name' });
+      const child = await uuidOf({ name: 'Kid', parent: g });
+      await w.galleries.update(me.user, me.urlname, g, { name: 'New Name' });
+      expect((await get(g)).record.full_url_path).toBe('new-name');
+      expect((await get(child)).record.full_url_path).toBe('new-name/kid');
+      await w.galleries.update(me.user, me.urlname, g, { urlPath: 'chosen' });
+      await w.galleries.update(me.user, me.urlname, g, { name: 'Newer Name' });
+      expect((await get(g)).record).toMatchObject({ name: 'Newer Name', full_url_path: 'chosen' });
+      expect((await get(child)).record.full_url_path).toBe('chosen/kid');
+    });
+
+    it('refuses a gallery deeper than the depth limit, by create and by move', async () => {
+      let parent = me.root;
+      const chain: string[] = [];
+      for (let level = 1; level <= MAX_GALLERY_DEPTH; level++) chain.push((parent = await uuidOf({ name: `d${level}`, parent })));
+      const err = await refusal(create({ name: 'too deep', parent }));
+      expect(err.code).toBe('invalid_parameter');
+      expect(err.message).toMatch(new RegExp(`^gallery\\[parent\\]: under gallery ${parent} a gallery would be ${MAX_GALLERY_DEPTH + 1} levels below the root; galleries may be at most ${MAX_GALLERY_DEPTH} levels deep$`));
+      // A two-level tree moved under level 31 would reach level 33.
+      const top = await uuidOf({ name: 'pair' });
+      await uuidOf({ name: 'pair child', parent: top });
+      const moveErr = await refusal(w.galleries.update(me.user, me.urlname, top, { parent: chain[MAX_GALLERY_DEPTH - 2] }));
+      expect(moveErr.message).toContain(`would be ${MAX_GALLERY_DEPTH + 1} levels below the root`);
+      expect((await get(top)).record.full_url_path).toBe('pair');
+      // One level less fits.
+      await w.galleries.update(me.user, me.urlname, top, { parent: chain[MAX_GALLERY_DEPTH - 3] });
+      expect((await get(top)).record.parent_uuid).toBe(chain[MAX_GALLERY_DEPTH - 3]);
+    });
+
+    it('refuses a full url path beyond its length limit, naming what made it so', async () => {
+      const long = (c: string) => c.repeat(100); // url paths are cut at 100 characters
+      let parent = me.root;
+      for (let i = 0; i < 9; i++) parent = await uuidOf({ name: long(String.fromCharCode(97 + i)), parent });
+      expect((await get(parent)).record.full_url_path).toHaveLength(9 * 101 - 1);
+      const err = await refusal(create({ name: long('z'), parent }));
+      expect(err.code).toBe('invalid_parameter');
+      expect(err.message).toBe(`gallery[name]: a full-url-path would be ${10 * 101 - 1} characters long; it may be at most ${MAX_FULL_URL_PATH_LENGTH} characters long`);
+      const viaPath = await refusal(create({ name: 'short', urlPath: long('y'), parent }));
+      expect(viaPath.message).toMatch(/^gallery\[url_path\]: a full-url-path would be/);
+      expect((await create({ name: 'z'.repeat(80), parent })).record.full_url_path).toHaveLength(9 * 101 + 80);
+    });
+
+    it('gives a parent at most MAX_SUBGALLERIES sub-galleries, and a place back when one goes', async () => {
+      const parent = await create({ name: 'Crowded' });
+      const row = await w.core.store.db.selectFrom('galleries').selectAll().where('uuid', '=', parent.record.uuid).executeTakeFirstOrThrow();
+      await w.core.store.db.transaction().execute((trx) => insertChildren(trx, row, Array.from({ length: MAX_SUBGALLERIES - 1 }, (_, i) => `c${i}`), nowIso()));
+      const last = await uuidOf({ name: 'the last place', parent: parent.record.uuid });
+      const err = await refusal(create({ name: 'one too many', parent: parent.record.uuid }));
+      expect(err.code).toBe('invalid_parameter');
+      expect(err.message).toBe(`gallery[parent]: gallery ${parent.record.uuid} already holds ${MAX_SUBGALLERIES} sub-galleries, the most a gallery may hold`);
+      // Nor by a move.
+      const outside = await uuidOf({ name: 'outside' });
+      expect((await refusal(w.galleries.update(me.user, me.urlname, outside, { parent: parent.record.uuid }))).message).toContain(`already holds ${MAX_SUBGALLERIES} sub-galleries`);
+      expect((await get(outside)).record.parent_uuid).toBe(me.root);
+      await w.galleries.delete(me.user, me.urlname, last, { deleteMedias: false });
+      await w.galleries.update(me.user, me.urlname, outside, { parent: parent.record.uuid });
+      expect((await get(parent.record.uuid)).record.subgalleries_count).toBe(MAX_SUBGALLERIES);
+      await w.galleries.delete(me.user, me.urlname, parent.record.uuid, { deleteMedias: false });
+    });
+
+    it('places a gallery among its siblings (1 = first, past the end = last), keeping the list dense', async () => {
+      const site = await w.owner('places');
+      const names = ['P1', 'P2', 'P3', 'P4'];
+      const ids: Record<string, string> = {};
+      for (const name of names) ids[name] = await uuidOf({ name }, site);
+      const order = async () => (await listed(site)).filter((n) => names.includes(n));
+      await w.galleries.update(site.user, site.urlname, ids.P3, { position: 1 });
+      expect(await order()).toEqual(['P3', 'P1', 'P2', 'P4']);
+      await w.galleries.update(site.user, site.urlname, ids.P3, { position: 1000 });
+      expect(await order()).toEqual(['P1', 'P2', 'P4', 'P3']);
+      await w.galleries.update(site.user, site.urlname, ids.P4, { position: 2 });
+      expect(await order()).toEqual(['P1', 'P4', 'P2', 'P3']);
+      const positions = await listPositions(site);
+      expect(positions).toEqual(positions.map((_, i) => i + 1));
+      // A move and a place at once: first under the new parent.
+      const child = await uuidOf({ name: 'C1', parent: ids.P1 }, site);
+      await w.galleries.update(site.user, site.urlname, ids.P2, { parent: ids.P1, position: 1 });
+      expect((await w.galleries.get(site.user, site.urlname, ids.P1, { subgalleries: true })).subgalleries?.map((s) => s.record.uuid)).toEqual([ids.P2, child]);
+      expect((await refusal(w.galleries.update(site.user, site.urlname, site.root, { position: 1 }))).message).toBe('gallery[position]: the root gallery has no siblings');
+    });
+
+    it('publishes and unpublishes medias, counts them, and reorders them (medias_order, moveMedias)', async () => {
+      const g = await uuidOf({ name: 'Published' });
+      const sub = await uuidOf({ name: 'Published sub', parent: g });
+      const m = [await upload(me, 10), await upload(me, 11), await upload(me, 12), await upload(me, 13)];
+      for (const uuid of m) await w.media.update(me.user, uuid, { attributes: noAttributes({ publish: [g] }) });
+      await w.media.update(me.user, m[0], { attributes: noAttributes({ publish: [sub] }) });
+      let d = await get(g);
+      expect(d.medias).toEqual(m);
+      expect(d.counts).toEqual({ medias: 4, full: 4 });
+      expect((await get(sub)).counts).toEqual({ medias: 1, full: 1 });
+
+      await w.galleries.update(me.user, me.urlname, g, { mediasOrder: [m[3], m[1]] });
+      expect((await get(g)).medias).toEqual([m[3], m[1], m[0], m[2]]);
+      await w.galleries.moveMedias(me.user, g, [m[2]], m[3]);
+      expect((await get(g)).medias).toEqual([m[2], m[3], m[1], m[0]]);
+      await w.galleries.moveMedias(me.user, g, [m[2], m[3]], null);
+      expect((await get(g)).medias).toEqual([m[1], m[0], m[2], m[3]]);
+      // A media that is not in the gallery, or "before" one of those moved: refused, the order kept.
+      const stray = await upload(me, 14);
+      const err = await refusal(w.galleries.update(me.user, me.urlname, g, { mediasOrder: [stray] }));
+      expect(err.code).toBe('invalid_parameter');
+      expect(err.message).toBe(`gallery[medias_order]: media ${stray} is not published in this gallery`);
+      expect((await refusal(w.galleries.moveMedias(me.user, g, [stray], null))).code).toBe('not_found');
+      expect((await refusal(w.galleries.moveMedias(me.user, g, [m[0]], m[0]))).message).toBe('before: the media to move before is not in this gallery, or is one of those moved');
+      expect((await refusal(w.galleries.moveMedias(me.user, g, [], null))).code).toBe('invalid_parameter');
+      expect((await get(g)).medias).toEqual([m[1], m[0], m[2], m[3]]);
+
+      await w.media.update(me.user, m[1], { attributes: noAttributes({ unpublish: [g] }) });
+      d = await get(g);
+      expect(d.medias).toEqual([m[0], m[2], m[3]]);
+      expect(d.counts).toEqual({ medias: 3, full: 3 });
+      // Their gallery is no place to publish to: a 422 naming the attribute.
+      const theirs = await uuidOf({ name: 'Not yours' }, other);
+      const pub = await refusal(w.media.update(me.user, m[0], { attributes: noAttributes({ publish: [theirs] }) }));
+      expect(pub.code).toBe('invalid_parameter');
+      expect(pub.message).toBe(`media[publish_to_galleries]: unknown gallery ${theirs}`);
+      expect((await get(theirs, other)).counts.medias).toBe(0);
+    });
+
+    it('deletes a sub-tree with its medias or without, guarded by the expected count, keeping the list dense', async () => {
+      const site = await w.owner('deletes');
+      const top = await uuidOf({ name: 'Top' }, site);
+      const mid = await uuidOf({ name: 'Mid', parent: top }, site);
+      const low = await uuidOf({ name: 'Low', parent: mid }, site);
+      const after = await uuidOf({ name: 'After' }, site);
+      const kept = await upload(site, 20);
+      const inMid = await upload(site, 21);
+      const inLow = await upload(site, 22);
+      await w.media.update(site.user, inMid, { attributes: noAttributes({ publish: [mid] }) });
+      await w.media.update(site.user, inLow, { attributes: noAttributes({ publish: [low, after] }) });
+      await w.media.update(site.user, kept, { attributes: noAttributes({ publish: [after] }) });
+      // A member of the website publishes there too: the owner's delete leaves the member's media alone.
+      const member = await w.user('member');
+      await w.core.websites.share(site.urlname, member);
+      const theirs = await upload({ user: member }, 23);
+      await w.media.update(member, theirs, { attributes: noAttributes({ publish: [low] }) });
+
+      expect(await w.galleries.deletion(site.user, site.urlname, mid)).toEqual({ galleries: 2, medias: 2 });
+      const err = await refusal(w.galleries.delete(site.user, site.urlname, mid, { deleteMedias: true, expectedMediasCount: 3 }));
+      expect(err.code).toBe('count_mismatch');
+      expect(err.status).toBe(409);
+      expect((await get(low, site)).counts.medias).toBe(2);
+
+      expect(await w.galleries.delete(site.user, site.urlname, mid, { deleteMedias: true, expectedMediasCount: 2 })).toEqual({ galleriesDeleted: 2, mediasDeleted: 2 });
+      for (const g of [mid, low]) expect((await refusal(get(g, site))).code).toBe('not_found');
+      for (const m of [inMid, inLow]) expect((await refusal(w.media.get(site.user, m, false))).code).toBe('not_found');
+      expect((await w.media.get(member, theirs, true)).relations.galleries).toEqual([]);
+      expect((await w.media.get(site.user, kept, true)).relations.galleries).toEqual([after]);
+      expect((await get(after, site)).medias).toEqual([kept]);
+      expect((await get(top, site)).record.subgalleries_count).toBe(0);
+      const positions = await listPositions(site);
+      expect(positions).toEqual(positions.map((_, i) => i + 1));
+      expect(await listed(site)).toEqual(['deletes', 'Top', 'After']); // the root is named after the website's title
+
+      // Without its medias: they stay, unpublished.
+      await w.media.update(site.user, kept, { attributes: noAttributes({ publish: [top] }) });
+      expect(await w.galleries.delete(site.user, site.urlname, top, { deleteMedias: false })).toEqual({ galleriesDeleted: 1, mediasDeleted: 0 });
+      expect((await w.media.get(site.user, kept, true)).relations.galleries).toEqual([after]);
+      // The root stays.
+      expect((await refusal(w.galleries.delete(site.user, site.urlname, site.root, { deleteMedias: false }))).message).toBe('the root gallery cannot be deleted');
+      expect((await refusal(w.galleries.deletion(site.user, site.urlname, site.root))).code).toBe('invalid_parameter');
+    });
+
+    it('keeps an access list given on create and replaces it whole', async () => {
+      const acl = [
+        { position: 0, email: 'DEFAULT', read: false, compDownload: false, hiresDownload: false },
+        { position: 3, email: 'client@example.com', read: true, compDownload: true, hiresDownload: false },
+      ];
+      const g = await create({ name: 'Clients only', acl, password: 'open sesame' });
+      expect(g.acl).toEqual(acl);
+      expect(g.record.password_hash).toMatch(/^\$argon2/);
+      const d = await w.galleries.setAcl(me.user, me.urlname, g.record.uuid, [acl[0]]);
+      expect(d.acl).toEqual([acl[0]]);
+      expect((await w.galleries.setAcl(me.user, me.urlname, g.record.uuid, [])).acl).toEqual([]);
+      await w.galleries.update(me.user, me.urlname, g.record.uuid, { password: null });
+      expect((await get(g.record.uuid)).record.password_hash).toBeNull();
+    });
+  });
+}
