@@ -2,6 +2,7 @@
 // services buildApp wires over a file store, built the same way over withCore's
 // core, with local storage in its temporary directory: no HTTP server, no worker
 // (a renditions job is run by hand), no sweep timer.
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pino } from 'pino';
@@ -130,6 +131,11 @@ export function jpeg(seed = 0, width = 64, height = 48): Promise<Buffer> {
   return sharp({ create: { width, height, channels: 3, background: { r: (seed * 53) % 256, g: (seed * 97) % 256, b: 120 } } })
     .jpeg({ quality: 80 })
     .toBuffer();
+}
+
+/** A JPEG of random pixels: some kilobytes, unlike a plain one's few hundred bytes. */
+export function noisyJpeg(width = 64, height = 64): Promise<Buffer> {
+  return sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
 }
 
 /** A file part as a multipart body hands it to the service. */
