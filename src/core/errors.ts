@@ -61,10 +61,14 @@ export interface ApiErrorExtra {
   retryAfter?: number;
   /** Extra reply children (already dashed). */
   fields?: Record<string, string | number | boolean | null>;
+  /** The field spec key a 422 is about (src/core/fields.ts): each face names it its own way. */
+  field?: string;
 }
 
 export class ApiError extends Error {
   readonly status: number;
+  /** The spec key of the field refused (`name`), beside a message worded with the face's name for it. */
+  readonly field: string | undefined;
 
   constructor(
     readonly code: ErrorCode,
@@ -74,6 +78,7 @@ export class ApiError extends Error {
     super(message);
     this.name = 'ApiError';
     this.status = CATALOGUE[code].status;
+    this.field = extra.field;
   }
 }
 
@@ -88,6 +93,6 @@ export function codeForStatus(status: number): ErrorCode {
 // The shapes most refusals take.
 export const badRequest = (message: string, code: 'bad_request' | 'bad_encoding' | 'unknown_parameter' = 'bad_request') => new ApiError(code, message);
 export const notFound = (what: string) => new ApiError('not_found', `${what} not found`);
-export const invalid = (message: string) => new ApiError('invalid_parameter', message);
-export const missing = (name: string) => new ApiError('missing_parameter', `parameter ${name} is required`);
+export const invalid = (message: string, field?: string) => new ApiError('invalid_parameter', message, field === undefined ? {} : { field });
+export const missing = (name: string, field?: string) => new ApiError('missing_parameter', `parameter ${name} is required`, field === undefined ? {} : { field });
 export const conflict = (message: string, code: 'conflict' | 'count_mismatch' = 'conflict') => new ApiError(code, message);

@@ -3,6 +3,7 @@
 // times the path length: both stay bounded so that no tree can make a reply,
 // a statement or the process's memory grow without limit.
 import { invalid } from '../core/errors.js';
+import { galleryKey } from './fields.js';
 
 /** Levels below the root: its children are on level 1. */
 export const MAX_GALLERY_DEPTH = 32;
@@ -24,6 +25,7 @@ export function checkDepth(deepestLevel: number, parentUuid: string, wasLevel = 
   if (deepestLevel > MAX_GALLERY_DEPTH && deepestLevel > wasLevel) {
     throw invalid(
       `gallery[parent]: under gallery ${parentUuid} a gallery would be ${deepestLevel} levels below the root; galleries may be at most ${MAX_GALLERY_DEPTH} levels deep`,
+      'parent',
     );
   }
 }
@@ -31,6 +33,6 @@ export function checkDepth(deepestLevel: number, parentUuid: string, wasLevel = 
 /** Refuses a full url path (the gallery's, or the longest one below it) beyond the length limit and longer than it was; `attr` is what made it so. */
 export function checkFullUrlPathLength(length: number, attr: string, wasLength = 0): void {
   if (length > MAX_FULL_URL_PATH_LENGTH && length > wasLength) {
-    throw invalid(`${attr}: a full-url-path would be ${length} characters long; it may be at most ${MAX_FULL_URL_PATH_LENGTH} characters long`);
+    throw invalid(`${attr}: a full-url-path would be ${length} characters long; it may be at most ${MAX_FULL_URL_PATH_LENGTH} characters long`, galleryKey(attr));
   }
 }

@@ -13,7 +13,7 @@ import { nowIso } from '../database/db.js';
 import type { GalleryRow, UserRow, WebsiteRow } from '../database/schema.js';
 import { sortByContentOrder } from './content-order.js';
 import type { AclEntryInput } from './acl.js';
-import type { GalleryInput } from './input.js';
+import { galleryKey, type GalleryInput } from './fields.js';
 import { checkDepth, checkFullUrlPathLength, levelOf, MAX_GALLERIES_PER_WEBSITE } from './limits.js';
 import type { AclEntry, GalleriesRepository, GalleryChanges, GalleryRecord, GalleryShown, MediaCounts } from './repository.js';
 import { baseUrlPath, childFullUrlPath, slugify, uniqueUrlPath } from './url-path.js';
@@ -380,27 +380,27 @@ export class GalleriesService {
 
   private async parent(repo: GalleriesRepository, websiteId: number, uuid: string): Promise<GalleryRow> {
     const parent = await repo.find(websiteId, uuid);
-    if (!parent) throw invalid(`gallery[parent]: ${uuid} is not a gallery of this website`);
+    if (!parent) throw invalid(`gallery[parent]: ${uuid} is not a gallery of this website`, 'parent');
     return parent;
   }
 
   private async displayStyle(repo: GalleriesRepository, websiteId: number, uuid: string | null): Promise<number | null> {
     const id = await repo.displayStyleId(websiteId, uuid);
-    if (id === undefined && uuid !== null) throw invalid(`gallery[display_style]: ${uuid} is not a display style of this website`);
+    if (id === undefined && uuid !== null) throw invalid(`gallery[display_style]: ${uuid} is not a display style of this website`, 'displayStyle');
     return id ?? null;
   }
 
   private async coverMedia(repo: GalleriesRepository, website: WebsiteRow, uuid: string | null, param = 'gallery[cover_media]'): Promise<number | null> {
     if (uuid === null) return null;
     const id = await repo.ownerMediaId(website, uuid);
-    if (id === undefined) throw invalid(`${param}: ${uuid} is not a media of this website's owner`);
+    if (id === undefined) throw invalid(`${param}: ${uuid} is not a media of this website's owner`, galleryKey(param));
     return id;
   }
 
   /** Takes one of the parent's 1000 sub-gallery places, atomically. */
   private async takeSlot(repo: GalleriesRepository, parent: GalleryRow): Promise<void> {
     if (!(await repo.takeSubgallerySlot(parent.id, MAX_SUBGALLERIES))) {
-      throw invalid(`gallery[parent]: gallery ${parent.uuid} already holds ${MAX_SUBGALLERIES} sub-galleries, the most a gallery may hold`);
+      throw invalid(`gallery[parent]: gallery ${parent.uuid} already holds ${MAX_SUBGALLERIES} sub-galleries, the most a gallery may hold`, 'parent');
     }
   }
 
@@ -408,7 +408,7 @@ export class GalleriesService {
   private async checkWebsiteRoom(repo: GalleriesRepository, websiteId: number, adding: number): Promise<void> {
     const total = await repo.total(websiteId);
     if (total + adding > MAX_GALLERIES_PER_WEBSITE) {
-      throw invalid(`gallery[parent]: the website holds ${total} galleries; it may hold at most ${MAX_GALLERIES_PER_WEBSITE} galleries`);
+      throw invalid(`gallery[parent]: the website holds ${total} galleries; it may hold at most ${MAX_GALLERIES_PER_WEBSITE} galleries`, 'parent');
     }
   }
 
@@ -475,11 +475,11 @@ export class GalleriesService {
     let parent: GalleryRow | undefined;
     let moving = false;
     if (input.parent !== undefined) {
-      if (isRoot) throw invalid('gallery[parent]: the root gallery cannot be moved');
+      if (isRoot) throw invalid('gallery[parent]: the root gallery cannot be moved', 'parent');
       parent = await this.parent(repo, website.id, input.parent);
       if (parent.id !== gallery.parent_id) {
         if (parent.id === gallery.id || parent.full_url_path.startsWith(`${gallery.full_url_path}/`)) {
-          throw invalid('gallery[parent]: a gallery cannot be moved under itself or one of its own sub-galleries');
+          throw invalid('gallery[parent]: a gallery cannot be moved under itself or one of its own sub-galleries', 'parent');
         }
         moving = true;
       }
@@ -499,7 +499,7 @@ export class GalleriesService {
 
     if (isRoot) {
       // The root's url path is '' and stays so: its address is the website's.
-      if (input.urlPath !== undefined && input.urlPath.trim() !== '') throw invalid('gallery[url_path]: the root gallery has no url path');
+      if (input.urlPath !== undefined && input.urlPath.trim() !== '') throw invalid('gallery[url_path]: the root gallery has no url path', 'urlPath');
     } else {
       const newName = input.name ?? gallery.name;
       const renamed = input.name !== undefined && input.name !== gallery.name;
@@ -533,7 +533,7 @@ export class GalleriesService {
     }
     await repo.update(gallery.id, changes);
     if (input.position !== undefined) {
-      if (isRoot) throw invalid('gallery[position]: the root gallery has no siblings');
+      if (isRoot) throw invalid('gallery[position]: the root gallery has no siblings', 'position');
       await this.place(repo, website.id, gallery.id, changes.parent_id ?? gallery.parent_id!, input.position);
     }
   }
@@ -566,7 +566,7 @@ export class GalleriesService {
     const byUuid = new Map(rows.map((r) => [r.uuid.toLowerCase(), r]));
     const listed = uuids.map((u) => {
       const row = byUuid.get(u);
-      if (!row) throw invalid(`gallery[medias_order]: media ${u} is not published in this gallery`);
+      if (!row) throw invalid(`gallery[medias_order]: media ${u} is not published in this gallery`, 'mediasOrder');
       return row;
     });
     const listedIds = new Set(listed.map((r) => r.media_id));

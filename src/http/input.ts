@@ -2,6 +2,7 @@
 // (the whitelist the router enforces, any other name is a 400) and how they
 // become the handler's typed input, with the 422 that names a wrong value.
 // Reading a name means declaring it, so the two cannot drift apart.
+import { namesOf, readFields, type Entry, type InputOf, type Mode, type Naming, type Source, type Spec } from '../core/fields.js';
 import type { UploadedFile } from './context.js';
 import { pageParams, PAGINATION_PARAMS, type Page, type Params } from './params.js';
 
@@ -58,4 +59,26 @@ export function choice<T extends string>(name: string, allowed: readonly T[], fa
 /** `page` and `per_page` (1 to `maxPerPage`). */
 export function pagination(maxPerPage: number, defaultPerPage?: number): Input<Page> {
   return input(PAGINATION_PARAMS, (p) => pageParams(p, maxPerPage, defaultPerPage));
+}
+
+/** The request's parameters as a field spec's source, under the API's names (`naming`). */
+export function paramsSource(p: Params, naming: Naming): Source {
+  return {
+    value: (key) => p.str(naming(key)),
+    values: (key) => p.all(naming(key)),
+    entries: (key) => {
+      const name = naming(key);
+      const ids = new Set<string>();
+      for (const n of p.namesUnder(`${name}[`)) {
+        const close = n.indexOf(']', name.length + 1);
+        if (close > 0) ids.add(n.slice(name.length + 1, close));
+      }
+      return [...ids].map((id): Entry => ({ id, value: (sub) => p.str(`${name}[${id}][${sub}]`) }));
+    },
+  };
+}
+
+/** An operation's field spec as a route's input: its whitelist and its reading, under the API's names. */
+export function specInput<S extends Spec>(spec: S, naming: Naming, mode: Mode = 'update'): Input<InputOf<S>> {
+  return input(namesOf(spec, naming), (p) => readFields(spec, paramsSource(p, naming), naming, mode));
 }

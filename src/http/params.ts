@@ -74,6 +74,12 @@ export class Params {
     return v;
   }
 
+  /** Every value sent under a name, blanks included; undefined when absent. */
+  all(name: string): string[] | undefined {
+    const list = this.values.get(name);
+    return list ? [...list] : undefined;
+  }
+
   /** Every value of an array parameter; more than `max` is a 422. */
   list(name: string, max = MAX_LIST_VALUES): string[] | undefined {
     const list = this.values.get(name);
