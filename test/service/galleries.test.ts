@@ -7,7 +7,9 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { UserRow } from '../../src/database/schema.js';
-import type { GalleryInput } from '../../src/galleries/input.js';
+import { objectSource, plainNames, type Mode } from '../../src/core/fields.js';
+import { GALLERY_FIELDS, MAX_NAME_LENGTH, readGallery, type GalleryInput } from '../../src/galleries/fields.js';
+import { MAX_ACL_ENTRIES } from '../../src/galleries/acl.js';
 import { MAX_GALLERY_DEPTH, MAX_FULL_URL_PATH_LENGTH } from '../../src/galleries/limits.js';
 import { MAX_SUBGALLERIES } from '../../src/galleries/service.js';
 import { nowIso } from '../../src/database/db.js';
@@ -31,6 +33,14 @@ for (const db of DATABASES) {
     /** The website's galleries in list order, by name. */
     const listed = async (who = me) => (await w.galleries.list(who.user, who.urlname, { page: 1, withCounts: false })).records.map((r) => r.name);
     const listPositions = async (who = me) => (await w.galleries.list(who.user, who.urlname, { page: 1, withCounts: false })).records.map((r) => r.list_pos);
+    /** A 422 invalid_parameter naming its field (err.field: the spec key) with this message. */
+    async function invalidAt(call: Promise<unknown>, field: string, message: string | RegExp) {
+      const err = await refusal(call);
+      expect({ code: err.code, status: err.status, field: err.field }).toEqual({ code: 'invalid_parameter', status: 422, field });
+      if (typeof message === 'string') expect(err.message).toBe(message);
+      else expect(err.message).toMatch(message);
+      return err;
+    }
     async function upload(who: { user: UserRow }, seed: number): Promise<string> {
       const r = await w.media.create(who.user, { attributes: noAttributes(), replace: false, fileName: `p${seed}.jpg`, upload: { direct: part(await jpeg(seed)) } });
       return r.media.record.uuid;
@@ -73,22 +83,17 @@ for (const db of DATABASES) {
       expect((await refusal(w.galleries.get(me.user, me.urlname, 'not-a-uuid'))).code).toBe('not_found');
       expect((await get(theirs, other)).record.name).toBe('Private');
       // Their gallery as a parent is a 422 about the parent, not a way in.
-      const err = await refusal(create({ name: 'Sneaky', parent: theirs }));
-      expect(err.code).toBe('invalid_parameter');
-      expect(err.message).toBe(`gallery[parent]: ${theirs} is not a gallery of this website`);
+      await invalidAt(create({ name: 'Sneaky', parent: theirs }), 'parent', `gallery[parent]: ${theirs} is not a gallery of this website`);
       expect((await get(theirs, other)).record.subgalleries_count).toBe(0);
     });
 
     it("refuses another user's media as a cover (422 naming the attribute)", async () => {
       const theirs = await upload(other, 1);
       const mine = await upload(me, 2);
-      const err = await refusal(create({ name: 'Covered', coverMedia: theirs }));
-      expect(err.code).toBe('invalid_parameter');
-      expect(err.message).toBe(`gallery[cover_media]: ${theirs} is not a media of this website's owner`);
+      await invalidAt(create({ name: 'Covered', coverMedia: theirs }), 'coverMedia', `gallery[cover_media]: ${theirs} is not a media of this website's owner`);
       const g = await create({ name: 'Covered', coverMedia: mine });
       expect(g.record.cover_media_uuid).toBe(mine);
-      const err2 = await refusal(w.galleries.update(me.user, me.urlname, g.record.uuid, { publicCoverMedia: theirs }));
-      expect(err2.message).toBe(`gallery[public_cover_media]: ${theirs} is not a media of this website's owner`);
+      await invalidAt(w.galleries.update(me.user, me.urlname, g.record.uuid, { publicCoverMedia: theirs }), 'publicCoverMedia', `gallery[public_cover_media]: ${theirs} is not a media of this website's owner`);
       expect((await get(g.record.uuid)).record.cover_media_uuid).toBe(mine);
     });
 
@@ -98,10 +103,7 @@ for (const db of DATABASES) {
       const c = await uuidOf({ name: 'Move C', parent: b });
       const target = await uuidOf({ name: 'Target' });
       for (const parent of [a, b, c]) {
-        const err = await refusal(w.galleries.update(me.user, me.urlname, a, { parent, name: 'Renamed' }));
-        if (parent === a) continue; // its own parent already: no move at all (the name still changes below)
-        expect(err.code).toBe('invalid_parameter');
-        expect(err.message).toBe('gallery[parent]: a gallery cannot be moved under itself or one of its own sub-galleries');
+        await invalidAt(w.galleries.update(me.user, me.urlname, a, { parent, name: 'Renamed' }), 'parent', 'gallery[parent]: a gallery cannot be moved under itself or one of its own sub-galleries');
       }
       // Refused as a whole: the name sent with the move did not change either.
       expect((await get(a)).record).toMatchObject({ name: 'Move A', full_url_path: 'move-a' });
@@ -113,8 +115,8 @@ for (const db of DATABASES) {
       expect((await get(a)).record.subgalleries_count).toBe(0);
       expect((await get(target)).record.subgalleries_count).toBe(1);
       // The root cannot move, and its url path stays ''.
-      expect((await refusal(w.galleries.update(me.user, me.urlname, me.root, { parent: target }))).message).toBe('gallery[parent]: the root gallery cannot be moved');
-      expect((await refusal(w.galleries.update(me.user, me.urlname, me.root, { urlPath: 'home' }))).message).toBe('gallery[url_path]: the root gallery has no url path');
+      await invalidAt(w.galleries.update(me.user, me.urlname, me.root, { parent: target }), 'parent', 'gallery[parent]: the root gallery cannot be moved');
+      await invalidAt(w.galleries.update(me.user, me.urlname, me.root, { urlPath: 'home' }), 'urlPath', 'gallery[url_path]: the root gallery has no url path');
     });
 
     it('keeps a renamed gallery\'s derived path following its name, a chosen one fixed, and rewrites the paths below', async () => {
@@ -133,14 +135,11 @@ for (const db of DATABASES) {
       let parent = me.root;
       const chain: string[] = [];
       for (let level = 1; level <= MAX_GALLERY_DEPTH; level++) chain.push((parent = await uuidOf({ name: `d${level}`, parent })));
-      const err = await refusal(create({ name: 'too deep', parent }));
-      expect(err.code).toBe('invalid_parameter');
-      expect(err.message).toMatch(new RegExp(`^gallery\\[parent\\]: under gallery ${parent} a gallery would be ${MAX_GALLERY_DEPTH + 1} levels below the root; galleries may be at most ${MAX_GALLERY_DEPTH} levels deep$`));
+      await invalidAt(create({ name: 'too deep', parent }), 'parent', `gallery[parent]: under gallery ${parent} a gallery would be ${MAX_GALLERY_DEPTH + 1} levels below the root; galleries may be at most ${MAX_GALLERY_DEPTH} levels deep`);
       // A two-level tree moved under level 31 would reach level 33.
       const top = await uuidOf({ name: 'pair' });
       await uuidOf({ name: 'pair child', parent: top });
-      const moveErr = await refusal(w.galleries.update(me.user, me.urlname, top, { parent: chain[MAX_GALLERY_DEPTH - 2] }));
-      expect(moveErr.message).toContain(`would be ${MAX_GALLERY_DEPTH + 1} levels below the root`);
+      await invalidAt(w.galleries.update(me.user, me.urlname, top, { parent: chain[MAX_GALLERY_DEPTH - 2] }), 'parent', new RegExp(`would be ${MAX_GALLERY_DEPTH + 1} levels below the root`));
       expect((await get(top)).record.full_url_path).toBe('pair');
       // One level less fits.
       await w.galleries.update(me.user, me.urlname, top, { parent: chain[MAX_GALLERY_DEPTH - 3] });
@@ -152,11 +151,8 @@ for (const db of DATABASES) {
       let parent = me.root;
       for (let i = 0; i < 9; i++) parent = await uuidOf({ name: long(String.fromCharCode(97 + i)), parent });
       expect((await get(parent)).record.full_url_path).toHaveLength(9 * 101 - 1);
-      const err = await refusal(create({ name: long('z'), parent }));
-      expect(err.code).toBe('invalid_parameter');
-      expect(err.message).toBe(`gallery[name]: a full-url-path would be ${10 * 101 - 1} characters long; it may be at most ${MAX_FULL_URL_PATH_LENGTH} characters long`);
-      const viaPath = await refusal(create({ name: 'short', urlPath: long('y'), parent }));
-      expect(viaPath.message).toMatch(/^gallery\[url_path\]: a full-url-path would be/);
+      await invalidAt(create({ name: long('z'), parent }), 'name', `gallery[name]: a full-url-path would be ${10 * 101 - 1} characters long; it may be at most ${MAX_FULL_URL_PATH_LENGTH} characters long`);
+      await invalidAt(create({ name: 'short', urlPath: long('y'), parent }), 'urlPath', /^gallery\[url_path\]: a full-url-path would be/);
       expect((await create({ name: 'z'.repeat(80), parent })).record.full_url_path).toHaveLength(9 * 101 + 80);
     });
 
@@ -165,12 +161,10 @@ for (const db of DATABASES) {
       const row = await w.core.store.db.selectFrom('galleries').selectAll().where('uuid', '=', parent.record.uuid).executeTakeFirstOrThrow();
       await w.core.store.db.transaction().execute((trx) => insertChildren(trx, row, Array.from({ length: MAX_SUBGALLERIES - 1 }, (_, i) => `c${i}`), nowIso()));
       const last = await uuidOf({ name: 'the last place', parent: parent.record.uuid });
-      const err = await refusal(create({ name: 'one too many', parent: parent.record.uuid }));
-      expect(err.code).toBe('invalid_parameter');
-      expect(err.message).toBe(`gallery[parent]: gallery ${parent.record.uuid} already holds ${MAX_SUBGALLERIES} sub-galleries, the most a gallery may hold`);
+      await invalidAt(create({ name: 'one too many', parent: parent.record.uuid }), 'parent', `gallery[parent]: gallery ${parent.record.uuid} already holds ${MAX_SUBGALLERIES} sub-galleries, the most a gallery may hold`);
       // Nor by a move.
       const outside = await uuidOf({ name: 'outside' });
-      expect((await refusal(w.galleries.update(me.user, me.urlname, outside, { parent: parent.record.uuid }))).message).toContain(`already holds ${MAX_SUBGALLERIES} sub-galleries`);
+      await invalidAt(w.galleries.update(me.user, me.urlname, outside, { parent: parent.record.uuid }), 'parent', new RegExp(`already holds ${MAX_SUBGALLERIES} sub-galleries`));
       expect((await get(outside)).record.parent_uuid).toBe(me.root);
       await w.galleries.delete(me.user, me.urlname, last, { deleteMedias: false });
       await w.galleries.update(me.user, me.urlname, outside, { parent: parent.record.uuid });
@@ -196,7 +190,7 @@ for (const db of DATABASES) {
       const child = await uuidOf({ name: 'C1', parent: ids.P1 }, site);
       await w.galleries.update(site.user, site.urlname, ids.P2, { parent: ids.P1, position: 1 });
       expect((await w.galleries.get(site.user, site.urlname, ids.P1, { subgalleries: true })).subgalleries?.map((s) => s.record.uuid)).toEqual([ids.P2, child]);
-      expect((await refusal(w.galleries.update(site.user, site.urlname, site.root, { position: 1 }))).message).toBe('gallery[position]: the root gallery has no siblings');
+      await invalidAt(w.galleries.update(site.user, site.urlname, site.root, { position: 1 }), 'position', 'gallery[position]: the root gallery has no siblings');
     });
 
     it('publishes and unpublishes medias, counts them, and reorders them (medias_order, moveMedias)', async () => {
@@ -218,9 +212,7 @@ for (const db of DATABASES) {
       expect((await get(g)).medias).toEqual([m[1], m[0], m[2], m[3]]);
       // A media that is not in the gallery, or "before" one of those moved: refused, the order kept.
       const stray = await upload(me, 14);
-      const err = await refusal(w.galleries.update(me.user, me.urlname, g, { mediasOrder: [stray] }));
-      expect(err.code).toBe('invalid_parameter');
-      expect(err.message).toBe(`gallery[medias_order]: media ${stray} is not published in this gallery`);
+      await invalidAt(w.galleries.update(me.user, me.urlname, g, { mediasOrder: [stray] }), 'mediasOrder', `gallery[medias_order]: media ${stray} is not published in this gallery`);
       expect((await refusal(w.galleries.moveMedias(me.user, g, [stray], null))).code).toBe('not_found');
       expect((await refusal(w.galleries.moveMedias(me.user, g, [m[0]], m[0]))).message).toBe('before: the media to move before is not in this gallery, or is one of those moved');
       expect((await refusal(w.galleries.moveMedias(me.user, g, [], null))).code).toBe('invalid_parameter');
@@ -280,6 +272,51 @@ for (const db of DATABASES) {
       // The root stays.
       expect((await refusal(w.galleries.delete(site.user, site.urlname, site.root, { deleteMedias: false }))).message).toBe('the root gallery cannot be deleted');
       expect((await refusal(w.galleries.deletion(site.user, site.urlname, site.root))).code).toBe('invalid_parameter');
+    });
+
+    it('refuses, through the gallery spec, a JSON body out of bounds before anything is written (err.field the spec key)', async () => {
+      /** A studio JSON body, read as that face reads it (plain names), then handed to the service. */
+      const json = (body: Record<string, unknown>, mode: Mode) => readGallery(objectSource(body), mode, plainNames(GALLERY_FIELDS));
+      const before = await listed();
+      const created = await create(json({ name: '  Bounded  ', parent: me.root.toUpperCase(), indexing: 2, hidden: true }, 'create'));
+      expect(created.record).toMatchObject({ name: 'Bounded', parent_uuid: me.root, indexing: 2, hidden: 1 });
+      const g = created.record.uuid;
+      const refusedAt = (body: Record<string, unknown>, mode: Mode, field: string, code = 'invalid_parameter') => {
+        let err: unknown;
+        try {
+          json(body, mode);
+        } catch (e) {
+          err = e;
+        }
+        expect({ code: (err as { code?: string })?.code, field: (err as { field?: string })?.field }, JSON.stringify(body).slice(0, 80)).toEqual({ code, field });
+      };
+      refusedAt({ name: 'x'.repeat(MAX_NAME_LENGTH + 1), parent: me.root }, 'create', 'name');
+      refusedAt({ parent: me.root }, 'create', 'name', 'missing_parameter');
+      refusedAt({ name: '   ' }, 'update', 'name');
+      refusedAt({ name: 'a\u0007b' }, 'update', 'name');
+      refusedAt({ name: 'No parent' }, 'create', 'parent', 'missing_parameter');
+      refusedAt({ name: 'Bad parent', parent: 'not-a-uuid' }, 'create', 'parent');
+      for (const position of [0, -1, 1001, 1.5, 'first']) refusedAt({ position }, 'update', 'position');
+      refusedAt({ name: 'Placed', parent: me.root, position: 1 }, 'create', 'position');
+      refusedAt({ orderSubgalleries: true }, 'update', 'orderSubgalleries');
+      refusedAt({ name: 'Ordered', parent: me.root, mediasOrder: [randomUUID()] }, 'create', 'mediasOrder');
+      const twice = randomUUID();
+      refusedAt({ mediasOrder: [twice, twice.toUpperCase()] }, 'update', 'mediasOrder');
+      refusedAt({ contentOrder: 'random' }, 'update', 'contentOrder');
+      refusedAt({ pickLimit: 0 }, 'update', 'pickLimit');
+      const entry = (i: number) => ({ email: i === 0 ? 'DEFAULT' : `c${i}@example.com`, read: 1 });
+      refusedAt({ name: 'Crowded list', parent: me.root, acl: Array.from({ length: MAX_ACL_ENTRIES + 1 }, (_, i) => entry(i)) }, 'create', 'acl');
+      refusedAt({ name: 'No default', parent: me.root, acl: { 1: entry(1) } }, 'create', 'acl');
+      refusedAt({ name: 'Twice', parent: me.root, acl: { 0: entry(0), 1: entry(1), 2: entry(1) } }, 'create', 'acl');
+      refusedAt({ acl: [entry(0)] }, 'update', 'acl');
+      // At the cap, the list is taken whole.
+      const full = await create(json({ name: 'Full list', parent: me.root, acl: Array.from({ length: MAX_ACL_ENTRIES }, (_, i) => entry(i)) }, 'create'));
+      expect(full.acl).toHaveLength(MAX_ACL_ENTRIES);
+      expect(await listed()).toEqual([...before, 'Bounded', 'Full list']);
+      // An update read the same way: a place, a new name, nothing else touched.
+      await w.galleries.update(me.user, me.urlname, g, json({ name: 'Bounded again', position: 1 }, 'update'));
+      expect((await get(g)).record).toMatchObject({ name: 'Bounded again', indexing: 2, hidden: 1 });
+      expect((await listed()).filter((n) => n !== me.urlname && n !== 'me')[0]).toBe('Bounded again');
     });
 
     it('keeps an access list given on create and replaces it whole', async () => {
