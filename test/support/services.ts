@@ -54,8 +54,8 @@ export interface ServicesWorld extends CoreWorld {
   renditions: RenditionsService;
   /** A user with a website: its urlname and root gallery. */
   owner(label?: string): Promise<{ user: UserRow; urlname: string; root: string }>;
-  /** Runs the queued renditions job of a media as the worker would (prepare, then its one chunk in a unit). */
-  runRenditions(mediaId: number): Promise<void>;
+  /** Runs a queued renditions job of a media (its latest, or its oldest) as the worker would: prepare, then its one chunk in a unit. */
+  runRenditions(mediaId: number, which?: 'latest' | 'oldest'): Promise<void>;
 }
 
 const silent = pino({ level: 'silent' });
@@ -107,13 +107,13 @@ export function withServices(opts: { postgresUrl?: string; env?: Record<string, 
     const { rootGalleryUuid } = await core.core.websites.create(user, { urlname, title: label });
     return { user, urlname, root: rootGalleryUuid };
   };
-  w.runRenditions = async (mediaId: number) => {
+  w.runRenditions = async (mediaId: number, which = 'latest') => {
     const job = await core.core.store.db
       .selectFrom('jobs')
       .selectAll()
       .where('kind', '=', RENDITIONS_JOB_KIND)
       .where('state', '=', 'queued')
-      .orderBy('id', 'desc')
+      .orderBy('id', which === 'latest' ? 'desc' : 'asc')
       .execute()
       .then((rows) => rows.find((j) => (JSON.parse(j.payload) as RenditionsPayload).mediaId === mediaId));
     if (!job) throw new Error(`no queued renditions job for media ${mediaId}`);
