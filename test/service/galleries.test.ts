@@ -156,6 +156,35 @@ for (const db of DATABASES) {
       expect((await create({ name: 'z'.repeat(80), parent })).record.full_url_path).toHaveLength(9 * 101 + 80);
     });
 
+    it('refuses a rename, a new url path or a move that would take a descendant\'s full url path beyond the limit', async () => {
+      const top = await uuidOf({ name: 't' });
+      let parent = top;
+      for (let i = 0; i < 9; i++) parent = await uuidOf({ name: String.fromCharCode(97 + i).repeat(100), parent });
+      expect((await get(parent)).record.full_url_path).toHaveLength(1 + 9 * 101);
+      const longest = 100 + 9 * 101;
+      await invalidAt(w.galleries.update(me.user, me.urlname, top, { name: 'n'.repeat(100) }), 'name', `gallery[name]: a full-url-path would be ${longest} characters long; it may be at most ${MAX_FULL_URL_PATH_LENGTH} characters long`);
+      await invalidAt(w.galleries.update(me.user, me.urlname, top, { urlPath: 'p'.repeat(100) }), 'urlPath', new RegExp(`^gallery\\[url_path\\]: a full-url-path would be ${longest} characters`));
+      const longParent = await uuidOf({ name: 'q'.repeat(90) });
+      await invalidAt(w.galleries.update(me.user, me.urlname, top, { parent: longParent }), 'parent', new RegExp(`^gallery\\[parent\\]: a full-url-path would be ${91 + 1 + 9 * 101} characters`));
+      expect((await get(parent)).record.full_url_path).toHaveLength(1 + 9 * 101);
+      // A shorter name still fits, and the paths below follow it.
+      await w.galleries.update(me.user, me.urlname, top, { name: 'tt' });
+      expect((await get(parent)).record.full_url_path.startsWith('tt/aaaa')).toBe(true);
+    });
+
+    it('gives galleries created at once under one parent distinct url paths and dense list positions', async () => {
+      const site = await w.owner('concurrent');
+      const made = await Promise.all(Array.from({ length: 6 }, () => create({ name: 'Same' }, site)));
+      expect(made.map((g) => g.record.url_path).sort()).toEqual(['same', 'same-2', 'same-3', 'same-4', 'same-5', 'same-6']);
+      const positions = await listPositions(site);
+      expect(positions).toEqual(positions.map((_, i) => i + 1));
+      // Moves under one parent at once: it counts each of them.
+      const target = await uuidOf({ name: 'Target' }, site);
+      await Promise.all(made.map((g) => w.galleries.update(site.user, site.urlname, g.record.uuid, { parent: target })));
+      expect((await get(target, site)).record.subgalleries_count).toBe(6);
+      expect((await get(site.root, site)).record.subgalleries_count).toBe(1);
+    });
+
     it('gives a parent at most MAX_SUBGALLERIES sub-galleries, and a place back when one goes', async () => {
       const parent = await create({ name: 'Crowded' });
       const row = await w.core.store.db.selectFrom('galleries').selectAll().where('uuid', '=', parent.record.uuid).executeTakeFirstOrThrow();
