@@ -183,6 +183,25 @@ for (const db of DATABASES) {
       await Promise.all(made.map((g) => w.galleries.update(site.user, site.urlname, g.record.uuid, { parent: target })));
       expect((await get(target, site)).record.subgalleries_count).toBe(6);
       expect((await get(site.root, site)).record.subgalleries_count).toBe(1);
+      // Two galleries moved under each other at once: one move wins, the other is refused, no cycle.
+      const [x, y] = [made[0].record.uuid, made[1].record.uuid];
+      const moves = await Promise.allSettled([
+        w.galleries.update(site.user, site.urlname, x, { parent: y }),
+        w.galleries.update(site.user, site.urlname, y, { parent: x }),
+      ]);
+      expect(moves.map((m) => m.status).sort()).toEqual(['fulfilled', 'rejected']);
+      const lost = moves.find((m) => m.status === 'rejected') as PromiseRejectedResult;
+      expect([lost.reason.code, lost.reason.field]).toEqual(['invalid_parameter', 'parent']);
+      const [gx, gy] = [(await get(x, site)).record, (await get(y, site)).record];
+      expect([gx.parent_uuid === y, gy.parent_uuid === x].filter(Boolean)).toHaveLength(1);
+      // The last sub-gallery place taken by three creates at once: one gets it.
+      const crowded = await create({ name: 'Nearly full' }, site);
+      const row = await w.core.store.db.selectFrom('galleries').selectAll().where('uuid', '=', crowded.record.uuid).executeTakeFirstOrThrow();
+      await w.core.store.db.transaction().execute((trx) => insertChildren(trx, row, Array.from({ length: MAX_SUBGALLERIES - 1 }, (_, i) => `n${i}`), nowIso()));
+      const racing = await Promise.allSettled([1, 2, 3].map((i) => create({ name: `last ${i}`, parent: crowded.record.uuid }, site)));
+      expect(racing.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      expect((await get(crowded.record.uuid, site)).record.subgalleries_count).toBe(MAX_SUBGALLERIES);
+      await w.galleries.delete(site.user, site.urlname, crowded.record.uuid, { deleteMedias: false });
     });
 
     it('gives a parent at most MAX_SUBGALLERIES sub-galleries, and a place back when one goes', async () => {
