@@ -50,6 +50,8 @@ import { pricingProfileRoutes } from './pricing-profiles/routes.js';
 import { MediaRepository } from './media/repository.js';
 import { PricingProfilesRepository } from './pricing-profiles/repository.js';
 import { PricingProfilesService } from './pricing-profiles/service.js';
+import { OrdersRepository } from './orders/repository.js';
+import { OrdersService } from './orders/service.js';
 import { RenditionsRepository } from './renditions/repository.js';
 import { chooseFfmpeg, ffmpegVersion } from './renditions/ffmpeg.js';
 import { FileUrls } from './file-storage/file-urls.js';
@@ -114,6 +116,8 @@ export interface Core {
   watermarkFiles: WatermarkFiles;
   lightboxes: LightboxesService;
   pricingProfiles: PricingProfilesService;
+  /** Carts and orders (docs/shop.md "Orders"). */
+  orders: OrdersService;
   /** Visitors' sign-in links (the admin command line hands them out too). */
   visitorLinks: VisitorLinks;
   /** What clients did (docs/delivery.md "Activity"): the one place every part records to. */
@@ -166,6 +170,7 @@ export async function buildCore(
     onSent: selectionActivity('sent'),
   });
   activity.addEraser({ name: 'selections', forget: (ownerId, email) => lightboxes.forgetClient(ownerId, email) });
+  const pricingProfiles = new PricingProfilesService(new PricingProfilesRepository(store.db), access);
   return {
     store,
     access,
@@ -177,7 +182,8 @@ export async function buildCore(
     artists: new ArtistsService(new ArtistsRepository(store.db, new DeletionsRepository(store.db)), access, config.dataDir, watermarkFiles),
     watermarkFiles,
     lightboxes,
-    pricingProfiles: new PricingProfilesService(new PricingProfilesRepository(store.db), access),
+    pricingProfiles,
+    orders: new OrdersService(new OrdersRepository(store.db), pricingProfiles),
     visitorLinks,
     activity,
     galleryClients: new GalleryClients(new GalleriesRepository(store.db, store.dialect), access),

@@ -25,6 +25,7 @@ import * as m021 from './021_storage_quota.js';
 import * as m022 from './022_hostname_proof.js';
 import * as m023 from './023_account_guards.js';
 import * as m024 from './024_price_lists.js';
+import * as m025 from './025_orders.js';
 
 const modules = {
   '001_core': m001,
@@ -51,6 +52,7 @@ const modules = {
   '022_hostname_proof': m022,
   '023_account_guards': m023,
   '024_price_lists': m024,
+  '025_orders': m025,
 };
 
 /**
