@@ -52,6 +52,7 @@ import { PricingProfilesRepository } from './pricing-profiles/repository.js';
 import { PricingProfilesService } from './pricing-profiles/service.js';
 import { OrdersRepository } from './orders/repository.js';
 import { OrdersService } from './orders/service.js';
+import { orderRoutes } from './orders/routes.js';
 import { RenditionsRepository } from './renditions/repository.js';
 import { chooseFfmpeg, ffmpegVersion } from './renditions/ffmpeg.js';
 import { FileUrls } from './file-storage/file-urls.js';
@@ -398,6 +399,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       ...invitationRoutes(invitations, (user, uuid) => core.activity.galleryOf(user, uuid)),
       ...lightboxRoutes({ lightboxes: core.lightboxes }),
       ...pricingProfileRoutes({ pricingProfiles: core.pricingProfiles }),
+      ...orderRoutes({ orders: core.orders }),
     ];
     const router = new ApiRouter();
     // A worker answers only health and metrics.
