@@ -53,6 +53,9 @@ import { PricingProfilesService } from './pricing-profiles/service.js';
 import { OrdersRepository } from './orders/repository.js';
 import { OrdersService } from './orders/service.js';
 import { orderRoutes } from './orders/routes.js';
+import { PaymentAccountsRepository } from './payments/repository.js';
+import { paymentRoutes } from './payments/routes.js';
+import { StripePayments } from './payments/stripe.js';
 import { RenditionsRepository } from './renditions/repository.js';
 import { chooseFfmpeg, ffmpegVersion } from './renditions/ffmpeg.js';
 import { FileUrls } from './file-storage/file-urls.js';
@@ -119,6 +122,8 @@ export interface Core {
   pricingProfiles: PricingProfilesService;
   /** Carts and orders (docs/shop.md "Orders"). */
   orders: OrdersService;
+  /** Card payments through the photographer's Stripe account (docs/shop.md "Card payments"). */
+  stripe: StripePayments;
   /** Visitors' sign-in links (the admin command line hands them out too). */
   visitorLinks: VisitorLinks;
   /** What clients did (docs/delivery.md "Activity"): the one place every part records to. */
@@ -137,7 +142,7 @@ export interface Seams {
 
 /** Opens and migrates the store and builds the services on it; starts nothing. */
 export async function buildCore(
-  config: Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Pick<Config, 'publicUrl' | 'visitors' | 'activityRetentionDays' | 'storageUrl' | 'storageCredentials' | 'reservedHostnames'>>,
+  config: Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Pick<Config, 'publicUrl' | 'visitors' | 'activityRetentionDays' | 'payments' | 'storageUrl' | 'storageCredentials' | 'reservedHostnames'>>,
   // The admin command line's stdout is its answer: what the services log goes to stderr.
   log: Logger = pino({ level: 'warn' }, pino.destination(2)),
   /** The service's object store; without it, one is made from STORAGE_URL when first needed (an image watermark) and closed with the core. */
@@ -172,6 +177,10 @@ export async function buildCore(
   });
   activity.addEraser({ name: 'selections', forget: (ownerId, email) => lightboxes.forgetClient(ownerId, email) });
   const pricingProfiles = new PricingProfilesService(new PricingProfilesRepository(store.db), access);
+  const orders = new OrdersService(new OrdersRepository(store.db), pricingProfiles);
+  const payments = config.payments ?? { secretsKey: undefined, stripeApiBase: 'https://api.stripe.com' };
+  const stripe = new StripePayments(new PaymentAccountsRepository(store.db), orders, { ...payments, publicUrl: () => config.publicUrl ?? '' }, log);
+  orders.setHooks({ refund: (ownerId, payment) => stripe.refund(ownerId, payment) });
   return {
     store,
     access,
@@ -184,7 +193,8 @@ export async function buildCore(
     watermarkFiles,
     lightboxes,
     pricingProfiles,
-    orders: new OrdersService(new OrdersRepository(store.db), pricingProfiles),
+    orders,
+    stripe,
     visitorLinks,
     activity,
     galleryClients: new GalleryClients(new GalleriesRepository(store.db, store.dialect), access),
@@ -400,6 +410,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       ...lightboxRoutes({ lightboxes: core.lightboxes }),
       ...pricingProfileRoutes({ pricingProfiles: core.pricingProfiles }),
       ...orderRoutes({ orders: core.orders }),
+      ...paymentRoutes({ stripe: core.stripe }),
     ];
     const router = new ApiRouter();
     // A worker answers only health and metrics.

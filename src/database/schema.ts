@@ -553,6 +553,17 @@ export interface PaymentsTable {
   created_at: string;
 }
 
+/** Migration 026: a photographer's provider secrets, encrypted (src/payments/secrets.ts). */
+export interface PaymentAccountsTable {
+  owner_id: number;
+  provider: string;
+  secret_key: string;
+  webhook_secret: string;
+  webhook_token: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   activity_events: ActivityEventsTable;
   activity_daily: ActivityDailyTable;
@@ -594,6 +605,7 @@ export interface Database {
   orders: OrdersTable;
   order_items: OrderItemsTable;
   payments: PaymentsTable;
+  payment_accounts: PaymentAccountsTable;
 }
 
 /** Per owner: moved by triggers whenever a list scope of the owner's medias may have changed (migration 010). */
