@@ -50,6 +50,12 @@ import { pricingProfileRoutes } from './pricing-profiles/routes.js';
 import { MediaRepository } from './media/repository.js';
 import { PricingProfilesRepository } from './pricing-profiles/repository.js';
 import { PricingProfilesService } from './pricing-profiles/service.js';
+import { OrdersRepository } from './orders/repository.js';
+import { OrdersService } from './orders/service.js';
+import { orderRoutes } from './orders/routes.js';
+import { PaymentAccountsRepository } from './payments/repository.js';
+import { paymentRoutes } from './payments/routes.js';
+import { StripePayments } from './payments/stripe.js';
 import { RenditionsRepository } from './renditions/repository.js';
 import { chooseFfmpeg, ffmpegVersion } from './renditions/ffmpeg.js';
 import { FileUrls } from './file-storage/file-urls.js';
@@ -115,6 +121,10 @@ export interface Core {
   watermarkFiles: WatermarkFiles;
   lightboxes: LightboxesService;
   pricingProfiles: PricingProfilesService;
+  /** Carts and orders (docs/shop.md "Orders"). */
+  orders: OrdersService;
+  /** Card payments through the photographer's Stripe account (docs/shop.md "Card payments"). */
+  stripe: StripePayments;
   /** Visitors' sign-in links (the admin command line hands them out too). */
   visitorLinks: VisitorLinks;
   /** What clients did (docs/delivery.md "Activity"): the one place every part records to. */
@@ -133,7 +143,7 @@ export interface Seams {
 
 /** Opens and migrates the store and builds the services on it; starts nothing. */
 export async function buildCore(
-  config: Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Pick<Config, 'publicUrl' | 'visitors' | 'activityRetentionDays' | 'storageUrl' | 'storageCredentials' | 'reservedHostnames'>>,
+  config: Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Pick<Config, 'publicUrl' | 'visitors' | 'activityRetentionDays' | 'payments' | 'storageUrl' | 'storageCredentials' | 'reservedHostnames'>>,
   // The admin command line's stdout is its answer: what the services log goes to stderr.
   log: Logger = pino({ level: 'warn' }, pino.destination(2)),
   /** The service's object store; without it, one is made from STORAGE_URL when first needed (an image watermark) and closed with the core. */
@@ -167,6 +177,11 @@ export async function buildCore(
     onSent: selectionActivity('sent'),
   });
   activity.addEraser({ name: 'selections', forget: (ownerId, email) => lightboxes.forgetClient(ownerId, email) });
+  const pricingProfiles = new PricingProfilesService(new PricingProfilesRepository(store.db), access);
+  const orders = new OrdersService(new OrdersRepository(store.db), pricingProfiles);
+  const payments = config.payments ?? { secretsKey: undefined, stripeApiBase: 'https://api.stripe.com' };
+  const stripe = new StripePayments(new PaymentAccountsRepository(store.db), orders, { ...payments, publicUrl: () => config.publicUrl ?? '' }, log);
+  orders.setHooks({ refund: (ownerId, payment) => stripe.refund(ownerId, payment) });
   return {
     store,
     access,
@@ -181,7 +196,9 @@ export async function buildCore(
     ),
     watermarkFiles,
     lightboxes,
-    pricingProfiles: new PricingProfilesService(new PricingProfilesRepository(store.db), access),
+    pricingProfiles,
+    orders,
+    stripe,
     visitorLinks,
     activity,
     galleryClients: new GalleryClients(new GalleriesRepository(store.db, store.dialect), access),
@@ -294,6 +311,8 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       ...invitationRoutes(visitors.invitations, (user, uuid) => core.activity.galleryOf(user, uuid)),
       ...lightboxRoutes({ lightboxes: core.lightboxes }),
       ...pricingProfileRoutes({ pricingProfiles: core.pricingProfiles }),
+      ...orderRoutes({ orders: core.orders }),
+      ...paymentRoutes({ stripe: core.stripe }),
     ];
     const router = new ApiRouter();
     // A worker answers only health and metrics.

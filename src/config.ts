@@ -143,6 +143,8 @@ export interface Config {
   visitors: VisitorSettings;
   /** What clients did (docs/delivery.md "Activity"): events and counters are kept this many days (ACTIVITY_RETENTION_DAYS). */
   activityRetentionDays: number;
+  /** The shop's payments (docs/shop.md "Card payments"): the key photographers' provider secrets are encrypted with (PAYMENT_SECRETS_KEY), and where the Stripe client goes (STRIPE_API_BASE). */
+  payments: PaymentSettings;
   /** Running at scale (src/ops): this process's role, metrics, shutdown bound. */
   ops: OpsConfig;
 }
@@ -363,8 +365,35 @@ export function loadConfig(env: Record<string, string | undefined> = loadEnv()):
     sessionPurgeSeconds: intSetting(env, 'SESSION_PURGE_SECONDS', 3600, 1, 7 * 24 * 3600),
     visitors: visitorSettings(env, publicUrl),
     activityRetentionDays: intSetting(env, 'ACTIVITY_RETENTION_DAYS', 400, 1, 3650),
+    payments: paymentSettings(env),
     ops: opsConfig(env),
   };
+}
+
+export interface PaymentSettings {
+  /** 32 bytes; unset: no provider keys can be stored or used. */
+  secretsKey: Buffer | undefined;
+  /** The Stripe API's origin: Stripe's own by default, a stand-in in tests or staging. */
+  stripeApiBase: string;
+}
+
+/** PAYMENT_SECRETS_KEY: 64 hex digits or the base64 of 32 bytes; STRIPE_API_BASE: an http(s) origin. */
+function paymentSettings(env: Record<string, string | undefined>): PaymentSettings {
+  const raw = env.PAYMENT_SECRETS_KEY?.trim();
+  let secretsKey: Buffer | undefined;
+  if (raw) {
+    secretsKey = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : /^[A-Za-z0-9+/_-]{43}=?$/.test(raw) ? Buffer.from(raw, 'base64') : undefined;
+    if (secretsKey?.length !== 32) throw new Error('PAYMENT_SECRETS_KEY must be 32 bytes: 64 hex digits or their base64 (openssl rand -hex 32)');
+  }
+  const base = (env.STRIPE_API_BASE?.trim() || 'https://api.stripe.com').replace(/\/+$/, '');
+  let url: URL | undefined;
+  try {
+    url = new URL(base);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !/^https?:$/.test(url.protocol) || url.pathname !== '/' || url.search || url.username) throw new Error(`STRIPE_API_BASE must be an http(s) origin such as https://api.stripe.com (got ${JSON.stringify(base.slice(0, 80))})`);
+  return { secretsKey, stripeApiBase: base };
 }
 
 /** REDIS_PREFIX: letters, digits and `:._-`, at most 64; unset: `mps:`. */

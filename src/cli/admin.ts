@@ -355,6 +355,20 @@ const commands: Record<string, Command> = {
       return { json: { uuid }, text: `pricing profile created (${uuid})` };
     },
   },
+  'payments stripe': {
+    summary: "stores a photographer's Stripe keys, encrypted (docs/shop.md, Card payments)",
+    prints: '{"webhookUrl"}',
+    options: {
+      owner: { type: 'string', value: 'EMAIL', required: true, help: 'the photographer' },
+      'secret-key': { type: 'string', value: 'SK', required: true, help: 'their Stripe secret key (sk_… or rk_…); never printed' },
+      'webhook-secret': { type: 'string', value: 'WHSEC', required: true, help: "the webhook's signing secret (whsec_…); never printed" },
+    },
+    async run(core, o) {
+      const owner = await userNamed(core, str(o, 'owner')!);
+      const { webhookUrl } = await core.stripe.configure(owner, { secretKey: str(o, 'secret-key')!, webhookSecret: str(o, 'webhook-secret')! });
+      return { json: { webhookUrl }, text: `Stripe keys stored; give Stripe this webhook address: ${webhookUrl}` };
+    },
+  },
   'watermark create': {
     summary: "a watermark of a media library: a text or an image file",
     prints: '{"uuid"}',

@@ -453,6 +453,117 @@ export interface ActivityDailyTable {
   bytes: Generated<number | string>;
 }
 
+/** Migration 025 (docs/shop.md "Orders"): a website's tax and manual-payment instructions. */
+export interface ShopSettingsTable {
+  website_id: number;
+  tax_rate_bp: Generated<number>;
+  tax_included: Generated<number>;
+  manual_instructions: string | null;
+}
+
+export interface CouponsTable {
+  id: Generated<number>;
+  owner_id: number;
+  website_id: number | null;
+  code: string;
+  kind: string;
+  value: number;
+  currency: string | null;
+  valid_from: string | null;
+  valid_until: string | null;
+  usage_limit: number | null;
+  times_used: Generated<number>;
+  created_at: string;
+}
+
+export interface CartsTable {
+  id: Generated<number>;
+  uuid: string;
+  website_id: number;
+  coupon_code: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CartItemsTable {
+  id: Generated<number>;
+  cart_id: number;
+  media_id: number;
+  profile_id: number;
+  item_label: string;
+  option_label: string | null;
+  quantity: number;
+}
+
+/** Bigint columns read back as strings on PostgreSQL. */
+type Big = number | string;
+
+export interface OrdersTable {
+  id: Generated<number>;
+  uuid: string;
+  owner_id: number;
+  website_id: number | null;
+  email: string;
+  name: string | null;
+  status: string;
+  currency: string;
+  subtotal: Big;
+  discount: Big;
+  tax: Big;
+  tax_rate_bp: number;
+  tax_included: number;
+  total: Big;
+  coupon_code: string | null;
+  created_at: string;
+  updated_at: string;
+  paid_at: string | null;
+  download_token: string | null;
+  downloads_expire_at: string | null;
+  delivered_at: string | null;
+}
+
+export interface OrderItemsTable {
+  id: Generated<number>;
+  order_id: number;
+  position: number;
+  media_id: number | null;
+  media_uuid: string;
+  media_file_name: string | null;
+  profile_uuid: string;
+  kind: string;
+  label: string;
+  option_label: string | null;
+  long_edge: number | null;
+  unit_price: number;
+  quantity: number;
+  total: Big;
+  file_key: string | null;
+  file_type: string | null;
+  file_bytes: Big | null;
+}
+
+export interface PaymentsTable {
+  id: Generated<number>;
+  order_id: number;
+  provider: string;
+  kind: string;
+  reference: string | null;
+  amount: Big;
+  currency: string;
+  created_at: string;
+}
+
+/** Migration 026: a photographer's provider secrets, encrypted (src/payments/secrets.ts). */
+export interface PaymentAccountsTable {
+  owner_id: number;
+  provider: string;
+  secret_key: string;
+  webhook_secret: string;
+  webhook_token: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   activity_events: ActivityEventsTable;
   activity_daily: ActivityDailyTable;
@@ -487,6 +598,14 @@ export interface Database {
   media_stamps: MediaStampsTable;
   user_invitations: UserInvitationsTable;
   login_origins: LoginOriginsTable;
+  shop_settings: ShopSettingsTable;
+  coupons: CouponsTable;
+  carts: CartsTable;
+  cart_items: CartItemsTable;
+  orders: OrdersTable;
+  order_items: OrderItemsTable;
+  payments: PaymentsTable;
+  payment_accounts: PaymentAccountsTable;
 }
 
 /** Per owner: moved by triggers whenever a list scope of the owner's medias may have changed (migration 010). */

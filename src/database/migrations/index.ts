@@ -25,7 +25,9 @@ import * as m021 from './021_storage_quota.js';
 import * as m022 from './022_hostname_proof.js';
 import * as m023 from './023_account_guards.js';
 import * as m024 from './024_price_lists.js';
-import * as m025 from './025_activity_by_owner.js';
+import * as m025 from './025_orders.js';
+import * as m026 from './026_payment_accounts.js';
+import * as m027 from './027_activity_by_owner.js';
 
 const modules = {
   '001_core': m001,
@@ -52,7 +54,9 @@ const modules = {
   '022_hostname_proof': m022,
   '023_account_guards': m023,
   '024_price_lists': m024,
-  '025_activity_by_owner': m025,
+  '025_orders': m025,
+  '026_payment_accounts': m026,
+  '027_activity_by_owner': m027,
 };
 
 /**

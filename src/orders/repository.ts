@@ -1,0 +1,291 @@
+// SQL of the shop's orders (docs/shop.md "Orders"): shop settings, coupons,
+// server-side carts, orders with their items copied at order time, payments.
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../database/db.js';
+import { nowIso } from '../database/db.js';
+
+export interface CartLineRow {
+  id: number;
+  media_id: number;
+  media_uuid: string;
+  profile_id: number;
+  profile_uuid: string;
+  item_label: string;
+  option_label: string | null;
+  quantity: number;
+}
+
+export interface CouponRow {
+  id: number;
+  code: string;
+  kind: string;
+  value: number;
+  currency: string | null;
+  valid_from: string | null;
+  valid_until: string | null;
+  usage_limit: number | null;
+  times_used: number;
+}
+
+export interface NewOrderItem {
+  media_id: number;
+  media_uuid: string;
+  media_file_name: string | null;
+  profile_uuid: string;
+  kind: string;
+  label: string;
+  option_label: string | null;
+  long_edge: number | null;
+  unit_price: number;
+  quantity: number;
+  total: number;
+}
+
+export interface NewOrder {
+  owner_id: number;
+  website_id: number;
+  email: string;
+  name: string | null;
+  currency: string;
+  subtotal: number;
+  discount: number;
+  tax: number;
+  tax_rate_bp: number;
+  tax_included: number;
+  total: number;
+  coupon_code: string | null;
+}
+
+export interface OrderFilter {
+  status?: string;
+  email?: string;
+  /** ISO instants: created at or after `from`, before `to`. */
+  from?: string;
+  to?: string;
+}
+
+const ORDER_COLUMNS = [
+  'id',
+  'uuid',
+  'owner_id',
+  'website_id',
+  'email',
+  'name',
+  'status',
+  'currency',
+  'subtotal',
+  'discount',
+  'tax',
+  'tax_rate_bp',
+  'tax_included',
+  'total',
+  'coupon_code',
+  'created_at',
+  'updated_at',
+  'paid_at',
+  'download_token',
+  'downloads_expire_at',
+  'delivered_at',
+] as const;
+
+const ITEM_COLUMNS = ['id', 'position', 'media_id', 'media_uuid', 'media_file_name', 'profile_uuid', 'kind', 'label', 'option_label', 'long_edge', 'unit_price', 'quantity', 'total', 'file_key', 'file_type', 'file_bytes'] as const;
+const PAYMENT_COLUMNS = ['id', 'provider', 'kind', 'reference', 'amount', 'currency', 'created_at'] as const;
+
+export class OrdersRepository {
+  constructor(private readonly db: Db) {}
+
+  // Shop settings and coupons.
+
+  async settings(websiteId: number): Promise<{ tax_rate_bp: number; tax_included: number; manual_instructions: string | null } | undefined> {
+    return this.db.selectFrom('shop_settings').select(['tax_rate_bp', 'tax_included', 'manual_instructions']).where('website_id', '=', websiteId).executeTakeFirst();
+  }
+
+  async saveSettings(websiteId: number, s: { tax_rate_bp: number; tax_included: number; manual_instructions: string | null }): Promise<void> {
+    await this.db
+      .insertInto('shop_settings')
+      .values({ website_id: websiteId, ...s })
+      .onConflict((oc) => oc.column('website_id').doUpdateSet(s))
+      .execute();
+  }
+
+  async createCoupon(ownerId: number, c: Omit<CouponRow, 'id' | 'times_used'> & { website_id: number | null }): Promise<void> {
+    await this.db.insertInto('coupons').values({ owner_id: ownerId, ...c, created_at: nowIso() }).execute();
+  }
+
+  /** The owner's coupon of that (upper-cased) code valid on the website or on all of them. */
+  async coupon(ownerId: number, websiteId: number, code: string): Promise<CouponRow | undefined> {
+    return this.db
+      .selectFrom('coupons')
+      .select(['id', 'code', 'kind', 'value', 'currency', 'valid_from', 'valid_until', 'usage_limit', 'times_used'])
+      .where('owner_id', '=', ownerId)
+      .where('code', '=', code)
+      .where((eb) => eb.or([eb('website_id', 'is', null), eb('website_id', '=', websiteId)]))
+      .executeTakeFirst();
+  }
+
+  // Carts.
+
+  async createCart(websiteId: number): Promise<string> {
+    const uuid = randomUUID();
+    const now = nowIso();
+    await this.db.insertInto('carts').values({ uuid, website_id: websiteId, created_at: now, updated_at: now }).execute();
+    return uuid;
+  }
+
+  async cart(uuid: string): Promise<{ id: number; website_id: number; owner_id: number; coupon_code: string | null } | undefined> {
+    return this.db
+      .selectFrom('carts')
+      .innerJoin('websites', 'websites.id', 'carts.website_id')
+      .select(['carts.id', 'carts.website_id', 'websites.owner_id', 'carts.coupon_code'])
+      .where('carts.uuid', '=', uuid)
+      .executeTakeFirst();
+  }
+
+  async cartLines(cartId: number): Promise<CartLineRow[]> {
+    return this.db
+      .selectFrom('cart_items as c')
+      .innerJoin('medias as m', 'm.id', 'c.media_id')
+      .innerJoin('pricing_profiles as p', 'p.id', 'c.profile_id')
+      .select(['c.id', 'c.media_id', 'm.uuid as media_uuid', 'c.profile_id', 'p.uuid as profile_uuid', 'c.item_label', 'c.option_label', 'c.quantity'])
+      .where('c.cart_id', '=', cartId)
+      .orderBy('c.id')
+      .execute();
+  }
+
+  /** Writes the cart's new lines (one changed or added line, or one removed) and coupon. */
+  async saveCartLine(cartId: number, line: { id?: number; media_id: number; profile_id: number; item_label: string; option_label: string | null; quantity: number }): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      if (line.id !== undefined) {
+        if (line.quantity === 0) await trx.deleteFrom('cart_items').where('id', '=', line.id).where('cart_id', '=', cartId).execute();
+        else await trx.updateTable('cart_items').set({ quantity: line.quantity }).where('id', '=', line.id).where('cart_id', '=', cartId).execute();
+      } else if (line.quantity > 0) {
+        await trx.insertInto('cart_items').values({ cart_id: cartId, media_id: line.media_id, profile_id: line.profile_id, item_label: line.item_label, option_label: line.option_label, quantity: line.quantity }).execute();
+      }
+      await trx.updateTable('carts').set({ updated_at: nowIso() }).where('id', '=', cartId).execute();
+    });
+  }
+
+  async setCartCoupon(cartId: number, code: string | null): Promise<void> {
+    await this.db.updateTable('carts').set({ coupon_code: code, updated_at: nowIso() }).where('id', '=', cartId).execute();
+  }
+
+  /** A live media of the owner: its id, size and file name. */
+  async media(ownerId: number, uuid: string): Promise<{ id: number; status: string; width: number | null; height: number | null; file_name: string | null } | undefined> {
+    return this.db.selectFrom('medias').select(['id', 'status', 'width', 'height', 'file_name']).where('uuid', '=', uuid).where('owner_id', '=', ownerId).executeTakeFirst();
+  }
+
+  async mediaFileNames(ids: readonly number[]): Promise<Map<number, string | null>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.selectFrom('medias').select(['id', 'file_name']).where('id', 'in', ids).execute();
+    return new Map(rows.map((r) => [r.id, r.file_name]));
+  }
+
+  async profileId(ownerId: number, uuid: string): Promise<number | undefined> {
+    return (await this.db.selectFrom('pricing_profiles').select('id').where('uuid', '=', uuid).where('owner_id', '=', ownerId).executeTakeFirst())?.id;
+  }
+
+  // Orders.
+
+  /**
+   * The order, its items and the coupon's use, and the cart emptied, in one transaction: a coupon
+   * used up meanwhile (`usage_limit` reached) rolls everything back and answers false.
+   */
+  async placeOrder(cartId: number, order: NewOrder, items: readonly NewOrderItem[], couponId: number | undefined): Promise<{ id: number; uuid: string } | false> {
+    const uuid = randomUUID();
+    const now = nowIso();
+    const out = await this.db
+      .transaction()
+      .execute(async (trx) => {
+        if (couponId !== undefined) {
+          const r = await trx
+            .updateTable('coupons')
+            .set((eb) => ({ times_used: eb('times_used', '+', 1) }))
+            .where('id', '=', couponId)
+            .where((eb) => eb.or([eb('usage_limit', 'is', null), eb('times_used', '<', eb.ref('usage_limit'))]))
+            .executeTakeFirst();
+          if (Number(r.numUpdatedRows) === 0) throw new CouponUsedUp();
+        }
+        const { id } = await trx
+          .insertInto('orders')
+          .values({ uuid, ...order, status: 'pending', created_at: now, updated_at: now })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await trx
+          .insertInto('order_items')
+          .values(items.map((i, n) => ({ order_id: id, position: n + 1, ...i })))
+          .execute();
+        await trx.deleteFrom('carts').where('id', '=', cartId).execute();
+        return { id, uuid };
+      })
+      .catch((err) => {
+        if (err instanceof CouponUsedUp) return false as const;
+        throw err;
+      });
+    return out;
+  }
+
+  async order(ownerId: number, uuid: string) {
+    return this.db.selectFrom('orders').select(ORDER_COLUMNS).where('uuid', '=', uuid).where('owner_id', '=', ownerId).executeTakeFirst();
+  }
+
+  async orderById(id: number) {
+    return this.db.selectFrom('orders').select(ORDER_COLUMNS).where('id', '=', id).executeTakeFirstOrThrow();
+  }
+
+  async orderByToken(token: string) {
+    return this.db.selectFrom('orders').select(ORDER_COLUMNS).where('download_token', '=', token).executeTakeFirst();
+  }
+
+  async items(orderId: number) {
+    return this.db.selectFrom('order_items').select(ITEM_COLUMNS).where('order_id', '=', orderId).orderBy('position').execute();
+  }
+
+  async payments(orderId: number) {
+    return this.db.selectFrom('payments').select(PAYMENT_COLUMNS).where('order_id', '=', orderId).orderBy('id').execute();
+  }
+
+  async list(ownerId: number, f: OrderFilter, limit: number, offset: number) {
+    let q = this.db.selectFrom('orders').where('owner_id', '=', ownerId);
+    if (f.status) q = q.where('status', '=', f.status);
+    if (f.email) q = q.where('email', '=', f.email);
+    if (f.from) q = q.where('created_at', '>=', f.from);
+    if (f.to) q = q.where('created_at', '<', f.to);
+    const [rows, total] = await Promise.all([
+      q.select(ORDER_COLUMNS).orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+      q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(total.n) };
+  }
+
+  /**
+   * Moves an order from `from` to `to` and records the payment with it, in one transaction; false
+   * when the order was no longer in `from` (another request or event came first) or the payment's
+   * reference was recorded already: nothing is written then.
+   */
+  async transition(
+    orderId: number,
+    from: string,
+    to: string,
+    payment: { provider: string; kind: 'payment' | 'refund'; reference: string | null; amount: number; currency: string } | undefined,
+    extra: { download_token?: string; downloads_expire_at?: string } = {},
+  ): Promise<boolean> {
+    const now = nowIso();
+    return this.db.transaction().execute(async (trx) => {
+      if (payment?.reference) {
+        const seen = await trx.selectFrom('payments').select('id').where('provider', '=', payment.provider).where('kind', '=', payment.kind).where('reference', '=', payment.reference).executeTakeFirst();
+        if (seen) return false;
+      }
+      const r = await trx
+        .updateTable('orders')
+        .set({ status: to, updated_at: now, ...(to === 'paid' ? { paid_at: now } : {}), ...extra })
+        .where('id', '=', orderId)
+        .where('status', '=', from)
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) === 0) return false;
+      if (payment) await trx.insertInto('payments').values({ order_id: orderId, ...payment, created_at: now }).execute();
+      return true;
+    });
+  }
+}
+
+class CouponUsedUp extends Error {}

@@ -1,0 +1,46 @@
+// Order endpoints (API extension, docs/shop.md "Orders"): the photographer's
+// orders, one with its items and payments, and the change of status (a manual
+// payment, a cancellation, a refund). Another user's order is a 404.
+import { userOf, type RequestContext } from '../http/context.js';
+import { totalPages } from '../http/params.js';
+import { route, type RouteSpec } from '../http/router.js';
+import { xmlArray } from '../http/xml.js';
+import { orderListInput, orderUpdateInput } from './input.js';
+import type { OrdersService } from './service.js';
+import { orderHeadXml, orderLocation, orderXml } from './xml.js';
+
+/** Without page/per_page, this many orders. */
+const UNPAGINATED_CAP = 1000;
+
+export function orderRoutes({ orders }: { orders: OrdersService }): RouteSpec[] {
+  return [
+    route({
+      method: 'GET',
+      path: '/orders.xml',
+      input: orderListInput,
+      handler: async (ctx, { page, filter }) => {
+        const limit = page.explicit ? page.perPage : UNPAGINATED_CAP;
+        const r = await orders.list(userOf(ctx), filter, limit, (page.page - 1) * limit);
+        return { orders: xmlArray('order', r.rows.map(orderHeadXml)), 'total-pages': totalPages(r.total, limit), 'total-entries': r.total };
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/orders/:uuid.xml',
+      handler: async (ctx) => {
+        const o = await orders.get(userOf(ctx), ctx.path.uuid);
+        return { order: orderXml(o), location: orderLocation(o.uuid) };
+      },
+    }),
+    route({
+      method: 'PUT',
+      path: '/orders/:uuid.xml',
+      input: orderUpdateInput,
+      found: (ctx: RequestContext) => orders.get(userOf(ctx), ctx.path.uuid),
+      handler: async (ctx, { status }) => {
+        const o = await orders.setStatus(userOf(ctx), ctx.path.uuid, status);
+        return { order: orderXml(o), location: orderLocation(o.uuid), message: `Order ${o.uuid} is ${o.status}.` };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,333 @@
+// Carts and orders (docs/shop.md "Orders"). A cart is server-side and belongs
+// to a website; its lines name a media and a price-list item, never a price.
+// Placing an order prices every line from the profiles as they are now
+// (src/shop), copies the prices into the order, and empties the cart, in one
+// transaction. Services know no HTTP: refusals are catalogue errors naming the field.
+import { randomBytes } from 'node:crypto';
+import { conflict, invalid, missing, notFound } from '../core/errors.js';
+import { isUuid } from '../core/uuid.js';
+import type { PricingProfilesService } from '../pricing-profiles/service.js';
+import { priceCart, couponRefusal, MAX_TAX_RATE_BP, type Coupon } from '../shop/cart.js';
+import { MAX_PRICE, type CurrencyCode } from '../shop/money.js';
+import type { OfferedItem } from '../shop/offer.js';
+import type { CouponRow, NewOrderItem, OrderFilter, OrdersRepository } from './repository.js';
+
+export const ORDER_STATUSES = ['pending', 'paid', 'cancelled', 'refunded'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+/** Of one line: a buyer orders a handful of one print, never thousands. */
+export const MAX_QUANTITY = 100;
+export const MAX_CART_LINES = 100;
+export const MAX_EMAIL_LENGTH = 254;
+export const MAX_NAME_LENGTH = 200;
+export const MAX_COUPON_LENGTH = 64;
+/** How long a paid order's download links work (the photographer can extend them). */
+export const DOWNLOAD_DAYS = 30;
+const EMAIL = /^[^\s@"\\<>,;]+@[^\s@"\\<>,;]+\.[^\s@"\\<>,;]+$/;
+const CONTROL = /[\x00-\x1F\x7F]/;
+
+export interface CartLineInput {
+  media: string;
+  profile: string;
+  item: string;
+  option?: string | null;
+  /** The line's new quantity; 0 takes it out of the cart. */
+  quantity: number;
+}
+
+export interface Buyer {
+  email: string;
+  name?: string | null;
+}
+
+export interface OrdersHooks {
+  /** An order was just paid (once per order): its delivery is queued here. */
+  onPaid?(orderId: number): Promise<void>;
+  /** Refunds a card payment through its provider; the payment as recorded. */
+  refund?(ownerId: number, payment: { provider: string; reference: string | null; amount: number; currency: string }): Promise<{ reference: string }>;
+}
+
+type Owner = { id: number };
+type Priced = { item: NewOrderItem; currency: CurrencyCode };
+
+function couponOf(row: CouponRow): Coupon {
+  return {
+    code: row.code,
+    kind: row.kind as Coupon['kind'],
+    value: row.value,
+    currency: (row.currency ?? undefined) as CurrencyCode | undefined,
+    validFrom: row.valid_from ? new Date(row.valid_from) : undefined,
+    validUntil: row.valid_until ? new Date(row.valid_until) : undefined,
+    usageLimit: row.usage_limit ?? undefined,
+    timesUsed: Number(row.times_used),
+  };
+}
+
+function checkUuid(value: string | undefined, field: string): string {
+  if (value === undefined || value.trim() === '') throw missing(field);
+  const v = value.trim().toLowerCase();
+  if (!isUuid(v)) throw invalid(`${field} must be a UUID, got ${JSON.stringify(value.slice(0, 60))}`);
+  return v;
+}
+
+function checkLabel(value: string | undefined | null, field: string, required: boolean): string | null {
+  if (value === undefined || value === null || value.trim() === '') {
+    if (required) throw missing(field);
+    return null;
+  }
+  if (value.length > 200 || CONTROL.test(value)) throw invalid(`${field} must be at most 200 characters, without control characters`);
+  return value.trim();
+}
+
+export function checkEmail(value: string | undefined, field: string): string {
+  const v = value?.trim() ?? '';
+  if (v === '') throw missing(field);
+  if (v.length > MAX_EMAIL_LENGTH || !EMAIL.test(v)) throw invalid(`${field} must be an e-mail address`);
+  return v.toLowerCase();
+}
+
+export class OrdersService {
+  constructor(
+    private readonly repo: OrdersRepository,
+    private readonly pricingProfiles: PricingProfilesService,
+    private readonly hooks: OrdersHooks = {},
+  ) {}
+
+  /** Sets the hooks the composition root builds after this service (delivery, the card provider). */
+  setHooks(hooks: OrdersHooks): void {
+    Object.assign(this.hooks, hooks);
+  }
+
+  // The website's side: carts.
+
+  async createCart(websiteId: number): Promise<{ uuid: string }> {
+    return { uuid: await this.repo.createCart(websiteId) };
+  }
+
+  private async cartOf(uuid: string) {
+    const cart = isUuid(uuid) ? await this.repo.cart(uuid.toLowerCase()) : undefined;
+    if (!cart) throw notFound(`cart ${uuid}`);
+    return cart;
+  }
+
+  /** The item of the media's offer a line names, refused with the field that is wrong. */
+  private async offered(ownerId: number, line: { media: string; profile: string; item: string; option: string | null }, field: string) {
+    const media = await this.repo.media(ownerId, line.media);
+    // Another photographer's media is answered as an unknown one.
+    if (!media) throw invalid(`${field}[media]: unknown media ${line.media}`);
+    const lists = await this.pricingProfiles.offer({ id: ownerId }, line.media);
+    if (lists.length === 0) throw invalid(`${field}[media]: media ${line.media} is not for sale`);
+    const list = lists.find((l) => l.uuid === line.profile);
+    if (!list) throw invalid(`${field}[profile]: price list ${line.profile} is not offered for media ${line.media}`);
+    const item: OfferedItem | undefined = list.items.find((i) => i.label === line.item && i.option === line.option);
+    if (!item) {
+      const sized = line.option === null && list.kind === 'download' && (await this.pricingProfiles.get({ id: ownerId }, list.uuid)).items.some((i) => i.label === line.item);
+      // A size the list has but the media cannot give: larger than its original (nothing is upscaled).
+      if (sized) throw invalid(`${field}[item]: ${JSON.stringify(line.item)} is larger than the original of media ${line.media}`);
+      throw invalid(`${field}[${line.option === null ? 'item' : 'option'}]: ${JSON.stringify(line.option === null ? line.item : `${line.item} / ${line.option}`)} is not an item of price list ${line.profile}`);
+    }
+    return { media, list, item };
+  }
+
+  /** Adds a line to the cart, or sets the quantity of the same line (0 takes it out). */
+  async setCartLine(cartUuid: string, input: CartLineInput): Promise<void> {
+    const F = 'cart_item';
+    const cart = await this.cartOf(cartUuid);
+    const line = {
+      media: checkUuid(input.media, `${F}[media]`),
+      profile: checkUuid(input.profile, `${F}[profile]`),
+      item: checkLabel(input.item, `${F}[item]`, true)!,
+      option: checkLabel(input.option, `${F}[option]`, false),
+    };
+    if (!Number.isSafeInteger(input.quantity) || input.quantity < 0 || input.quantity > MAX_QUANTITY) throw invalid(`${F}[quantity] must be a whole number from 0 to ${MAX_QUANTITY}`);
+    const lines = await this.repo.cartLines(cart.id);
+    const same = lines.find((l) => l.media_uuid === line.media && l.profile_uuid === line.profile && l.item_label === line.item && l.option_label === line.option);
+    if (input.quantity > 0) {
+      const { media, list } = await this.offered(cart.owner_id, line, F);
+      if (!same && lines.length >= MAX_CART_LINES) throw invalid(`${F}: a cart holds at most ${MAX_CART_LINES} lines`);
+      const other = lines.find((l) => l.profile_uuid !== line.profile);
+      if (other) {
+        const otherList = await this.pricingProfiles.get({ id: cart.owner_id }, other.profile_uuid);
+        if (otherList.currency !== list.currency) throw invalid(`${F}[profile]: the cart is in ${otherList.currency}, price list ${list.uuid} in ${list.currency}`);
+      }
+      const profileId = (await this.repo.profileId(cart.owner_id, line.profile))!;
+      await this.repo.saveCartLine(cart.id, { id: same?.id, media_id: media.id, profile_id: profileId, item_label: line.item, option_label: line.option, quantity: input.quantity });
+    } else if (same) {
+      await this.repo.saveCartLine(cart.id, { ...same, quantity: 0 });
+    }
+  }
+
+  async setCartCoupon(cartUuid: string, code: string | null): Promise<void> {
+    const cart = await this.cartOf(cartUuid);
+    if (code === null || code.trim() === '') return this.repo.setCartCoupon(cart.id, null);
+    const row = await this.findCoupon(cart.owner_id, cart.website_id, code, 'cart[coupon]');
+    await this.repo.setCartCoupon(cart.id, row.code);
+  }
+
+  private async findCoupon(ownerId: number, websiteId: number, code: string, field: string): Promise<CouponRow> {
+    const key = code.trim().toUpperCase();
+    if (key.length > MAX_COUPON_LENGTH || CONTROL.test(key)) throw invalid(`${field}: unknown coupon`);
+    const row = await this.repo.coupon(ownerId, websiteId, key);
+    if (!row) throw invalid(`${field}: unknown coupon ${JSON.stringify(key)}`);
+    return row;
+  }
+
+  /** The cart's lines priced now, with its totals (what the cart page shows). */
+  async pricedCart(cartUuid: string) {
+    const cart = await this.cartOf(cartUuid);
+    const { priced, totals, coupon, settings } = await this.price(cart);
+    return { cart, items: priced.map((p) => p.item), totals, coupon, settings };
+  }
+
+  private async price(cart: { id: number; website_id: number; owner_id: number; coupon_code: string | null }) {
+    const lines = await this.repo.cartLines(cart.id);
+    if (lines.length === 0) throw invalid('cart: the cart is empty');
+    const priced: Priced[] = [];
+    for (const [n, l] of lines.entries()) {
+      const { media, list, item } = await this.offered(cart.owner_id, { media: l.media_uuid, profile: l.profile_uuid, item: l.item_label, option: l.option_label }, `cart[items][${n}]`);
+      priced.push({
+        currency: list.currency,
+        item: {
+          media_id: media.id,
+          media_uuid: l.media_uuid,
+          media_file_name: media.file_name,
+          profile_uuid: list.uuid,
+          kind: list.kind,
+          label: item.label,
+          option_label: item.option,
+          long_edge: item.longEdge,
+          unit_price: item.unitPrice,
+          quantity: l.quantity,
+          total: item.unitPrice * l.quantity,
+        },
+      });
+    }
+    const currency = priced[0].currency;
+    if (priced.some((p) => p.currency !== currency)) throw invalid('cart[items]: the cart mixes currencies');
+    const couponRow = cart.coupon_code ? await this.findCoupon(cart.owner_id, cart.website_id, cart.coupon_code, 'cart[coupon]') : undefined;
+    const coupon = couponRow ? couponOf(couponRow) : undefined;
+    const now = new Date();
+    if (coupon) {
+      const refusal = couponRefusal(coupon, currency, now);
+      if (refusal) throw invalid(`cart[coupon]: ${refusal}`);
+    }
+    const s = await this.repo.settings(cart.website_id);
+    const settings = { tax_rate_bp: s?.tax_rate_bp ?? 0, tax_included: s?.tax_included ?? 1, manual_instructions: s?.manual_instructions ?? null };
+    const totals = priceCart({
+      currency,
+      lines: priced.map((p, n) => ({ key: String(n), unitPrice: p.item.unit_price, quantity: p.item.quantity })),
+      tax: { rateBp: settings.tax_rate_bp, included: settings.tax_included === 1 },
+      coupon,
+      now,
+    });
+    return { priced, totals, coupon: couponRow, settings };
+  }
+
+  /** Places the cart's order: priced now on the server, copied into the order; the cart is gone after. */
+  async placeOrder(cartUuid: string, buyer: Buyer): Promise<{ uuid: string }> {
+    const cart = await this.cartOf(cartUuid);
+    const email = checkEmail(buyer.email, 'order[email]');
+    const name = checkLabel(buyer.name, 'order[name]', false);
+    const { priced, totals, coupon, settings } = await this.price(cart);
+    const placed = await this.repo.placeOrder(
+      cart.id,
+      {
+        owner_id: cart.owner_id,
+        website_id: cart.website_id,
+        email,
+        name,
+        currency: totals.currency,
+        subtotal: totals.subtotal,
+        discount: totals.discount,
+        tax: totals.tax,
+        tax_rate_bp: settings.tax_rate_bp,
+        tax_included: settings.tax_included,
+        total: totals.total,
+        coupon_code: coupon?.code ?? null,
+      },
+      priced.map((p) => p.item),
+      coupon?.id,
+    );
+    if (!placed) throw invalid(`cart[coupon]: coupon ${coupon?.code} is used up`);
+    return { uuid: placed.uuid };
+  }
+
+  // The photographer's side.
+
+  async setShopSettings(websiteId: number, s: { taxRateBp: number; taxIncluded: boolean; manualInstructions?: string | null }): Promise<void> {
+    if (!Number.isSafeInteger(s.taxRateBp) || s.taxRateBp < 0 || s.taxRateBp > MAX_TAX_RATE_BP) throw invalid(`shop[tax_rate] must be 0 to ${MAX_TAX_RATE_BP} basis points`);
+    await this.repo.saveSettings(websiteId, { tax_rate_bp: s.taxRateBp, tax_included: s.taxIncluded ? 1 : 0, manual_instructions: s.manualInstructions ?? null });
+  }
+
+  async createCoupon(owner: Owner, c: { websiteId?: number | null; code: string; kind: 'percent' | 'amount'; value: number; currency?: CurrencyCode | null; validFrom?: Date; validUntil?: Date; usageLimit?: number | null }): Promise<void> {
+    const code = c.code.trim().toUpperCase();
+    if (code === '' || code.length > MAX_COUPON_LENGTH || CONTROL.test(code)) throw invalid(`coupon[code] must be 1 to ${MAX_COUPON_LENGTH} characters`);
+    if (!Number.isSafeInteger(c.value) || c.value < 0 || c.value > (c.kind === 'percent' ? 10_000 : MAX_PRICE)) throw invalid('coupon[value] is out of range');
+    if (c.kind === 'amount' && !c.currency) throw missing('coupon[currency]');
+    await this.repo.createCoupon(owner.id, {
+      website_id: c.websiteId ?? null,
+      code,
+      kind: c.kind,
+      value: c.value,
+      currency: c.currency ?? null,
+      valid_from: c.validFrom?.toISOString() ?? null,
+      valid_until: c.validUntil?.toISOString() ?? null,
+      usage_limit: c.usageLimit ?? null,
+    });
+  }
+
+  async list(owner: Owner, filter: OrderFilter, limit: number, offset: number) {
+    return this.repo.list(owner.id, filter, limit, offset);
+  }
+
+  /** One of the owner's orders with its items and payments; 404 for anyone else's. */
+  async get(owner: Owner, uuid: string) {
+    const order = isUuid(uuid) ? await this.repo.order(owner.id, uuid.toLowerCase()) : undefined;
+    if (!order) throw notFound(`order ${uuid}`);
+    const [items, payments] = await Promise.all([this.repo.items(order.id), this.repo.payments(order.id)]);
+    return { ...order, items, payments };
+  }
+
+  /** The photographer's change of status: a manual payment, a cancellation, a refund. */
+  async setStatus(owner: Owner, uuid: string, status: OrderStatus) {
+    const order = await this.get(owner, uuid);
+    const field = 'order[status]';
+    if (status === order.status) return order;
+    if (status === 'paid') {
+      if (order.status !== 'pending') throw conflict(`${field}: a ${order.status} order cannot be marked paid`);
+      await this.markPaid(order.id, { provider: 'manual', reference: null, amount: Number(order.total), currency: order.currency });
+    } else if (status === 'cancelled') {
+      if (order.status !== 'pending') throw conflict(`${field}: a ${order.status} order cannot be cancelled${order.status === 'paid' ? ': refund it' : ''}`);
+      if (!(await this.repo.transition(order.id, 'pending', 'cancelled', undefined))) throw conflict(`${field}: the order changed meanwhile`);
+    } else if (status === 'refunded') {
+      if (order.status !== 'paid') throw conflict(`${field}: only a paid order can be refunded`);
+      await this.refund(owner, order);
+    } else throw invalid(`${field}: an order cannot go back to pending`);
+    return this.get(owner, uuid);
+  }
+
+  private async refund(owner: Owner, order: Awaited<ReturnType<OrdersService['get']>>) {
+    const paid = order.payments.find((p) => p.kind === 'payment');
+    let reference: string | null = null;
+    if (paid && paid.provider !== 'manual') {
+      if (!this.hooks.refund) throw conflict(`order[status]: ${paid.provider} refunds are not set up`);
+      reference = (await this.hooks.refund(owner.id, { provider: paid.provider, reference: paid.reference, amount: Number(paid.amount), currency: paid.currency })).reference;
+    }
+    const moved = await this.repo.transition(order.id, 'paid', 'refunded', { provider: paid?.provider ?? 'manual', kind: 'refund', reference, amount: Number(order.total), currency: order.currency });
+    if (!moved) throw conflict('order[status]: the order changed meanwhile');
+  }
+
+  /**
+   * Marks a pending order paid with its payment, once: a second call (a replayed event, a
+   * concurrent request) changes nothing and answers false. Delivery is queued on the first.
+   */
+  async markPaid(orderId: number, payment: { provider: string; reference: string | null; amount: number; currency: string }): Promise<boolean> {
+    const expires = new Date(Date.now() + DOWNLOAD_DAYS * 86_400_000).toISOString();
+    const moved = await this.repo.transition(orderId, 'pending', 'paid', { ...payment, kind: 'payment' }, { download_token: randomBytes(24).toString('base64url'), downloads_expire_at: expires });
+    if (moved) await this.hooks.onPaid?.(orderId);
+    return moved;
+  }
+
+  orderById(id: number) {
+    return this.repo.orderById(id);
+  }
+}

@@ -1,0 +1,59 @@
+// How an order looks in a reply (API extension, docs/shop.md "Orders"):
+// amounts are integers in the currency's minor units, as copied at order time.
+import { storedTimestamp, xmlArray, type XmlObject } from '../http/xml.js';
+import type { OrdersService } from './service.js';
+
+type Order = Awaited<ReturnType<OrdersService['get']>>;
+type OrderHead = Omit<Order, 'items' | 'payments'>;
+
+const when = (t: string | null) => (t === null ? null : storedTimestamp(t));
+
+export function orderHeadXml(o: OrderHead): XmlObject {
+  return {
+    uuid: o.uuid,
+    status: o.status,
+    currency: o.currency,
+    subtotal: Number(o.subtotal),
+    discount: Number(o.discount),
+    tax: Number(o.tax),
+    'tax-rate': o.tax_rate_bp,
+    'tax-included': o.tax_included === 1,
+    total: Number(o.total),
+    coupon: o.coupon_code,
+    email: o.email,
+    name: o.name,
+    'created-at': when(o.created_at),
+    'paid-at': when(o.paid_at),
+    'downloads-expire-at': when(o.downloads_expire_at),
+    'delivered-at': when(o.delivered_at),
+  };
+}
+
+export function orderXml(o: Order): XmlObject {
+  return {
+    ...orderHeadXml(o),
+    items: xmlArray(
+      'item',
+      o.items.map((i) => ({
+        'media-uuid': i.media_uuid,
+        'file-name': i.media_file_name,
+        'pricing-profile-uuid': i.profile_uuid,
+        kind: i.kind,
+        label: i.label,
+        option: i.option_label,
+        'long-edge': i.long_edge,
+        'unit-price': i.unit_price,
+        quantity: i.quantity,
+        price: Number(i.total),
+      })),
+    ),
+    payments: xmlArray(
+      'payment',
+      o.payments.map((p) => ({ provider: p.provider, kind: p.kind, reference: p.reference, amount: Number(p.amount), currency: p.currency, 'created-at': when(p.created_at) })),
+    ),
+  };
+}
+
+export function orderLocation(uuid: string): string {
+  return `/orders/${uuid}.xml`;
+}
