@@ -22,6 +22,9 @@ import type { FileLife } from './file-life.js';
 import { isEmptyChange, type MediaChanges, type MediaInput } from './metadata.js';
 import { NO_RELATIONS, type GroupScope, type MediaRecord, type MediaRelations, type MediaRepository, type MediaScope } from './repository.js';
 
+/** How long a step 3 that lost the race for the incoming object waits for the winner's commit. */
+const RACE_WAIT_MS = 3000;
+
 export { NO_RELATIONS } from './repository.js';
 export type { GroupScope, MediaRecord, MediaRelations, MediaScope } from './repository.js';
 
@@ -445,9 +448,16 @@ export class MediaService {
    * it: send again.
    */
   private async raceLost(mediaId: number): Promise<StoredFile> {
-    if (!(await this.uploads.pendingOf(mediaId))) {
-      const now = await this.repo.byId(mediaId);
-      if (now?.status === 'live') return liveFile(now);
+    // The other step 3 may be between its promotion of the object and its commit: wait for that
+    // commit a moment (RACE_WAIT_MS in all) rather than answer "not arrived" for a file that has.
+    for (let waited = 0, step = 25; ; waited += step, step = Math.min(step * 2, 250)) {
+      if (!(await this.uploads.pendingOf(mediaId))) {
+        const now = await this.repo.byId(mediaId);
+        if (now?.status === 'live') return liveFile(now);
+        break;
+      }
+      if (waited >= RACE_WAIT_MS) break;
+      await new Promise((resolve) => setTimeout(resolve, step));
     }
     throw notArrived();
   }

@@ -195,7 +195,8 @@ export class UploadsService {
     }
     const incoming = pending.storage_key;
     const stored = await this.storage.stat(incoming);
-    if (!stored) throw notArrived();
+    // Missing: never sent, or a concurrent step 3 took it a moment ago (MediaService.raceLost tells which).
+    if (!stored) throw new ObjectGone(incoming);
     if (stored.size !== declaredSize) {
       await this.storage.delete([incoming]);
       throw unprocessable(`the upload location received ${stored.size} bytes but the file has ${declaredSize}: send it again (step 2)`, false);
