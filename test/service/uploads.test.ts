@@ -164,6 +164,34 @@ for (const db of DATABASES) {
       expect(await w.storage.stat(instructions.target.params.key)).toBeUndefined();
     });
 
+    it('leaves a live media as it was when its replacement is refused, and a direct upload ends a pending step 1', async () => {
+      const first = await w.media.create(me, { attributes: noAttributes(), replace: false, fileName: 'kept.jpg', upload: { direct: part(photo, 'kept.jpg') } });
+      const { uuid, id } = first.media.record;
+      const kept = (await mediaRow(uuid))!.storage_key!;
+      const text = Buffer.from('<html>not a photo</html>\n'.repeat(8));
+      const begun = await w.media.update(me, uuid, { attributes: noAttributes(), upload: { step: 'request', declaration: declaration({ fileSize: text.length }) } });
+      const instructions = begun.uploads[0].step === 'begun' ? begun.uploads[0].instructions : undefined;
+      await stepTwo(instructions!, text);
+      const err = await refusal(stepThree(uuid, text.length));
+      expect([err.code, err.extra.stopWithError]).toEqual(['unprocessable', true]);
+      expect(await mediaRow(uuid)).toMatchObject({ status: 'live', storage_key: kept, file_name: 'kept.jpg' });
+      expect(await pendingOf(id)).toBeUndefined();
+      expect(await w.storage.stat(instructions!.target.params.key)).toBeUndefined();
+      expect((await w.storage.stat(kept))?.size).toBe(photo.length);
+
+      // A step 1 again, then a direct upload instead: the pending upload ends and its file goes.
+      const again = await w.media.update(me, uuid, { attributes: noAttributes(), upload: { step: 'request', declaration: declaration() } });
+      const second = again.uploads[0].step === 'begun' ? again.uploads[0].instructions : undefined;
+      await stepTwo(second!, photo);
+      const next = await jpeg(9);
+      await w.media.update(me, uuid, { attributes: noAttributes(), direct: part(next, 'kept.jpg') });
+      expect(await pendingOf(id)).toBeUndefined();
+      expect(await w.storage.stat(second!.target.params.key)).toBeUndefined();
+      expect(await w.storage.stat(kept)).toBeUndefined();
+      expect((await mediaRow(uuid))?.file_size).toBe(next.length);
+      expect((await refusal(stepTwo(second!, photo))).code).toBe('conflict');
+    });
+
     it('takes a direct upload (the multipart file part) as the media\'s file, its type from the bytes', async () => {
       const r = await w.media.create(me, { attributes: noAttributes({ columns: { title: 'Direct' } }), replace: false, fileName: 'named.png', upload: { direct: part(photo, 'named.png') } });
       expect(r.uploads).toEqual([{ step: 'received', file: { fileName: 'named.png', mimeType: 'image/jpeg', size: photo.length } }]);
