@@ -251,7 +251,11 @@ export class MediaRepository {
    * (the file it no longer points to, its owner), or undefined when it is gone.
    */
   async goLive(trx: Db, mediaId: number, file: LiveFile): Promise<{ storageKey: string | null; ownerId: number } | undefined> {
-    const current = await trx.selectFrom('medias').select(['storage_key', 'client_meta', 'owner_id']).where('id', '=', mediaId).executeTakeFirst();
+    // Locked (PostgreSQL): two files published at once for one media would both read the same previous
+    // key, and the earlier new file would be replaced without being recorded for deletion. The media's
+    // row first, as every media write takes it (page-stamp-lock-order.ts).
+    const q = trx.selectFrom('medias').select(['storage_key', 'client_meta', 'owner_id']).where('id', '=', mediaId);
+    const current = await (this.dialect === 'postgres' ? q.forUpdate() : q).executeTakeFirst();
     if (!current) return undefined;
     // What the file says fills the fields no client has set (file-fields.ts, docs/media.md).
     const described = fromFile(current.client_meta, file.facts.shotAt, file.facts.described);

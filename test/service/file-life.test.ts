@@ -101,7 +101,7 @@ for (const db of DATABASES) {
       expect((await mediaRow(m.id))?.renditions_state).toBe('ready');
     });
 
-    // BUG (src/file-storage/file-deletions.ts: "no file outlives its row by more than a sweep"): on
+    // Was a bug until 2026-11-28 (src/file-storage/file-deletions.ts: "no file outlives its row by more than a sweep"): on
     // PostgreSQL, files of one media replaced at once leave all but one stored and recorded nowhere.
     // MediaRepository.goLive (src/media/repository.ts) reads the media's current key without locking
     // its row, so two publishes in READ COMMITTED both see the same previous key and the later one

@@ -70,7 +70,7 @@ for (const db of DATABASES) {
       expect(await w.storage.stat(instructions.target.params.key)).toBeUndefined();
     });
 
-    // BUG (docs/uploads.md, "Two step 3 requests at once: one promotes, the other finds the incoming
+    // Was a bug until 2026-11-28 (docs/uploads.md, "Two step 3 requests at once: one promotes, the other finds the incoming
     // object gone and answers as the completed upload does"): the second step 3 answers 422 "the
     // file has not arrived … send it (step 2)" when it looks while the first is between its
     // promotion and its commit. UploadsService.complete throws notArrived() on the missing object
