@@ -38,8 +38,12 @@ for (const db of DATABASES) {
     async function received(who: UserRow, data: Buffer, probe?: string) {
       const path = join(w.config.dataDir, `received-${++files}`);
       await writeFile(path, data);
-      const r = await w.media.create(who, { attributes: noAttributes(), replace: false, fileName: `r${files}.jpg`, upload: { stored: { path, size: data.length }, contentProbe: probe ?? (await probeOf(data)) } });
-      return r.media.record.uuid;
+      const contentProbe = probe ?? (await probeOf(data));
+      const artist = await d().selectFrom('artists').select('id').where('owner_id', '=', who.id).orderBy('id').executeTakeFirstOrThrow();
+      // As src/resumable-uploads/service.ts ends an upload: the file life makes the media live with the taken file.
+      return w.fileLife.createLive(who.id, { artistId: artist.id, fileName: `r${files}.jpg`, galleries: [] }, (media) =>
+        w.uploads.takeStored({ id: media.id, uuid: media.uuid, owner_id: media.owner_id, fileName: media.file_name }, { path, size: data.length }, contentProbe),
+      );
     }
     const probeOf = (data: Buffer) => contentProbe(data.length, async (start, end) => Readable.from([data.subarray(start, end + 1)]));
     const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
@@ -142,32 +146,32 @@ for (const db of DATABASES) {
       const mine = await received(me, data);
       const probe = await probeOf(data);
       expect(probe).toMatch(/^w:/);
-      expect(await w.media.duplicates(me, [{ size: data.length, probe }])).toEqual(new Map([[`${data.length}/${probe}`, mine]]));
-      expect(await w.media.duplicates(other, [{ size: data.length, probe }])).toEqual(new Map());
-      expect(await w.media.duplicateOf(me, { size: data.length, probe }, async () => sha256(data))).toBe(mine);
-      expect(await w.media.duplicateOf(me, { size: data.length + 1, probe }, async () => sha256(data))).toBeUndefined();
+      expect(await w.sameFiles.duplicates(me, [{ size: data.length, probe }])).toEqual(new Map([[`${data.length}/${probe}`, mine]]));
+      expect(await w.sameFiles.duplicates(other, [{ size: data.length, probe }])).toEqual(new Map());
+      expect(await w.sameFiles.duplicateOf(me, { size: data.length, probe }, async () => sha256(data))).toBe(mine);
+      expect(await w.sameFiles.duplicateOf(me, { size: data.length + 1, probe }, async () => sha256(data))).toBeUndefined();
 
       // A sampled probe (a file over 32 MiB: its size, head and tail) proves nothing before the bytes are here.
       const other2 = await jpeg(++seed);
       const sampled = `s:${sha256(Buffer.from('same size, head and tail'))}`;
       const candidate = await received(me, other2, sampled);
-      expect(await w.media.duplicates(me, [{ size: other2.length, probe: sampled }])).toEqual(new Map());
+      expect(await w.sameFiles.duplicates(me, [{ size: other2.length, probe: sampled }])).toEqual(new Map());
       let asked = 0;
       const digestOf = (b: Buffer) => async () => {
         asked++;
         return sha256(b);
       };
-      expect(await w.media.duplicateOf(me, { size: other2.length, probe: sampled }, digestOf(other2))).toBe(candidate);
+      expect(await w.sameFiles.duplicateOf(me, { size: other2.length, probe: sampled }, digestOf(other2))).toBe(candidate);
       const sameSizeOtherBytes = Buffer.from(other2);
       sameSizeOtherBytes[Math.floor(other2.length / 2)] ^= 0xff;
-      expect(await w.media.duplicateOf(me, { size: other2.length, probe: sampled }, digestOf(sameSizeOtherBytes))).toBeUndefined();
+      expect(await w.sameFiles.duplicateOf(me, { size: other2.length, probe: sampled }, digestOf(sameSizeOtherBytes))).toBeUndefined();
       expect(asked).toBe(2);
       // No candidate: the received file is not even read.
-      expect(await w.media.duplicateOf(other, { size: other2.length, probe: sampled }, digestOf(other2))).toBeUndefined();
+      expect(await w.sameFiles.duplicateOf(other, { size: other2.length, probe: sampled }, digestOf(other2))).toBeUndefined();
       expect(asked).toBe(2);
       // Once deleted, no longer a duplicate.
       await w.media.delete(me, mine);
-      expect(await w.media.duplicates(me, [{ size: data.length, probe }])).toEqual(new Map());
+      expect(await w.sameFiles.duplicates(me, [{ size: data.length, probe }])).toEqual(new Map());
     });
 
     it('queues a batch update of a fixed selection, guarded by the expected count, and applies it chunk by chunk', async () => {

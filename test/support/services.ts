@@ -2,6 +2,7 @@
 // services buildApp wires over a file store, built the same way over withCore's
 // core, with local storage in its temporary directory: no HTTP server, no worker
 // (a renditions job is run by hand), no sweep timer.
+import { SameFiles } from '../../src/media/same-files.js';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -50,6 +51,8 @@ export interface ServicesWorld extends CoreWorld {
   uploads: UploadsService;
   fileLife: FileLife;
   media: MediaService;
+  /** Whether a library already holds a file (the studio's uploads skip it). */
+  sameFiles: SameFiles;
   galleries: GalleriesService;
   renditions: RenditionsService;
   /** A user with a website: its urlname and root gallery. */
@@ -94,7 +97,8 @@ export function withServices(opts: { postgresUrl?: string; env?: Record<string, 
     const fileLife = new FileLife(store.db, { medias: mediaRepo, uploads: uploadsRepo, renditions: renditionsRepo, jobs: jobsRepo, deletions }, files, jobs, config);
     const media = new MediaService(mediaRepo, fileLife, uploads, access, new GroupsRepository(store.db, store.dialect), jobs, silent, renditions);
     const galleries = new GalleriesService(new GalleriesRepository(store.db, store.dialect), access, fileLife, config.galleryListCap);
-    Object.assign(w, { config, storage, files, quota, uploads, fileLife, media, galleries, renditions });
+    const sameFiles = new SameFiles(mediaRepo, (key, size) => uploads.digestOf(key, size));
+    Object.assign(w, { config, storage, files, quota, uploads, fileLife, media, sameFiles, galleries, renditions });
   });
   afterAll(async () => {
     sharp.concurrency(sharpThreads);
