@@ -1,9 +1,8 @@
-// The public website as one encapsulated Fastify plugin: its pages, the
-// gallery password form and e-mail sign-in (docs/website.md, docs/visitors.md),
-// under `/sites/<urlname>` and at a website's own host name. Unsigned, HTML
-// only: the API's signature, router and XML replies stay outside it, and what
-// is set here (the error handler, the HTML headers) stays inside it.
-// Its paths: routes.ts (the one table), /_site/<name>, /_tls/ask (Caddy's TLS check).
+// The public website as one encapsulated Fastify plugin (docs/website.md, docs/visitors.md,
+// docs/architecture.md): its pages under `/sites/<urlname>` and at a website's own host name
+// (routes.ts, the one table), `/_site/<name>` and `/_tls/ask` (Caddy's TLS check). Unsigned,
+// HTML only: the API's signature, router and XML stay outside it, and what is set here (the
+// error handler, the HTML headers) stays inside it.
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { ApiError } from '../core/errors.js';
 import { imageSources } from '../file-storage/image-sources.js';
