@@ -2,7 +2,7 @@
 // writing transaction for every kind of write that changes a list scope or a
 // gallery's visible order, whichever feature writes it: the owner's media stamp
 // (the API's lists: src/media/list-memo.ts), the gallery's order_stamp (the
-// website's pages: src/site/order-memo.ts), and the owner's rule stamp, which
+// website's pages: src/site/pages/gallery-order.ts), and the owner's rule stamp, which
 // with the media stamp keeps smart collections' ids (a write that can change a
 // rule's answer moves one of the two). A write that changes none leaves them.
 // On SQLite, and on PostgreSQL when TEST_DATABASE_URL is set.

@@ -65,7 +65,8 @@ describe('visitor pass', () => {
     const [body, mac] = value.split('.');
     const forged = Buffer.from(JSON.stringify({ ...pass, galleries: ['g1', 'g2'] })).toString('base64url');
     expect(codec.decode(`${forged}.${mac}`, 'w1', now)).toBeUndefined();
-    expect(codec.decode(`${body}.x${mac.slice(1)}`, 'w1', now)).toBeUndefined();
+    // Another first character (an 'x' over an 'x' changed nothing: 1 run in 64 passed a real mac).
+    expect(codec.decode(`${body}.${mac[0] === 'x' ? 'y' : 'x'}${mac.slice(1)}`, 'w1', now)).toBeUndefined();
     expect(codec.decode('garbage', 'w1', now)).toBeUndefined();
   });
 });
