@@ -1,11 +1,7 @@
-// The composition root: every dependency of the service is built here, once,
-// eagerly, from the configuration, handed typed to whatever uses it, and
-// closed in the reverse order of its building. Nothing else creates a
-// database, a store, a limiter or a worker.
-//
-// What only buildApp uses and brings heavy libraries with it (fastify, sharp,
-// file-type, exifr) is imported inside buildApp, not with this module: the
-// admin command line imports this module for buildCore alone.
+// The composition root (docs/architecture.md, "Composition root"): every dependency is built here,
+// once, eagerly, handed typed to what uses it, and closed in reverse order. Wiring only: what a
+// part does is its feature's. What brings heavy libraries (fastify, sharp, file-type, exifr) is
+// imported when buildApp runs (loadHeavy): the admin command line imports this for buildCore alone.
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
