@@ -87,7 +87,7 @@ import { WebsitesRepository } from './websites/repository.js';
 import { websiteRoutes } from './websites/routes.js';
 import { WebsitesService } from './websites/service.js';
 import { ownHosts, systemResolver, type TxtResolver } from './websites/hostnames.js';
-import { localExclusive, redisExclusive } from './ops/exclusive.js';
+import { localExclusive, redisExclusive } from './ops/sweep-lock.js';
 import { installHealthRoutes, Readiness } from './ops/health.js';
 import type { Metrics } from './ops/metrics.js';
 import { checkScaleOut, dutiesOf } from './ops/roles.js';

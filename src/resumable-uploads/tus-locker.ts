@@ -17,7 +17,7 @@ import { randomBytes } from 'node:crypto';
 import { ERRORS, type Lock, type Locker, type RequestRelease } from '@tus/server';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { RELEASE, RENEW } from '../ops/exclusive.js';
+import { RELEASE, RENEW } from '../ops/sweep-lock.js';
 
 export interface RedisTusLockerOptions {
   /** How long a request waits for an upload's lock (MemoryLocker's default: 30 s). */
