@@ -28,7 +28,7 @@ module.exports = {
       severity: 'error',
       comment:
         'The public website (src/site, one Fastify plugin) stands beside the API: it uses no API route module, nor the router, ' +
-        'the signature check or the XML writer. It may use the catalogue of errors, the lingering close and the limiter store.',
+        'the signature check or the XML writer. It may use the lingering close and the limiter store (the error catalogue is src/core).',
       from: { path: '^src/site/' },
       to: {
         path: ['^src/[a-z-]+/routes\\.ts$', '^src/http/', '^src/app\\.ts$'],
@@ -40,7 +40,7 @@ module.exports = {
       severity: 'error',
       comment:
         'The studio (src/studio, one Fastify plugin) is a second face on the same services: it uses no API route module, nor the router, ' +
-        'the signature check or the XML writer. It may use the catalogue of errors, the lingering close, the parameter reader (the services\' ' +
+        'the signature check or the XML writer. It may use the lingering close, the parameter reader (the services\' ' +
         'input readers take one) and the rate limit.',
       from: { path: '^src/studio/' },
       to: {

@@ -1,11 +1,7 @@
-// The composition root: every dependency of the service is built here, once,
-// eagerly, from the configuration, handed typed to whatever uses it, and
-// closed in the reverse order of its building. Nothing else creates a
-// database, a store, a limiter or a worker.
-//
-// What only buildApp uses and brings heavy libraries with it (fastify, sharp,
-// file-type, exifr) is imported inside buildApp, not with this module: the
-// admin command line imports this module for buildCore alone.
+// The composition root (docs/architecture.md, "Composition root"): every dependency is built here,
+// once, eagerly, handed typed to what uses it, and closed in reverse order. Wiring only: what a
+// part does is its feature's. What brings heavy libraries (fastify, sharp, file-type, exifr) is
+// imported when buildApp runs (loadHeavy): the admin command line imports this for buildCore alone.
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
@@ -97,7 +93,7 @@ import { WebsitesRepository } from './websites/repository.js';
 import { websiteRoutes } from './websites/routes.js';
 import { WebsitesService } from './websites/service.js';
 import { ownHosts, systemResolver, type TxtResolver } from './websites/hostnames.js';
-import { localExclusive, redisExclusive } from './ops/exclusive.js';
+import { localExclusive, redisExclusive } from './ops/sweep-lock.js';
 import { installHealthRoutes, Readiness } from './ops/health.js';
 import type { Metrics } from './ops/metrics.js';
 import { checkScaleOut, dutiesOf } from './ops/roles.js';

@@ -2,7 +2,7 @@
 // after another, each idempotent (several processes may sweep at once); a part that fails is
 // logged and the others still run. Shared parts run on one worker at a time, local ones on every node.
 import type { Logger } from 'pino';
-import type { Exclusive } from '../ops/exclusive.js';
+import type { Exclusive } from '../ops/sweep-lock.js';
 import { PeriodicTask } from './periodic.js';
 
 /** What one run of the cleanup sweep removed. */

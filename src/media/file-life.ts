@@ -1,21 +1,8 @@
-// The one owner of a media file's life (docs/architecture.md, "A file's
-// life"): publication (a media goes live with a verified file, or replaces
-// its file), abandonment (an upload refused for good), deletion (of medias,
-// for this feature and for galleries and groups deleting what holds them) and
-// the sweep of abandoned uploads. Each runs as one unit of work
-// (src/database/unit-of-work.ts) over the repositories a file's life touches:
-// the medias', the pending uploads', the renditions', the jobs' and the
-// recorded file deletions'.
-//
-// What must follow a commit is queued on the unit, never done by a
-// repository calling a service: an outbox inside the transaction for what
-// must survive a crash (the file deletions recorded in file_deletions, the
-// renditions job as a row of jobs, both written in the same transaction as
-// the media's change, so a crash right after the commit loses neither: the
-// cleanup sweep drains the first, the worker runs the second), and an
-// after-commit hook that only does it sooner (removing the files, waking this
-// process's worker). The hook runs only when the commit succeeded: a rollback
-// never removes a file a row still points to.
+// The one owner of a media file's life (docs/architecture.md, "A file's life"): publication, a media
+// born live (the studio's resumable uploads), abandonment, deletion (for galleries and groups too)
+// and the sweep of abandoned uploads, each one unit of work over the repositories a file's life
+// touches. What must survive a crash is written in the transaction (file_deletions, a jobs row: an
+// outbox); the after-commit hook only does it sooner, and never runs after a rollback.
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../config.js';
 import { ApiError } from '../core/errors.js';

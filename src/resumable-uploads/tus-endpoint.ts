@@ -1,16 +1,8 @@
 // The studio's tus endpoint (docs/studio.md, Uploads): @tus/server with the store that fits the
-// media store. Local storage: @tus/file-store under DATA_DIR/uploads-tus (0700, files 0600), and
-// the finished file is moved into the store by the API's pipeline. S3 storage: @tus/s3-store
-// (tus-s3.ts), each upload an S3 multipart upload in the bucket, so that any API node sharing the
-// database and the bucket resumes it from the offset the bucket holds; the finished object goes
-// through the pipeline as the API's direct-to-S3 uploads do (checked where it lies, copied to its
-// original key). @tus/server's locker orders the requests of one upload: with REDIS_URL (several
-// API nodes) the Redis locker of tus-locker.ts, across every node; otherwise its default, in
-// memory, within the one process. Wired to
-// ResumableUploadsService for every decision:
-// who may create an upload and send to it (the id carries its owner; every request is checked
-// against the upload's row), and what its end is (the API's pipeline, once). The studio's
-// route checks the session, the origin and the CSRF header first, then hands the request here.
+// media store (@tus/file-store under DATA_DIR/uploads-tus, or tus-s3.ts), requests of one upload
+// ordered by its locker (tus-locker.ts with REDIS_URL), every decision ResumableUploadsService's
+// (who may create and send to an upload, and its end). The studio's route checks the session, the
+// origin and the CSRF header first, then hands the request here.
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { Transform } from 'node:stream';

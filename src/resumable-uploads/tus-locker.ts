@@ -1,23 +1,13 @@
-// The tus endpoint's locker when the API runs on several nodes (docs/studio.md, Uploads): the
-// requests of one upload are ordered across every node sharing the Redis of REDIS_URL, as
-// @tus/server's MemoryLocker orders them within one process. Same semantics as MemoryLocker:
-// a request that finds the upload's lock held asks the holder to let go (the holder's
-// `requestRelease`, which makes @tus/server end that request after its drain time, what it took
-// stored), and tries again until it has the lock, or until its timeout or its request's abort
-// signal, when it fails with ERRORS.ERR_LOCK_TIMEOUT as MemoryLocker does.
-//
-// In Redis: the lock is `mps:tus-lock:<store id>`, taken with SET NX PX and a random token,
-// renewed while held (compare-token PEXPIRE), released by compare-and-delete, so a node that dies
-// holding it blocks the upload only until the TTL lapses. A requester publishes on
-// `mps:tus-release:<store id>`; the holding node is subscribed to that channel (on a connection of
-// its own: a subscribed connection takes no other command) for as long as it holds the lock.
-// A request made between a holder's SET and its SUBSCRIBE is not heard, so a requester publishes
-// again at every try.
+// The tus endpoint's locker when the API runs on several nodes (docs/studio.md, Uploads, "Requests
+// of one upload on several nodes"): @tus/server's MemoryLocker semantics across every node sharing
+// REDIS_URL. A lock per upload (SET NX PX, a random token, renewed while held, compare-and-delete),
+// and a release channel the holder listens on; a requester publishes at every try, since one made
+// between a holder's SET and its SUBSCRIBE is not heard.
 import { randomBytes } from 'node:crypto';
 import { ERRORS, type Lock, type Locker, type RequestRelease } from '@tus/server';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { RELEASE, RENEW } from '../ops/exclusive.js';
+import { RELEASE, RENEW } from '../ops/sweep-lock.js';
 
 export interface RedisTusLockerOptions {
   /** How long a request waits for an upload's lock (MemoryLocker's default: 30 s). */

@@ -1,11 +1,7 @@
-// The studio's tus uploads when the media store is S3 (docs/studio.md, Uploads): @tus/s3-store
-// keeps each upload in the bucket as an S3 multipart upload under `resumable/<upload id>` (with
-// the store's prefix), its tus record in `<key>.info` and, between requests, a tail shorter
-// than S3's smallest part (5 MiB) in `<key>.part`. Nothing of an upload lives on a node: the offset of a resume is read from the
-// bucket (ListParts, the `.part` object's size), so a resume that lands on another API node
-// goes on where the first one stopped. The finished object is handed to the pipeline as an
-// object already in the store (UploadsService.takeStored → the step-3 path of the API's
-// direct-to-S3 uploads: sniffed and read where it lies, copied to an `originals/` key, removed).
+// The studio's tus uploads when the media store is S3 (docs/studio.md, Uploads, "Files, S3
+// storage"): @tus/s3-store keeps each upload in the bucket as a multipart upload under
+// `resumable/<upload id>`, so any API node resumes any upload from the offset the bucket holds; the
+// finished object goes through UploadsService.takeStored as the API's direct-to-S3 step 3 does.
 // Loaded only with S3 storage, like the AWS SDK it needs (src/file-storage/factory.ts).
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';

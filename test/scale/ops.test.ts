@@ -11,7 +11,7 @@ import { MediaPortfolioClient } from '../../src/client/index.js';
 import { text } from '../../src/client/xml.js';
 import { loadConfig } from '../../src/config.js';
 import { buildApp, type App } from '../../src/app.js';
-import { redisExclusive } from '../../src/ops/exclusive.js';
+import { redisExclusive } from '../../src/ops/sweep-lock.js';
 import { ScaleOutError } from '../../src/ops/roles.js';
 import { StudioBrowser } from '../studio/studio-support.js';
 import { insertMedias, waitForJob } from '../support/media.js';

@@ -21,6 +21,11 @@ async function mediaCount(w: World): Promise<number> {
   return uuidsOf(await w.client.request('GET', '/medias.xml', { per_page: 100 })).length;
 }
 
+/** Every media row of the service, live or not: a refused upload must leave none behind for the sweep. */
+async function mediaRows(w: World): Promise<number> {
+  return (await w.svc.db.selectFrom('medias').select('id').execute()).length;
+}
+
 async function galleriesOf(w: World, uuid: string): Promise<string[]> {
   const r = await w.client.request('GET', `/medias/${uuid}.xml`);
   const media = find(r.doc, 'media')!;
@@ -129,14 +134,33 @@ eachDatabase((kind) => {
 
     it('refuses what sniffing refuses, with the reason, and keeps nothing', async () => {
       const before = await mediaCount(w);
+      const rows = await mediaRows(w);
       const bogus = plainText();
       const r = await tus.upload({ filename: 'photo.jpg' }, bogus, 1);
       expect(r.state).toBe('refused');
       expect(r.reason).toMatch(/not an image, video or PDF/);
       expect(await mediaCount(w)).toBe(before);
+      // The media the file's life made for it went with the refusal.
+      expect(await mediaRows(w)).toBe(rows);
       await expect(stat(join(w.svc.config.dataDir, 'uploads-tus', r.id))).rejects.toThrow();
       // Asked again: the same refusal.
       expect((await tus.finish(r.id)).body).toMatchObject({ state: 'refused', reason: r.reason });
+    });
+
+    it('refuses the end when the chosen gallery went meanwhile, and leaves no media', async () => {
+      const gallery = text((await w.client.createGallery(w.urlname, { name: 'Gone soon', parent: w.rootUuid })).doc, 'gallery/uuid')!;
+      const before = await mediaRows(w);
+      // Other bytes than the first test's photo, which would be "already in the library".
+      const late = Buffer.concat([jpeg, Buffer.from('late')]);
+      const url = await tus.created({ filename: 'late.jpg', size: late.length, gallery });
+      const id = url.split('/').pop()!;
+      await w.client.deleteGallery(w.urlname, gallery);
+      expect((await tus.patch(url, 0, late)).status).toBe(204);
+      const end = await tus.finish(id);
+      expect(end.status).toBe(200);
+      expect(end.body).toMatchObject({ state: 'refused' });
+      expect(end.body.reason).toMatch(/gallery/);
+      expect(await mediaRows(w)).toBe(before);
     });
 
     it('refuses a file over the upload limit at creation, and a body beyond the declared length', async () => {

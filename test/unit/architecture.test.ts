@@ -49,6 +49,58 @@ function sourceFiles(dir: string, names = /\.tsx?$/): Array<{ path: string; text
   return out;
 }
 
+/** The room a module stands in: its folder right under src/ (src/studio/routes/x.ts → src/studio), or itself (src/app.ts). */
+function folderOf(path: string): string | undefined {
+  const m = /^src\/([^/]+)(\/)?/.exec(path);
+  return m ? `src/${m[1]}` : undefined;
+}
+
+/**
+ * Folders that import each other, directly or round a loop (a folder importing one that imports
+ * it back is an arrow running back up): each loop as `a → b → a` with one import that makes each
+ * step. Modules outside src/ (node_modules) are not rooms.
+ */
+export function folderCycles(edges: ReadonlyArray<readonly [string, string]>): string[] {
+  const step = new Map<string, Map<string, string>>();
+  for (const [from, to] of edges) {
+    const a = folderOf(from);
+    const b = folderOf(to);
+    if (!a || !b || a === b) continue;
+    if (!step.has(a)) step.set(a, new Map());
+    if (!step.get(a)!.has(b)) step.get(a)!.set(b, `${from} → ${to}`);
+  }
+  // Tarjan's strongly connected components: a component of more than one folder holds a loop.
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const loops: string[] = [];
+  const visit = (v: string): void => {
+    index.set(v, index.size);
+    low.set(v, index.get(v)!);
+    stack.push(v);
+    for (const w of step.get(v)?.keys() ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (stack.includes(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      for (let w = stack.pop()!; ; w = stack.pop()!) {
+        component.push(w);
+        if (w === v) break;
+      }
+      if (component.length > 1) {
+        const members = new Set(component);
+        const ties = component.flatMap((f) => [...(step.get(f) ?? [])].filter(([to]) => members.has(to)).map(([, via]) => via));
+        loops.push(`${component.sort().join(' ⇄ ')}: ${ties.sort().join('; ')}`);
+      }
+    }
+  };
+  for (const v of step.keys()) if (!index.has(v)) visit(v);
+  return loops;
+}
+
 /** Where the one UUID pattern lives (isUuid). */
 const UUID_HOME = 'src/core/uuid.ts';
 /** A UUID's shape spelled out: 8, 4 … 12 hex digits, or 36 characters. */
@@ -190,9 +242,15 @@ describe('architecture', () => {
       { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout: 120_000 },
     );
     expect(run.error).toBeUndefined();
-    const result = JSON.parse(run.stdout) as { summary: { violations: Array<{ rule: { name: string }; from: string; to: string }>; totalCruised: number } };
+    const result = JSON.parse(run.stdout) as {
+      summary: { violations: Array<{ rule: { name: string }; from: string; to: string }>; totalCruised: number };
+      modules: Array<{ source: string; dependencies: Array<{ resolved: string }> }>;
+    };
     const violations = result.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`);
     expect(violations).toEqual([]);
+    // Between folders too, the arrows run one way: no folder imports one that imports it back.
+    const edges = result.modules.flatMap((m) => m.dependencies.map((d) => [m.source, d.resolved] as const));
+    expect(folderCycles(edges)).toEqual([]);
     // The whole source tree was read, not an empty selection.
     expect(result.summary.totalCruised).toBeGreaterThan(100);
     expect(run.status).toBe(0);
@@ -219,6 +277,20 @@ describe('architecture', () => {
     expect(sqlOutsideRepositories([{ path: 'src/galleries/membership-repository.ts', text: planted }])).toEqual([]);
     expect(sqlOutsideRepositories([{ path: 'src/database/db.ts', text: planted }])).toEqual([]);
     expect(sqlOutsideRepositories([{ path: 'src/galleries/not-a-repository-really.ts', text: planted }])).toHaveLength(7);
+  });
+
+  it('the folder scan finds a planted loop of folders, and lets a folder import itself', () => {
+    expect(
+      folderCycles([
+        ['src/media/repository.ts', 'src/galleries/membership-repository.ts'],
+        ['src/galleries/service.ts', 'src/media/file-life.ts'],
+        ['src/galleries/service.ts', 'src/galleries/repository.ts'],
+        ['src/media/service.ts', 'node_modules/kysely/dist/index.js'],
+        ['src/app.ts', 'src/media/service.ts'],
+      ]),
+    ).toEqual(['src/galleries ⇄ src/media: src/galleries/service.ts → src/media/file-life.ts; src/media/repository.ts → src/galleries/membership-repository.ts']);
+    expect(folderCycles([['src/a/x.ts', 'src/b/y.ts'], ['src/b/y.ts', 'src/c/z.ts'], ['src/c/z.ts', 'src/a/w.ts']])).toHaveLength(1);
+    expect(folderCycles([['src/a/x.ts', 'src/b/y.ts'], ['src/b/y.ts', 'src/c/z.ts']])).toEqual([]);
   });
 
   it('holds one UUID pattern on the server, in src/core/uuid.ts', () => {
