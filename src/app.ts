@@ -56,6 +56,9 @@ import { orderRoutes } from './orders/routes.js';
 import { PaymentAccountsRepository } from './payments/repository.js';
 import { paymentRoutes } from './payments/routes.js';
 import { StripePayments } from './payments/stripe.js';
+import { DeliveriesRepository } from './orders/repository.js';
+import { Delivery, DELIVERY_JOB_KIND } from './orders/delivery.js';
+import { downloadRoutes } from './orders/downloads.js';
 import { RenditionsRepository } from './renditions/repository.js';
 import { chooseFfmpeg, ffmpegVersion } from './renditions/ffmpeg.js';
 import { FileUrls } from './file-storage/file-urls.js';
@@ -384,6 +387,10 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     // Visitors: sign-in links by mail (or to the log), the pass cookie, the password throttle.
     const mailer = createMailer(config.visitors, log);
     closers.push(() => mailer.close());
+    // Paid orders' downloads (docs/shop.md "Delivery"): queued with the payment, made by the worker, mailed.
+    const deliveries = new DeliveriesRepository(store.db);
+    const delivery = new Delivery(deliveries, storage, fileDeletions, deletions, mailer, { workDir: renditionsWork, publicUrl: () => config.publicUrl }, log);
+    core.orders.setHooks({ queueDelivery: async (trx, o) => void (await jobsRepo.enqueue({ ownerId: o.ownerId, kind: DELIVERY_JOB_KIND, payload: { orderId: o.id }, total: 1, lane: 'background' }, trx)), onPaid: async () => jobs.wakeWorker() });
     const invitations = new InvitationsService({
       clients: core.galleryClients,
       links: core.visitorLinks,
@@ -431,6 +438,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     const handlers: JobHandlers = new Map<string, JobHandler<any>>([
       [BATCH_JOB_KIND, { runChunk: media.batchChunk.bind(media) }],
       [RENDITIONS_JOB_KIND, renditions.handler()],
+      [DELIVERY_JOB_KIND, delivery.handler()],
     ]);
     const jobWorker = (worker = new JobWorker(jobsRepo, log, metrics ? timedHandlers(handlers, metrics) : handlers, config.jobs));
     // API nodes enqueue; workers run.
@@ -522,7 +530,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
     }
 
-    const http = createHttpServer({ config, log, appKeys, authenticator, rateLimit, router, extensions, plainRoutes: duties.serve ? [fileRoutes({ access: visitorAccess, storage, urls: fileUrls, budget: fileBudget, activity: core.activity })] : [] });
+    const http = createHttpServer({ config, log, appKeys, authenticator, rateLimit, router, extensions, plainRoutes: duties.serve ? [fileRoutes({ access: visitorAccess, storage, urls: fileUrls, budget: fileBudget, activity: core.activity }), downloadRoutes({ repo: deliveries, storage })] : [] });
     closers.push(() => http.close());
     // The public website: one encapsulated plugin beside the signed API (unsigned, HTML); workers serve none.
     // Its file addresses are host-relative: a website at its own hostname is served by this same process.

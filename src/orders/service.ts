@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { conflict, invalid, missing, notFound } from '../core/errors.js';
 import { isUuid } from '../core/uuid.js';
+import type { Db } from '../database/db.js';
 import type { PricingProfilesService } from '../pricing-profiles/service.js';
 import { priceCart, couponRefusal, MAX_TAX_RATE_BP, type Coupon } from '../shop/cart.js';
 import { MAX_PRICE, type CurrencyCode } from '../shop/money.js';
@@ -40,7 +41,9 @@ export interface Buyer {
 }
 
 export interface OrdersHooks {
-  /** An order was just paid (once per order): its delivery is queued here. */
+  /** In the transaction that marks an order paid (once per order): queues its delivery. */
+  queueDelivery?(trx: Db, order: { id: number; ownerId: number }): Promise<void>;
+  /** After that transaction's commit (wakes the worker). */
   onPaid?(orderId: number): Promise<void>;
   /** Refunds a card payment through its provider; the payment as recorded. */
   refund?(ownerId: number, payment: { provider: string; reference: string | null; amount: number; currency: string }): Promise<{ reference: string }>;
@@ -322,7 +325,16 @@ export class OrdersService {
    */
   async markPaid(orderId: number, payment: { provider: string; reference: string | null; amount: number; currency: string }): Promise<boolean> {
     const expires = new Date(Date.now() + DOWNLOAD_DAYS * 86_400_000).toISOString();
-    const moved = await this.repo.transition(orderId, 'pending', 'paid', { ...payment, kind: 'payment' }, { download_token: randomBytes(24).toString('base64url'), downloads_expire_at: expires });
+    const { owner_id: ownerId } = await this.repo.orderById(orderId);
+    const queue = this.hooks.queueDelivery;
+    const moved = await this.repo.transition(
+      orderId,
+      'pending',
+      'paid',
+      { ...payment, kind: 'payment' },
+      { download_token: randomBytes(24).toString('base64url'), downloads_expire_at: expires },
+      queue && ((trx) => queue(trx, { id: orderId, ownerId })),
+    );
     if (moved) await this.hooks.onPaid?.(orderId);
     return moved;
   }
