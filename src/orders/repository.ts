@@ -253,6 +253,17 @@ export class OrdersRepository {
     return { rows, total: Number(total.n) };
   }
 
+  /** A page of the owner's orders, oldest first, after `afterId` (the accounting export). */
+  async exportPage(ownerId: number, afterId: number, limit: number) {
+    return this.db.selectFrom('orders').select(ORDER_COLUMNS).where('owner_id', '=', ownerId).where('id', '>', afterId).orderBy('id').limit(limit).execute();
+  }
+
+  /** The items of these orders, by order then position. */
+  async itemsOf(orderIds: readonly number[]) {
+    if (orderIds.length === 0) return [];
+    return this.db.selectFrom('order_items').select(['order_id', ...ITEM_COLUMNS]).where('order_id', 'in', orderIds).orderBy('order_id').orderBy('position').execute();
+  }
+
   /**
    * Moves an order from `from` to `to` and records the payment with it, in one transaction; false
    * when the order was no longer in `from` (another request or event came first) or the payment's

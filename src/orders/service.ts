@@ -11,6 +11,7 @@ import type { PricingProfilesService } from '../pricing-profiles/service.js';
 import { priceCart, couponRefusal, MAX_TAX_RATE_BP, type Coupon } from '../shop/cart.js';
 import { MAX_PRICE, type CurrencyCode } from '../shop/money.js';
 import type { OfferedItem } from '../shop/offer.js';
+import { exportOrders } from './export.js';
 import type { CouponRow, NewOrderItem, OrderFilter, OrdersRepository } from './repository.js';
 
 export const ORDER_STATUSES = ['pending', 'paid', 'cancelled', 'refunded'] as const;
@@ -337,6 +338,11 @@ export class OrdersService {
     );
     if (moved) await this.hooks.onPaid?.(orderId);
     return moved;
+  }
+
+  /** The owner's accounting exports (docs/shop.md "Exports"). */
+  export(owner: Owner, now?: Date) {
+    return exportOrders(this.repo, owner, now);
   }
 
   orderById(id: number) {
