@@ -4,13 +4,15 @@
 // item's long edge, or the original byte for byte) and the buyer gets one mail
 // with one link to the order's page; links stop after 30 days and after a refund.
 import sharp from 'sharp';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { text } from '../../src/client/xml.js';
+import { startS3, type LocalS3 } from './uploads-support.js';
 import { until } from '../support/crash.js';
 import { eachDatabase } from '../support/service.js';
 import { openShop, placeOrder, type Shop } from '../support/shop.js';
 import { partsOf, startSmtp, type TestSmtp } from '../support/smtp.js';
-import { startWorld, type World } from '../support/world.js';
+import { startWorld, worldOn, type World } from '../support/world.js';
+import { TestService } from '../support/service.js';
 
 const PAGE = /https?:\/\/[^\s"<>]+\/downloads\/[A-Za-z0-9_-]{32}/;
 
@@ -99,5 +101,38 @@ eachDatabase((kind) => {
     await w.client.request('PUT', `/orders/${uuid}.xml`, { 'order[status]': 'refunded' });
     expect((await fetch(link)).status).toBe(404);
     expect((await fetch(`${link}/1`)).status).toBe(404);
+  });
+});
+
+describe('with the files in S3', () => {
+  let s3: LocalS3;
+  let smtp: TestSmtp;
+  let w: World;
+
+  beforeAll(async () => {
+    s3 = await startS3();
+    smtp = await startSmtp({ user: 'mailer', pass: 's3cret' });
+    w = await worldOn(await TestService.start('sqlite', { ...s3.env, SMTP_URL: `smtp://mailer:s3cret@127.0.0.1:${smtp.port}`, MAIL_FROM: 'photos@example.com' }));
+  }, 120_000);
+  afterAll(async () => {
+    await w?.svc.close();
+    await smtp?.close();
+    await s3?.close();
+  });
+
+  it('makes the sized file and copies the original byte for byte from the bucket', { timeout: 60_000 }, async () => {
+    const original = await photo();
+    const res = await w.client.request('POST', '/medias.xml', {}, { file: { field: 'media[content]', fileName: 'harbour.jpg', data: original } });
+    await w.svc.jobsSettled();
+    const shop = await openShop(w.svc.core, w.user, { media: text(res.doc, 'media/uuid')! });
+    const uuid = await placeOrder(w.svc.core, shop, { email: 's3@example.com', lines: [{ item: 'Web' }, { item: 'Original file' }] });
+    await w.client.request('PUT', `/orders/${uuid}.xml`, { 'order[status]': 'paid' });
+    const mail = await until('the downloads mail', () => smtp.mails.find((m) => m.to.includes('s3@example.com')));
+    const link = PAGE.exec(partsOf(mail.raw).get('text/plain') ?? '')![0];
+    const keys = (await w.svc.core.orders.get(shop.owner, uuid)).items.map((i) => i.file_key);
+    expect(keys.every((k) => k?.startsWith(`orders/${uuid}/`))).toBe(true);
+    const sized = Buffer.from(await (await fetch(`${link}/1`)).arrayBuffer());
+    expect(await sharp(sized).metadata()).toMatchObject({ format: 'jpeg', width: 1200, height: 800, space: 'srgb' });
+    expect(Buffer.from(await (await fetch(`${link}/2`)).arrayBuffer()).equals(original)).toBe(true);
   });
 });
