@@ -390,7 +390,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     // Paid orders' downloads (docs/shop.md "Delivery"): queued with the payment, made by the worker, mailed.
     const deliveries = new DeliveriesRepository(store.db);
     const delivery = new Delivery(deliveries, storage, fileDeletions, deletions, mailer, { workDir: renditionsWork, publicUrl: () => config.publicUrl }, log);
-    core.orders.setHooks({ queueDelivery: async (trx, o) => void (await jobsRepo.enqueue({ ownerId: o.ownerId, kind: DELIVERY_JOB_KIND, payload: { orderId: o.id }, total: 1, lane: 'background' }, trx)), onPaid: async () => jobs.wakeWorker() });
+    core.orders.setHooks({ queueDelivery: async (trx, o) => void (await jobsRepo.enqueue({ ownerId: o.ownerId, kind: DELIVERY_JOB_KIND, payload: { orderId: o.id }, total: 1, lane: 'background' }, trx)), onPaid: async () => jobs.wakeWorker(), resend: (id) => delivery.resend(id) });
     const invitations = new InvitationsService({
       clients: core.galleryClients,
       links: core.visitorLinks,

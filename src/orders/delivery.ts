@@ -141,13 +141,25 @@ export class Delivery {
     }
     for (const key of keys) await this.deletions.takeOff(unit.db, key);
     // Mailed once, by the run that delivered first.
-    if (order.delivered_at === null && order.download_token && order.downloads_expire_at) {
-      const url = this.pageUrl(order.download_token);
-      const files = (await this.repo.files(p.orderId, unit.db)).length;
-      const siteTitle = (await this.repo.websiteTitle(order.website_id, unit.db)) ?? 'the photographer';
-      const expires = new Date(order.downloads_expire_at);
-      unit.afterCommit(async () => this.mailer.send(downloadsMessage({ to: order.email, siteTitle, url, files, expires }), 'order downloads link', url));
+    if (order.delivered_at === null) {
+      const mail = await this.mailOf(p.orderId, unit.db);
+      if (mail) unit.afterCommit(async () => this.mailer.send(mail.message, 'order downloads link', mail.url));
     }
     return { processed: 1, failed: 0, errors: [] };
+  }
+
+  /** The photographer's resend: the same mail again, with the links' current end. */
+  async resend(orderId: number): Promise<void> {
+    const mail = await this.mailOf(orderId);
+    if (mail) this.mailer.send(mail.message, 'order downloads link', mail.url);
+  }
+
+  private async mailOf(orderId: number, tx?: Unit['db']) {
+    const order = await this.repo.orderById(orderId, tx);
+    if (!order?.download_token || !order.downloads_expire_at) return undefined;
+    const url = this.pageUrl(order.download_token);
+    const files = (await this.repo.files(orderId, tx)).length;
+    const siteTitle = (await this.repo.websiteTitle(order.website_id, tx)) ?? 'the photographer';
+    return { message: downloadsMessage({ to: order.email, siteTitle, url, files, expires: new Date(order.downloads_expire_at) }), url };
   }
 }

@@ -253,6 +253,10 @@ export class OrdersRepository {
     return { rows, total: Number(total.n) };
   }
 
+  async setDownloadsExpiry(orderId: number, at: string): Promise<void> {
+    await this.db.updateTable('orders').set({ downloads_expire_at: at, updated_at: nowIso() }).where('id', '=', orderId).execute();
+  }
+
   /** A page of the owner's orders, oldest first, after `afterId` (the accounting export). */
   async exportPage(ownerId: number, afterId: number, limit: number) {
     return this.db.selectFrom('orders').select(ORDER_COLUMNS).where('owner_id', '=', ownerId).where('id', '>', afterId).orderBy('id').limit(limit).execute();

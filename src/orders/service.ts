@@ -46,6 +46,8 @@ export interface OrdersHooks {
   queueDelivery?(trx: Db, order: { id: number; ownerId: number }): Promise<void>;
   /** After that transaction's commit (wakes the worker). */
   onPaid?(orderId: number): Promise<void>;
+  /** Mails the buyer of a delivered order the link to its downloads again. */
+  resend?(orderId: number): Promise<void>;
   /** Refunds a card payment through its provider; the payment as recorded. */
   refund?(ownerId: number, payment: { provider: string; reference: string | null; amount: number; currency: string }): Promise<{ reference: string }>;
 }
@@ -338,6 +340,22 @@ export class OrdersService {
     );
     if (moved) await this.hooks.onPaid?.(orderId);
     return moved;
+  }
+
+  /**
+   * The photographer's care of a paid order's downloads: links that work `days` from now (longer or
+   * shorter), and the link mailed again.
+   */
+  async downloads(owner: Owner, uuid: string, change: { days?: number; resend?: boolean }) {
+    const order = await this.get(owner, uuid);
+    if (order.status !== 'paid') throw conflict(`order[${change.days === undefined ? 'resend' : 'download_days'}]: the order is ${order.status}, it has no downloads`);
+    if (change.days !== undefined) await this.repo.setDownloadsExpiry(order.id, new Date(Date.now() + change.days * 86_400_000).toISOString());
+    if (change.resend) {
+      if (order.delivered_at === null) throw conflict('order[resend]: the files are still being made; the buyer is mailed once they are');
+      if (!this.hooks.resend) throw conflict('order[resend]: this process sends no mail');
+      await this.hooks.resend(order.id);
+    }
+    return this.get(owner, uuid);
   }
 
   /** The owner's accounting exports (docs/shop.md "Exports"). */

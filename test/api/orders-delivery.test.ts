@@ -5,13 +5,13 @@
 // with one link to the order's page; links stop after 30 days and after a refund.
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { text } from '../../src/client/xml.js';
+import { find, text } from '../../src/client/xml.js';
 import { startS3, type LocalS3 } from './uploads-support.js';
 import { until } from '../support/crash.js';
 import { eachDatabase } from '../support/service.js';
 import { openShop, placeOrder, type Shop } from '../support/shop.js';
 import { partsOf, startSmtp, type TestSmtp } from '../support/smtp.js';
-import { startWorld, worldOn, type World } from '../support/world.js';
+import { failure, startWorld, worldOn, type World } from '../support/world.js';
 import { TestService } from '../support/service.js';
 
 const PAGE = /https?:\/\/[^\s"<>]+\/downloads\/[A-Za-z0-9_-]{32}/;
@@ -83,7 +83,7 @@ eachDatabase((kind) => {
     expect(mailsTo(email)).toHaveLength(1);
   });
 
-  it('answers 404 for an unknown or unpaid token and 410 once the 30 days are over; a refund takes the files away', { timeout: 60_000 }, async () => {
+  it('answers 404 for an unknown or unpaid token and 410 once the 30 days are over; the photographer extends and resends; a refund takes the files away', { timeout: 60_000 }, async () => {
     expect((await fetch(`${w.svc.url}/downloads/${'A'.repeat(32)}`)).status).toBe(404);
     expect((await fetch(`${w.svc.url}/downloads/..%2F..%2Fetc`)).status).toBe(404);
     const email = `late-${kind}@example.com`;
@@ -97,8 +97,16 @@ eachDatabase((kind) => {
     await w.svc.db.updateTable('orders').set({ downloads_expire_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', order.id).execute();
     expect((await fetch(link)).status).toBe(410);
     expect((await fetch(`${link}/1`)).status).toBe(410);
-    await w.svc.db.updateTable('orders').set({ downloads_expire_at: new Date(Date.now() + 86_400_000).toISOString() }).where('id', '=', order.id).execute();
+    // The photographer extends the links and mails them again: the page opens, a second mail names the new end.
+    const extended = find((await w.client.request('PUT', `/orders/${uuid}.xml`, { 'order[download_days]': 10, 'order[resend]': 1 })).doc, 'order')!;
+    expect(new Date(text(extended, 'downloads-expire-at')!).getTime()).toBeGreaterThan(Date.now() + 9 * 86_400_000);
+    expect((await fetch(link)).status).toBe(200);
+    const again = await until('the second mail', () => mailsTo(email)[1]);
+    expect(partsOf(again.raw).get('text/plain')).toContain(link);
+    expect(partsOf(again.raw).get('text/plain')).toContain(new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10));
+    expect((await failure(w.client.request('PUT', `/orders/${uuid}.xml`, { 'order[download_days]': 366 }))).status).toBe(422);
     await w.client.request('PUT', `/orders/${uuid}.xml`, { 'order[status]': 'refunded' });
+    expect((await failure(w.client.request('PUT', `/orders/${uuid}.xml`, { 'order[resend]': 1 }))).status).toBe(409);
     expect((await fetch(link)).status).toBe(404);
     expect((await fetch(`${link}/1`)).status).toBe(404);
   });
