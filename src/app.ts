@@ -38,7 +38,7 @@ import { jobRoutes } from './jobs/routes.js';
 import { JobsRepository } from './jobs/repository.js';
 import { JobQueue } from './jobs/service.js';
 import { JobWorker } from './jobs/worker.js';
-import { jobHandlers } from './jobs/handlers.js';
+import { jobHandlers, type JobHandler } from './jobs/handlers.js';
 import { LightboxesRepository } from './lightboxes/repository.js';
 import { LightboxesService, type SelectionEvent } from './lightboxes/service.js';
 import { lightboxRoutes } from './lightboxes/routes.js';
@@ -52,6 +52,9 @@ import { orderRoutes } from './orders/routes.js';
 import { PaymentAccountsRepository } from './payments/repository.js';
 import { paymentRoutes } from './payments/routes.js';
 import { StripePayments } from './payments/stripe.js';
+import { DeliveriesRepository } from './orders/repository.js';
+import { Delivery, DELIVERY_JOB_KIND } from './orders/delivery.js';
+import { downloadRoutes } from './orders/downloads.js';
 import { RenditionsRepository } from './renditions/repository.js';
 import { chooseFfmpeg, ffmpegVersion } from './renditions/ffmpeg.js';
 import { FileUrls } from './file-storage/file-urls.js';
@@ -292,6 +295,8 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     const front = await buildFront(config, log, core, closers);
     const library = await buildLibrary(config, log, core, storage, front, duties, heavy, closers);
     const visitors = buildVisitors(config, log, core, front, closers);
+    const shop = buildShop(config, log, core, storage, library, visitors);
+    const worker = library.startWorker([shop.jobHandler]);
     const { media, galleries, groups, uploads, jobs } = library;
 
     const routes: RouteSpec[] = [
@@ -334,7 +339,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       rateLimit: front.rateLimit,
       router,
       extensions,
-      plainRoutes: duties.serve ? [fileRoutes({ access: library.visitorAccess, storage, urls: library.fileUrls, budget: visitors.fileBudget, activity: core.activity })] : [],
+      plainRoutes: duties.serve ? [fileRoutes({ access: library.visitorAccess, storage, urls: library.fileUrls, budget: visitors.fileBudget, activity: core.activity }), downloadRoutes({ repo: shop.deliveries, storage })] : [],
     });
     closers.push(() => http.close());
     if (duties.serve) await registerFaces(http.fastify, config, log, core, storage, front, library, visitors);
@@ -349,7 +354,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       invitations: visitors.invitations,
       core,
       routes,
-      worker: library.worker,
+      worker,
       visitors: { signIn: visitors.signIn, links: core.visitorLinks, passCodec: visitors.passCodec, passwordThrottle: visitors.passwordThrottle, mailer: visitors.mailer },
       sweep: (now?: Date) => sweep.run(now),
       ops,
@@ -443,13 +448,27 @@ async function buildLibrary(config: Config, log: Logger, core: Core, storage: St
   const sameFiles = new SameFiles(mediaRepo, (key, size) => uploads.digestOf(key, size));
   const resumable = new ResumableUploadsService(new ResumableUploadsRepository(store.db), { uploads, fileLife, sameFiles, access, quota }, tusReceived, { maxOpenPerUser: RESUMABLE_OPEN_PER_USER, config }, log);
 
-  // Background work, after migrations and before the first request: each feature hands in its job handler.
-  worker = new JobWorker(jobsRepo, log, jobHandlers([media.jobHandler(), renditions.jobHandler()], metrics), config.jobs);
-  const jobWorker = worker;
-  // API nodes enqueue; workers run.
-  if (duties.work) jobWorker.start();
-  closers.push(() => jobWorker.stop());
-  return { jobs, worker: jobWorker, uploads, fileDeletions, fileLife, fileUrls, metrics, siteRepo, visitorAccess, media, groups, galleries, tusReceived, tusLocker, resumable };
+  /** Background work, after migrations and before the first request: each feature hands in its job handler (startWorker). */
+  const startWorker = (handlers: ReadonlyArray<readonly [string, JobHandler<any>]>) => {
+    const jobWorker = (worker = new JobWorker(jobsRepo, log, jobHandlers([media.jobHandler(), renditions.jobHandler(), ...handlers], metrics), config.jobs));
+    // API nodes enqueue; workers run.
+    if (duties.work) jobWorker.start();
+    closers.push(() => jobWorker.stop());
+    return jobWorker;
+  };
+  return { jobs, jobsRepo, startWorker, uploads, deletions, fileDeletions, fileLife, fileUrls, renditionsWork, metrics, siteRepo, visitorAccess, media, groups, galleries, tusReceived, tusLocker, resumable };
+}
+
+/** The shop's background part: paid orders' downloads, queued with the payment, made by the worker, mailed (docs/shop.md "Delivery"). */
+function buildShop(config: Config, log: Logger, core: Core, storage: StorageBackend, library: Library, visitors: Visitors) {
+  const deliveries = new DeliveriesRepository(core.store.db);
+  const delivery = new Delivery(deliveries, storage, library.fileDeletions, library.deletions, visitors.mailer, { workDir: library.renditionsWork, publicUrl: () => config.publicUrl }, log);
+  core.orders.setHooks({
+    queueDelivery: async (trx, o) => void (await library.jobsRepo.enqueue({ ownerId: o.ownerId, kind: DELIVERY_JOB_KIND, payload: { orderId: o.id }, total: 1, lane: 'background' }, trx)),
+    onPaid: async () => library.jobs.wakeWorker(),
+    resend: (id) => delivery.resend(id),
+  });
+  return { deliveries, jobHandler: [DELIVERY_JOB_KIND, delivery.handler()] as const };
 }
 type Library = Awaited<ReturnType<typeof buildLibrary>>;
 type Heavy = Awaited<ReturnType<typeof loadHeavy>>;

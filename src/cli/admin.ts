@@ -369,6 +369,26 @@ const commands: Record<string, Command> = {
       return { json: { webhookUrl }, text: `Stripe keys stored; give Stripe this webhook address: ${webhookUrl}` };
     },
   },
+  'orders export': {
+    summary: "a photographer's orders as the two accounting CSV files (docs/shop.md, Exports)",
+    prints: '{"orders","files"}',
+    options: {
+      owner: { type: 'string', value: 'EMAIL', required: true, help: 'the photographer' },
+      out: { type: 'string', value: 'FOLDER', required: true, help: 'an existing folder to write orders_Report_<date>.csv and orders_items_<date>.csv into' },
+    },
+    async run(core, o) {
+      const owner = await userNamed(core, str(o, 'owner')!);
+      const [{ writeFile }, { join, resolve }] = await Promise.all([import('node:fs/promises'), import('node:path')]);
+      const out = resolve(str(o, 'out')!);
+      const e = await core.orders.export(owner);
+      const files = [join(out, e.reportName), join(out, e.itemsName)];
+      await writeFile(files[0], e.report, { mode: 0o600 }).catch((err: NodeJS.ErrnoException) => {
+        throw new UsageError(`cannot write into --out ${out}: ${err.code ?? err.message}`);
+      });
+      await writeFile(files[1], e.items, { mode: 0o600 });
+      return { json: { orders: e.orders, files }, text: `${e.orders} orders written to ${files.join(' and ')}` };
+    },
+  },
   'watermark create': {
     summary: "a watermark of a media library: a text or an image file",
     prints: '{"uuid"}',

@@ -181,3 +181,25 @@ export function accountInvitationMessage(m: { to: string; url: string; days: num
     </>,
   );
 }
+
+/** A buyer's paid order (docs/shop.md "Delivery"): one link to the page listing the files. */
+export function downloadsMessage(m: { to: string; siteTitle: string; url: string; files: number; expires: Date }): MailMessage {
+  const title = oneLine(m.siteTitle);
+  const until = m.expires.toISOString().slice(0, 10);
+  const files = m.files === 1 ? 'your file' : `your ${m.files} files`;
+  return message(
+    m.to,
+    `Your downloads from ${title}`,
+    [`Thank you for your order from ${title}. Payment received: ${files} are ready.`, '', m.url, '', `The link works until ${until} (UTC).`],
+    <>Your downloads from {title}</>,
+    <>
+      <p>
+        Thank you for your order from <strong>{title}</strong>. Payment received: {files} are ready.
+      </p>
+      <p>
+        <a href={m.url}>{m.url}</a>
+      </p>
+      <p>The link works until {until} (UTC).</p>
+    </>,
+  );
+}

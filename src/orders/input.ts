@@ -42,8 +42,24 @@ export const orderFilterInput = input(['status', 'email', 'date', 'date_from', '
 
 export const orderListInput = fields({ page: pagination(ORDERS_MAX_PER_PAGE), filter: orderFilterInput });
 
-export const orderUpdateInput = input(['order[status]'], (p): { status: OrderStatus } => {
+/** The most a photographer may extend download links by at once. */
+export const MAX_DOWNLOAD_DAYS = 365;
+
+export interface OrderUpdate {
+  status?: OrderStatus;
+  /** Download links work this many days from now. */
+  downloadDays?: number;
+  /** Mail the buyer the link again. */
+  resend?: boolean;
+}
+
+export const orderUpdateInput = input(['order[status]', 'order[download_days]', 'order[resend]'], (p): OrderUpdate => {
+  const out: OrderUpdate = {};
   const status = p.oneOf('order[status]', ['paid', 'cancelled', 'refunded'] as const);
-  if (!status) throw invalid('parameter order[status] is required: paid, cancelled or refunded');
-  return { status };
+  if (status) out.status = status;
+  const days = p.int('order[download_days]', { min: 1, max: MAX_DOWNLOAD_DAYS });
+  if (days !== undefined) out.downloadDays = days;
+  if (p.flag('order[resend]')) out.resend = true;
+  if (out.status === undefined && out.downloadDays === undefined && !out.resend) throw invalid('parameter order[status] is required (paid, cancelled or refunded), or order[download_days] or order[resend]');
+  return out;
 });

@@ -232,10 +232,6 @@ export class OrdersRepository {
     return this.db.selectFrom('orders').select(ORDER_COLUMNS).where('id', '=', id).executeTakeFirstOrThrow();
   }
 
-  async orderByToken(token: string) {
-    return this.db.selectFrom('orders').select(ORDER_COLUMNS).where('download_token', '=', token).executeTakeFirst();
-  }
-
   async items(orderId: number) {
     return this.db.selectFrom('order_items').select(ITEM_COLUMNS).where('order_id', '=', orderId).orderBy('position').execute();
   }
@@ -257,6 +253,21 @@ export class OrdersRepository {
     return { rows, total: Number(total.n) };
   }
 
+  async setDownloadsExpiry(orderId: number, at: string): Promise<void> {
+    await this.db.updateTable('orders').set({ downloads_expire_at: at, updated_at: nowIso() }).where('id', '=', orderId).execute();
+  }
+
+  /** A page of the owner's orders, oldest first, after `afterId` (the accounting export). */
+  async exportPage(ownerId: number, afterId: number, limit: number) {
+    return this.db.selectFrom('orders').select(ORDER_COLUMNS).where('owner_id', '=', ownerId).where('id', '>', afterId).orderBy('id').limit(limit).execute();
+  }
+
+  /** The items of these orders, by order then position. */
+  async itemsOf(orderIds: readonly number[]) {
+    if (orderIds.length === 0) return [];
+    return this.db.selectFrom('order_items').select(['order_id', ...ITEM_COLUMNS]).where('order_id', 'in', orderIds).orderBy('order_id').orderBy('position').execute();
+  }
+
   /**
    * Moves an order from `from` to `to` and records the payment with it, in one transaction; false
    * when the order was no longer in `from` (another request or event came first) or the payment's
@@ -268,6 +279,8 @@ export class OrdersRepository {
     to: string,
     payment: { provider: string; kind: 'payment' | 'refund'; reference: string | null; amount: number; currency: string } | undefined,
     extra: { download_token?: string; downloads_expire_at?: string } = {},
+    /** More work of the same transaction (queueing the delivery), once the order moved. */
+    within?: (trx: Db) => Promise<void>,
   ): Promise<boolean> {
     const now = nowIso();
     return this.db.transaction().execute(async (trx) => {
@@ -283,8 +296,75 @@ export class OrdersRepository {
         .executeTakeFirst();
       if (Number(r.numUpdatedRows) === 0) return false;
       if (payment) await trx.insertInto('payments').values({ order_id: orderId, ...payment, created_at: now }).execute();
+      await within?.(trx);
       return true;
     });
+  }
+}
+
+export interface Deliverable {
+  id: number;
+  position: number;
+  label: string;
+  long_edge: number | null;
+  file_key: string | null;
+  media_uuid: string;
+  media_file_name: string | null;
+  /** The media's original now; null when the media or its file is gone. */
+  storage_key: string | null;
+  mime_type: string | null;
+}
+
+/** The delivery side of orders: what a paid order's job makes, and what its buyer's page lists. */
+export class DeliveriesRepository {
+  constructor(private readonly db: Db) {}
+
+  /** The download items of an order, with their media's original. */
+  async deliverables(orderId: number): Promise<Deliverable[]> {
+    return this.db
+      .selectFrom('order_items as i')
+      .leftJoin('medias as m', 'm.id', 'i.media_id')
+      .select(['i.id', 'i.position', 'i.label', 'i.long_edge', 'i.file_key', 'i.media_uuid', 'i.media_file_name', 'm.storage_key', 'm.mime_type'])
+      .where('i.order_id', '=', orderId)
+      .where('i.kind', '=', 'download')
+      .orderBy('i.position')
+      .execute();
+  }
+
+  /** Records the files made for an order's items and marks it delivered, in the job's transaction; false when the order is no longer paid. */
+  async recordDelivered(trx: Db, orderId: number, files: ReadonlyArray<{ itemId: number; key: string; type: string; bytes: number }>): Promise<boolean> {
+    const order = await trx.selectFrom('orders').select('status').where('id', '=', orderId).executeTakeFirst();
+    if (order?.status !== 'paid') return false;
+    for (const f of files) {
+      await trx.updateTable('order_items').set({ file_key: f.key, file_type: f.type, file_bytes: f.bytes }).where('id', '=', f.itemId).where('order_id', '=', orderId).execute();
+    }
+    await trx.updateTable('orders').set({ delivered_at: nowIso() }).where('id', '=', orderId).execute();
+    return true;
+  }
+
+  /** `tx`: the job's transaction (on SQLite its one connection is held by it). */
+  async orderById(id: number, tx: Db = this.db) {
+    return tx.selectFrom('orders').select(ORDER_COLUMNS).where('id', '=', id).executeTakeFirst();
+  }
+
+  async orderByToken(token: string) {
+    return this.db.selectFrom('orders').select(ORDER_COLUMNS).where('download_token', '=', token).executeTakeFirst();
+  }
+
+  /** The files of an order's items, in order. */
+  async files(orderId: number, tx: Db = this.db) {
+    return tx
+      .selectFrom('order_items')
+      .select(['position', 'label', 'long_edge', 'media_file_name', 'file_key', 'file_type', 'file_bytes'])
+      .where('order_id', '=', orderId)
+      .where('kind', '=', 'download')
+      .orderBy('position')
+      .execute();
+  }
+
+  async websiteTitle(websiteId: number | null, tx: Db = this.db): Promise<string | undefined> {
+    if (websiteId === null) return undefined;
+    return (await tx.selectFrom('websites').select('title').where('id', '=', websiteId).executeTakeFirst())?.title ?? undefined;
   }
 }
 

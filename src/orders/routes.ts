@@ -37,9 +37,10 @@ export function orderRoutes({ orders }: { orders: OrdersService }): RouteSpec[] 
       path: '/orders/:uuid.xml',
       input: orderUpdateInput,
       found: (ctx: RequestContext) => orders.get(userOf(ctx), ctx.path.uuid),
-      handler: async (ctx, { status }) => {
-        const o = await orders.setStatus(userOf(ctx), ctx.path.uuid, status);
-        return { order: orderXml(o), location: orderLocation(o.uuid), message: `Order ${o.uuid} is ${o.status}.` };
+      handler: async (ctx, change) => {
+        let o = change.status ? await orders.setStatus(userOf(ctx), ctx.path.uuid, change.status) : undefined;
+        if (change.downloadDays !== undefined || change.resend) o = await orders.downloads(userOf(ctx), ctx.path.uuid, { days: change.downloadDays, resend: change.resend });
+        return { order: orderXml(o!), location: orderLocation(o!.uuid), message: `Order ${o!.uuid} is ${o!.status}.` };
       },
     }),
   ];

@@ -6,10 +6,12 @@
 import { randomBytes } from 'node:crypto';
 import { conflict, invalid, missing, notFound } from '../core/errors.js';
 import { isUuid } from '../core/uuid.js';
+import type { Db } from '../database/db.js';
 import type { PricingProfilesService } from '../pricing-profiles/service.js';
 import { priceCart, couponRefusal, MAX_TAX_RATE_BP, type Coupon } from '../shop/cart.js';
 import { MAX_PRICE, type CurrencyCode } from '../shop/money.js';
 import type { OfferedItem } from '../shop/offer.js';
+import { exportOrders } from './export.js';
 import type { CouponRow, NewOrderItem, OrderFilter, OrdersRepository } from './repository.js';
 
 export const ORDER_STATUSES = ['pending', 'paid', 'cancelled', 'refunded'] as const;
@@ -40,8 +42,12 @@ export interface Buyer {
 }
 
 export interface OrdersHooks {
-  /** An order was just paid (once per order): its delivery is queued here. */
+  /** In the transaction that marks an order paid (once per order): queues its delivery. */
+  queueDelivery?(trx: Db, order: { id: number; ownerId: number }): Promise<void>;
+  /** After that transaction's commit (wakes the worker). */
   onPaid?(orderId: number): Promise<void>;
+  /** Mails the buyer of a delivered order the link to its downloads again. */
+  resend?(orderId: number): Promise<void>;
   /** Refunds a card payment through its provider; the payment as recorded. */
   refund?(ownerId: number, payment: { provider: string; reference: string | null; amount: number; currency: string }): Promise<{ reference: string }>;
 }
@@ -322,9 +328,39 @@ export class OrdersService {
    */
   async markPaid(orderId: number, payment: { provider: string; reference: string | null; amount: number; currency: string }): Promise<boolean> {
     const expires = new Date(Date.now() + DOWNLOAD_DAYS * 86_400_000).toISOString();
-    const moved = await this.repo.transition(orderId, 'pending', 'paid', { ...payment, kind: 'payment' }, { download_token: randomBytes(24).toString('base64url'), downloads_expire_at: expires });
+    const { owner_id: ownerId } = await this.repo.orderById(orderId);
+    const queue = this.hooks.queueDelivery;
+    const moved = await this.repo.transition(
+      orderId,
+      'pending',
+      'paid',
+      { ...payment, kind: 'payment' },
+      { download_token: randomBytes(24).toString('base64url'), downloads_expire_at: expires },
+      queue && ((trx) => queue(trx, { id: orderId, ownerId })),
+    );
     if (moved) await this.hooks.onPaid?.(orderId);
     return moved;
+  }
+
+  /**
+   * The photographer's care of a paid order's downloads: links that work `days` from now (longer or
+   * shorter), and the link mailed again.
+   */
+  async downloads(owner: Owner, uuid: string, change: { days?: number; resend?: boolean }) {
+    const order = await this.get(owner, uuid);
+    if (order.status !== 'paid') throw conflict(`order[${change.days === undefined ? 'resend' : 'download_days'}]: the order is ${order.status}, it has no downloads`);
+    if (change.days !== undefined) await this.repo.setDownloadsExpiry(order.id, new Date(Date.now() + change.days * 86_400_000).toISOString());
+    if (change.resend) {
+      if (order.delivered_at === null) throw conflict('order[resend]: the files are still being made; the buyer is mailed once they are');
+      if (!this.hooks.resend) throw conflict('order[resend]: this process sends no mail');
+      await this.hooks.resend(order.id);
+    }
+    return this.get(owner, uuid);
+  }
+
+  /** The owner's accounting exports (docs/shop.md "Exports"). */
+  export(owner: Owner, now?: Date) {
+    return exportOrders(this.repo, owner, now);
   }
 
   orderById(id: number) {

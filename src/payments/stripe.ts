@@ -1,9 +1,8 @@
 // Card payments through Stripe Checkout with the photographer's own account
-// (docs/shop.md "Card payments"; the official `stripe` package). An order is
-// paid only by a signature-verified webhook whose session, read back from
-// Stripe with the photographer's key, is paid for the order's exact amount and
-// currency; the order's payment is recorded once per session, so a repeated
-// or replayed event changes nothing. STRIPE_API_BASE points the client elsewhere.
+// (docs/shop.md "Card payments"; the official `stripe` package, pointed by
+// STRIPE_API_BASE). An order is paid only by a signature-verified webhook whose
+// session, read back with the photographer's key, is paid for the order's exact
+// amount and currency; recorded once per session, so a replayed event changes nothing.
 import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
 import type { Logger } from 'pino';
@@ -147,7 +146,10 @@ export class StripePayments {
       return { applied: false, reason: 'the amount or currency differs from the order' };
     }
     const moved = await this.orders.markPaid(order.id, { provider: PROVIDER, reference: session.id, amount: session.amount_total, currency: order.currency });
-    return moved ? { applied: true } : { applied: false, reason: `already applied or the order is ${order.status}` };
+    if (moved) return { applied: true };
+    // Paid at Stripe for an order cancelled meanwhile: the photographer refunds it (logged, not hidden).
+    if (order.status === 'cancelled') this.log?.warn({ order: order.uuid, session: session.id }, 'a cancelled order was paid through Stripe: refund it there');
+    return { applied: false, reason: `already applied or the order is ${order.status}` };
   }
 
   /** Refunds a paid session's payment in full through Stripe; the refund's id. */
@@ -157,7 +159,8 @@ export class StripePayments {
     const session = await stripe.checkout.sessions.retrieve(payment.reference);
     const intent = typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id;
     if (!intent) throw conflict('order[status]: Stripe knows no payment for this order');
-    const refund = await stripe.refunds.create({ payment_intent: intent, amount: payment.amount }).catch((err: unknown) => {
+    // One refund per session, however often it is asked for (Stripe keeps idempotency keys for 24 hours).
+    const refund = await stripe.refunds.create({ payment_intent: intent, amount: payment.amount }, { idempotencyKey: `refund-${payment.reference}` }).catch((err: unknown) => {
       throw refused('the refund', err);
     });
     return { reference: refund.id };

@@ -101,7 +101,7 @@ eachDatabase((kind) => {
   it('answers every fuzzed filter and status with a 2xx or a 4xx, never a 5xx', async () => {
     const value = fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom('', 'paid', 'cancelled', '2024-01-01', '-1', '9'.repeat(30), 'a@b.co', '\u0000', '%', '[]'));
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('status', 'email', 'date', 'date_from', 'date_to', 'page', 'per_page', 'order[status]'), value, fc.boolean(), async (name, v, put) => {
+      fc.asyncProperty(fc.constantFrom('status', 'email', 'date', 'date_from', 'date_to', 'page', 'per_page', 'order[status]', 'order[download_days]', 'order[resend]'), value, fc.boolean(), async (name, v, put) => {
         const res = await w.svc.raw(w.app, put ? 'PUT' : 'GET', put ? `/orders/${uuids[0]}.xml` : `/orders.xml?${new URLSearchParams({ [name]: v })}`, {
           headers: { authorization: `Basic ${Buffer.from(`${w.user.email}:${w.user.password}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
           body: put ? new URLSearchParams({ [name]: v }).toString() : undefined,

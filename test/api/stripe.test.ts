@@ -1,9 +1,8 @@
 // Card payments through Stripe Checkout (docs/shop.md "Card payments"): the
-// official `stripe` package against the local stand-in (test/support/stripe.ts)
-// through STRIPE_API_BASE, webhooks signed as Stripe signs them. An order is
-// paid only by a verified event for its exact amount and currency, once; a
-// forged, stale or replayed webhook changes nothing; refunds go through Stripe;
-// the keys are sealed at rest and never echoed. SQLite and PostgreSQL.
+// official `stripe` package against the local stand-in (test/support/stripe.ts),
+// webhooks signed as Stripe signs them. Paid only by a verified event for the exact
+// amount and currency, once; forged, stale or replayed webhooks change nothing;
+// refunds go through Stripe; keys sealed at rest and never echoed. SQLite and PostgreSQL.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { all, find, text } from '../../src/client/xml.js';

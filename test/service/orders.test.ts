@@ -128,5 +128,28 @@ for (const db of ['sqlite', ...(PG ? ['postgres'] : [])] as const) {
       expect((await w.core.orders.setStatus(shop.owner, second, 'cancelled')).status).toBe('cancelled');
       expect((await refusal(w.core.orders.setStatus(shop.owner, second, 'paid'))).status).toBe(409);
     });
+
+    it('exports the accounting CSV files: one row per order and per item, quoted, semicolon-separated, formulas defused', async () => {
+      const owner = await w.user();
+      const shop = await openShop(w.core, owner);
+      await w.core.orders.setShopSettings(shop.websiteId, { taxRateBp: 2000, taxIncluded: true });
+      const first = await placeOrder(w.core, shop, { email: 'ann@example.com' });
+      const cart = (await w.core.orders.createCart(shop.websiteId)).uuid;
+      await w.core.orders.setCartLine(cart, { media: shop.media, profile: shop.downloads, item: 'Original file', quantity: 1 });
+      const second = (await w.core.orders.placeOrder(cart, { email: 'eve@example.com', name: '=HYPERLINK("http://x")' })).uuid;
+      await w.core.orders.setStatus(owner, first, 'paid');
+      const e = await w.core.orders.export(owner, new Date('2026-03-04T10:00:00Z'));
+      expect([e.reportName, e.itemsName, e.orders]).toEqual(['orders_Report_2026-03-04.csv', 'orders_items_2026-03-04.csv', 2]);
+      const lines = e.report.split('\r\n');
+      expect(lines[0]).toBe('"id";"client";"payment state";"date";"paid at";"subtotal";"discount";"tax";"total";"currency";"coupon"');
+      expect(lines[1]).toMatch(new RegExp(`^"${first}";"Ann Buyer\nann@example.com";"paid";"\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d";"[^"]+";"39.00";"0.00";"6.50";"39.00";"EUR";""$`));
+      expect(lines[2]).toContain(`"${second}";"'=HYPERLINK(""http://x"")\neve@example.com";"pending"`);
+      const items = e.items.split('\r\n');
+      expect(items[0]).toBe('"order id";"media file name";"media uuid";"description";"option";"quantity";"unit price";"price";"currency"');
+      expect(items.slice(1, 4).map((l) => l.split(';').slice(3, 8).join(';'))).toEqual(['"Web";"";"1";"9.00";"9.00"', '"Paper";"A3";"2";"15.00";"30.00"', '"Original file";"";"1";"49.00";"49.00"']);
+      expect(items[1]).toMatch(/^"[0-9a-f-]{36}";"photo-[0-9a-f]{4}\.jpg";/);
+      // Another photographer's export has none of them.
+      expect((await w.core.orders.export(await w.user('x'))).orders).toBe(0);
+    });
   });
 }

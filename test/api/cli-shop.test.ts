@@ -1,8 +1,9 @@
-// `admin payments stripe` (docs/shop.md "Card payments"), run from the build as
-// operators run it: it stores a photographer's Stripe keys sealed and prints
-// only {"webhookUrl"}; no secret ever reaches stdout, stderr or the database in clear.
+// The shop's admin commands, run from the build as operators run them:
+// `payments stripe` (docs/shop.md "Card payments") stores a photographer's
+// Stripe keys sealed and prints only {"webhookUrl"}, no secret ever reaching
+// stdout, stderr or the database in clear; `orders export` writes the two CSV files.
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -60,5 +61,21 @@ eachDatabase((kind) => {
     expect([bad.code, bad.stderr]).toEqual([1, expect.stringContaining('secret key')]);
     expect(bad.stderr + bad.stdout).not.toContain('oops123456');
     expect(bad.stderr + bad.stdout).not.toContain(WHSEC);
+  });
+
+  it('orders export writes orders_Report_<date>.csv and orders_items_<date>.csv into --out', { timeout: 60_000 }, async () => {
+    const out = await mkdtemp(join(tmpdir(), 'mps-export-'));
+    try {
+      const res = await admin({}, 'orders', 'export', '--owner', 'ann@example.com', '--out', out, '--json');
+      expect([res.code, res.stderr]).toEqual([0, '']);
+      const day = new Date().toISOString().slice(0, 10);
+      expect(JSON.parse(res.stdout)).toEqual({ orders: 0, files: [join(out, `orders_Report_${day}.csv`), join(out, `orders_items_${day}.csv`)] });
+      expect(await readFile(join(out, `orders_Report_${day}.csv`), 'utf8')).toBe('"id";"client";"payment state";"date";"paid at";"subtotal";"discount";"tax";"total";"currency";"coupon"\r\n');
+      expect(await readFile(join(out, `orders_items_${day}.csv`), 'utf8')).toMatch(/^"order id";"media file name";/);
+      const missing = await admin({}, 'orders', 'export', '--owner', 'ann@example.com', '--out', join(out, 'nope'));
+      expect([missing.code, missing.stderr]).toEqual([1, expect.stringContaining('cannot write into --out')]);
+    } finally {
+      await rm(out, { recursive: true, force: true });
+    }
   });
 });
