@@ -113,9 +113,7 @@ const UUID_SHAPE = /\{8\}[^\n]{0,60}\{4\}[^\n]{0,80}\{12\}|\{36\}/;
  */
 const UUID_PATTERNS_ALLOWED = new Map([
   // The visitors' browser script this file serves reads a photo's UUID from the address: not a check of the server's.
-  ['src/site/assets.ts', 1],
-  ['src/site/favourites-routes.ts', 2],
-  ['src/studio/plugin.ts', 1],
+  ['src/site/look/assets.ts', 1],
 ]);
 
 /** `file:line` of every UUID pattern outside src/core/uuid.ts (the server checks UUIDs with isUuid only). */

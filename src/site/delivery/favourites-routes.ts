@@ -3,6 +3,7 @@
 // the posts `pick`, `identify`, `send`. Posts come from the website itself only;
 // `Accept: application/json` (the gallery page's script) gets JSON. Every page is
 // the visitor's own: never cached, never in the micro-cache.
+import { isUuid } from '../../core/uuid.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../core/errors.js';
 import type { Client } from '../../lightboxes/service.js';
@@ -21,10 +22,8 @@ export const FAVOURITES = '_favourites';
 export const MAX_CLIENT_NAME_LENGTH = 100;
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-const GALLERY_PAGE = /^[0-9a-fA-F-]{36}$/;
 /** The last segment of a selection's archive: `<home>/_favourites/<gallery>/_archive.zip`. */
 const ARCHIVE = '_archive.zip';
-const FAVOURITES_ARCHIVE = /^([0-9a-fA-F-]{36})\/_archive\.zip$/;
 /** A favourites form: a note of 500 characters, each up to 12 bytes percent-encoded, and the rest. */
 const FAVOURITES_FORM_BYTES = 16 * 1024;
 
@@ -47,8 +46,8 @@ export function favouriteRoutes(helpers: SiteHelpers, deps: WebsiteDeps): SiteRo
       method: 'GET',
       path: `/${FAVOURITES}/*`,
       handler: visiting(helpers, deps, only(below, (req, reply, v) => {
-        const zip = FAVOURITES_ARCHIVE.exec(sub(v));
-        return zip ? f.archive(req, reply, v, zip[1]) : f.get(reply, v, sub(v));
+        const [gallery, last, ...more] = sub(v).split('/');
+        return last === ARCHIVE && more.length === 0 && isUuid(gallery!) ? f.archive(req, reply, v, gallery!) : f.get(reply, v, sub(v));
       })),
     },
     { method: 'POST', path: `/${FAVOURITES}/*`, bodyLimit: FAVOURITES_FORM_BYTES, handler: visiting(helpers, deps, only(below, (req, reply, v) => f.post(req, reply, v, sub(v)))) },
@@ -99,7 +98,7 @@ class Favourites {
     const here = sub === '' ? `${v.at.homePath}/${FAVOURITES}` : selectionHref(v.at, sub);
     // One address per page, as the other pages: whatever a visitor adds goes there first.
     if ([...v.query.keys()].length > 0 || (sub !== '' && sub !== sub.toLowerCase())) return reply.code(301).header('location', here).send();
-    if (sub !== '' && !GALLERY_PAGE.test(sub)) throw notFound();
+    if (sub !== '' && !isUuid(sub)) throw notFound();
     const client = clientOf(v.pass);
     if (sub !== '') {
       const g = await this.galleryOf(v, sub);
@@ -141,7 +140,7 @@ class Favourites {
   async archive(req: FastifyRequest, reply: FastifyReply, v: Visit, galleryUuid: string) {
     const href = `${selectionHref(v.at, galleryUuid)}/${ARCHIVE}`;
     if ([...v.query.keys()].length > 0 || galleryUuid !== galleryUuid.toLowerCase()) return reply.code(301).header('location', href).header('cache-control', 'no-store').send();
-    if (!GALLERY_PAGE.test(galleryUuid)) throw notFound();
+    if (!isUuid(galleryUuid)) throw notFound();
     const g = await this.galleryOf(v, galleryUuid);
     const client = clientOf(v.pass);
     if (!client) return this.identifyPage(reply, v, selectionHref(v.at, g.uuid));
