@@ -453,7 +453,7 @@ const commands: Record<string, Command> = {
     },
     async run(core, o) {
       const owner = await userNamed(core, str(o, 'owner')!);
-      str(o, 'email'); // required: a usage error before anything loads
+      str(o, 'email'); // required: a usage error before the mailer loads
       const [{ loadConfig }, { createMailer }, { InvitationsService, INVITATION_API, INVITATION_FIELDS }, { pino }] = await Promise.all([
         import('../config.js'),
         import('../mail/mailer.js'),
