@@ -1,9 +1,7 @@
-// A media file's life (src/media/file-life.ts) on real local storage: stored
-// and its renditions queued in the same change, replaced, deleted (recorded in
-// the transaction, removed only after its commit, drained by the sweep after a
-// crash), swept when abandoned, too late when its record was swept, and counted
-// in the quota. SQLite, and PostgreSQL when TEST_DATABASE_URL is set. Through
-// HTTP: test/api/file-life*.test.ts, uploads-cleanup.test.ts.
+// A media file's life (src/media/file-life.ts) on real local storage, SQLite and PostgreSQL:
+// stored with its renditions queued, replaced, deleted (recorded in the transaction, removed after
+// the commit, drained after a crash), swept when abandoned, too late, counted in the quota.
+// Through HTTP: test/api/crash.test.ts, uploads-cleanup.test.ts, galleries-delete.test.ts.
 import { Readable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inUnit } from '../../src/database/unit-of-work.js';

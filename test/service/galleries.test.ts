@@ -1,9 +1,7 @@
-// GalleriesService (src/galleries/service.ts) called with typed inputs, on the
-// services buildApp wires (test/support/services.ts) over a real SQLite, and
-// PostgreSQL when TEST_DATABASE_URL is set: another user's gallery, the tree's
-// rules (moves, depth, path length, sub-gallery places, list positions),
-// reorders, publication and deletes. The same contract through HTTP:
-// test/api/galleries-*.test.ts.
+// GalleriesService called with typed inputs, on the services buildApp wires (test/support/
+// services.ts), SQLite and PostgreSQL: another user's gallery, the tree's rules (moves, depth,
+// path length, sub-gallery places, positions), reorders, publication, deletes, and the 422s'
+// err.field. Through HTTP: test/api/galleries-*.test.ts.
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { UserRow } from '../../src/database/schema.js';

@@ -1,10 +1,7 @@
-// MediaService (src/media/service.ts) called with typed inputs: another user's
-// media is a 404 and their libraries, galleries and watermarks 422s naming the
-// attribute, with nothing created; replace by file name; listings that follow
-// every write; duplicate detection by content probe (a sampled probe only with
-// every byte the same); batch updates and deletions as the worker applies them.
-// SQLite, and PostgreSQL when TEST_DATABASE_URL is set. Through HTTP:
-// test/api/media-*.test.ts, batch-update.test.ts, studio-upload*.test.ts.
+// MediaService called with typed inputs, SQLite and PostgreSQL: another user's media a 404, their
+// libraries, galleries and watermarks 422s with nothing created; replace by file name; listings
+// in step with writes; duplicates by content probe; batch updates as the worker applies them.
+// Through HTTP: test/api/media-*.test.ts, batch-update.test.ts, studio-upload-probe.test.ts.
 import { createHash, randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
