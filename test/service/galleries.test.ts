@@ -57,6 +57,27 @@ for (const db of DATABASES) {
       expect(details.subgalleries?.map((s) => s.record.name)).toEqual(['Child']);
     });
 
+    it('lists a website\'s galleries a page at a time with their counts, and sub-galleries filtered, by name when asked', async () => {
+      const site = await w.owner('lists');
+      const byName = await create({ name: 'By name', orderSubgalleries: true }, site);
+      for (const name of ['Zeta 10', 'alpha', 'Zeta 9', 'Beta']) await create({ name, parent: byName.record.uuid }, site);
+      const m = await upload(site, 30);
+      const zeta9 = (await w.galleries.subgalleries(site.user, site.urlname, byName.record.uuid, { page: 1, filter: 'zeta 9' })).children[0].record.uuid;
+      await w.media.update(site.user, m, { attributes: noAttributes({ publish: [zeta9, byName.record.uuid] }) });
+      const subs = await w.galleries.subgalleries(site.user, site.urlname, byName.record.uuid, { page: 1 });
+      expect(subs.children.map((c) => c.record.name)).toEqual(['alpha', 'Beta', 'Zeta 9', 'Zeta 10']);
+      expect(subs.gallery.counts).toEqual({ medias: 1, full: 1 });
+      expect(subs.ancestors.map((a) => a.uuid)).toEqual([site.root]);
+      const page2 = await w.galleries.subgalleries(site.user, site.urlname, byName.record.uuid, { page: 2, perPage: 3 });
+      expect([page2.total, page2.perPage, page2.children.map((c) => c.record.name)]).toEqual([4, 3, ['Zeta 10']]);
+      expect((await w.galleries.subgalleries(site.user, site.urlname, byName.record.uuid, { page: 1, filter: 'ZETA' })).children.map((c) => c.record.name)).toEqual(['Zeta 9', 'Zeta 10']);
+      const first = await w.galleries.list(site.user, site.urlname, { page: 1, perPage: 2, withCounts: true });
+      expect([first.total, first.records.map((r) => r.name)]).toEqual([6, ['lists', 'By name']]);
+      expect(first.counts?.get(byName.record.id)).toEqual({ medias: 1, full: 1 });
+      expect(first.counts?.get(first.records[0].id)).toEqual({ medias: 0, full: 1 });
+      expect((await w.galleries.list(site.user, site.urlname, { page: 3, perPage: 2, withCounts: false })).records.map((r) => r.name)).toEqual(['Zeta 9', 'Beta']);
+    });
+
     it("answers another user's gallery and website as if they did not exist (404), and changes nothing", async () => {
       const theirs = await uuidOf({ name: 'Private' }, other);
       for (const call of [

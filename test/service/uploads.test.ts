@@ -2,11 +2,14 @@
 // HTTP, on real local storage, SQLite and PostgreSQL: step 1's refusals, step 2 at the multipart
 // target held to its policy, step 3's checks, the storage quota held from step 1.
 // Through HTTP: test/api/uploads-*.test.ts, storage-quota.test.ts.
+import { randomUUID } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { UserRow } from '../../src/database/schema.js';
 import type { UploadDeclaration } from '../../src/uploads/input.js';
-import type { UploadInstructions } from '../../src/uploads/service.js';
+import { INCOMING_GRACE_MS, type UploadInstructions } from '../../src/uploads/service.js';
 import { DATABASES, jpeg, noAttributes, noisyJpeg, part, PG, refusal, withServices } from '../support/services.js';
 
 const MAX_UPLOAD = 200_000;
@@ -188,6 +191,21 @@ for (const db of DATABASES) {
       expect(await w.storage.stat(kept)).toBeUndefined();
       expect((await mediaRow(uuid))?.file_size).toBe(next.length);
       expect((await refusal(stepTwo(second!, photo))).code).toBe('conflict');
+    });
+
+    it('sweeps incoming objects no pending upload waits for, after their grace, and keeps the awaited ones', async () => {
+      const { instructions } = await stepOne();
+      await stepTwo(instructions, photo);
+      const awaited = instructions.target.params.key;
+      // What a replay cut by a crash leaves: an object under incoming/ that no upload names.
+      const path = join(w.config.dataDir, 'stray');
+      await writeFile(path, photo);
+      const stray = `incoming/${randomUUID()}/stray`;
+      await w.storage.putFile(stray, path, photo.length, 'image/jpeg');
+      expect(await w.uploads.sweepIncoming(new Date())).toBe(0);
+      expect(await w.uploads.sweepIncoming(new Date(Date.now() + INCOMING_GRACE_MS + 60_000))).toBeGreaterThanOrEqual(1);
+      expect(await w.storage.stat(stray)).toBeUndefined();
+      expect((await w.storage.stat(awaited))?.size).toBe(photo.length);
     });
 
     it('takes a direct upload (the multipart file part) as the media\'s file, its type from the bytes', async () => {
