@@ -174,10 +174,13 @@ for (const db of DATABASES) {
       const b = await live();
       await w.runRenditions(a.id);
       for (const m of [a, b]) await w.media.update(me, m.uuid, { attributes: noAttributes({ publish: [g.record.uuid] }) });
+      // A gallery outside shows one of them as its covers: cleared with it, the gallery kept.
+      const outside = await w.galleries.create(me, site.urlname, { name: 'Outside', parent: site.rootGalleryUuid!, coverMedia: a.uuid, publicCoverMedia: a.uuid });
       const files = [...(await filesOf(a.id)), ...(await filesOf(b.id))];
       expect(await w.galleries.delete(me, site.urlname, g.record.uuid, { deleteMedias: true, expectedMediasCount: 2 })).toEqual({ galleriesDeleted: 1, mediasDeleted: 2 });
       expect(await stored(files)).toEqual([]);
       expect(await recorded(files)).toEqual([]);
+      expect(await d().selectFrom('galleries').select(['cover_media_id', 'public_cover_media_id']).where('uuid', '=', outside.record.uuid).executeTakeFirst()).toEqual({ cover_media_id: null, public_cover_media_id: null });
     });
 
     it('sweeps an abandoned upload with its file and its never-live media; a live media keeps its own file', async () => {
