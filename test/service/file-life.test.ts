@@ -1,9 +1,7 @@
-// A media file's life (src/media/file-life.ts) on real local storage: stored
-// and its renditions queued in the same change, replaced, deleted (recorded in
-// the transaction, removed only after its commit, drained by the sweep after a
-// crash), swept when abandoned, too late when its record was swept, and counted
-// in the quota. SQLite, and PostgreSQL when TEST_DATABASE_URL is set. Through
-// HTTP: test/api/file-life*.test.ts, uploads-cleanup.test.ts.
+// A media file's life (src/media/file-life.ts) on real local storage, SQLite and PostgreSQL:
+// stored with its renditions queued, replaced, deleted (recorded in the transaction, removed after
+// the commit, drained after a crash), swept when abandoned, too late, counted in the quota.
+// Through HTTP: test/api/crash.test.ts, uploads-cleanup.test.ts, galleries-delete.test.ts.
 import { Readable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inUnit } from '../../src/database/unit-of-work.js';
@@ -176,10 +174,13 @@ for (const db of DATABASES) {
       const b = await live();
       await w.runRenditions(a.id);
       for (const m of [a, b]) await w.media.update(me, m.uuid, { attributes: noAttributes({ publish: [g.record.uuid] }) });
+      // A gallery outside shows one of them as its covers: cleared with it, the gallery kept.
+      const outside = await w.galleries.create(me, site.urlname, { name: 'Outside', parent: site.rootGalleryUuid!, coverMedia: a.uuid, publicCoverMedia: a.uuid });
       const files = [...(await filesOf(a.id)), ...(await filesOf(b.id))];
       expect(await w.galleries.delete(me, site.urlname, g.record.uuid, { deleteMedias: true, expectedMediasCount: 2 })).toEqual({ galleriesDeleted: 1, mediasDeleted: 2 });
       expect(await stored(files)).toEqual([]);
       expect(await recorded(files)).toEqual([]);
+      expect(await d().selectFrom('galleries').select(['cover_media_id', 'public_cover_media_id']).where('uuid', '=', outside.record.uuid).executeTakeFirst()).toEqual({ cover_media_id: null, public_cover_media_id: null });
     });
 
     it('sweeps an abandoned upload with its file and its never-live media; a live media keeps its own file', async () => {

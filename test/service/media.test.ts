@@ -1,10 +1,7 @@
-// MediaService (src/media/service.ts) called with typed inputs: another user's
-// media is a 404 and their libraries, galleries and watermarks 422s naming the
-// attribute, with nothing created; replace by file name; listings that follow
-// every write; duplicate detection by content probe (a sampled probe only with
-// every byte the same); batch updates and deletions as the worker applies them.
-// SQLite, and PostgreSQL when TEST_DATABASE_URL is set. Through HTTP:
-// test/api/media-*.test.ts, batch-update.test.ts, studio-upload*.test.ts.
+// MediaService called with typed inputs, SQLite and PostgreSQL: another user's media a 404, their
+// libraries, galleries and watermarks 422s with nothing created; replace by file name; listings
+// in step with writes; duplicates by content probe; batch updates as the worker applies them.
+// Through HTTP: test/api/media-*.test.ts, batch-update.test.ts, studio-upload-probe.test.ts.
 import { createHash, randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -169,6 +166,9 @@ for (const db of DATABASES) {
       // No candidate: the received file is not even read.
       expect(await w.sameFiles.duplicateOf(other, { size: other2.length, probe: sampled }, digestOf(other2))).toBeUndefined();
       expect(asked).toBe(2);
+      // Its file replaced through the API (which computes no probe): no longer a duplicate of the old file.
+      await w.media.update(me, candidate, { attributes: noAttributes(), direct: part(await jpeg(++seed)) });
+      expect(await w.media.duplicateOf(me, { size: other2.length, probe: sampled }, digestOf(other2))).toBeUndefined();
       // Once deleted, no longer a duplicate.
       await w.media.delete(me, mine);
       expect(await w.sameFiles.duplicates(me, [{ size: data.length, probe }])).toEqual(new Map());

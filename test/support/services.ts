@@ -55,8 +55,8 @@ export interface ServicesWorld extends CoreWorld {
   sameFiles: SameFiles;
   galleries: GalleriesService;
   renditions: RenditionsService;
-  /** A user with a website: its urlname and root gallery. */
-  owner(label?: string): Promise<{ user: UserRow; urlname: string; root: string }>;
+  /** A website of a new user, or of `user`: its urlname and root gallery. */
+  owner(label?: string, user?: UserRow): Promise<{ user: UserRow; urlname: string; root: string }>;
   /** Runs a queued renditions job of a media (its latest, or its oldest) as the worker would: prepare, then its one chunk in a unit. */
   runRenditions(mediaId: number, which?: 'latest' | 'oldest'): Promise<void>;
 }
@@ -105,8 +105,8 @@ export function withServices(opts: { postgresUrl?: string; env?: Record<string, 
     sharp.cache(true);
     await w.storage?.close?.();
   });
-  w.owner = async (label = 'owner') => {
-    const user = await core.user(label);
+  w.owner = async (label = 'owner', existing?: UserRow) => {
+    const user = existing ?? (await core.user(label));
     const urlname = `${label.replace(/[^a-z0-9]/g, '')}${++sites}`;
     const { rootGalleryUuid } = await core.core.websites.create(user, { urlname, title: label });
     return { user, urlname, root: rootGalleryUuid };
