@@ -403,7 +403,7 @@ async function buildLibrary(config: Config, log: Logger, core: Core, storage: St
   const deletions = new DeletionsRepository(store.db);
   const fileDeletions = new FileDeletions(storage, deletions, log);
   const uploadsRepo = new UploadsRepository(store.db, deletions);
-  const quota = new StorageQuota(new QuotaRepository(store.db), config);
+  const quota = new StorageQuota(new QuotaRepository(store.db, store.dialect), config);
   const uploads = new heavy.UploadsService(uploadsRepo, storage, fileDeletions, { secret: front.uploadSecret, tmpDir, config }, quota);
   // Read at each use: the public URL may be set once the port is known.
   const fileUrls = new FileUrls(front.uploadSecret, () => config.publicUrl);

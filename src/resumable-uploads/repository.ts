@@ -14,8 +14,9 @@ const SWEEP_BATCH = 200;
 export class ResumableUploadsRepository {
   constructor(private readonly db: Db) {}
 
-  async insert(row: NewResumableUpload): Promise<void> {
-    await this.db.insertInto('resumable_uploads').values({ ...row, state: 'receiving', media_uuid: null, reason: null, claimed_at: null }).execute();
+  /** Records a new upload (in `db`: the quota's turn, StorageQuota.holding). */
+  async insert(row: NewResumableUpload, db: Db = this.db): Promise<void> {
+    await db.insertInto('resumable_uploads').values({ ...row, state: 'receiving', media_uuid: null, reason: null, claimed_at: null }).execute();
   }
 
   get(id: string): Promise<ResumableUploadRow | undefined> {

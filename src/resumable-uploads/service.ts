@@ -129,17 +129,18 @@ export class ResumableUploadsService {
     if ((await this.repo.countOpen(user.id, now.toISOString())) >= this.settings.maxOpenPerUser) {
       throw new ApiError('rate_limited', `at most ${this.settings.maxOpenPerUser} uploads may be open at once: let some finish first`);
     }
-    // The announced size is held against the quota from the creation to the upload's end.
-    await this.quota.require(user.id, upload.size);
-    await this.repo.insert({
+    // The announced size is held against the quota from the creation to the upload's end: checked and
+    // recorded in one turn of the account's quota (the studio sends three at once).
+    const size = upload.size;
+    await this.quota.holding(user.id, size, undefined, (trx) => this.repo.insert({
       id,
       owner_id: user.id,
       gallery_uuid: gallery,
       file_name: fileName,
-      file_size: upload.size,
+      file_size: size,
       created_at: now.toISOString(),
       expires_at: new Date(now.getTime() + uploadExpirySeconds * 1000).toISOString(),
-    });
+    }, trx));
   }
 
   /** Whether upload `id` is the user's and still known (every tus request but the creation asks; 404 otherwise). */

@@ -5,6 +5,7 @@
 // creation. A refusal is 422 quota_exceeded with stop-with-error (client-compat: "quota").
 import type { Config } from '../config.js';
 import { ApiError } from '../core/errors.js';
+import type { Db } from '../database/db.js';
 import type { QuotaRepository } from './quota-repository.js';
 
 export interface QuotaState {
@@ -32,6 +33,17 @@ export class StorageQuota {
     private readonly config: Pick<Config, 'storageQuotaBytes'>,
   ) {}
 
+  /**
+   * Records what will hold `adding` bytes (`record`, in the transaction given) only if they fit,
+   * checked in the account's quota turn: two uploads at once cannot both pass on the same usage.
+   */
+  holding<T>(ownerId: number, adding: number, media: number | undefined, record: (trx: Db) => Promise<T>): Promise<T> {
+    return this.repo.inQuotaTurn(ownerId, async (trx) => {
+      await this.require(ownerId, adding, media, trx);
+      return record(trx);
+    });
+  }
+
   /** What the account uses and may use (the studio shows it). */
   async of(ownerId: number): Promise<QuotaState> {
     const u = await this.repo.usage(ownerId, new Date().toISOString());
@@ -42,8 +54,8 @@ export class StorageQuota {
    * Refuses `adding` more bytes when they would take the account over its quota. `media`: the
    * media the file is for (its pending upload and its current original are being replaced).
    */
-  async require(ownerId: number, adding: number, media?: number): Promise<void> {
-    const u = await this.repo.usage(ownerId, new Date().toISOString(), media);
+  async require(ownerId: number, adding: number, media?: number, db?: Db): Promise<void> {
+    const u = await this.repo.usage(ownerId, new Date().toISOString(), media, db);
     const quota = u.accountQuota ?? this.config.storageQuotaBytes;
     if (quota === null || u.used + adding <= quota) return;
     throw new ApiError(

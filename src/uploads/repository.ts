@@ -28,8 +28,9 @@ export class UploadsRepository {
    * Records a pending upload, replacing the media's previous one, whose file is
    * recorded for deletion in the same transaction; returns that file's key.
    */
-  replace(row: NewPendingUpload): Promise<string | undefined> {
-    return this.db.transaction().execute(async (trx) => {
+  replace(row: NewPendingUpload, trx?: Db): Promise<string | undefined> {
+    if (!trx) return this.db.transaction().execute((t) => this.replace(row, t));
+    return (async () => {
       const previous = await trx.selectFrom('uploads').select(['id', 'storage_key']).where('media_id', '=', row.media_id).executeTakeFirst();
       if (previous) {
         await trx.deleteFrom('uploads').where('id', '=', previous.id).execute();
@@ -37,7 +38,7 @@ export class UploadsRepository {
       }
       await trx.insertInto('uploads').values(row).execute();
       return previous?.storage_key;
-    });
+    })();
   }
 
   find(mediaId: number): Promise<PendingUploadRow | undefined> {

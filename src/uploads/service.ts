@@ -143,8 +143,6 @@ export class UploadsService {
     const declared = normalizeDeclaredType(d.mimeType, fileName);
     if (declared.refused) throw unprocessable(`files of type ${declared.mimeType} are not accepted: send images, videos or PDF documents`, true);
 
-    // The declared size is held against the quota from now until step 3 or the upload's end.
-    await this.quota.require(media.owner_id, size, media.id);
     const location = chooseLocation(candidateLocations(this.storage, d.capabilities.includes('raw')), d.failedLocations);
     const now = Date.now();
     const expiresAt = new Date(now + uploadExpirySeconds * 1000);
@@ -158,7 +156,9 @@ export class UploadsService {
       this.settings.secret,
       this.settings.config,
     );
-    const replaced = await this.repo.replace({
+    // The declared size is held against the quota from now until step 3 or the upload's end: checked
+    // and recorded in one turn of the account's quota (two step 1s at once cannot both pass).
+    const replaced = await this.quota.holding(media.owner_id, size, media.id, (trx) => this.repo.replace({
       media_id: media.id,
       owner_id: media.owner_id,
       location,
@@ -168,7 +168,7 @@ export class UploadsService {
       declared_mime: declared.mimeType,
       expires_at: expiresAt.toISOString(),
       created_at: nowIso(),
-    });
+    }, trx));
     if (replaced) await this.files.remove([replaced]);
     return { fileName, mimeType: declared.mimeType, location, target };
   }

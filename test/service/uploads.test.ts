@@ -221,7 +221,7 @@ for (const db of DATABASES) {
       expect([empty.code, empty.message]).toEqual(['unprocessable', 'the file is empty']);
     });
 
-    // BUG (docs/security.md, Storage quota: "A file that would go over it is refused before a byte of
+    // Was a bug until 2026-11-28 (docs/security.md, Storage quota: "A file that would go over it is refused before a byte of
     // it is kept"): two step 1s at once that each fit but not together are both accepted.
     // StorageQuota.require (src/uploads/quota.ts) reads the usage, and UploadsService.begin
     // (src/uploads/service.ts) records the pending upload later, with nothing ordering the two

@@ -80,7 +80,7 @@ export function withServices(opts: { postgresUrl?: string; env?: Record<string, 
     const deletions = new DeletionsRepository(store.db);
     const files = new FileDeletions(storage, deletions, silent);
     const uploadsRepo = new UploadsRepository(store.db, deletions);
-    const quota = new StorageQuota(new QuotaRepository(store.db), config);
+    const quota = new StorageQuota(new QuotaRepository(store.db, store.dialect), config);
     const uploads = new UploadsService(uploadsRepo, storage, files, { secret: Buffer.alloc(32, 7), tmpDir, config }, quota);
     const jobsRepo = new JobsRepository(store);
     const jobs = new JobQueue(jobsRepo, () => undefined);
