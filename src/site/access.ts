@@ -1,9 +1,8 @@
-// Whether a visitor may see a gallery, and what they may download there: the
-// access rules of docs/website.md in one pure function (decide), applied to the
-// chain of galleries from the website's root down to the one asked for, which
-// one loader reads (SiteRepository.chains). The pages, the sitemap and /files
-// all ask here (VisitorAccess). A protection on a gallery (password, access
-// list) applies to all its sub-galleries.
+// Whether a visitor may see a gallery and what they may download there: the website's access rules
+// in one pure function (decide), applied to the chain of galleries from the root down, which one
+// loader reads (SiteRepository.chains); a protection applies to all sub-galleries. The pages, the
+// sitemap and /files all ask here (VisitorAccess). Rules: docs/website.md, "Access rules"; place:
+// docs/architecture.md, "The public website".
 import { MemoryCache } from '../ops/cache.js';
 import { passOpens, type VisitorPass } from './signin/pass.js';
 import type { FileUrls } from '../file-storage/file-urls.js';

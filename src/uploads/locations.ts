@@ -1,10 +1,7 @@
-// Upload locations (the `upload-location` of step 1) and the targets they
-// stand for:
-//   s3        presigned POST straight to the object store (S3 backend only)
-//   local     multipart POST to this service's own upload endpoint
-//   local-raw raw PUT of the bytes to a self-authorising URL of this service,
-//             for clients that announce the `raw` capability
-// The first location not listed in failed_locations wins. See docs/uploads.md.
+// Upload locations (step 1's `upload-location`) and the targets they stand for: `s3` (presigned
+// POST to the object store), `local` (multipart POST to this service), `local-raw` (raw PUT to a
+// self-authorising URL, for clients with the `raw` capability). The first not listed in
+// failed_locations wins. The table and the fallbacks: docs/uploads.md, "Locations".
 import type { Config } from '../config.js';
 import type { StorageBackend, UploadSpec, UploadTarget } from '../file-storage/backend.js';
 import { signPolicy } from '../file-storage/policy.js';

@@ -1,9 +1,8 @@
-// What the service reads from an accepted image: pixel size (sharp reads the
-// header only, from a file path or a leading chunk), and the capture time and
-// the descriptive fields from EXIF, IPTC and XMP (exifr, one parse of the
-// leading chunk already read to sniff the type; file-metadata.ts maps them).
-// Failures are not errors: a file whose metadata cannot be read is still a
-// valid upload, just without these facts.
+// What the service reads from an accepted image: pixel size (sharp, the header only), capture time
+// and descriptive fields (exifr, one parse of the leading chunk already read to sniff the type;
+// file-metadata.ts maps them). A file whose metadata cannot be read is still a valid upload,
+// without these facts. Which fields, from where, and the cost: docs/media.md, "Metadata from the
+// file".
 import exifr from 'exifr';
 import sharp from 'sharp';
 import { fileMetadata, type FileMetadata } from './file-metadata.js';

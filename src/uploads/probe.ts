@@ -1,14 +1,8 @@
-// A file's content probe: what the studio's uploads recognise a file already in the library by
-// (docs/studio.md, Uploads). A browser cannot hash a large file cheaply (WebCrypto digests
-// whole buffers only), and the server hashing every byte again would cost an upload's time, so:
-// a file of up to 32 MiB (every photo from a phone or a camera's JPEG) is probed by the
-// SHA-256 of all its bytes, which is exact; a larger one by the SHA-256 of its size, its
-// first and its last 8 MiB. The browser computes it before uploading (src/studio/browser/uploads.js,
-// the same rule) to ask whether to send the file at all; the server computes it again from the
-// bytes it received, and that is the one stored and compared: a client cannot make a file pass
-// for another. Format: `w:` or `s:` then 64 hex digits. A sampled (`s:`) match is only a
-// candidate: the browser sends such a file, and the server calls it a duplicate only when every
-// byte received equals the library's file (wholeDigest; issue 29).
+// A file's content probe, by which the studio's uploads recognise a file already in the library:
+// `w:` + SHA-256 of the whole file up to 32 MiB, else `s:` + SHA-256 of its size, first and last
+// 8 MiB (the browser cannot hash a large file cheaply). The server computes it again from the bytes
+// it received; a sampled match is only a candidate (wholeDigest). Why and the browser's twin
+// (src/studio/browser/uploads.js): docs/studio.md, Uploads, "Duplicates".
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 

@@ -1,9 +1,7 @@
-// What an account's storage quota counts (docs/security.md, Storage quota), in one statement of
-// four primary-key or index-range reads: the running total of its stored originals (kept by
-// migration 021's triggers on its media_stamps row), the declared sizes of its open three-step
-// uploads (uploads_owner: the account's step 1s not completed, at most a day old, fewer since an
-// idle one expires after an hour) and of its open resumable uploads (resumable_uploads_owner: at
-// most 24), and the operator's quota for it.
+// What an account's storage quota counts, in one statement of primary-key and index-range reads:
+// the running total of its stored originals (migration 021's triggers, on its media_stamps row),
+// the declared sizes of its open three-step and resumable uploads, and the operator's quota for
+// it. What counts and why it is cheap: docs/uploads.md, "Storage quota (an API extension)".
 import { sql } from 'kysely';
 import type { Db } from '../database/db.js';
 import type { Dialect } from '../database/migration-helpers.js';

@@ -1,22 +1,8 @@
-// Archives of a website's photos as one ZIP (docs/delivery.md "Downloads"): a
-// gallery's visible medias (its listed sub-galleries as folders when asked),
-// or a visitor's chosen list of one gallery (the favourites), at the rights
-// the visitor has there: the watermarked comp (the same rendition a single
-// download gives, comp-rendition.ts) for comp_download, the original
-// for hires_download, nothing without either.
-//
-// The archive is written as it is sent: yazl (a maintained streaming ZIP
-// writer, ZIP64 on its own beyond 4 GiB or 65 534 entries) is handed one file
-// at a time, read from the store (local or S3) only once the file before it
-// has been read through. At most one stored file is open and in flight per
-// archive, the response's backpressure reaches the store's read, and nothing is
-// written anywhere: no temporary file, no row. Memory per archive is a few
-// stream buffers, a chunk of CHUNK medias' rows and the names given so far.
-//
-// Rights are decided once, when the archive starts (SiteService.archivePlan,
-// per gallery); a media unpublished or deleted while the archive runs is left
-// out when its chunk is read. One archive at a time per visitor (their pass)
-// and per client address, in this process.
+// A gallery's photos (or a visitor's chosen list) as one ZIP, streamed as it is made: yazl is
+// handed one stored file at a time, so backpressure reaches the store and nothing is written to
+// disk; rights are decided once when the archive starts, and one archive runs at a time per
+// visitor and per address. Why yazl, what goes in, names, limits and figures: docs/delivery.md,
+// "Downloads".
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import zlib from 'node:zlib';

@@ -1,11 +1,8 @@
-// GET/HEAD /files/<storage-key> (docs/renditions.md "Serving files"): a plain
-// route beside the API, no signature; who may have a file is access.ts's decision. Unsigned: only a rendition of a media that is
-// public (published in a gallery open to everyone). Signed (?e&v&g&a&d&s, see
-// src/file-storage/file-urls.ts): whatever was signed, originals included, until it expires and while
-// its media is live and published in the gallery signed for, whose access is
-// as it was at signing. A key
-// that does not exist and a key the caller may not fetch look the same: 404.
-// Files are streamed (Range, HEAD, conditional GET), never buffered.
+// GET/HEAD /files/<storage-key>: a plain route beside the API, no signature; who may have a file is
+// access.ts's decision (unsigned: renditions of public medias; signed: what was signed, until it
+// expires). A key that does not exist and one the caller may not fetch look the same (404); files
+// are streamed (Range, HEAD, conditional GET), never buffered. Rules and headers:
+// docs/renditions.md, "Serving files".
 import { readFile } from 'node:fs/promises';
 import type { ActivityService } from '../../activity/service.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

@@ -1,10 +1,8 @@
-// A website's brand as its pages show it (docs/website.md "Brand and pages"):
-// its name and tagline, logo, favicon, theme stylesheet, navigation (the root
-// gallery, then its pages), footer lines and links. Read with the website on
-// every request: the website's own row (one query, which the micro-cache's key
-// includes), and the rest (its pages' titles, its logo's renditions) from a
-// small memory keyed on the website's `updated_at`, which every change of the
-// brand or of a page moves on, on whichever process made it.
+// A website's brand as its pages show it: name and tagline, logo, favicon, theme stylesheet,
+// navigation (the root gallery, then its pages), footer. The website's row is read on every
+// request; the rest (pages' titles, logo's renditions) comes from a small memory keyed on the
+// website's `updated_at`, which every brand or page change moves on, on any process.
+// Details: docs/website.md, "Brand and pages" ("Changes show at once").
 import { MemoryCache } from '../../ops/cache.js';
 import type { SiteAddress } from '../address.js';
 import type { BrandExtras, SiteRendition, SiteRepository, SiteWebsite } from '../repository.js';

@@ -1,10 +1,7 @@
-// A website page's Markdown as HTML a visitor's browser may be given
-// (docs/website.md "Pages"): markdown-it with raw HTML off (a `<script>` in the
-// text is shown as text, not run) and its own link check (no `javascript:`,
-// `vbscript:`, `data:` links), then sanitize-html with an allow-list of tags,
-// attributes and link schemes, as a second, independent fence. No images: the
-// pages' CSP loads images from this service only, and a page's pictures are
-// the galleries' business.
+// A website page's Markdown as HTML a visitor's browser may be given: markdown-it with raw HTML
+// off and its own link check, then sanitize-html's allow-list as a second, independent fence. No
+// images: the pages' CSP loads images from this service only, and pictures are the galleries'.
+// The allowed tags and schemes: docs/website.md, "Navigation, pages and footer".
 import MarkdownIt from 'markdown-it';
 import sanitizeHtml from 'sanitize-html';
 

@@ -1,15 +1,8 @@
-// The website's brand stylesheet (docs/website.md "Brand and pages"): one small
-// stylesheet per (theme, colour scheme, accent colour), a layer of CSS custom
-// properties and typography over the base stylesheet (assets.ts), and the web
-// fonts of the themes, self-hosted from the @fontsource packages (the latin
-// subset only; nothing is fetched from a third party).
-//
-// Addresses: `/_site/theme-<theme>-<scheme>-<accent>-<hash>.css` and
-// `/_site/<hash>.woff2`. A theme's address names everything it is made of, so
-// any process can make it again from the address alone (several nodes, a
-// restart); the hash of its content is checked, so an address of an older
-// version of this file is a 404 rather than a different stylesheet, and each
-// address is immutable.
+// The website's theme stylesheets and self-hosted web fonts: one small stylesheet of custom
+// properties per (theme, colour scheme, accent) over the base stylesheet (assets.ts). Its address
+// names all it is made of and the hash of its content, so any process makes it again from the
+// address alone and an old address is a 404. Themes, fonts, contrast: docs/website.md, "Themes,
+// colours and fonts".
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -1,11 +1,8 @@
-// The visible order of a gallery's medias, kept in memory under the gallery's
-// order_stamp (moved by triggers in the writing transaction, migration 010):
-// a gallery or media page then costs its slice and the chain it already reads,
-// not a read and a sort of the whole gallery (issue 22). Content orders sort in
-// JavaScript (src/galleries/content-order.ts: one collation on both databases),
-// so the order is built once per stamp and shared by every page of the gallery.
-// Only ids are kept (4 bytes a media), so 50 000 medias cost about 200 kB; a
-// media's position is looked up in a map made the first time a media page asks.
+// The visible order of a gallery's medias, kept in memory under the gallery's order_stamp, so that
+// a gallery or media page costs its slice, not a read and a sort of the whole gallery (issue 22).
+// Built once per stamp (content orders sort in JavaScript: one collation on both databases) and
+// shared by every page; ids only, and a media's position map made when a media page first asks.
+// Why a memo, the stamps and the memory bound: docs/architecture.md, "Pages cost their slice".
 import { StampedMemo } from '../../ops/cache.js';
 import { sortByContentOrder } from '../../galleries/content-order.js';
 import type { OrderRow } from '../repository.js';

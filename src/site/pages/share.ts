@@ -1,10 +1,7 @@
-// How a page is shared and found (docs/website.md, "Shared and found"): its
-// one canonical address, the Open Graph / Twitter card a shared link previews
-// with, and its schema.org description (JSON-LD), as data; the tags are
-// pages/head-meta.tsx's. Cards and JSON-LD are made only for pages anyone
-// may open (no password, no access list on the way): they name a public
-// image address, and a protected page must not preview its photos to whoever
-// a link is forwarded to.
+// How a page is shared and found: its canonical address, its Open Graph / Twitter card and its
+// schema.org JSON-LD, as data (the tags are pages/head-meta.tsx's). Cards and JSON-LD only on
+// pages anyone may open: they name a public image, and a protected page must not preview its
+// photos to whoever a link is forwarded to. Details: docs/website.md, "Shared and found".
 import type { SiteMedia, SiteRendition } from '../repository.js';
 
 /** A picture as a card shows it: an absolute address of one rendition, with that rendition's size. */
