@@ -1,11 +1,8 @@
-// The admin command line of operations.md: `npm run --silent admin -- <command>`.
-// Works while the server runs (same DATA_DIR / DATABASE_URL). With --json it
-// prints one JSON object on stdout; a bad argument exits 1 with one line on stderr.
-// Commands check their arguments and call the services (src/app.ts buildCore).
-// `admin --help` lists the commands, `admin <command> --help` describes one.
-// Only what reads the arguments is loaded up front: the services (the database
-// drivers, argon2…) are imported once a command is known to run, so that help
-// and mistakes answer at once.
+// The admin command line of operations.md (`npm run --silent admin -- <command>`, `--help` for each),
+// beside a running server on the same DATA_DIR / DATABASE_URL: each command reads its options through
+// the field specs and calls the services (buildCore); --json prints one object, a bad argument exits 1
+// with one line on stderr. The services load only once a command is known to run, so help and
+// mistakes answer at once (docs/architecture.md, "One contract"; the README's admin table).
 import { parseArgs } from 'node:util';
 import type { Core } from '../app.js';
 import { ApiError } from '../core/errors.js';

@@ -1,14 +1,8 @@
-// Command-line face of the client SDK: signs and sends one request, prints
-// the reply body. Usage:
-//   npm run --silent api -- GET /websites.xml view=details
-//   npm run --silent api -- --method-override --multipart PUT /medias/<uuid>.xml 'media[title]=Dunes'
-//   npm run --silent api -- --json GET /websites.xml view=details    (the reply as JSON)
-// The server is found as `npm start` listens: MPS_URL, else HOST and PORT (from
-// the environment or ./.env, as the server reads them); unreachable, it says
-// which address it tried.
-// Exit status: 0 on success, 1 on a reply status >= 400 (the body is still
-// printed), 2 on usage or transport errors. The client (and its XML parser)
-// is loaded once the arguments are read: --help and usage errors answer at once.
+// Command-line face of the client SDK: signs and sends one request and prints the reply body
+// (`npm run --silent api -- GET /websites.xml view=details`; --json, --multipart, --method-override).
+// Exit status 0, 1 on a reply status >= 400 (body still printed), 2 on usage or transport errors. The
+// client is loaded once the arguments are read, so --help and mistakes answer at once
+// (docs/api.md, first section; the server is found as `npm start` listens: MPS_URL, else HOST and PORT).
 import { openAsBlob, realpathSync } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';

@@ -1,9 +1,7 @@
-// Reads and checks the pricing_profile[...] parameters of a create or an
-// update (docs/shop.md, an API extension). Items come in the bracketed style
-// of gallery[acl][n][…]: pricing_profile[items][n][label|long_edge|price] and,
-// for print products, pricing_profile[items][n][options][m][label|price|ratio],
-// ordered by their numbers. Every refusal is a 422 naming the parameter,
-// raised before anything is written.
+// Reads and checks the pricing_profile[...] parameters of a create or an update (docs/shop.md, an API
+// extension): items as pricing_profile[items][n][label|long_edge|price] and print options as
+// [items][n][options][m][label|price|ratio], ordered by their numbers, like gallery[acl][n][…]. Every
+// refusal is a 422 naming the parameter, raised before anything is written.
 import { invalid, missing } from '../core/errors.js';
 import { bracketNames, custom, int, missingField, namesOf, readFields, refuse, type At, type InputOf, type Mode } from '../core/fields.js';
 import { input, paramsSource, type Input } from '../http/input.js';
