@@ -181,6 +181,8 @@ export async function buildCore(
   const payments = config.payments ?? { secretsKey: undefined, stripeApiBase: 'https://api.stripe.com' };
   const stripe = new StripePayments(new PaymentAccountsRepository(store.db), orders, { ...payments, publicUrl: () => config.publicUrl ?? '' }, log);
   orders.setHooks({ refund: (ownerId, payment) => stripe.refund(ownerId, payment) });
+  // A buyer's data on request goes with the client's activity (docs/shop.md "Privacy").
+  activity.addEraser({ name: 'orders', forget: (ownerId, email) => orders.forgetBuyer(ownerId, email) });
   return {
     store,
     access,

@@ -91,8 +91,26 @@ const ORDER_COLUMNS = [
 const ITEM_COLUMNS = ['id', 'position', 'media_id', 'media_uuid', 'media_file_name', 'profile_uuid', 'kind', 'label', 'option_label', 'long_edge', 'unit_price', 'quantity', 'total', 'file_key', 'file_type', 'file_bytes'] as const;
 const PAYMENT_COLUMNS = ['id', 'provider', 'kind', 'reference', 'amount', 'currency', 'created_at'] as const;
 
+/** What a forgotten buyer's orders keep in place of the e-mail address (a reserved domain: never mailed). */
+export const FORGOTTEN_EMAIL = 'forgotten@invalid';
+
 export class OrdersRepository {
   constructor(private readonly db: Db) {}
+
+  /**
+   * Forgets a buyer of an owner's websites (a client's data on request, docs/shop.md "Privacy"):
+   * their orders keep what accounting needs (amounts, items, dates, status), their name goes, the
+   * e-mail becomes a placeholder and the order page's address stops working. How many orders.
+   */
+  async forgetBuyer(ownerId: number, email: string, now: string): Promise<number> {
+    const r = await this.db
+      .updateTable('orders')
+      .set({ email: FORGOTTEN_EMAIL, name: null, download_token: null, updated_at: now })
+      .where('owner_id', '=', ownerId)
+      .where('email', '=', email)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows);
+  }
 
   // Shop settings and coupons.
 

@@ -363,6 +363,11 @@ export class OrdersService {
     return exportOrders(this.repo, owner, now);
   }
 
+  /** Forgets a buyer of the owner's websites (ActivityService.forget's eraser "orders"): how many orders. */
+  forgetBuyer(ownerId: number, email: string): Promise<number> {
+    return this.repo.forgetBuyer(ownerId, email.trim().toLowerCase(), new Date().toISOString());
+  }
+
   orderById(id: number) {
     return this.repo.orderById(id);
   }
