@@ -9,6 +9,7 @@
 import { parseArgs } from 'node:util';
 import type { Core } from '../app.js';
 import { ApiError } from '../core/errors.js';
+import { optionNames, readFields, type Naming, type Source, type Spec } from '../core/fields.js';
 import type { UserRow } from '../database/schema.js';
 import { quietWhenReaderGone } from './closed-output.js';
 import { isValidHostname, isValidUrlname } from '../websites/input.js';
@@ -42,6 +43,38 @@ const str = (o: Opts, name: string, required = true): string | undefined => {
   if (required) throw new UsageError(`--${name} is required`);
   return undefined;
 };
+
+/** The command's options as a field spec's source: each key read from the option `options` names (`--url-path`). */
+function optionSource(o: Opts, options: Naming): Source {
+  const at = (key: string) => o[options(key).slice(2)];
+  return {
+    value: (key) => {
+      const v = at(key);
+      return typeof v === 'string' ? v : Array.isArray(v) ? v[v.length - 1] : undefined;
+    },
+    values: (key) => {
+      const v = at(key);
+      return typeof v === 'string' ? [v] : Array.isArray(v) ? v : undefined;
+    },
+  };
+}
+
+/**
+ * Reads an operation's input from the options (refusals worded with `naming`: the options by
+ * default), and names the option of any refusal that carries its field (err.field), the
+ * service's own included, unless the message names it already.
+ */
+async function withOptions<S extends Spec, T>(spec: S, o: Opts, options: Naming, work: (source: Source) => Promise<T> | T): Promise<T> {
+  try {
+    return await work(optionSource(o, options));
+  } catch (err) {
+    if (err instanceof ApiError && err.field !== undefined && err.field in spec) {
+      const option = options(err.field);
+      if (!err.message.startsWith(option)) throw new UsageError(`${option}: ${err.message}`);
+    }
+    throw err;
+  }
+}
 
 async function userNamed(core: Core, email: string): Promise<UserRow> {
   const user = await core.users.byEmail(email);
@@ -213,15 +246,12 @@ const commands: Record<string, Command> = {
       hostname: { type: 'string', value: 'H', help: 'the website\'s own host name, in effect at once: no DNS proof asked ("" clears it)' },
     },
     async run(core, o) {
-      const [{ Params }, { brandInput }] = await Promise.all([import('../http/params.js'), import('../websites/brand.js')]);
-      const p = new Params();
-      const names: Record<string, string> = { 'color-scheme': 'color_scheme', 'accent-color': 'accent_color', 'contact-email': 'contact_email', 'social-link': 'social_links' };
-      for (const option of ['title', 'tagline', 'logo', 'favicon', 'color-scheme', 'accent-color', 'theme', 'credit', 'copyright', 'contact-email', 'social-link', 'hostname']) {
-        const v = o[option];
-        for (const value of Array.isArray(v) ? v : typeof v === 'string' ? [v] : []) p.add(`website[${names[option] ?? option}]`, value);
-      }
-      // The API's own reading: the same checks and messages.
-      const d = await core.websites.setBrand({ operator: true }, str(o, 'urlname')!, brandInput.read(p, undefined));
+      const { BRAND_API, BRAND_FIELDS } = await import('../websites/brand.js');
+      const options = optionNames(BRAND_FIELDS, { socialLinks: 'social-link' });
+      // Worded as the API words them (website[title]…), with the option in front.
+      const d = await withOptions(BRAND_FIELDS, o, options, (source) =>
+        core.websites.setBrand({ operator: true }, str(o, 'urlname')!, readFields(BRAND_FIELDS, source, BRAND_API)),
+      );
       const w = d.website;
       return {
         json: { urlname: w.urlname, title: w.title, theme: w.theme, colorScheme: w.color_scheme, accentColor: w.accent_color, hostname: w.hostname, updatedAt: w.updated_at },
@@ -260,19 +290,18 @@ const commands: Record<string, Command> = {
         return { json: { slug, deleted: true }, text: `page ${slug} deleted` };
       }
       if (typeof o.body === 'string' && typeof o.file === 'string') throw new UsageError('give --body or --file, not both');
-      const [{ Params }, { pageInput }] = await Promise.all([import('../http/params.js'), import('../websites/brand.js')]);
-      const p = new Params();
-      if (typeof o.title === 'string') p.add('page[title]', o.title);
-      if (typeof o.position === 'string') p.add('page[position]', o.position);
-      if (typeof o.body === 'string') p.add('page[body]', o.body);
+      const { PAGE_API, PAGE_FIELDS } = await import('../websites/brand.js');
+      let body = typeof o.body === 'string' ? o.body : undefined;
       if (typeof o.file === 'string') {
         const { readFile } = await import('node:fs/promises');
-        const text = await readFile(o.file, 'utf8').catch(() => {
+        body = await readFile(o.file, 'utf8').catch(() => {
           throw new UsageError(`cannot read --file ${o.file}`);
         });
-        p.add('page[body]', text);
       }
-      const { page, created } = await core.websites.putPage({ operator: true }, urlname, slug, pageInput.read(p, undefined));
+      const options = optionNames(PAGE_FIELDS);
+      const { page, created } = await withOptions(PAGE_FIELDS, { ...o, body }, options, (source) =>
+        core.websites.putPage({ operator: true }, urlname, slug, readFields(PAGE_FIELDS, source, PAGE_API)),
+      );
       return { json: { slug: page.slug, title: page.title, position: page.position, created }, text: `page ${page.slug} ${created ? 'created' : 'updated'}: ${page.title}` };
     },
   },
@@ -300,23 +329,15 @@ const commands: Record<string, Command> = {
       captions: { type: 'string', value: 'yes|no', help: 'titles under the photos (no by default)' },
     },
     async run(core, o) {
-      // The one reading of a style's values (the studio's too): the same checks and messages.
-      const [{ Params }, { displayStyleInput }] = await Promise.all([import('../http/params.js'), import('../websites/display-style-input.js')]);
-      const p = new Params();
-      for (const option of ['crop', 'spacing', 'captions']) {
-        const v = str(o, option, false);
-        if (v !== undefined) p.add(`display_style[${option}]`, v);
-      }
+      // The one declaration of a style's values (the studio's too), worded with the options.
+      const { DISPLAY_STYLE_FIELDS } = await import('../websites/display-style-input.js');
+      const options = optionNames(DISPLAY_STYLE_FIELDS);
+      // --style names the style, not its new name: only what this command offers is read.
+      const values = await withOptions(DISPLAY_STYLE_FIELDS, { crop: o.crop, spacing: o.spacing, captions: o.captions }, options, (source) =>
+        readFields(DISPLAY_STYLE_FIELDS, source, options),
+      );
       const urlname = str(o, 'urlname')!;
       const style = str(o, 'style')!;
-      let values;
-      try {
-        values = displayStyleInput.read(p, undefined);
-      } catch (err) {
-        // The declaration names its parameters; the operator typed options.
-        if (err instanceof ApiError) throw new UsageError(err.message.replace(/display_style\[(\w+)\]/g, '--$1'));
-        throw err;
-      }
       await core.websites.setDisplayStyle(urlname, style, values);
       return { json: { urlname, style }, text: `display style ${style} of ${urlname} changed` };
     },
@@ -352,21 +373,10 @@ const commands: Record<string, Command> = {
       const file = str(o, 'file', false);
       if ((text === undefined) === (file === undefined)) throw new UsageError('give exactly one of --text or --file');
       const isDefault = o.default === true;
-      // The one reading of a watermark's look (the studio's too): the same checks and messages.
-      const [{ Params }, { watermarkLookInput }] = await Promise.all([import('../http/params.js'), import('../artists/watermark-input.js')]);
-      const p = new Params();
-      for (const option of ['strength', 'position', 'tile']) {
-        const v = str(o, option, false);
-        if (v !== undefined) p.add(`watermark[${option}]`, v);
-      }
-      let look;
-      try {
-        look = watermarkLookInput.read(p, undefined);
-      } catch (err) {
-        // The declaration names its parameters; the operator typed options.
-        if (err instanceof ApiError) throw new UsageError(err.message.replace(/watermark\[(\w+)\]/g, '--$1'));
-        throw err;
-      }
+      // The one declaration of a watermark's look (the studio's too), worded with the options.
+      const { WATERMARK_LOOK_FIELDS } = await import('../artists/watermark-input.js');
+      const options = optionNames(WATERMARK_LOOK_FIELDS);
+      const look = await withOptions(WATERMARK_LOOK_FIELDS, o, options, (source) => readFields(WATERMARK_LOOK_FIELDS, source, options));
       const { uuid } = await core.artists.createWatermark(file !== undefined ? { artistUuid, isDefault, look, file } : { artistUuid, isDefault, look, text: text! });
       return { json: { uuid }, text: `watermark created (${uuid})` };
     },

@@ -31,6 +31,8 @@ export interface At {
   readonly key: string;
   readonly name: string;
   readonly mode: Mode;
+  /** The face's names of the other fields, for a rule across two (latitude with longitude). */
+  readonly naming: Naming;
 }
 
 export interface Field<T> {
@@ -82,6 +84,11 @@ export function optionNames(spec: Spec, rename: Record<string, string> = {}): Na
   return (key) => `--${rename[key] ?? paramOf(spec, key).replace(/_/g, '-')}`;
 }
 
+/** Names given one by one (fields under several prefixes): `{ smartName: 'medias_smart_collection[name]' }`. */
+export function namedAs<S extends Spec>(_spec: S, names: { [K in keyof S]: string }): Naming {
+  return (key) => names[key as keyof S];
+}
+
 /** Plain names: the param itself (`url_path`), as a studio form or JSON body may use. */
 export function plainNames(spec: Spec): Naming {
   return (key) => paramOf(spec, key);
@@ -119,7 +126,7 @@ export function readFields<S extends Spec>(spec: S, source: Source | ((key: stri
   const s = complete(source);
   const out: Record<string, unknown> = {};
   for (const [key, f] of Object.entries(spec)) {
-    const at: At = { key, name: naming(key), mode };
+    const at: At = { key, name: naming(key), mode, naming };
     if (f.only && f.only.mode !== mode && sent(f, s, key)) throw refuse(at, f.only.message(at.name));
     const value = f.read(s, at);
     if (value !== undefined) out[key] = value;
@@ -170,7 +177,8 @@ function blankValue<T>(blank: Blank, at: At, words: (name: string) => string): T
 }
 
 export interface TextOptions extends Common {
-  max: number;
+  /** UTF-16 units as sent (none: the service bounds it). */
+  max?: number;
   /** The value is trimmed (default: kept as sent). */
   trim?: boolean;
   /** What a blank value means: refused, null (clear), not sent, or kept as the value (default). */
@@ -182,11 +190,9 @@ export interface TextOptions extends Common {
   /** Wording: the default is the API's galleries' ("must be at most 255 characters long", "cannot be blank"). */
   tooLong?: (name: string, max: number) => string;
   blankMessage?: (name: string) => string;
-  /** Length in code points after trimming (default: UTF-16 units as sent). */
-  codePoints?: boolean;
 }
 
-export function text<B extends Blank = 'keep'>(o: TextOptions & { blank?: B }): Field<B extends 'null' ? string | null : string> {
+export function text<B extends Blank = 'keep'>(o: TextOptions & { blank?: B } = {}): Field<B extends 'null' ? string | null : string> {
   const blank = o.blank ?? 'keep';
   return {
     kind: 'text',
@@ -195,13 +201,41 @@ export function text<B extends Blank = 'keep'>(o: TextOptions & { blank?: B }): 
       const raw = given(s, at, o.required);
       if (raw === undefined) return undefined;
       const t = o.trim ? raw.trim() : raw;
-      const length = o.codePoints ? [...t].length : raw.length;
-      if (length > o.max) throw refuse(at, (o.tooLong ?? ((n, m) => `${n} must be at most ${m} characters long`))(at.name, o.max));
+      if (o.max !== undefined && raw.length > o.max) throw refuse(at, (o.tooLong ?? ((n, m) => `${n} must be at most ${m} characters long`))(at.name, o.max));
       if (o.blankIsEmpty ? raw === '' : raw.trim() === '') {
         if (blank !== 'keep') return blankValue(blank, at, o.blankMessage ?? ((n) => `${n} cannot be blank`)) as never;
       }
       if (o.forbid && o.forbid.pattern.test(t)) throw refuse(at, o.forbid.message(at.name));
       return t as never;
+    },
+  };
+}
+
+export interface LineOptions extends Common {
+  /** Code points, after trimming. */
+  max: number;
+  /** Blank: null, clear (default) or refused ("may not be blank"). */
+  blank?: 'null' | 'refuse';
+  /** A rule of the value's own, checked last. */
+  check?: { test: (value: string) => boolean; message: (name: string) => string };
+  /** The value is lower-cased (after the checks). */
+  lower?: boolean;
+}
+
+/** One line of text: trimmed, no control characters, at most `max` code points ("must be one line of text"). */
+export function line<B extends 'null' | 'refuse' = 'null'>(o: LineOptions & { blank?: B }): Field<B extends 'refuse' ? string : string | null> {
+  return {
+    kind: 'text',
+    ...o,
+    read(s, at) {
+      const raw = given(s, at, o.required);
+      if (raw === undefined) return undefined;
+      const t = raw.trim();
+      if (t === '') return blankValue(o.blank ?? 'null', at, (n) => `${n} may not be blank`) as never;
+      if (/[\x00-\x1f\x7f]/.test(t)) throw refuse(at, `${at.name} must be one line of text`);
+      if ([...t].length > o.max) throw refuse(at, `${at.name} must be at most ${o.max} characters`);
+      if (o.check && !o.check.test(t)) throw refuse(at, o.check.message(at.name));
+      return (o.lower ? t.toLowerCase() : t) as never;
     },
   };
 }
@@ -353,8 +387,8 @@ export function uuidList(o: UuidListOptions): Field<string[]> {
 }
 
 /** A nested list (`gallery[acl][n][…]`): `subs` for the whitelist, the domain's own reading of the entries. */
-export function entries<T>(subs: readonly string[], read: (list: Entry[], at: At) => T | undefined, o: Common = {}): Field<T> {
-  return { kind: 'entries', ...o, subs, read: (s, at) => read(s.entries(at.key)!, at) };
+export function entries<T>(subs: readonly string[], read: (list: Entry[], at: At, s: Required<Source>) => T | undefined, o: Common = {}): Field<T> {
+  return { kind: 'entries', ...o, subs, read: (s, at) => read(s.entries(at.key)!, at, s) };
 }
 
 /** A field read by the domain's own rule (still one declaration: the same names, field and typed value). */

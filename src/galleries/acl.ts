@@ -86,5 +86,5 @@ export function readAcl(p: Params): AclEntryInput[] | undefined {
     if (m) ids.add(m[1]);
   }
   const list = [...ids].map((id): Entry => ({ id, value: (sub) => p.str(`gallery[acl][${id}][${sub}]`) }));
-  return readAclEntries(list, { key: 'acl', name: 'gallery[acl]', mode: 'create' });
+  return readAclEntries(list, { key: 'acl', name: 'gallery[acl]', mode: 'create', naming: (k) => `gallery[${k}]` });
 }

@@ -1,19 +1,17 @@
 // The /medias_groups routes (spec 4.6): collections and smart collections.
 import { userOf, type RequestContext } from '../http/context.js';
-import { choice, fields, flag, int, optionalText, pagination, text } from '../http/input.js';
+import { choice, fields, flag, int, optionalText, pagination, specInput } from '../http/input.js';
 import { totalPages } from '../http/params.js';
 import { route, type RouteSpec } from '../http/router.js';
 import { xmlArray, type XmlObject } from '../http/xml.js';
 import { NO_RELATIONS } from '../media/service.js';
 import { mediaXml } from '../media/xml.js';
-import { rulesInput } from './rules.js';
-import { COLLECTION, SMART, type GroupDetails, type GroupsService } from './service.js';
+import { GROUP_API, GROUP_CREATE_FIELDS, GROUP_FIELDS } from './fields.js';
+import type { GroupDetails, GroupsService } from './service.js';
 import { groupLocation, groupType, groupXml } from './xml.js';
 
 export const GROUPS_MAX_PER_PAGE = 500;
 
-/** A collection's or a smart collection's name, and a smart collection's rules. */
-const GROUP_FIELDS = { collectionName: text(`${COLLECTION}[name]`), smartName: text(`${SMART}[name]`), rules: rulesInput(SMART) };
 
 /** The reply of a create or update: the UUID element and the group under its kind's name. */
 function kindReply(d: GroupDetails, message: string): XmlObject {
@@ -58,7 +56,7 @@ export function groupRoutes(groups: GroupsService): RouteSpec[] {
     route({
       method: 'POST',
       path: '/medias_groups.xml',
-      input: fields({ ...GROUP_FIELDS, artist: text('artist_id') }),
+      input: specInput(GROUP_CREATE_FIELDS, GROUP_API),
       handler: async (ctx, input) => {
         const d = await groups.create(userOf(ctx), input);
         return kindReply(d, d.group.kind === 'smart' ? 'smart collection created' : 'collection created');
@@ -67,7 +65,7 @@ export function groupRoutes(groups: GroupsService): RouteSpec[] {
     route({
       method: 'PUT',
       path: '/medias_groups/:uuid.xml',
-      input: fields(GROUP_FIELDS),
+      input: specInput(GROUP_FIELDS, GROUP_API),
       found,
       handler: async (ctx, input) => kindReply(await groups.update(userOf(ctx), ctx.path.uuid, input), 'group updated'),
     }),

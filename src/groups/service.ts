@@ -11,23 +11,17 @@ import { EMPTY_RULES } from './smart-rules.js';
 import { nowIso } from '../database/db.js';
 import type { UserRow } from '../database/schema.js';
 import type { GroupRecord, GroupsRepository } from './repository.js';
-import type { RulesInput } from './rules.js';
+import { COLLECTION, SMART, type GroupInput, type RulesInput } from './fields.js';
 
 /** details_with_medias lists at most this many medias. */
 export const GROUP_MEDIAS_CAP = 5000;
 const MAX_NAME = 255;
 
-export const COLLECTION = 'medias_collection';
-export const SMART = 'medias_smart_collection';
+export { COLLECTION, SMART } from './fields.js';
 
 type User = Pick<UserRow, 'id'>;
 
-/** The names as a request gives them (`medias_collection[name]`, `medias_smart_collection[name]`), and its rules. */
-export interface GroupInput {
-  collectionName?: string;
-  smartName?: string;
-  rules?: RulesInput;
-}
+export type { GroupInput } from './fields.js';
 
 export interface GroupDetails {
   group: GroupRecord;
@@ -37,8 +31,9 @@ export interface GroupDetails {
 function readName(value: string | undefined, param: string): string | undefined {
   if (value === undefined) return undefined;
   const name = value.trim();
-  if (name === '') throw invalid(`${param} must not be blank`);
-  if (name.length > MAX_NAME) throw invalid(`${param} is longer than ${MAX_NAME} characters`);
+  const field = param.startsWith(SMART) ? 'smartName' : 'collectionName';
+  if (name === '') throw invalid(`${param} must not be blank`, field);
+  if (name.length > MAX_NAME) throw invalid(`${param} is longer than ${MAX_NAME} characters`, field);
   return name;
 }
 

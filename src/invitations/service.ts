@@ -6,6 +6,7 @@
 // longer; the mail goes through the visitors' mailer. The website's parts are
 // reached through the ports below, wired by the composition root: no feature
 // imports the website.
+import { bracketNames, flag, text, type InputOf } from '../core/fields.js';
 import type { ActivityService } from '../activity/service.js';
 import type { ClientRights, GalleryClients } from '../galleries/clients.js';
 import { clientEmail } from '../galleries/acl.js';
@@ -56,12 +57,15 @@ const REFUSALS: Record<keyof InvitationThrottles, (minutes: number) => string> =
 /** Sends the mail (the visitors' mailer): starts sending, never throws (failures are logged). */
 export type SendInvitation = (mail: InvitationMail) => void;
 
-export interface InvitationInput {
-  email: string | undefined;
-  message?: string;
-  comp?: boolean;
-  hires?: boolean;
-}
+/** An invitation as every face sends it (the API as invitation[...]): the service checks the address and the message. */
+export const INVITATION_FIELDS = {
+  email: text(),
+  message: text(),
+  comp: flag({ param: 'comp_download' }),
+  hires: flag({ param: 'hires_download' }),
+};
+export type InvitationInput = InputOf<typeof INVITATION_FIELDS>;
+export const INVITATION_API = bracketNames('invitation', INVITATION_FIELDS);
 
 export interface Invitation {
   email: string;
@@ -98,9 +102,9 @@ export class InvitationsService {
   async invite(user: Pick<UserRow, 'id'>, galleryUuid: string, input: InvitationInput): Promise<Invitation> {
     // What the user may not manage is a 404 whatever the rest of the request.
     const gallery = await this.deps.clients.gallery(user, galleryUuid);
-    if (input.email === undefined || input.email.trim() === '') throw missing('invitation[email]');
+    if (input.email === undefined || input.email.trim() === '') throw missing(INVITATION_API('email'), 'email');
     const email = clientEmail(input.email);
-    if (!email) throw invalid('invitation[email] must be an e-mail address');
+    if (!email) throw invalid(`${INVITATION_API('email')} must be an e-mail address`, 'email');
     const message = messageOf(input.message);
     const rights: ClientRights = { compDownload: input.comp ?? false, hiresDownload: input.hires ?? false };
     if (this.deps.mailStopped && (await this.deps.mailStopped(user.id))) throw new ApiError('forbidden', "the operator stopped this account's mail: invitations are not sent; ask the operator of the service");
@@ -133,6 +137,6 @@ async function take(limiters: InvitationThrottles, keys: Record<keyof Invitation
 function messageOf(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
   const text = raw.replace(/\r\n?/g, '\n').replace(/[\x00-\x09\x0b-\x1f\x7f]/g, '').trim();
-  if (text.length > MAX_MESSAGE_LENGTH) throw invalid(`invitation[message] may hold at most ${MAX_MESSAGE_LENGTH} characters`);
+  if (text.length > MAX_MESSAGE_LENGTH) throw invalid(`${INVITATION_API('message')} may hold at most ${MAX_MESSAGE_LENGTH} characters`, 'message');
   return text || undefined;
 }

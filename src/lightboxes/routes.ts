@@ -3,12 +3,11 @@
 // notes and when they were picked; reopening a sent selection. Medias are
 // listed and batch-updated by `lightbox_id` on the media endpoints (spec).
 import { userOf, type RequestContext } from '../http/context.js';
-import { fields, input, pagination } from '../http/input.js';
-import { missing } from '../core/errors.js';
+import { fields, pagination, specInput } from '../http/input.js';
 import { totalPages } from '../http/params.js';
 import { route, type RouteSpec } from '../http/router.js';
 import { xmlArray } from '../http/xml.js';
-import { MAX_PICKS, type LightboxesService } from './service.js';
+import { LIGHTBOX_API, LIGHTBOX_STATE_FIELDS, MAX_PICKS, type LightboxesService } from './service.js';
 import { detailsXml, lightboxLocation, lightboxXml } from './xml.js';
 
 export const LIGHTBOXES_MAX_PER_PAGE = 500;
@@ -44,16 +43,10 @@ export function lightboxRoutes({ lightboxes }: { lightboxes: LightboxesService }
       method: 'PUT',
       path: '/lightboxes/:uuid.xml',
       // open: the client may change their selection again; sent: it is read-only for them.
-      input: fields({
-        state: input(['lightbox[state]'], (p) => {
-          const state = p.oneOf('lightbox[state]', ['open', 'sent'] as const);
-          if (state === undefined) throw missing('lightbox[state]');
-          return state;
-        }),
-      }),
+      input: specInput(LIGHTBOX_STATE_FIELDS, LIGHTBOX_API),
       found: lightbox,
       handler: async (ctx, { state }) => {
-        const l = await lightboxes.setState(userOf(ctx), ctx.path.uuid, state);
+        const l = await lightboxes.setState(userOf(ctx), ctx.path.uuid, state!);
         return { lightbox: lightboxXml(l), location: lightboxLocation(l.uuid), message: state === 'open' ? `Lightbox ${l.name} reopened.` : `Lightbox ${l.name} closed.` };
       },
     }),

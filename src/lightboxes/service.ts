@@ -7,6 +7,7 @@
 // decided before, by the website (src/site/favourites.ts over src/site/access.ts).
 import type { Access } from '../access/access.js';
 import { ApiError, conflict, invalid } from '../core/errors.js';
+import { bracketNames, custom, missingField, refuse, type InputOf } from '../core/fields.js';
 import type { UserRow } from '../database/schema.js';
 import type { LightboxesRepository, LightboxListRow, PickRow, SelectionRow } from './repository.js';
 
@@ -16,6 +17,18 @@ export type { LightboxListRow, PickRow } from './repository.js';
 export const NOTE_MAX_LENGTH = 500;
 /** Picks in one selection at most, whatever the gallery's pick limit (none included). */
 export const MAX_PICKS = 5000;
+
+export const LIGHTBOX_STATES = ['open', 'sent'] as const;
+/** A lightbox's state change: open, the client may change the selection again; sent, it is read-only for them. */
+export const LIGHTBOX_STATE_FIELDS = {
+  state: custom<(typeof LIGHTBOX_STATES)[number]>((v, at) => {
+    if (v === undefined || v === '') throw missingField(at);
+    if (!(LIGHTBOX_STATES as readonly string[]).includes(v)) throw refuse(at, `parameter ${at.name} must be one of ${LIGHTBOX_STATES.join(', ')}, got ${JSON.stringify(v)}`);
+    return v as (typeof LIGHTBOX_STATES)[number];
+  }),
+};
+export type LightboxStateInput = InputOf<typeof LIGHTBOX_STATE_FIELDS>;
+export const LIGHTBOX_API = bracketNames('lightbox', LIGHTBOX_STATE_FIELDS);
 /** A visitor's selections listed on their "my favourites" page at most (one per gallery). */
 export const MAX_SELECTIONS_LISTED = 200;
 /** The most a photographer may set as a gallery's pick limit. */

@@ -1,10 +1,11 @@
-// Reads the writable media attributes of a request (spec 2.6 and
-// client-compat) into typed input: every value is checked here; the UUIDs it
+// The writable media attributes (spec 2.6 and client-compat), declared once
+// (MEDIA_FIELDS, src/core/fields.ts): every value is checked here; the UUIDs it
 // names are resolved to ids by the service (through src/access), into a
 // JSON-serialisable change set that applying cannot fail on.
-import { input, type Input } from '../http/input.js';
-import type { Params } from '../http/params.js';
+import { input, paramsSource, type Input } from '../http/input.js';
+import { MAX_LIST_VALUES } from '../http/params.js';
 import { invalid } from '../core/errors.js';
+import { bracketNames, custom, flag, namesOf, readFields, refuse, type At, type InputOf } from '../core/fields.js';
 
 /** Columns of `medias` an update may set. */
 export interface MediaColumnChanges {
@@ -75,57 +76,23 @@ export interface MediaInput {
 /** single: PUT/POST of one media (`media[...]`); batch: `medias[...]` of a batch update. */
 export type ChangeMode = 'single' | 'batch';
 
-const TEXT_ATTRS = ['title', 'description', 'location', 'city', 'state', 'country', 'region'] as const;
-const SINGLE_ONLY_TEXT = ['author', 'copyright'] as const;
-/** Extensions of spec 2.6 (docs/media.md), on single updates: what a file may also give. */
-const SINGLE_ONLY_EXTENSIONS = ['license', 'latitude', 'longitude'] as const;
-const FLAG_ATTRS = ['model_release', 'property_release'] as const;
-const LIST_ATTRS = [
-  'medias_collections',
-  'add_to_medias_collections',
-  'remove_from_medias_collections',
-  'galleries',
-  'publish_to_galleries',
-  'unpublish_from_galleries',
-  'add_pricing_profiles',
-  'remove_pricing_profiles',
-] as const;
-const OTHER_ATTRS = ['keywords', 'add_keywords', 'remove_keywords', 'artist_id', 'artist_rating', 'delete_artist_rating', 'date_created', 'watermark_uuid'] as const;
-
-const MAX_TEXT = { title: 1000, description: 65_535 } as Record<string, number>;
-const MAX_OTHER_TEXT = 1000;
-export const MAX_KEYWORD_LENGTH = 255;
-export const MAX_KEYWORDS = 500;
-
-/** The attributes under `prefix` (`media[title]`, …) as a route's input: their names and their reader. */
-export function mediaAttributes(prefix: 'media' | 'medias', mode: ChangeMode): Input<MediaInput> {
-  return input(attributeNames(prefix, mode), (params) => readMediaInput(params, prefix, mode));
-}
-
-function attributeNames(prefix: 'media' | 'medias', mode: ChangeMode): string[] {
-  const names: string[] = [...TEXT_ATTRS, ...FLAG_ATTRS, ...LIST_ATTRS, ...OTHER_ATTRS];
-  if (mode === 'single') names.push(...SINGLE_ONLY_TEXT, ...SINGLE_ONLY_EXTENSIONS);
-  else names.push('delete');
-  return names.map((n) => `${prefix}[${n}]`);
-}
-
 /**
  * Comma-separated keywords: trimmed, empty ones dropped, duplicates (ignoring
  * case) dropped keeping the first spelling, order kept.
  */
-export function parseKeywords(value: string, attr: string): string[] {
+export function parseKeywords(value: string, attr: string, field?: string): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
   for (const raw of value.split(',')) {
     const k = raw.trim();
     if (k === '') continue;
-    if (k.length > MAX_KEYWORD_LENGTH) throw invalid(`${attr}: a keyword is longer than ${MAX_KEYWORD_LENGTH} characters`);
+    if (k.length > MAX_KEYWORD_LENGTH) throw invalid(`${attr}: a keyword is longer than ${MAX_KEYWORD_LENGTH} characters`, field);
     const key = k.toLowerCase();
     if (seen.has(key)) continue;
     seen.add(key);
     out.push(k);
   }
-  if (out.length > MAX_KEYWORDS) throw invalid(`${attr}: more than ${MAX_KEYWORDS} keywords`);
+  if (out.length > MAX_KEYWORDS) throw invalid(`${attr}: more than ${MAX_KEYWORDS} keywords`, field);
   return out;
 }
 
@@ -135,10 +102,10 @@ const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.
  * An ISO 8601 capture time as stored in shot_at (UTC, toISOString form). A
  * date alone is midnight UTC; a time without offset is taken as UTC.
  */
-export function parseCaptureTime(value: string, attr: string): string {
+export function parseCaptureTime(value: string, attr: string, field?: string): string {
   const v = value.trim();
   const m = ISO_8601.exec(v);
-  if (!m) throw invalid(`${attr}: not an ISO 8601 date or time: ${JSON.stringify(value)}`);
+  if (!m) throw invalid(`${attr}: not an ISO 8601 date or time: ${JSON.stringify(value)}`, field);
   let text = v.replace(' ', 'T').replace(',', '.');
   if (m[4] === undefined) text += 'T00:00:00Z';
   else if (m[7] === undefined) text += 'Z';
@@ -150,119 +117,172 @@ export function parseCaptureTime(value: string, attr: string): string {
   const [hour, minute, second] = [m[4], m[5], m[6]].map((v) => Number(v ?? 0));
   const timeOk = hour <= 23 && minute <= 59 && second <= 59;
   if (Number.isNaN(d.getTime()) || month < 1 || month > 12 || day < 1 || day > daysInMonth || !timeOk) {
-    throw invalid(`${attr}: not a valid date or time: ${JSON.stringify(value)}`);
+    throw invalid(`${attr}: not a valid date or time: ${JSON.stringify(value)}`, field);
   }
   return d.toISOString();
 }
 
-function textValue(params: Params, name: string, attr: string): string | null | undefined {
-  const v = params.str(name);
-  if (v === undefined) return undefined;
-  const t = v.trim();
-  if (t === '') return null;
-  const max = MAX_TEXT[attr] ?? MAX_OTHER_TEXT;
-  if (t.length > max) throw invalid(`${name} is longer than ${max} characters`);
-  return t;
+export const MAX_KEYWORD_LENGTH = 255;
+export const MAX_KEYWORDS = 500;
+const MAX_OTHER_TEXT = 1000;
+
+/** A text column: trimmed, blank clears it (null). */
+const textColumn = (max: number) =>
+  custom<string | null>((v, at) => {
+    if (v === undefined) return undefined;
+    const t = v.trim();
+    if (t === '') return null;
+    if (t.length > max) throw refuse(at, `${at.name} is longer than ${max} characters`);
+    return t;
+  });
+
+/** A 0/1 flag stored as a number. */
+const flagColumn = () => custom<number>((_v, at, s) => ((f) => (f === undefined ? undefined : f ? 1 : 0))(flag().read(s, at)));
+
+/** Comma-separated keywords (parseKeywords). */
+const keywordList = () => custom<string[]>((v, at) => (v === undefined ? undefined : parseKeywords(v, at.name, at.key)));
+
+/** Array attributes: repeated values, or one comma-separated value; UUIDs the service resolves. */
+const uuidRefs = () =>
+  custom<string[]>(
+    (_v, at, s) => {
+      const sent = s.values(at.key);
+      if (sent === undefined) return undefined;
+      const list = sent.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+      if (list.length > MAX_LIST_VALUES) throw refuse(at, `parameter ${at.name} takes at most ${MAX_LIST_VALUES} values, got ${list.length}`);
+      return list;
+    },
+    { kind: 'list', max: MAX_LIST_VALUES },
+  );
+
+function degrees(value: string, max: number, at: At): number {
+  const v = value.trim();
+  const n = Number(v);
+  if (!/^[+-]?\d{1,3}(\.\d{1,12})?$/.test(v) || !Number.isFinite(n) || Math.abs(n) > max) throw refuse(at, `${at.name} must be decimal degrees from -${max} to ${max}, got ${JSON.stringify(value)}`);
+  return n;
 }
 
-/** Reads and checks every attribute under `prefix`; a bad value is a 422 naming it. */
-function readMediaInput(params: Params, prefix: 'media' | 'medias', mode: ChangeMode): MediaInput {
-  const name = (attr: string) => `${prefix}[${attr}]`;
+/** Extension (docs/media.md): decimal degrees, latitude and longitude sent together (an empty pair clears the position). */
+const coordinate = (max: number, other: 'latitude' | 'longitude') =>
+  custom<number | null>((v, at, s) => {
+    const w = s.value(other);
+    if (v === undefined && w === undefined) return undefined;
+    const [lat, lon] = other === 'longitude' ? [v, w] : [w, v];
+    const missingOne = lat === undefined ? 'latitude' : lon === undefined ? 'longitude' : undefined;
+    if (missingOne) {
+      const latAt = { ...at, key: 'latitude', name: at.naming('latitude') };
+      throw refuse(latAt, `${at.naming(missingOne)} must be sent with ${at.naming(missingOne === 'latitude' ? 'longitude' : 'latitude')}`);
+    }
+    if (lat!.trim() === '' && lon!.trim() === '') return null;
+    // The latitude is checked first, whichever field is being read.
+    if (other === 'latitude') degrees(w!, 90, { ...at, key: 'latitude', name: at.naming('latitude') });
+    return degrees(v!, max, at);
+  });
+
+/** Extension (docs/media.md): the licence's address, an http(s) address; empty clears it. */
+const licenseField = () =>
+  custom<string | null>((raw, at) => {
+    if (raw === undefined) return undefined;
+    const v = raw.trim();
+    if (v === '') return null;
+    let url: URL | undefined;
+    try {
+      url = new URL(v);
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || v.length > 2048) throw refuse(at, `${at.name} must be an http or https address of at most 2048 characters`);
+    return url.href;
+  });
+
+/** The attributes of a single media (`media[...]`), in the order they are checked. */
+export const MEDIA_FIELDS = {
+  title: textColumn(1000),
+  description: textColumn(65_535),
+  location: textColumn(MAX_OTHER_TEXT),
+  city: textColumn(MAX_OTHER_TEXT),
+  state: textColumn(MAX_OTHER_TEXT),
+  country: textColumn(MAX_OTHER_TEXT),
+  region: textColumn(MAX_OTHER_TEXT),
+  author: textColumn(MAX_OTHER_TEXT),
+  copyright: textColumn(MAX_OTHER_TEXT),
+  license: licenseField(),
+  latitude: coordinate(90, 'longitude'),
+  longitude: coordinate(180, 'latitude'),
+  modelRelease: flagColumn(),
+  propertyRelease: flagColumn(),
+  artistRating: custom<number>((v, at) => {
+    if (v === undefined || v.trim() === '') return undefined;
+    if (!/^\s*[0-5]\s*$/.test(v)) throw refuse(at, `${at.name} must be an integer from 0 to 5, got ${JSON.stringify(v)}`);
+    return Number(v.trim());
+  }),
+  deleteArtistRating: flag(),
+  dateCreated: custom<string | null>((v, at) => (v === undefined ? undefined : v.trim() === '' ? null : parseCaptureTime(v, at.name, at.key))),
+  /** The library's UUID (resolved by the service). */
+  artistId: custom<string>((v) => (v === undefined || v === '' ? undefined : v)),
+  /** null: no watermark. */
+  watermarkUuid: custom<string | null>((v) => (v === undefined ? undefined : v.trim() === '' ? null : v.trim())),
+  keywords: keywordList(),
+  addKeywords: keywordList(),
+  removeKeywords: keywordList(),
+  galleries: uuidRefs(),
+  publishToGalleries: uuidRefs(),
+  unpublishFromGalleries: uuidRefs(),
+  mediasCollections: uuidRefs(),
+  addToMediasCollections: uuidRefs(),
+  removeFromMediasCollections: uuidRefs(),
+  addPricingProfiles: uuidRefs(),
+  removePricingProfiles: uuidRefs(),
+};
+
+const { author: _a, copyright: _c, license: _l, latitude: _la, longitude: _lo, ...BATCH_COMMON } = MEDIA_FIELDS;
+/** The attributes of a batch update (`medias[...]`): no author, copyright or extension, and `delete`. */
+export const MEDIAS_BATCH_FIELDS = {
+  ...BATCH_COMMON,
+  delete: custom<boolean>((raw, at) => {
+    if (raw === undefined) return undefined;
+    const v = raw.trim();
+    if (v !== '1' && v !== '0' && v !== '') throw refuse(at, `${at.name} must be 1 to delete the medias, got ${JSON.stringify(v)}`);
+    return v === '1' ? true : undefined;
+  }),
+};
+
+export type MediaFields = InputOf<typeof MEDIA_FIELDS> & InputOf<typeof MEDIAS_BATCH_FIELDS>;
+
+/** The typed attributes as the service takes them (columns by their names, UUIDs unresolved). */
+export function mediaInput(f: MediaFields, prefix: 'media' | 'medias'): MediaInput {
   const columns: MediaInput['columns'] = {};
+  for (const key of ['title', 'description', 'location', 'city', 'state', 'country', 'region', 'author', 'copyright', 'license', 'latitude', 'longitude'] as const) {
+    if (f[key] !== undefined) (columns as Record<string, unknown>)[key] = f[key];
+  }
+  if (f.modelRelease !== undefined) columns.model_release = f.modelRelease;
+  if (f.propertyRelease !== undefined) columns.property_release = f.propertyRelease;
+  if (f.artistRating !== undefined) columns.artist_rating = f.artistRating;
+  if (f.deleteArtistRating === true) columns.artist_rating = null;
+  if (f.dateCreated !== undefined) columns.shot_at = f.dateCreated;
   const input: MediaInput = { prefix, columns };
-
-  const textAttrs: readonly string[] = mode === 'single' ? [...TEXT_ATTRS, ...SINGLE_ONLY_TEXT] : TEXT_ATTRS;
-  for (const attr of textAttrs) {
-    const v = textValue(params, name(attr), attr);
-    if (v !== undefined) (columns as Record<string, unknown>)[attr] = v;
-  }
-  if (mode === 'single') readExtensions(params, name, columns);
-  for (const attr of FLAG_ATTRS) {
-    const v = params.flag(name(attr));
-    if (v !== undefined) columns[attr] = v ? 1 : 0;
-  }
-
-  const rating = params.str(name('artist_rating'));
-  if (rating !== undefined && rating.trim() !== '') {
-    if (!/^\s*[0-5]\s*$/.test(rating)) throw invalid(`${name('artist_rating')} must be an integer from 0 to 5, got ${JSON.stringify(rating)}`);
-    columns.artist_rating = Number(rating.trim());
-  }
-  if (params.flag(name('delete_artist_rating')) === true) columns.artist_rating = null;
-
-  const created = params.str(name('date_created'));
-  if (created !== undefined) columns.shot_at = created.trim() === '' ? null : parseCaptureTime(created, name('date_created'));
-
-  const artist = params.str(name('artist_id'));
-  if (artist !== undefined && artist !== '') input.artist = artist;
-  const watermark = params.str(name('watermark_uuid'));
-  if (watermark !== undefined) input.watermark = watermark.trim() === '' ? null : watermark.trim();
-
-  const keywords = params.str(name('keywords'));
-  if (keywords !== undefined) input.keywords = parseKeywords(keywords, name('keywords'));
-  const addKeywords = params.str(name('add_keywords'));
-  if (addKeywords !== undefined) input.addKeywords = parseKeywords(addKeywords, name('add_keywords'));
-  const removeKeywords = params.str(name('remove_keywords'));
-  if (removeKeywords !== undefined) input.removeKeywords = parseKeywords(removeKeywords, name('remove_keywords'));
-
-  // Array attributes: repeated values, or one comma-separated value.
-  const list = (attr: string) => params.csvList(name(attr));
-  input.galleries = list('galleries');
-  input.publish = list('publish_to_galleries');
-  input.unpublish = list('unpublish_from_galleries');
-  input.collections = list('medias_collections');
-  input.addCollections = list('add_to_medias_collections');
-  input.removeCollections = list('remove_from_medias_collections');
-  input.addPricing = list('add_pricing_profiles');
-  input.removePricing = list('remove_pricing_profiles');
-
-  if (mode === 'batch' && params.str(name('delete')) !== undefined) {
-    const v = params.str(name('delete'))!.trim();
-    if (v !== '1' && v !== '0' && v !== '') throw invalid(`${name('delete')} must be 1 to delete the medias, got ${JSON.stringify(v)}`);
-    if (v === '1') input.delete = true;
-  }
+  if (f.artistId !== undefined) input.artist = f.artistId;
+  if (f.watermarkUuid !== undefined) input.watermark = f.watermarkUuid;
+  if (f.keywords !== undefined) input.keywords = f.keywords;
+  if (f.addKeywords !== undefined) input.addKeywords = f.addKeywords;
+  if (f.removeKeywords !== undefined) input.removeKeywords = f.removeKeywords;
+  input.galleries = f.galleries;
+  input.publish = f.publishToGalleries;
+  input.unpublish = f.unpublishFromGalleries;
+  input.collections = f.mediasCollections;
+  input.addCollections = f.addToMediasCollections;
+  input.removeCollections = f.removeFromMediasCollections;
+  input.addPricing = f.addPricingProfiles;
+  input.removePricing = f.removePricingProfiles;
+  if (f.delete) input.delete = true;
   return input;
 }
 
-/**
- * `license`: an http(s) address, empty clears it. `latitude` and `longitude`: decimal degrees,
- * sent together (an empty pair clears the position).
- */
-function readExtensions(params: Params, name: (attr: string) => string, columns: MediaInput['columns']): void {
-  const license = params.str(name('license'));
-  if (license !== undefined) {
-    const v = license.trim();
-    if (v === '') columns.license = null;
-    else {
-      let url: URL | undefined;
-      try {
-        url = new URL(v);
-      } catch {
-        url = undefined;
-      }
-      if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || v.length > 2048) {
-        throw invalid(`${name('license')} must be an http or https address of at most 2048 characters`);
-      }
-      columns.license = url.href;
-    }
-  }
-  const lat = params.str(name('latitude'));
-  const lon = params.str(name('longitude'));
-  if (lat === undefined && lon === undefined) return;
-  if (lat === undefined || lon === undefined) throw invalid(`${name(lat === undefined ? 'latitude' : 'longitude')} must be sent with ${name(lat === undefined ? 'longitude' : 'latitude')}`);
-  if (lat.trim() === '' && lon.trim() === '') {
-    columns.latitude = null;
-    columns.longitude = null;
-    return;
-  }
-  columns.latitude = degrees(lat, 90, name('latitude'));
-  columns.longitude = degrees(lon, 180, name('longitude'));
-}
-
-function degrees(value: string, max: number, attr: string): number {
-  const v = value.trim();
-  const n = Number(v);
-  if (!/^[+-]?\d{1,3}(\.\d{1,12})?$/.test(v) || !Number.isFinite(n) || Math.abs(n) > max) throw invalid(`${attr} must be decimal degrees from -${max} to ${max}, got ${JSON.stringify(value)}`);
-  return n;
+/** The attributes under `prefix` (`media[title]`, …) as a route's input: the spec's names and reading. */
+export function mediaAttributes(prefix: 'media' | 'medias', mode: ChangeMode): Input<MediaInput> {
+  const spec = mode === 'single' ? MEDIA_FIELDS : MEDIAS_BATCH_FIELDS;
+  const naming = bracketNames(prefix, spec);
+  return input(namesOf(spec, naming), (p) => mediaInput(readFields(spec, paramsSource(p, naming), naming), prefix));
 }
 
 /** True when the change set would change nothing (only updated_at). */

@@ -5,7 +5,8 @@
 // ordered by their numbers. Every refusal is a 422 naming the parameter,
 // raised before anything is written.
 import { invalid, missing } from '../core/errors.js';
-import { input, type Input } from '../http/input.js';
+import { bracketNames, custom, int, missingField, namesOf, readFields, refuse, type At, type InputOf, type Mode } from '../core/fields.js';
+import { input, paramsSource, type Input } from '../http/input.js';
 import type { Params } from '../http/params.js';
 import { isCurrencyCode, MAX_PRICE, MAX_RATIO, type CurrencyCode } from '../shop/money.js';
 
@@ -40,23 +41,56 @@ export interface ItemInput {
   options: OptionInput[];
 }
 
-/** undefined: not sent, left as it is. */
-export interface PricingProfileInput {
-  name?: string;
-  kind?: PriceListKind;
-  currency?: CurrencyCode;
-  /** null: none (sent blank). */
-  minimumPrice?: number | null;
-  /** The whole new list of items; [] when sent blank. */
-  items?: ItemInput[];
+const P = 'pricing_profile';
+const CONTROL = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F]/;
+
+/** Absent on create is a missing_parameter; a value that is not one of the list, blank included, is refused. */
+function required<T>(v: string | undefined, at: At, read: (v: string) => T): T | undefined {
+  if (v === undefined) {
+    if (at.mode === 'create') throw missingField(at);
+    return undefined;
+  }
+  return read(v);
 }
 
-const P = 'pricing_profile';
+/**
+ * A price list's own attributes, in the order they are checked (its items, numbered twice
+ * over, are read by readItems below). undefined: not sent, left as it is.
+ */
+export const PRICING_PROFILE_FIELDS = {
+  name: custom<string>((raw, at) =>
+    required(raw, at, () => {
+      const v = raw!.trim();
+      if (v === '') throw at.mode === 'create' ? missingField(at) : refuse(at, `${at.name} cannot be blank`);
+      if (v.length > MAX_NAME_LENGTH) throw refuse(at, `${at.name} must be at most ${MAX_NAME_LENGTH} characters long`);
+      if (CONTROL.test(v)) throw refuse(at, `${at.name} must not contain control characters`);
+      return v;
+    }),
+  ),
+  kind: custom<PriceListKind>((raw, at) =>
+    required(raw, at, (v) => {
+      if (!(KINDS as readonly string[]).includes(v.trim())) throw refuse(at, `${at.name} must be one of ${KINDS.join(', ')}, got ${JSON.stringify(v)}`);
+      return v.trim() as PriceListKind;
+    }),
+  ),
+  currency: custom<CurrencyCode>((raw, at) =>
+    required(raw, at, (v) => {
+      if (!isCurrencyCode(v)) throw refuse(at, `${at.name} must be a supported ISO 4217 code in capitals (docs/shop.md), got ${JSON.stringify(v)}`);
+      return v;
+    }),
+  ),
+  /** null: none (sent blank). */
+  minimumPrice: custom<number | null>((v, at, s) => (v === undefined ? undefined : (int({ min: 0, max: MAX_PRICE }).read(s, at) ?? null))),
+};
+export const PRICING_PROFILE_API = bracketNames(P, PRICING_PROFILE_FIELDS);
+
+export type PricingProfileInput = InputOf<typeof PRICING_PROFILE_FIELDS> & {
+  /** The whole new list of items; [] when sent blank. */
+  items?: ItemInput[];
+};
+
 const NAMES = [
-  `${P}[name]`,
-  `${P}[kind]`,
-  `${P}[currency]`,
-  `${P}[minimum_price]`,
+  ...namesOf(PRICING_PROFILE_FIELDS, PRICING_PROFILE_API),
   `${P}[items]`,
   `${P}[items][*][label]`,
   `${P}[items][*][long_edge]`,
@@ -68,7 +102,6 @@ const NAMES = [
 const ITEM = /^pricing_profile\[items\]\[([^\]]*)\]\[(label|long_edge|price)\]$/;
 const OPTION = /^pricing_profile\[items\]\[([^\]]*)\]\[options\]\[([^\]]*)\]\[(label|price|ratio)\]$/;
 const NUMBER = /^\d{1,9}$/;
-const CONTROL = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F]/;
 
 export function pricingProfileInput(mode: 'create' | 'update'): Input<PricingProfileInput> {
   return input(NAMES, (p) => readProfile(p, mode));
@@ -91,25 +124,8 @@ function money(p: Params, name: string): number | undefined {
   return p.int(name, { min: 0, max: MAX_PRICE });
 }
 
-function readProfile(p: Params, mode: 'create' | 'update'): PricingProfileInput {
-  const out: PricingProfileInput = {};
-  const name = label(p, `${P}[name]`, MAX_NAME_LENGTH, mode === 'create');
-  if (name !== undefined) out.name = name;
-
-  const kind = p.str(`${P}[kind]`);
-  if (kind === undefined) {
-    if (mode === 'create') throw missing(`${P}[kind]`);
-  } else if ((KINDS as readonly string[]).includes(kind.trim())) out.kind = kind.trim() as PriceListKind;
-  else throw invalid(`${P}[kind] must be one of ${KINDS.join(', ')}, got ${JSON.stringify(kind)}`);
-
-  const currency = p.str(`${P}[currency]`);
-  if (currency === undefined) {
-    if (mode === 'create') throw missing(`${P}[currency]`);
-  } else if (isCurrencyCode(currency)) out.currency = currency;
-  else throw invalid(`${P}[currency] must be a supported ISO 4217 code in capitals (docs/shop.md), got ${JSON.stringify(currency)}`);
-
-  if (p.has(`${P}[minimum_price]`)) out.minimumPrice = money(p, `${P}[minimum_price]`) ?? null;
-
+function readProfile(p: Params, mode: Mode): PricingProfileInput {
+  const out: PricingProfileInput = readFields(PRICING_PROFILE_FIELDS, paramsSource(p, PRICING_PROFILE_API), PRICING_PROFILE_API, mode);
   const items = readItems(p);
   if (items !== undefined) out.items = items;
   return out;

@@ -1,12 +1,10 @@
 // A website's brand and its pages, as the API extension reads them
 // (`PUT /websites/<urlname>.xml`, `PUT /websites/<urlname>/pages/<slug>.xml`,
-// docs/website.md "Brand and pages"): the parameter whitelist, the typed input
-// and the 422 naming a wrong value, before anything is read or written. What
-// the values mean to a visitor (the theme's fonts, the accent's contrast) is
-// the website's (src/site/theme.ts).
-import { invalid } from '../core/errors.js';
-import { input, type Input } from '../http/input.js';
-import type { Params } from '../http/params.js';
+// docs/website.md "Brand and pages"), declared once (src/core/fields.ts): the typed
+// input, the API's whitelist and the 422 naming a wrong value. What the values mean
+// to a visitor (the theme's fonts, the accent's contrast) is the website's.
+import { bracketNames, custom, int, line, oneOf, refuse, text, type InputOf } from '../core/fields.js';
+import { specInput, type Input } from '../http/input.js';
 import { isValidHostname } from './input.js';
 
 export const THEMES = ['modern', 'editorial', 'classic', 'system'] as const;
@@ -28,58 +26,6 @@ export const ACCENT = /^#[0-9a-f]{6}$/;
 export const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 const EMAIL = /^[^\s@"\\<>]+@[^\s@"\\<>]+\.[^\s@"\\<>]+$/;
 
-/**
- * What a request asks to change. undefined: not sent, left as it is; null: sent blank,
- * cleared (not for the title, the scheme and the theme, which always have a value).
- */
-export interface BrandInput {
-  title?: string;
-  tagline?: string | null;
-  /** A media UUID of the user's libraries. */
-  logo?: string | null;
-  favicon?: string | null;
-  colorScheme?: ColorScheme;
-  accentColor?: string | null;
-  theme?: Theme;
-  credit?: string | null;
-  copyright?: string | null;
-  contactEmail?: string | null;
-  /** [] clears them. */
-  socialLinks?: string[];
-  /** Lower-cased; null: none, the website is at `${PUBLIC_URL}/sites/<urlname>`. Unique (the service checks). */
-  hostname?: string | null;
-  /** false: search engines may index nothing of the website; true: each gallery's `indexing` decides. */
-  indexing?: boolean;
-}
-
-const P = (name: string) => `website[${name}]`;
-const BRAND_PARAMS = ['title', 'tagline', 'logo', 'favicon', 'color_scheme', 'accent_color', 'theme', 'credit', 'copyright', 'contact_email', 'social_links', 'hostname', 'indexing'].map(P);
-
-/** One line of text: trimmed, no control characters, at most `max`; blank is null. */
-function line(p: Params, name: string, max: number): string | null | undefined {
-  const v = p.str(name);
-  if (v === undefined) return undefined;
-  const t = v.trim();
-  if (t === '') return null;
-  if (/[\x00-\x1f\x7f]/.test(t)) throw invalid(`${name} must be one line of text`);
-  if ([...t].length > max) throw invalid(`${name} must be at most ${max} characters`);
-  return t;
-}
-
-function oneOf<T extends string>(p: Params, name: string, allowed: readonly T[]): T | undefined {
-  const v = p.str(name)?.trim().toLowerCase();
-  if (v === undefined || v === '') return undefined;
-  if (!(allowed as readonly string[]).includes(v)) throw invalid(`${name} must be one of ${allowed.join(', ')}`);
-  return v as T;
-}
-
-function mediaRef(p: Params, name: string): string | null | undefined {
-  const v = p.str(name);
-  if (v === undefined) return undefined;
-  const t = v.trim().toLowerCase();
-  return t === '' ? null : t;
-}
-
 /** An absolute http(s) address, as a visitor's browser would follow it. */
 export function isWebAddress(v: string): boolean {
   if (v.length > MAX_URL || /[\s<>"\\]/.test(v)) return false;
@@ -91,69 +37,63 @@ export function isWebAddress(v: string): boolean {
   }
 }
 
-export const brandInput: Input<BrandInput> = input(BRAND_PARAMS, (p) => {
-  const out: BrandInput = {};
-  const title = line(p, P('title'), MAX_TITLE);
-  if (title === null) throw invalid(`${P('title')} may not be blank`);
-  if (title !== undefined) out.title = title;
-  const tagline = line(p, P('tagline'), MAX_LINE);
-  if (tagline !== undefined) out.tagline = tagline;
-  const logo = mediaRef(p, P('logo'));
-  if (logo !== undefined) out.logo = logo;
-  const favicon = mediaRef(p, P('favicon'));
-  if (favicon !== undefined) out.favicon = favicon;
-  const scheme = oneOf(p, P('color_scheme'), COLOR_SCHEMES);
-  if (scheme !== undefined) out.colorScheme = scheme;
-  const accent = p.str(P('accent_color'));
-  if (accent !== undefined) {
-    const a = accent.trim().toLowerCase();
-    if (a !== '' && !ACCENT.test(a)) throw invalid(`${P('accent_color')} must be a colour written #rrggbb`);
-    out.accentColor = a === '' ? null : a;
-  }
-  const theme = oneOf(p, P('theme'), THEMES);
-  if (theme !== undefined) out.theme = theme;
-  const credit = line(p, P('credit'), MAX_LINE);
-  if (credit !== undefined) out.credit = credit;
-  const copyright = line(p, P('copyright'), MAX_LINE);
-  if (copyright !== undefined) out.copyright = copyright;
-  const email = line(p, P('contact_email'), 254);
-  if (email !== undefined) {
-    if (email !== null && !EMAIL.test(email)) throw invalid(`${P('contact_email')} must be an e-mail address`);
-    out.contactEmail = email;
-  }
-  if (p.has(P('social_links'))) {
-    const links = (p.list(P('social_links'), MAX_SOCIAL_LINKS) ?? []).map((l) => l.trim());
-    const bad = links.find((l) => !isWebAddress(l));
-    if (bad !== undefined) throw invalid(`${P('social_links')} must be http or https addresses, got ${JSON.stringify(bad.slice(0, 100))}`);
-    out.socialLinks = links;
-  }
-  const hostname = line(p, P('hostname'), 260);
-  if (hostname !== undefined) {
-    if (hostname !== null && !isValidHostname(hostname)) throw invalid(`${P('hostname')} must be a host name, such as photos.example.com`);
-    out.hostname = hostname === null ? null : hostname.toLowerCase();
-  }
-  const indexing = p.int(P('indexing'), { min: 0, max: 1 });
-  if (indexing !== undefined) out.indexing = indexing === 1;
-  return out;
-});
+/** A media reference as sent: trimmed and lower-cased, blank clears it (the service checks it is one of the user's). */
+const mediaRef = () => custom<string | null>((v) => (v === undefined ? undefined : v.trim().toLowerCase() || null));
 
-export interface PageInput {
-  title?: string;
-  body?: string;
-  position?: number;
-}
+/**
+ * What a request asks to change, in the order it is checked. undefined: not sent, left as it
+ * is; null: sent blank, cleared (not for the title, the scheme and the theme, which always have a value).
+ */
+export const BRAND_FIELDS = {
+  title: line({ max: MAX_TITLE, blank: 'refuse' }),
+  tagline: line({ max: MAX_LINE }),
+  /** A media UUID of the user's libraries. */
+  logo: mediaRef(),
+  favicon: mediaRef(),
+  colorScheme: oneOf(COLOR_SCHEMES, { lower: true, blank: 'absent', got: false }),
+  accentColor: custom<string | null>((v, at) => {
+    if (v === undefined) return undefined;
+    const a = v.trim().toLowerCase();
+    if (a !== '' && !ACCENT.test(a)) throw refuse(at, `${at.name} must be a colour written #rrggbb`);
+    return a === '' ? null : a;
+  }),
+  theme: oneOf(THEMES, { lower: true, blank: 'absent', got: false }),
+  credit: line({ max: MAX_LINE }),
+  copyright: line({ max: MAX_LINE }),
+  contactEmail: line({ max: 254, check: { test: (v) => EMAIL.test(v), message: (n) => `${n} must be an e-mail address` } }),
+  /** [] clears them. */
+  socialLinks: custom<string[]>(
+    (_v, at, s) => {
+      const sent = s.values(at.key);
+      if (sent === undefined) return undefined;
+      const links = sent.filter((l) => l !== '');
+      if (links.length > MAX_SOCIAL_LINKS) throw refuse(at, `parameter ${at.name} takes at most ${MAX_SOCIAL_LINKS} values, got ${links.length}`);
+      const trimmed = links.map((l) => l.trim());
+      const bad = trimmed.find((l) => !isWebAddress(l));
+      if (bad !== undefined) throw refuse(at, `${at.name} must be http or https addresses, got ${JSON.stringify(bad.slice(0, 100))}`);
+      return trimmed;
+    },
+    { kind: 'list', max: MAX_SOCIAL_LINKS },
+  ),
+  /** Lower-cased; null: none, the website is at `${PUBLIC_URL}/sites/<urlname>`. Unique (the service checks). */
+  hostname: line({ max: 260, lower: true, check: { test: isValidHostname, message: (n) => `${n} must be a host name, such as photos.example.com` } }),
+  /** false: search engines may index nothing of the website; true: each gallery's `indexing` decides. */
+  indexing: custom<boolean>((_v, at, s) => {
+    const n = int({ min: 0, max: 1 }).read(s, at);
+    return n === undefined ? undefined : n === 1;
+  }),
+};
+export type BrandInput = InputOf<typeof BRAND_FIELDS>;
+/** The API's names: website[title], website[color_scheme]… */
+export const BRAND_API = bracketNames('website', BRAND_FIELDS);
+export const brandInput: Input<BrandInput> = specInput(BRAND_FIELDS, BRAND_API);
 
-export const pageInput: Input<PageInput> = input(['page[title]', 'page[body]', 'page[position]'], (p) => {
-  const out: PageInput = {};
-  const title = line(p, 'page[title]', MAX_TITLE);
-  if (title === null) throw invalid('page[title] may not be blank');
-  if (title !== undefined) out.title = title;
-  const body = p.str('page[body]');
-  if (body !== undefined) {
-    if (body.length > MAX_PAGE_BODY) throw invalid(`page[body] must be at most ${MAX_PAGE_BODY} characters`);
-    out.body = body;
-  }
-  const position = p.int('page[position]', { min: 0, max: MAX_PAGE_POSITION });
-  if (position !== undefined) out.position = position;
-  return out;
-});
+/** A page of the website's navigation (`/p/<slug>`). */
+export const PAGE_FIELDS = {
+  title: line({ max: MAX_TITLE, blank: 'refuse' }),
+  body: text({ max: MAX_PAGE_BODY, tooLong: (n, max) => `${n} must be at most ${max} characters` }),
+  position: int({ min: 0, max: MAX_PAGE_POSITION }),
+};
+export type PageInput = InputOf<typeof PAGE_FIELDS>;
+export const PAGE_API = bracketNames('page', PAGE_FIELDS);
+export const pageInput: Input<PageInput> = specInput(PAGE_FIELDS, PAGE_API);
