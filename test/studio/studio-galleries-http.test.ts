@@ -205,6 +205,20 @@ eachDatabase((kind) => {
       expect(bool(await details(g), 'gallery/password-protected')).toBe(false);
     });
 
+    it('keeps a gallery without a list when its access list is saved untouched (the service’s rule), and keeps a list once it has one', async () => {
+      const g = await createGallery(w, 'Open');
+      const page = `/studio/galleries/${g}`;
+      const entries = async () => all(await details(g), 'gallery/acl/entry').length;
+      // Everyone may view, nothing more, and no client: no list at all (children still inherit their downloads).
+      expect((await b.submit(page, `${page}/acl`, { default_read: '1' })).status).toBe(303);
+      expect(await entries()).toBe(0);
+      // A client, then the client removed: the list stays (DEFAULT alone now decides).
+      expect((await b.submit(page, `${page}/acl`, { default_read: '1', new_email: 'c@example.com', new_read: '1' })).status).toBe(303);
+      expect(await entries()).toBe(2);
+      expect((await b.submit(page, `${page}/acl`, { default_read: '1', entry: '1', '1_email': 'c@example.com', '1_remove': '1' })).status).toBe(303);
+      expect(await entries()).toBe(1);
+    });
+
     it('edits the access list (DEFAULT and clients) and invites a client; the API shows the same list', async () => {
       const g = await createGallery(w, 'Proofs');
       const acl = async () => all(await details(g), 'gallery/acl/entry').map((e) => [text(e, 'email'), bool(e, 'read'), bool(e, 'comp-download'), bool(e, 'hires-download')]);
