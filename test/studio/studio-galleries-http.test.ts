@@ -242,7 +242,7 @@ eachDatabase((kind) => {
       ]);
       const bad = await b.submit(page, `${page}/acl`, { default_read: '1', entry: '1', '1_email': 'client@example.com', '1_read': '1', new_email: 'not an address' });
       expect(bad.status).toBe(422);
-      expect(bad.body).toContain('must be an e-mail address');
+      expect(bad.body).toContain('entry 2 (email) must be an e-mail address');
       res = await b.submit(page, `${page}/acl`, { default_read: '1', entry: '2', '2_email': 'agency@example.org', '2_read': '1', '1_remove': '1' });
       expect(res.status).toBe(303);
       expect(await acl()).toEqual([
