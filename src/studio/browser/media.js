@@ -1,9 +1,8 @@
-// The media library's script (after common.js): the page works as forms; this turns its grid
-// into a virtualised one over the whole scope (only the visible rows and half a screen above
-// and below are in the DOM, thumbnails asked for once scrolling pauses), adds the selection
-// (click, shift-click, ctrl/cmd-click, select all, arrows, space, shift+arrows), sends the batch
-// edit as JSON and follows its job until it completes, and orders a manual gallery by drag and
-// drop or by "Move earlier/later".
+// The media library's script (after common.js): the page works as forms; this makes its grid a
+// virtualised one over the whole scope (the visible rows and half a screen around them in the
+// DOM, thumbnails once scrolling pauses), adds the selection (click, shift/ctrl-click, select
+// all, arrows, space), sends the batch edit as JSON by the form's names and follows its job,
+// and orders a manual gallery by drag and drop or "Move earlier/later".
 
 const PAGE = 200;
 /** Where a thumbnail's request waits for scrolling to pause, so a fling asks for none of the rows it passes. */

@@ -1,11 +1,8 @@
-// The media library (issue 21 item 4): the grid of a user's medias (all of them, or one
-// gallery's in its order), the batch edit of a selection, publish/remove, the manual order
-// of a gallery, replacing a file, deleting. Every change goes through the API's services:
-// the batch edit is MediaService.batchUpdate (the job of PUT /medias/batch_update.xml, read
-// by the API's own attribute reader), its progress JobQueue.status, a move
-// GalleriesService.moveMedias, a replaced file MediaService.update (the API's direct upload),
-// a deletion MediaService.delete. The screen works as forms; browser/media.js adds the
-// virtualised grid, the selection, drag and drop and the job's progress.
+// The media library (docs/studio.md "Media"): the grid of a user's medias or of one gallery in
+// its order, the batch edit of a selection (MediaService.batchUpdate, read by the batch spec),
+// its job's progress, the manual order (GalleriesService.moveMedias), replacing a file and
+// deleting. The screen works as forms; browser/media.js adds the virtualised grid, the
+// selection, drag and drop and the job's progress.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../core/errors.js';
 import { isUuid } from '../../core/uuid.js';
