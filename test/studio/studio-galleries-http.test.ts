@@ -264,6 +264,14 @@ eachDatabase((kind) => {
       expect(linkIn(mail!)).toMatch(/\/_signin\//);
       const noMail = await b.submit(page, `${page}/invite`, { email: '' });
       expect(noMail.status).toBe(422);
+      const notAnAddress = await b.submit(page, `${page}/invite`, { email: 'not an address' });
+      expect(notAnAddress.status).toBe(422);
+      expect(fieldError(notAnAddress.body, 'invite_email')).toContain('must be an e-mail address');
+      // An address already on the list keeps its entry and gets the rights chosen now (GalleriesService.grant).
+      const before = (await acl()).length;
+      expect((await b.submit(page, `${page}/invite`, { email: 'Agency@Example.org', comp_download: '1' })).status).toBe(303);
+      expect(await acl()).toContainEqual(['agency@example.org', true, true, false]);
+      expect((await acl()).length).toBe(before);
       // An operator stopped this photographer's mail: the refusal is shown at the invitation's field, nothing is sent.
       await w.svc.core.users.setMailStopped({ email: w.user.email }, true);
       try {

@@ -168,12 +168,12 @@ async function invite(ctx: StudioContext, req: FastifyRequest, reply: FastifyRep
   const message = (form.str('message') ?? '').slice(0, 2000);
   const comp = form.str('comp_download') === '1';
   const hires = form.str('hires_download') === '1';
-  const entries = withClient(d, email, comp, hires);
   try {
     if (email === '') throw new ApiError('invalid_parameter', 'Type the address of the client to invite.');
-    await ctx.deps.galleries.setAcl(s.user, urlname, d.record.uuid, readAccessList(entries));
+    // The client joins the list, or their entry gets these rights: the service's rule, under its lock.
+    await ctx.deps.galleries.grant(s.user, urlname, d.record.uuid, { email, compDownload: comp, hiresDownload: hires });
   } catch (err) {
-    return ctx.send(reply, 422, await settingsOf(ctx, s, urlname, d, undefined, { field: 'invite_email', message: aclMessage(err, entries) }));
+    return ctx.send(reply, 422, await settingsOf(ctx, s, urlname, d, undefined, { ...GALLERY_FORM.refusal(err), field: 'invite_email' }));
   }
   // INTEGRATION POINT (lead): StudioDeps.invite mails the sign-in link (the InvitationsService).
   if (!ctx.deps.invite) return ctx.redirect(reply, `/studio/galleries/${d.record.uuid}?done=invite-unavailable#invite`);
@@ -194,17 +194,4 @@ async function invite(ctx: StudioContext, req: FastifyRequest, reply: FastifyRep
   return ctx.send(reply, 200, page);
 }
 
-/** The current list plus this client, who may read with these rights (an entry for the address already gets them). */
-function withClient(d: GalleryDetails, email: string, comp: boolean, hires: boolean): Entry[] {
-  const current = d.acl.length ? d.acl : [{ position: 0, email: DEFAULT_ACL_EMAIL, read: true, compDownload: false, hiresDownload: false }];
-  const bit = (b: boolean) => (b ? '1' : '0');
-  const entry = (position: number, e: string, read: boolean, c: boolean, h: boolean): Entry => ({
-    id: String(position),
-    value: (sub) => ({ email: e, read: bit(read), comp_download: bit(c), hires_download: bit(h) })[sub],
-  });
-  const mine = (e: { email: string }) => e.email.toLowerCase() === email.toLowerCase();
-  const list = current.map((e) => (mine(e) ? entry(e.position, e.email, true, comp, hires) : entry(e.position, e.email, e.read, e.compDownload, e.hiresDownload)));
-  if (!current.some(mine)) list.push(entry(Math.max(0, ...current.map((e) => e.position)) + 1, email, true, comp, hires));
-  return list;
-}
 
