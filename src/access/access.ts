@@ -14,7 +14,8 @@ export type { Kind } from './repository.js';
  * resource a path or filter addresses, a 422 naming the parameter when it is
  * a value of an attribute.
  */
-export type Refusal = { notFound: string } | { invalid: string };
+/** How a missing or foreign reference is refused: a 404, or a 422 worded with `invalid` at the spec key `field`. */
+export type Refusal = { notFound: string } | { invalid: string; field?: string };
 
 const WHAT: Record<Kind, string> = {
   gallery: 'gallery',
@@ -29,7 +30,7 @@ const WHAT: Record<Kind, string> = {
 };
 
 function refuse(refusal: Refusal, kind: Kind, uuid: string): Error {
-  return 'notFound' in refusal ? notFound(`${refusal.notFound} ${uuid}`) : invalid(`${refusal.invalid}: unknown ${WHAT[kind]} ${uuid}`);
+  return 'notFound' in refusal ? notFound(`${refusal.notFound} ${uuid}`) : invalid(`${refusal.invalid}: unknown ${WHAT[kind]} ${uuid}`, refusal.field);
 }
 
 export class Access {

@@ -103,7 +103,7 @@ export class ArtistsService {
         const bounded = new Transform({
           transform(chunk: Buffer, _enc, done) {
             bytes += chunk.length;
-            if (bytes > WATERMARK_IMAGE_MAX_BYTES) done(invalid(`file: the image is larger than ${WATERMARK_IMAGE_MAX_BYTES / 1024 / 1024} MiB`));
+            if (bytes > WATERMARK_IMAGE_MAX_BYTES) done(invalid(`file: the image is larger than ${WATERMARK_IMAGE_MAX_BYTES / 1024 / 1024} MiB`, 'file'));
             else done(null, chunk);
           },
         });
@@ -178,7 +178,7 @@ export class ArtistsService {
     let image: { fileName: string; storageKey: string; width: number; height: number } | undefined;
     if ('text' in what) {
       const problem = watermarkTextProblem(what.text);
-      if (problem) throw invalid(`text: ${problem}`);
+      if (problem) throw invalid(`text: ${problem}`, 'text');
     } else {
       image = await this.storeImage(uuid, what.fileName, what.write);
     }
@@ -218,12 +218,12 @@ export class ArtistsService {
         const { default: sharp } = await import('sharp');
         meta = await sharp(partial, { limitInputPixels: false }).metadata();
       } catch (err) {
-        throw invalid(`file: ${name} is not a readable image: ${(err as Error).message}`);
+        throw invalid(`file: ${name} is not a readable image: ${(err as Error).message}`, 'file');
       }
       const ext = meta.format === undefined ? undefined : WATERMARK_IMAGE_FORMATS[meta.format];
-      if (ext === undefined || !meta.width || !meta.height) throw invalid(`file: ${name} is not a PNG, JPEG, WebP or GIF image`);
+      if (ext === undefined || !meta.width || !meta.height) throw invalid(`file: ${name} is not a PNG, JPEG, WebP or GIF image`, 'file');
       if (meta.width * meta.height > WATERMARK_IMAGE_MAX_PIXELS) {
-        throw invalid(`file: ${name} has more than ${WATERMARK_IMAGE_MAX_MEGAPIXELS} megapixels (${meta.width} × ${meta.height}); a watermark is drawn at most 1280 px wide`);
+        throw invalid(`file: ${name} has more than ${WATERMARK_IMAGE_MAX_MEGAPIXELS} megapixels (${meta.width} × ${meta.height}); a watermark is drawn at most 1280 px wide`, 'file');
       }
       const storageKey = `watermarks/${uuid}${ext}`;
       await this.files.put(storageKey, partial);

@@ -12,7 +12,7 @@ import { nowIso } from '../database/db.js';
 import type { GalleryRow, UserRow, WebsiteRow } from '../database/schema.js';
 import type { Unit } from '../database/unit-of-work.js';
 import { sortByContentOrder } from './content-order.js';
-import type { AclEntryInput } from './acl.js';
+import { clientEmail, DEFAULT_ACL_EMAIL, MAX_ACL_ENTRIES, type AclEntryInput } from './acl.js';
 import { galleryKey, type GalleryInput } from './fields.js';
 import { checkDepth, checkFullUrlPathLength, levelOf, MAX_GALLERIES_PER_WEBSITE } from './limits.js';
 import type { AclEntry, GalleriesRepository, GalleryChanges, GalleryRecord, GalleryShown, MediaCounts } from './repository.js';
@@ -221,6 +221,33 @@ export class GalleriesService {
       const none = plain && ((await repo.acls([g.id])).get(g.id) ?? []).length === 0;
       await repo.deleteAcl(g.id);
       await repo.insertAcl(aclRowsOf(g.id, none ? [] : acl, now));
+      await repo.update(g.id, { updated_at: now });
+      return g.id;
+    });
+    return this.reread(website, id);
+  }
+
+  /**
+   * A client added to a gallery's access list with read and these downloads, or an entry for the
+   * address given them (the studio's invitation; an extension). A gallery with no list gets one
+   * whose DEFAULT lets everyone read, as before. Read and written under the website's lock.
+   */
+  async grant(user: User, urlname: string, uuid: string, client: { email: string; compDownload: boolean; hiresDownload: boolean }): Promise<GalleryDetails> {
+    const email = clientEmail(client.email);
+    if (email === undefined) throw invalid(`the client's address must be an e-mail address, got ${JSON.stringify(client.email.trim())}`, 'acl');
+    const website = await this.access.website(user, urlname);
+    const id = await this.repo.inTransaction(async (repo) => {
+      const now = nowIso();
+      await repo.lockWebsite(website.id, now);
+      const g = await this.row(repo, website, uuid);
+      const current = (await repo.acls([g.id])).get(g.id) ?? [];
+      const list: AclEntryInput[] = current.length ? current.map((e) => ({ ...e })) : [{ position: 0, email: DEFAULT_ACL_EMAIL, read: true, compDownload: false, hiresDownload: false }];
+      const mine = list.find((e) => e.position !== 0 && e.email === email);
+      if (mine) Object.assign(mine, { read: true, compDownload: client.compDownload, hiresDownload: client.hiresDownload });
+      else if (list.length >= MAX_ACL_ENTRIES) throw invalid(`the access list may hold at most ${MAX_ACL_ENTRIES} entries`, 'acl');
+      else list.push({ position: Math.max(...list.map((e) => e.position)) + 1, email, read: true, compDownload: client.compDownload, hiresDownload: client.hiresDownload });
+      await repo.deleteAcl(g.id);
+      await repo.insertAcl(aclRowsOf(g.id, list, now));
       await repo.update(g.id, { updated_at: now });
       return g.id;
     });

@@ -161,32 +161,6 @@ export interface StudioRoute {
   handler(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply): unknown;
 }
 
-/** The message a screen shows next to one of its form's fields. */
-export interface FieldError {
-  field: string;
-  message: string;
-}
-
-/**
- * A service's refusal (422) as a screen's form shows it: the field its text names
- * (`gallery[name]` → `name`, or the form's own name for it through `rename`), and the text for
- * people, without the API's brackets (`readable`). The studio's forms go through the API's own
- * readers and services, so their refusals are the API's; this is the one place that turns them
- * into a form's. Anything but a 422 is thrown on, to the studio's error page.
- */
-export function fieldError(err: unknown, resource: string, rename: Record<string, string> = {}): FieldError {
-  if (!(err instanceof ApiError) || err.status !== 422) throw err;
-  const named = new RegExp(`${resource}\\[(\\w+)\\]`).exec(err.message)?.[1] ?? '';
-  return { field: rename[named] ?? named, message: readable(err.message, resource) };
-}
-
-/** An API message for people: `gallery[content_order]` → "content order", `gallery[acl][2][email]` → "entry 2 (email)". */
-export function readable(message: string, resource: string): string {
-  return message
-    .replace(new RegExp(`${resource}\\[acl\\]\\[(\\d+)\\]\\[(\\w+)\\]`, 'g'), 'entry $1 ($2)')
-    .replace(new RegExp(`${resource}\\[(\\w+)\\]`, 'g'), (_m, n: string) => n.replace(/_/g, ' '));
-}
-
 export function makeContext(deps: StudioDeps): StudioContext {
   const secure = deps.config.publicUrl.startsWith('https:');
   const cookies = new StudioCookies(secure);

@@ -1,10 +1,8 @@
-// The photographers' studio (issue 21, docs/studio.md) as one encapsulated Fastify plugin
-// under /studio/, beside the API and the website (src/site/plugin.ts is its model): its own
-// HTML sender and error page, its own session cookie over the API's session store, CSRF on
-// every change, the API's login throttle and rate limit. Every change goes through the same
-// services and access checks as the API: no SQL here, no rule twice. This file holds what
-// every screen shares (hooks, error page, assets, thumbnails); each area's screens are a
-// table of routes/ registered below, each handler given the studio's context (context.ts).
+// The photographers' studio under /studio/ as one encapsulated Fastify plugin beside the API
+// and the website (docs/studio.md, docs/architecture.md): its HTML sender and error page, its
+// session cookie over the API's sessions, CSRF on every change, the API's throttles. It holds
+// what every screen shares (hooks, error page, assets, thumbnails) and registers each area's
+// table of routes (routes/*.ts), each handler given the studio's context (context.ts).
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { ApiError } from '../core/errors.js';
 import { closeAfterReply } from '../http/lingering-close.js';

@@ -27,11 +27,12 @@ export interface SpecForm {
 
 /**
  * `api`: the API's names of the spec (a service words its own refusals with them); `rename`:
- * the form names that are not the spec's own (`coverMedia` is the form's `cover`).
+ * the form names that are not the spec's own (`coverMedia` is the form's `cover`); `say`: the
+ * words of a key when they are not its name's (`smartName`: "The name").
  */
-export function specForm(spec: Spec, api: Naming, rename: Record<string, string> = {}): SpecForm {
+export function specForm(spec: Spec, api: Naming, rename: Record<string, string> = {}, say: Record<string, string> = {}): SpecForm {
   const name: Naming = (key) => rename[key] ?? paramOf(spec, key);
-  const words: Naming = (key) => paramOf(spec, key).replace(/_/g, ' ');
+  const words: Naming = (key) => say[key] ?? paramOf(spec, key).replace(/_/g, ' ');
   return {
     name,
     words,

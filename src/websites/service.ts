@@ -104,10 +104,10 @@ export class WebsitesService {
    * refusals of a value.
    */
   private async checkHostname(hostname: string, websiteId: number | undefined): Promise<void> {
-    if (!isValidHostname(hostname)) throw invalid('website[hostname] must be a host name, such as photos.example.com');
-    if (isOwnHost(hostname, this.hostnames.own())) throw invalid(`website[hostname]: ${hostname.toLowerCase()} is an address of this service itself; choose your own domain`);
+    if (!isValidHostname(hostname)) throw invalid('website[hostname] must be a host name, such as photos.example.com', 'hostname');
+    if (isOwnHost(hostname, this.hostnames.own())) throw invalid(`website[hostname]: ${hostname.toLowerCase()} is an address of this service itself; choose your own domain`, 'hostname');
     const other = await this.repo.byHostname(hostname);
-    if (other && other.id !== websiteId) throw invalid(`website[hostname]: ${hostname.toLowerCase()} is the host name of another website`);
+    if (other && other.id !== websiteId) throw invalid(`website[hostname]: ${hostname.toLowerCase()} is the host name of another website`, 'hostname');
   }
 
   /**
@@ -139,7 +139,7 @@ export class WebsitesService {
     const website = await this.websiteFor(actor, urlname);
     const name = website.hostname_pending;
     const token = website.hostname_token;
-    if (name === null || token === null) throw invalid('website[hostname]: no host name is waiting for proof');
+    if (name === null || token === null) throw invalid('website[hostname]: no host name is waiting for proof', 'hostname');
     const notYet = async (reason: string): Promise<Verification> => {
       await this.repo.recordHostnameCheck(website.id, token, reason);
       return { verified: false, reason, details: await this.detailsOf((await this.repo.fullByUrlname(website.urlname))!) };
@@ -180,7 +180,7 @@ export class WebsitesService {
     const set: { name?: string; layout?: string; crop?: number; spacing?: string; captions?: number } = {};
     if (changes.name !== undefined) {
       const same = (await this.repo.displayStylesFull(website.id, MAX_DISPLAY_STYLES)).find((s) => s.name === changes.name);
-      if (same && same.uuid !== style && same.name !== style) throw invalid(`display_style[name]: the website has a style named ${changes.name} already`);
+      if (same && same.uuid !== style && same.name !== style) throw invalid(`display_style[name]: the website has a style named ${changes.name} already`, 'name');
       set.name = changes.name;
     }
     if (changes.layout !== undefined) set.layout = changes.layout;
@@ -197,7 +197,7 @@ export class WebsitesService {
     if (input.layout === undefined) throw missing('display_style[layout]');
     const existing = await this.repo.displayStylesFull(website.id, MAX_DISPLAY_STYLES);
     if (existing.length >= MAX_DISPLAY_STYLES) throw invalid(`a website has at most ${MAX_DISPLAY_STYLES} display styles`);
-    if (existing.some((s) => s.name === input.name)) throw invalid(`display_style[name]: the website has a style named ${input.name} already`);
+    if (existing.some((s) => s.name === input.name)) throw invalid(`display_style[name]: the website has a style named ${input.name} already`, 'name');
     const uuid = await this.repo.createDisplayStyle(website.id, { name: input.name, layout: input.layout, crop: input.crop ? 1 : 0, spacing: input.spacing ?? 'normal', captions: input.captions ? 1 : 0 });
     return { uuid };
   }
@@ -252,10 +252,10 @@ export class WebsitesService {
         values[column] = null;
         continue;
       }
-      const id = await this.access.requireOne(owner, 'media', uuid, { invalid: name });
+      const id = await this.access.requireOne(owner, 'media', uuid, { invalid: name, field: key });
       const mime = await this.repo.mediaMime(id);
       // An image or a video's poster would do for a picture, but a logo is a picture made for it.
-      if (!mime?.startsWith('image/')) throw invalid(`${name}: media ${uuid} is not an image`);
+      if (!mime?.startsWith('image/')) throw invalid(`${name}: media ${uuid} is not an image`, key);
       values[column] = id;
     }
     if (input.colorScheme !== undefined) values.color_scheme = input.colorScheme;
@@ -282,10 +282,10 @@ export class WebsitesService {
   /** Creates or changes a page (a new one needs its title); at most MAX_PAGES per website. */
   async putPage(actor: Actor, urlname: string, slug: string, input: PageInput): Promise<{ page: WebsitePageRow; website: WebsiteRow; created: boolean }> {
     const website = await this.websiteFor(actor, urlname);
-    if (!SLUG.test(slug)) throw invalid('the page name must be lower-case letters, digits and inner dashes (at most 64)');
+    if (!SLUG.test(slug)) throw invalid('the page name must be lower-case letters, digits and inner dashes (at most 64)', 'slug');
     const existing = await this.repo.page(website.id, slug);
     const title = input.title ?? existing?.title;
-    if (title === undefined) throw missing('page[title]');
+    if (title === undefined) throw missing('page[title]', 'title');
     const result = await this.repo.putPage(website.id, slug, { title, body: input.body ?? existing?.body ?? '', position: input.position ?? existing?.position ?? 0 }, MAX_PAGES);
     if (result === 'full') throw invalid(`a website has at most ${MAX_PAGES} pages`);
     return { page: (await this.repo.page(website.id, slug))!, website, created: result === 'created' };

@@ -205,6 +205,20 @@ eachDatabase((kind) => {
       expect(bool(await details(g), 'gallery/password-protected')).toBe(false);
     });
 
+    it('keeps a gallery without a list when its access list is saved untouched (the service’s rule), and keeps a list once it has one', async () => {
+      const g = await createGallery(w, 'Open');
+      const page = `/studio/galleries/${g}`;
+      const entries = async () => all(await details(g), 'gallery/acl/entry').length;
+      // Everyone may view, nothing more, and no client: no list at all (children still inherit their downloads).
+      expect((await b.submit(page, `${page}/acl`, { default_read: '1' })).status).toBe(303);
+      expect(await entries()).toBe(0);
+      // A client, then the client removed: the list stays (DEFAULT alone now decides).
+      expect((await b.submit(page, `${page}/acl`, { default_read: '1', new_email: 'c@example.com', new_read: '1' })).status).toBe(303);
+      expect(await entries()).toBe(2);
+      expect((await b.submit(page, `${page}/acl`, { default_read: '1', entry: '1', '1_email': 'c@example.com', '1_remove': '1' })).status).toBe(303);
+      expect(await entries()).toBe(1);
+    });
+
     it('edits the access list (DEFAULT and clients) and invites a client; the API shows the same list', async () => {
       const g = await createGallery(w, 'Proofs');
       const acl = async () => all(await details(g), 'gallery/acl/entry').map((e) => [text(e, 'email'), bool(e, 'read'), bool(e, 'comp-download'), bool(e, 'hires-download')]);
@@ -228,7 +242,7 @@ eachDatabase((kind) => {
       ]);
       const bad = await b.submit(page, `${page}/acl`, { default_read: '1', entry: '1', '1_email': 'client@example.com', '1_read': '1', new_email: 'not an address' });
       expect(bad.status).toBe(422);
-      expect(bad.body).toContain('must be an e-mail address');
+      expect(bad.body).toContain('entry 2 (email) must be an e-mail address');
       res = await b.submit(page, `${page}/acl`, { default_read: '1', entry: '2', '2_email': 'agency@example.org', '2_read': '1', '1_remove': '1' });
       expect(res.status).toBe(303);
       expect(await acl()).toEqual([
@@ -250,6 +264,14 @@ eachDatabase((kind) => {
       expect(linkIn(mail!)).toMatch(/\/_signin\//);
       const noMail = await b.submit(page, `${page}/invite`, { email: '' });
       expect(noMail.status).toBe(422);
+      const notAnAddress = await b.submit(page, `${page}/invite`, { email: 'not an address' });
+      expect(notAnAddress.status).toBe(422);
+      expect(fieldError(notAnAddress.body, 'invite_email')).toContain('must be an e-mail address');
+      // An address already on the list keeps its entry and gets the rights chosen now (GalleriesService.grant).
+      const before = (await acl()).length;
+      expect((await b.submit(page, `${page}/invite`, { email: 'Agency@Example.org', comp_download: '1' })).status).toBe(303);
+      expect(await acl()).toContainEqual(['agency@example.org', true, true, false]);
+      expect((await acl()).length).toBe(before);
       // An operator stopped this photographer's mail: the refusal is shown at the invitation's field, nothing is sent.
       await w.svc.core.users.setMailStopped({ email: w.user.email }, true);
       try {

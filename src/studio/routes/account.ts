@@ -35,13 +35,16 @@ async function changePassword(ctx: StudioContext, req: FastifyRequest, reply: Fa
   const { s, form } = ctx.signedPost(req);
   const user = await ctx.fresh(s);
   const next = form.str('next') ?? '';
+  // The step that refuses names the field: the new password's rules, then the current password.
+  let field = 'next';
   try {
     ctx.deps.users.checkNewPassword(next);
+    field = 'current';
     await ctx.deps.authenticator.confirm(user, { password: form.str('current') ?? '' }, req.ip);
+    field = 'next';
     await ctx.deps.users.changePassword(user, next);
   } catch (err) {
     if (!(err instanceof ApiError) || err.status !== 422) throw err;
-    const field = err.message.includes('current') ? 'current' : 'next';
     return ctx.send(reply, 422, accountPage({ viewer: s.viewer, otp: !!user.otp_secret, error: { field, message: err.message } }));
   }
   await ctx.deps.sessions.destroyAllOf(s.user.id, s.token);

@@ -1,10 +1,8 @@
-// The instance's administration (issue 21 item 6), for operators only: the admin role
-// (users.is_admin, granted by `admin user grant-admin`). Every route answers anyone else,
-// signed in or not, with the studio's 404 page before anything else is read — the form's
-// token included — so that no one learns it exists. Accounts go through UsersService (invite,
-// disable: the sessions end everywhere through SessionStore), applications through
-// AppsService, the queue through JobQueue. Also the invitation's own page (no session), where
-// the new photographer sets their password once.
+// The instance's administration, for operators only (users.is_admin; docs/studio.md): anyone
+// else, signed in or not, gets the studio's 404 page before anything is read, the form's token
+// included. Accounts through UsersService (disabling ends their sessions), applications through
+// AppsService, the queue through JobQueue; and the invitation's own page (no session), where a
+// new photographer sets their password once.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isUuid } from '../../core/uuid.js';
 import { ApiError } from '../../core/errors.js';

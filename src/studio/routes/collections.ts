@@ -4,17 +4,18 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isUuid } from '../../core/uuid.js';
 import { ApiError } from '../../core/errors.js';
-import { Params } from '../../http/params.js';
-import { rulesInput } from '../../groups/rules.js';
-import { SMART } from '../../groups/service.js';
+import { readFields, type Entry } from '../../core/fields.js';
+import { GROUP_API, GROUP_CREATE_FIELDS, MAX_RULES, RULES_FIELDS } from '../../groups/fields.js';
 import { parseStoredRules } from '../../groups/smart-rules.js';
-import { MAX_RULES } from '../../groups/rules.js';
+import type { Body } from '../body.js';
+import { specForm } from '../spec-form.js';
 import { SMALL_FORM_BYTES, type Signed, type StudioContext, type StudioRoute } from '../context.js';
 import { collectionPage, collectionsPage } from '../pages/collections.js';
 
 const GROUPS_SHOWN = 500;
 const LIGHTBOXES_SHOWN = 200;
-const smartRules = rulesInput(SMART);
+/** A collection's spec as its forms say it: a name, and a smart collection's rules. */
+const GROUP_FORM = specForm(GROUP_CREATE_FIELDS, GROUP_API, {}, { collectionName: 'The name', smartName: 'The name', rules: 'The rules', rulesMatch: 'The match' });
 
 export const collectionRoutes: StudioRoute[] = [
   { method: 'GET', path: '/studio/collections', handler: collectionsScreen },
@@ -40,7 +41,6 @@ async function oneScreen(ctx: StudioContext, reply: FastifyReply, s: Signed, uui
   const rules = parseStoredRules(group.rules);
   return ctx.send(reply, status, collectionPage({ viewer: s.viewer, uuid: group.uuid, name: group.name, smart: group.kind === 'smart', medias: mediasCount, match: rules.match, rules: rules.rules, ...extra }));
 }
-const message = (err: ApiError) => err.message.replace(/medias_(smart_)?collection\[name\]/g, 'The name').replace(/medias_smart_collection\[rules\]\[(\d+)\]\[(\w+)\]/g, (_m, i: string, n: string) => `Rule ${Number(i) + 1}'s ${n}`).replace(/medias_smart_collection\[rules\]/g, 'The rules');
 
 async function collectionsScreen(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
   const s = ctx.need(req);
@@ -56,8 +56,7 @@ async function createCollection(ctx: StudioContext, req: FastifyRequest, reply: 
   try {
     created = await ctx.deps.groups.create(s.user, kind === 'smart' ? { smartName: name } : { collectionName: name });
   } catch (err) {
-    if (!(err instanceof ApiError) || err.status !== 422) throw err;
-    return listScreen(ctx, reply, s, 422, { error: { field: 'name', message: message(err) }, draft: { name: name.slice(0, 255), kind } });
+    return listScreen(ctx, reply, s, 422, { error: { field: 'name', message: GROUP_FORM.refusal(err).message }, draft: { name: name.slice(0, 255), kind } });
   }
   return ctx.redirect(reply, `/studio/collections/${created.group.uuid}?done=created`);
 }
@@ -73,29 +72,29 @@ async function saveCollection(ctx: StudioContext, req: FastifyRequest, reply: Fa
   const uuid = uuidOf(req);
   const { group } = await ctx.deps.groups.get(s.user, uuid, false);
   const smart = group.kind === 'smart';
+  const rows = smart ? ruleRows(form) : [];
   try {
-    const p = new Params();
-    if (smart) {
-      // The form's rows become the API's medias_smart_collection[rules][i][…], read by its own reader; a row with no field is left out.
-      p.add(`${SMART}[rules][match]`, form.str('match') ?? 'all');
-      let n = 0;
-      for (let i = 0; i < MAX_RULES + 10 && n <= MAX_RULES; i++) {
-        const field = (form.str(`rules[${i}][field]`) ?? '').trim();
-        if (field === '') continue;
-        p.add(`${SMART}[rules][${n}][field]`, field);
-        p.add(`${SMART}[rules][${n}][operator]`, form.str(`rules[${i}][operator]`) ?? '');
-        p.add(`${SMART}[rules][${n}][value]`, form.str(`rules[${i}][value]`) ?? '');
-        n++;
-      }
-    }
     const name = form.str('name') ?? '';
-    await ctx.deps.groups.update(s.user, uuid, smart ? { smartName: name, rules: smartRules.read(p, undefined) } : { collectionName: name });
+    const rules = smart ? readFields(RULES_FIELDS, { value: (k) => (k === 'rulesMatch' ? (form.str('match') ?? 'all') : undefined), entries: () => rows }, GROUP_FORM.words).rules : undefined;
+    await ctx.deps.groups.update(s.user, uuid, smart ? { smartName: name, rules } : { collectionName: name });
   } catch (err) {
-    if (!(err instanceof ApiError) || err.status !== 422) throw err;
-    const field = /\[rules\]/.test(err.message) ? 'rules' : 'name';
-    return oneScreen(ctx, reply, s, uuid, 422, { error: { field, message: message(err) } });
+    const { field, message } = GROUP_FORM.refusal(err);
+    // A rule is named by its row for people: "Rule 2's value".
+    const worded = rows.reduce((m, e) => ['field', 'operator', 'value'].reduce((t, sub) => t.split(`${GROUP_FORM.words('rules')}[${e.id}][${sub}]`).join(`Rule ${Number(e.id) + 1}'s ${sub}`), m), message);
+    return oneScreen(ctx, reply, s, uuid, 422, { error: { field: field === 'rules' || field === 'rules_match' ? 'rules' : 'name', message: worded } });
   }
   return ctx.redirect(reply, `/studio/collections/${uuid}?done=saved`);
+}
+
+/** The form's rule rows as the rules' entries, numbered from 0; a row with no field is left out (at most a few past the bound, which the spec checks). */
+function ruleRows(form: Body): Entry[] {
+  const rows: Entry[] = [];
+  for (let i = 0; i < MAX_RULES + 10 && rows.length <= MAX_RULES; i++) {
+    if ((form.str(`rules[${i}][field]`) ?? '').trim() === '') continue;
+    const row = i;
+    rows.push({ id: String(rows.length), value: (sub) => form.str(`rules[${row}][${sub}]`) ?? '' });
+  }
+  return rows;
 }
 
 async function deleteCollection(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {

@@ -20,6 +20,8 @@ const DISPLAY_STYLES_SHOWN = 100;
 const ACL_FORM_BYTES = 256 * 1024;
 
 const ONE_LINE = /[\r\n]/g;
+/** How the access list's refusals name it. */
+const ACL_WORDS = 'access list';
 
 /** The fields of the settings form. */
 const SETTINGS_KEYS = ['name', 'description', 'displayStyle', 'coverMedia', 'contentOrder', 'contentOrderDirection', 'indexing'] as const;
@@ -123,17 +125,24 @@ async function setPassword(ctx: StudioContext, req: FastifyRequest, reply: Fasti
 async function setAccessList(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
   const { s, form } = ctx.signedPost(req);
   const { urlname, d } = await located(ctx, s, uuidOf(req));
+  const entries = formEntries(form);
   try {
-    await ctx.deps.galleries.setAcl(s.user, urlname, d.record.uuid, readAccessList(formEntries(form)));
+    await ctx.deps.galleries.setAcl(s.user, urlname, d.record.uuid, readAccessList(entries));
   } catch (err) {
-    return ctx.send(reply, 422, await settingsOf(ctx, s, urlname, d, undefined, { ...GALLERY_FORM.refusal(err), field: 'acl' }));
+    return ctx.send(reply, 422, await settingsOf(ctx, s, urlname, d, undefined, { field: 'acl', message: aclMessage(err, entries) }));
   }
   return ctx.redirect(reply, `/studio/galleries/${d.record.uuid}?done=acl#access`);
 }
 
-/** The access list by the gallery spec's access-list field (acl.ts: its bound, its checks), an entry worded `entry`. */
+/** The access list by the gallery spec's access-list field (acl.ts: its bound, its checks). */
 function readAccessList(list: Entry[]): AclEntryInput[] {
-  return readFields(GALLERY_ACL_FIELDS, { value: () => undefined, entries: () => list }, () => 'entry', 'create').acl ?? [];
+  return readFields(GALLERY_ACL_FIELDS, { value: () => undefined, entries: () => list }, () => ACL_WORDS, 'create').acl ?? [];
+}
+
+/** A refusal of the list for people: an entry is "entry 2 (email)", by the names the list was read with. */
+function aclMessage(err: unknown, list: Entry[]): string {
+  const { message } = GALLERY_FORM.refusal(err);
+  return list.reduce((m, e) => ['email', 'read', 'comp_download', 'hires_download'].reduce((t, sub) => t.split(`${ACL_WORDS}[${e.id}][${sub}]`).join(`entry ${e.id} (${sub})`), m), message);
 }
 
 /**
@@ -161,7 +170,8 @@ async function invite(ctx: StudioContext, req: FastifyRequest, reply: FastifyRep
   const hires = form.str('hires_download') === '1';
   try {
     if (email === '') throw new ApiError('invalid_parameter', 'Type the address of the client to invite.');
-    await ctx.deps.galleries.setAcl(s.user, urlname, d.record.uuid, readAccessList(withClient(d, email, comp, hires)));
+    // The client joins the list, or their entry gets these rights: the service's rule, under its lock.
+    await ctx.deps.galleries.grant(s.user, urlname, d.record.uuid, { email, compDownload: comp, hiresDownload: hires });
   } catch (err) {
     return ctx.send(reply, 422, await settingsOf(ctx, s, urlname, d, undefined, { ...GALLERY_FORM.refusal(err), field: 'invite_email' }));
   }
@@ -184,17 +194,4 @@ async function invite(ctx: StudioContext, req: FastifyRequest, reply: FastifyRep
   return ctx.send(reply, 200, page);
 }
 
-/** The current list plus this client, who may read with these rights (an entry for the address already gets them). */
-function withClient(d: GalleryDetails, email: string, comp: boolean, hires: boolean): Entry[] {
-  const current = d.acl.length ? d.acl : [{ position: 0, email: DEFAULT_ACL_EMAIL, read: true, compDownload: false, hiresDownload: false }];
-  const bit = (b: boolean) => (b ? '1' : '0');
-  const entry = (position: number, e: string, read: boolean, c: boolean, h: boolean): Entry => ({
-    id: String(position),
-    value: (sub) => ({ email: e, read: bit(read), comp_download: bit(c), hires_download: bit(h) })[sub],
-  });
-  const mine = (e: { email: string }) => e.email.toLowerCase() === email.toLowerCase();
-  const list = current.map((e) => (mine(e) ? entry(e.position, e.email, true, comp, hires) : entry(e.position, e.email, e.read, e.compDownload, e.hiresDownload)));
-  if (!current.some(mine)) list.push(entry(Math.max(0, ...current.map((e) => e.position)) + 1, email, true, comp, hires));
-  return list;
-}
 

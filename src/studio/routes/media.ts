@@ -1,17 +1,14 @@
-// The media library (issue 21 item 4): the grid of a user's medias (all of them, or one
-// gallery's in its order), the batch edit of a selection, publish/remove, the manual order
-// of a gallery, replacing a file, deleting. Every change goes through the API's services:
-// the batch edit is MediaService.batchUpdate (the job of PUT /medias/batch_update.xml, read
-// by the API's own attribute reader), its progress JobQueue.status, a move
-// GalleriesService.moveMedias, a replaced file MediaService.update (the API's direct upload),
-// a deletion MediaService.delete. The screen works as forms; browser/media.js adds the
-// virtualised grid, the selection, drag and drop and the job's progress.
+// The media library (docs/studio.md "Media"): the grid of a user's medias or of one gallery in
+// its order, the batch edit of a selection (MediaService.batchUpdate, read by the batch spec),
+// its job's progress, the manual order (GalleriesService.moveMedias), replacing a file and
+// deleting. The screen works as forms; browser/media.js adds the virtualised grid, the
+// selection, drag and drop and the job's progress.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../core/errors.js';
 import { isUuid } from '../../core/uuid.js';
-import { Params } from '../../http/params.js';
+import { paramOf, readFields } from '../../core/fields.js';
 import type { JobRow } from '../../database/schema.js';
-import { mediaAttributes } from '../../media/metadata.js';
+import { MEDIAS_BATCH_FIELDS, mediaInput } from '../../media/metadata.js';
 import type { BatchInput, MediaPage } from '../../media/service.js';
 import type { Body } from '../body.js';
 import { SMALL_FORM_BYTES, type Signed, type StudioContext, type StudioRoute } from '../context.js';
@@ -24,8 +21,6 @@ export const ITEMS_MAX = 500;
 export const MAX_SELECTED = 5000;
 const WEBSITES_FOR_CHOICES = 20;
 const GALLERIES_PER_WEBSITE = 300;
-const BATCH_ATTRIBUTES = mediaAttributes('medias', 'batch');
-const SINGLE_ATTRIBUTES = mediaAttributes('media', 'single');
 
 /** The grid's scope (at most one of each; the API's filters, which intersect). */
 interface Scope {
@@ -62,23 +57,15 @@ function uuidOrNotFound(v: string | undefined, what: string): string | undefined
   return v.toLowerCase();
 }
 
-/** The ask as the API's batch parameters, read by the API's own reader (its whitelist, its 422s). */
+/** The ask as the batch update's typed input, read by its spec (MEDIAS_BATCH_FIELDS: its bounds, its 422s). */
 function batchInput(ask: BatchAsk): BatchInput {
-  const p = new Params();
-  const text = (name: string, v: string | undefined) => {
-    if (v !== undefined && v.trim() !== '') p.add(`medias[${name}]`, v.trim());
-  };
-  text('title', ask.title);
-  text('description', ask.description);
-  text('location', ask.location);
-  if (ask.keywords !== undefined && ask.keywords.trim() !== '') {
-    const mode = ask.keywordsMode === 'remove' ? 'remove_keywords' : ask.keywordsMode === 'replace' ? 'keywords' : 'add_keywords';
-    p.add(`medias[${mode}]`, ask.keywords);
-  }
-  if (ask.publish) p.add('medias[publish_to_galleries]', ask.publish);
-  if (ask.unpublish) p.add('medias[unpublish_from_galleries]', ask.unpublish);
-  if (ask.delete) p.add('medias[delete]', '1');
-  const attributes = BATCH_ATTRIBUTES.read(p, undefined);
+  const sent: Record<string, string> = {};
+  for (const key of ['title', 'description', 'location'] as const) if (ask[key] !== undefined && ask[key].trim() !== '') sent[key] = ask[key].trim();
+  if (ask.keywords !== undefined && ask.keywords.trim() !== '') sent[ask.keywordsMode === 'remove' ? 'removeKeywords' : ask.keywordsMode === 'replace' ? 'keywords' : 'addKeywords'] = ask.keywords;
+  if (ask.publish) sent.publishToGalleries = ask.publish;
+  if (ask.unpublish) sent.unpublishFromGalleries = ask.unpublish;
+  if (ask.delete) sent.delete = '1';
+  const attributes = mediaInput(readFields(MEDIAS_BATCH_FIELDS, (key) => sent[key], (key) => paramOf(MEDIAS_BATCH_FIELDS, key).replace(/_/g, ' ')), 'medias');
   const selection = ask.select === 'all' ? { select: 'all' } : { select: ask.select.join(','), selectList: ask.select };
   return { attributes, selection, filter: { gallery: ask.gallery, group: ask.group, lightbox: ask.lightbox }, expectedCount: ask.count };
 }
@@ -295,7 +282,7 @@ async function replaceFile(ctx: StudioContext, req: FastifyRequest, reply: Fasti
   const uuid = mediaUuid(req);
   await ctx.deps.media.get(s.user, uuid, false);
   const { taken } = await ctx.signedFile(req, s, (file) =>
-    ctx.deps.media.update(s.user, uuid, { attributes: SINGLE_ATTRIBUTES.read(new Params(), undefined), direct: { fileName: file.fileName || 'upload', stream: file.stream } }, req.raw),
+    ctx.deps.media.update(s.user, uuid, { attributes: mediaInput({}, 'media'), direct: { fileName: file.fileName || 'upload', stream: file.stream } }, req.raw),
   );
   if (!taken) throw new ApiError('invalid_parameter', 'Choose a file.');
   await taken;

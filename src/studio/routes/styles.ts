@@ -4,9 +4,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isUuid } from '../../core/uuid.js';
 import { ApiError } from '../../core/errors.js';
-import { Params } from '../../http/params.js';
+import { readFields } from '../../core/fields.js';
 import type { Body } from '../body.js';
-import { displayStyleInput } from '../../websites/display-style-input.js';
+import { DISPLAY_STYLE_FIELDS, DISPLAY_STYLE_PARAMS } from '../../websites/display-style-input.js';
+import { specForm } from '../spec-form.js';
 import { SMALL_FORM_BYTES, type Signed, type StudioContext, type StudioRoute } from '../context.js';
 import { stylesPage, type StyleItem } from '../pages/styles.js';
 
@@ -25,18 +26,11 @@ async function screen(ctx: StudioContext, reply: FastifyReply, s: Signed, urlnam
   return ctx.send(reply, status, stylesPage({ viewer: s.viewer, urlname: d.website.urlname, siteTitle: d.website.title || d.website.urlname, styles, ...extra }));
 }
 
-/** The form's fields as the input declaration's parameters (its whitelist and its 422s). */
-function paramsOf(form: Body): Params {
-  const p = new Params();
-  for (const name of ['name', 'layout', 'crop', 'spacing', 'captions']) {
-    const v = form.str(name);
-    if (v !== undefined) p.add(`display_style[${name}]`, v);
-  }
-  return p;
-}
+/** The display style's spec as the form names it (its own names); a refusal at err.field. */
+const STYLE_FORM = specForm(DISPLAY_STYLE_FIELDS, DISPLAY_STYLE_PARAMS);
+const styleOf = (form: Body) => readFields(DISPLAY_STYLE_FIELDS, STYLE_FORM.source(form, Object.keys(DISPLAY_STYLE_FIELDS)), STYLE_FORM.words);
 
 const draftOf = (form: Body) => ({ name: form.str('name') ?? '', layout: form.str('layout') ?? 'grid', crop: form.str('crop') === 'yes', spacing: form.str('spacing') ?? 'normal', captions: form.str('captions') === 'yes' });
-const message = (err: ApiError) => err.message.replace(/display_style\[(\w+)\]/g, '$1');
 
 async function stylesScreen(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
   const s = ctx.need(req);
@@ -48,10 +42,9 @@ async function createStyle(ctx: StudioContext, req: FastifyRequest, reply: Fasti
   const { s, form } = ctx.signedPost(req);
   const d = await ctx.websiteDetails(s, urlnameOf(req));
   try {
-    await ctx.deps.websites.createDisplayStyle({ user: s.user }, d.website.urlname, displayStyleInput.read(paramsOf(form), undefined));
+    await ctx.deps.websites.createDisplayStyle({ user: s.user }, d.website.urlname, styleOf(form));
   } catch (err) {
-    if (!(err instanceof ApiError) || err.status !== 422) throw err;
-    return screen(ctx, reply, s, d.website.urlname, 422, { error: { key: 'new', message: message(err) }, draft: draftOf(form) });
+    return screen(ctx, reply, s, d.website.urlname, 422, { error: { key: 'new', message: STYLE_FORM.refusal(err).message }, draft: draftOf(form) });
   }
   return ctx.redirect(reply, `/studio/websites/${d.website.urlname}/styles?done=created`);
 }
@@ -62,10 +55,9 @@ async function changeStyle(ctx: StudioContext, req: FastifyRequest, reply: Fasti
   const uuid = (req.params as { uuid: string }).uuid.toLowerCase();
   if (!isUuid(uuid)) throw new ApiError('not_found', 'There is no such display style.');
   try {
-    await ctx.deps.websites.changeDisplayStyle({ user: s.user }, d.website.urlname, uuid, displayStyleInput.read(paramsOf(form), undefined));
+    await ctx.deps.websites.changeDisplayStyle({ user: s.user }, d.website.urlname, uuid, styleOf(form));
   } catch (err) {
-    if (!(err instanceof ApiError) || err.status !== 422) throw err;
-    return screen(ctx, reply, s, d.website.urlname, 422, { error: { key: uuid, message: message(err) } });
+    return screen(ctx, reply, s, d.website.urlname, 422, { error: { key: uuid, message: STYLE_FORM.refusal(err).message } });
   }
   return ctx.redirect(reply, `/studio/websites/${d.website.urlname}/styles?done=saved`);
 }

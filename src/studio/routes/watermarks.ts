@@ -6,9 +6,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PassThrough } from 'node:stream';
 import { isUuid } from '../../core/uuid.js';
-import { watermarkLookInput, type WatermarkLook } from '../../artists/watermark-input.js';
+import { WATERMARK_LOOK_FIELDS, WATERMARK_LOOK_PARAMS, type WatermarkLook } from '../../artists/watermark-input.js';
 import { ApiError } from '../../core/errors.js';
-import { Params } from '../../http/params.js';
+import { readFields } from '../../core/fields.js';
+import { Body } from '../body.js';
+import { specForm } from '../spec-form.js';
 import { SMALL_FORM_BYTES, type Signed, type StudioContext, type StudioRoute } from '../context.js';
 import { watermarksPage, type Draft, type FormError, type LibraryItem, type Look } from '../pages/watermarks.js';
 
@@ -23,18 +25,13 @@ const NOTICES: Record<string, string> = {
   look: 'The look was saved. Photos rendered from now on show it; those already made keep theirs.',
 };
 
-/**
- * A form's look fields as the input declaration's parameters (its whitelist and its 422s). The
- * forms always hold the tile checkbox, so its absence means no (a checkbox sends nothing).
- */
-function lookParams(field: (name: string) => string | undefined): Params {
-  const p = new Params();
-  for (const name of ['strength', 'position'] as const) {
-    const v = field(name);
-    if (v !== undefined) p.add(`watermark[${name}]`, v);
-  }
-  p.add('watermark[tile]', field('tile') === 'yes' ? 'yes' : 'no');
-  return p;
+/** The look's spec as the forms name it (strength, position, tile); a refusal at err.field. */
+const LOOK_FORM = specForm(WATERMARK_LOOK_FIELDS, WATERMARK_LOOK_PARAMS);
+
+/** The look a form asks for. The forms always hold the tile checkbox, so its absence means no (a checkbox sends nothing). */
+function readLook(form: Body): WatermarkLook {
+  const source = LOOK_FORM.source(form, ['strength', 'position']);
+  return readFields(WATERMARK_LOOK_FIELDS, { ...source, value: (k) => (k === 'tile' ? (form.str('tile') === 'yes' ? 'yes' : 'no') : source.value(k)) }, LOOK_FORM.words);
 }
 
 /** What a refused form held, to show it again as sent. */
@@ -85,16 +82,16 @@ async function screen(ctx: StudioContext, reply: FastifyReply, s: Signed, status
 }
 
 /**
- * A 422 as the field of the form it names: the service's "text: …", "file: …", or the look's
- * "watermark[strength] …"; `form` is the suffix of that form's field ids.
+ * A 422 at the form's field `err.field` names: the service's text or file, or the look's
+ * strength, position or tile; `form` is the suffix of that form's field ids.
  */
 function refusal(err: unknown, form: string): FormError {
-  if (!(err instanceof ApiError) || err.status !== 422) throw err;
-  const own = /^(text|file): (.*)$/s.exec(err.message);
-  if (own) return { field: form, message: own[2][0].toUpperCase() + own[2].slice(1) + '.' };
-  const look = /^watermark\[(strength|position|tile)\] (.*)$/s.exec(err.message);
-  if (look) return { field: `${look[1]}-${form}`, message: `${look[1][0].toUpperCase()}${look[1].slice(1)} ${look[2]}.` };
-  return { field: 'form', message: err.message };
+  const { field, message } = LOOK_FORM.refusal(err);
+  const sentence = (t: string) => `${t[0].toUpperCase()}${t.slice(1)}.`;
+  // The service words its own with the field first ("text: the text is empty").
+  if (field === 'text' || field === 'file') return { field: form, message: sentence(message.startsWith(`${field}: `) ? message.slice(field.length + 2) : message) };
+  if (field === 'strength' || field === 'position' || field === 'tile') return { field: `${field}-${form}`, message: sentence(message) };
+  return { field: 'form', message };
 }
 
 /** Another user's library is a 404 before a form's values are judged (as the API's `found`: one watermark read). */
@@ -115,7 +112,7 @@ async function createTextWatermark(ctx: StudioContext, req: FastifyRequest, repl
   const refused = (err: unknown) => screen(ctx, reply, s, 422, { error: refusal(err, key), draft: { form: key, text, look: lookDraft(field) } });
   let look: WatermarkLook;
   try {
-    look = watermarkLookInput.read(lookParams(field), undefined);
+    look = readLook(form);
   } catch (err) {
     await ownLibrary(ctx, s, artistUuid);
     return refused(err);
@@ -137,7 +134,7 @@ async function createImageWatermark(ctx: StudioContext, req: FastifyRequest, rep
   const { taken, fields } = await ctx.signedFile(req, s, (file, fields) => {
     let look: WatermarkLook;
     try {
-      look = watermarkLookInput.read(lookParams((name) => fields.get(name)), undefined);
+      look = readLook(Body.of(fields));
     } catch (err) {
       return ownLibrary(ctx, s, artistUuid).then(() => Promise.reject(err));
     }
@@ -149,7 +146,7 @@ async function createImageWatermark(ctx: StudioContext, req: FastifyRequest, rep
     return made;
   });
   try {
-    if (!taken) throw new ApiError('invalid_parameter', 'file: choose an image');
+    if (!taken) throw new ApiError('invalid_parameter', 'file: choose an image', { field: 'file' });
     await taken;
   } catch (err) {
     const key = `file-${artistUuid}`;
@@ -180,7 +177,7 @@ async function changeLook(ctx: StudioContext, req: FastifyRequest, reply: Fastif
   const field = (name: string) => form.str(name);
   let look: WatermarkLook;
   try {
-    look = watermarkLookInput.read(lookParams(field), undefined);
+    look = readLook(form);
   } catch (err) {
     // Another user's watermark is a 404 before its form's values are judged.
     await ctx.deps.artists.changeLook(s.user, uuid, {});

@@ -2,12 +2,13 @@
 // API's, shown at its field) and its Markdown pages.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../core/errors.js';
-import { Params } from '../../http/params.js';
-import { brandInput, pageInput } from '../../websites/brand.js';
+import { readFields } from '../../core/fields.js';
+import { BRAND_API, BRAND_FIELDS, PAGE_API, PAGE_FIELDS } from '../../websites/brand.js';
 import { homeUrl } from '../../websites/home-url.js';
 import type { WebsiteDetails } from '../../websites/service.js';
 import { socialLinksOf } from '../../websites/social-links.js';
-import { fieldError, FORM_LIMIT_BYTES, SMALL_FORM_BYTES, type Signed, type StudioContext, type StudioRoute } from '../context.js';
+import { specForm } from '../spec-form.js';
+import { FORM_LIMIT_BYTES, SMALL_FORM_BYTES, type Signed, type StudioContext, type StudioRoute } from '../context.js';
 import { pageEditPage, pagesPage, settingsPage, websitesPage, type HostnameState, type PickPage, type SettingsValues } from '../pages/websites.js';
 import { challengeName } from '../../websites/hostnames.js';
 
@@ -16,6 +17,11 @@ const PICKABLE = 24;
 /** Pages of older images one may go back through (24 × 400: a library of 9 600 images). */
 const PICK_PAGES = 400;
 const WEBSITES_SHOWN = 200;
+
+/** The brand's and a page's specs as the studio's forms name them. */
+const BRAND_FORM = specForm(BRAND_FIELDS, BRAND_API);
+const BRAND_KEYS = Object.keys(BRAND_FIELDS);
+const PAGE_FORM = specForm(PAGE_FIELDS, PAGE_API);
 
 export const websiteRoutes: StudioRoute[] = [
   { method: 'GET', path: '/studio/websites', handler: websitesScreen },
@@ -94,22 +100,19 @@ async function savePage(ctx: StudioContext, req: FastifyRequest, reply: FastifyR
   ctx.checkPost(req, form, s.viewer.csrf);
   const slug = isNew ? (form.str('slug') ?? '').trim().toLowerCase() : (req.params as { slug: string }).slug;
   if (!isNew) await ctx.deps.websites.page({ user: s.user }, d.website.urlname, slug);
-  const p = new Params();
-  p.add('page[title]', form.str('title') ?? '');
-  p.add('page[body]', form.str('body') ?? '');
-  const position = (form.str('position') ?? '').trim();
-  if (position !== '') p.add('page[position]', position);
+  // The title and body are always sent (blank when left out); a blank position is none.
+  const keys = (form.str('position') ?? '').trim() === '' ? ['title', 'body'] : ['title', 'body', 'position'];
   try {
     if (isNew && (await ctx.deps.websites.page({ user: s.user }, d.website.urlname, slug).then(() => true, () => false))) {
-      throw new ApiError('invalid_parameter', 'page[slug]: a page has this address already');
+      throw new ApiError('invalid_parameter', 'a page has this address already', { field: 'slug' });
     }
-    await ctx.deps.websites.putPage({ user: s.user }, d.website.urlname, slug, pageInput.read(p, undefined));
+    await ctx.deps.websites.putPage({ user: s.user }, d.website.urlname, slug, readFields(PAGE_FIELDS, PAGE_FORM.source(form, keys, { blank: true }), PAGE_FORM.words));
   } catch (err) {
-    const refused = fieldError(err, 'page', { title: 'page_title' });
-    const field = /page name|address/.test(refused.message) ? 'slug' : refused.field;
-    // An existing page's address is not a field of its form: the message goes above it.
+    const refused = PAGE_FORM.refusal(err);
+    // The title's field is `page_title` on the page; an existing page's address is not a field of its form: the message goes above it.
+    const field = refused.field === 'title' ? 'page_title' : refused.field;
     const error = { field: isNew || field !== 'slug' ? field : '', message: refused.message };
-    return ctx.send(reply, 422, pageEditPage({ viewer: s.viewer, urlname: d.website.urlname, isNew, slug, title: form.str('title') ?? '', body: form.str('body') ?? '', position: Number(position) || 0, error }));
+    return ctx.send(reply, 422, pageEditPage({ viewer: s.viewer, urlname: d.website.urlname, isNew, slug, title: form.str('title') ?? '', body: form.str('body') ?? '', position: Number(form.str('position')) || 0, error }));
   }
   return ctx.redirect(reply, `/studio/websites/${d.website.urlname}/pages?done=saved`);
 }
@@ -150,36 +153,16 @@ async function saveBrand(ctx: StudioContext, req: FastifyRequest, reply: Fastify
   const d = await ctx.websiteDetails(s, urlnameOf(req));
   const form = ctx.formOf(req);
   ctx.checkPost(req, form, s.viewer.csrf);
-  // The form's fields become the API's parameters, read by the API's own reader (its whitelist and its 422s).
-  const p = new Params();
-  for (const name of ['title', 'tagline', 'color_scheme', 'accent_color', 'theme', 'credit', 'copyright', 'contact_email', 'logo', 'favicon', 'hostname', 'indexing']) {
-    const v = form.str(name);
-    if (v !== undefined) p.add(`website[${name}]`, v);
-  }
-  const links = form.str('social_links');
-  if (links !== undefined) {
-    p.add('website[social_links]', '');
-    for (const l of links.split(/\r?\n/).map((x) => x.trim()).filter(Boolean).slice(0, 50)) p.add('website[social_links]', l);
-  }
+  // The brand's spec reads the form by its names; the links' textarea holds one address a line.
+  const source = BRAND_FORM.source(form, BRAND_KEYS);
+  const lines = form.str('social_links')?.split(/\r?\n/).map((x) => x.trim()).filter(Boolean);
   try {
-    await ctx.deps.websites.setBrand({ user: s.user }, d.website.urlname, brandInput.read(p, undefined));
+    await ctx.deps.websites.setBrand({ user: s.user }, d.website.urlname, readFields(BRAND_FIELDS, { ...source, values: (k) => (k === 'socialLinks' ? lines : source.values!(k)) }, BRAND_FORM.words));
   } catch (err) {
-    const error = fieldError(err, 'website');
-    const values: SettingsValues = {
-      title: form.str('title') ?? '',
-      tagline: form.str('tagline') ?? '',
-      colorScheme: form.str('color_scheme') ?? 'light',
-      accentColor: form.str('accent_color') ?? '',
-      theme: form.str('theme') ?? 'modern',
-      credit: form.str('credit') ?? '',
-      copyright: form.str('copyright') ?? '',
-      contactEmail: form.str('contact_email') ?? '',
-      socialLinks: links ?? '',
-      logo: form.str('logo') ?? '',
-      favicon: form.str('favicon') ?? '',
-      hostname: form.str('hostname') ?? '',
-      indexing: form.str('indexing') ?? '1',
-    };
+    const error = BRAND_FORM.refusal(err);
+    // The form again as it was sent, by the spec's keys.
+    const sent = Object.fromEntries(BRAND_KEYS.map((k) => [k, source.value(k) ?? '']));
+    const values = { ...sent, colorScheme: sent.colorScheme || 'light', theme: sent.theme || 'modern', indexing: form.str('indexing') ?? '1' } as SettingsValues;
     return ctx.send(reply, 422, settingsPage({ viewer: s.viewer, urlname: d.website.urlname, home: homeUrl(ctx.deps.config.publicUrl, d.website), values, images: await pickable(ctx, s, 1), hostname: hostnameState(d), error }));
   }
   return ctx.redirect(reply, `/studio/websites/${d.website.urlname}?done=saved`);
