@@ -46,6 +46,9 @@ import type { JobHandler, JobHandlers } from './jobs/handlers.js';
 import { LightboxesRepository } from './lightboxes/repository.js';
 import { LightboxesService, type SelectionEvent } from './lightboxes/service.js';
 import { lightboxRoutes } from './lightboxes/routes.js';
+import { changeRoutes } from './changes/routes.js';
+import { ChangesRepository } from './changes/repository.js';
+import { ChangesService } from './changes/service.js';
 import { pricingProfileRoutes } from './pricing-profiles/routes.js';
 import { MediaRepository } from './media/repository.js';
 import { PricingProfilesRepository } from './pricing-profiles/repository.js';
@@ -392,6 +395,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       ...invitationRoutes(invitations, (user, uuid) => core.activity.galleryOf(user, uuid)),
       ...lightboxRoutes({ lightboxes: core.lightboxes }),
       ...pricingProfileRoutes({ pricingProfiles: core.pricingProfiles }),
+      ...changeRoutes(new ChangesService(new ChangesRepository(store.db, store.dialect))),
     ];
     const router = new ApiRouter();
     // A worker answers only health and metrics.

@@ -26,6 +26,7 @@ import * as m022 from './022_hostname_proof.js';
 import * as m023 from './023_account_guards.js';
 import * as m024 from './024_price_lists.js';
 import * as m025 from './025_activity_by_owner.js';
+import * as m026 from './026_change_feed.js';
 
 const modules = {
   '001_core': m001,
@@ -53,6 +54,7 @@ const modules = {
   '023_account_guards': m023,
   '024_price_lists': m024,
   '025_activity_by_owner': m025,
+  '026_change_feed': m026,
 };
 
 /**
