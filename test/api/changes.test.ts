@@ -2,7 +2,12 @@
 // GET /changes.xml from cursor 0 through thousands of changes, with deletions and moves between
 // galleries in between, ends with the server's exact state; another user's changes never show;
 // a malformed cursor is a 422; on PostgreSQL a transaction committing out of seq order is not skipped.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/api.js';
 import pg from 'pg';
 import { sql } from 'kysely';
 import type { FeedChange } from '../../src/client/index.js';
@@ -155,6 +160,37 @@ eachDatabase((kind: DbKind) => {
       await g.followUntil(() => theirs.every((u) => g.seen.has(u)));
       for (const u of theirs) expect(g.seen.has(u)).toBe(true);
       expect(g.seen.has(mine)).toBe(false);
+    });
+
+    it('the api command follows the feed to its end with --follow, and refuses it elsewhere', async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'mps-changes-cli-'));
+      try {
+        const env = { MPS_URL: w.svc.url, MPS_API_KEY: w.app.key, MPS_API_SECRET: w.app.secret, MPS_LOGIN: w.user.email, MPS_PASSWORD: w.user.password, MPS_SESSION_FILE: join(dir, 'sess') };
+        const run = async (...argv: string[]) => {
+          const io = { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough() };
+          const status = await runCli(argv, env, io, dir);
+          return { status, out: String(io.stdout.read() ?? ''), err: String(io.stderr.read() ?? '') };
+        };
+        const g = await createGallery(w, 'Followed from the terminal');
+        let out = '';
+        for (let i = 0; i < 600 && !out.includes(`created gallery ${g}`); i++) {
+          const r = await run('--follow', 'GET', '/changes.xml', 'since=0', 'per_page=3');
+          expect(r.status, r.err).toBe(0);
+          out = r.out;
+          if (!out.includes(g)) await new Promise((res) => setTimeout(res, 200));
+        }
+        const lines = out.trim().split('\n');
+        expect(lines).toContain(`created gallery ${g}`);
+        expect(lines.at(-1)).toMatch(/^next-cursor (0|\d+\.\d+)$/);
+        expect(lines.slice(0, -1).every((l) => /^(created|updated|deleted) (media|gallery|collection|lightbox) [0-9a-f-]{36}$/.test(l))).toBe(true);
+        const json = await run('--follow', '--json', 'GET', '/changes.xml', `since=${lines.at(-1)!.split(' ')[1]}`);
+        expect(json.status).toBe(0);
+        expect(JSON.parse(json.out).next_cursor).toEqual(expect.any(String));
+        expect((await run('--follow', 'GET', '/changes.xml', 'since=nope')).status).toBe(1);
+        expect((await run('--follow', 'GET', '/medias.xml')).status).toBe(2);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
     });
 
     it("follows 10 000 changes from 0, with deletions and moves between galleries, to the server's exact state", async () => {
