@@ -64,6 +64,8 @@ export async function up(db: Kysely<MigrationDb>, dialect: Dialect): Promise<voi
   await run(`INSERT INTO change_log (owner_id, kind, uuid, action, at) SELECT w.owner_id, 'gallery', g.uuid, 'created', g.created_at FROM galleries g JOIN websites w ON w.id = g.website_id`);
   if (dialect === 'sqlite') await sqliteTriggers(run);
   else await postgresTriggers(run);
+  // Statistics from the start: without them PostgreSQL's planner scanned and sorted the whole log for a page.
+  await run(`ANALYZE change_log`);
 }
 
 async function sqliteTriggers(run: (text: string) => Promise<unknown>): Promise<void> {
