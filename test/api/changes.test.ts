@@ -258,6 +258,27 @@ if (PG_URL) {
       await w?.svc.close();
     });
 
+    it('keeps concurrent writers of the same medias free of deadlocks, and the feed exact', async () => {
+      const medias = await insertMedias(db(w), w.user, 12);
+      const galleries = [await createGallery(w, 'Left'), await createGallery(w, 'Right'), await createGallery(w, 'Middle')];
+      const f = new Follower(w, text((await w.client.changes()).doc, 'next-cursor')!, 100);
+      const requests = Array.from({ length: 48 }, (_, i) => {
+        const m = medias[(i * 5) % medias.length]!;
+        if (i % 3 === 0) return updateMedia(w.client, m, { 'media[title]': `title ${i}` });
+        if (i % 3 === 1) return updateMedia(w.client, m, { 'media[galleries][]': [galleries[i % 2]!, galleries[2]!] });
+        return w.client.request('PUT', '/medias/batch_update.xml', { select: [...medias].reverse().join(','), 'medias[publish_to_galleries]': [galleries[i % 3]!], 'medias[add_keywords]': `k${i}` }, { multipart: true, methodOverride: true });
+      });
+      const replies = await Promise.allSettled(requests);
+      expect(replies.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason))).toEqual([]);
+      await w.svc.jobsSettled();
+      await f.followUntil(async () => {
+        const server = await serverState(db(w), w.user.id);
+        return medias.every((m) => f.mirror.get(`media:${m}`) === server.get(`media:${m}`));
+      });
+      const server = await serverState(db(w), w.user.id);
+      for (const m of medias) expect(f.mirror.get(`media:${m}`)).toBe(server.get(`media:${m}`));
+    }, 180_000);
+
     // first: which transaction writes its change first (takes the lower seq); it commits last.
     for (const first of ['older', 'younger'] as const) {
       it(`does not skip the ${first} transaction's change, committed after the other's, to a reader polling in between`, async () => {
