@@ -152,6 +152,7 @@ async function main(): Promise<void> {
       ['pages', './pages.js', 'benchPages'],
       ['cli', './cli.js', 'benchCli'],
       ['archive', './archive.js', 'benchArchive'],
+      ['changes', './changes.js', 'benchChanges'],
       // Only when asked for (`npm run bench -- guard`): the hot paths' floors (issue 31).
       ['guard', './guard.js', 'benchGuard'],
     ];

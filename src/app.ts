@@ -42,6 +42,9 @@ import { jobHandlers, type JobHandler } from './jobs/handlers.js';
 import { LightboxesRepository } from './lightboxes/repository.js';
 import { LightboxesService, type SelectionEvent } from './lightboxes/service.js';
 import { lightboxRoutes } from './lightboxes/routes.js';
+import { changeRoutes } from './changes/routes.js';
+import { ChangesRepository } from './changes/repository.js';
+import { ChangesService } from './changes/service.js';
 import { pricingProfileRoutes } from './pricing-profiles/routes.js';
 import { MediaRepository } from './media/repository.js';
 import { PricingProfilesRepository } from './pricing-profiles/repository.js';
@@ -316,6 +319,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       ...pricingProfileRoutes({ pricingProfiles: core.pricingProfiles }),
       ...orderRoutes({ orders: core.orders }),
       ...paymentRoutes({ stripe: core.stripe }),
+      ...changeRoutes(new ChangesService(new ChangesRepository(core.store.db, core.store.dialect))),
     ];
     const router = new ApiRouter();
     // A worker answers only health and metrics.

@@ -1,5 +1,6 @@
 // Command-line face of the client SDK: signs and sends one request and prints the reply body
-// (`npm run --silent api -- GET /websites.xml view=details`; --json, --multipart, --method-override).
+// (`npm run --silent api -- GET /websites.xml view=details`; --json, --multipart, --method-override,
+// --follow for the change feed).
 // Exit status 0, 1 on a reply status >= 400 (body still printed), 2 on usage or transport errors. The
 // client is loaded once the arguments are read, so --help and mistakes answer at once
 // (docs/api.md, first section; the server is found as `npm start` listens: MPS_URL, else HOST and PORT).
@@ -19,6 +20,8 @@ const USAGE = `usage: npm run --silent api -- [flags] METHOD PATH [name=value ..
          --include, -i        print the status line and headers to stderr
          --json               print the reply as JSON (docs/api.md, "Replies as JSON")
          --format xml|json    the same choice spelled out (xml: the reply as sent, the default)
+         --follow             with GET /changes.xml: every page until caught up, one line per change
+                              (ACTION KIND UUID), then "next-cursor CURSOR" (docs/integrations.md)
          --help, -h           this text
   environment (or ./.env): MPS_URL (default http://HOST:PORT, as npm start listens),
          MPS_API_KEY, MPS_API_SECRET, MPS_LOGIN, MPS_PASSWORD, MPS_OTP,
@@ -41,6 +44,7 @@ interface Args {
   methodOverride: boolean;
   include: boolean;
   json: boolean;
+  follow: boolean;
   file?: { field: string; path: string; type?: string };
 }
 
@@ -55,6 +59,7 @@ const FLAGS = {
   file: { type: 'string' },
   json: { type: 'boolean' },
   format: { type: 'string' },
+  follow: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -80,6 +85,7 @@ export function parseArgs(argv: readonly string[]): Args {
   if (values.json && values.format === 'xml') throw new UsageError('--json and --format xml contradict each other');
   const [method, path, ...pairs] = positionals;
   if (!method || !path) throw new UsageError('METHOD and PATH are required');
+  if (values.follow && (method.toUpperCase() !== 'GET' || path !== '/changes.xml')) throw new UsageError('--follow follows GET /changes.xml only');
 
   // Repeating a name makes an array; a single value stays a plain value.
   const params: Params = {};
@@ -100,6 +106,7 @@ export function parseArgs(argv: readonly string[]): Args {
     methodOverride: values['method-override'] ?? false,
     include: values.include ?? false,
     json: values.json === true || values.format === 'json',
+    follow: values.follow ?? false,
     file,
   };
 }
@@ -202,6 +209,7 @@ export async function runCli(argv: readonly string[], rawEnv: Env, io: CliIo, cw
   let reply: Pick<ApiResponse, 'status' | 'statusText' | 'headers' | 'body'>;
   let failed = false;
   try {
+    if (args.follow) return await followFeed(client, args, io);
     const file = args.file ? await filePart(args.file, cwd) : undefined;
     reply = await client.request(args.method, args.path, args.params, {
       multipart: args.multipart,
@@ -237,6 +245,19 @@ export async function runCli(argv: readonly string[], rawEnv: Env, io: CliIo, cw
   }
   io.stdout.write(json + '\n');
   return failed ? 1 : 0;
+}
+
+/** --follow: the change feed from `since` (0 without it) until caught up; the cursor to keep last. */
+async function followFeed(client: import('../client/index.js').MediaPortfolioClient, args: Args, io: CliIo): Promise<number> {
+  const since = typeof args.params.since === 'string' ? args.params.since : '0';
+  const perPage = args.params.per_page === undefined ? undefined : Number(args.params.per_page);
+  const all: Array<{ kind: string; uuid: string; action: string }> = [];
+  const next = await client.followChanges(since, (changes) => {
+    if (args.json) all.push(...changes);
+    else for (const c of changes) io.stdout.write(`${c.action} ${c.kind} ${c.uuid}\n`);
+  }, { perPage });
+  io.stdout.write(args.json ? JSON.stringify({ changes: all, next_cursor: next }, null, 2) + '\n' : `next-cursor ${next}\n`);
+  return 0;
 }
 
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'ECONNRESET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET']);

@@ -93,6 +93,13 @@ export interface PaginateOptions {
   totalPagesPath?: string;
 }
 
+/** One entry of the change feed (extension): a deleted object's uuid is a tombstone. */
+export interface FeedChange {
+  kind: 'media' | 'gallery' | 'collection' | 'lightbox';
+  uuid: string;
+  action: 'created' | 'updated' | 'deleted';
+}
+
 export const DEFAULT_PER_PAGE = 100;
 
 type AuthMode = 'cookie' | 'basic' | 'none';
@@ -360,6 +367,31 @@ export class MediaPortfolioClient {
 
   deleteGallery(urlname: string, uuid: string, params: { delete_medias?: boolean | 0 | 1; medias_count?: number } = {}): Promise<ApiResponse> {
     return this.request('DELETE', `/websites/${seg(urlname)}/galleries/${seg(uuid)}.xml`, params);
+  }
+
+  /**
+   * Extension (docs/integrations.md, "Change feed"): one page of the user's changes after `since`
+   * (an opaque cursor; '0' is the start), or without it the current cursor alone.
+   */
+  changes(since?: string, perPage?: number): Promise<ApiResponse> {
+    return this.request('GET', '/changes.xml', { since, per_page: perPage });
+  }
+
+  /**
+   * Follows the change feed from `since` until caught up, page after page: `onPage` gets each page's
+   * changes and the cursor after them (keep it once the page is applied); returns the last cursor.
+   */
+  async followChanges(since: string, onPage: (changes: FeedChange[], next: string) => void | Promise<void>, opts: { perPage?: number } = {}): Promise<string> {
+    let cursor = since;
+    for (;;) {
+      const r = await this.changes(cursor, opts.perPage);
+      const next = text(r.doc, 'next-cursor');
+      if (!next) throw new Error('the change feed answered without a next-cursor');
+      const changes = all(r.doc, 'changes/change').map((c) => ({ kind: text(c, 'kind') as FeedChange['kind'], uuid: text(c, 'uuid')!, action: text(c, 'action') as FeedChange['action'] }));
+      await onPage(changes, next);
+      cursor = next;
+      if (text(r.doc, 'has-more') !== 'true') return cursor;
+    }
   }
 
   /**

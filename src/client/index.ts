@@ -6,6 +6,7 @@ export {
   type AclEntry,
   type ApiResponse,
   type ClientOptions,
+  type FeedChange,
   type GalleryAttributes,
   type HttpMethod,
   type PaginateOptions,

@@ -596,6 +596,7 @@ export interface Database {
   renditions: RenditionsTable;
   visitor_links: VisitorLinksTable;
   media_stamps: MediaStampsTable;
+  change_log: ChangeLogTable;
   user_invitations: UserInvitationsTable;
   login_origins: LoginOriginsTable;
   shop_settings: ShopSettingsTable;
@@ -639,3 +640,17 @@ export type FileDeletionRow = Selectable<FileDeletionsTable>;
 export type RenditionRow = Selectable<RenditionsTable>;
 export type VisitorLinkRow = Selectable<VisitorLinksTable>;
 export type WebsitePageRow = Selectable<WebsitePagesTable>;
+
+/** The change feed (migration 028): one row per object of an owner, its latest action; moved by triggers. */
+export interface ChangeLogTable {
+  seq: Generated<number>;
+  owner_id: number;
+  /** media | gallery | collection | lightbox */
+  kind: string;
+  uuid: string;
+  /** created | updated | deleted */
+  action: string;
+  at: string;
+  /** PostgreSQL: the writing transaction's id (xid8, read as text); SQLite: 0. */
+  xid: Generated<string | number>;
+}
