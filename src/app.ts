@@ -543,6 +543,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
           mailer,
           groups,
           lightboxes: core.lightboxes,
+          activity: core.activity,
           resumable,
           tus: tusEndpoint(tusReceived, resumable, config.maxUploadBytes, log, tusLocker),
           artists: core.artists,

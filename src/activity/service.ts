@@ -180,6 +180,19 @@ export class ActivityService {
     return { galleryUuid: galleryUuid.toLowerCase(), total: page.total, events: page.rows, page: opts.page, perPage: opts.perPage, clients, anonymous };
   }
 
+  /**
+   * What one client did in one gallery, for the proofing screen beside their selection: their
+   * latest `limit` events (newest first) and their counts per kind. 404 for a gallery the user
+   * may not manage; nothing for an address that is not one.
+   */
+  async clientInGallery(user: User, galleryUuid: string, rawEmail: string, limit: number): Promise<{ total: number; events: EventRow[]; kinds: Array<{ kind: string; count: number; bytes: number; first_at: string; last_at: string }> }> {
+    const galleryId = await this.galleryOf(user, galleryUuid);
+    const email = clientEmail(rawEmail);
+    if (!email) return { total: 0, events: [], kinds: [] };
+    const [page, kinds] = await Promise.all([this.repo.galleryEvents(galleryId, email, 0, Math.min(limit, ACTIVITY_MAX_PER_PAGE)), this.repo.clientKinds(galleryId, email)]);
+    return { total: page.total, events: page.rows, kinds };
+  }
+
   /** The user's events of one client, across their galleries. */
   async client(user: User, rawEmail: string | undefined, opts: { page: number; perPage: number }): Promise<EventPage & { client: string }> {
     const email = emailOf(rawEmail, 'client');

@@ -10,6 +10,7 @@ import type { Config } from '../config.js';
 import { ApiError } from '../core/errors.js';
 import { Params } from '../http/params.js';
 import type { RateLimit } from '../http/rate-limit.js';
+import type { ActivityService } from '../activity/service.js';
 import type { AppsService } from '../apps/service.js';
 import type { ArtistsService } from '../artists/service.js';
 import type { GalleriesService } from '../galleries/service.js';
@@ -73,8 +74,10 @@ export interface StudioDeps {
   mailer: StudioMailer;
   /** Collections and smart collections. */
   groups: GroupsService;
-  /** A user's lightboxes (listed with their counts). */
+  /** A user's lightboxes (listed with their counts); a gallery's proofing (routes/proofing.ts). */
   lightboxes: LightboxesService;
+  /** What a client did in a gallery, beside their selection on the proofing screen. */
+  activity: Pick<ActivityService, 'clientInGallery'>;
   /** Resumable uploads: their outcome, duplicates (routes/uploads.ts). */
   resumable: ResumableUploadsService;
   /** The tus endpoint the uploads screen sends files to. */

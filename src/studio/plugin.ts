@@ -16,6 +16,7 @@ import { messagePage } from './pages/layout.js';
 import { accountRoutes } from './routes/account.js';
 import { galleryRoutes } from './routes/galleries.js';
 import { mediaRoutes } from './routes/media.js';
+import { proofingRoutes } from './routes/proofing.js';
 import { adminRoutes } from './routes/admin.js';
 import { accountAppRoutes } from './routes/apps.js';
 import { collectionRoutes } from './routes/collections.js';
@@ -156,5 +157,6 @@ export function studioPlugin(deps: StudioDeps): FastifyPluginAsync {
     adminRoutes(f, kit);
     uploadRoutes(f, kit);
     watermarkRoutes(f, kit);
+    proofingRoutes(f, kit);
   };
 }

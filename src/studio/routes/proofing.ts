@@ -1,0 +1,43 @@
+// A gallery's proofing (issue 30, item 2; docs/studio.md "Proofing"): each client's selection
+// with its picks, notes and the file names to paste into Lightroom or Capture One, the client's
+// activity beside it, and "Reopen" for a sent one. A table of small handlers; the decisions are
+// LightboxesService.proofing / reopenIn (only the owner of the gallery's website: 404 otherwise).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SMALL_FORM_BYTES, type StudioKit } from '../kit.js';
+import { proofingPage } from '../pages/proofing.js';
+
+/** The client's latest events shown beside their selection. */
+const EVENTS_SHOWN = 30;
+
+type Handler = (kit: StudioKit, req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
+
+const pathOf = (req: FastifyRequest) => req.params as { uuid: string; lightbox?: string };
+const oneString = (v: unknown) => (typeof v === 'string' ? v : undefined);
+
+/** The screen: the gallery's selections, one of them (`?selection=`) with its picks and its client's activity. */
+const show: Handler = async (kit, req, reply) => {
+  const s = kit.need(req);
+  const q = req.query as { selection?: unknown; done?: unknown };
+  const proofing = await kit.deps.lightboxes.proofing(s.user, pathOf(req).uuid, oneString(q.selection));
+  const client = proofing.chosen?.lightbox.client_email;
+  const activity = client ? await kit.deps.activity.clientInGallery(s.user, proofing.gallery.uuid, client, EVENTS_SHOWN) : undefined;
+  const notice = q.done === 'reopened' ? 'The selection is open again: the client can change it and send it once more. They are not told by mail; let them know.' : undefined;
+  return kit.send(reply, 200, proofingPage({ viewer: s.viewer, proofing, activity, notice }));
+};
+
+/** Reopens a sent selection (the form's token first, then the owner's 404), back to it on the screen. */
+const reopen: Handler = async (kit, req, reply) => {
+  const { s } = kit.signedPost(req);
+  const { uuid, lightbox } = pathOf(req);
+  const reopened = await kit.deps.lightboxes.reopenIn(s.user, uuid, lightbox ?? '');
+  return kit.redirect(reply, `/studio/galleries/${reopened.gallery_uuid}/proofing?selection=${reopened.uuid}&done=reopened`);
+};
+
+const ROUTES: Array<{ method: 'GET' | 'POST'; url: string; bodyLimit?: number; handler: Handler }> = [
+  { method: 'GET', url: '/studio/galleries/:uuid/proofing', handler: show },
+  { method: 'POST', url: '/studio/galleries/:uuid/proofing/:lightbox/reopen', bodyLimit: SMALL_FORM_BYTES, handler: reopen },
+];
+
+export function proofingRoutes(f: FastifyInstance, kit: StudioKit): void {
+  for (const r of ROUTES) f.route({ method: r.method, url: r.url, bodyLimit: r.bodyLimit, handler: (req, reply) => r.handler(kit, req, reply) });
+}
