@@ -3,7 +3,7 @@
 // a wide screen; one column on a phone, the clients as a row of wrapping chips.
 export const PROOFING_CSS = `
 .proof{display:grid;grid-template-columns:minmax(12rem,16rem) minmax(0,1fr) minmax(14rem,20rem);gap:1rem;align-items:start}
-.proof .card{margin:0 0 1rem}
+.proof>.card{margin:0}
 .proof-clients ul{list-style:none;margin:0;padding:0;display:flex;flex-direction:column;gap:.25rem}
 .proof-clients a{display:flex;flex-direction:column;padding:.45rem .6rem;border-radius:6px;text-decoration:none;color:#1b1b1b;border:1px solid transparent;overflow-wrap:anywhere}
 .proof-clients a:hover{background:#f1f3f7}
@@ -11,13 +11,15 @@ export const PROOFING_CSS = `
 .proof-clients .pc-name{font-weight:600;color:#0b57d0}
 .proof-clients .pc-meta{font-size:.8rem;color:#555}
 .proof-head p{margin:.25rem 0}
-.proof-head .row{margin-top:.75rem}
+.proof-head .actions{margin-top:.75rem;gap:.5rem 1rem}
 .proof-head form{margin:0}
 .proof-head .hint{font-size:.875rem;color:#555}
 .tag.open{background:#fef7e0;color:#6b4e00}
-.proof-names textarea{min-height:0;font:.9rem/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;resize:vertical}
-.proof-names .copy-field{margin-bottom:.75rem}
-.proof-names .js-only.on{display:flex}
+.proof-names{margin-top:.75rem;border-top:1px solid #e2e2de;padding-top:.5rem}
+.proof-names summary{cursor:pointer;color:#0b57d0;padding:.25rem 0}
+.names-grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(14rem,1fr));gap:0 1rem;margin-top:.5rem}
+.names-grid .field{margin-bottom:.5rem}
+.proof-names textarea{min-height:0;font:.85rem/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;resize:vertical}
 .proof-picks{list-style:none;margin:0;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(11rem,1fr));gap:.75rem}
 .proof-picks li{background:#fff;border:1px solid #e2e2de;border-radius:8px;padding:.4rem;display:flex;flex-direction:column;gap:.2rem;min-width:0}
 .proof-picks img{display:block;width:100%;aspect-ratio:3/2;object-fit:contain;background:#ececec;border-radius:4px}

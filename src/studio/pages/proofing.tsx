@@ -20,7 +20,7 @@ function when(iso: string | null): string {
 
 const photos = (n: number) => `${n} photo${n === 1 ? '' : 's'}`;
 const who = (l: LightboxListRow) => l.client_name || l.client_email || l.name;
-const stateLine = (l: LightboxListRow) => (l.state === 'sent' ? `Sent ${when(l.sent_at)}` : `Still choosing, last change ${when(l.updated_at ?? l.created_at)}`);
+const stateLine = (l: LightboxListRow) => (l.state === 'sent' ? when(l.sent_at) : `still choosing, last change ${when(l.updated_at ?? l.created_at)}`);
 
 const KINDS: Record<string, [string, string]> = {
   view: ['Viewed the gallery', 'Views'],
@@ -52,6 +52,7 @@ function Clients(p: { selections: LightboxListRow[]; chosen?: string; base: stri
   );
 }
 
+/** The three lists in a disclosure (select and copy by hand without script); the header's buttons copy them. */
 function Names(p: { names: NonNullable<Proofing['chosen']>['names'] }): VNode {
   const forms: Array<[string, string, string, string]> = [
     ['lightroom', 'Lightroom Classic', 'Library, Filter: Text, Filename, Contains; paste. Names without extension, separated by commas.', p.names.lightroom],
@@ -59,24 +60,34 @@ function Names(p: { names: NonNullable<Proofing['chosen']>['names'] }): VNode {
     ['lines', 'One file name a line', 'Full names, for anything else.', p.names.lines],
   ];
   return (
-    <section class="card proof-names" aria-labelledby="names-title">
-      <h2 id="names-title">File names</h2>
+    <details class="proof-names">
+      <summary>File names for Lightroom, Capture One or a list</summary>
       {p.names.missing ? <p class="muted">{`${photos(p.names.missing)} without a file name left out.`}</p> : null}
-      {forms.map(([id, label, hint, value]) => (
-        <div class="field copy-field">
-          <label for={`names-${id}`}>{label}</label>
-          <span class="hint" id={`names-${id}-hint`}>
-            {hint}
-          </span>
-          <textarea id={`names-${id}`} readOnly rows={id === 'lines' ? 4 : 2} aria-describedby={`names-${id}-hint`} spellcheck={false}>
-            {value}
-          </textarea>
-          <span class="js-only">
-            <button type="button" class="quiet" data-copy={`names-${id}`}>{`Copy for ${label}`}</button>
-          </span>
-        </div>
-      ))}
-    </section>
+      <div class="names-grid">
+        {forms.map(([id, label, hint, value]) => (
+          <div class="field">
+            <label for={`names-${id}`}>{label}</label>
+            <span class="hint" id={`names-${id}-hint`}>
+              {hint}
+            </span>
+            <textarea id={`names-${id}`} readOnly rows={3} aria-describedby={`names-${id}-hint`} spellcheck={false}>
+              {value}
+            </textarea>
+          </div>
+        ))}
+      </div>
+    </details>
+  );
+}
+
+/** A button the script shows and wires (browser/proofing.js): copies the field `target` names. */
+function CopyButton(p: { target: string; label: string }): VNode {
+  return (
+    <span class="js-only">
+      <button type="button" class="quiet" data-copy={p.target}>
+        {p.label}
+      </button>
+    </span>
   );
 }
 
@@ -132,18 +143,26 @@ function Chosen(p: { viewer: Viewer; base: string; chosen: NonNullable<Proofing[
           <p>
             <span class={l.state === 'sent' ? 'tag' : 'tag open'}>{l.state === 'sent' ? 'Sent' : 'Open'}</span> {photos(l.count)} · {stateLine(l)}
           </p>
-          <div class="row">
+          <div class="row actions">
             {l.state === 'sent' ? (
               <form method="post" action={`${p.base}/${l.uuid}/reopen`}>
                 <Csrf viewer={p.viewer} />
-                <button type="submit">Reopen the selection</button>
+                <button type="submit" aria-describedby="reopen-hint">
+                  Reopen the selection
+                </button>
               </form>
             ) : null}
+            <CopyButton target="names-lightroom" label="Copy for Lightroom" />
+            <CopyButton target="names-captureone" label="Copy for Capture One" />
             <a href={`/studio/media?lightbox=${l.uuid}`}>Open in the library grid</a>
           </div>
-          {l.state === 'sent' ? <p class="hint">Reopened, the client can change it and send it again.</p> : null}
+          {l.state === 'sent' ? (
+            <p class="hint" id="reopen-hint">
+              Reopened, the client can change it and send it again.
+            </p>
+          ) : null}
+          <Names names={p.chosen.names} />
         </div>
-        <Names names={p.chosen.names} />
         <h2>{`Photos (${p.chosen.picks.length})`}</h2>
         <ol class="proof-picks">
           {p.chosen.picks.map((m) => (
