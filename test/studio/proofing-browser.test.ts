@@ -4,7 +4,8 @@
 // the photographer opens the gallery's proofing from its settings, sees the photos (thumbnails
 // loaded), file names, the note, when it was sent and the client's activity, copies the names in
 // Lightroom's and Capture One's forms (the clipboard read back), and reopens it, after which the
-// client can change it again. Another photographer gets a 404; the reopen form needs its token.
+// client can change it again. Another photographer gets a 404 (a member of the shared website
+// too); the reopen form needs its token.
 // axe clean; screenshots in /tmp/shots-proofing/.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -165,10 +166,15 @@ describe.skipIf(!chromiumPresent).each(BACKENDS)('proofing in a browser, on $nam
     expect(await axe(page)).toEqual([]);
     await context.close();
 
+    // A member of the shared website, who may manage its galleries, still does not see its owner's clients.
+    const site = await w.svc.db.selectFrom('websites').select('id').where('urlname', '=', w.urlname).executeTakeFirstOrThrow();
+    await w.svc.db.insertInto('website_members').values({ website_id: site.id, user_id: other.id }).execute();
     // Over HTTP: their own valid token gets a 404 and changes nothing; the owner's form without a token a 403.
     await w.svc.db.updateTable('lightboxes').set({ state: 'sent' }).where('client_email', '=', 'ann-desktop@example.com').execute();
     const { uuid } = await lightboxOf('ann-desktop@example.com');
     const them = await new StudioBrowser(w.svc).signIn(other);
+    expect((await them.get(`/studio/galleries/${proofs}`)).status).toBe(200);
+    expect((await them.get(`/studio/galleries/${proofs}/proofing`)).status).toBe(404);
     expect((await them.get(`/studio/galleries/${proofs}/proofing?selection=${uuid}`)).status).toBe(404);
     const theirToken = StudioBrowser.csrf(await them.get('/studio/account'));
     expect((await them.post(`/studio/galleries/${proofs}/proofing/${uuid}/reopen`, { csrf: theirToken })).status).toBe(404);
