@@ -182,6 +182,10 @@ describe.skipIf(!chromiumPresent).each(BACKENDS)('proofing in a browser, on $nam
     expect((await owner.post(`/studio/galleries/${proofs}/proofing/${uuid}/reopen`, {})).status).toBe(403);
     expect((await owner.post(`/studio/galleries/${proofs}/proofing/${uuid}/reopen`, { csrf: StudioBrowser.csrf(await owner.get('/studio/account')) }, { origin: 'https://evil.example' })).status).toBe(403);
     expect((await lightboxOf('ann-desktop@example.com')).state).toBe('sent');
+    // A gallery without selections says so.
+    const empty = await owner.get(`/studio/galleries/${w.rootUuid}/proofing`);
+    expect(empty.status).toBe(200);
+    expect(empty.body).toContain('No client has chosen photos in this gallery yet.');
     // A selection of another gallery, or none at all, named under this gallery: 404.
     expect((await owner.get(`/studio/galleries/${proofs}/proofing?selection=${photos[0]}`)).status).toBe(404);
     expect((await owner.get(`/studio/galleries/${w.rootUuid}/proofing?selection=${uuid}`)).status).toBe(404);
