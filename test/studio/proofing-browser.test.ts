@@ -138,6 +138,10 @@ describe.skipIf(!chromiumPresent).each(BACKENDS)('proofing in a browser, on $nam
 
       await page.screenshot({ path: join(SHOTS, `${backend.db}-proofing-${size.name}.png`), fullPage: true });
       expect(await axe(page)).toEqual([]);
+      // The lists themselves, to select by hand.
+      await page.getByText('File names for Lightroom, Capture One or a list').click();
+      expect(await page.getByLabel('Capture One', { exact: true }).isVisible()).toBe(true);
+      await page.locator('.proof-names').screenshot({ path: join(SHOTS, `${backend.db}-names-${size.name}.png`) });
 
       // Reopened: the screen says so, and the client may change it again.
       await page.getByRole('button', { name: 'Reopen the selection' }).click();

@@ -12,7 +12,8 @@ const EVENTS_SHOWN = 30;
 type Handler = (kit: StudioKit, req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
 
 const pathOf = (req: FastifyRequest) => req.params as { uuid: string; lightbox?: string };
-const oneString = (v: unknown) => (typeof v === 'string' ? v : undefined);
+/** A query value given once and not blank (`?selection=` alone is the first selection). */
+const oneString = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
 
 /** The screen: the gallery's selections, one of them (`?selection=`) with its picks and its client's activity. */
 const show: Handler = async (kit, req, reply) => {
