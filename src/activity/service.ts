@@ -11,6 +11,8 @@ import { invalid, missing } from '../core/errors.js';
 import type { UserRow } from '../database/schema.js';
 import type { ActivityRepository, ClientSummaryRow, DailyRow, EventRow, GalleryRef } from './repository.js';
 
+export type { EventRow } from './repository.js';
+
 export const ACTIVITY_KINDS = ['view', 'download', 'archive', 'pick', 'unpick', 'sent', 'invited'] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 

@@ -3,7 +3,7 @@
 // what the client did beside it. Works without script; browser/proofing.js adds the Copy buttons.
 import type { VNode } from 'preact';
 import { studioScript } from '../assets.js';
-import type { EventRow } from '../../activity/repository.js';
+import type { EventRow } from '../../activity/service.js';
 import type { LightboxListRow, Proofing } from '../../lightboxes/service.js';
 import { Csrf, html, Layout, Notice, type Viewer } from './layout.js';
 
