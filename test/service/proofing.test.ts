@@ -1,9 +1,7 @@
-// A gallery's proofing as the studio asks for it (LightboxesService.proofing / reopenIn,
-// ActivityService.clientInGallery; docs/studio.md "Proofing"), on SQLite and on PostgreSQL when
-// TEST_DATABASE_URL is set: the selections of that gallery only, sent ones first and the latest
-// first; the chosen one's picks in order with their names; only the owner of the gallery's
-// website (a member of the shared website and a stranger get 404); a selection of another
-// gallery named under this one is a 404, to read or to reopen.
+// A gallery's proofing (LightboxesService.proofing / reopenIn, ActivityService.clientInGallery) on
+// SQLite, and PostgreSQL with TEST_DATABASE_URL: that gallery's selections only, sent first and the
+// latest first; the picks in order with their names; only the owner of the gallery's website (a
+// member of the shared website, a stranger: 404); another gallery's selection a 404, read or reopened.
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/app.js';

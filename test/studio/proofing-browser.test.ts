@@ -1,12 +1,8 @@
-// Proofing (issue 30, item 2; docs/studio.md "Proofing") in Chromium, at desktop (1280×800) and
-// phone (390×844) sizes, on SQLite with local files and on PostgreSQL with S3: a client chooses
-// photos with the website's hearts, says who they are, writes a note and sends the selection;
-// the photographer opens the gallery's proofing from its settings, sees the photos (thumbnails
-// loaded), file names, the note, when it was sent and the client's activity, copies the names in
-// Lightroom's and Capture One's forms (the clipboard read back), and reopens it, after which the
-// client can change it again. Another photographer gets a 404 (a member of the shared website
-// too); the reopen form needs its token.
-// axe clean; screenshots in /tmp/shots-proofing/.
+// Proofing (docs/studio.md) in Chromium at 1280×800 and 390×844, on SQLite + local files and
+// PostgreSQL + S3: a client picks with a note and sends through the website; the photographer sees
+// thumbnails, names, the note, when sent and the activity, copies the names (the clipboard read
+// back) and reopens it for the client. Another photographer (or a member of the shared website)
+// gets a 404; the reopen form needs its token. axe clean; screenshots in /tmp/shots-proofing/.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
