@@ -205,7 +205,7 @@ export class LightboxesService {
     const gallery = await this.ownedGallery(user, galleryUuid);
     const selections = (await this.repo.ofGallery(user.id, gallery.id, PROOFING_SELECTIONS)).sort(proofingOrder);
     const lightbox = selection === undefined ? selections[0] : selections.find((l) => l.uuid === selection.toLowerCase());
-    if (selection !== undefined && !lightbox) throw notFound(`selection ${selection}`);
+    if (selection !== undefined && !lightbox) throw notFound(`selection ${selection.slice(0, 36)}`);
     if (!lightbox) return { gallery, selections };
     const picks = await this.repo.proofPicks(lightbox.id, MAX_PICKS);
     return { gallery, selections, chosen: { lightbox, picks, names: fileNameLists(picks.map((p) => p.file_name)) } };
@@ -215,13 +215,13 @@ export class LightboxesService {
   async reopenIn(user: Pick<UserRow, 'id'>, galleryUuid: string, lightboxUuid: string): Promise<LightboxListRow> {
     const gallery = await this.ownedGallery(user, galleryUuid);
     const lightbox = isUuid(lightboxUuid) ? await this.get(user, lightboxUuid) : undefined;
-    if (!lightbox || lightbox.gallery_uuid !== gallery.uuid) throw notFound(`selection ${lightboxUuid}`);
+    if (!lightbox || lightbox.gallery_uuid !== gallery.uuid) throw notFound(`selection ${lightboxUuid.slice(0, 36)}`);
     return this.setState(user, lightbox.uuid, 'open');
   }
 
   private async ownedGallery(user: Pick<UserRow, 'id'>, galleryUuid: string): Promise<OwnedGallery> {
     const gallery = isUuid(galleryUuid) ? await this.repo.ownedGallery(user.id, galleryUuid.toLowerCase()) : undefined;
-    if (!gallery) throw notFound(`gallery ${galleryUuid}`);
+    if (!gallery) throw notFound(`gallery ${galleryUuid.slice(0, 36)}`);
     return gallery;
   }
 
