@@ -24,6 +24,8 @@ export interface EventRow {
   client_verified: boolean;
   kind: string;
   media_uuid: string | null;
+  /** The media's file name (the studio's proofing screen shows it; the API does not). */
+  media_file_name: string | null;
   bytes: number | null;
   at: string;
 }
@@ -120,7 +122,7 @@ export class ActivityRepository {
     const [count, rows] = await Promise.all([
       q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst(),
       q
-        .select(['e.id', 'g.uuid as gallery_uuid', 'e.client_email', 'e.client_verified', 'e.kind', 'm.uuid as media_uuid', 'e.bytes', 'e.at'])
+        .select(['e.id', 'g.uuid as gallery_uuid', 'e.client_email', 'e.client_verified', 'e.kind', 'm.uuid as media_uuid', 'm.file_name as media_file_name', 'e.bytes', 'e.at'])
         .orderBy('e.at', 'desc')
         .orderBy('e.id', 'desc')
         .offset(offset)
@@ -178,6 +180,19 @@ export class ActivityRepository {
       first_at: String(r.first_at),
       last_at: String(r.last_at),
     }));
+  }
+
+  /** One client's counts per kind in a gallery, with the bytes and the first and last time. */
+  async clientKinds(galleryId: number, email: string): Promise<Array<{ kind: string; count: number; bytes: number; first_at: string; last_at: string }>> {
+    const rows = await this.db
+      .selectFrom('activity_events')
+      .select((eb) => ['kind', eb.fn.countAll().as('count'), eb.fn.sum('bytes').as('bytes'), eb.fn.min('at').as('first_at'), eb.fn.max('at').as('last_at')])
+      .where('gallery_id', '=', galleryId)
+      .where('client_email', '=', email)
+      .groupBy('kind')
+      .orderBy('kind')
+      .execute();
+    return rows.map((r) => ({ kind: r.kind, count: num(r.count), bytes: num(r.bytes), first_at: String(r.first_at), last_at: String(r.last_at) }));
   }
 
   /** A gallery's anonymous counters, newest day first. */

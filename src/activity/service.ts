@@ -9,6 +9,8 @@ import { invalid, missing } from '../core/errors.js';
 import type { UserRow } from '../database/schema.js';
 import type { ActivityRepository, ClientSummaryRow, DailyRow, EventRow, GalleryCount, GalleryRef, MediaCount } from './repository.js';
 
+export type { EventRow } from './repository.js';
+
 export const ACTIVITY_KINDS = ['view', 'download', 'archive', 'pick', 'unpick', 'sent', 'invited'] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
@@ -208,6 +210,19 @@ export class ActivityService {
       this.repo.daily(galleryId),
     ]);
     return { galleryUuid: galleryUuid.toLowerCase(), total: page.total, events: page.rows, page: opts.page, perPage: opts.perPage, clients, anonymous };
+  }
+
+  /**
+   * What one client did in one gallery, for the proofing screen beside their selection: their
+   * latest `limit` events (newest first) and their counts per kind. 404 for a gallery the user
+   * may not manage; nothing for an address that is not one.
+   */
+  async clientInGallery(user: User, galleryUuid: string, rawEmail: string, limit: number): Promise<{ total: number; events: EventRow[]; kinds: Array<{ kind: string; count: number; bytes: number; first_at: string; last_at: string }> }> {
+    const galleryId = await this.galleryOf(user, galleryUuid);
+    const email = clientEmail(rawEmail);
+    if (!email) return { total: 0, events: [], kinds: [] };
+    const [page, kinds] = await Promise.all([this.repo.galleryEvents(galleryId, email, 0, Math.min(limit, ACTIVITY_MAX_PER_PAGE)), this.repo.clientKinds(galleryId, email)]);
+    return { total: page.total, events: page.rows, kinds };
   }
 
   /** The user's events of one client, across their galleries. */

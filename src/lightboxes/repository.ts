@@ -46,6 +46,20 @@ export interface LightboxListRow {
   count: number;
 }
 
+/** A gallery of the photographer's own websites, as the proofing screen names it. */
+export interface OwnedGallery {
+  id: number;
+  uuid: string;
+  name: string;
+  urlname: string;
+}
+
+/** A pick as the proofing screen shows it: the file's name and title beside the client's note. */
+export interface ProofPickRow extends PickRow {
+  file_name: string | null;
+  title: string | null;
+}
+
 /** What one pick asked of the store, under the selection's lock. */
 export type PickOutcome = { kind: 'picked' | 'already'; count: number } | { kind: 'full'; count: number } | { kind: 'sent' };
 
@@ -265,6 +279,45 @@ export class LightboxesRepository {
       .where('l.id', '=', lightboxId)
       .executeTakeFirstOrThrow();
     return { ...r, count: Number(r.count ?? 0) };
+  }
+
+  /** A gallery on one of the owner's own websites (not one shared with them), by UUID. */
+  ownedGallery(ownerId: number, galleryUuid: string): Promise<OwnedGallery | undefined> {
+    return this.db
+      .selectFrom('galleries as g')
+      .innerJoin('websites as w', 'w.id', 'g.website_id')
+      .select(['g.id', 'g.uuid', 'g.name', 'w.urlname'])
+      .where('g.uuid', '=', galleryUuid)
+      .where('w.owner_id', '=', ownerId)
+      .executeTakeFirst();
+  }
+
+  /** The clients' selections of one gallery (the owner's lightboxes made there), with their counts; at most `limit`. */
+  async ofGallery(ownerId: number, galleryId: number, limit: number): Promise<LightboxListRow[]> {
+    const rows = await this.db
+      .selectFrom('lightboxes as l')
+      .innerJoin('galleries as g', 'g.id', 'l.gallery_id')
+      .select(['l.id', 'l.uuid', 'l.name', 'l.created_at', 'g.uuid as gallery_uuid', 'g.name as gallery_name', 'l.client_email', 'l.client_name', 'l.client_verified', 'l.state', 'l.sent_at', 'l.updated_at'])
+      .select((eb) => eb.selectFrom('lightbox_medias as lm').whereRef('lm.lightbox_id', '=', 'l.id').select(eb.fn.countAll<number>().as('n')).as('count'))
+      .where('l.owner_id', '=', ownerId)
+      .where('l.gallery_id', '=', galleryId)
+      .orderBy('l.id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ ...r, count: Number(r.count ?? 0) }));
+  }
+
+  /** A lightbox's picks in the order made, with their files' names and titles; at most `limit`. */
+  proofPicks(lightboxId: number, limit: number): Promise<ProofPickRow[]> {
+    return this.db
+      .selectFrom('lightbox_medias as lm')
+      .innerJoin('medias as m', 'm.id', 'lm.media_id')
+      .select(['lm.media_id', 'm.uuid as media_uuid', 'lm.note', 'lm.picked_at', 'lm.position', 'm.file_name', 'm.title'])
+      .where('lm.lightbox_id', '=', lightboxId)
+      .orderBy('lm.position')
+      .orderBy('lm.media_id')
+      .limit(limit)
+      .execute();
   }
 
   /** The e-mail address of a user (the photographer a sent selection is mailed to). */

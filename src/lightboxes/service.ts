@@ -4,12 +4,14 @@
 // see is the website's decision (docs/delivery.md, "Favourites"; docs/architecture.md, "Where a
 // feature's rules stop").
 import type { Access } from '../access/access.js';
-import { ApiError, conflict, invalid } from '../core/errors.js';
+import { ApiError, conflict, invalid, notFound } from '../core/errors.js';
 import { bracketNames, custom, missingField, refuse, type InputOf } from '../core/fields.js';
 import type { UserRow } from '../database/schema.js';
-import type { LightboxesRepository, LightboxListRow, PickRow, SelectionRow } from './repository.js';
+import { isUuid } from '../core/uuid.js';
+import { fileNameLists } from './file-names.js';
+import type { LightboxesRepository, LightboxListRow, OwnedGallery, PickRow, ProofPickRow, SelectionRow } from './repository.js';
 
-export type { LightboxListRow, PickRow } from './repository.js';
+export type { LightboxListRow, OwnedGallery, PickRow, ProofPickRow } from './repository.js';
 
 /** A note on a pick: a short remark ("crop tighter"), not a letter. */
 export const NOTE_MAX_LENGTH = 500;
@@ -48,6 +50,18 @@ export interface SelectionGallery {
   ownerId: number;
   name: string;
   pickLimit: number | null;
+}
+
+/** Clients' selections of one gallery listed on the proofing screen at most (the newest first). */
+export const PROOFING_SELECTIONS = 500;
+
+/** One gallery's proofing (docs/studio.md): its clients' selections, and one of them with its picks. */
+export interface Proofing {
+  gallery: OwnedGallery;
+  /** Sent ones first (the latest sent first), then those still open (the latest change first). */
+  selections: LightboxListRow[];
+  /** The one asked for, else the first. */
+  chosen?: { lightbox: LightboxListRow; picks: ProofPickRow[]; names: ReturnType<typeof fileNameLists> };
 }
 
 /** A client's selection of a gallery as its pages show it. */
@@ -193,6 +207,35 @@ export class LightboxesService {
     return this.repo.one(lightbox.id);
   }
 
+  /**
+   * A gallery's proofing for its photographer: only the owner of the gallery's website (the owner
+   * of its selections) sees it; anyone else, a member of a shared website included, gets a 404.
+   * `selection` (a lightbox UUID) picks the one shown with its picks; one not of this gallery is a 404.
+   */
+  async proofing(user: Pick<UserRow, 'id'>, galleryUuid: string, selection?: string): Promise<Proofing> {
+    const gallery = await this.ownedGallery(user, galleryUuid);
+    const selections = (await this.repo.ofGallery(user.id, gallery.id, PROOFING_SELECTIONS)).sort(proofingOrder);
+    const lightbox = selection === undefined ? selections[0] : selections.find((l) => l.uuid === selection.toLowerCase());
+    if (selection !== undefined && !lightbox) throw notFound(`selection ${selection.slice(0, 36)}`);
+    if (!lightbox) return { gallery, selections };
+    const picks = await this.repo.proofPicks(lightbox.id, MAX_PICKS);
+    return { gallery, selections, chosen: { lightbox, picks, names: fileNameLists(picks.map((p) => p.file_name)) } };
+  }
+
+  /** Reopens a client's sent selection of the gallery (the API's `lightbox[state]=open`); 404 unless it is one of the owner's gallery's. */
+  async reopenIn(user: Pick<UserRow, 'id'>, galleryUuid: string, lightboxUuid: string): Promise<LightboxListRow> {
+    const gallery = await this.ownedGallery(user, galleryUuid);
+    const lightbox = isUuid(lightboxUuid) ? await this.get(user, lightboxUuid) : undefined;
+    if (!lightbox || lightbox.gallery_uuid !== gallery.uuid) throw notFound(`selection ${lightboxUuid.slice(0, 36)}`);
+    return this.setState(user, lightbox.uuid, 'open');
+  }
+
+  private async ownedGallery(user: Pick<UserRow, 'id'>, galleryUuid: string): Promise<OwnedGallery> {
+    const gallery = isUuid(galleryUuid) ? await this.repo.ownedGallery(user.id, galleryUuid.toLowerCase()) : undefined;
+    if (!gallery) throw notFound(`gallery ${galleryUuid.slice(0, 36)}`);
+    return gallery;
+  }
+
   private emit(name: keyof SelectionEvents, e: SelectionEvent): void {
     try {
       this.events[name]?.(e);
@@ -213,6 +256,13 @@ export function checkNote(note: string): string {
   if (t.length > NOTE_MAX_LENGTH) throw invalid(`note must be at most ${NOTE_MAX_LENGTH} characters long`);
   if (/[\x00-\x09\x0B-\x1F\x7F]/.test(t)) throw invalid('note must not contain control characters');
   return t;
+}
+
+/** Sent selections first, the latest sent first; then open ones, the latest change first. */
+function proofingOrder(a: LightboxListRow, b: LightboxListRow): number {
+  if ((a.state === 'sent') !== (b.state === 'sent')) return a.state === 'sent' ? -1 : 1;
+  const at = (l: LightboxListRow) => (l.state === 'sent' ? l.sent_at : l.updated_at) ?? l.created_at;
+  return at(b).localeCompare(at(a)) || b.id - a.id;
 }
 
 function stateOf(s: Pick<SelectionRow, 'state'>): 'open' | 'sent' {

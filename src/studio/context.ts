@@ -73,10 +73,10 @@ export interface StudioDeps {
   mailer: StudioMailer;
   /** Collections and smart collections. */
   groups: GroupsService;
-  /** A user's lightboxes (listed with their counts). */
+  /** A user's lightboxes (listed with their counts); a gallery's proofing (routes/proofing.ts). */
   lightboxes: LightboxesService;
-  /** What clients and visitors did on the user's websites: the analytics screen. */
-  activity: Pick<ActivityService, 'analytics'>;
+  /** What clients and visitors did: the analytics screen, and a client's activity beside their selection on the proofing screen. */
+  activity: Pick<ActivityService, 'analytics' | 'clientInGallery'>;
   /** Resumable uploads: their outcome, duplicates (routes/uploads.ts). */
   resumable: ResumableUploadsService;
   /** The tus endpoint the uploads screen sends files to. */
