@@ -5,6 +5,9 @@
 // revoke them. A secret is shown once, to whoever created it; lists never carry it.
 import { invalid, notFound } from '../core/errors.js';
 import type { UserRow } from '../database/schema.js';
+
+/** The API's name of an application's name, which this service's refusals name; their field is `name`. */
+export const APP_NAME = 'app[name]';
 import type { AppListRow, AppsRepository } from './repository.js';
 
 export const MAX_APP_NAME = 100;
@@ -22,8 +25,8 @@ export class AppsService {
   /** A new application; its secret is shown once, to whoever created it. */
   async create(name: string, owner?: Pick<UserRow, 'id'>): Promise<{ key: string; secret: string }> {
     const n = name.trim();
-    if (n === '') throw invalid('app[name] may not be blank');
-    if (/[\x00-\x1f\x7f]/.test(n) || [...n].length > MAX_APP_NAME) throw invalid(`app[name] must be one line of at most ${MAX_APP_NAME} characters`);
+    if (n === '') throw invalid(`${APP_NAME} may not be blank`, 'name');
+    if (/[\x00-\x1f\x7f]/.test(n) || [...n].length > MAX_APP_NAME) throw invalid(`${APP_NAME} must be one line of at most ${MAX_APP_NAME} characters`, 'name');
     if (owner && (await this.repo.count(owner.id)) >= MAX_APPS_PER_USER) throw invalid(`an account holds at most ${MAX_APPS_PER_USER} applications: revoke one first`);
     return this.repo.create(n, owner?.id ?? null);
   }

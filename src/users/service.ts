@@ -5,6 +5,9 @@ import { conflict, invalid, notFound } from '../core/errors.js';
 import { hashPassword } from './passwords.js';
 import { isValidBase32Secret, matchTotpStep } from './totp.js';
 import type { UserRow } from '../database/schema.js';
+
+/** The API's name of a user's address (spec: user[email]), which this service's refusals name; their field is `email`. */
+export const USER_EMAIL = 'user[email]';
 import type { AccountRow, UsersRepository } from './repository.js';
 
 export interface NewUser {
@@ -154,7 +157,7 @@ export class UsersService {
    */
   async invite(input: { email: string; firstName?: string; lastName?: string }): Promise<{ user: UserRow; token: string; expiresAt: Date }> {
     const email = normalEmail(input.email);
-    if (!EMAIL.test(email) || email.length > 254) throw invalid('user[email] must be an e-mail address');
+    if (!EMAIL.test(email) || email.length > 254) throw invalid(`${USER_EMAIL} must be an e-mail address`, 'email');
     const { user } = await this.create({ email, password: randomBytes(32).toString('base64url'), firstName: input.firstName?.trim().slice(0, 100), lastName: input.lastName?.trim().slice(0, 100) });
     const token = randomBytes(32).toString('base64url');
     const expiresAt = new Date(Date.now() + INVITATION_DAYS * 86_400_000);

@@ -171,21 +171,11 @@ export function longFunctions(files: ReadonlyArray<{ path: string; text: string 
 }
 
 /**
- * The functions over 150 lines that the studio and the website hold today, while others split
- * them (issue 32, "Routes as tables"): the integrator empties this list once their work is merged.
- * Nothing outside src/studio and src/site may be listed; an entry that no longer offends fails too.
+ * Functions over 150 lines allowed, each with its reason: none since issue 32 split the studio's
+ * and the website's. Nothing outside src/studio and src/site may be listed; an entry that no
+ * longer offends fails too.
  */
-const LONG_FUNCTIONS_ALLOWED = new Set([
-  'src/site/favourites-routes.ts:favouritePages',
-  'src/site/routes.ts:pageRoutes',
-  'src/studio/browser/media.js:grid',
-  'src/studio/pages/galleries.tsx:settingsPage',
-  'src/studio/pages/media.tsx:mediaPage',
-  'src/studio/routes/admin.ts:adminRoutes',
-  'src/studio/routes/galleries.ts:galleryRoutes',
-  'src/studio/routes/media.ts:mediaRoutes',
-  'src/studio/routes/websites.ts:websiteRoutes',
-]);
+const LONG_FUNCTIONS_ALLOWED = new Set<string>([]);
 
 /** The adapters that must call services with typed inputs, not with the XML API's parameter strings. */
 const ADAPTERS = /^src\/(studio|cli)\//;
@@ -214,21 +204,14 @@ export function apiParamsInAdapters(files: ReadonlyArray<{ path: string; text: s
 }
 
 /**
- * The adapters that still build parameter strings today, while others give them typed inputs
- * (issue 32, "The adapters speak it"): the integrator empties this list once their work is merged.
- * An entry that no longer offends fails too.
+ * Adapter files the scan flags that build no API parameter string, each with its reason (issue 32,
+ * "The adapters speak it": the studio and the command line call services with typed inputs). An
+ * entry that no longer offends fails too.
  */
 const API_PARAMS_ALLOWED = new Set([
-  'src/cli/admin.ts',
-  'src/studio/kit.ts',
-  'src/studio/routes/admin.ts',
-  'src/studio/routes/apps.ts',
-  'src/studio/routes/collections.ts',
-  'src/studio/routes/galleries.ts',
-  'src/studio/routes/media.ts',
-  'src/studio/routes/styles.ts',
-  'src/studio/routes/watermarks.ts',
-  'src/studio/routes/websites.ts',
+  // Not an API parameter: the access list's entries are named after the words the studio gave the
+  // list ("access list"), then reworded "entry 2 (email)" for people.
+  'src/studio/routes/gallery-settings.ts',
 ]);
 
 describe('architecture', () => {

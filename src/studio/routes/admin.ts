@@ -9,6 +9,8 @@ import { ApiError } from '../../core/errors.js';
 import { INVITATION_DAYS } from '../../users/service.js';
 import { SMALL_FORM_BYTES, type Signed, type StudioContext, type StudioRoute } from '../context.js';
 import { accountsPage, appsPage, jobQueuePage, welcomePage, type AccountItem, type AppItem } from '../pages/admin.js';
+import { APP_NAME } from '../../apps/service.js';
+import { USER_EMAIL } from '../../users/service.js';
 import { accountInvitationMessage } from '../../mail/messages.js';
 
 const ACCOUNTS_PER_PAGE = 100;
@@ -118,7 +120,7 @@ async function inviteAccount(ctx: StudioContext, req: FastifyRequest, reply: Fas
     invited = await ctx.deps.users.invite({ email: draft.email, firstName: draft.first_name, lastName: draft.last_name });
   } catch (err) {
     if (!(err instanceof ApiError) || (err.status !== 422 && err.status !== 409)) throw err;
-    return accountsScreen(ctx, reply, s, err.status, 1, { error: { field: 'email', message: err.message.replace('user[email]', 'The address') }, draft });
+    return accountsScreen(ctx, reply, s, err.status, 1, { error: { field: 'email', message: err.message.replace(USER_EMAIL, 'The address') }, draft });
   }
   const url = `${ctx.deps.config.publicUrl}/studio/welcome/${invited.token}`;
   ctx.deps.mailer.send(accountInvitationMessage({ to: invited.user.email, url, days: INVITATION_DAYS, service: new URL(ctx.deps.config.publicUrl).host }), 'studio invitation mail', url);
@@ -142,7 +144,7 @@ async function createApp(ctx: StudioContext, req: FastifyRequest, reply: Fastify
     return await appsScreen(ctx, reply, s, 200, { created: { name: name.trim(), ...created } });
   } catch (err) {
     if (!(err instanceof ApiError) || err.status !== 422) throw err;
-    return appsScreen(ctx, reply, s, 422, { error: err.message.replace('app[name]', 'The name') });
+    return appsScreen(ctx, reply, s, 422, { error: err.message.replace(APP_NAME, 'The name') });
   }
 }
 

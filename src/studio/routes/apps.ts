@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../core/errors.js';
 import { MAX_APPS_PER_USER } from '../../apps/service.js';
 import { SMALL_FORM_BYTES, type Signed, type StudioContext, type StudioRoute } from '../context.js';
+import { APP_NAME } from '../../apps/service.js';
 import { appsPage, type AppItem } from '../pages/admin.js';
 
 export const accountAppRoutes: StudioRoute[] = [
@@ -32,7 +33,7 @@ async function createApp(ctx: StudioContext, req: FastifyRequest, reply: Fastify
     return await screen(ctx, reply, s, 200, { created: { name: name.trim(), ...created } });
   } catch (err) {
     if (!(err instanceof ApiError) || err.status !== 422) throw err;
-    return screen(ctx, reply, s, 422, { error: err.message.replace('app[name]', 'The name') });
+    return screen(ctx, reply, s, 422, { error: err.message.replace(APP_NAME, 'The name') });
   }
 }
 
