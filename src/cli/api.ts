@@ -1,9 +1,8 @@
 // Command-line face of the client SDK: signs and sends one request and prints the reply body
 // (`npm run --silent api -- GET /websites.xml view=details`; --json, --multipart, --method-override,
-// --follow for the change feed).
-// Exit status 0, 1 on a reply status >= 400 (body still printed), 2 on usage or transport errors. The
-// client is loaded once the arguments are read, so --help and mistakes answer at once
-// (docs/api.md, first section; the server is found as `npm start` listens: MPS_URL, else HOST and PORT).
+// --follow for the change feed). Exit status 0, 1 on a reply status >= 400 (body still printed), 2 on
+// usage or transport errors; the client loads once the arguments are read (docs/api.md, first section;
+// the server is found as `npm start` listens: MPS_URL, else HOST and PORT).
 import { openAsBlob, realpathSync } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';

@@ -1,10 +1,8 @@
 // The studio's stylesheet and scripts, served at addresses named by their content hash
-// (/studio/_assets/<hash>.css|.js), cached for ever: a new version gets a new address.
-// The CSP forbids inline styles and scripts, so everything lives here. Every screen works
-// as forms first; a screen's script (browser/<name>.js, plain ES modules read as they are,
-// with browser/common.js put in front of each) adds what forms cannot do: drag and drop,
-// resumable uploads, a virtualised grid. Libraries come from their packages as published
-// (tus-js-client's browser build), read once at start: nothing from a third party at run time.
+// (/studio/_assets/<hash>.css|.js) and cached for ever; the CSP forbids inline styles and scripts,
+// so all of it lives here. Screens work as forms first; a screen's script (browser/<name>.js, after
+// browser/common.js) adds what forms cannot do. Libraries come from their packages, read once at
+// start (docs/studio.md, "Pages, assets and errors").
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

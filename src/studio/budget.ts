@@ -1,9 +1,7 @@
-// The studio's own budget, per session (docs/studio.md "Budgets"), apart from the API's
-// RATE_LIMIT: a person at work asks for a page or an action now and then, but for hundreds of
-// thumbnails while scrolling and for every chunk of every upload. Pages and actions count as
-// requests (STUDIO_RATE_LIMIT); thumbnails and uploads count in bytes within the same window,
-// and in requests at once. Counters are the limiter store's (Redis with REDIS_URL); what is in
-// flight is counted by each process.
+// The studio's own budget per session, apart from the API's RATE_LIMIT (docs/studio.md "Budgets"):
+// pages and actions count as requests (STUDIO_RATE_LIMIT); thumbnails and uploads count in bytes
+// within the same window and in requests at once. Counters are the limiter store's (Redis with
+// REDIS_URL); what is in flight is counted by each process.
 import { createHash } from 'node:crypto';
 import type { RateLimitConfig } from '../config.js';
 import { ApiError } from '../core/errors.js';

@@ -1,10 +1,8 @@
-// The upload screen (src/studio/pages/uploads.tsx): files and folders dropped or chosen are
-// checked against the library (size and content probe: src/uploads/probe.ts, the same rule),
-// then sent with tus (tus-js-client, loaded before this script as window.tus), three at a
-// time. A dropped connection is retried with backoff, and resumed from the server's offset;
-// after a reload, the same files chosen again resume where they stopped (the upload's address
-// is kept in localStorage under the file's fingerprint). Each upload ends with the studio's
-// own answer: a media, already in the library, or refused with the reason.
+// The upload screen (pages/uploads.tsx): files and folders dropped or chosen are checked against
+// the library (the content probe of src/uploads/probe.ts), then sent with tus three at a time,
+// retried with backoff and resumed from the server's offset, also after a reload (the upload's
+// address kept in localStorage under the file's fingerprint); each ends with the studio's own
+// answer: a media, already in the library, or refused with the reason (docs/studio.md, "Uploads").
 const PARALLEL = 3;
 /** Bytes per PATCH request: a lost connection costs at most this much again, and proxies see bounded bodies. */
 const CHUNK = 16 * 1024 * 1024;
