@@ -88,7 +88,7 @@ for (const db of ['sqlite', ...(PG ? ['postgres'] : [])] as const) {
           : (await sql<{ name: string }>`SELECT DISTINCT tgname AS name FROM pg_trigger WHERE tgname LIKE '%tail_change%' ORDER BY tgname`.execute(d)).rows.map((r) => r.name);
       const before = await triggers();
       expect(before.length).toBeGreaterThan(8);
-      expect((await migrator.migrateTo('025_activity_by_owner')).error).toBeUndefined();
+      expect((await migrator.migrateTo('027_activity_by_owner')).error).toBeUndefined();
       expect(await triggers()).toEqual([]);
       const user = await w.user('between');
       const m = await media(user);

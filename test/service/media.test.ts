@@ -168,7 +168,7 @@ for (const db of DATABASES) {
       expect(asked).toBe(2);
       // Its file replaced through the API (which computes no probe): no longer a duplicate of the old file.
       await w.media.update(me, candidate, { attributes: noAttributes(), direct: part(await jpeg(++seed)) });
-      expect(await w.media.duplicateOf(me, { size: other2.length, probe: sampled }, digestOf(other2))).toBeUndefined();
+      expect(await w.sameFiles.duplicateOf(me, { size: other2.length, probe: sampled }, digestOf(other2))).toBeUndefined();
       // Once deleted, no longer a duplicate.
       await w.media.delete(me, mine);
       expect(await w.sameFiles.duplicates(me, [{ size: data.length, probe }])).toEqual(new Map());
