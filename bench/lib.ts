@@ -1,6 +1,7 @@
 // What every benchmark section gets: a service process on a fresh SQLite data
 // dir, a logged-in client, a bare-server baseline measured in the same run,
 // and autocannon load helpers. Ratios, not absolute times: the machine is shared.
+import type { Core } from '../src/app.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
@@ -32,6 +33,8 @@ export interface BenchContext {
   /** The service process, for RSS readings in /proc/<pid>/status. */
   pid: number;
   db: Kysely<Database>;
+  /** The services on the same database, in this process (what a test or the admin command would call). */
+  core: Core;
   user: { id: number; uuid: string; email: string; password: string; defaultArtistUuid: string };
   app: { key: string; secret: string };
   client: MediaPortfolioClient;

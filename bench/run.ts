@@ -93,6 +93,7 @@ async function main(): Promise<void> {
       dataDir,
       pid: serviceProc.pid!,
       db: store.db,
+      core,
       user: { id: user.id, uuid: user.uuid, email: user.email, password, defaultArtistUuid },
       app,
       client,
@@ -152,6 +153,7 @@ async function main(): Promise<void> {
       ['pages', './pages.js', 'benchPages'],
       ['cli', './cli.js', 'benchCli'],
       ['archive', './archive.js', 'benchArchive'],
+      ['shop', './shop.js', 'benchShop'],
       ['changes', './changes.js', 'benchChanges'],
       // Only when asked for (`npm run bench -- guard`): the hot paths' floors (issue 31).
       ['guard', './guard.js', 'benchGuard'],

@@ -54,7 +54,7 @@ eachDatabase((kind) => {
     expect(JSON.stringify(row)).not.toContain(WHSEC.slice(6));
     expect(row.secret_key).toMatch(/^v1:/);
     // A malformed key is refused without being repeated.
-    const refusal = await w.svc.core.stripe.configure(w.user, { secretKey: 'sk_nope secret!', webhookSecret: WHSEC }).catch((e: Error) => e);
+    const refusal = (await w.svc.core.stripe.configure(w.user, { secretKey: 'sk_nope secret!', webhookSecret: WHSEC }).catch((e: Error) => e)) as Error;
     expect(refusal.message).toContain('stripe[secret_key]');
     expect(refusal.message).not.toContain('secret!');
   });
@@ -147,7 +147,7 @@ eachDatabase((kind) => {
 it('refuses to store keys without PAYMENT_SECRETS_KEY', async () => {
   const w = await startWorld('sqlite');
   try {
-    const refusal = await w.svc.core.stripe.configure(w.user, { secretKey: SK, webhookSecret: WHSEC }).catch((e: Error & { status?: number }) => e);
+    const refusal = (await w.svc.core.stripe.configure(w.user, { secretKey: SK, webhookSecret: WHSEC }).catch((e: Error & { status?: number }) => e)) as Error & { status?: number };
     expect([refusal.status, refusal.message]).toEqual([422, expect.stringContaining('PAYMENT_SECRETS_KEY')]);
   } finally {
     await w.svc.close();

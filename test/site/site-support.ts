@@ -132,7 +132,7 @@ export async function uploadPhoto(w: Pick<World, 'client'>, galleryUuid: string,
 }
 
 /** A JPEG through the three upload steps, titled and published to a gallery; its media UUID. */
-async function uploadJpeg(w: Pick<World, 'client'>, galleryUuid: string, data: Buffer, fileName: string, title: string): Promise<string> {
+export async function uploadJpeg(w: Pick<World, 'client'>, galleryUuid: string, data: Buffer, fileName: string, title: string): Promise<string> {
   const r1 = await w.client.request('POST', '/medias.xml', {
     'media[content][upload_location]': 'REQUEST',
     'media[content][file_name]': fileName,

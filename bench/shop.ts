@@ -1,0 +1,53 @@
+// `npm run bench -- shop` (issue 33): a buyer's cart of 50 downloads becomes an order, is paid by
+// hand through the API, and the delivery job makes every file (sized ones from the original as
+// sRGB JPEGs, originals byte for byte): the order's placing, the time from payment to delivered,
+// files per second, and the service's RSS growth while the job runs.
+import { randomFillSync } from 'node:crypto';
+import sharp from 'sharp';
+import { find, text } from '../src/client/xml.js';
+import { uploadJpeg } from '../test/site/site-support.js';
+import { attachProfile, openShop, placeOrder } from '../test/support/shop.js';
+import type { BenchContext, BenchLine } from './lib.js';
+import { measure } from './uploads.js';
+
+const FILES = Number(process.env.BENCH_SHOP_FILES ?? 50);
+const MiB = 1024 * 1024;
+
+/** A distinct 3000×2000 photo of noise (about 2–3 MB as a JPEG: the originals a buyer pays for). */
+async function photo(): Promise<Buffer> {
+  const noise = Buffer.alloc(300 * 200 * 3);
+  randomFillSync(noise);
+  return sharp(noise, { raw: { width: 300, height: 200, channels: 3 } }).resize(3000, 2000, { kernel: 'cubic' }).jpeg({ quality: 90 }).toBuffer();
+}
+
+export async function benchShop(b: BenchContext): Promise<BenchLine[]> {
+  const website = await b.db.selectFrom('websites').select('id').where('urlname', '=', 'bench').executeTakeFirstOrThrow();
+  const root = (await b.db.selectFrom('galleries').select('uuid').where('website_id', '=', website.id).where('parent_id', 'is', null).executeTakeFirstOrThrow()).uuid;
+  const medias: string[] = [];
+  for (let i = 0; i < FILES; i++) medias.push(await uploadJpeg(b, root, await photo(), `SHOP_${String(i).padStart(3, '0')}.jpg`, `Shop ${i}`));
+  const shop = await openShop(b.core, b.user, { media: medias[0] });
+  for (const m of medias.slice(1)) await attachProfile(b.db, m, shop.downloads);
+
+  // Half the lines a 1200-pixel JPEG, half the original file.
+  const lines = medias.map((media, i) => ({ media, item: i % 2 === 0 ? 'Web' : 'Original file' }));
+  const t0 = performance.now();
+  const order = await placeOrder(b.core, shop, { email: 'buyer@example.com', lines });
+  const placedMs = performance.now() - t0;
+
+  const delivered = async () => text(find((await b.client.request('GET', `/orders/${order}.xml`)).doc, 'order')!, 'delivered-at');
+  const run = await measure(b.pid, async () => {
+    await b.client.request('PUT', `/orders/${order}.xml`, { 'order[status]': 'paid' });
+    const deadline = Date.now() + 600_000;
+    while (!(await delivered())) {
+      if (Date.now() > deadline) throw new Error('the order was not delivered within 10 minutes');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  });
+  const growth = run.rssGrowth / MiB;
+  return [
+    { name: `shop: a cart of ${FILES} downloads placed as an order`, value: placedMs, unit: 'ms' },
+    { name: `shop: paid to delivered, ${FILES} files (${FILES / 2} sized from 3000×2000, ${FILES / 2} originals)`, value: run.ms / 1000, unit: 's' },
+    { name: 'shop: delivery rate', value: (FILES * 1000) / run.ms, unit: 'files/s' },
+    { name: 'shop: service RSS growth while delivering', value: growth, unit: 'MiB', target: '<= 128', ok: growth <= 128 },
+  ];
+}
