@@ -50,7 +50,8 @@ function optionSource(o: Opts, options: Naming): Source {
   return {
     value: (key) => {
       const v = at(key);
-      return typeof v === 'string' ? v : Array.isArray(v) ? v[v.length - 1] : undefined;
+      // A boolean option is a flag given (1); absent, it is not sent.
+      return typeof v === 'string' ? v : Array.isArray(v) ? v[v.length - 1] : v === true ? '1' : undefined;
     },
     values: (key) => {
       const v = at(key);
@@ -452,7 +453,8 @@ const commands: Record<string, Command> = {
     },
     async run(core, o) {
       const owner = await userNamed(core, str(o, 'owner')!);
-      const [{ loadConfig }, { createMailer }, { InvitationsService }, { pino }] = await Promise.all([
+      str(o, 'email'); // required: a usage error before the mailer loads
+      const [{ loadConfig }, { createMailer }, { InvitationsService, INVITATION_API, INVITATION_FIELDS }, { pino }] = await Promise.all([
         import('../config.js'),
         import('../mail/mailer.js'),
         import('../invitations/service.js'),
@@ -469,12 +471,11 @@ const commands: Record<string, Command> = {
           activity: core.activity,
           ttlSeconds: config.visitors.invitationTtlSeconds,
         });
-        const r = await invitations.invite(owner, str(o, 'gallery')!, {
-          email: str(o, 'email')!,
-          message: typeof o.message === 'string' ? o.message : undefined,
-          comp: o['comp-download'] === true,
-          hires: o['hires-download'] === true,
-        });
+        // The API's invitation, read from the options; the service's refusals name their option.
+        const options = optionNames(INVITATION_FIELDS, { comp: 'comp-download', hires: 'hires-download' });
+        const r = await withOptions(INVITATION_FIELDS, o, options, (source) =>
+          invitations.invite(owner, str(o, 'gallery')!, readFields(INVITATION_FIELDS, source, INVITATION_API)),
+        );
         return {
           json: { email: r.email, gallery: r.galleryUuid, entryCreated: r.entryCreated, expiresAt: r.expiresAt.toISOString() },
           text: `invitation to ${r.email} sent${r.entryCreated ? ' (access-list entry added)' : ''}; the link works once, until ${r.expiresAt.toISOString()}`,

@@ -61,8 +61,11 @@ export function pagination(maxPerPage: number, defaultPerPage?: number): Input<P
   return input(PAGINATION_PARAMS, (p) => pageParams(p, maxPerPage, defaultPerPage));
 }
 
-/** The request's parameters as a field spec's source, under the API's names (`naming`). */
-export function paramsSource(p: Params, naming: Naming): Source {
+/** What a source of flat bracketed names needs: the request's Params, or a form read the same way. */
+export type FlatValues = Pick<Params, 'str' | 'all' | 'namesUnder'>;
+
+/** Flat bracketed names (`gallery[acl][1][email]`) as a field spec's source, under the face's names (`naming`). */
+export function paramsSource(p: FlatValues, naming: Naming): Source {
   return {
     value: (key) => p.str(naming(key)),
     values: (key) => p.all(naming(key)),

@@ -147,3 +147,46 @@ describe('the kinds of field', () => {
     expect(refusal(() => read({ ref: ROOT, ids: ['a', 'b', 'c'] }))).toMatchObject({ field: 'ids', message: 'parameter x[ids] takes at most 2 values, got 3' });
   });
 });
+
+describe('the other resources\' specs', () => {
+  const api = <S extends Parameters<typeof readFields>[0]>(spec: S, naming: (k: string) => string, pairs: Array<[string, string]>, mode: 'create' | 'update' = 'update') =>
+    refusal(() => readFields(spec, paramsSource(params(pairs), naming), naming, mode));
+
+  it('media: the API names, the field of each refusal, both coordinates named', async () => {
+    const { MEDIA_FIELDS, MEDIAS_BATCH_FIELDS } = await import('../../src/media/metadata.js');
+    const media = bracketNames('media', MEDIA_FIELDS);
+    expect(api(MEDIA_FIELDS, media, [['media[title]', 'x'.repeat(1001)]])).toMatchObject({ field: 'title', message: 'media[title] is longer than 1000 characters' });
+    expect(api(MEDIA_FIELDS, media, [['media[longitude]', '3']])).toMatchObject({ field: 'latitude', message: 'media[latitude] must be sent with media[longitude]' });
+    expect(api(MEDIA_FIELDS, media, [['media[latitude]', '1'], ['media[longitude]', '181']])).toMatchObject({ field: 'longitude', message: 'media[longitude] must be decimal degrees from -180 to 180, got "181"' });
+    expect(api(MEDIA_FIELDS, media, [['media[date_created]', 'soon']])).toMatchObject({ field: 'dateCreated', message: 'media[date_created]: not an ISO 8601 date or time: "soon"' });
+    const medias = bracketNames('medias', MEDIAS_BATCH_FIELDS);
+    expect(api(MEDIAS_BATCH_FIELDS, medias, [['medias[delete]', 'yes']])).toMatchObject({ field: 'delete', message: 'medias[delete] must be 1 to delete the medias, got "yes"' });
+    expect(namesOf(MEDIAS_BATCH_FIELDS, medias)).not.toContain('medias[author]');
+  });
+
+  it('brand, pages, display styles and watermarks: the API\'s and the options\' wording', async () => {
+    const { BRAND_API, BRAND_FIELDS, PAGE_API, PAGE_FIELDS } = await import('../../src/websites/brand.js');
+    const { DISPLAY_STYLE_FIELDS } = await import('../../src/websites/display-style-input.js');
+    const { WATERMARK_LOOK_FIELDS } = await import('../../src/artists/watermark-input.js');
+    expect(api(BRAND_FIELDS, BRAND_API, [['website[accent_color]', 'teal']])).toMatchObject({ field: 'accentColor', message: 'website[accent_color] must be a colour written #rrggbb' });
+    expect(api(BRAND_FIELDS, BRAND_API, [['website[social_links]', 'ftp://x.example']])).toMatchObject({ field: 'socialLinks' });
+    expect(api(PAGE_FIELDS, PAGE_API, [['page[title]', ' ']])).toMatchObject({ field: 'title', message: 'page[title] may not be blank' });
+    const cli = (spec: Parameters<typeof readFields>[0], values: Record<string, string>) =>
+      refusal(() => readFields(spec, (k) => values[optionNames(spec)(k)], optionNames(spec)));
+    expect(cli(DISPLAY_STYLE_FIELDS, { '--spacing': 'huge' })).toMatchObject({ field: 'spacing', message: '--spacing must be one of none, tight, normal, wide' });
+    expect(cli(WATERMARK_LOOK_FIELDS, { '--strength': '101' })).toMatchObject({ field: 'strength', message: '--strength must be a whole number from 0 to 100' });
+    expect(readFields(WATERMARK_LOOK_FIELDS, objectSource({ strength: '40', position: 'TOP', tile: 'yes' }), plainNames(WATERMARK_LOOK_FIELDS))).toEqual({ strength: 40, position: 'top', tile: true });
+  });
+
+  it('groups, lightboxes, pricing profiles: nested rules, required states, mode rules', async () => {
+    const { GROUP_API, GROUP_CREATE_FIELDS } = await import('../../src/groups/fields.js');
+    const { LIGHTBOX_API, LIGHTBOX_STATE_FIELDS } = await import('../../src/lightboxes/service.js');
+    const { PRICING_PROFILE_API, PRICING_PROFILE_FIELDS } = await import('../../src/pricing-profiles/input.js');
+    expect(api(GROUP_CREATE_FIELDS, GROUP_API, [['medias_smart_collection[rules][0][field]', 'colour']])).toMatchObject({ field: 'rules', message: expect.stringMatching(/^medias_smart_collection\[rules\]\[0\]\[field\] must be one of /) });
+    expect(api(GROUP_CREATE_FIELDS, GROUP_API, [['medias_smart_collection[rules][match]', 'some']])).toMatchObject({ field: 'rulesMatch', message: 'medias_smart_collection[rules][match] must be all or any, got "some"' });
+    expect(namesOf(GROUP_CREATE_FIELDS, GROUP_API)).toEqual(expect.arrayContaining(['artist_id', 'medias_smart_collection[rules][match]', 'medias_smart_collection[rules][*][value]']));
+    expect(api(LIGHTBOX_STATE_FIELDS, LIGHTBOX_API, [])).toMatchObject({ code: 'missing_parameter', field: 'state', message: 'parameter lightbox[state] is required' });
+    expect(api(PRICING_PROFILE_FIELDS, PRICING_PROFILE_API, [['pricing_profile[name]', 'A']], 'create')).toMatchObject({ code: 'missing_parameter', field: 'kind' });
+    expect(api(PRICING_PROFILE_FIELDS, PRICING_PROFILE_API, [['pricing_profile[name]', ' ']])).toMatchObject({ field: 'name', message: 'pricing_profile[name] cannot be blank' });
+  });
+});
