@@ -186,6 +186,12 @@ for (const db of DATABASES) {
       expect((await refusal(w.media.batchUpdate(user, { attributes: { prefix: 'medias', columns: {} }, selection: { select: 'all' }, filter: {} }))).code).toBe('invalid_parameter');
       expect((await refusal(w.media.batchUpdate(user, { attributes, selection: {}, filter: {} }))).code).toBe('invalid_parameter');
 
+      // A scope restricts an explicit selection to the medias it holds.
+      const site = await w.core.websites.create(user, { urlname: `batch${db}`, title: 'Batch' });
+      await w.media.update(user, uuids[1], { attributes: noAttributes({ publish: [site.rootGalleryUuid!] }) });
+      const scoped = await w.media.batchUpdate(user, { attributes, selection: { select: 'x', selectList: uuids.slice(0, 2) }, filter: { gallery: site.rootGalleryUuid! } });
+      expect(scoped.count).toBe(1);
+      expect(JSON.parse(scoped.job.payload).ids).toEqual([(await w.media.get(user, uuids[1], false)).record.id]);
       const { job, count } = await w.media.batchUpdate(user, { attributes, selection: { select: 'all' }, filter: {}, expectedCount: 3 });
       expect(count).toBe(3);
       // A media deleted between the request and the job is reported, not applied.

@@ -137,6 +137,20 @@ for (const db of DATABASES) {
       expect((await stepTwo(instructions, photo)).size).toBe(photo.length);
     });
 
+    it('replaces a pending upload by a step 1 again: the earlier file goes and its policy takes nothing more', async () => {
+      const { uuid, id, instructions } = await stepOne();
+      await stepTwo(instructions, photo);
+      const again = await w.media.update(me, uuid, { attributes: noAttributes(), upload: { step: 'request', declaration: declaration() } });
+      const next = again.uploads[0].step === 'begun' ? again.uploads[0].instructions : undefined;
+      expect(next!.target.params.key).not.toBe(instructions.target.params.key);
+      expect(await w.storage.stat(instructions.target.params.key)).toBeUndefined();
+      expect(await w.core.store.db.selectFrom('file_deletions').select('id').where('storage_key', '=', instructions.target.params.key).execute()).toEqual([]);
+      expect((await pendingOf(id))?.storage_key).toBe(next!.target.params.key);
+      // The earlier policy is dead: a replay writes nothing.
+      expect((await refusal(stepTwo(instructions, photo))).code).toBe('conflict');
+      expect(await w.storage.stat(instructions.target.params.key)).toBeUndefined();
+    });
+
     it('checks step 3 against step 1: the location, the size, that the file arrived whole', async () => {
       const { uuid, instructions } = await stepOne();
       const notYet = await refusal(stepThree(uuid, photo.length));
