@@ -285,7 +285,4 @@ export function mediaAttributes(prefix: 'media' | 'medias', mode: ChangeMode): I
   return input(namesOf(spec, naming), (p) => mediaInput(readFields(spec, paramsSource(p, naming), naming), prefix));
 }
 
-/** True when the change set would change nothing (only updated_at). */
-export function isEmptyChange(c: MediaChanges): boolean {
-  return Object.keys(c.columns).length === 0 && Object.keys(c).length === 1;
-}
+

@@ -19,7 +19,7 @@ import { ListMemo } from './list-memo.js';
 import { endsTheUpload, notArrived, type IncomingFile, type UploadInstructions, type UploadsService, type VerifiedFile } from '../uploads/service.js';
 import type { RenditionView } from '../renditions/service.js';
 import type { FileLife } from './file-life.js';
-import { isEmptyChange, type MediaChanges, type MediaInput } from './metadata.js';
+import type { MediaChanges, MediaInput } from './metadata.js';
 import { NO_RELATIONS, type GroupScope, type MediaRecord, type MediaRelations, type MediaRepository, type MediaScope } from './repository.js';
 
 /** How long a step 3 that lost the race for the incoming object waits for the winner's commit. */
@@ -498,4 +498,9 @@ function stampOf(stamps: { stamp: number; rule: number }, scope: MediaScope): st
 
 function liveFile(media: MediaRow): StoredFile {
   return { fileName: media.file_name, mimeType: media.mime_type, size: media.file_size === null ? null : Number(media.file_size) };
+}
+
+/** True when the change set would change nothing (only updated_at). */
+export function isEmptyChange(c: MediaChanges): boolean {
+  return Object.keys(c.columns).length === 0 && Object.keys(c).length === 1;
 }

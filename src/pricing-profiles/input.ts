@@ -192,14 +192,3 @@ function readOption(p: Params, param: string): OptionInput {
   return option;
 }
 
-/**
- * What a list of its kind may hold: download sizes have no options; print
- * products no long edge; only print lists have a minimum price.
- */
-export function checkAgainstKind(kind: PriceListKind, items: readonly ItemInput[] | undefined, minimumPrice: number | null | undefined): void {
-  for (const item of items ?? []) {
-    if (kind === 'download' && item.options.length > 0) throw invalid(`${item.param}[options]: download sizes have no options (print lists do)`);
-    if (kind === 'print' && item.longEdge !== null) throw invalid(`${item.param}[long_edge]: print products have no long edge (download lists do); send the sizes as options`);
-  }
-  if (kind === 'download' && minimumPrice !== undefined && minimumPrice !== null) throw invalid(`${P}[minimum_price] applies to print lists only`);
-}

@@ -7,7 +7,8 @@ import { invalid } from '../core/errors.js';
 import type { UserRow } from '../database/schema.js';
 import type { CurrencyCode } from '../shop/money.js';
 import { offerFor, type OfferedList } from '../shop/offer.js';
-import { checkAgainstKind, type ItemInput, type PriceListKind, type PricingProfileInput } from './input.js';
+import type { ItemInput, PriceListKind, PricingProfileInput } from './input.js';
+import { checkAgainstKind } from './rules.js';
 import type { ItemRow, PricingProfilesRepository, ProfileFields, ProfileRow } from './repository.js';
 
 export interface PriceList {
