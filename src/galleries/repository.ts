@@ -58,6 +58,7 @@ export type GalleryShown = Pick<
   | 'hidden'
   | 'indexing'
   | 'pick_limit'
+  | 'expires_at'
   | 'content_order'
   | 'content_order_direction'
   | 'order_subgalleries'
@@ -121,6 +122,7 @@ const galleryDetailsQuery = prepared((db: Db, userId: number, urlname: string, u
       'g.hidden',
       'g.indexing',
       'g.pick_limit',
+      'g.expires_at',
       'g.content_order',
       'g.content_order_direction',
       'g.order_subgalleries',

@@ -465,6 +465,7 @@ export class GalleriesService {
       hidden: input.hidden ? 1 : 0,
       indexing: input.indexing ?? 1,
       pick_limit: input.pickLimit ?? null,
+      expires_at: input.expiresAt ?? null,
       password_hash: passwordHash,
       content_order: input.contentOrder ?? 'manual-last',
       content_order_direction: input.contentOrderDirection ?? 'asc',
@@ -505,6 +506,7 @@ export class GalleriesService {
     if (input.hidden !== undefined) changes.hidden = input.hidden ? 1 : 0;
     if (input.indexing !== undefined) changes.indexing = input.indexing;
     if (input.pickLimit !== undefined) changes.pick_limit = input.pickLimit;
+    if (input.expiresAt !== undefined) changes.expires_at = input.expiresAt;
     if (passwordHash !== undefined) changes.password_hash = passwordHash;
     if (input.contentOrder !== undefined) changes.content_order = input.contentOrder;
     if (input.contentOrderDirection !== undefined) changes.content_order_direction = input.contentOrderDirection;

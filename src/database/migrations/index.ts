@@ -28,6 +28,7 @@ import * as m024 from './024_price_lists.js';
 import * as m025 from './025_orders.js';
 import * as m026 from './026_payment_accounts.js';
 import * as m027 from './027_activity_by_owner.js';
+import * as m030 from './030_gallery_expiry.js';
 
 const modules = {
   '001_core': m001,
@@ -57,6 +58,7 @@ const modules = {
   '025_orders': m025,
   '026_payment_accounts': m026,
   '027_activity_by_owner': m027,
+  '030_gallery_expiry': m030,
 };
 
 /**
