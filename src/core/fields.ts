@@ -371,10 +371,12 @@ export function instant(o: Common = {}): Field<string | null> {
     read(s, at) {
       const raw = given(s, at, o.required);
       if (raw === undefined) return undefined;
+      const bad = () => refuse(at, `${at.name} must be an ISO 8601 date and time (2026-12-01T18:00:00Z), got ${JSON.stringify(raw.slice(0, 40))}`);
+      // Bounded as sent, before anything else: a long blank is no "clear".
+      if (raw.length > 40) throw bad();
       const t = raw.trim();
       if (t === '') return null;
-      const m = t.length <= 40 ? INSTANT.exec(t) : null;
-      const bad = () => refuse(at, `${at.name} must be an ISO 8601 date and time (2026-12-01T18:00:00Z), got ${JSON.stringify(raw.slice(0, 40))}`);
+      const m = INSTANT.exec(t);
       if (!m) throw bad();
       const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6] ?? '0'].map(Number);
       const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
