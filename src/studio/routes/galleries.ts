@@ -102,6 +102,8 @@ const NOTICES: Record<string, string> = {
   saved: 'Saved. The website shows the change within seconds.',
   password: 'The password was set: visitors are asked for it.',
   'password-removed': 'The password was removed.',
+  expiry: 'The expiry was saved.',
+  extended: 'The expiry was moved 30 days on.',
   acl: 'The access list was saved.',
   invited: 'The client was added to the access list and invited.',
   'invite-unavailable': 'The client was added to the access list. Invitations by e-mail are not available on this service: send them the gallery’s address yourself.',
