@@ -345,6 +345,8 @@ export class SiteRepository {
       .select('g.id')
       .where('g.public_cover_media_id', '=', mediaId)
       .where('m.status', '=', 'live')
+      // A closed gallery shows no card, so its public cover is public no more.
+      .where((eb) => eb.or([eb('g.expires_at', 'is', null), eb('g.expires_at', '>', new Date().toISOString())]))
       .limit(1)
       .executeTakeFirst();
     return row !== undefined;

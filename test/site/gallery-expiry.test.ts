@@ -31,6 +31,7 @@ eachDatabase((kind) => {
   }, 180_000);
   afterAll(() => w?.svc.close());
 
+  const coverKeys = async () => (await w.svc.db.selectFrom('renditions as r').innerJoin('medias as m', 'm.id', 'r.media_id').select('r.storage_key').where('m.uuid', '=', photos[2]).orderBy('r.id').execute()).map((r) => r.storage_key);
   const expire = (uuid: string, at: string) => w.client.updateGallery(w.urlname, uuid, { expires_at: at });
 
   it('serves the gallery before its expiry, and lists it in the sitemap', async () => {
@@ -87,6 +88,13 @@ eachDatabase((kind) => {
       for (const f of signedFiles) expect((await visit(w.svc, f, { cookie })).status, f).not.toBe(200);
     });
 
+    it('makes the public cover chosen for it public no more', async () => {
+      await w.client.updateGallery(w.urlname, locked, { public_cover_media: photos[2] });
+      const keys = await coverKeys();
+      expect(keys.length).toBeGreaterThan(1);
+      expect((await visit(w.svc, `/files/${keys[0]}`)).status).not.toBe(200);
+    });
+
     it('leaves the sitemap and the listing of its parent', async () => {
       const sitemap = (await visit(w.svc, `${home}/sitemap.xml`)).body;
       expect(sitemap).not.toContain('/-/wedding');
@@ -105,6 +113,8 @@ eachDatabase((kind) => {
       await expire(locked, '');
       expect((await visit(w.svc, `${home}/-/proofs`, { cookie })).status).toBe(200);
       expect((await visit(w.svc, signedFiles[0], { cookie })).status).toBe(200);
+      // The cover is public again (another of its renditions: a refusal is remembered for a few seconds).
+      expect((await visit(w.svc, `/files/${(await coverKeys())[1]}`)).status).toBe(200);
     });
   });
 });

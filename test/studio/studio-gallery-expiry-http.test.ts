@@ -51,8 +51,11 @@ eachDatabase((kind) => {
     const ext = await b.submit(page(), `${page()}/extend`, {});
     expect([ext.status, ext.headers.get('location')]).toEqual([303, `${page()}?done=extended#expiry`]);
     expect(await expiry()).toBe('2090-01-31T00:00:00+00:00');
+    expect((await b.get(`/studio/websites/${w.urlname}/galleries`)).body).not.toContain('<span class="badge">Closed</span>');
     await b.submit(page(), `${page()}/expiry`, { expires_at: '2020-01-01T00:00' });
     expect((await b.get(page())).body).toContain('This gallery has closed');
+    // The tree says so too.
+    expect((await b.get(`/studio/websites/${w.urlname}/galleries`)).body).toContain('<span class="badge">Closed</span>');
     const before = Date.now();
     await b.submit(page(), `${page()}/extend`, {});
     const at = Date.parse((await expiry())!);

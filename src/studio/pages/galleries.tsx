@@ -16,6 +16,8 @@ export interface TreeNode {
   fullMedias: number;
   hidden: boolean;
   locked: boolean;
+  /** Past its expiry: visitors see the closed page. */
+  closed?: boolean;
   orderByName: boolean;
   depth: number;
   children: TreeNode[];
@@ -67,6 +69,7 @@ function Item(p: { n: TreeNode; index: number; count: number; urlname: string })
         </span>
         {n.locked ? <span class="badge">Password</span> : null}
         {n.hidden ? <span class="badge">Hidden</span> : null}
+        {n.closed ? <span class="badge">Closed</span> : null}
         {root ? null : (
           <span class="actions">
             <button type="submit" class="icon" name="up" value={n.uuid} disabled={p.index === 0 || n.orderByName}>

@@ -79,6 +79,7 @@ function nodeOf(g: GalleryRecord, counts: { medias: number; full: number } | und
     fullMedias: counts?.full ?? 0,
     hidden: g.hidden === 1,
     locked: g.password_hash !== null,
+    closed: g.expires_at !== null && Date.parse(g.expires_at) <= Date.now(),
     orderByName: g.order_subgalleries === 1,
     depth: 0,
     children: [],
