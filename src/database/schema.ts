@@ -232,6 +232,8 @@ export interface GalleriesTable {
   pick_limit: Generated<number | null>;
   /** Extension (migration 030): when the gallery closes to visitors (ISO 8601 UTC); null: never. */
   expires_at: Generated<string | null>;
+  /** The expires_at its clients were reminded of (migration 030); null: none yet. */
+  expiry_reminded_for: Generated<string | null>;
   published_at: string;
   created_at: string;
   updated_at: string;

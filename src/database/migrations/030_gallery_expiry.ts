@@ -5,8 +5,11 @@ import type { MigrationDb } from '../migration-helpers.js';
 
 export async function up(db: Kysely<MigrationDb>): Promise<void> {
   await db.schema.alterTable('galleries').addColumn('expires_at', 'text').execute();
+  // The expiry its clients were reminded of (a week before): once per gallery and expiry; a moved expiry gets its own.
+  await db.schema.alterTable('galleries').addColumn('expiry_reminded_for', 'text').execute();
 }
 
 export async function down(db: Kysely<MigrationDb>): Promise<void> {
+  await db.schema.alterTable('galleries').dropColumn('expiry_reminded_for').execute();
   await db.schema.alterTable('galleries').dropColumn('expires_at').execute();
 }
