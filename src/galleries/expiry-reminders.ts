@@ -34,7 +34,7 @@ export class ExpiryReminders {
     const acls = await this.repo.acls(due.map((g) => g.id));
     let sent = 0;
     for (const g of due) {
-      // Claimed first: a failed mail is not sent twice (at most once, as the brief of a reminder asks).
+      // Claimed first: at most once, even when a mail fails or two nodes run at once.
       if (!(await this.repo.claimExpiryReminder(g.id, g.expires_at!))) continue;
       const home = homeUrl(this.publicUrl, g);
       const url = g.full_url_path === '' ? `${home}/` : `${home}/-/${g.full_url_path}`;
