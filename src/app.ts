@@ -21,6 +21,8 @@ import { artistRoutes } from './artists/routes.js';
 import { ArtistsService } from './artists/service.js';
 import { WatermarkFiles } from './artists/watermark-files.js';
 import { GalleriesRepository } from './galleries/repository.js';
+import { ExpiryReminders } from './galleries/expiry-reminders.js';
+import { expiryReminderMessage } from './mail/messages.js';
 import { galleryRoutes } from './galleries/routes.js';
 import { GalleriesService } from './galleries/service.js';
 import { GroupsRepository } from './groups/repository.js';
@@ -326,7 +328,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     if (duties.serve) for (const route of routes) router.add(route);
 
     // The cleanup sweep: each feature's part (sweepParts); temporary files of a crashed process go before this one serves.
-    const sweep = new CleanupSweep(sweepParts(config, core, library), log);
+    const sweep = new CleanupSweep(sweepParts(config, core, library, visitors.mailer), log);
     await sweep.run(new Date(), 'local');
     const cleanup = sweep.start(sweepIntervalMs(config.uploadExpirySeconds), duties.work, front.exclusive);
     closers.push(() => cleanup.stop());
@@ -481,8 +483,9 @@ type Heavy = Awaited<ReturnType<typeof loadHeavy>>;
 type Duties = ReturnType<typeof dutiesOf>;
 
 /** Each feature's part of the cleanup sweep (src/jobs/sweep.ts): what it removes, and whether the deployment's (shared) or this machine's (local). */
-function sweepParts(config: Config, core: Core, l: Library): SweepPart[] {
+function sweepParts(config: Config, core: Core, l: Library, mailer: Mailer): SweepPart[] {
   const ago = (now: Date, seconds: number) => new Date(now.getTime() - seconds * 1000);
+  const reminders = new ExpiryReminders(new GalleriesRepository(core.store.db, core.store.dialect), config.publicUrl, (m) => mailer.send(expiryReminderMessage(m), 'expiry reminder', m.url));
   return [
     // An hour after step 1 with no file: expired early (it held its declared size against the quota).
     {
@@ -502,6 +505,8 @@ function sweepParts(config: Config, core: Core, l: Library): SweepPart[] {
     { name: 'finished jobs', where: 'shared', run: async (now) => ({ jobs: await l.jobs.purgeFinished(ago(now, config.jobs.retentionSeconds)) }) },
     { name: 'visitor sign-in links', where: 'shared', run: async (now) => ({ visitorLinks: await core.visitorLinks.purge(now) }) },
     { name: 'activity past its retention', where: 'shared', run: async (now) => ({ activity: await core.activity.purge(now) }) },
+    // A week before a gallery closes, its clients are reminded, once (docs/website.md "Expiry").
+    { name: 'gallery expiry reminders', where: 'shared', run: async (now) => ({ reminders: await reminders.run(now) }) },
   ];
 }
 

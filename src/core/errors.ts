@@ -34,6 +34,7 @@ const CATALOGUE = {
   payload_too_large: { status: 413, message: 'the request body is too large' },
   uri_too_long: { status: 414, message: 'a path segment is too long' },
   unsupported_media_type: { status: 415, message: 'unsupported content type: send application/x-www-form-urlencoded or multipart/form-data' },
+  gone: { status: 410, message: 'this gallery has closed' },
   expectation_failed: { status: 417, message: 'the service cannot meet the Expect header' },
   invalid_parameter: { status: 422, message: 'invalid parameter' },
   missing_parameter: { status: 422, message: 'a required parameter is missing' },

@@ -36,7 +36,7 @@ export interface At {
 }
 
 export interface Field<T> {
-  readonly kind: 'text' | 'uuid' | 'flag' | 'yesNo' | 'int' | 'oneOf' | 'list' | 'entries' | 'custom';
+  readonly kind: 'text' | 'uuid' | 'flag' | 'yesNo' | 'int' | 'oneOf' | 'list' | 'entries' | 'custom' | 'instant';
   /** Absent (or blank) is a missing_parameter in this mode ('always': in both). */
   readonly required?: Mode | 'always';
   /** Accepted in this mode only; sent in the other, the 422 says `only.message(name)`. */
@@ -353,6 +353,39 @@ export function oneOf<const T extends string, R = T>(allowed: readonly T[], o: O
         throw refuse(at, `${at.name} must be one of ${allowed.join(', ')}${o.got === false ? '' : `, got ${JSON.stringify(raw)}`}`);
       }
       return (o.as ? o.as(t as T) : t) as R;
+    },
+  };
+}
+
+const INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?$/;
+
+/**
+ * A moment as ISO 8601 date and time (`2026-12-01T18:00:00+01:00`; no offset: UTC, as a form's
+ * `datetime-local` sends it), stored as UTC text (toISOString); blank clears it (null).
+ */
+export function instant(o: Common = {}): Field<string | null> {
+  return {
+    kind: 'instant',
+    ...o,
+    max: 40,
+    read(s, at) {
+      const raw = given(s, at, o.required);
+      if (raw === undefined) return undefined;
+      const bad = () => refuse(at, `${at.name} must be an ISO 8601 date and time (2026-12-01T18:00:00Z), got ${JSON.stringify(raw.slice(0, 40))}`);
+      // Bounded as sent, before anything else: a long blank is no "clear".
+      if (raw.length > 40) throw bad();
+      const t = raw.trim();
+      if (t === '') return null;
+      const m = INSTANT.exec(t);
+      if (!m) throw bad();
+      const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6] ?? '0'].map(Number);
+      const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+      if (year < 1970 || month < 1 || month > 12 || day < 1 || day > daysInMonth || hour > 23 || minute > 59 || second > 59) throw bad();
+      const offset = m[8] ?? 'Z';
+      if (offset !== 'Z' && (Number(offset.slice(1, 3)) > 14 || Number(offset.slice(4)) > 59)) throw bad();
+      const d = new Date(`${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6] ?? '00'}${m[7] ?? ''}${offset}`);
+      if (Number.isNaN(d.getTime())) throw bad();
+      return d.toISOString();
     },
   };
 }

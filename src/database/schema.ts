@@ -230,6 +230,10 @@ export interface GalleriesTable {
   order_stamp: Generated<number>;
   /** Extension (migration 014): how many photos a client may choose here; null: no limit of the photographer's. */
   pick_limit: Generated<number | null>;
+  /** Extension (migration 029): when the gallery closes to visitors (ISO 8601 UTC); null: never. */
+  expires_at: Generated<string | null>;
+  /** The expires_at its clients were reminded of (migration 029); null: none yet. */
+  expiry_reminded_for: Generated<string | null>;
   published_at: string;
   created_at: string;
   updated_at: string;

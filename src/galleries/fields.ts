@@ -1,7 +1,7 @@
 // A gallery create or update declared once (spec 2.3; docs/architecture.md "One contract"):
 // GALLERY_FIELDS gives the typed input, the checks and the 422s to every face; the API
 // reads it as gallery[...] (GALLERY_API, input.ts), its whitelist generated from it.
-import { bracketNames, keyOf, flag, int, oneOf, readFields, text, uuid, uuidList, type InputOf, type Mode, type Source } from '../core/fields.js';
+import { bracketNames, keyOf, flag, instant, int, oneOf, readFields, text, uuid, uuidList, type InputOf, type Mode, type Source } from '../core/fields.js';
 import { aclField } from './acl.js';
 import { MAX_PICK_LIMIT } from '../lightboxes/service.js';
 
@@ -51,6 +51,8 @@ export const GALLERY_FIELDS = {
   hidden: flag(),
   /** Extension (docs/delivery.md): favourites a client may choose here; blank (null): no limit. */
   pickLimit: int({ min: 1, max: MAX_PICK_LIMIT, blank: 'null' }),
+  /** Extension (docs/galleries.md): when the gallery closes to visitors, it and all below it; null (blank): never. */
+  expiresAt: instant(),
   indexing: oneOf(['0', '1', '2'], { as: (w) => Number(w) as 0 | 1 | 2 }),
   /** '' (null): remove the password. */
   password: text({ max: MAX_PASSWORD_LENGTH, blank: 'null', blankIsEmpty: true }),

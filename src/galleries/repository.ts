@@ -58,6 +58,7 @@ export type GalleryShown = Pick<
   | 'hidden'
   | 'indexing'
   | 'pick_limit'
+  | 'expires_at'
   | 'content_order'
   | 'content_order_direction'
   | 'order_subgalleries'
@@ -121,6 +122,7 @@ const galleryDetailsQuery = prepared((db: Db, userId: number, urlname: string, u
       'g.hidden',
       'g.indexing',
       'g.pick_limit',
+      'g.expires_at',
       'g.content_order',
       'g.content_order_direction',
       'g.order_subgalleries',
@@ -432,6 +434,32 @@ export class GalleriesRepository {
       .select(['g.id', 'g.uuid', 'g.name', 'g.full_url_path', 'g.website_id', 'w.uuid as website_uuid', 'w.owner_id'])
       .where('g.id', '=', galleryId)
       .executeTakeFirst();
+  }
+
+  /** Galleries closing within (now, until] whose clients were not reminded of that expiry yet, with their website. */
+  dueExpiryReminders(now: string, until: string, limit: number) {
+    return this.db
+      .selectFrom('galleries as g')
+      .innerJoin('websites as w', 'w.id', 'g.website_id')
+      .select(['g.id', 'g.name', 'g.full_url_path', 'g.expires_at', 'w.urlname', 'w.hostname', 'w.title', 'w.contact_email'])
+      .where('g.expires_at', '>', now)
+      .where('g.expires_at', '<=', until)
+      .where((eb) => eb.or([eb('g.expiry_reminded_for', 'is', null), eb('g.expiry_reminded_for', '<>', eb.ref('g.expires_at'))]))
+      .orderBy('g.expires_at')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Marks the gallery's clients reminded of this expiry; false when another run did, or the expiry moved meanwhile. */
+  async claimExpiryReminder(galleryId: number, expiresAt: string): Promise<boolean> {
+    const r = await this.db
+      .updateTable('galleries')
+      .set({ expiry_reminded_for: expiresAt })
+      .where('id', '=', galleryId)
+      .where('expires_at', '=', expiresAt)
+      .where((eb) => eb.or([eb('expiry_reminded_for', 'is', null), eb('expiry_reminded_for', '<>', expiresAt)]))
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
   }
 
   async insertAcl(rows: ReadonlyArray<Insertable<GalleryAclTable>>): Promise<void> {

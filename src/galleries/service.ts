@@ -206,6 +206,23 @@ export class GalleriesService {
   }
 
   /**
+   * Moves a gallery's expiry `days` on (the studio's "Extend 30 days"): from the expiry when it is
+   * still ahead, else from now, so a gallery already closed opens again for that long.
+   */
+  async extendExpiry(user: User, urlname: string, uuid: string, days: number): Promise<GalleryDetails> {
+    const website = await this.access.website(user, urlname);
+    const existing = await this.row(this.repo, website, uuid);
+    await this.repo.inTransaction(async (repo) => {
+      const now = nowIso();
+      await repo.lockWebsite(website.id, now);
+      const g = await this.row(repo, website, uuid);
+      const from = Math.max(g.expires_at === null ? 0 : Date.parse(g.expires_at), Date.parse(now));
+      await this.change(repo, website, g, { expiresAt: new Date(from + days * 86_400_000).toISOString() }, undefined, now);
+    });
+    return this.reread(website, existing.id);
+  }
+
+  /**
    * Replaces a gallery's access list (an extension: the API sets one on create only; the
    * studio edits it). The entries come from acl.ts's reader (DEFAULT first); none: no list.
    * Only the DEFAULT entry, granting read and nothing more, given to a gallery with no list is
@@ -492,6 +509,7 @@ export class GalleriesService {
       hidden: input.hidden ? 1 : 0,
       indexing: input.indexing ?? 1,
       pick_limit: input.pickLimit ?? null,
+      expires_at: input.expiresAt ?? null,
       password_hash: passwordHash,
       content_order: input.contentOrder ?? 'manual-last',
       content_order_direction: input.contentOrderDirection ?? 'asc',
@@ -532,6 +550,7 @@ export class GalleriesService {
     if (input.hidden !== undefined) changes.hidden = input.hidden ? 1 : 0;
     if (input.indexing !== undefined) changes.indexing = input.indexing;
     if (input.pickLimit !== undefined) changes.pick_limit = input.pickLimit;
+    if (input.expiresAt !== undefined) changes.expires_at = input.expiresAt;
     if (passwordHash !== undefined) changes.password_hash = passwordHash;
     if (input.contentOrder !== undefined) changes.content_order = input.contentOrder;
     if (input.contentOrderDirection !== undefined) changes.content_order_direction = input.contentOrderDirection;

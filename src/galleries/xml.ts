@@ -48,6 +48,8 @@ export function galleryXml(g: GalleryShown, view: GalleryView, extras: GalleryEx
     indexing: g.indexing,
     // Extension (docs/delivery.md): favourites a client may choose; nil: no limit.
     'pick-limit': g.pick_limit,
+    // Extension (docs/galleries.md): when the gallery closes to visitors; nil: never.
+    'expires-at': g.expires_at === null ? null : storedTimestamp(g.expires_at),
     'content-order': g.content_order,
     'content-order-direction': g.content_order_direction,
     'order-subgalleries': g.order_subgalleries === 1,

@@ -23,6 +23,8 @@ export interface SweepResult {
   activity: number;
   /** The studio's resumable uploads expired (an unfinished one with its bytes). */
   resumable: number;
+  /** Expiry reminders mailed to galleries' clients. */
+  reminders: number;
 }
 
 /** One part of the sweep: `shared` work is the deployment's (under the lock), `local` this machine's (temporary files). */
@@ -32,7 +34,7 @@ export interface SweepPart {
   run(now: Date): Promise<Partial<SweepResult>>;
 }
 
-const NOTHING: SweepResult = { uploads: 0, medias: 0, tempFiles: 0, fileDeletions: 0, incoming: 0, jobs: 0, visitorLinks: 0, activity: 0, resumable: 0 };
+const NOTHING: SweepResult = { uploads: 0, medias: 0, tempFiles: 0, fileDeletions: 0, incoming: 0, jobs: 0, visitorLinks: 0, activity: 0, resumable: 0, reminders: 0 };
 
 export class CleanupSweep {
   constructor(

@@ -203,3 +203,29 @@ export function downloadsMessage(m: { to: string; siteTitle: string; url: string
     </>,
   );
 }
+
+/** A client's reminder a week before a gallery closes (docs/website.md "Expiry"). */
+export function expiryReminderMessage(m: { to: string; siteTitle: string; galleryName: string; url: string; expires: Date; contact: string | null }): MailMessage {
+  const title = oneLine(m.siteTitle);
+  const gallery = oneLine(m.galleryName);
+  const until = `${m.expires.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  const contact = m.contact ? oneLine(m.contact) : null;
+  const ask = contact ? `To keep it open longer, write to ${contact}.` : 'To keep it open longer, ask the photographer.';
+  return message(
+    m.to,
+    `${gallery} closes on ${until.slice(0, 10)}`,
+    [`The gallery "${gallery}" on ${title} closes on ${until}. Download or choose your photos before then:`, '', m.url, '', ask],
+    <>
+      {gallery} closes soon
+    </>,
+    <>
+      <p>
+        The gallery <strong>{gallery}</strong> on {title} closes on {until}. Download or choose your photos before then:
+      </p>
+      <p>
+        <a href={m.url}>{m.url}</a>
+      </p>
+      <p>{ask}</p>
+    </>,
+  );
+}

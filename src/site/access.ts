@@ -34,6 +34,8 @@ export interface GateGallery {
   passwordHash?: string | null;
   /** The gallery's access list; empty when it has none. */
   acl: readonly AclRule[];
+  /** When it closes to visitors, it and all below it (ISO 8601 UTC); null or absent: never. */
+  expiresAt?: string | null;
 }
 
 export type Decision =
@@ -47,10 +49,20 @@ export type Decision =
   /** The first protected gallery on the way whose password the visitor has not given. */
   | { ok: false; need: 'password'; gallery: string }
   /** An access list refuses this visitor: proving an address on it may open it. */
-  | { ok: false; need: 'signin' };
+  | { ok: false; need: 'signin' }
+  /** A gallery on the way is past its expiry: closed to every visitor, whatever their pass. */
+  | { ok: false; need: 'closed'; gallery: string };
+
+/** The first gallery of the chain past its expiry at `now` (ms), or undefined. */
+export function closedBy(chain: readonly GateGallery[], now: number): GateGallery | undefined {
+  return chain.find((g) => g.expiresAt != null && Date.parse(g.expiresAt) <= now);
+}
 
 /** `chain`: the root first, the gallery asked for last. */
-export function decide(chain: readonly GateGallery[], pass: VisitorPass | undefined): Decision {
+export function decide(chain: readonly GateGallery[], pass: VisitorPass | undefined, now = Date.now()): Decision {
+  // Expiry comes first: a closed gallery asks for no password, it is closed to everyone.
+  const closed = closedBy(chain, now);
+  if (closed) return { ok: false, need: 'closed', gallery: closed.uuid };
   let comp: boolean | undefined;
   let hires: boolean | undefined;
   let restricted = false;
@@ -102,7 +114,7 @@ function chainsOf(loaded: LoadedChains): Map<string, Chain> {
 }
 
 export function toGate(galleries: readonly SiteGallery[], acls: ReadonlyMap<number, readonly AclRule[]>): GateGallery[] {
-  return galleries.map((g) => ({ uuid: g.uuid, passwordProtected: g.password_hash !== null, passwordHash: g.password_hash, acl: acls.get(g.id) ?? [] }));
+  return galleries.map((g) => ({ uuid: g.uuid, passwordProtected: g.password_hash !== null, passwordHash: g.password_hash, acl: acls.get(g.id) ?? [], expiresAt: g.expires_at }));
 }
 
 /** Who may see what, over the one chain loader: for the pages, the sitemap and /files. */
@@ -173,7 +185,8 @@ export class VisitorAccess {
       // Read at each request, not remembered: a revocation holds at once, on every node. The
       // browser keeps what it fetched (private, until the expiry), so a page's images cost this once.
       const chain = await this.publishedChain(info.mediaId, signed.gallery);
-      if (!chain || (signed.access !== undefined && this.urls.accessStamp(accessState(chain)) !== signed.access)) return undefined;
+      // A closed gallery serves nothing to its visitors, signed addresses given before included.
+      if (!chain || closedBy(chain, Date.now()) || (signed.access !== undefined && this.urls.accessStamp(accessState(chain)) !== signed.access)) return undefined;
       return info;
     }
     // A website's logo or favicon (docs/website.md "Brand and pages") is shown on every page of it, protected ones included.

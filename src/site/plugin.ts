@@ -13,6 +13,8 @@ import { ASSETS } from './look/assets.js';
 import { brandAsset } from './look/theme.js';
 import type { Referrer, SiteHelpers, WebsiteDeps } from './plugin-deps.js';
 import { messagePage, type SiteFrame } from './pages/signin.js';
+import { ClosedPage } from './pages/messages.js';
+import { render } from './pages/layout.js';
 import { siteRoutes } from './routes.js';
 
 const NO_SITE: SiteFrame = { siteTitle: 'Not found', homeHref: '/' };
@@ -76,6 +78,8 @@ export function websitePlugin(deps: WebsiteDeps): FastifyPluginAsync {
       closeAfterReply(req, reply);
       if (err instanceof ApiError) {
         if (err.extra.retryAfter) reply.header('retry-after', String(err.extra.retryAfter));
+        // A gallery past its expiry, refused where no page of its own is drawn (favourites): the closed page.
+        if (err.code === 'gone' && frame) return helpers.html(reply, 410, render(ClosedPage({ frame })), { personal: true, referrer });
         const title = err.status === 404 ? 'Not found' : err.status === 429 ? 'Too many requests' : 'Request refused';
         return helpers.html(reply, err.status, messagePage({ frame, title, text: err.message }), { personal: true, referrer });
       }

@@ -68,6 +68,7 @@ export type SiteGallery = Pick<
   GalleryRow,
   | 'id' | 'uuid' | 'parent_id' | 'name' | 'full_url_path' | 'description' | 'hidden' | 'indexing' | 'password_hash'
   | 'content_order' | 'content_order_direction' | 'cover_media_id' | 'public_cover_media_id' | 'published_at' | 'updated_at' | 'order_stamp' | 'pick_limit'
+  | 'expires_at'
 > & { layout: string | null; crop: number | null; spacing: string | null; captions: number | null };
 
 /** A media a visitor may see in a gallery, with what orders it. */
@@ -116,6 +117,7 @@ const GALLERY_COLUMNS = [
   'g.updated_at',
   'g.order_stamp',
   'g.pick_limit',
+  'g.expires_at',
 ] as const;
 
 const MEDIA_COLUMNS = [
@@ -343,6 +345,8 @@ export class SiteRepository {
       .select('g.id')
       .where('g.public_cover_media_id', '=', mediaId)
       .where('m.status', '=', 'live')
+      // A closed gallery shows no card, so its public cover is public no more.
+      .where((eb) => eb.or([eb('g.expires_at', 'is', null), eb('g.expires_at', '>', new Date().toISOString())]))
       .limit(1)
       .executeTakeFirst();
     return row !== undefined;
@@ -354,25 +358,28 @@ export class SiteRepository {
   }
 
   /** Sub-galleries shown in navigation (not hidden), in their list order. */
-  listedChildren(galleryId: number): Promise<ChildGallery[]> {
+  listedChildren(galleryId: number, now = new Date().toISOString()): Promise<ChildGallery[]> {
     return this.db
       .selectFrom('galleries')
       .select(['id', 'uuid', 'name', 'full_url_path', 'password_hash', 'cover_media_id', 'public_cover_media_id', 'published_at'])
       .where('parent_id', '=', galleryId)
       .where('hidden', '=', 0)
+      // A closed gallery (past its expiry) is listed no more; UTC text of one form compares as time.
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
       .orderBy('list_pos')
       .orderBy('id')
       .execute();
   }
 
   /** The listed sub-galleries (not hidden) of several galleries, each parent's in its list order. */
-  listedChildrenOf(parentIds: readonly number[]): Promise<Array<Pick<GalleryRow, 'id' | 'uuid' | 'parent_id' | 'password_hash'>>> {
+  listedChildrenOf(parentIds: readonly number[], now = new Date().toISOString()): Promise<Array<Pick<GalleryRow, 'id' | 'uuid' | 'parent_id' | 'password_hash'>>> {
     if (parentIds.length === 0) return Promise.resolve([]);
     return this.db
       .selectFrom('galleries')
       .select(['id', 'uuid', 'parent_id', 'password_hash'])
       .where('parent_id', 'in', [...parentIds])
       .where('hidden', '=', 0)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
       .orderBy('parent_id')
       .orderBy('list_pos')
       .orderBy('id')

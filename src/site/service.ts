@@ -177,6 +177,8 @@ export interface FavouriteGallery {
 export type Refusal =
   | { kind: 'password'; gallery: string; galleryName: string; back: string; crumbs: Crumb[]; locked: LockedGallery }
   | { kind: 'signin'; back: string; crumbs: Crumb[]; locked: LockedGallery }
+  /** Past its expiry, or below a gallery that is: the closed page (410). */
+  | { kind: 'closed'; galleryName: string; crumbs: Crumb[] }
   | { kind: 'not-found' };
 
 export interface SitemapEntry {
@@ -684,6 +686,7 @@ export class SiteService {
     const decision = decide(gate, pass);
     if (decision.ok) return { kind: 'ok', chain, gate, decision };
     const gallery = chain[chain.length - 1];
+    if (decision.need === 'closed') return { kind: 'refused', refusal: { kind: 'closed', galleryName: gallery.name, crumbs: crumbs(at, chain) } };
     const back = galleryHref(at.homePath, gallery.full_url_path);
     const shown = await this.lockedGallery(gallery);
     if (decision.need === 'password') {

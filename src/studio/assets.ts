@@ -33,8 +33,9 @@ h2{font-size:1.15rem;margin:1.75rem 0 .5rem}
 .field label,.field legend{font-weight:600}
 .field .hint{font-size:.875rem;color:#555}
 .field .error{color:#b3261e;font-weight:600;font-size:.9rem}
-input[type=text],input[type=email],input[type=password],input[type=url],input[type=color],select,textarea{font:inherit;padding:.45rem .55rem;border:1px solid #8a8a85;border-radius:4px;background:#fff;color:inherit;max-width:100%}
+input[type=text],input[type=email],input[type=password],input[type=url],input[type=color],input[type=datetime-local],select,textarea{font:inherit;padding:.45rem .55rem;border:1px solid #8a8a85;border-radius:4px;background:#fff;color:inherit;max-width:100%}
 input[type=color]{padding:0;height:2.4rem;width:4rem}
+input[type=datetime-local]{width:16rem}
 textarea{min-height:8rem;width:100%}
 .invalid{border-color:#b3261e;border-width:2px}
 button,.button{font:inherit;background:#0b57d0;color:#fff;border:0;border-radius:4px;padding:.5rem 1rem;cursor:pointer;text-decoration:none;display:inline-block}

@@ -42,6 +42,7 @@ describe('the gallery spec', () => {
         'gallery[hidden]',
         'gallery[indexing]',
         'gallery[pick_limit]',
+        'gallery[expires_at]',
         'gallery[password]',
         'gallery[content_order]',
         'gallery[content_order_direction]',

@@ -29,6 +29,7 @@ import * as m025 from './025_orders.js';
 import * as m026 from './026_payment_accounts.js';
 import * as m027 from './027_activity_by_owner.js';
 import * as m028 from './028_change_feed.js';
+import * as m029 from './029_gallery_expiry.js';
 
 const modules = {
   '001_core': m001,
@@ -59,6 +60,7 @@ const modules = {
   '026_payment_accounts': m026,
   '027_activity_by_owner': m027,
   '028_change_feed': m028,
+  '029_gallery_expiry': m029,
 };
 
 /**

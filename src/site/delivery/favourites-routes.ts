@@ -71,6 +71,7 @@ class Favourites {
   /** The gallery a form or page names, as this visitor may see it; anything else is a 404 (what one cannot see is not there). */
   private async galleryOf(v: Visit, uuid: string | undefined): Promise<FavouriteGallery> {
     const g: FavouriteGallery | Refusal = uuid ? await this.deps.site.favouriteGallery(v.at, uuid, v.pass) : { kind: 'not-found' };
+    if (g.kind === 'closed') throw new ApiError('gone', 'This gallery has closed.');
     if (g.kind !== 'favourites') throw notFound();
     return g;
   }

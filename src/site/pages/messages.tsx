@@ -86,6 +86,33 @@ export function SigninPage(props: { frame: Base; signinHref: string; crumbs: Cru
   );
 }
 
+/**
+ * A gallery past its expiry (docs/website.md "Expiry"): closed to every visitor, with the way
+ * to reach the photographer when the website gives a contact address.
+ */
+export function ClosedPage(props: { frame: Base; galleryName?: string; crumbs?: Crumb[] }): VNode {
+  const email = props.frame.brand?.email;
+  return (
+    <Layout {...props.frame} title={props.galleryName ?? 'This gallery has closed'} indexable={false} crumbs={props.crumbs}>
+      <section class="closed">
+        {props.galleryName ? <h1>{props.galleryName}</h1> : null}
+        {props.galleryName ? <p class="closed-lead">This gallery has closed.</p> : <h1>This gallery has closed</h1>}
+        <p>Its photos are no longer available here.</p>
+        {email ? (
+          <p>
+            To see them again, please write to the photographer at <a href={`mailto:${email}`}>{email}</a>.
+          </p>
+        ) : (
+          <p>To see them again, please contact the photographer.</p>
+        )}
+        <p>
+          <a href={props.frame.homeHref}>Go to the home page</a>
+        </p>
+      </section>
+    </Layout>
+  );
+}
+
 export function MessagePage(props: { frame: Base; title: string; text: string }): VNode {
   return (
     <Layout {...props.frame} title={props.title} indexable={false}>

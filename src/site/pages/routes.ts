@@ -20,7 +20,7 @@ import type { FavouritesBar } from './favourites.js';
 import { GalleryPage } from './gallery.js';
 import { render, type Frame } from './layout.js';
 import { MediaPage } from './media.js';
-import { PasswordPage, SigninPage } from './messages.js';
+import { ClosedPage, PasswordPage, SigninPage } from './messages.js';
 
 export const FORM_BYTES = 4096;
 /** A gallery's page number as `?page=` may give it. */
@@ -150,6 +150,7 @@ class Pages {
   private refusal(reply: FastifyReply, v: Visit, r: Refusal, back: string) {
     const frame = this.frameOf(v.at);
     if (r.kind === 'not-found') throw notFound();
+    if (r.kind === 'closed') return this.helpers.html(reply, 410, render(ClosedPage({ frame, galleryName: r.galleryName, crumbs: r.crumbs })));
     if (r.kind === 'password') {
       const page = PasswordPage({ frame, action: `${v.at.homePath}/_password`, gallery: r.gallery, galleryName: r.galleryName, back, wrong: false, crumbs: r.crumbs, locked: r.locked });
       return this.helpers.html(reply, 403, render(page));

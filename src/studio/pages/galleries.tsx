@@ -16,6 +16,8 @@ export interface TreeNode {
   fullMedias: number;
   hidden: boolean;
   locked: boolean;
+  /** Past its expiry: visitors see the closed page. */
+  closed?: boolean;
   orderByName: boolean;
   depth: number;
   children: TreeNode[];
@@ -67,6 +69,7 @@ function Item(p: { n: TreeNode; index: number; count: number; urlname: string })
         </span>
         {n.locked ? <span class="badge">Password</span> : null}
         {n.hidden ? <span class="badge">Hidden</span> : null}
+        {n.closed ? <span class="badge">Closed</span> : null}
         {root ? null : (
           <span class="actions">
             <button type="submit" class="icon" name="up" value={n.uuid} disabled={p.index === 0 || n.orderByName}>
@@ -226,7 +229,12 @@ export interface SettingsForm {
   contentOrderDirection: string;
   hidden: boolean;
   indexing: string;
+  /** `YYYY-MM-DDTHH:MM` in UTC, as a datetime-local field holds it; '' when none. */
+  expiresAt?: string;
 }
+
+/** The section of the settings screen a notice or a refusal is about. */
+export type NoticeAt = 'expiry' | 'password' | 'access' | 'invite';
 
 export interface AclRow {
   position: number;
@@ -383,6 +391,39 @@ function SettingsCard(p: SettingsProps) {
   );
 }
 
+/**
+ * When the gallery closes to visitors (docs/website.md "Expiry"): the spec's `expires_at`, in
+ * UTC, and "Extend 30 days" (the same form, another action) while an expiry is set.
+ */
+function ExpiryCard(p: SettingsProps) {
+  const e = p.error?.field === 'expires_at' ? p.error : undefined;
+  const value = p.values.expiresAt ?? '';
+  const closed = value !== '' && Date.parse(`${value}Z`) <= Date.now();
+  return (
+    <section class="card" id="expiry" aria-labelledby="expiry-h">
+      <h2 class="first" id="expiry-h">
+        Expiry
+      </h2>
+      {p.noticeAt === 'expiry' ? <Notice notice={p.notice} /> : null}
+      <p>{value === '' ? 'This gallery stays open: it has no expiry date.' : closed ? 'This gallery has closed: visitors see a closed page and no photos.' : 'Visitors see a closed page from this date on.'}</p>
+      <form method="post" action={`/studio/galleries/${p.uuid}/expiry`}>
+        <Csrf viewer={p.viewer} />
+        <Field id="expires_at" label="Closes on (UTC)" error={e} hint="Leave empty for no expiry.">
+          {(d, bad) => <input id="expires_at" name="expires_at" type="datetime-local" value={value} aria-describedby={d} aria-invalid={bad ? 'true' : undefined} class={bad ? 'invalid' : undefined} />}
+        </Field>
+        <p class="row">
+          <button type="submit">Save expiry</button>
+          {value === '' ? null : (
+            <button type="submit" formaction={`/studio/galleries/${p.uuid}/extend`}>
+              Extend 30 days
+            </button>
+          )}
+        </p>
+      </form>
+    </section>
+  );
+}
+
 /** The gallery's password: set, changed or removed. */
 function PasswordCard(p: SettingsProps) {
   const e = p.error;
@@ -532,7 +573,7 @@ export interface SettingsProps {
   error?: { field: string; message: string };
   notice?: string;
   /** The section the notice is about (shown there, where the phone's screen is after the form): none for the top. */
-  noticeAt?: 'password' | 'access' | 'invite';
+  noticeAt?: NoticeAt;
   /** An invitation that could not be mailed (no SMTP_URL): the link for the photographer to hand over. */
   inviteLink?: { email: string; link: string };
 }
@@ -552,8 +593,9 @@ export function settingsPage(p: SettingsProps): string {
         <a href={`/studio/media?gallery=${p.uuid}`}>Medias ({p.mediasCount})</a>
         <a href={`/studio/galleries/${p.uuid}/proofing`}>Proofing: clients’ selections</a>
       </p>
-      <Notice notice={p.noticeAt ? undefined : p.notice} error={e && !['name', 'description', 'display_style', 'cover', 'content_order', 'content_order_direction', 'indexing', 'password', 'acl', 'invite_email'].includes(e.field) ? e.message : undefined} />
+      <Notice notice={p.noticeAt ? undefined : p.notice} error={e && !['name', 'description', 'display_style', 'cover', 'content_order', 'content_order_direction', 'indexing', 'expires_at', 'password', 'acl', 'invite_email'].includes(e.field) ? e.message : undefined} />
       <SettingsCard {...p} />
+      <ExpiryCard {...p} />
       <PasswordCard {...p} />
       <AccessCard {...p} />
       <InviteCard {...p} />

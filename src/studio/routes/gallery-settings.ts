@@ -10,7 +10,7 @@ import type { GalleryDetails } from '../../galleries/service.js';
 import { homeUrl } from '../../websites/home-url.js';
 import type { Body } from '../body.js';
 import { SMALL_FORM_BYTES, type Signed, type StudioContext, type StudioRoute } from '../context.js';
-import { settingsPage, type AclRow, type SettingsForm } from '../pages/galleries.js';
+import { settingsPage, type AclRow, type NoticeAt, type SettingsForm } from '../pages/galleries.js';
 import { GALLERY_FORM, located, noticeOf, uuidOf } from './galleries.js';
 
 /** Medias offered as a cover: the gallery's first ones in its order. */
@@ -30,11 +30,16 @@ export const gallerySettingRoutes: StudioRoute[] = [
   { method: 'GET', path: '/studio/galleries/:uuid', handler: settingsScreen },
   { method: 'POST', path: '/studio/galleries/:uuid', bodyLimit: SMALL_FORM_BYTES * 8, handler: saveSettings },
   { method: 'POST', path: '/studio/galleries/:uuid/password', bodyLimit: SMALL_FORM_BYTES, handler: setPassword },
+  { method: 'POST', path: '/studio/galleries/:uuid/expiry', bodyLimit: SMALL_FORM_BYTES, handler: setExpiry },
+  { method: 'POST', path: '/studio/galleries/:uuid/extend', bodyLimit: SMALL_FORM_BYTES, handler: extendExpiry },
   { method: 'POST', path: '/studio/galleries/:uuid/acl', bodyLimit: ACL_FORM_BYTES, handler: setAccessList },
   { method: 'POST', path: '/studio/galleries/:uuid/invite', bodyLimit: SMALL_FORM_BYTES, handler: invite },
 ];
 
-const AT: Record<string, 'password' | 'access' | 'invite'> = { password: 'password', 'password-removed': 'password', acl: 'access', invited: 'invite', 'invite-unavailable': 'invite' };
+/** The studio's "Extend" button: the expiry moved this many days on. */
+const EXTEND_DAYS = 30;
+
+const AT: Record<string, NoticeAt> = { expiry: 'expiry', extended: 'expiry', password: 'password', 'password-removed': 'password', acl: 'access', invited: 'invite', 'invite-unavailable': 'invite' };
 const noticeAtOf = (req: FastifyRequest) => AT[(req.query as { done?: string }).done ?? ''];
 
 // ---- settings
@@ -46,7 +51,7 @@ async function settingsOf(
   form?: SettingsForm,
   error?: { field: string; message: string },
   notice?: string,
-  noticeAt?: 'password' | 'access' | 'invite',
+  noticeAt?: NoticeAt,
   inviteLink?: { email: string; link: string },
 ) {
   const site = await ctx.websiteDetails(s, urlname);
@@ -63,6 +68,8 @@ async function settingsOf(
     hidden: r.hidden === 1,
     indexing: String(r.indexing),
   };
+  // The expiry as a datetime-local shows it, in UTC (the form says so).
+  const expiresAt = form?.expiresAt ?? (r.expires_at === null ? '' : r.expires_at.slice(0, 16));
   const acl: AclRow[] = d.acl.map((e) => ({ position: e.position, email: e.email, read: e.read, comp: e.compDownload, hires: e.hiresDownload }));
   return settingsPage({
     viewer: s.viewer,
@@ -71,7 +78,7 @@ async function settingsOf(
     uuid: r.uuid,
     isRoot: r.parent_uuid === null,
     publicUrl: r.full_url_path === '' ? home : `${home}/-/${r.full_url_path}`,
-    values,
+    values: { ...values, expiresAt },
     styles: styles.styles.map((x) => ({ uuid: x.uuid, name: x.name, isDefault: x.is_default === 1 })),
     covers: (d.medias ?? []).slice(0, COVER_CHOICES),
     mediasCount: d.counts.medias,
@@ -119,6 +126,26 @@ async function setPassword(ctx: StudioContext, req: FastifyRequest, reply: Fasti
     return ctx.send(reply, 422, await settingsOf(ctx, s, urlname, d, undefined, { ...GALLERY_FORM.refusal(err), field: 'password' }));
   }
   return ctx.redirect(reply, `/studio/galleries/${d.record.uuid}?done=${remove ? 'password-removed' : 'password'}#password`);
+}
+
+// ---- the expiry: set or cleared by the gallery spec's field, or moved 30 days on in one click
+async function setExpiry(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
+  const { s, form } = ctx.signedPost(req);
+  const { urlname, d } = await located(ctx, s, uuidOf(req));
+  const source = GALLERY_FORM.source(form, ['expiresAt'], { blank: true });
+  try {
+    await ctx.deps.galleries.update(s.user, urlname, d.record.uuid, readGallery(source, 'update', GALLERY_FORM.words));
+  } catch (err) {
+    return ctx.send(reply, 422, await settingsOf(ctx, s, urlname, d, undefined, GALLERY_FORM.refusal(err), undefined, 'expiry'));
+  }
+  return ctx.redirect(reply, `/studio/galleries/${d.record.uuid}?done=expiry#expiry`);
+}
+
+async function extendExpiry(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
+  const { s } = ctx.signedPost(req);
+  const { urlname, d } = await located(ctx, s, uuidOf(req));
+  await ctx.deps.galleries.extendExpiry(s.user, urlname, d.record.uuid, EXTEND_DAYS);
+  return ctx.redirect(reply, `/studio/galleries/${d.record.uuid}?done=extended#expiry`);
 }
 
 // ---- the access list: DEFAULT first, then the clients; the whole list is replaced (GalleriesService.setAcl, read by acl.ts)
