@@ -573,8 +573,9 @@ async function registerFaces(fastify: FastifyInstance, config: Config, log: Logg
     },
   });
   const { signIn, passCodec: passes, passwordThrottle, visitorBudget: budget } = visitors;
+  const shop = { orders: core.orders, stripe: core.stripe, offer: (ownerId: number, mediaUuid: string) => core.pricingProfiles.offer({ id: ownerId }, mediaUuid) };
   await fastify.register(
-    websitePlugin({ site, archives, links: core.visitorLinks, signIn, passes, lightboxes: core.lightboxes, mailer, passwordThrottle, budget, activity: core.activity, cacheSeconds: config.siteCacheSeconds, config }),
+    websitePlugin({ site, archives, links: core.visitorLinks, signIn, passes, lightboxes: core.lightboxes, mailer, passwordThrottle, budget, activity: core.activity, cacheSeconds: config.siteCacheSeconds, config, shop }),
   );
   // The photographers' studio (docs/studio.md): a second encapsulated plugin, on the same services, sessions and limiters as the API.
   await fastify.register(

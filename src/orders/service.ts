@@ -177,6 +177,18 @@ export class OrdersService {
     return row;
   }
 
+  /**
+   * The website's read of its cart: undefined when there is none of that website (a stale or
+   * foreign cookie); an empty cart has no totals.
+   */
+  async websiteCart(cartUuid: string, websiteId: number) {
+    const cart = isUuid(cartUuid) ? await this.repo.cart(cartUuid.toLowerCase()) : undefined;
+    if (!cart || cart.website_id !== websiteId) return undefined;
+    if ((await this.repo.cartLines(cart.id)).length === 0) return { cart, items: [] as NewOrderItem[], totals: undefined, coupon: undefined, settings: undefined };
+    const { priced, totals, coupon, settings } = await this.price(cart);
+    return { cart, items: priced.map((p) => p.item), totals, coupon, settings };
+  }
+
   /** The cart's lines priced now, with its totals (what the cart page shows). */
   async pricedCart(cartUuid: string) {
     const cart = await this.cartOf(cartUuid);
@@ -255,6 +267,11 @@ export class OrdersService {
     );
     if (!placed) throw invalid(`cart[coupon]: coupon ${coupon?.code} is used up`);
     return { uuid: placed.uuid };
+  }
+
+  /** A website's shop settings as its pages show them (the manual payment's instructions). */
+  websiteSettings(websiteId: number) {
+    return this.repo.settings(websiteId);
   }
 
   // The photographer's side.

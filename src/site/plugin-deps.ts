@@ -13,6 +13,9 @@ import type { PassCodec } from './signin/pass.js';
 import type { SiteService } from './service.js';
 import type { SignInService, VisitorLinks } from './signin/service.js';
 import type { PasswordThrottle } from './limits/throttle.js';
+import type { OrdersService } from '../orders/service.js';
+import type { StripePayments } from '../payments/stripe.js';
+import type { OfferedList } from '../shop/offer.js';
 
 export interface WebsiteDeps {
   site: SiteService;
@@ -33,6 +36,12 @@ export interface WebsiteDeps {
   archives: SiteArchives;
   /** How long a page for a visitor without a pass is served from memory; 0: never. */
   cacheSeconds: number;
+  /** The shop (docs/shop.md "On the website"): carts and orders, card payments, a media's offer. */
+  shop: {
+    orders: OrdersService;
+    stripe: Pick<StripePayments, 'isConfigured' | 'checkout'>;
+    offer(ownerId: number, mediaUuid: string): Promise<OfferedList[]>;
+  };
   /** PUBLIC_URL is read at each request (it may be settled after start). */
   config: Pick<Config, 'publicUrl' | 'storageUrl'>;
 }

@@ -258,13 +258,13 @@ function wantsJson(req: FastifyRequest): boolean {
 }
 
 /** One field of the form: absent, or given once. */
-function one(form: URLSearchParams, name: string): string | undefined {
+export function one(form: URLSearchParams, name: string): string | undefined {
   const all = form.getAll(name);
   if (all.length > 1) throw new ApiError('bad_request', `${name} is given more than once`);
   return all[0];
 }
 
-function formOf(req: FastifyRequest): URLSearchParams {
+export function formOf(req: FastifyRequest): URLSearchParams {
   const type = (req.headers['content-type'] ?? '').toLowerCase();
   if (!type.startsWith('application/x-www-form-urlencoded')) throw new ApiError('unsupported_media_type', 'Send the form as application/x-www-form-urlencoded.');
   if (req.body !== undefined && req.body !== null && !Buffer.isBuffer(req.body)) throw new ApiError('bad_request', 'The form could not be read.');

@@ -108,6 +108,23 @@ button.quiet{background:#fff;color:#1b1b1b;border:1px solid #595959}
 .note-text{white-space:pre-line;color:#444;margin:0}
 .sent{background:#f4f4f4;padding:.5rem .75rem;border-left:4px solid #1b1b1b}
 .selections{padding-left:1.2rem}
+.offer{max-width:40rem;margin:1.5rem 0}
+.offer fieldset{border:1px solid #d0d0d0;border-radius:6px;padding:.75rem 1rem;margin:0 0 .75rem}
+.offer legend{font-weight:600;padding:0 .25rem}
+.offer label{display:flex;justify-content:space-between;gap:1rem;padding:.35rem 0;cursor:pointer}
+.offer .price,.cart .price{font-variant-numeric:tabular-nums;white-space:nowrap}
+.cart{list-style:none;padding:0;margin:1rem 0;display:grid;gap:1rem;max-width:48rem}
+.cart li{display:grid;grid-template-columns:minmax(0,6rem) minmax(0,1fr) auto;gap:.75rem;align-items:start;border-bottom:1px solid #e4e4e4;padding-bottom:1rem}
+.cart img,.cart .ph{display:block;width:100%;height:auto;background:#ececec}
+.cart form{display:flex;gap:.4rem;align-items:center;flex-wrap:wrap;margin-top:.35rem}
+.cart input[type=number]{width:4.5rem}
+.totals{max-width:48rem;display:grid;grid-template-columns:1fr auto;gap:.25rem 1rem;margin:1rem 0}
+.totals dt{margin:0}.totals dd{margin:0;text-align:right;font-variant-numeric:tabular-nums}
+.totals .total{font-weight:700;font-size:1.15rem}
+form.shop{display:flex;flex-direction:column;gap:.5rem;max-width:32rem;margin:1rem 0}
+form.shop fieldset{border:1px solid #d0d0d0;border-radius:6px;padding:.75rem 1rem;display:flex;flex-direction:column;gap:.35rem}
+form.inline{display:flex;gap:.5rem;flex-wrap:wrap;align-items:flex-end;max-width:32rem}
+.notice{background:#f4f4f4;padding:.75rem 1rem;border-left:4px solid #1b1b1b;max-width:48rem;white-space:pre-line}
 .pswp__caption{position:absolute;left:0;right:0;bottom:0;padding:.75rem 1rem 1rem;color:#eee;background:linear-gradient(transparent,rgba(0,0,0,.6));text-align:center;font-size:.95rem}
 .pswp__caption small{display:block;color:#ccc;font-size:.8rem}
 .pswp__caption:empty{display:none}
