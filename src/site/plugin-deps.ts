@@ -41,6 +41,8 @@ export interface WebsiteDeps {
     orders: OrdersService;
     stripe: Pick<StripePayments, 'isConfigured' | 'checkout'>;
     offer(ownerId: number, mediaUuid: string): Promise<OfferedList[]>;
+    /** The origin of the card provider's checkout pages: the checkout form's redirect ends there (CSP form-action). */
+    checkoutOrigin: string;
   };
   /** PUBLIC_URL is read at each request (it may be settled after start). */
   config: Pick<Config, 'publicUrl' | 'storageUrl'>;
@@ -59,6 +61,8 @@ export interface HtmlOptions {
   /** A page made for this visitor alone (sign-in, a refusal of a form): stored nowhere. */
   personal?: boolean;
   referrer?: Referrer;
+  /** Origins beyond the site's own that this page's forms may end at (the card provider's checkout, reached by redirect). */
+  formTargets?: string[];
 }
 
 /** What the website's routes share, made once per plugin. */

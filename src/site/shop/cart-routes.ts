@@ -105,7 +105,7 @@ class Cart {
     const view = await this.view(req, v);
     const card = view?.totals ? await this.deps.shop.stripe.isConfigured(v.at.website.owner_id) : false;
     const page = CartPage({ frame: this.helpers.frameOf(v.at), action: cartHref(v.at), lines: view?.lines ?? [], totals: view?.totals, card, manualText: this.manualText(view?.instructions), ...extra });
-    return this.helpers.html(reply, status, render(page), { personal: true });
+    return this.helpers.html(reply, status, render(page), { personal: true, formTargets: card ? [this.deps.shop.checkoutOrigin] : undefined });
   }
 
   async page(req: FastifyRequest, reply: FastifyReply, v: Visit) {
