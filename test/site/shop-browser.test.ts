@@ -4,7 +4,8 @@
 // paid through the API and the buyer's mail arrives (real SMTP server). Then a
 // card checkout through the Stripe stand-in, the success page confirming only,
 // a signed webhook paying. Desktop and phone sizes, axe clean, strict CSP; the
-// forms refused with a clear 4xx. Screenshots go to test-artifacts/site/shop-*.
+// forms refused with a clear 4xx. SQLite and PostgreSQL, local files. Screenshots
+// go to test-artifacts/site/shop-<database>-*.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +15,7 @@ import { text } from '../../src/client/xml.js';
 import { attachProfile } from '../support/shop.js';
 import { startSmtp, type TestSmtp } from '../support/smtp.js';
 import { signedEvent, startStripe, type StripeStandIn } from '../support/stripe.js';
+import { eachDatabase, type DbKind } from '../support/service.js';
 import { startWorld, type World } from '../support/world.js';
 import { ARTIFACTS, axe, CHROMIUM, chromiumPresent, cookieOf, launchChromium, uploadPhoto, visit, waitForRenditions } from './site-support.js';
 
@@ -29,7 +31,8 @@ if (!chromiumPresent && process.env.CI) {
   });
 }
 
-describe.skipIf(!chromiumPresent)('the shop in a browser (SQLite, local files)', () => {
+eachDatabase((kind: DbKind) =>
+describe.skipIf(!chromiumPresent)('the shop in a browser', () => {
   let smtp: TestSmtp;
   let stripe: StripeStandIn;
   let w: World;
@@ -39,7 +42,7 @@ describe.skipIf(!chromiumPresent)('the shop in a browser (SQLite, local files)',
   let foreignMedia: string;
   const photos: string[] = [];
   const errors: string[] = [];
-  const shot = (p: Page, name: string) => p.screenshot({ path: join(ARTIFACTS, `shop-${name}.png`), fullPage: true });
+  const shot = (p: Page, name: string) => p.screenshot({ path: join(ARTIFACTS, `shop-${kind}-${name}.png`), fullPage: true });
   const mediaPage = (uuid: string) => `${home}/-/prints/_/${uuid}`;
 
   async function newPage(width: number, height: number): Promise<Page> {
@@ -61,7 +64,7 @@ describe.skipIf(!chromiumPresent)('the shop in a browser (SQLite, local files)',
     mkdirSync(ARTIFACTS, { recursive: true });
     smtp = await startSmtp({ user: 'mailer', pass: 'secret' });
     stripe = await startStripe();
-    w = await startWorld('sqlite', {
+    w = await startWorld(kind, {
       SMTP_URL: `smtp://mailer:secret@127.0.0.1:${smtp.port}`,
       MAIL_FROM: 'Photos <photos@example.com>',
       VISITOR_RATE_LIMIT: 'off',
@@ -250,4 +253,5 @@ describe.skipIf(!chromiumPresent)('the shop in a browser (SQLite, local files)',
     const huge = await visit(w.svc, path('add'), { form: { media: photos[0], choice: `${profile}:Web`, pad: 'x'.repeat(10_000) }, cookie, headers: origin });
     expect(huge.status).toBe(413);
   });
-});
+}),
+);

@@ -112,6 +112,7 @@ button.quiet{background:#fff;color:#1b1b1b;border:1px solid #595959}
 .offer fieldset{border:1px solid #d0d0d0;border-radius:6px;padding:.75rem 1rem;margin:0 0 .75rem}
 .offer legend{font-weight:600;padding:0 .25rem}
 .offer label{display:flex;justify-content:space-between;gap:1rem;padding:.35rem 0;cursor:pointer}
+.offer .actions{align-items:center;gap:1rem}
 .offer .price,.cart .price{font-variant-numeric:tabular-nums;white-space:nowrap}
 .cart{list-style:none;padding:0;margin:1rem 0;display:grid;gap:1rem;max-width:48rem}
 .cart li{display:grid;grid-template-columns:minmax(0,6rem) minmax(0,1fr) auto;gap:.75rem;align-items:start;border-bottom:1px solid #e4e4e4;padding-bottom:1rem}

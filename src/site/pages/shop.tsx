@@ -58,7 +58,7 @@ export function Offer(props: OfferProps): VNode {
         ))}
         <span class="actions">
           <button type="submit">Add to cart</button>
-          <a class="button quiet-link" href={props.cartHref}>
+          <a href={props.cartHref} class="to-cart">
             View cart
           </a>
         </span>
@@ -216,7 +216,7 @@ export interface OrderPageProps {
   uuid: string;
   status: string;
   email: string;
-  items: Array<{ label: string; long_edge: number | null; quantity: number; total: number; title: string }>;
+  items: Array<{ label: string; long_edge: number | null; quantity: number; total: number; title: string; href?: string; picture?: Picture }>;
   totals: CartTotalsView;
   /** Came back from the card payment: the webhook has not said so yet. */
   confirming: boolean;
@@ -252,9 +252,9 @@ export function OrderPage(props: OrderPageProps): VNode {
       <ul class="cart">
         {props.items.map((i, n) => (
           <li key={n}>
-            <span />
+            {i.picture ? <Img picture={{ ...i.picture, alt: '' }} sizes="6rem" auto={false} /> : <span />}
             <div>
-              <span>{i.title}</span>
+              {i.href ? <a href={i.href}>{i.title}</a> : <span>{i.title}</span>}
               <div>
                 {itemText(i)} × {i.quantity}
               </div>

@@ -10,6 +10,7 @@ import { cookiePath, type SiteAddress } from '../address.js';
 import { formOf, one } from '../delivery/favourites-routes.js';
 import type { SiteHelpers, SiteRoute, WebsiteDeps } from '../plugin-deps.js';
 import { render } from '../pages/layout.js';
+import type { Picture } from '../service.js';
 import { CartPage, OrderPage, type CartLine, type CartTotalsView } from '../pages/shop.js';
 import { only, visiting, notFound, type Visit } from '../visit.js';
 
@@ -78,6 +79,13 @@ class Cart {
     return instructions && instructions.trim() !== '' ? instructions : DEFAULT_MANUAL;
   }
 
+  /** A line's photo as this visitor sees it on this website: its title (else its place), page and thumbnail. */
+  private async shown(v: Visit, media: string, n: number): Promise<{ title: string; href?: string; picture?: Picture }> {
+    const m = await this.deps.site.shopMedia(v.at, media, v.pass);
+    if (!m) return { title: `Photo ${n + 1}` };
+    return { title: m.title || `Photo ${n + 1}`, href: `${m.galleryHref.replace(/\/$/, '')}/_/${m.uuid}`, picture: m.picture };
+  }
+
   /** The cart as its page shows it: lines with their photo, totals; undefined when there is none. */
   private async view(req: FastifyRequest, v: Visit) {
     const id = this.cartId(req);
@@ -85,8 +93,7 @@ class Cart {
     if (!cart) return undefined;
     const lines: CartLine[] = [];
     for (const [n, i] of cart.items.entries()) {
-      const m = await this.deps.site.shopMedia(v.at, i.media_uuid, v.pass);
-      lines.push({ media: i.media_uuid, profile: i.profile_uuid, label: i.label, longEdge: i.long_edge, quantity: i.quantity, unitPrice: i.unit_price, total: i.total, title: m ? m.title || `Photo ${n + 1}` : `Photo ${n + 1}`, href: m ? `${m.galleryHref.replace(/\/$/, '')}/_/${m.uuid}` : undefined, picture: m?.picture });
+      lines.push({ media: i.media_uuid, profile: i.profile_uuid, label: i.label, longEdge: i.long_edge, quantity: i.quantity, unitPrice: i.unit_price, total: i.total, ...(await this.shown(v, i.media_uuid, n)) });
     }
     const totals: CartTotalsView | undefined = cart.totals && {
       currency: cart.totals.currency,
@@ -126,7 +133,7 @@ class Cart {
       uuid: order.uuid,
       status: order.status,
       email: order.email,
-      items: order.items.map((i, n) => ({ label: i.label, long_edge: i.long_edge === null ? null : Number(i.long_edge), quantity: Number(i.quantity), total: Number(i.total), title: `Photo ${n + 1}` })),
+      items: await Promise.all(order.items.map(async (i, n) => ({ label: i.label, long_edge: i.long_edge === null ? null : Number(i.long_edge), quantity: Number(i.quantity), total: Number(i.total), ...(await this.shown(v, i.media_uuid, n)) }))),
       totals: { currency: order.currency, subtotal: Number(order.subtotal), discount: Number(order.discount), tax: Number(order.tax), taxRateBp: Number(order.tax_rate_bp), taxIncluded: Number(order.tax_included) === 1, total: Number(order.total), coupon: order.coupon_code },
       confirming: v.query.get('via') === 'card',
       manualText: this.manualText(settings?.manual_instructions),
