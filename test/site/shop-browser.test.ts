@@ -234,6 +234,8 @@ describe.skipIf(!chromiumPresent)('the shop in a browser', () => {
       ['update', { media: photos[0], choice: `${profile}:Web`, quantity: '101' }],
       ['update', { media: photos[0], choice: `${profile}:Web`, quantity: '1e3' }],
       ['update', { media: foreignMedia, choice: `${profile}:Web`, quantity: '1' }],
+      // A priced photo of the photographer, but not in the cart: only `add` (from a page the visitor may see) adds.
+      ['update', { media: photos[1], choice: `${profile}:Web`, quantity: '1' }],
       ['checkout', { email: 'not-an-email', method: 'manual' }],
       ['checkout', { email: BUYER, method: 'cash' }],
       ['coupon', { coupon: 'x'.repeat(5000).slice(0, 3000) }],

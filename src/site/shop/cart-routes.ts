@@ -20,7 +20,7 @@ const ORDER_COOKIE = 'orders';
 /** The buyer's last orders this browser may open again (UUIDs joined by dots). */
 const ORDERS_KEPT = 5;
 const CART_FORM_BYTES = 4096;
-const ORDER_PAGE = /^order\/([0-9a-fA-F-]{36})$/;
+const ORDER_PAGE = /^order\/([^/]{1,64})$/;
 const DEFAULT_MANUAL = 'The photographer will contact you by e-mail about the payment. Your order waits until it is paid.';
 /** The kinds of price lists the website sells: prints need a postal address the orders do not keep yet. */
 export const SOLD_KINDS = new Set(['download']);
@@ -122,6 +122,7 @@ class Cart {
 
   async order(req: FastifyRequest, reply: FastifyReply, v: Visit) {
     const uuid = ORDER_PAGE.exec(v.rest.slice(CART.length + 1))![1].toLowerCase();
+    if (!isUuid(uuid)) throw notFound();
     // Only the browser that placed it opens an order here (the photographer's is the API and the studio).
     const mine = (cookie(req, ORDER_COOKIE, () => true) ?? '').split('.');
     if (!mine.includes(uuid)) throw notFound();
@@ -178,13 +179,15 @@ class Cart {
 
   private async update(req: FastifyRequest, reply: FastifyReply, v: Visit, form: URLSearchParams) {
     const id = this.cartId(req);
-    if (!id || !(await this.orders.websiteCart(id, v.at.website.id))) throw new ApiError('conflict', 'Your cart is empty.');
-    const media = one(form, 'media') ?? '';
-    if (!isUuid(media)) throw new ApiError('invalid_parameter', 'Choose a photo of the cart.');
+    const cart = id ? await this.orders.websiteCart(id, v.at.website.id) : undefined;
+    if (!cart) throw new ApiError('conflict', 'Your cart is empty.');
+    const media = (one(form, 'media') ?? '').toLowerCase();
     const { profile, item } = choiceOf(form);
+    // Only a line of the cart changes here: new lines come through `add`, from a page the visitor may see.
+    if (!cart.items.some((i) => i.media_uuid === media && i.profile_uuid === profile && i.label === item)) throw new ApiError('invalid_parameter', 'Choose a photo of the cart.');
     const raw = one(form, 'remove') === '1' ? '0' : (one(form, 'quantity') ?? '');
     if (!/^\d{1,3}$/.test(raw) || Number(raw) > 100) throw new ApiError('invalid_parameter', 'The quantity must be a whole number from 1 to 100.');
-    await this.orders.setCartLine(id, { media: media.toLowerCase(), profile, item, option: null, quantity: Number(raw) });
+    await this.orders.setCartLine(id!, { media, profile, item, option: null, quantity: Number(raw) });
     return reply.code(303).header('location', cartHref(v.at)).header('cache-control', 'no-store').send();
   }
 
