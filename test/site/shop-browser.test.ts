@@ -251,6 +251,13 @@ describe.skipIf(!chromiumPresent)('the shop in a browser', () => {
     expect((await visit(w.svc, path('checkout'), { form: { email: BUYER }, headers: origin })).status).toBe(409);
     expect(await lines()).toBe(before);
     expect(await w.svc.db.selectFrom('orders').select('id').execute()).toHaveLength(2);
+    // The photographer takes the price list off the photo: the line leaves the cart, and the page says so.
+    const m = await w.svc.db.selectFrom('medias').select('id').where('uuid', '=', photos[0]).executeTakeFirstOrThrow();
+    await w.svc.db.deleteFrom('media_pricing_profiles').where('media_id', '=', m.id).execute();
+    const stale = await visit(w.svc, `/sites/${w.urlname}/_cart`, { cookie });
+    expect([stale.status, stale.body.includes('no longer for sale')]).toEqual([200, true]);
+    expect(stale.body).toContain('Your cart is empty');
+    await attachProfile(w.svc.db, photos[0], profile);
     // A huge form is refused before it is read.
     const huge = await visit(w.svc, path('add'), { form: { media: photos[0], choice: `${profile}:Web`, pad: 'x'.repeat(10_000) }, cookie, headers: origin });
     expect(huge.status).toBe(413);

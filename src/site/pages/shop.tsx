@@ -98,6 +98,8 @@ export interface CartPageProps {
   totals?: CartTotalsView;
   card: boolean;
   manualText: string;
+  /** What left the cart since the visitor last saw it. */
+  changed?: string;
   error?: string;
   email?: string;
   name?: string;
@@ -136,6 +138,11 @@ export function CartPage(props: CartPageProps): VNode {
       {props.error ? (
         <p class="error" role="alert">
           {props.error}
+        </p>
+      ) : null}
+      {props.changed ? (
+        <p class="notice" role="status">
+          {props.changed}
         </p>
       ) : null}
       {props.lines.length === 0 || !props.totals ? (

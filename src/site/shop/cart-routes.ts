@@ -105,13 +105,17 @@ class Cart {
       total: cart.totals.total,
       coupon: cart.coupon?.code ?? null,
     };
-    return { lines, totals, instructions: cart.settings?.manual_instructions };
+    const changed = [
+      cart.dropped > 0 ? `${cart.dropped === 1 ? 'A photo is' : `${cart.dropped} photos are`} no longer for sale at the size you chose: taken out of your cart.` : '',
+      cart.couponDropped ? 'Your coupon can no longer be used: taken off.' : '',
+    ].filter((t) => t !== '');
+    return { lines, totals, instructions: cart.settings?.manual_instructions, changed: changed.join(' ') || undefined };
   }
 
   private async cartPage(req: FastifyRequest, reply: FastifyReply, v: Visit, status: number, extra: { error?: string; email?: string; name?: string } = {}) {
     const view = await this.view(req, v);
     const card = view?.totals ? await this.deps.shop.stripe.isConfigured(v.at.website.owner_id) : false;
-    const page = CartPage({ frame: this.helpers.frameOf(v.at), action: cartHref(v.at), lines: view?.lines ?? [], totals: view?.totals, card, manualText: this.manualText(view?.instructions), ...extra });
+    const page = CartPage({ frame: this.helpers.frameOf(v.at), action: cartHref(v.at), lines: view?.lines ?? [], totals: view?.totals, card, manualText: this.manualText(view?.instructions), changed: view?.changed, ...extra });
     return this.helpers.html(reply, status, render(page), { personal: true, formTargets: card ? [this.deps.shop.checkoutOrigin] : undefined });
   }
 
