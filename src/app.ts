@@ -578,7 +578,9 @@ async function registerFaces(fastify: FastifyInstance, config: Config, log: Logg
     },
   });
   const { signIn, passCodec: passes, passwordThrottle, visitorBudget: budget } = visitors;
-  const shop = { orders: core.orders, stripe: core.stripe, offer: (ownerId: number, mediaUuid: string) => core.pricingProfiles.offer({ id: ownerId }, mediaUuid), checkoutOrigin: checkoutOrigin(config.payments?.stripeApiBase) };
+  const shop = { orders: core.orders, stripe: core.stripe, offer: (ownerId: number, mediaUuid: string) => core.pricingProfiles.offer({ id: ownerId }, mediaUuid),
+    forSale: (ownerId: number, uuids: readonly string[], kinds: readonly string[]) => core.pricingProfiles.forSale({ id: ownerId }, uuids, kinds),
+    checkoutOrigin: checkoutOrigin(config.payments?.stripeApiBase) };
   await fastify.register(
     websitePlugin({ site, archives, links: core.visitorLinks, signIn, passes, lightboxes: core.lightboxes, mailer, passwordThrottle, budget, activity: core.activity, cacheSeconds: config.siteCacheSeconds, config, shop }),
   );

@@ -41,6 +41,8 @@ export interface WebsiteDeps {
     orders: OrdersService;
     stripe: Pick<StripePayments, 'isConfigured' | 'checkout'>;
     offer(ownerId: number, mediaUuid: string): Promise<OfferedList[]>;
+    /** Which of these medias a list of `kinds` offers something of (one query: a gallery page's viewer). */
+    forSale(ownerId: number, mediaUuids: readonly string[], kinds: readonly string[]): Promise<Set<string>>;
     /** The origin of the card provider's checkout pages: the checkout form's redirect ends there (CSP form-action). */
     checkoutOrigin: string;
   };

@@ -122,6 +122,25 @@ describe.skipIf(!chromiumPresent)('the shop in a browser', () => {
     await page.context().close();
   });
 
+  it('offers a priced photo in the viewer: its buy button leads to the offer; an unpriced one has none', async () => {
+    const page = await newPage(1280, 800);
+    await page.goto(`${home}/-/prints`);
+    const buy = page.locator('.pswp__button--buy');
+    await page.locator(`ul.media a[data-uuid="${photos[2]}"]`).click();
+    await page.locator('.pswp.pswp--ready').waitFor();
+    expect(await buy.isHidden()).toBe(true);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.locator('.pswp').count()).toBe(0);
+    await page.locator(`ul.media a[data-uuid="${photos[0]}"]`).click();
+    await page.locator('.pswp.pswp--ready').waitFor();
+    expect(await buy.isVisible()).toBe(true);
+    expect(await buy.getAttribute('aria-label')).toBe('Buy this photo');
+    await shot(page, 'viewer-desktop');
+    await Promise.all([page.waitForURL(`${mediaPage(photos[0])}#buy-h`), buy.click()]);
+    expect(await page.locator('section.offer').isVisible()).toBe(true);
+    await page.context().close();
+  });
+
   it('adds two downloads, applies a coupon, checks out manually; marked paid through the API, the buyer is mailed', async () => {
     const page = await newPage(1280, 800);
     await add(page, photos[0], 'Web');

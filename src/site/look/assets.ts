@@ -131,9 +131,9 @@ form.inline{display:flex;gap:.5rem;flex-wrap:wrap;align-items:flex-end;max-width
 .pswp__caption:empty{display:none}
 .pswp__progress{position:absolute;left:0;right:0;top:0;height:3px;background:rgba(255,255,255,.15)}
 .pswp__progress span{display:block;height:100%;width:0;background:#fff;transition:width .3s}
-.pswp__button--download,.pswp__button--play,.pswp__button--fs{display:flex;align-items:center;justify-content:center}
-.pswp__button--download svg,.pswp__button--play svg,.pswp__button--fs svg{width:24px;height:24px;fill:#fff}
-.pswp__button--download[hidden]{display:none}
+.pswp__button--buy,.pswp__button--download,.pswp__button--play,.pswp__button--fs{display:flex;align-items:center;justify-content:center}
+.pswp__button--buy svg,.pswp__button--download svg,.pswp__button--play svg,.pswp__button--fs svg{width:24px;height:24px;fill:#fff}
+.pswp__button--download[hidden],.pswp__button--buy[hidden]{display:none}
 .pswp-none{color:#ccc;display:flex;height:100%;align-items:center;justify-content:center}
 @media (min-width:700px){main,.crumbs{padding-left:1rem;padding-right:1rem}.justified{--h:260px}.masonry{columns:3}.grid{grid-template-columns:repeat(auto-fill,minmax(240px,1fr))}.subs{grid-template-columns:repeat(auto-fill,minmax(260px,1fr))}.locked{grid-template-columns:minmax(0,1.2fr) minmax(0,1fr);align-items:center}h1{font-size:2rem}}
 @media (prefers-reduced-motion:reduce){*{scroll-behavior:auto!important}}
@@ -150,6 +150,7 @@ const JS = `const links = Array.prototype.slice.call(document.querySelectorAll("
 const MODULE = "/_site/${PSWP_MODULE.name}";
 const ICONS = {
   download: '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M11 3h2v10.2l3.6-3.6 1.4 1.4-6 6-6-6 1.4-1.4 3.6 3.6zM4 19h16v2H4z"/></svg>',
+  buy: '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M7 18a2 2 0 1 0 0 4 2 2 0 0 0 0-4zm10 0a2 2 0 1 0 0 4 2 2 0 0 0 0-4zM1 2v2h2l3.6 7.6-1.4 2.4c-.6 1.3.4 3 1.8 3h12v-2H7l1.1-2h7.5c.8 0 1.4-.4 1.7-1l3.6-6.5A1 1 0 0 0 20 4H5.2l-.9-2z"/></svg>',
   play: '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M7 4.5v15l12.5-7.5z"/></svg>',
   pause: '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 4h4v16H6zM14 4h4v16h-4z"/></svg>',
   fs: '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M3 3h7v2H5v5H3zm11 0h7v7h-2V5h-5zM3 14h2v5h5v2H3zm16 0h2v7h-7v-2h5z"/></svg>'
@@ -229,6 +230,14 @@ function open(index, fromAddress, play) {
         el.setAttribute("download", "");
         p.on("change", function () {
           const href = links[p.currIndex].getAttribute("data-download");
+          if (href) { el.href = href; el.hidden = false; } else { el.removeAttribute("href"); el.hidden = true; }
+        });
+      } });
+      // The shop (docs/shop.md "On the website"): a photo for sale links to its page's offer.
+      pswp.ui.registerElement({ name: "buy", order: 8, isButton: true, tagName: "a", title: "Buy this photo", html: ICONS.buy, onInit: function (el, p) {
+        el.setAttribute("aria-label", "Buy this photo");
+        p.on("change", function () {
+          const href = links[p.currIndex].getAttribute("data-buy");
           if (href) { el.href = href; el.hidden = false; } else { el.removeAttribute("href"); el.hidden = true; }
         });
       } });
