@@ -133,7 +133,9 @@ form.inline{display:flex;gap:.5rem;flex-wrap:wrap;align-items:flex-end;max-width
 .pswp__progress span{display:block;height:100%;width:0;background:#fff;transition:width .3s}
 .pswp__button--buy,.pswp__button--download,.pswp__button--play,.pswp__button--fs{display:flex;align-items:center;justify-content:center}
 .pswp__button--buy svg,.pswp__button--download svg,.pswp__button--play svg,.pswp__button--fs svg{width:24px;height:24px;fill:#fff}
-.pswp__button--download[hidden],.pswp__button--buy[hidden]{display:none}
+.pswp__button--download[hidden]{display:none}
+.pswp__top-bar .pswp__button--buy{display:flex;align-items:center;justify-content:center}
+.pswp__top-bar .pswp__button--buy[hidden]{display:none}
 .pswp-none{color:#ccc;display:flex;height:100%;align-items:center;justify-content:center}
 @media (min-width:700px){main,.crumbs{padding-left:1rem;padding-right:1rem}.justified{--h:260px}.masonry{columns:3}.grid{grid-template-columns:repeat(auto-fill,minmax(240px,1fr))}.subs{grid-template-columns:repeat(auto-fill,minmax(260px,1fr))}.locked{grid-template-columns:minmax(0,1.2fr) minmax(0,1fr);align-items:center}h1{font-size:2rem}}
 @media (prefers-reduced-motion:reduce){*{scroll-behavior:auto!important}}
