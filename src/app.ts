@@ -51,7 +51,7 @@ import { OrdersService } from './orders/service.js';
 import { orderRoutes } from './orders/routes.js';
 import { PaymentAccountsRepository } from './payments/repository.js';
 import { paymentRoutes } from './payments/routes.js';
-import { StripePayments } from './payments/stripe.js';
+import { checkoutOrigin, StripePayments } from './payments/stripe.js';
 import { DeliveriesRepository } from './orders/repository.js';
 import { Delivery, DELIVERY_JOB_KIND } from './orders/delivery.js';
 import { downloadRoutes } from './orders/downloads.js';
@@ -459,11 +459,6 @@ async function buildLibrary(config: Config, log: Logger, core: Core, storage: St
   return { jobs, jobsRepo, startWorker, uploads, deletions, fileDeletions, fileLife, fileUrls, renditionsWork, metrics, siteRepo, visitorAccess, media, groups, galleries, tusReceived, tusLocker, resumable };
 }
 
-/** Where Stripe Checkout's pages are: Stripe's own, or the origin STRIPE_API_BASE points to (a stand-in serves both). */
-function checkoutOrigin(apiBase: string | undefined): string {
-  return !apiBase || new URL(apiBase).hostname === 'api.stripe.com' ? 'https://checkout.stripe.com' : new URL(apiBase).origin;
-}
-
 /** The shop's background part: paid orders' downloads, queued with the payment, made by the worker, mailed (docs/shop.md "Delivery"). */
 function buildShop(config: Config, log: Logger, core: Core, storage: StorageBackend, library: Library, visitors: Visitors) {
   const deliveries = new DeliveriesRepository(core.store.db);
@@ -578,9 +573,14 @@ async function registerFaces(fastify: FastifyInstance, config: Config, log: Logg
     },
   });
   const { signIn, passCodec: passes, passwordThrottle, visitorBudget: budget } = visitors;
-  const shop = { orders: core.orders, stripe: core.stripe, offer: (ownerId: number, mediaUuid: string) => core.pricingProfiles.offer({ id: ownerId }, mediaUuid),
+  // The website's shop (docs/shop.md "On the website"): the orders' face, on the same services.
+  const shop = {
+    orders: core.orders,
+    stripe: core.stripe,
+    offer: (ownerId: number, mediaUuid: string) => core.pricingProfiles.offer({ id: ownerId }, mediaUuid),
     forSale: (ownerId: number, uuids: readonly string[], kinds: readonly string[]) => core.pricingProfiles.forSale({ id: ownerId }, uuids, kinds),
-    checkoutOrigin: checkoutOrigin(config.payments?.stripeApiBase) };
+    checkoutOrigin: checkoutOrigin(config.payments?.stripeApiBase),
+  };
   await fastify.register(
     websitePlugin({ site, archives, links: core.visitorLinks, signIn, passes, lightboxes: core.lightboxes, mailer, passwordThrottle, budget, activity: core.activity, cacheSeconds: config.siteCacheSeconds, config, shop }),
   );
