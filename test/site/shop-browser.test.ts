@@ -281,5 +281,16 @@ describe.skipIf(!chromiumPresent)('the shop in a browser', () => {
     const huge = await visit(w.svc, path('add'), { form: { media: photos[0], choice: `${profile}:Web`, pad: 'x'.repeat(10_000) }, cookie, headers: origin });
     expect(huge.status).toBe(413);
   });
+
+  it('at its own host name (https), the cart cookie is Secure and for the whole host', async () => {
+    const host = `shop-${randomBytes(4).toString('hex')}.example.test`;
+    await w.svc.db.updateTable('websites').set({ hostname: host }).where('urlname', '=', w.urlname).execute();
+    const added = await visit(w.svc, '/_cart/add', { host, form: { media: photos[0], choice: `${profile}:Web` }, headers: { origin: `https://${host}` } });
+    expect(added.status).toBe(303);
+    expect(added.headers.location).toBe('/_cart');
+    expect(String(added.headers['set-cookie'])).toMatch(/^cart=[0-9a-f-]{36}; Path=\/; Max-Age=2592000; HttpOnly; SameSite=Lax; Secure$/);
+    const cart = await visit(w.svc, '/_cart', { host, cookie: cookieOf(added) });
+    expect([cart.status, cart.body.includes('Web (1200 px)')]).toEqual([200, true]);
+  });
 }),
 );
