@@ -56,7 +56,7 @@ import { OrdersService } from './orders/service.js';
 import { orderRoutes } from './orders/routes.js';
 import { PaymentAccountsRepository } from './payments/repository.js';
 import { paymentRoutes } from './payments/routes.js';
-import { StripePayments } from './payments/stripe.js';
+import { checkoutOrigin, StripePayments } from './payments/stripe.js';
 import { DeliveriesRepository } from './orders/repository.js';
 import { Delivery, DELIVERY_JOB_KIND } from './orders/delivery.js';
 import { downloadRoutes } from './orders/downloads.js';
@@ -584,8 +584,16 @@ async function registerFaces(fastify: FastifyInstance, config: Config, log: Logg
     },
   });
   const { signIn, passCodec: passes, passwordThrottle, visitorBudget: budget } = visitors;
+  // The website's shop (docs/shop.md "On the website"): the orders' face, on the same services.
+  const shop = {
+    orders: core.orders,
+    stripe: core.stripe,
+    offer: (ownerId: number, mediaUuid: string) => core.pricingProfiles.offer({ id: ownerId }, mediaUuid),
+    forSale: (ownerId: number, uuids: readonly string[], kinds: readonly string[]) => core.pricingProfiles.forSale({ id: ownerId }, uuids, kinds),
+    checkoutOrigin: checkoutOrigin(config.payments?.stripeApiBase),
+  };
   await fastify.register(
-    websitePlugin({ site, archives, links: core.visitorLinks, signIn, passes, lightboxes: core.lightboxes, mailer, passwordThrottle, budget, activity: core.activity, cacheSeconds: config.siteCacheSeconds, config }),
+    websitePlugin({ site, archives, links: core.visitorLinks, signIn, passes, lightboxes: core.lightboxes, mailer, passwordThrottle, budget, activity: core.activity, cacheSeconds: config.siteCacheSeconds, config, shop }),
   );
   // The photographers' studio (docs/studio.md): a second encapsulated plugin, on the same services, sessions and limiters as the API.
   await fastify.register(

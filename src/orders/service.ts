@@ -4,7 +4,7 @@
 // (src/shop), copies the prices into the order, and empties the cart, in one
 // transaction. Services know no HTTP: refusals are catalogue errors naming the field.
 import { randomBytes } from 'node:crypto';
-import { conflict, invalid, missing, notFound } from '../core/errors.js';
+import { ApiError, conflict, invalid, missing, notFound } from '../core/errors.js';
 import { isUuid } from '../core/uuid.js';
 import type { Db } from '../database/db.js';
 import type { PricingProfilesService } from '../pricing-profiles/service.js';
@@ -177,6 +177,35 @@ export class OrdersService {
     return row;
   }
 
+  /**
+   * The website's read of its cart: undefined when there is none of that website (a stale or
+   * foreign cookie); an empty cart has no totals.
+   */
+  async websiteCart(cartUuid: string, websiteId: number) {
+    const cart = isUuid(cartUuid) ? await this.repo.cart(cartUuid.toLowerCase()) : undefined;
+    if (!cart || cart.website_id !== websiteId) return undefined;
+    // What the photographer changed since (a size no longer sold, a coupon expired or used up) leaves
+    // the cart here, and the page says so: else the visitor would face a refusal they cannot mend.
+    let dropped = 0;
+    for (const l of await this.repo.cartLines(cart.id)) {
+      const line = { media: l.media_uuid, profile: l.profile_uuid, item: l.item_label, option: l.option_label };
+      const gone = await this.offered(cart.owner_id, line, 'cart_item').then(() => false, (err: unknown) => (err instanceof ApiError && err.status === 422 ? true : Promise.reject(err)));
+      if (gone) {
+        await this.repo.saveCartLine(cart.id, { ...l, quantity: 0 });
+        dropped++;
+      }
+    }
+    if ((await this.repo.cartLines(cart.id)).length === 0) return { cart, items: [] as NewOrderItem[], totals: undefined, coupon: undefined, settings: undefined, dropped, couponDropped: false };
+    let couponDropped = false;
+    const priced = await this.price(cart).catch(async (err: unknown) => {
+      if (!(err instanceof ApiError && err.status === 422 && cart.coupon_code && err.message.startsWith('cart[coupon]'))) throw err;
+      await this.repo.setCartCoupon(cart.id, null);
+      couponDropped = true;
+      return this.price({ ...cart, coupon_code: null });
+    });
+    return { cart, items: priced.priced.map((p) => p.item), totals: priced.totals, coupon: priced.coupon, settings: priced.settings, dropped, couponDropped };
+  }
+
   /** The cart's lines priced now, with its totals (what the cart page shows). */
   async pricedCart(cartUuid: string) {
     const cart = await this.cartOf(cartUuid);
@@ -255,6 +284,11 @@ export class OrdersService {
     );
     if (!placed) throw invalid(`cart[coupon]: coupon ${coupon?.code} is used up`);
     return { uuid: placed.uuid };
+  }
+
+  /** A website's shop settings as its pages show them (the manual payment's instructions). */
+  websiteSettings(websiteId: number) {
+    return this.repo.settings(websiteId);
   }
 
   // The photographer's side.

@@ -18,6 +18,11 @@ const WEBHOOK_SECRET = /^whsec_[A-Za-z0-9+/=_-]{8,200}$/;
 /** Events whose session may carry a finished payment: card payments complete at once, bank debits later. */
 const PAYING_EVENTS = new Set(['checkout.session.completed', 'checkout.session.async_payment_succeeded']);
 
+/** Where Stripe Checkout's pages are: Stripe's own, or the origin STRIPE_API_BASE points to (a stand-in serves both). */
+export function checkoutOrigin(apiBase: string | undefined): string {
+  return !apiBase || new URL(apiBase).hostname === 'api.stripe.com' ? 'https://checkout.stripe.com' : new URL(apiBase).origin;
+}
+
 export interface StripeSettings {
   secretsKey: Buffer | undefined;
   stripeApiBase: string;

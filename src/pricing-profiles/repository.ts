@@ -110,6 +110,29 @@ export class PricingProfilesRepository {
     return this.db.selectFrom('medias').select(['status', 'width', 'height']).where('id', '=', mediaId).executeTakeFirstOrThrow();
   }
 
+  /**
+   * Of these medias of the owner, the live ones a list of `kinds` offers at least one item of: an
+   * item without a long edge (the original file, a print), or one no longer than the original's
+   * long edge (as src/shop/offer.ts decides). One query for a gallery page.
+   */
+  async forSale(ownerId: number, mediaUuids: readonly string[], kinds: readonly string[]): Promise<string[]> {
+    if (mediaUuids.length === 0 || kinds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('media_pricing_profiles as mp')
+      .innerJoin('medias as m', 'm.id', 'mp.media_id')
+      .innerJoin('pricing_profiles as p', 'p.id', 'mp.pricing_profile_id')
+      .innerJoin('pricing_profile_items as i', 'i.profile_id', 'p.id')
+      .select('m.uuid')
+      .distinct()
+      .where('m.owner_id', '=', ownerId)
+      .where('m.status', '=', 'live')
+      .where('p.kind', 'in', [...kinds])
+      .where('m.uuid', 'in', [...mediaUuids])
+      .where((eb) => eb.or([eb('i.long_edge', 'is', null), eb.and([eb('m.width', 'is not', null), eb('m.height', 'is not', null), eb.or([eb('i.long_edge', '<=', eb.ref('m.width')), eb('i.long_edge', '<=', eb.ref('m.height'))])])]))
+      .execute();
+    return rows.map((r) => r.uuid);
+  }
+
   /** The ids of the profiles a media carries, oldest profile first. */
   async profilesOfMedia(mediaId: number): Promise<number[]> {
     const rows = await this.db.selectFrom('media_pricing_profiles').select('pricing_profile_id').where('media_id', '=', mediaId).orderBy('pricing_profile_id').execute();

@@ -109,6 +109,11 @@ export class PricingProfilesService {
    * What one of the owner's medias is offered at, from the price lists it carries (docs/shop.md,
    * "A media's offer"): nothing for a media without a stored file yet.
    */
+  /** Which of the owner's medias (UUIDs, lower case) a list of `kinds` offers something of: a gallery page's "buy" marks. */
+  async forSale(owner: Owner, mediaUuids: readonly string[], kinds: readonly string[]): Promise<Set<string>> {
+    return new Set(await this.repo.forSale(owner.id, mediaUuids.map((u) => u.toLowerCase()), kinds));
+  }
+
   async offer(owner: Owner, mediaUuid: string): Promise<OfferedList[]> {
     const mediaId = await this.access.requireOne(owner, 'media', mediaUuid, { notFound: 'media' });
     const original = await this.repo.mediaOriginal(mediaId);

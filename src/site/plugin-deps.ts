@@ -13,6 +13,9 @@ import type { PassCodec } from './signin/pass.js';
 import type { SiteService } from './service.js';
 import type { SignInService, VisitorLinks } from './signin/service.js';
 import type { PasswordThrottle } from './limits/throttle.js';
+import type { OrdersService } from '../orders/service.js';
+import type { StripePayments } from '../payments/stripe.js';
+import type { OfferedList } from '../shop/offer.js';
 
 export interface WebsiteDeps {
   site: SiteService;
@@ -33,6 +36,16 @@ export interface WebsiteDeps {
   archives: SiteArchives;
   /** How long a page for a visitor without a pass is served from memory; 0: never. */
   cacheSeconds: number;
+  /** The shop (docs/shop.md "On the website"): carts and orders, card payments, a media's offer. */
+  shop: {
+    orders: OrdersService;
+    stripe: Pick<StripePayments, 'isConfigured' | 'checkout'>;
+    offer(ownerId: number, mediaUuid: string): Promise<OfferedList[]>;
+    /** Which of these medias a list of `kinds` offers something of (one query: a gallery page's viewer). */
+    forSale(ownerId: number, mediaUuids: readonly string[], kinds: readonly string[]): Promise<Set<string>>;
+    /** The origin of the card provider's checkout pages: the checkout form's redirect ends there (CSP form-action). */
+    checkoutOrigin: string;
+  };
   /** PUBLIC_URL is read at each request (it may be settled after start). */
   config: Pick<Config, 'publicUrl' | 'storageUrl'>;
 }
@@ -50,6 +63,8 @@ export interface HtmlOptions {
   /** A page made for this visitor alone (sign-in, a refusal of a form): stored nowhere. */
   personal?: boolean;
   referrer?: Referrer;
+  /** Origins beyond the site's own that this page's forms may end at (the card provider's checkout, reached by redirect). */
+  formTargets?: string[];
 }
 
 /** What the website's routes share, made once per plugin. */

@@ -35,7 +35,7 @@ export function websitePlugin(deps: WebsiteDeps): FastifyPluginAsync {
       reply
         .code(status)
         .header('content-type', 'text/html; charset=utf-8')
-        .header('content-security-policy', csp)
+        .header('content-security-policy', options.formTargets?.length ? csp.replace("form-action 'self'", `form-action 'self' ${options.formTargets.join(' ')}`) : csp)
         .header('x-content-type-options', 'nosniff')
         .header('referrer-policy', options.referrer ?? 'same-origin')
         .header('cache-control', options.personal ? 'no-store' : 'private, no-cache')

@@ -466,6 +466,23 @@ export class SiteService {
     return { kind: 'archive', name, galleryUuid: gallery.uuid, parts };
   }
 
+  /**
+   * A media as the shop shows it (docs/shop.md "On the website"): its page in the first gallery of
+   * this website where this visitor may see it; undefined when there is none (what one cannot see
+   * cannot be bought here).
+   */
+  async shopMedia(at: SiteAddress, mediaUuid: string, pass: VisitorPass | undefined): Promise<MediaView | undefined> {
+    if (!isUuid(mediaUuid)) return undefined;
+    const id = await this.repo.mediaId(mediaUuid.toLowerCase());
+    if (id === undefined) return undefined;
+    const galleries = (await this.repo.publishedIn(id)).filter((g) => g.website_id === at.website.id);
+    for (const g of galleries.slice(0, 20)) {
+      const view = await this.media(at, g.full_url_path, mediaUuid, pass);
+      if (view.kind === 'media') return view;
+    }
+    return undefined;
+  }
+
   async media(at: SiteAddress, fullUrlPath: string, mediaUuid: string, pass: VisitorPass | undefined, now = Date.now()): Promise<MediaView | Refusal> {
     if (!isUuid(mediaUuid)) return { kind: 'not-found' };
     const access = await this.access(at, fullUrlPath, pass);

@@ -260,6 +260,19 @@ function sitePart(scheme: 'prefix' | 'host'): fc.Arbitrary<Pick<VisitorRequest, 
       back: fc.oneof(w(9, hostileBack(scheme)), w(1, fc.constant<VValue | undefined>(undefined))),
     })
     .map((f): VField[] => (f.back ? [[['email'], f.email], [['back'], f.back]] : [[['email'], f.email]]));
+  // The shop (docs/shop.md "On the website"): a media and a `<price list>:<item>` choice, quantities, a coupon, the checkout.
+  const shopForm = fc
+    .record({
+      media: sometimes(90, mediaRef),
+      choice: sometimes(85, fc.oneof(w(3, constants('00000000-0000-4000-8000-000000000000:Web', 'not-a-uuid:Web', ':', '', `00000000-0000-4000-8000-000000000000:${'x'.repeat(300)}`)), w(1, junk))),
+      quantity: sometimes(50, fc.oneof(w(4, constants('1', '0', '-1', '101', '1e3', '99999999999999999999', ' 2', '')), w(1, junk))),
+      remove: sometimes(10, constants('1', 'yes')),
+      coupon: sometimes(30, fc.oneof(w(3, constants('SPRING', 'NOPE', '', 'x'.repeat(100))), w(1, junk))),
+      email: sometimes(30, fc.oneof(w(3, constants('buyer@example.com', 'not-an-email', '', `${'x'.repeat(300)}@example.com`)), w(1, junk))),
+      method: sometimes(30, fc.oneof(w(3, constants('manual', 'card', 'cash')), w(1, junk))),
+      price: sometimes(10, constants('0', '-100')),
+    })
+    .map((f): VField[] => Object.entries(f).flatMap(([name, value]): VField[] => (value === undefined ? [] : [[[name], value]])));
   const post = (rest: string, fields: fc.Arbitrary<VField[]>) =>
     fc.record({
       method: fc.oneof(w(10, fc.constant('POST')), w(1, fc.constant('GET'))),
@@ -294,6 +307,8 @@ function sitePart(scheme: 'prefix' | 'host'): fc.Arbitrary<Pick<VisitorRequest, 
     w(2, post('_favourites/identify', identifyForm)),
     w(2, post('_favourites/send', sendForm)),
     w(2, get(fc.constant<VValue>(['_favourites']))),
+    w(4, fc.tuple(fc.constantFrom('_cart/add', '_cart/update', '_cart/coupon', '_cart/checkout', '_cart/x', '_cart/order/00000000-0000-4000-8000-000000000000'), fc.nat()).chain(([rest]) => post(rest, shopForm))),
+    w(2, get(fc.oneof(constants('_cart', '_cart/', '_cart/order/00000000-0000-4000-8000-000000000000', '_cart/order/x', '_Cart'), junk.map((j): VValue => ['_cart/order/', ...j])))),
     w(3, get(favGallery.map((g): VValue => ['_favourites/', ...g]))),
     w(1, get(constants('_favourites/', '_favourites/pick', '_favourites/x/y', '_Favourites'))),
     w(

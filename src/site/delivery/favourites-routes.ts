@@ -169,13 +169,14 @@ class Favourites {
     if (media === undefined) throw new ApiError('missing_parameter', 'Choose a photo.');
     const g = await this.galleryOf(v, galleryUuid);
     const back = backUnder(v.at.homePath, one(form, 'back')) ?? g.href;
+    // A photo not in this gallery is not there, before anything names it back (the identify page keeps the pick).
+    const id = (await g.idsOf([media])).get(media.toLowerCase());
+    if (id === undefined) throw notFound();
     const client = clientOf(v.pass);
     if (!client) {
       if (json) return reply.code(403).header('cache-control', 'no-store').send({ identify: true, error: 'Tell the photographer who you are first.' });
       return this.identifyPage(reply, v, back, { pending: unpicked === undefined ? { gallery: g.uuid, pick: media } : undefined });
     }
-    const id = (await g.idsOf([media])).get(media.toLowerCase());
-    if (id === undefined) throw notFound();
     const r = unpicked !== undefined ? await this.deps.lightboxes.unpick(g.selection, client, id) : await this.deps.lightboxes.pick(g.selection, client, id, note);
     if (json) return reply.code(200).header('cache-control', 'no-store').send(r);
     return reply.code(303).header('location', back).header('cache-control', 'no-store').send();
@@ -258,13 +259,13 @@ function wantsJson(req: FastifyRequest): boolean {
 }
 
 /** One field of the form: absent, or given once. */
-function one(form: URLSearchParams, name: string): string | undefined {
+export function one(form: URLSearchParams, name: string): string | undefined {
   const all = form.getAll(name);
   if (all.length > 1) throw new ApiError('bad_request', `${name} is given more than once`);
   return all[0];
 }
 
-function formOf(req: FastifyRequest): URLSearchParams {
+export function formOf(req: FastifyRequest): URLSearchParams {
   const type = (req.headers['content-type'] ?? '').toLowerCase();
   if (!type.startsWith('application/x-www-form-urlencoded')) throw new ApiError('unsupported_media_type', 'Send the form as application/x-www-form-urlencoded.');
   if (req.body !== undefined && req.body !== null && !Buffer.isBuffer(req.body)) throw new ApiError('bad_request', 'The form could not be read.');

@@ -108,14 +108,34 @@ button.quiet{background:#fff;color:#1b1b1b;border:1px solid #595959}
 .note-text{white-space:pre-line;color:#444;margin:0}
 .sent{background:#f4f4f4;padding:.5rem .75rem;border-left:4px solid #1b1b1b}
 .selections{padding-left:1.2rem}
+.offer{max-width:40rem;margin:1.5rem 0}
+.offer fieldset{border:1px solid #d0d0d0;border-radius:6px;padding:.75rem 1rem;margin:0 0 .75rem}
+.offer legend{font-weight:600;padding:0 .25rem}
+.offer label{display:flex;justify-content:space-between;gap:1rem;padding:.35rem 0;cursor:pointer}
+.offer .actions{align-items:center;gap:1rem}
+.offer .price,.cart .price{font-variant-numeric:tabular-nums;white-space:nowrap}
+.cart{list-style:none;padding:0;margin:1rem 0;display:grid;gap:1rem;max-width:48rem}
+.cart li{display:grid;grid-template-columns:minmax(0,6rem) minmax(0,1fr) auto;gap:.75rem;align-items:start;border-bottom:1px solid #e4e4e4;padding-bottom:1rem}
+.cart img,.cart .ph{display:block;width:100%;height:auto;background:#ececec}
+.cart form{display:flex;gap:.4rem;align-items:center;flex-wrap:wrap;margin-top:.35rem}
+.cart input[type=number]{width:4.5rem}
+.totals{max-width:48rem;display:grid;grid-template-columns:1fr auto;gap:.25rem 1rem;margin:1rem 0}
+.totals dt{margin:0}.totals dd{margin:0;text-align:right;font-variant-numeric:tabular-nums}
+.totals .total{font-weight:700;font-size:1.15rem}
+form.shop{display:flex;flex-direction:column;gap:.5rem;max-width:32rem;margin:1rem 0}
+form.shop fieldset{border:1px solid #d0d0d0;border-radius:6px;padding:.75rem 1rem;display:flex;flex-direction:column;gap:.35rem}
+form.inline{display:flex;gap:.5rem;flex-wrap:wrap;align-items:flex-end;max-width:32rem}
+.notice{background:#f4f4f4;padding:.75rem 1rem;border-left:4px solid #1b1b1b;max-width:48rem;white-space:pre-line}
 .pswp__caption{position:absolute;left:0;right:0;bottom:0;padding:.75rem 1rem 1rem;color:#eee;background:linear-gradient(transparent,rgba(0,0,0,.6));text-align:center;font-size:.95rem}
 .pswp__caption small{display:block;color:#ccc;font-size:.8rem}
 .pswp__caption:empty{display:none}
 .pswp__progress{position:absolute;left:0;right:0;top:0;height:3px;background:rgba(255,255,255,.15)}
 .pswp__progress span{display:block;height:100%;width:0;background:#fff;transition:width .3s}
-.pswp__button--download,.pswp__button--play,.pswp__button--fs{display:flex;align-items:center;justify-content:center}
-.pswp__button--download svg,.pswp__button--play svg,.pswp__button--fs svg{width:24px;height:24px;fill:#fff}
+.pswp__button--buy,.pswp__button--download,.pswp__button--play,.pswp__button--fs{display:flex;align-items:center;justify-content:center}
+.pswp__button--buy svg,.pswp__button--download svg,.pswp__button--play svg,.pswp__button--fs svg{width:24px;height:24px;fill:#fff}
 .pswp__button--download[hidden]{display:none}
+.pswp__top-bar .pswp__button--buy{display:flex;align-items:center;justify-content:center}
+.pswp__top-bar .pswp__button--buy[hidden]{display:none}
 .pswp-none{color:#ccc;display:flex;height:100%;align-items:center;justify-content:center}
 @media (min-width:700px){main,.crumbs{padding-left:1rem;padding-right:1rem}.justified{--h:260px}.masonry{columns:3}.grid{grid-template-columns:repeat(auto-fill,minmax(240px,1fr))}.subs{grid-template-columns:repeat(auto-fill,minmax(260px,1fr))}.locked{grid-template-columns:minmax(0,1.2fr) minmax(0,1fr);align-items:center}h1{font-size:2rem}}
 @media (prefers-reduced-motion:reduce){*{scroll-behavior:auto!important}}
@@ -132,6 +152,7 @@ const JS = `const links = Array.prototype.slice.call(document.querySelectorAll("
 const MODULE = "/_site/${PSWP_MODULE.name}";
 const ICONS = {
   download: '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M11 3h2v10.2l3.6-3.6 1.4 1.4-6 6-6-6 1.4-1.4 3.6 3.6zM4 19h16v2H4z"/></svg>',
+  buy: '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M7 18a2 2 0 1 0 0 4 2 2 0 0 0 0-4zm10 0a2 2 0 1 0 0 4 2 2 0 0 0 0-4zM1 2v2h2l3.6 7.6-1.4 2.4c-.6 1.3.4 3 1.8 3h12v-2H7l1.1-2h7.5c.8 0 1.4-.4 1.7-1l3.6-6.5A1 1 0 0 0 20 4H5.2l-.9-2z"/></svg>',
   play: '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M7 4.5v15l12.5-7.5z"/></svg>',
   pause: '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 4h4v16H6zM14 4h4v16h-4z"/></svg>',
   fs: '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M3 3h7v2H5v5H3zm11 0h7v7h-2V5h-5zM3 14h2v5h5v2H3zm16 0h2v7h-7v-2h5z"/></svg>'
@@ -211,6 +232,14 @@ function open(index, fromAddress, play) {
         el.setAttribute("download", "");
         p.on("change", function () {
           const href = links[p.currIndex].getAttribute("data-download");
+          if (href) { el.href = href; el.hidden = false; } else { el.removeAttribute("href"); el.hidden = true; }
+        });
+      } });
+      // The shop (docs/shop.md "On the website"): a photo for sale links to its page's offer.
+      pswp.ui.registerElement({ name: "buy", order: 8, isButton: true, tagName: "a", title: "Buy this photo", html: ICONS.buy, onInit: function (el, p) {
+        el.setAttribute("aria-label", "Buy this photo");
+        p.on("change", function () {
+          const href = links[p.currIndex].getAttribute("data-buy");
           if (href) { el.href = href; el.hidden = false; } else { el.removeAttribute("href"); el.hidden = true; }
         });
       } });

@@ -49,7 +49,7 @@ const EAGER: Record<LayoutName, number> = { justified: 0, grid: 0, masonry: 0, s
  */
 const NATIVE = 3;
 
-function Item(props: { m: MediaItem; layout: LayoutName; index: number; total: number; captions: boolean; favourites?: FavouritesBar }): VNode {
+function Item(props: { m: MediaItem; layout: LayoutName; index: number; total: number; captions: boolean; favourites?: FavouritesBar; forSale?: boolean }): VNode {
   const { m, layout } = props;
   const r = m.picture.width / Math.max(1, m.picture.height);
   const eager = props.index < EAGER[layout];
@@ -62,6 +62,7 @@ function Item(props: { m: MediaItem; layout: LayoutName; index: number; total: n
         data-title={m.title}
         data-credit={creditLine(m.credit)}
         data-download={m.download}
+        data-buy={props.forSale ? `${m.href}#buy-h` : undefined}
         data-width={m.large?.width}
         data-height={m.large?.height}
       >
@@ -118,7 +119,7 @@ function Child(props: { c: ChildItem }): VNode {
   );
 }
 
-export function GalleryPage(props: { view: GalleryView; favourites?: FavouritesBar; frame: Omit<Frame, 'title' | 'indexable' | 'crumbs' | 'script'> }): VNode {
+export function GalleryPage(props: { view: GalleryView; favourites?: FavouritesBar; /** The medias the viewer offers to buy (their page's offer). */ forSale?: Set<string>; frame: Omit<Frame, 'title' | 'indexable' | 'crumbs' | 'script'> }): VNode {
   const v = props.view;
   const p = v.presentation;
   const pageHref = (n: number) => (n === 1 ? v.href : `${v.href}?page=${n}`);
@@ -171,7 +172,7 @@ export function GalleryPage(props: { view: GalleryView; favourites?: FavouritesB
           ) : null}
           <ul class={`media ${v.layout} sp-${p.spacing}${p.captions ? ' captions' : ''}`} data-layout={v.layout}>
             {v.medias.map((m, i) => (
-              <Item key={m.uuid} m={m} layout={v.layout} index={i} total={v.medias.length} captions={p.captions} favourites={props.favourites} />
+              <Item key={m.uuid} m={m} layout={v.layout} index={i} total={v.medias.length} captions={p.captions} favourites={props.favourites} forSale={props.forSale?.has(m.uuid.toLowerCase())} />
             ))}
           </ul>
         </section>

@@ -6,6 +6,7 @@ import { Layout, type Frame } from './layout.js';
 import { MediaFacts } from './media-facts.js';
 import { Img } from './picture.js';
 import { FavouritesCounter, type FavouritesBar } from './favourites.js';
+import { Offer, type OfferProps } from './shop.js';
 
 /** A photo's heart and note on its own page: one form, without script. */
 function Favourite(props: { bar: FavouritesBar; uuid: string }): VNode {
@@ -44,7 +45,7 @@ function Favourite(props: { bar: FavouritesBar; uuid: string }): VNode {
   );
 }
 
-export function MediaPage(props: { view: MediaView; favourites?: FavouritesBar; frame: Omit<Frame, 'title' | 'indexable' | 'crumbs' | 'script'> }): VNode {
+export function MediaPage(props: { view: MediaView; favourites?: FavouritesBar; offer?: OfferProps; frame: Omit<Frame, 'title' | 'indexable' | 'crumbs' | 'script'> }): VNode {
   const v = props.view;
   return (
     <Layout {...props.frame} title={v.label} indexable={v.indexable} crumbs={v.crumbs}>
@@ -70,6 +71,7 @@ export function MediaPage(props: { view: MediaView; favourites?: FavouritesBar; 
             <span />
           )}
         </nav>
+        {props.offer ? <Offer {...props.offer} /> : null}
         {props.favourites ? <Favourite bar={props.favourites} uuid={v.uuid} /> : null}
         {v.description ? <p class="desc">{v.description}</p> : null}
         <MediaFacts view={v} />

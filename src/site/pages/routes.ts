@@ -20,6 +20,8 @@ import type { FavouritesBar } from './favourites.js';
 import { GalleryPage } from './gallery.js';
 import { render, type Frame } from './layout.js';
 import { MediaPage } from './media.js';
+import type { OfferProps } from './shop.js';
+import { cartHref, SOLD_KINDS } from '../shop/cart-routes.js';
 import { ClosedPage, PasswordPage, SigninPage } from './messages.js';
 
 export const FORM_BYTES = 4096;
@@ -113,18 +115,28 @@ class Pages {
     if (target.kind === 'gallery') {
       const view = await this.deps.site.gallery(v.at, target.path, page, v.pass);
       if (view.kind !== 'gallery') return this.refusal(reply, v, view, here);
-      const favourites = await this.favouritesOf(v, view.uuid, view.selection, here);
-      const body = Buffer.from(render(GalleryPage({ view, favourites, frame: { ...this.frameOf(v.at), canonical: view.meta.canonical, meta: view.meta } })));
+      const [favourites, forSale] = await Promise.all([
+        this.favouritesOf(v, view.uuid, view.selection, here),
+        this.deps.shop.forSale(v.at.website.owner_id, view.medias.map((m) => m.uuid), [...SOLD_KINDS]),
+      ]);
+      const body = Buffer.from(render(GalleryPage({ view, favourites, forSale, frame: { ...this.frameOf(v.at), canonical: view.meta.canonical, meta: view.meta } })));
       if (!v.pass) this.cache.set(v.cacheKey, { body, indexable: view.indexable, galleryId: view.galleryId });
       this.viewed(v, view.galleryId);
       return this.helpers.html(reply, 200, body, { indexable: view.indexable });
     }
     const view = await this.deps.site.media(v.at, target.path, target.uuid, v.pass);
     if (view.kind !== 'media') return this.refusal(reply, v, view, here);
-    const favourites = await this.favouritesOf(v, view.galleryUuid, view.selection, here);
-    const body = Buffer.from(render(MediaPage({ view, favourites, frame: { ...this.frameOf(v.at), canonical: view.meta.canonical, meta: view.meta } })));
+    const [favourites, offer] = await Promise.all([this.favouritesOf(v, view.galleryUuid, view.selection, here), this.offerOf(v, view.uuid)]);
+    const body = Buffer.from(render(MediaPage({ view, favourites, offer, frame: { ...this.frameOf(v.at), canonical: view.meta.canonical, meta: view.meta } })));
     if (!v.pass) this.cache.set(v.cacheKey, { body, indexable: view.indexable });
     return this.helpers.html(reply, 200, body, { indexable: view.indexable });
+  }
+
+  /** A media's offer (the same for every visitor: the page stays in the micro-cache); none when it has no price list sold here. */
+  private async offerOf(v: Visit, media: string): Promise<OfferProps | undefined> {
+    const lists = (await this.deps.shop.offer(v.at.website.owner_id, media)).filter((l) => SOLD_KINDS.has(l.kind));
+    if (lists.length === 0) return undefined;
+    return { action: `${cartHref(v.at)}/add`, media, lists, cartHref: cartHref(v.at) };
   }
 
   /**

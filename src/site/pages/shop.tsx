@@ -1,0 +1,279 @@
+// The shop's pages (docs/shop.md "On the website"): a media's offer on its page,
+// the cart, and the buyer's order page. Plain forms, no script; every amount is
+// the service's, in minor units, formatted here for people.
+import type { VNode } from 'preact';
+import { formatMinor, type CurrencyCode } from '../../shop/money.js';
+import type { OfferedList } from '../../shop/offer.js';
+import type { Picture } from '../service.js';
+import { Layout, type Frame } from './layout.js';
+import { Img } from './picture.js';
+
+type Base = Omit<Frame, 'title' | 'indexable' | 'crumbs' | 'script'>;
+
+/** An amount for people: "€9.00", "¥1,200". */
+export function money(amount: number, code: string): string {
+  const decimal = formatMinor(amount, code as CurrencyCode);
+  return new Intl.NumberFormat('en', { style: 'currency', currency: code }).format(decimal as unknown as number);
+}
+
+function itemText(i: { label: string; longEdge?: number | null; long_edge?: number | null }): string {
+  const edge = i.longEdge ?? i.long_edge ?? null;
+  return edge === null ? `${i.label} (original file)` : `${i.label} (${edge} px)`;
+}
+
+/** The value of an offer's radio: the list and the item's label (the server checks both against the offer). */
+export const choiceOf = (profile: string, label: string) => `${profile}:${label}`;
+
+export interface OfferProps {
+  action: string;
+  media: string;
+  lists: OfferedList[];
+  cartHref: string;
+}
+
+/** A priced media's offer on its page: one radio per item, one button. */
+export function Offer(props: OfferProps): VNode {
+  let first = true;
+  return (
+    <section aria-labelledby="buy-h" class="offer">
+      <h2 id="buy-h">Buy this photo</h2>
+      <form method="post" action={props.action}>
+        <input type="hidden" name="media" value={props.media} />
+        {props.lists.map((l) => (
+          <fieldset key={l.uuid}>
+            <legend>{l.name}</legend>
+            {l.items.map((i) => {
+              const checked = first;
+              first = false;
+              return (
+                <label key={i.label}>
+                  <span>
+                    <input type="radio" name="choice" value={choiceOf(l.uuid, i.label)} checked={checked} required /> {itemText(i)}
+                  </span>
+                  <span class="price">{money(i.unitPrice, l.currency)}</span>
+                </label>
+              );
+            })}
+          </fieldset>
+        ))}
+        <span class="actions">
+          <button type="submit">Add to cart</button>
+          <a href={props.cartHref} class="to-cart">
+            View cart
+          </a>
+        </span>
+      </form>
+    </section>
+  );
+}
+
+export interface CartLine {
+  media: string;
+  profile: string;
+  label: string;
+  longEdge: number | null;
+  quantity: number;
+  unitPrice: number;
+  total: number;
+  title: string;
+  href?: string;
+  picture?: Picture;
+}
+
+export interface CartTotalsView {
+  currency: string;
+  subtotal: number;
+  discount: number;
+  tax: number;
+  taxRateBp: number;
+  taxIncluded: boolean;
+  total: number;
+  coupon: string | null;
+}
+
+export interface CartPageProps {
+  frame: Base;
+  action: string;
+  lines: CartLine[];
+  totals?: CartTotalsView;
+  card: boolean;
+  manualText: string;
+  /** What left the cart since the visitor last saw it. */
+  changed?: string;
+  error?: string;
+  email?: string;
+  name?: string;
+}
+
+function Totals(props: { t: CartTotalsView }): VNode {
+  const t = props.t;
+  const rate = `${(t.taxRateBp / 100).toLocaleString('en')} %`;
+  return (
+    <dl class="totals">
+      <dt>Subtotal</dt>
+      <dd>{money(t.subtotal, t.currency)}</dd>
+      {t.discount > 0 ? (
+        <>
+          <dt>Coupon {t.coupon}</dt>
+          <dd>−{money(t.discount, t.currency)}</dd>
+        </>
+      ) : null}
+      {t.taxRateBp > 0 ? (
+        <>
+          <dt>{t.taxIncluded ? `Tax included (${rate})` : `Tax (${rate})`}</dt>
+          <dd>{money(t.tax, t.currency)}</dd>
+        </>
+      ) : null}
+      <dt class="total">Total</dt>
+      <dd class="total">{money(t.total, t.currency)}</dd>
+    </dl>
+  );
+}
+
+export function CartPage(props: CartPageProps): VNode {
+  const a = props.action;
+  return (
+    <Layout {...props.frame} title="Your cart" indexable={false}>
+      <h1>Your cart</h1>
+      {props.error ? (
+        <p class="error" role="alert">
+          {props.error}
+        </p>
+      ) : null}
+      {props.changed ? (
+        <p class="notice" role="status">
+          {props.changed}
+        </p>
+      ) : null}
+      {props.lines.length === 0 || !props.totals ? (
+        <p>
+          Your cart is empty. <a href={props.frame.homeHref}>Back to the photos</a>
+        </p>
+      ) : (
+        <>
+          <ul class="cart">
+            {props.lines.map((l, n) => (
+              <li key={`${l.media}/${l.profile}/${l.label}`}>
+                {l.picture ? (
+                  <a href={l.href} tabIndex={-1} aria-hidden="true">
+                    <Img picture={{ ...l.picture, alt: '' }} sizes="6rem" auto={false} />
+                  </a>
+                ) : (
+                  <span />
+                )}
+                <div>
+                  {l.href ? <a href={l.href}>{l.title}</a> : <span>{l.title}</span>}
+                  <div>{itemText(l)}</div>
+                  <form method="post" action={`${a}/update`}>
+                    <input type="hidden" name="media" value={l.media} />
+                    <input type="hidden" name="choice" value={choiceOf(l.profile, l.label)} />
+                    <label for={`q${n}`}>Quantity</label>
+                    <input id={`q${n}`} type="number" name="quantity" min={1} max={100} value={String(l.quantity)} required />
+                    <button type="submit" class="quiet">
+                      Update
+                    </button>
+                    <button type="submit" name="remove" value="1" class="quiet">
+                      Remove
+                    </button>
+                  </form>
+                </div>
+                <span class="price">{money(l.total, props.totals!.currency)}</span>
+              </li>
+            ))}
+          </ul>
+          <Totals t={props.totals} />
+          <form method="post" action={`${a}/coupon`} class="inline">
+            <span>
+              <label for="coupon">Coupon code</label>
+              <br />
+              <input id="coupon" name="coupon" maxLength={64} value={props.totals.coupon ?? ''} autocomplete="off" />
+            </span>
+            <button type="submit" class="quiet">
+              Apply
+            </button>
+          </form>
+          <h2>Checkout</h2>
+          <form method="post" action={`${a}/checkout`} class="shop">
+            <label for="email">E-mail address (your download link is sent there)</label>
+            <input id="email" type="email" name="email" required maxLength={254} autocomplete="email" value={props.email ?? ''} />
+            <label for="name">Name (optional)</label>
+            <input id="name" name="name" maxLength={200} autocomplete="name" value={props.name ?? ''} />
+            <fieldset>
+              <legend>Payment</legend>
+              {props.card ? (
+                <label>
+                  <input type="radio" name="method" value="card" checked required /> Card (secure payment through Stripe)
+                </label>
+              ) : null}
+              <label>
+                <input type="radio" name="method" value="manual" checked={!props.card} required /> Pay the photographer directly
+              </label>
+              <p class="hint">{props.manualText}</p>
+            </fieldset>
+            <button type="submit">Place the order · {money(props.totals.total, props.totals.currency)}</button>
+          </form>
+        </>
+      )}
+    </Layout>
+  );
+}
+
+export interface OrderPageProps {
+  frame: Base;
+  uuid: string;
+  status: string;
+  email: string;
+  items: Array<{ label: string; long_edge: number | null; quantity: number; total: number; title: string; href?: string; picture?: Picture }>;
+  totals: CartTotalsView;
+  /** Came back from the card payment: the webhook has not said so yet. */
+  confirming: boolean;
+  manualText: string;
+}
+
+export function OrderPage(props: OrderPageProps): VNode {
+  const short = props.uuid.slice(0, 8).toUpperCase();
+  const t = props.totals;
+  return (
+    <Layout {...props.frame} title={`Order ${short}`} indexable={false}>
+      <h1>Order {short}</h1>
+      {props.status === 'paid' ? (
+        <p class="notice" role="status">
+          Paid, thank you. The link to your downloads is sent to {props.email}.
+        </p>
+      ) : props.status === 'pending' && props.confirming ? (
+        <p class="notice" role="status">
+          Thank you! We are confirming your payment; this page says so once it is done, and your download link is sent to {props.email}.
+        </p>
+      ) : props.status === 'pending' ? (
+        <div class="notice" role="status">
+          <strong>Thank you, your order is placed.</strong>
+          {'\n'}
+          {props.manualText}
+          {'\n'}We write to {props.email}.
+        </div>
+      ) : (
+        <p class="notice" role="status">
+          This order is {props.status}.
+        </p>
+      )}
+      <ul class="cart">
+        {props.items.map((i, n) => (
+          <li key={n}>
+            {i.picture ? <Img picture={{ ...i.picture, alt: '' }} sizes="6rem" auto={false} /> : <span />}
+            <div>
+              {i.href ? <a href={i.href}>{i.title}</a> : <span>{i.title}</span>}
+              <div>
+                {itemText(i)} × {i.quantity}
+              </div>
+            </div>
+            <span class="price">{money(i.total, t.currency)}</span>
+          </li>
+        ))}
+      </ul>
+      <Totals t={t} />
+      <p>
+        <a href={props.frame.homeHref}>Back to the photos</a>
+      </p>
+    </Layout>
+  );
+}

@@ -1,0 +1,237 @@
+// The shop on the website (docs/shop.md "On the website"), rows of the route table
+// (../routes.ts): `<home>/_cart` (the cart), its posts `add`, `update`, `coupon`,
+// `checkout`, and `<home>/_cart/order/<uuid>` (the buyer's order). The cart is the
+// OrdersService's, named by an HttpOnly cookie; posts come from the website itself
+// only; nothing the browser sends sets a price. Every page is the visitor's own.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../../core/errors.js';
+import { isUuid } from '../../core/uuid.js';
+import { cookiePath, type SiteAddress } from '../address.js';
+import { formOf, one } from '../delivery/favourites-routes.js';
+import type { SiteHelpers, SiteRoute, WebsiteDeps } from '../plugin-deps.js';
+import { render } from '../pages/layout.js';
+import type { Picture } from '../service.js';
+import { CartPage, OrderPage, type CartLine, type CartTotalsView } from '../pages/shop.js';
+import { only, visiting, notFound, type Visit } from '../visit.js';
+
+export const CART = '_cart';
+const CART_COOKIE = 'cart';
+const ORDER_COOKIE = 'orders';
+/** The buyer's last orders this browser may open again (UUIDs joined by dots). */
+const ORDERS_KEPT = 5;
+const CART_FORM_BYTES = 4096;
+const ORDER_PAGE = /^order\/([^/]{1,64})$/;
+const DEFAULT_MANUAL = 'The photographer will contact you by e-mail about the payment. Your order waits until it is paid.';
+/** The kinds of price lists the website sells: prints need a postal address the orders do not keep yet. */
+export const SOLD_KINDS = new Set(['download']);
+
+export const cartHref = (at: SiteAddress) => `${at.homePath}/${CART}`;
+
+export function cartRoutes(helpers: SiteHelpers, deps: WebsiteDeps): SiteRoute[] {
+  const c = new Cart(helpers, deps);
+  return [
+    { method: 'GET', path: `/${CART}`, handler: visiting(helpers, deps, only((rest) => rest === CART, (req, reply, v) => c.page(req, reply, v))) },
+    { method: 'GET', path: `/${CART}/*`, handler: visiting(helpers, deps, only((rest) => ORDER_PAGE.test(rest.slice(CART.length + 1)) && rest.startsWith(`${CART}/`), (req, reply, v) => c.order(req, reply, v))) },
+    { method: 'POST', path: `/${CART}/*`, bodyLimit: CART_FORM_BYTES, handler: visiting(helpers, deps, only((rest) => rest.startsWith(`${CART}/`), (req, reply, v) => c.post(req, reply, v, v.rest.slice(CART.length + 1)))) },
+  ];
+}
+
+/** The value of a cookie of the request; the first that passes `valid` (a prefix address and a host may both have set one). */
+function cookie(req: FastifyRequest, name: string, valid: (v: string) => boolean): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
+      const value = part.slice(eq + 1).trim();
+      if (valid(value)) return value;
+    }
+  }
+  return undefined;
+}
+
+function setCookie(at: SiteAddress, name: string, value: string, maxAge: number): string {
+  return `${name}=${value}; Path=${cookiePath(at)}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${at.home.startsWith('https:') ? '; Secure' : ''}`;
+}
+
+/** `<profile uuid>:<item label>`, as the offer's radios send it. */
+function choiceOf(form: URLSearchParams): { profile: string; item: string } {
+  const choice = one(form, 'choice');
+  if (choice === undefined || choice === '') throw new ApiError('missing_parameter', 'Choose a size.');
+  const colon = choice.indexOf(':');
+  if (colon !== 36 || !isUuid(choice.slice(0, 36)) || choice.length > 240) throw new ApiError('invalid_parameter', 'Choose one of the sizes offered.');
+  return { profile: choice.slice(0, 36).toLowerCase(), item: choice.slice(37) };
+}
+
+class Cart {
+  constructor(
+    private readonly helpers: SiteHelpers,
+    private readonly deps: WebsiteDeps,
+  ) {}
+
+  private get orders() {
+    return this.deps.shop.orders;
+  }
+
+  private cartId(req: FastifyRequest): string | undefined {
+    return cookie(req, CART_COOKIE, (v) => isUuid(v));
+  }
+
+  private manualText(instructions: string | null | undefined): string {
+    return instructions && instructions.trim() !== '' ? instructions : DEFAULT_MANUAL;
+  }
+
+  /** A line's photo as this visitor sees it on this website: its title (else its place), page and thumbnail. */
+  private async shown(v: Visit, media: string, n: number): Promise<{ title: string; href?: string; picture?: Picture }> {
+    const m = await this.deps.site.shopMedia(v.at, media, v.pass);
+    if (!m) return { title: `Photo ${n + 1}` };
+    return { title: m.title || `Photo ${n + 1}`, href: `${m.galleryHref.replace(/\/$/, '')}/_/${m.uuid}`, picture: m.picture };
+  }
+
+  /** The cart as its page shows it: lines with their photo, totals; undefined when there is none. */
+  private async view(req: FastifyRequest, v: Visit) {
+    const id = this.cartId(req);
+    const cart = id ? await this.orders.websiteCart(id, v.at.website.id) : undefined;
+    if (!cart) return undefined;
+    const lines: CartLine[] = [];
+    for (const [n, i] of cart.items.entries()) {
+      lines.push({ media: i.media_uuid, profile: i.profile_uuid, label: i.label, longEdge: i.long_edge, quantity: i.quantity, unitPrice: i.unit_price, total: i.total, ...(await this.shown(v, i.media_uuid, n)) });
+    }
+    const totals: CartTotalsView | undefined = cart.totals && {
+      currency: cart.totals.currency,
+      subtotal: cart.totals.subtotal,
+      discount: cart.totals.discount,
+      tax: cart.totals.tax,
+      taxRateBp: cart.settings!.tax_rate_bp,
+      taxIncluded: cart.settings!.tax_included === 1,
+      total: cart.totals.total,
+      coupon: cart.coupon?.code ?? null,
+    };
+    const changed = [
+      cart.dropped > 0 ? `${cart.dropped === 1 ? 'A photo is' : `${cart.dropped} photos are`} no longer for sale at the size you chose: taken out of your cart.` : '',
+      cart.couponDropped ? 'Your coupon can no longer be used: taken off.' : '',
+    ].filter((t) => t !== '');
+    return { lines, totals, instructions: cart.settings?.manual_instructions, changed: changed.join(' ') || undefined };
+  }
+
+  private async cartPage(req: FastifyRequest, reply: FastifyReply, v: Visit, status: number, extra: { error?: string; email?: string; name?: string } = {}) {
+    const view = await this.view(req, v);
+    const card = view?.totals ? await this.deps.shop.stripe.isConfigured(v.at.website.owner_id) : false;
+    const page = CartPage({ frame: this.helpers.frameOf(v.at), action: cartHref(v.at), lines: view?.lines ?? [], totals: view?.totals, card, manualText: this.manualText(view?.instructions), changed: view?.changed, ...extra });
+    return this.helpers.html(reply, status, render(page), { personal: true, formTargets: card ? [this.deps.shop.checkoutOrigin] : undefined });
+  }
+
+  async page(req: FastifyRequest, reply: FastifyReply, v: Visit) {
+    if ([...v.query.keys()].length > 0) return reply.code(301).header('location', cartHref(v.at)).header('cache-control', 'no-store').send();
+    return this.cartPage(req, reply, v, 200);
+  }
+
+  async order(req: FastifyRequest, reply: FastifyReply, v: Visit) {
+    const uuid = ORDER_PAGE.exec(v.rest.slice(CART.length + 1))![1].toLowerCase();
+    if (!isUuid(uuid)) throw notFound();
+    // Only the browser that placed it opens an order here (the photographer's is the API and the studio).
+    const mine = (cookie(req, ORDER_COOKIE, () => true) ?? '').split('.');
+    if (!mine.includes(uuid)) throw notFound();
+    const order = await this.orders.get({ id: v.at.website.owner_id }, uuid).catch(() => undefined);
+    if (!order || order.website_id !== v.at.website.id) throw notFound();
+    const settings = await this.orders.websiteSettings(v.at.website.id);
+    const page = OrderPage({
+      frame: this.helpers.frameOf(v.at),
+      uuid: order.uuid,
+      status: order.status,
+      email: order.email,
+      items: await Promise.all(order.items.map(async (i, n) => ({ label: i.label, long_edge: i.long_edge === null ? null : Number(i.long_edge), quantity: Number(i.quantity), total: Number(i.total), ...(await this.shown(v, i.media_uuid, n)) }))),
+      totals: { currency: order.currency, subtotal: Number(order.subtotal), discount: Number(order.discount), tax: Number(order.tax), taxRateBp: Number(order.tax_rate_bp), taxIncluded: Number(order.tax_included) === 1, total: Number(order.total), coupon: order.coupon_code },
+      confirming: v.query.get('via') === 'card',
+      manualText: this.manualText(settings?.manual_instructions),
+    });
+    return this.helpers.html(reply, 200, render(page), { personal: true });
+  }
+
+  async post(req: FastifyRequest, reply: FastifyReply, v: Visit, sub: string) {
+    // A cross-site page must not fill or check out a visitor's cart.
+    if (!this.helpers.fromOwnSite(req, v.at)) throw new ApiError('forbidden', 'This form can only be sent from the website itself.');
+    const form = formOf(req);
+    if (sub === 'add') return this.add(reply, v, form, req);
+    if (sub === 'update') return this.update(req, reply, v, form);
+    if (sub === 'coupon') return this.coupon(req, reply, v, form);
+    if (sub === 'checkout') return this.checkout(req, reply, v, form);
+    throw notFound();
+  }
+
+  /** The media a form names, as this visitor sees it on this website; else a 404 (what one cannot see is not there). */
+  private async mediaOf(v: Visit, form: URLSearchParams): Promise<string> {
+    const media = one(form, 'media') ?? '';
+    if (!isUuid(media) || !(await this.deps.site.shopMedia(v.at, media, v.pass))) throw notFound();
+    return media.toLowerCase();
+  }
+
+  private async add(reply: FastifyReply, v: Visit, form: URLSearchParams, req: FastifyRequest) {
+    const media = await this.mediaOf(v, form);
+    const { profile, item } = choiceOf(form);
+    const offer = (await this.deps.shop.offer(v.at.website.owner_id, media)).filter((l) => SOLD_KINDS.has(l.kind));
+    if (!offer.some((l) => l.uuid === profile && l.items.some((i) => i.label === item))) throw new ApiError('invalid_parameter', 'This photo is not offered at that size.');
+    let id = this.cartId(req);
+    let current = id ? await this.orders.websiteCart(id, v.at.website.id) : undefined;
+    if (!current) {
+      id = (await this.orders.createCart(v.at.website.id)).uuid;
+      current = undefined;
+      reply.header('set-cookie', setCookie(v.at, CART_COOKIE, id, 30 * 86_400));
+    }
+    const same = current?.items.find((i) => i.media_uuid === media && i.profile_uuid === profile && i.label === item);
+    await this.orders.setCartLine(id!, { media, profile, item, option: null, quantity: Math.min((same?.quantity ?? 0) + 1, 100) });
+    return reply.code(303).header('location', cartHref(v.at)).header('cache-control', 'no-store').send();
+  }
+
+  private async update(req: FastifyRequest, reply: FastifyReply, v: Visit, form: URLSearchParams) {
+    const id = this.cartId(req);
+    const cart = id ? await this.orders.websiteCart(id, v.at.website.id) : undefined;
+    if (!cart) throw new ApiError('conflict', 'Your cart is empty.');
+    const media = (one(form, 'media') ?? '').toLowerCase();
+    const { profile, item } = choiceOf(form);
+    // Only a line of the cart changes here: new lines come through `add`, from a page the visitor may see.
+    if (!cart.items.some((i) => i.media_uuid === media && i.profile_uuid === profile && i.label === item)) throw new ApiError('invalid_parameter', 'Choose a photo of the cart.');
+    const raw = one(form, 'remove') === '1' ? '0' : (one(form, 'quantity') ?? '');
+    if (!/^\d{1,3}$/.test(raw) || Number(raw) > 100) throw new ApiError('invalid_parameter', 'The quantity must be a whole number from 1 to 100.');
+    await this.orders.setCartLine(id!, { media, profile, item, option: null, quantity: Number(raw) });
+    return reply.code(303).header('location', cartHref(v.at)).header('cache-control', 'no-store').send();
+  }
+
+  private async coupon(req: FastifyRequest, reply: FastifyReply, v: Visit, form: URLSearchParams) {
+    const id = this.cartId(req);
+    if (!id || !(await this.orders.websiteCart(id, v.at.website.id))) throw new ApiError('conflict', 'Your cart is empty.');
+    try {
+      await this.orders.setCartCoupon(id, one(form, 'coupon') ?? null);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 422) return this.cartPage(req, reply, v, 422, { error: 'This coupon code is not valid.' });
+      throw err;
+    }
+    return reply.code(303).header('location', cartHref(v.at)).header('cache-control', 'no-store').send();
+  }
+
+  private async checkout(req: FastifyRequest, reply: FastifyReply, v: Visit, form: URLSearchParams) {
+    const id = this.cartId(req);
+    const cart = id ? await this.orders.websiteCart(id, v.at.website.id) : undefined;
+    if (!cart || cart.items.length === 0) throw new ApiError('conflict', 'Your cart is empty.');
+    const email = one(form, 'email') ?? '';
+    const name = one(form, 'name') ?? '';
+    const method = one(form, 'method') ?? 'manual';
+    if (method !== 'manual' && method !== 'card') throw new ApiError('invalid_parameter', 'Choose a way to pay.');
+    const owner = { id: v.at.website.owner_id };
+    if (method === 'card' && !(await this.deps.shop.stripe.isConfigured(owner.id))) throw new ApiError('invalid_parameter', 'Card payments are not available here.');
+    let placed: { uuid: string };
+    try {
+      placed = await this.orders.placeOrder(id!, { email, name: name.trim() === '' ? null : name });
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 422) return this.cartPage(req, reply, v, 422, { error: err.message.replace(/^order\[(email|name)\]/, (_m, f: string) => (f === 'email' ? 'Your e-mail address' : 'Your name')), email: email.slice(0, 254), name: name.slice(0, 200) });
+      throw err;
+    }
+    const kept = [placed.uuid, ...(cookie(req, ORDER_COOKIE, () => true) ?? '').split('.').filter((u) => isUuid(u))].slice(0, ORDERS_KEPT);
+    const orderHref = `${cartHref(v.at)}/order/${placed.uuid}`;
+    // The cart is gone with the order: its cookie goes too.
+    reply.header('set-cookie', [setCookie(v.at, CART_COOKIE, '', 0), setCookie(v.at, ORDER_COOKIE, kept.join('.'), 90 * 86_400)]);
+    if (method === 'manual') return reply.code(303).header('location', orderHref).header('cache-control', 'no-store').send();
+    // The order page says "confirming" until the signed webhook marks it paid: coming back proves nothing.
+    const session = await this.deps.shop.stripe.checkout(owner, placed.uuid, { successUrl: `${v.at.home}/${CART}/order/${placed.uuid}?via=card`, cancelUrl: `${v.at.home}/${CART}/order/${placed.uuid}` });
+    if (!session.url) throw new ApiError('unprocessable', 'The card payment could not be started.');
+    return reply.code(303).header('location', session.url).header('cache-control', 'no-store').send();
+  }
+}
