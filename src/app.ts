@@ -52,6 +52,7 @@ import { MediaRepository } from './media/repository.js';
 import { PricingProfilesRepository } from './pricing-profiles/repository.js';
 import { PricingProfilesService } from './pricing-profiles/service.js';
 import { OrdersRepository } from './orders/repository.js';
+import { OrderMails } from './orders/mails.js';
 import { OrdersService } from './orders/service.js';
 import { orderRoutes } from './orders/routes.js';
 import { PaymentAccountsRepository } from './payments/repository.js';
@@ -471,10 +472,12 @@ async function buildLibrary(config: Config, log: Logger, core: Core, storage: St
 function buildShop(config: Config, log: Logger, core: Core, storage: StorageBackend, library: Library, visitors: Visitors) {
   const deliveries = new DeliveriesRepository(core.store.db);
   const delivery = new Delivery(deliveries, storage, library.fileDeletions, library.deletions, visitors.mailer, { workDir: library.renditionsWork, publicUrl: () => config.publicUrl }, log);
+  const mails = new OrderMails(new OrdersRepository(core.store.db), visitors.mailer, { publicUrl: () => config.publicUrl, takesCards: (ownerId) => core.stripe.isConfigured(ownerId) }, log);
   core.orders.setHooks({
     queueDelivery: async (trx, o) => void (await library.jobsRepo.enqueue({ ownerId: o.ownerId, kind: DELIVERY_JOB_KIND, payload: { orderId: o.id }, total: 1, lane: 'background' }, trx)),
     onPaid: async () => library.jobs.wakeWorker(),
     resend: (id) => delivery.resend(id),
+    onPlaced: (id) => mails.placed(id),
   });
   return { deliveries, jobHandler: [DELIVERY_JOB_KIND, delivery.handler()] as const };
 }

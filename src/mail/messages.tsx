@@ -3,6 +3,7 @@
 // made one line.
 import type { ComponentChildren } from 'preact';
 import { renderToString } from 'preact-render-to-string';
+import { formatMinor, type CurrencyCode } from '../shop/money.js';
 
 /** A message as nodemailer takes it. */
 export interface MailMessage {
@@ -226,6 +227,133 @@ export function expiryReminderMessage(m: { to: string; siteTitle: string; galler
         <a href={m.url}>{m.url}</a>
       </p>
       <p>{ask}</p>
+    </>,
+  );
+}
+
+/** A line of a new order as its mails show it (the prices copied into the order, in minor units). */
+export interface OrderMailLine {
+  /** The media's file name (what the buyer's download is named after). */
+  fileName: string | null;
+  label: string;
+  option: string | null;
+  longEdge: number | null;
+  kind: string;
+  quantity: number;
+  total: number;
+}
+
+export interface OrderMailTotals {
+  currency: CurrencyCode;
+  subtotal: number;
+  discount: number;
+  coupon: string | null;
+  tax: number;
+  taxRateBp: number;
+  taxIncluded: boolean;
+  total: number;
+}
+
+export interface OrderMail {
+  siteTitle: string;
+  uuid: string;
+  lines: OrderMailLine[];
+  totals: OrderMailTotals;
+}
+
+/** An amount as a mail reads it everywhere: `52.20 EUR` (no locale to guess). */
+function amount(minor: number, code: CurrencyCode): string {
+  return `${formatMinor(minor, code)} ${code}`;
+}
+
+function lineText(l: OrderMailLine, code: CurrencyCode): string {
+  const what = l.option ? `${l.label}, ${l.option}` : l.kind === 'download' ? `${l.label} (${l.longEdge === null ? 'original file' : `${l.longEdge} px`})` : l.label;
+  return oneLine(`${l.fileName ?? 'photo'}: ${what} × ${l.quantity}`) + ` — ${amount(l.total, code)}`;
+}
+
+/** The order's lines and totals, one line each, as both order mails list them. */
+function orderLines(m: OrderMail): string[] {
+  const t = m.totals;
+  const rate = `${(t.taxRateBp / 100).toString()} %`;
+  return [
+    ...m.lines.map((l) => lineText(l, t.currency)),
+    ...(t.discount > 0 ? [`Coupon ${oneLine(t.coupon ?? '')}: −${amount(t.discount, t.currency)}`] : []),
+    ...(t.tax > 0 ? [`${t.taxIncluded ? 'Tax included' : 'Tax'} (${rate}): ${amount(t.tax, t.currency)}`] : []),
+    `Total: ${amount(t.total, t.currency)}`,
+  ];
+}
+
+const short = (uuid: string) => uuid.slice(0, 8).toUpperCase();
+
+/** Lines of text as paragraphs' lines in HTML, each escaped. */
+function Lines({ lines }: { lines: string[] }) {
+  return (
+    <p>
+      {lines.map((line, i) => (
+        <>
+          {i > 0 && <br />}
+          {line}
+        </>
+      ))}
+    </p>
+  );
+}
+
+/**
+ * The buyer's "order received" (docs/shop.md "Mails"). `payment`: how to pay a manual order (the
+ * photographer's instructions, or the default words); `card`: the website also takes cards, and
+ * the order does not say which way the buyer chose. No text of the buyer's is in it: anyone may
+ * type anyone's address at a checkout.
+ */
+export function orderReceivedMessage(m: OrderMail & { to: string; payment: string; card: boolean }): MailMessage {
+  const title = oneLine(m.siteTitle);
+  const thanks = `Thank you for your order from ${title}: we have received it.`;
+  const ref = `Order ${short(m.uuid)} (${m.uuid})`;
+  const pay = m.payment.split('\n').map((l) => l.trimEnd());
+  const payLead = m.card ? 'If you paid by card, you get a second mail once the payment is confirmed. If you chose to pay otherwise:' : 'How to pay:';
+  const downloads = m.lines.some((l) => l.kind === 'download') ? ['Once the payment is received, we mail you the link to your downloads.'] : [];
+  return message(
+    m.to,
+    `Your order from ${title}`,
+    [thanks, '', ref, '', ...orderLines(m), '', payLead, ...pay, ...(downloads.length ? ['', ...downloads] : [])],
+    <>Your order from {title}</>,
+    <>
+      <p>
+        Thank you for your order from <strong>{title}</strong>: we have received it.
+      </p>
+      <p>{ref}</p>
+      <Lines lines={orderLines(m)} />
+      <p>{payLead}</p>
+      <Lines lines={pay} />
+      {downloads.map((d) => (
+        <p>{d}</p>
+      ))}
+    </>,
+  );
+}
+
+/**
+ * The photographer's notice of a new order (docs/shop.md "Mails"): who, what, the total, and the
+ * order's address in the API. The buyer's name is the buyer's text: one line, links defanged.
+ */
+export function newOrderMessage(m: OrderMail & { to: string; buyerEmail: string; buyerName: string | null; url: string }): MailMessage {
+  const title = oneLine(m.siteTitle);
+  const who = m.buyerName ? `${defang(oneLine(m.buyerName))} <${oneLine(m.buyerEmail)}>` : oneLine(m.buyerEmail);
+  const total = amount(m.totals.total, m.totals.currency);
+  const placed = `${who} ordered on ${title}; the order waits for its payment.`;
+  const status = 'A card payment marks it paid by itself. A payment by hand: mark it paid with PUT /orders/<uuid>.xml and order[status]=paid (the studio has no orders screen yet); the buyer then gets their downloads.';
+  return message(
+    m.to,
+    `New order on ${title}: ${total}`,
+    [placed, '', ...orderLines(m), '', `Order ${m.uuid}:`, m.url, '', status],
+    <>New order on {title}</>,
+    <>
+      <p>{placed}</p>
+      <Lines lines={orderLines(m)} />
+      <p>
+        Order <a href={m.url}>{m.uuid}</a>
+      </p>
+      <p>{status}</p>
     </>,
   );
 }

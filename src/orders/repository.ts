@@ -250,6 +250,15 @@ export class OrdersRepository {
     return this.db.selectFrom('orders').select(ORDER_COLUMNS).where('id', '=', id).executeTakeFirstOrThrow();
   }
 
+  /** What the mails of a new order name: its website's title and its owner's account e-mail. */
+  async mailFacts(websiteId: number, ownerId: number): Promise<{ title: string | undefined; ownerEmail: string | undefined }> {
+    const [site, owner] = await Promise.all([
+      this.db.selectFrom('websites').select('title').where('id', '=', websiteId).where('owner_id', '=', ownerId).executeTakeFirst(),
+      this.db.selectFrom('users').select('email').where('id', '=', ownerId).executeTakeFirst(),
+    ]);
+    return { title: site?.title ?? undefined, ownerEmail: owner?.email ?? undefined };
+  }
+
   async items(orderId: number) {
     return this.db.selectFrom('order_items').select(ITEM_COLUMNS).where('order_id', '=', orderId).orderBy('position').execute();
   }

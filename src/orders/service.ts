@@ -42,6 +42,8 @@ export interface Buyer {
 }
 
 export interface OrdersHooks {
+  /** After a new order's commit: its mails (src/orders/mails.ts). Never fails the order. */
+  onPlaced?(orderId: number): Promise<void>;
   /** In the transaction that marks an order paid (once per order): queues its delivery. */
   queueDelivery?(trx: Db, order: { id: number; ownerId: number }): Promise<void>;
   /** After that transaction's commit (wakes the worker). */
@@ -283,6 +285,8 @@ export class OrdersService {
       coupon?.id,
     );
     if (!placed) throw invalid(`cart[coupon]: coupon ${coupon?.code} is used up`);
+    // The order stands whatever becomes of its mails.
+    await this.hooks.onPlaced?.(placed.id).catch(() => undefined);
     return { uuid: placed.uuid };
   }
 
