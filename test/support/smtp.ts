@@ -62,7 +62,8 @@ export function partsOf(raw: string): Map<string, string> {
     const split = chunk.indexOf('\r\n\r\n');
     const head = chunk.slice(0, split);
     let body = chunk.slice(split + 4);
-    if (/quoted-printable/i.test(head)) body = body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+    // Quoted-printable escapes bytes: decoded to bytes, then read as UTF-8 (a "×" is two of them).
+    if (/quoted-printable/i.test(head)) body = Buffer.from(body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8');
     else if (/base64/i.test(head)) body = Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
     parts.set(/content-type:\s*([^;\r\n]+)/i.exec(head)?.[1].toLowerCase() ?? '', body);
   }
