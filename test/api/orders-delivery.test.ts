@@ -10,11 +10,12 @@ import { startS3, type LocalS3 } from './uploads-support.js';
 import { until } from '../support/crash.js';
 import { eachDatabase } from '../support/service.js';
 import { openShop, placeOrder, type Shop } from '../support/shop.js';
-import { partsOf, startSmtp, type TestSmtp } from '../support/smtp.js';
+import { partsOf, startSmtp, type ReceivedMail, type TestSmtp } from '../support/smtp.js';
 import { failure, startWorld, worldOn, type World } from '../support/world.js';
 import { TestService } from '../support/service.js';
 
 const PAGE = /https?:\/\/[^\s"<>]+\/downloads\/[A-Za-z0-9_-]{32}/;
+const isDownloadsMail = (m: ReceivedMail) => /^Subject: Your downloads from /m.test(m.raw);
 
 /** A photo-like JPEG in Display P3-free sRGB with EXIF credits, 2400 × 1600. */
 async function photo(): Promise<Buffer> {
@@ -42,7 +43,8 @@ eachDatabase((kind) => {
     await smtp?.close();
   });
 
-  const mailsTo = (email: string) => smtp.mails.filter((m) => m.to.includes(email));
+  // The downloads mails: each order's buyer also gets "order received" when it is placed (orders-mails.test.ts).
+  const mailsTo = (email: string) => smtp.mails.filter((m) => m.to.includes(email) && isDownloadsMail(m));
 
   it('delivers nothing before payment; once paid, mails one link to a page of files at their sizes and the original byte for byte', { timeout: 60_000 }, async () => {
     const email = `buyer-${kind}@example.com`;
@@ -135,7 +137,7 @@ describe('with the files in S3', () => {
     const shop = await openShop(w.svc.core, w.user, { media: text(res.doc, 'media/uuid')! });
     const uuid = await placeOrder(w.svc.core, shop, { email: 's3@example.com', lines: [{ item: 'Web' }, { item: 'Original file' }] });
     await w.client.request('PUT', `/orders/${uuid}.xml`, { 'order[status]': 'paid' });
-    const mail = await until('the downloads mail', () => smtp.mails.find((m) => m.to.includes('s3@example.com')));
+    const mail = await until('the downloads mail', () => smtp.mails.find((m) => m.to.includes('s3@example.com') && isDownloadsMail(m)));
     const link = PAGE.exec(partsOf(mail.raw).get('text/plain') ?? '')![0];
     const keys = (await w.svc.core.orders.get(shop.owner, uuid)).items.map((i) => i.file_key);
     expect(keys.every((k) => k?.startsWith(`orders/${uuid}/`))).toBe(true);

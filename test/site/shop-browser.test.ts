@@ -182,7 +182,8 @@ describe.skipIf(!chromiumPresent)('the shop in a browser', () => {
     expect(await page.locator('main').textContent()).toContain('Your cart is empty');
 
     await w.client.request('PUT', `/orders/${uuid}.xml`, { 'order[status]': 'paid' });
-    await expect.poll(() => smtp.mails.find((m) => m.to.includes(BUYER)), { timeout: 30_000 }).toBeDefined();
+    // The downloads mail (the order's "order received" came at checkout).
+    await expect.poll(() => smtp.mails.find((m) => m.to.includes(BUYER) && /^Subject: Your downloads from /m.test(m.raw)), { timeout: 30_000 }).toBeDefined();
     await page.goto(`${home}/_cart/order/${uuid}`);
     expect(await page.locator('.notice').textContent()).toContain('Paid, thank you');
     // Another browser cannot open it.
