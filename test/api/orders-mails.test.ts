@@ -1,9 +1,7 @@
-// The mails of a new order (docs/shop.md "Mails") on a started service with a
-// real SMTP server: a visitor checks out through the website's forms (HTTP);
-// the buyer gets "order received" with the items, total and how to pay, the
-// photographer a notice naming the buyer and the order's address in the API,
-// one each. With the mail server down the order is placed all the same and
-// the failure is logged (without the SMTP password).
+// The mails of a new order (docs/shop.md "Mails"), real SMTP server: a checkout through the
+// website's forms mails the buyer "order received" (items, total, how to pay) and the
+// photographer a notice with the order's API address, one each. With the mail server down
+// the order is placed all the same and the failures logged (without the SMTP password).
 import { randomBytes } from 'node:crypto';
 import pino, { type Logger } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
