@@ -371,7 +371,7 @@ function EditForm(p: { viewer: Viewer; m: MediaDetail; values?: MediaEditValues;
   const Err = (q: { field: string }) => (err(q.field) ? <span class="error" id={`${q.field}-error`}>{err(q.field)}</span> : null);
   return (
     <form class="card media-edit" method="post" action={`/studio/media/${p.m.uuid}/edit`} aria-labelledby="edit-title">
-      <h2 id="edit-title">Title, caption and keywords</h2>
+      <h2 id="edit-title">Title, caption, alt text and keywords</h2>
       <Csrf viewer={p.viewer} />
       {p.error && p.error.field === '' ? <p class="error" role="alert">{p.error.message}</p> : null}
       <div class="field">
