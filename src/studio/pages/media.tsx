@@ -1,6 +1,6 @@
 // The media library's screens: the grid (a page of checkboxes and the batch edit form, which
 // browser/media.js turns into a virtualised grid over the whole scope), a job's progress, one
-// media (replace its file, delete it).
+// media (edit its title, caption, alt text and keywords; its facts and galleries; replace its file, delete it).
 import type { VNode } from 'preact';
 import { studioScript } from '../assets.js';
 import { Csrf, html, Layout, Notice, type Viewer } from './layout.js';

@@ -1,6 +1,6 @@
 // The media library (docs/studio.md "Media"): the grid of a user's medias or of one gallery in
 // its order, the batch edit of a selection (MediaService.batchUpdate, read by the batch spec),
-// its job's progress, the manual order (GalleriesService.moveMedias), replacing a file and
+// its job's progress, the manual order (GalleriesService.moveMedias), one media's edit, replacing a file and
 // deleting. The screen works as forms; browser/media.js adds the virtualised grid, the
 // selection, drag and drop and the job's progress.
 import type { FastifyReply, FastifyRequest } from 'fastify';
