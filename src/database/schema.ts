@@ -283,6 +283,8 @@ export interface MediasTable {
   longitude: number | null;
   /** The licence's address (migration 009). */
   license: string | null;
+  /** The image's text alternative, an extension (migration 031). */
+  alt_text: string | null;
   /** Which fields a file may fill a client has set: bits of src/media/file-fields.ts (migration 009). */
   client_meta: Generated<number>;
   /** What the studio's uploads skip a duplicate by (migration 017; src/uploads/probe.ts); null for files from the API. */

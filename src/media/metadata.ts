@@ -20,6 +20,8 @@ export interface MediaColumnChanges {
   copyright?: string | null;
   /** Extension (docs/media.md): the licence's address. */
   license?: string | null;
+  /** Extension (docs/media.md): the image's text alternative. */
+  alt_text?: string | null;
   /** Extension (docs/media.md): WGS 84 degrees, both or neither. */
   latitude?: number | null;
   longitude?: number | null;
@@ -199,6 +201,8 @@ const licenseField = () =>
 export const MEDIA_FIELDS = {
   title: textColumn(1000),
   description: textColumn(65_535),
+  /** Extension (docs/media.md): what the picture shows, for the website's alt. */
+  altText: textColumn(MAX_OTHER_TEXT),
   location: textColumn(MAX_OTHER_TEXT),
   city: textColumn(MAX_OTHER_TEXT),
   state: textColumn(MAX_OTHER_TEXT),
@@ -235,7 +239,7 @@ export const MEDIA_FIELDS = {
   removePricingProfiles: uuidRefs(),
 };
 
-const { author: _a, copyright: _c, license: _l, latitude: _la, longitude: _lo, ...BATCH_COMMON } = MEDIA_FIELDS;
+const { author: _a, copyright: _c, license: _l, altText: _t, latitude: _la, longitude: _lo, ...BATCH_COMMON } = MEDIA_FIELDS;
 /** The attributes of a batch update (`medias[...]`): no author, copyright or extension, and `delete`. */
 export const MEDIAS_BATCH_FIELDS = {
   ...BATCH_COMMON,
@@ -258,6 +262,7 @@ export function mediaInput(f: MediaFields, prefix: 'media' | 'medias'): MediaInp
   if (f.modelRelease !== undefined) columns.model_release = f.modelRelease;
   if (f.propertyRelease !== undefined) columns.property_release = f.propertyRelease;
   if (f.artistRating !== undefined) columns.artist_rating = f.artistRating;
+  if (f.altText !== undefined) columns.alt_text = f.altText;
   if (f.deleteArtistRating === true) columns.artist_rating = null;
   if (f.dateCreated !== undefined) columns.shot_at = f.dateCreated;
   const input: MediaInput = { prefix, columns };

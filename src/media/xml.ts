@@ -71,6 +71,7 @@ export function mediaXml(m: MediaRecord, rel: MediaRelations, view: MediaView, r
       description: m.description,
       keywords,
       galleries,
+      'alt-text': m.alt_text,
       ...placeAndCredits(m),
       'shot-at': date(m.shot_at),
     };
@@ -92,6 +93,8 @@ export function mediaXml(m: MediaRecord, rel: MediaRelations, view: MediaView, r
   if (view === 'base') return base;
   return {
     ...base,
+    // Extension (docs/media.md): the picture's text for people who cannot see it.
+    'alt-text': m.alt_text,
     ...placeAndCredits(m),
     'model-release': m.model_release === 1,
     'property-release': m.property_release === 1,

@@ -88,7 +88,7 @@ const ORDER_FIELDS: Record<string, 'm.file_name' | 'mg.published_at as mg_publis
 export type SiteMedia = Pick<
   MediaRow,
   | 'id' | 'uuid' | 'file_name' | 'mime_type' | 'storage_key' | 'title' | 'description' | 'location' | 'city' | 'state' | 'country'
-  | 'shot_at' | 'width' | 'height' | 'renditions_state' | 'author' | 'copyright' | 'license' | 'latitude' | 'longitude' | 'client_meta'
+  | 'shot_at' | 'width' | 'height' | 'renditions_state' | 'author' | 'copyright' | 'license' | 'alt_text' | 'latitude' | 'longitude' | 'client_meta'
 >;
 
 export type SiteRendition = Pick<RenditionRow, 'media_id' | 'name' | 'width' | 'height' | 'mime_type' | 'storage_key' | 'watermarked'>;
@@ -139,6 +139,7 @@ const MEDIA_COLUMNS = [
   'm.author',
   'm.copyright',
   'm.license',
+  'm.alt_text',
   'm.latitude',
   'm.longitude',
   'm.client_meta',

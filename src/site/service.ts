@@ -368,7 +368,7 @@ export class SiteService {
           uuid: m.uuid,
           href: mediaHref(at.homePath, gallery.full_url_path, m.uuid),
           title: titleOf(m),
-          picture: picture(m, rs, sign, false, nameOf(m, galleryName, (page - 1) * MEDIAS_PER_PAGE + i + 1, order.length)),
+          picture: picture(m, rs, sign, false, altOf(m) || nameOf(m, galleryName, (page - 1) * MEDIAS_PER_PAGE + i + 1, order.length)),
           large: large(rs, sign),
           credit: creditOf(m),
           download: comp && this.files.signed(comp.storage_key, expiry(now), this.downloaderOf(pass), gallery.uuid, true, stamp),
@@ -536,7 +536,7 @@ export class SiteService {
       position: positionOf(m),
       shotAt: m.shot_at,
       credit: creditOf(m),
-      picture: picture(m, rs, sign, true, label),
+      picture: picture(m, rs, sign, true, altOf(m) || label),
       crumbs: crumbs(at, chain),
       galleryHref: galleryHref(at.homePath, gallery.full_url_path),
       prev: prevUuid === undefined ? undefined : mediaHref(at.homePath, gallery.full_url_path, prevUuid),
@@ -585,7 +585,7 @@ export class SiteService {
         const sign = this.signer(decision, pass, now, gallery.uuid, gate);
         return shown.flatMap((id, i) => {
           const m = medias.get(id);
-          return m ? [{ id, uuid: m.uuid, title: titleOf(m), href: mediaHref(at.homePath, gallery.full_url_path, m.uuid), picture: picture(m, renditions.get(id) ?? [], sign, false, titleOf(m) || `Chosen photo ${i + 1}`) }] : [];
+          return m ? [{ id, uuid: m.uuid, title: titleOf(m), href: mediaHref(at.homePath, gallery.full_url_path, m.uuid), picture: picture(m, renditions.get(id) ?? [], sign, false, altOf(m) || `Chosen photo ${i + 1}`) }] : [];
         });
       },
     };
@@ -870,6 +870,11 @@ function titleOf(m: SiteMedia): string {
   return m.title && m.title.trim() !== '' ? m.title : '';
 }
 
+/** The image's text: the photographer's alt text (an extension), else its title, else '' (never its file name). */
+function altOf(m: SiteMedia): string {
+  return m.alt_text && m.alt_text.trim() !== '' ? m.alt_text : titleOf(m);
+}
+
 /** What names a photo where something must (a link's image, a page's <title>, a screen reader's heading): its title, else its place in the gallery. */
 function nameOf(m: SiteMedia, galleryName: string, n: number, total: number): string {
   return titleOf(m) || `${galleryName}: photo ${n} of ${total}`;
@@ -884,8 +889,8 @@ function ladder(rs: readonly SiteRendition[]): SiteRendition[] {
   return rs.filter((r) => r.name === 'poster');
 }
 
-/** `alt`: the image's text (its title unless told: a cover is named by its gallery's card, '' then). */
-function picture(m: SiteMedia, rs: readonly SiteRendition[], sign: (key: string) => string, big = false, alt = titleOf(m)): Picture {
+/** `alt`: the image's text (altOf unless told: a cover is named by its gallery's card, '' then). */
+function picture(m: SiteMedia, rs: readonly SiteRendition[], sign: (key: string) => string, big = false, alt = altOf(m)): Picture {
   const sizes = ladder(rs);
   const top = sizes[sizes.length - 1];
   const width = m.width ?? top?.width ?? 4;

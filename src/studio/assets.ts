@@ -135,7 +135,14 @@ button.small{padding:.1rem .5rem}
 .media-one{display:flex;flex-wrap:wrap;gap:1rem;align-items:flex-start}
 .media-one img{max-width:min(24rem,100%);border-radius:6px}
 .media-one dt{font-weight:600}
-.media-one dd{margin:0 0 .5rem}
+.media-one dd{margin:0 0 .5rem;overflow-wrap:anywhere}
+.media-one>img{flex:1 1 18rem}
+.media-side{flex:1 1 20rem;min-width:0;display:grid;gap:1rem}
+.media-side .card{margin:0}
+.media-edit textarea,.media-edit input[type=text]{width:100%;box-sizing:border-box}
+.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0}
+.facts dd{margin:0}
+.in-galleries{margin:0;padding-left:1.2rem}
 @media (max-width:40rem){.vgrid{height:calc(100vh - 9rem)}.batch{position:static}}
 /* area F: website extras, collections, jobs, administration */
 /* More sections than a narrow window's width: the header's navigation wraps inside its dark bar.

@@ -2,9 +2,11 @@
 // title shows no file name on the public website — not as its page's heading, its caption, the
 // page's <title>, the share card, the JSON-LD or an image's alt text; it is named by its place
 // in the gallery instead ("Photo 2 of 3", for screen readers and the browser's tab). A photo
-// with a title keeps it everywhere.
+// with a title keeps it everywhere. Alt text set through the API (media[alt_text], an extension)
+// is the image's alt in the gallery and on the photo's page, before the title.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { create, galleryId, publishMedias } from '../api/galleries-fixtures.js';
+import { updateMedia } from '../support/media.js';
 import { eachDatabase } from '../support/service.js';
 import type { World } from '../support/world.js';
 import { startSite, visit } from './site-support.js';
@@ -56,6 +58,25 @@ eachDatabase((kind) => {
       expect(page.body).toContain('<h1>Blue hour</h1>');
       expect(page.body).toContain('<title>Blue hour ·');
       expect(page.body).not.toContain('02-named');
+    });
+  });
+
+  describe('a photo with alt text', () => {
+    it("uses it as the image's alt in the gallery and on its page, never the file name", async () => {
+      await updateMedia(w.client, medias[0], { 'media[alt_text]': 'Frost on a fence "at" dawn' });
+      await updateMedia(w.client, medias[2], { 'media[alt_text]': 'A lake under a blue sky' });
+      const page = await visit(w.svc, `${home}/-/ridge/_/${medias[0]}`);
+      expect(page.status).toBe(200);
+      expect(page.body).toMatch(/(alt|aria-label)="Frost on a fence &quot;at&quot; dawn"/);
+      expect(page.body).not.toContain('first-light');
+      const titled = await visit(w.svc, `${home}/-/ridge/_/${medias[2]}`);
+      expect(titled.body).toMatch(/(alt|aria-label)="A lake under a blue sky"/);
+      // The title stays the heading.
+      expect(titled.body).toContain('<h1>Blue hour</h1>');
+      const gallery = await visit(w.svc, `${home}/-/ridge`);
+      expect(gallery.body).toMatch(/(alt|aria-label)="Frost on a fence &quot;at&quot; dawn"/);
+      expect(gallery.body).toMatch(/(alt|aria-label)="A lake under a blue sky"/);
+      for (const name of ['first-light', 'dawn-over-the-ridge', '02-named']) expect(gallery.body).not.toContain(name);
     });
   });
 });

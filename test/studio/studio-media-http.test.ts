@@ -1,7 +1,7 @@
 // The studio's media library over HTTP (docs/studio.md, "Media"), on SQLite and PostgreSQL:
 // the grid's data a page at a time, the batch edit through the API's batch job (read back
 // through the signed API), publish/remove, the manual order of a gallery, replacing a file,
-// deleting, another user's medias 404, CSRF refused on forms and on scripts' JSON.
+// editing one media (title, caption, alt text, keywords), deleting, another user's medias 404, CSRF refused on forms and on scripts' JSON.
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { all, find, text } from '../../src/client/xml.js';
@@ -267,6 +267,28 @@ eachDatabase((kind) => {
       expect(text(find((await getMedia(w.client, target, 'details')).doc, 'media')!, 'file-name')).toBe('new-photo.jpg');
     });
 
+    it('edits one media (title, caption, alt text, keywords) as the API does; a bad value is a 422 at its field, nothing saved', async () => {
+      const one = medias[59];
+      const res = await b.post(`/studio/media/${one}/edit`, { csrf, title: ' Ridge ', description: 'Dawn <light>', alt_text: 'A ridge at dawn', keywords: 'ridge, Ridge, dawn' });
+      expect(res.status).toBe(303);
+      expect(res.headers.get('location')).toBe(`/studio/media/${one}?done=saved`);
+      const m = find((await getMedia(w.client, one)).doc, 'media')!;
+      expect([text(m, 'title'), text(m, 'description'), text(m, 'alt-text')]).toEqual(['Ridge', 'Dawn <light>', 'A ridge at dawn']);
+      expect(all(m, 'keywords/keyword').map((k) => k.text)).toEqual(['ridge', 'dawn']);
+      const page = await b.get(`/studio/media/${one}`);
+      expect(page.body).toContain('Dawn &lt;light>');
+      expect(page.body).not.toContain('<light>');
+      // A blank field clears it; one over its bound is refused at its field, nothing saved.
+      const bad = await b.post(`/studio/media/${one}/edit`, { csrf, title: 'Changed', description: '', alt_text: 'x'.repeat(1001), keywords: '' });
+      expect(bad.status).toBe(422);
+      expect(bad.body).toContain('id="alt_text-error"');
+      expect(bad.body).toContain('The alt text is longer than 1000 characters');
+      expect(text((await getMedia(w.client, one)).doc, 'media/title')).toBe('Ridge');
+      expect((await b.post(`/studio/media/${one}/edit`, { csrf, title: 'Ridge', description: '', alt_text: '', keywords: '' })).status).toBe(303);
+      const cleared = find((await getMedia(w.client, one)).doc, 'media')!;
+      expect([text(cleared, 'description'), text(cleared, 'alt-text'), all(cleared, 'keywords/keyword').length]).toEqual([undefined, undefined, 0]);
+    });
+
     it('deletes one media after the confirmation, and a selection through the batch job', async () => {
       const one = medias[60];
       expect((await b.post(`/studio/media/${one}/delete`, { csrf })).status).toBe(422);
@@ -295,6 +317,8 @@ eachDatabase((kind) => {
       expect((await sendJson(b, '/studio/media/batch', { media: [theirs[0]], title: 'Mine now' }, csrf)).status).toBe(404);
       expect((await sendJson(b, '/studio/media/batch', { media: [medias[70]], publish: theirGallery }, csrf)).status).toBe(422);
       expect((await b.post(`/studio/media/${theirs[0]}/delete`, { csrf, confirm: 'yes' })).status).toBe(404);
+      expect((await b.post(`/studio/media/${theirs[0]}/edit`, { csrf, title: 'Mine now', alt_text: 'Mine now' })).status).toBe(404);
+      expect((await b.post('/studio/media/not-a-uuid/edit', { csrf, title: 'x' })).status).toBe(404);
       const theirJob = await other.w.client.request('PUT', '/medias/batch_update.xml', { select: theirs.join(','), 'medias[title]': 'T' });
       expect((await getJson(b, `/studio/media/jobs/${text(theirJob.doc, 'job-uuid')}`)).status).toBe(404);
       expect((await b.get('/studio/media/not-a-uuid')).status).toBe(404);
@@ -308,6 +332,8 @@ eachDatabase((kind) => {
       expect((await b.post('/studio/media/batch', { media: target, title: 'Hijacked' })).status).toBe(403);
       expect((await b.post('/studio/media/batch', { csrf, media: target, title: 'Hijacked' }, { origin: 'https://evil.example' })).status).toBe(403);
       expect((await b.post(`/studio/media/${target}/delete`, { confirm: 'yes' })).status).toBe(403);
+      expect((await b.post(`/studio/media/${target}/edit`, { title: 'Hijacked' })).status).toBe(403);
+      expect((await b.post(`/studio/media/${target}/edit`, { csrf, title: 'Hijacked' }, { origin: 'https://evil.example' })).status).toBe(403);
       expect((await b.post('/studio/media/move', { gallery: w.rootUuid, media: target })).status).toBe(403);
       const anon = new StudioBrowser(w.svc);
       expect((await anon.get('/studio/media')).status).toBe(303);

@@ -1,6 +1,6 @@
 // The media library's screens: the grid (a page of checkboxes and the batch edit form, which
 // browser/media.js turns into a virtualised grid over the whole scope), a job's progress, one
-// media (replace its file, delete it).
+// media (edit its title, caption, alt text and keywords; its facts and galleries; replace its file, delete it).
 import type { VNode } from 'preact';
 import { studioScript } from '../assets.js';
 import { Csrf, html, Layout, Notice, type Viewer } from './layout.js';
@@ -340,11 +340,76 @@ export function jobPage(p: { viewer: Viewer; job: JobView }): string {
   );
 }
 
-export function mediaDetailPage(p: {
-  viewer: Viewer;
-  media: { uuid: string; title: string; name: string; keywords: string[]; thumb: boolean; status: string; size: number | null };
-  notice?: string;
-}): string {
+/** One media as its screen shows it: what the photographer edits, what the file said, where it is published. */
+export interface MediaDetail {
+  uuid: string;
+  title: string;
+  name: string;
+  description: string;
+  altText: string;
+  keywords: string[];
+  thumb: boolean;
+  status: string;
+  size: number | null;
+  /** The facts the file gave (or the API set): label and value, only those present. */
+  facts: Array<[string, string]>;
+  galleries: Array<{ uuid: string; name: string }>;
+}
+
+/** The edit form's values after a refusal: what was sent, shown again. */
+export interface MediaEditValues {
+  title: string;
+  description: string;
+  alt_text: string;
+  keywords: string;
+}
+
+function EditForm(p: { viewer: Viewer; m: MediaDetail; values?: MediaEditValues; error?: { field: string; message: string } }) {
+  const v = p.values ?? { title: p.m.title, description: p.m.description, alt_text: p.m.altText, keywords: p.m.keywords.join(', ') };
+  const err = (field: string) => (p.error && p.error.field === field ? p.error.message : undefined);
+  const described = (field: string, hint?: string) => [hint, err(field) ? `${field}-error` : undefined].filter(Boolean).join(' ') || undefined;
+  const Err = (q: { field: string }) => (err(q.field) ? <span class="error" id={`${q.field}-error`}>{err(q.field)}</span> : null);
+  return (
+    <form class="card media-edit" method="post" action={`/studio/media/${p.m.uuid}/edit`} aria-labelledby="edit-title">
+      <h2 id="edit-title">Title, caption, alt text and keywords</h2>
+      <Csrf viewer={p.viewer} />
+      {p.error && p.error.field === '' ? <p class="error" role="alert">{p.error.message}</p> : null}
+      <div class="field">
+        <label for="title">Title</label>
+        <input type="text" id="title" name="title" maxLength={1000} value={v.title} aria-invalid={err('title') ? 'true' : undefined} aria-describedby={described('title')} />
+        <Err field="title" />
+      </div>
+      <div class="field">
+        <label for="description">Caption</label>
+        <textarea id="description" name="description" rows={3} maxLength={65535} aria-invalid={err('description') ? 'true' : undefined} aria-describedby={described('description')}>
+          {v.description}
+        </textarea>
+        <Err field="description" />
+      </div>
+      <div class="field">
+        <label for="alt_text">Alt text</label>
+        <span class="hint" id="alt_text-hint">
+          What the picture shows, for people who cannot see it; the website uses the title when empty.
+        </span>
+        <textarea id="alt_text" name="alt_text" rows={2} maxLength={1000} aria-invalid={err('alt_text') ? 'true' : undefined} aria-describedby={described('alt_text', 'alt_text-hint')}>
+          {v.alt_text}
+        </textarea>
+        <Err field="alt_text" />
+      </div>
+      <div class="field">
+        <label for="keywords">Keywords</label>
+        <span class="hint" id="keywords-hint">
+          Separated by commas.
+        </span>
+        <input type="text" id="keywords" name="keywords" value={v.keywords} aria-invalid={err('keywords') ? 'true' : undefined} aria-describedby={described('keywords', 'keywords-hint')} />
+        <Err field="keywords" />
+      </div>
+      <button type="submit">Save</button>
+    </form>
+  );
+}
+
+export function mediaDetailPage(p: { viewer: Viewer; media: MediaDetail; notice?: string; values?: MediaEditValues; error?: { field: string; message: string } }): string {
   const m = p.media;
   return html(
     <Layout title={m.title || m.name} viewer={p.viewer}>
@@ -354,15 +419,39 @@ export function mediaDetailPage(p: {
       <h1>{m.title || m.name}</h1>
       <Notice notice={p.notice} />
       <div class="media-one">
-        {m.thumb ? <img src={`/studio/thumbs/${m.uuid}`} alt={m.title || m.name} /> : <span class="nothumb big">No preview yet</span>}
-        <dl>
-          <dt>File</dt>
-          <dd>{m.name}</dd>
-          <dt>Size</dt>
-          <dd>{m.size === null ? '—' : `${Math.round(m.size / 1024)} kB`}</dd>
-          <dt>Keywords</dt>
-          <dd>{m.keywords.length ? m.keywords.join(', ') : '—'}</dd>
-        </dl>
+        {m.thumb ? <img src={`/studio/thumbs/${m.uuid}`} alt={m.altText || m.title || ''} /> : <span class="nothumb big">No preview yet</span>}
+        <div class="media-side">
+          <EditForm viewer={p.viewer} m={m} values={p.values} error={p.error} />
+          <section class="card" aria-labelledby="facts-title">
+            <h2 id="facts-title">From the file</h2>
+            <dl class="facts">
+              <dt>File</dt>
+              <dd>{m.name}</dd>
+              <dt>Size</dt>
+              <dd>{m.size === null ? '—' : `${Math.round(m.size / 1024)} kB`}</dd>
+              {m.facts.map(([k, val]) => (
+                <>
+                  <dt>{k}</dt>
+                  <dd>{val}</dd>
+                </>
+              ))}
+            </dl>
+          </section>
+          <section class="card" aria-labelledby="in-galleries">
+            <h2 id="in-galleries">In galleries</h2>
+            {m.galleries.length ? (
+              <ul class="in-galleries">
+                {m.galleries.map((g) => (
+                  <li>
+                    <a href={`/studio/media?gallery=${g.uuid}`}>{g.name || '(home)'}</a>
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <p class="muted">In no gallery yet: publish it from the library's batch edit.</p>
+            )}
+          </section>
+        </div>
       </div>
       <h2>Replace the file</h2>
       <form class="card" method="post" action={`/studio/media/${m.uuid}/replace`} encType="multipart/form-data">

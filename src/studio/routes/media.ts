@@ -1,18 +1,20 @@
 // The media library (docs/studio.md "Media"): the grid of a user's medias or of one gallery in
 // its order, the batch edit of a selection (MediaService.batchUpdate, read by the batch spec),
-// its job's progress, the manual order (GalleriesService.moveMedias), replacing a file and
+// its job's progress, the manual order (GalleriesService.moveMedias), one media's edit, replacing a file and
 // deleting. The screen works as forms; browser/media.js adds the virtualised grid, the
 // selection, drag and drop and the job's progress.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../core/errors.js';
 import { isUuid } from '../../core/uuid.js';
-import { paramOf, readFields } from '../../core/fields.js';
+import { bracketNames, paramOf, readFields } from '../../core/fields.js';
 import type { JobRow } from '../../database/schema.js';
-import { MEDIAS_BATCH_FIELDS, mediaInput } from '../../media/metadata.js';
+import { MEDIA_FIELDS, MEDIAS_BATCH_FIELDS, mediaInput } from '../../media/metadata.js';
+import type { MediaRecord } from '../../media/repository.js';
 import type { BatchInput, MediaPage } from '../../media/service.js';
 import type { Body } from '../body.js';
+import { specForm } from '../spec-form.js';
 import { SMALL_FORM_BYTES, type Signed, type StudioContext, type StudioRoute } from '../context.js';
-import { jobPage, mediaDetailPage, mediaPage, type GalleryChoice, type GridItem, type JobView, type ScopeView } from '../pages/media.js';
+import { jobPage, mediaDetailPage, mediaPage, type GalleryChoice, type GridItem, type JobView, type MediaDetail, type MediaEditValues, type ScopeView } from '../pages/media.js';
 
 /** Medias per server-rendered page (without script), and at most per items.json page. */
 export const PAGE_SIZE = 60;
@@ -21,6 +23,12 @@ export const ITEMS_MAX = 500;
 export const MAX_SELECTED = 5000;
 const WEBSITES_FOR_CHOICES = 20;
 const GALLERIES_PER_WEBSITE = 300;
+/** Galleries named on one media's screen (a photo is in a handful; the API allows 1000). */
+const GALLERIES_SHOWN = 50;
+
+/** One media's edit form over the API's single-media spec (its bounds, its 422s), under the spec's own names. */
+const MEDIA_FORM = specForm(MEDIA_FIELDS, bracketNames('media', MEDIA_FIELDS), {}, { description: 'The caption', altText: 'The alt text' });
+const EDIT_KEYS = ['title', 'description', 'altText', 'keywords'] as const;
 
 /** The grid's scope (at most one of each; the API's filters, which intersect). */
 interface Scope {
@@ -81,6 +89,7 @@ export const mediaRoutes: StudioRoute[] = [
   { method: 'GET', path: '/studio/media/jobs/:uuid', handler: jobScreen },
   { method: 'POST', path: '/studio/media/move', bodyLimit: SMALL_FORM_BYTES * 16, handler: moveMedias },
   { method: 'GET', path: '/studio/media/:uuid', handler: oneMediaScreen },
+  { method: 'POST', path: '/studio/media/:uuid/edit', bodyLimit: SMALL_FORM_BYTES * 16, handler: editMedia },
   { method: 'POST', path: '/studio/media/:uuid/replace', handler: replaceFile },
   { method: 'POST', path: '/studio/media/:uuid/delete', bodyLimit: SMALL_FORM_BYTES, handler: deleteMedia },
 ];
@@ -259,20 +268,73 @@ async function moveMedias(ctx: StudioContext, req: FastifyRequest, reply: Fastif
   return ctx.redirect(reply, `/studio/media?${back.toString()}`);
 }
 
-// ---- one media: details, replace its file, delete it
+// ---- one media: details and its edit, replace its file, delete it
+const utc = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+
+/** What the file said (or the API set since) that the screen shows, only what is present. */
+function factsOf(r: MediaRecord): Array<[string, string]> {
+  const place = [r.location, r.city, r.state, r.country].filter((v) => v).join(', ');
+  const facts: Array<[string, string | null | undefined]> = [
+    ['Type', r.mime_type],
+    ['Pixels', r.width && r.height ? `${r.width} × ${r.height}` : undefined],
+    ['Shot', r.shot_at ? utc(r.shot_at) : undefined],
+    ['Author', r.author],
+    ['Copyright', r.copyright],
+    ['Licence', r.license],
+    ['Place', place],
+    ['Position', r.latitude !== null && r.longitude !== null ? `${r.latitude}, ${r.longitude}` : undefined],
+  ];
+  return facts.filter((f): f is [string, string] => typeof f[1] === 'string' && f[1] !== '');
+}
+
+async function detailOf(ctx: StudioContext, s: Signed, uuid: string): Promise<MediaDetail> {
+  const m = await ctx.deps.media.get(s.user, uuid, true);
+  const r = m.record;
+  // The gallery names; one gone meanwhile (or on a website no longer shared) is left out.
+  const galleries = await Promise.all(m.relations.galleries.slice(0, GALLERIES_SHOWN).map((g) => ctx.deps.galleries.summary(s.user, g).catch(() => undefined)));
+  return {
+    uuid: r.uuid,
+    title: r.title ?? '',
+    name: r.file_name,
+    description: r.description ?? '',
+    altText: r.alt_text ?? '',
+    keywords: m.relations.keywords,
+    thumb: m.renditions.length > 0,
+    status: r.status,
+    size: r.file_size === null ? null : Number(r.file_size),
+    facts: factsOf(r),
+    galleries: galleries.flatMap((g) => (g ? [{ uuid: g.uuid, name: g.name }] : [])),
+  };
+}
+
 async function oneMediaScreen(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
   const s = ctx.need(req);
-  const m = await ctx.deps.media.get(s.user, mediaUuid(req), true);
   const done = str((req.query as Record<string, unknown>).done);
   return ctx.send(
     reply,
     200,
     mediaDetailPage({
       viewer: s.viewer,
-      media: { uuid: m.record.uuid, title: m.record.title ?? '', name: m.record.file_name, keywords: m.relations.keywords, thumb: m.renditions.length > 0, status: m.record.status, size: m.record.file_size === null ? null : Number(m.record.file_size) },
+      media: await detailOf(ctx, s, mediaUuid(req)),
       notice: done === 'replaced' ? 'The file was replaced; its renditions follow within seconds.' : done === 'saved' ? 'Saved.' : undefined,
     }),
   );
+}
+
+// Title, caption, alt text, keywords: the API's PUT /medias/<uuid>.xml with those attributes (a
+// blank one clears it, as in the API); a refusal shows the form again with what was sent.
+async function editMedia(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
+  const { s, form } = ctx.signedPost(req);
+  const uuid = mediaUuid(req);
+  try {
+    const fields = readFields(MEDIA_FIELDS, MEDIA_FORM.source(form, EDIT_KEYS, { blank: true }), MEDIA_FORM.words);
+    await ctx.deps.media.update(s.user, uuid, { attributes: mediaInput(fields, 'media') });
+  } catch (err) {
+    const error = MEDIA_FORM.refusal(err);
+    const values: MediaEditValues = { title: form.str('title') ?? '', description: form.str('description') ?? '', alt_text: form.str('alt_text') ?? '', keywords: form.str('keywords') ?? '' };
+    return ctx.send(reply, 422, mediaDetailPage({ viewer: s.viewer, media: await detailOf(ctx, s, uuid), values, error }));
+  }
+  return ctx.redirect(reply, `/studio/media/${uuid}?done=saved`);
 }
 
 // A new file for the media, as the API's PUT /medias/<uuid>.xml with media[content] (a direct
