@@ -283,7 +283,7 @@ export interface MediasTable {
   longitude: number | null;
   /** The licence's address (migration 009). */
   license: string | null;
-  /** The image's text alternative, an extension (migration 031). */
+  /** The image's text alternative, an extension (migration 030). */
   alt_text: string | null;
   /** Which fields a file may fill a client has set: bits of src/media/file-fields.ts (migration 009). */
   client_meta: Generated<number>;

@@ -30,7 +30,7 @@ import * as m026 from './026_payment_accounts.js';
 import * as m027 from './027_activity_by_owner.js';
 import * as m028 from './028_change_feed.js';
 import * as m029 from './029_gallery_expiry.js';
-import * as m031 from './031_media_alt_text.js';
+import * as m030 from './030_media_alt_text.js';
 
 const modules = {
   '001_core': m001,
@@ -62,7 +62,7 @@ const modules = {
   '027_activity_by_owner': m027,
   '028_change_feed': m028,
   '029_gallery_expiry': m029,
-  '031_media_alt_text': m031,
+  '030_media_alt_text': m030,
 };
 
 /**
