@@ -715,7 +715,9 @@ export function visitorProblems(req: VisitorRequest, sent: { path: string; query
     if (req.method === 'GET' && reply.body.subarray(0, 4).toString('latin1') !== 'PK\u0003\u0004') problems.push('an archive that does not start as a ZIP');
   }
   // … and no metrics without the token.
-  if (reply.status < 400 && /^\/metrics/i.test(sent.path) && reply.body.includes('mps_') && !sentHeader('authorization').includes(`Bearer ${facts.metricsToken}`)) {
+  // The scheme is case-insensitive (RFC 9110, 11.1: `bearer <token>` is the token too), the token is
+  // not; of several Authorization headers Node keeps the first.
+  if (reply.status < 400 && /^\/metrics/i.test(sent.path) && reply.body.includes('mps_') && /^bearer (.+)$/i.exec(sentHeader('authorization')[0] ?? '')?.[1] !== facts.metricsToken) {
     problems.push('/metrics answered without its token');
   }
 
