@@ -40,12 +40,12 @@ module.exports = {
       severity: 'error',
       comment:
         'The studio (src/studio, one Fastify plugin) is a second face on the same services: it uses no API route module, nor the router, ' +
-        'the signature check or the XML writer. It may use the lingering close, the parameter reader (the services\' ' +
-        'input readers take one) and the rate limit.',
+        'the signature check, the XML writer or the parameter reader (it reads its forms through the field specs of src/core). ' +
+        'It may use the lingering close, the limiter store and the rate limit.',
       from: { path: '^src/studio/' },
       to: {
         path: ['^src/[a-z-]+/routes\\.ts$', '^src/http/', '^src/app\\.ts$'],
-        pathNot: ['^src/studio/', '^src/http/(lingering-close|limiter-store|params|input|rate-limit)\\.ts$'],
+        pathNot: ['^src/studio/', '^src/http/(lingering-close|limiter-store|rate-limit)\\.ts$'],
       },
     },
     {
