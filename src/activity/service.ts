@@ -109,6 +109,8 @@ export interface ClientDataEraser {
 
 export class ActivityService {
   private readonly pending = new Set<Promise<void>>();
+  /** The last write of each deduplicated event still in flight (write). */
+  private readonly sameEvent = new Map<string, Promise<void>>();
   private dropped = 0;
   private anonymous = new Map<string, { gallery: GalleryRef; day: string; kind: string; count: number; bytes: number }>();
   private flushTimer: NodeJS.Timeout | undefined;
@@ -192,7 +194,22 @@ export class ActivityService {
     const email = clientEmail(e.client.email);
     if (!email) return;
     const dedupe = e.kind === 'view' || e.kind === 'download' ? new Date(at.getTime() - DEDUPE_MS).toISOString() : undefined;
-    await this.repo.insertEvent({ gallery, email, verified: e.client.verified, kind: e.kind, mediaId: e.mediaId ?? null, bytes: e.bytes ?? null, at: at.toISOString() }, dedupe);
+    const insert = () => this.repo.insertEvent({ gallery, email, verified: e.client.verified, kind: e.kind, mediaId: e.mediaId ?? null, bytes: e.bytes ?? null, at: at.toISOString() }, dedupe);
+    if (dedupe === undefined) {
+      await insert();
+      return;
+    }
+    // The same event's writes one after another in this process: the statement's NOT EXISTS does not
+    // see a write still in flight, and two page loads a moment apart were both recorded on PostgreSQL.
+    const key = `${gallery}|${email}|${e.kind}|${e.mediaId ?? ''}`;
+    const before = this.sameEvent.get(key) ?? Promise.resolve();
+    const mine = before.then(insert, insert).then(() => undefined);
+    this.sameEvent.set(key, mine);
+    try {
+      await mine;
+    } finally {
+      if (this.sameEvent.get(key) === mine) this.sameEvent.delete(key);
+    }
   }
 
   /** The id of a gallery the user may manage; 404 otherwise. */
