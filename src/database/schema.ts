@@ -285,6 +285,8 @@ export interface MediasTable {
   license: string | null;
   /** The image's text alternative, an extension (migration 030). */
   alt_text: string | null;
+  /** The file's camera, lens and exposure as JSON (CameraFacts, src/uploads/file-metadata.ts; migration 036). */
+  camera: string | null;
   /** Which fields a file may fill a client has set: bits of src/media/file-fields.ts (migration 009). */
   client_meta: Generated<number>;
   /** What the studio's uploads skip a duplicate by (migration 017; src/uploads/probe.ts); null for files from the API. */

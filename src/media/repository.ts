@@ -271,6 +271,8 @@ export class MediaRepository {
         content_probe: file.contentProbe ?? null,
         width: file.facts.width ?? null,
         height: file.facts.height ?? null,
+        // Always the current file's: no client sets it.
+        camera: file.facts.camera ? JSON.stringify(file.facts.camera) : null,
         ...described.columns,
         updated_at: nowIso(),
       })

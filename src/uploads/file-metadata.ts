@@ -82,6 +82,44 @@ export function fileMetadata(parsed: Tags | undefined): FileMetadata {
   return out;
 }
 
+/** The camera and the exposure a photo was taken with (EXIF), shown in the studio; never set by a client. */
+export interface CameraFacts {
+  camera?: string;
+  lens?: string;
+  /** Millimetres. */
+  focalLength?: number;
+  fNumber?: number;
+  /** Seconds. */
+  exposure?: number;
+  iso?: number;
+}
+
+const MAX_CAMERA_TEXT = 255;
+
+/** EXIF's Make and Model (the model alone when it names the make already), lens and exposure; undefined when none. */
+export function cameraFacts(parsed: Tags | undefined): CameraFacts | undefined {
+  if (!parsed) return undefined;
+  const ifd0 = obj(parsed.ifd0);
+  const exif = obj(parsed.exif);
+  const out: CameraFacts = {};
+  const make = bounded(text(ifd0.Make), MAX_CAMERA_TEXT);
+  const model = bounded(text(ifd0.Model), MAX_CAMERA_TEXT);
+  const camera = make && model && !model.toLowerCase().startsWith(make.toLowerCase()) ? `${make} ${model}` : (model ?? make);
+  if (camera) out.camera = bounded(camera, MAX_CAMERA_TEXT);
+  const lens = bounded(text(exif.LensModel), MAX_CAMERA_TEXT);
+  if (lens) out.lens = lens;
+  const within = (v: unknown, max: number) => (typeof v === 'number' && Number.isFinite(v) && v > 0 && v < max ? v : undefined);
+  const focal = within(exif.FocalLength, 100_000);
+  if (focal !== undefined) out.focalLength = Math.round(focal * 10) / 10;
+  const f = within(exif.FNumber, 1000);
+  if (f !== undefined) out.fNumber = Math.round(f * 10) / 10;
+  const exposure = within(exif.ExposureTime, 1_000_000);
+  if (exposure !== undefined) out.exposure = exposure;
+  const iso = within(Array.isArray(exif.ISO) ? exif.ISO[0] : exif.ISO, 10_000_000);
+  if (iso !== undefined) out.iso = Math.round(iso);
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
 function obj(v: unknown): Tags {
   return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Tags) : {};
 }

@@ -5,7 +5,7 @@
 // file".
 import exifr from 'exifr';
 import sharp from 'sharp';
-import { fileMetadata, type FileMetadata } from './file-metadata.js';
+import { cameraFacts, fileMetadata, type CameraFacts, type FileMetadata } from './file-metadata.js';
 import { decoderFormatsFor, type SniffedType } from './sniff.js';
 
 export interface MediaFacts {
@@ -15,6 +15,8 @@ export interface MediaFacts {
   shotAt?: string;
   /** Title, caption, keywords, credits, licence, place and position the file carries. */
   described?: FileMetadata;
+  /** Camera, lens and exposure (EXIF). */
+  camera?: CameraFacts;
 }
 
 // Formats sharp decodes headers of; camera raw files would report their embedded preview.
@@ -44,6 +46,8 @@ export async function readMediaFacts(type: SniffedType, input: string | Buffer, 
     facts.shotAt = captureTime(tags);
     const described = fileMetadata(tags);
     if (Object.keys(described).length > 0) facts.described = described;
+    const camera = cameraFacts(tags);
+    if (camera) facts.camera = camera;
   }
   return facts;
 }

@@ -1,5 +1,5 @@
 // One media's screen in a real browser, at desktop and phone sizes, on SQLite with local files and
-// PostgreSQL with S3: a photo uploaded with EXIF (camera's time, author, copyright) shows those
+// PostgreSQL with S3: a photo uploaded with EXIF (camera's time, author, copyright, camera, lens, exposure) shows those
 // facts and the galleries it is in (links); its title, caption, alt text and keywords are edited
 // through the form, the API agrees, and the website's <img> takes the alt text; a too-long alt
 // text is refused at its field with what was sent kept. axe clean on each screen. Screenshots go
@@ -28,7 +28,7 @@ describe.skipIf(!chromiumPresent).each(BACKENDS)('one media edited in the studio
     on = await startOn(backend, { SITE_CACHE_SECONDS: '0' });
     w = on.w;
     wedding = await createGallery(w, 'Wedding');
-    const data = await taggedJpeg({ exif: { artist: 'Ann Lee', copyright: 'Ann Lee, all rights reserved', shot: '2024:05:06 07:08:09', offset: '+02:00' } });
+    const data = await taggedJpeg({ exif: { artist: 'Ann Lee', copyright: 'Ann Lee, all rights reserved', shot: '2024:05:06 07:08:09', offset: '+02:00', camera: { make: 'Canon', model: 'Canon EOS R5', lens: 'RF24-70mm F2.8 L IS USM', focalLength: '50/1', fNumber: '28/10', exposureTime: '1/250', iso: '400' } } });
     media = await uploadJpeg(w, wedding, data, 'IMG_4711-secret-name.jpg', '');
     browser = await launchChromium();
     mkdirSync(SHOTS, { recursive: true });
@@ -61,6 +61,11 @@ describe.skipIf(!chromiumPresent).each(BACKENDS)('one media edited in the studio
     await expect.poll(() => facts.textContent()).toContain('Ann Lee');
     expect(await facts.textContent()).toContain('Ann Lee, all rights reserved');
     expect(await facts.textContent()).toContain('2024-05-06 05:08 UTC');
+    // The camera as the file names it (the make not repeated), the lens and the exposure.
+    expect(await facts.textContent()).toContain('Canon EOS R5');
+    expect(await facts.textContent()).not.toContain('Canon Canon');
+    expect(await facts.textContent()).toContain('RF24-70mm F2.8 L IS USM');
+    expect(await facts.textContent()).toContain('50 mm · ƒ/2.8 · 1/250 s · ISO 400');
     const galleries = page.getByRole('region', { name: 'In galleries' });
     expect(await galleries.getByRole('link', { name: 'Wedding' }).getAttribute('href')).toBe(`/studio/media?gallery=${wedding}`);
     expect(await axe(page)).toEqual([]);

@@ -53,6 +53,17 @@ export function iptcSegment(entries: Array<[number, string]>): Buffer {
   return Buffer.concat([seg, payload]);
 }
 
+/** EXIF's camera and exposure tags, as a camera writes them (rationals as `n/d`). */
+export interface CameraTags {
+  make?: string;
+  model?: string;
+  lens?: string;
+  focalLength?: string;
+  fNumber?: string;
+  exposureTime?: string;
+  iso?: string;
+}
+
 export interface TaggedJpeg {
   width?: number;
   height?: number;
@@ -61,7 +72,7 @@ export interface TaggedJpeg {
   base?: Buffer;
   xmp?: XmpFields;
   iptc?: Array<[number, string]>;
-  exif?: { artist?: string; copyright?: string; description?: string; shot?: string; offset?: string; gps?: { lat: [number, number, number]; latRef: 'N' | 'S'; lon: [number, number, number]; lonRef: 'E' | 'W' } };
+  exif?: { artist?: string; copyright?: string; description?: string; shot?: string; offset?: string; camera?: CameraTags; gps?: { lat: [number, number, number]; latRef: 'N' | 'S'; lon: [number, number, number]; lonRef: 'E' | 'W' } };
 }
 
 /** A JPEG with the metadata asked for (a plain photo-like picture under it). */
@@ -75,7 +86,14 @@ export async function taggedJpeg(t: TaggedJpeg): Promise<Buffer> {
     if (e.artist) ifd0.Artist = e.artist;
     if (e.copyright) ifd0.Copyright = e.copyright;
     if (e.description) ifd0.ImageDescription = e.description;
+    if (e.camera?.make) ifd0.Make = e.camera.make;
+    if (e.camera?.model) ifd0.Model = e.camera.model;
     const ifd2: Record<string, string> = {};
+    if (e.camera?.lens) ifd2.LensModel = e.camera.lens;
+    if (e.camera?.focalLength) ifd2.FocalLength = e.camera.focalLength;
+    if (e.camera?.fNumber) ifd2.FNumber = e.camera.fNumber;
+    if (e.camera?.exposureTime) ifd2.ExposureTime = e.camera.exposureTime;
+    if (e.camera?.iso) ifd2.ISOSpeedRatings = e.camera.iso;
     if (e.shot) ifd2.DateTimeOriginal = e.shot;
     if (e.offset) ifd2.OffsetTimeOriginal = e.offset;
     const ifd3: Record<string, string> = {};

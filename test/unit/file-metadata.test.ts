@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { clientBits, FIELD_BITS, fromFile } from '../../src/media/file-fields.js';
 import { captureTimeText, licenseLabel, positionText } from '../../src/site/pages/media-facts.js';
 import { cardRendition, jsonForScript, summary } from '../../src/site/pages/share.js';
-import { fileMetadata } from '../../src/uploads/file-metadata.js';
+import { cameraFacts, fileMetadata } from '../../src/uploads/file-metadata.js';
 
 describe('fileMetadata', () => {
   it('takes XMP first, then IPTC, then EXIF, and language alternatives by x-default', () => {
@@ -39,6 +39,27 @@ describe('fileMetadata', () => {
     expect(fileMetadata({ gps: { latitude: 95, longitude: 10 } }).latitude).toBeUndefined();
     expect(fileMetadata({ gps: { latitude: 12.34567891, longitude: -1.5 } })).toEqual({ latitude: 12.345679, longitude: -1.5 });
     expect(fileMetadata(undefined)).toEqual({});
+  });
+});
+
+describe('cameraFacts', () => {
+  it('names the camera once, with lens and exposure as numbers', () => {
+    expect(cameraFacts({ ifd0: { Make: 'Canon', Model: 'Canon EOS R5' }, exif: { LensModel: 'RF50mm F1.2 L USM', FocalLength: 50, FNumber: 1.2, ExposureTime: 0.004, ISO: 400 } })).toEqual({
+      camera: 'Canon EOS R5',
+      lens: 'RF50mm F1.2 L USM',
+      focalLength: 50,
+      fNumber: 1.2,
+      exposure: 0.004,
+      iso: 400,
+    });
+    expect(cameraFacts({ ifd0: { Make: 'FUJIFILM', Model: 'X-T5' } })).toEqual({ camera: 'FUJIFILM X-T5' });
+  });
+
+  it('leaves out implausible or non-numeric exposure values, and says nothing for a file without them', () => {
+    expect(cameraFacts({ exif: { FNumber: -2, ExposureTime: 'fast', ISO: Number.NaN, FocalLength: 1e9 } })).toBeUndefined();
+    expect(cameraFacts({ exif: { ISO: [800, 0] } })).toEqual({ iso: 800 });
+    expect(cameraFacts({ ifd0: { Model: 'x'.repeat(5000) } })?.camera).toHaveLength(255);
+    expect(cameraFacts(undefined)).toBeUndefined();
   });
 });
 

@@ -10,6 +10,7 @@ import { bracketNames, paramOf, readFields } from '../../core/fields.js';
 import type { JobRow } from '../../database/schema.js';
 import { MEDIA_FIELDS, MEDIAS_BATCH_FIELDS, mediaInput } from '../../media/metadata.js';
 import type { MediaRecord } from '../../media/repository.js';
+import type { CameraFacts } from '../../uploads/file-metadata.js';
 import type { BatchInput, MediaPage } from '../../media/service.js';
 import type { Body } from '../body.js';
 import { specForm } from '../spec-form.js';
@@ -283,8 +284,32 @@ function factsOf(r: MediaRecord): Array<[string, string]> {
     ['Licence', r.license],
     ['Place', place],
     ['Position', r.latitude !== null && r.longitude !== null ? `${r.latitude}, ${r.longitude}` : undefined],
+    ...cameraRows(r.camera),
   ];
   return facts.filter((f): f is [string, string] => typeof f[1] === 'string' && f[1] !== '');
+}
+
+/** Camera, lens and exposure from the stored EXIF facts, as a photographer reads them: "50 mm · ƒ/2.8 · 1/250 s · ISO 400". */
+function cameraRows(json: string | null): Array<[string, string | undefined]> {
+  if (!json) return [];
+  let c: CameraFacts;
+  try {
+    c = JSON.parse(json) as CameraFacts;
+  } catch {
+    return [];
+  }
+  const seconds = (t: number) => (t < 1 ? `1/${Math.round(1 / t)} s` : `${Math.round(t * 10) / 10} s`);
+  const exposure = [
+    c.focalLength !== undefined ? `${c.focalLength} mm` : undefined,
+    c.fNumber !== undefined ? `ƒ/${c.fNumber}` : undefined,
+    c.exposure !== undefined ? seconds(c.exposure) : undefined,
+    c.iso !== undefined ? `ISO ${c.iso}` : undefined,
+  ].filter((v) => v !== undefined);
+  return [
+    ['Camera', c.camera],
+    ['Lens', c.lens],
+    ['Exposure', exposure.length > 0 ? exposure.join(' · ') : undefined],
+  ];
 }
 
 async function detailOf(ctx: StudioContext, s: Signed, uuid: string): Promise<MediaDetail> {
