@@ -148,11 +148,13 @@ const MEDIA_COLUMNS = [
 /**
  * The websites with their root gallery's name (one join: renaming it shows on every page at once).
  * The root is the gallery whose full url path is '': found by the (website, full url path) index,
- * one row whatever the number of galleries or websites.
+ * one row whatever the number of galleries or websites. A disabled owner's website is none: an
+ * operator's disabling takes the photographer's pages down with their sign-in.
  */
 function websites(db: Db) {
   return db
     .selectFrom('websites as w')
+    .innerJoin('users as owner', (j) => j.onRef('owner.id', '=', 'w.owner_id').on('owner.disabled_at', 'is', null))
     .leftJoin('galleries as root', (j) => j.onRef('root.website_id', '=', 'w.id').on('root.full_url_path', '=', '').on('root.parent_id', 'is', null))
     .select(WEBSITE_COLUMNS);
 }

@@ -21,7 +21,7 @@ eachDatabase((kind) => {
   let plain: StudioBrowser;
   beforeAll(async () => {
     smtp = await startSmtp({ user: 'mailer', pass: 'secret' });
-    w = await startWorld(kind, { SMTP_URL: `smtp://mailer:secret@127.0.0.1:${smtp.port}`, MAIL_FROM: 'studio@example.com' });
+    w = await startWorld(kind, { SMTP_URL: `smtp://mailer:secret@127.0.0.1:${smtp.port}`, MAIL_FROM: 'studio@example.com', SITE_CACHE_SECONDS: '0' });
     admin = await w.svc.user();
     await w.svc.core.users.setAdmin(admin.email, true);
     ab = await new StudioBrowser(w.svc).signIn(admin);
@@ -119,8 +119,11 @@ eachDatabase((kind) => {
       expect(fieldError(bad.body, 'email')).toContain('must be an e-mail address');
     });
 
-    it("disables an account: its studio and API sessions end, its logins are refused; enabled, it signs in again", async () => {
+    it("disables an account: its studio and API sessions end, its logins are refused, its website is gone; enabled, it signs in again", async () => {
       const victim = await w.svc.user();
+      const site = await w.svc.website(victim);
+      const home = () => fetch(`${w.svc.url}/sites/${site.urlname}/`);
+      expect((await home()).status).toBe(200);
       const vb = await new StudioBrowser(w.svc).signIn(victim);
       const api = await w.svc.raw(w.app, 'GET', '/whoami.xml', { headers: { authorization: basicAuth(victim.email, victim.password) } });
       const cookie = sessionCookieOf(api)!;
@@ -136,6 +139,10 @@ eachDatabase((kind) => {
       // A wrong password is told nothing more than before.
       expect(await whoami(w.app, { email: victim.email, password: 'wrong-password' })).toBe(401);
       expect((await ab.get('/studio/admin/accounts')).body).toMatch(/disabled/);
+      // Its website answers as no website does (no page, no title, nothing of the photographer's).
+      const gone = await home();
+      expect(gone.status).toBe(404);
+      expect(await gone.text()).not.toContain(site.urlname);
       // A session made in a race with the disabling (here, written behind its back) is no session either.
       const raced = randomBytes(32).toString('base64url');
       const now = new Date();
@@ -146,6 +153,7 @@ eachDatabase((kind) => {
       expect((await w.svc.raw(w.app, 'GET', '/whoami.xml', { headers: { cookie: `_ficelle_session=${raced}` } })).status).toBe(401);
       expect((await ab.submit('/studio/admin/accounts', `/studio/admin/accounts/${victim.uuid}/enable`, {})).status).toBe(303);
       expect(await whoami(w.app, victim)).toBe(200);
+      expect((await home()).status).toBe(200);
       // Not one's own account.
       expect((await ab.submit('/studio/admin/accounts', `/studio/admin/accounts/${admin.uuid}/disable`, {})).status).toBe(422);
     });
