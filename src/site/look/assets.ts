@@ -212,6 +212,11 @@ function open(index, fromAddress, play) {
       arrowNextTitle: "Next photo",
       errorMsg: "This photo cannot be loaded."
     });
+    // PhotoSwipe makes its root a dialog without a name (axe's aria-dialog-name); it is a modal one.
+    pswp.on("firstUpdate", function () {
+      pswp.element.setAttribute("aria-label", "Photo viewer");
+      pswp.element.setAttribute("aria-modal", "true");
+    });
     pswp.on("uiRegister", function () {
       pswp.ui.registerElement({ name: "progress", order: 1, appendTo: "root", onInit: function (el, p) {
         const bar = document.createElement("span");
