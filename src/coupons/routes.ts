@@ -23,6 +23,7 @@ export function couponRoutes({ coupons }: { coupons: CouponsService }): RouteSpe
       method: 'GET',
       path: '/websites/:urlname/coupons.xml',
       input: fields({ page: pagination(COUPONS_MAX_PER_PAGE) }),
+      found: website,
       handler: async (ctx, { page }) => {
         const limit = page.explicit ? page.perPage : UNPAGINATED_CAP;
         const r = await coupons.list(userOf(ctx), ctx.path.urlname, limit, (page.page - 1) * limit);
