@@ -220,7 +220,7 @@ export function CartPage(props: CartPageProps): VNode {
             </button>
           </form>
           {props.totals.coupon ? (
-            <form method="post" action={`${a}/coupon`} class="inline">
+            <form method="post" action={`${a}/coupon`} class="coupon-off">
               <input type="hidden" name="coupon" value="" />
               <button type="submit" class="quiet">
                 Remove coupon {props.totals.coupon}
