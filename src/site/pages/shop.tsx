@@ -247,7 +247,10 @@ export function CartPage(props: CartPageProps): VNode {
             </fieldset>
             {props.termsHref ? (
               <label class="accept">
-                <input type="checkbox" name="accept_terms" value="1" required /> I accept the <a href={props.termsHref}>terms of sale</a>
+                <input type="checkbox" name="accept_terms" value="1" required />
+                <span>
+                  I accept the <a href={props.termsHref}>terms of sale</a>
+                </span>
               </label>
             ) : null}
             <button type="submit">Place the order · {money(props.totals.total, props.totals.currency)}</button>
