@@ -1,8 +1,8 @@
 // A website's shop settings as every face reads them (docs/shop.md "Taxes and terms"): the
 // API's `shop_settings[…]`. The tax rate is in basis points (2000 = 20 %).
 import { flag, int, line, text, type InputOf } from '../core/fields.js';
+import { MAX_TAX_RATE_BP } from '../shop/cart.js';
 
-export const MAX_TAX_RATE_BP = 10_000;
 export const MAX_TAX_LABEL = 40;
 export const MAX_TERMS = 20_000;
 export const MAX_INSTRUCTIONS = 2_000;
