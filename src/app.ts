@@ -55,6 +55,12 @@ import { OrdersRepository } from './orders/repository.js';
 import { OrderMails } from './orders/mails.js';
 import { OrdersService } from './orders/service.js';
 import { orderRoutes } from './orders/routes.js';
+import { CouponsRepository } from './coupons/repository.js';
+import { couponRoutes } from './coupons/routes.js';
+import { CouponsService } from './coupons/service.js';
+import { ShopSettingsRepository } from './shop-settings/repository.js';
+import { shopSettingsRoutes } from './shop-settings/routes.js';
+import { ShopSettingsService } from './shop-settings/service.js';
 import { PaymentAccountsRepository } from './payments/repository.js';
 import { paymentRoutes } from './payments/routes.js';
 import { checkoutOrigin, StripePayments } from './payments/stripe.js';
@@ -128,6 +134,9 @@ export interface Core {
   pricingProfiles: PricingProfilesService;
   /** Carts and orders (docs/shop.md "Orders"). */
   orders: OrdersService;
+  /** A website's coupons and its tax and terms (docs/shop.md "Coupons, taxes and terms"). */
+  coupons: CouponsService;
+  shopSettings: ShopSettingsService;
   /** Card payments through the photographer's Stripe account (docs/shop.md "Card payments"). */
   stripe: StripePayments;
   /** Visitors' sign-in links (the admin command line hands them out too). */
@@ -205,6 +214,8 @@ export async function buildCore(
     lightboxes,
     pricingProfiles,
     orders,
+    coupons: new CouponsService(new CouponsRepository(store.db), access),
+    shopSettings: new ShopSettingsService(new ShopSettingsRepository(store.db), access),
     stripe,
     visitorLinks,
     activity,
@@ -321,6 +332,8 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       ...lightboxRoutes({ lightboxes: core.lightboxes }),
       ...pricingProfileRoutes({ pricingProfiles: core.pricingProfiles }),
       ...orderRoutes({ orders: core.orders }),
+      ...couponRoutes({ coupons: core.coupons }),
+      ...shopSettingsRoutes({ shopSettings: core.shopSettings }),
       ...paymentRoutes({ stripe: core.stripe }),
       ...changeRoutes(new ChangesService(new ChangesRepository(core.store.db, core.store.dialect))),
     ];

@@ -467,6 +467,10 @@ export interface ShopSettingsTable {
   tax_rate_bp: Generated<number>;
   tax_included: Generated<number>;
   manual_instructions: string | null;
+  /** Migration 032: what the tax is called on receipts ("VAT"); null: "Tax". */
+  tax_label: string | null;
+  /** Migration 032: the terms of sale (Markdown); null: none, checkout asks for no acceptance. */
+  terms: string | null;
 }
 
 export interface CouponsTable {
@@ -482,6 +486,10 @@ export interface CouponsTable {
   usage_limit: number | null;
   times_used: Generated<number>;
   created_at: string;
+  /** Migration 032: the API's address of the coupon. */
+  uuid: string;
+  active: Generated<number>;
+  updated_at: string | null;
 }
 
 export interface CartsTable {
@@ -525,6 +533,10 @@ export interface OrdersTable {
   created_at: string;
   updated_at: string;
   paid_at: string | null;
+  /** Migration 032: the tax's label as sold, the coupon used (its uses are counted), when the terms were accepted. */
+  tax_label: string | null;
+  coupon_id: number | null;
+  terms_accepted_at: string | null;
   download_token: string | null;
   downloads_expire_at: string | null;
   delivered_at: string | null;

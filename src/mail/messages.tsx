@@ -251,6 +251,8 @@ export interface OrderMailTotals {
   tax: number;
   taxRateBp: number;
   taxIncluded: boolean;
+  /** The website's name of its tax ("VAT"); absent or null: "Tax". */
+  taxLabel?: string | null;
   total: number;
 }
 
@@ -278,7 +280,7 @@ function orderLines(m: OrderMail): string[] {
   return [
     ...m.lines.map((l) => lineText(l, t.currency)),
     ...(t.discount > 0 ? [`Coupon ${oneLine(t.coupon ?? '')}: −${amount(t.discount, t.currency)}`] : []),
-    ...(t.tax > 0 ? [`${t.taxIncluded ? 'Tax included' : 'Tax'} (${rate}): ${amount(t.tax, t.currency)}`] : []),
+    ...(t.tax > 0 ? [`${oneLine(t.taxLabel || 'Tax')}${t.taxIncluded ? ' included' : ''} (${rate}): ${amount(t.tax, t.currency)}`] : []),
     `Total: ${amount(t.total, t.currency)}`,
   ];
 }

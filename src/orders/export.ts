@@ -8,7 +8,7 @@ import { formatMinor } from '../shop/money.js';
 import type { OrdersRepository } from './repository.js';
 
 const PAGE = 500;
-export const REPORT_COLUMNS = ['id', 'client', 'payment state', 'date', 'paid at', 'subtotal', 'discount', 'tax', 'total', 'currency', 'coupon'];
+export const REPORT_COLUMNS = ['id', 'client', 'payment state', 'date', 'paid at', 'subtotal', 'discount', 'tax', 'total', 'currency', 'coupon', 'tax rate', 'tax label', 'terms accepted at'];
 export const ITEM_COLUMNS = ['order id', 'media file name', 'media uuid', 'description', 'option', 'quantity', 'unit price', 'price', 'currency'];
 
 function cell(value: string | number | null): string {
@@ -43,7 +43,7 @@ export async function exportOrders(repo: OrdersRepository, owner: { id: number }
     for (const o of orders) {
       // The buyer's name on its first line, then the e-mail (the postal address, for prints, comes later).
       const client = [o.name, o.email].filter((l): l is string => !!l).join('\n');
-      report += row([o.uuid, client, o.status, when(o.created_at), when(o.paid_at), money(o.subtotal, o.currency), money(o.discount, o.currency), money(o.tax, o.currency), money(o.total, o.currency), o.currency, o.coupon_code]);
+      report += row([o.uuid, client, o.status, when(o.created_at), when(o.paid_at), money(o.subtotal, o.currency), money(o.discount, o.currency), money(o.tax, o.currency), money(o.total, o.currency), o.currency, o.coupon_code, (o.tax_rate_bp / 100).toString(), o.tax_label, when(o.terms_accepted_at)]);
     }
     const currencyOf = new Map(orders.map((o) => [o.id, o] as const));
     for (const i of await repo.itemsOf(orders.map((o) => o.id))) {

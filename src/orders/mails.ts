@@ -58,6 +58,7 @@ export class OrderMails {
         tax: Number(order.tax),
         taxRateBp: Number(order.tax_rate_bp),
         taxIncluded: Number(order.tax_included) === 1,
+        taxLabel: order.tax_label,
         total: Number(order.total),
       },
     };

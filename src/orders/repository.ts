@@ -25,6 +25,7 @@ export interface CouponRow {
   valid_until: string | null;
   usage_limit: number | null;
   times_used: number;
+  active: number;
 }
 
 export interface NewOrderItem {
@@ -54,6 +55,9 @@ export interface NewOrder {
   tax_included: number;
   total: number;
   coupon_code: string | null;
+  coupon_id: number | null;
+  tax_label: string | null;
+  terms_accepted_at: string | null;
 }
 
 export interface OrderFilter {
@@ -80,6 +84,9 @@ const ORDER_COLUMNS = [
   'tax_included',
   'total',
   'coupon_code',
+  'coupon_id',
+  'tax_label',
+  'terms_accepted_at',
   'created_at',
   'updated_at',
   'paid_at',
@@ -114,8 +121,8 @@ export class OrdersRepository {
 
   // Shop settings and coupons.
 
-  async settings(websiteId: number): Promise<{ tax_rate_bp: number; tax_included: number; manual_instructions: string | null } | undefined> {
-    return this.db.selectFrom('shop_settings').select(['tax_rate_bp', 'tax_included', 'manual_instructions']).where('website_id', '=', websiteId).executeTakeFirst();
+  async settings(websiteId: number): Promise<{ tax_rate_bp: number; tax_included: number; tax_label: string | null; terms: string | null; manual_instructions: string | null } | undefined> {
+    return this.db.selectFrom('shop_settings').select(['tax_rate_bp', 'tax_included', 'tax_label', 'terms', 'manual_instructions']).where('website_id', '=', websiteId).executeTakeFirst();
   }
 
   async saveSettings(websiteId: number, s: { tax_rate_bp: number; tax_included: number; manual_instructions: string | null }): Promise<void> {
@@ -127,14 +134,14 @@ export class OrdersRepository {
   }
 
   async createCoupon(ownerId: number, c: Omit<CouponRow, 'id' | 'times_used'> & { website_id: number | null }): Promise<void> {
-    await this.db.insertInto('coupons').values({ owner_id: ownerId, ...c, created_at: nowIso() }).execute();
+    await this.db.insertInto('coupons').values({ uuid: randomUUID(), owner_id: ownerId, ...c, created_at: nowIso() }).execute();
   }
 
   /** The owner's coupon of that (upper-cased) code valid on the website or on all of them. */
   async coupon(ownerId: number, websiteId: number, code: string): Promise<CouponRow | undefined> {
     return this.db
       .selectFrom('coupons')
-      .select(['id', 'code', 'kind', 'value', 'currency', 'valid_from', 'valid_until', 'usage_limit', 'times_used'])
+      .select(['id', 'code', 'kind', 'value', 'currency', 'valid_from', 'valid_until', 'usage_limit', 'times_used', 'active'])
       .where('owner_id', '=', ownerId)
       .where('code', '=', code)
       .where((eb) => eb.or([eb('website_id', 'is', null), eb('website_id', '=', websiteId)]))
@@ -206,9 +213,12 @@ export class OrdersRepository {
 
   /**
    * The order, its items and the coupon's use, and the cart emptied, in one transaction: a coupon
-   * used up meanwhile (`usage_limit` reached) rolls everything back and answers false.
+   * used up meanwhile (`usage_limit` reached) rolls everything back and answers false. The
+   * conditional UPDATE is the race's referee: on PostgreSQL a second transaction waits for the
+   * first's row lock and re-reads `times_used` before it counts itself.
    */
-  async placeOrder(cartId: number, order: NewOrder, items: readonly NewOrderItem[], couponId: number | undefined): Promise<{ id: number; uuid: string } | false> {
+  async placeOrder(cartId: number, order: NewOrder, items: readonly NewOrderItem[]): Promise<{ id: number; uuid: string } | false> {
+    const couponId = order.coupon_id ?? undefined;
     const uuid = randomUUID();
     const now = nowIso();
     const out = await this.db
@@ -322,6 +332,11 @@ export class OrdersRepository {
         .where('status', '=', from)
         .executeTakeFirst();
       if (Number(r.numUpdatedRows) === 0) return false;
+      // A coupon's uses are its placed orders that are not cancelled: a cancellation gives one back.
+      if (to === 'cancelled') {
+        const o = await trx.selectFrom('orders').select('coupon_id').where('id', '=', orderId).executeTakeFirstOrThrow();
+        if (o.coupon_id !== null) await trx.updateTable('coupons').set((eb) => ({ times_used: eb('times_used', '-', 1) })).where('id', '=', o.coupon_id).where('times_used', '>', 0).execute();
+      }
       if (payment) await trx.insertInto('payments').values({ order_id: orderId, ...payment, created_at: now }).execute();
       await within?.(trx);
       return true;

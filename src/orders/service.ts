@@ -26,6 +26,7 @@ export const MAX_COUPON_LENGTH = 64;
 export const DOWNLOAD_DAYS = 30;
 const EMAIL = /^[^\s@"\\<>,;]+@[^\s@"\\<>,;]+\.[^\s@"\\<>,;]+$/;
 const CONTROL = /[\x00-\x1F\x7F]/;
+const COUPON_CODE = /^[A-Z0-9_-]+$/;
 
 export interface CartLineInput {
   media: string;
@@ -39,6 +40,8 @@ export interface CartLineInput {
 export interface Buyer {
   email: string;
   name?: string | null;
+  /** The buyer ticked "I accept the terms"; required when the website has terms. */
+  acceptTerms?: boolean;
 }
 
 export interface OrdersHooks {
@@ -67,6 +70,7 @@ function couponOf(row: CouponRow): Coupon {
     validUntil: row.valid_until ? new Date(row.valid_until) : undefined,
     usageLimit: row.usage_limit ?? undefined,
     timesUsed: Number(row.times_used),
+    active: Number(row.active) === 1,
   };
 }
 
@@ -168,12 +172,19 @@ export class OrdersService {
     const cart = await this.cartOf(cartUuid);
     if (code === null || code.trim() === '') return this.repo.setCartCoupon(cart.id, null);
     const row = await this.findCoupon(cart.owner_id, cart.website_id, code, 'cart[coupon]');
+    // Expired, not yet valid, used up, switched off or in another currency: said now, not at checkout.
+    const c = couponOf(row);
+    const lines = await this.repo.cartLines(cart.id);
+    const currency = lines.length > 0 ? (await this.pricingProfiles.get({ id: cart.owner_id }, lines[0].profile_uuid)).currency : undefined;
+    const refusal = couponRefusal(c, currency ?? c.currency ?? 'EUR', new Date());
+    if (refusal) throw invalid(`cart[coupon]: ${refusal}`, 'coupon');
     await this.repo.setCartCoupon(cart.id, row.code);
   }
 
   private async findCoupon(ownerId: number, websiteId: number, code: string, field: string): Promise<CouponRow> {
     const key = code.trim().toUpperCase();
-    if (key.length > MAX_COUPON_LENGTH || CONTROL.test(key)) throw invalid(`${field}: unknown coupon`);
+    // A code out of the coupons' charset or length names no coupon: no query for it.
+    if (key.length > MAX_COUPON_LENGTH || !COUPON_CODE.test(key)) throw invalid(`${field}: unknown coupon`);
     const row = await this.repo.coupon(ownerId, websiteId, key);
     if (!row) throw invalid(`${field}: unknown coupon ${JSON.stringify(key)}`);
     return row;
@@ -248,7 +259,7 @@ export class OrdersService {
       if (refusal) throw invalid(`cart[coupon]: ${refusal}`);
     }
     const s = await this.repo.settings(cart.website_id);
-    const settings = { tax_rate_bp: s?.tax_rate_bp ?? 0, tax_included: s?.tax_included ?? 1, manual_instructions: s?.manual_instructions ?? null };
+    const settings = { tax_rate_bp: s?.tax_rate_bp ?? 0, tax_included: s?.tax_included ?? 1, tax_label: s?.tax_label ?? null, terms: s?.terms ?? null, manual_instructions: s?.manual_instructions ?? null };
     const totals = priceCart({
       currency,
       lines: priced.map((p, n) => ({ key: String(n), unitPrice: p.item.unit_price, quantity: p.item.quantity })),
@@ -265,6 +276,8 @@ export class OrdersService {
     const email = checkEmail(buyer.email, 'order[email]');
     const name = checkLabel(buyer.name, 'order[name]', false);
     const { priced, totals, coupon, settings } = await this.price(cart);
+    // The terms are the website's now: accepted with this order, or no order.
+    if (settings.terms !== null && settings.terms.trim() !== '' && buyer.acceptTerms !== true) throw invalid('order[accept_terms]: accept the terms of sale to place the order', 'acceptTerms');
     const placed = await this.repo.placeOrder(
       cart.id,
       {
@@ -280,9 +293,11 @@ export class OrdersService {
         tax_included: settings.tax_included,
         total: totals.total,
         coupon_code: coupon?.code ?? null,
+        coupon_id: coupon?.id ?? null,
+        tax_label: settings.tax_rate_bp > 0 ? settings.tax_label : null,
+        terms_accepted_at: settings.terms !== null && settings.terms.trim() !== '' ? new Date().toISOString() : null,
       },
       priced.map((p) => p.item),
-      coupon?.id,
     );
     if (!placed) throw invalid(`cart[coupon]: coupon ${coupon?.code} is used up`);
     // The order stands whatever becomes of its mails.
@@ -316,6 +331,7 @@ export class OrdersService {
       valid_from: c.validFrom?.toISOString() ?? null,
       valid_until: c.validUntil?.toISOString() ?? null,
       usage_limit: c.usageLimit ?? null,
+      active: 1,
     });
   }
 

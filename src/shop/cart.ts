@@ -28,6 +28,8 @@ export interface Coupon {
   validUntil?: Date;
   usageLimit?: number;
   timesUsed?: number;
+  /** false: switched off by the photographer (default: on). */
+  active?: boolean;
 }
 
 export interface CartTotals {
@@ -46,6 +48,7 @@ const BP = 10_000;
 
 /** Why a coupon cannot be used now on a cart in `cartCurrency`; undefined when it can. */
 export function couponRefusal(coupon: Coupon, cartCurrency: CurrencyCode, now: Date): string | undefined {
+  if (coupon.active === false) return `coupon ${coupon.code} is not active`;
   if (coupon.validFrom && now < coupon.validFrom) return `coupon ${coupon.code} is not valid yet`;
   if (coupon.validUntil && now > coupon.validUntil) return `coupon ${coupon.code} has expired`;
   if (coupon.usageLimit !== undefined && (coupon.timesUsed ?? 0) >= coupon.usageLimit) return `coupon ${coupon.code} is used up`;

@@ -56,8 +56,12 @@ export function mulDivHalfUp(a: number, b: number, c: number): number {
 
 /** Minor units as a decimal amount ("12.34", "1234" in JPY), by string, never through a float. */
 export function formatMinor(amount: number, code: CurrencyCode): string {
+  return formatMinorUnits(amount, CURRENCIES[code].exponent);
+}
+
+/** The same for any ISO 4217 exponent (0 for JPY, 3 for KWD or BHD), so that no code assumes two decimals. */
+export function formatMinorUnits(amount: number, exponent: number): string {
   if (!Number.isSafeInteger(amount)) throw new RangeError(`an amount must be an integer number of minor units, got ${amount}`);
-  const exponent = CURRENCIES[code].exponent;
   const digits = String(Math.abs(amount)).padStart(exponent + 1, '0');
   const sign = amount < 0 ? '-' : '';
   return exponent === 0 ? sign + digits : `${sign}${digits.slice(0, -exponent)}.${digits.slice(-exponent)}`;

@@ -47,6 +47,23 @@ eachDatabase((kind) => {
     return { uuid, session: stripe.sessions.get(session.id)!.session };
   }
 
+  it("asks Stripe for the order's total after its coupon and the added tax, exactly", async () => {
+    const taxed = await openShop(w.svc.core, w.user);
+    await w.svc.core.shopSettings.update(w.user, taxed.urlname, { taxRate: 770, taxIncluded: false, taxLabel: 'MWST' });
+    await w.svc.core.coupons.create(w.user, taxed.urlname, { code: 'Stripe15', percent: 15 });
+    // 3 × 900 + 2 × 1500 = 5700; −15 % = 855 off → 4845; 7.7 % of 4845 = 373.065 → 373 (half-up); 5218.
+    const uuid = await placeOrder(w.svc.core, taxed, { coupon: 'stripe15', lines: [{ item: 'Web', quantity: 3 }, { profile: taxed.prints, item: 'Paper', option: 'A3', quantity: 2 }] });
+    const o = await order(uuid);
+    expect([Number(o.subtotal), Number(o.discount), Number(o.tax), Number(o.total), o.tax_label]).toEqual([5700, 855, 373, 5218, 'MWST']);
+    const made = await w.svc.core.stripe.checkout(w.user, uuid, { successUrl: 'https://example.com/ok', cancelUrl: 'https://example.com/back' });
+    const session = stripe.sessions.get(made.id)!.session;
+    expect([session.amount_total, session.currency]).toEqual([5218, 'eur']);
+    // Paid by the session at that amount: the webhook's check of the amount agrees.
+    stripe.pay(made.id);
+    expect(await applied(await deliver(signedEvent('checkout.session.completed', stripe.sessions.get(made.id)!.session, WHSEC)))).toBe(true);
+    expect((await order(uuid)).status).toBe('paid');
+  });
+
   it('stores the keys sealed, never in clear, and hands out a webhook address of the service', async () => {
     expect(webhookUrl).toMatch(new RegExp(`^${w.svc.url}/payments/stripe/[A-Za-z0-9_-]{32}/webhook\\.xml$`));
     const row = await w.svc.db.selectFrom('payment_accounts').selectAll().where('owner_id', '=', w.user.id).executeTakeFirstOrThrow();

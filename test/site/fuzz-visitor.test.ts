@@ -58,6 +58,8 @@ class VisitorWorld implements VisitorResolver {
     const owner = await worldOn(svc);
     const hostname = `photos-${randomBytes(3).toString('hex')}.example.test`;
     const site = await svc.core.websites.create(owner.user, { urlname: `fz-${randomBytes(3).toString('hex')}`, title: `Fuzz <b>"site"</b> & co`, hostname });
+    // Terms of sale (a hostile one among them) and a tax: the cart's terms page and checkbox are fuzzed too.
+    await svc.core.shopSettings.update(owner.user, site.urlname, { taxRate: 2000, taxIncluded: false, taxLabel: 'VAT <b>', terms: '## Terms\n\n<script>alert(1)</script> [x](javascript:alert(1))' });
     const gallery = async (name: string, parent: string, attrs: Record<string, unknown> = {}) => {
       const doc = (await owner.client.createGallery(site.urlname, { name, parent, ...attrs })).doc;
       return { uuid: text(doc, 'gallery/uuid')!, path: text(doc, 'gallery/full-url-path')! };

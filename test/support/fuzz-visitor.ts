@@ -271,6 +271,7 @@ function sitePart(scheme: 'prefix' | 'host'): fc.Arbitrary<Pick<VisitorRequest, 
       email: sometimes(30, fc.oneof(w(3, constants('buyer@example.com', 'not-an-email', '', `${'x'.repeat(300)}@example.com`)), w(1, junk))),
       method: sometimes(30, fc.oneof(w(3, constants('manual', 'card', 'cash')), w(1, junk))),
       price: sometimes(10, constants('0', '-100')),
+      accept_terms: sometimes(20, fc.oneof(w(3, constants('1', '0', 'yes', '')), w(1, junk))),
     })
     .map((f): VField[] => Object.entries(f).flatMap(([name, value]): VField[] => (value === undefined ? [] : [[[name], value]])));
   const post = (rest: string, fields: fc.Arbitrary<VField[]>) =>
@@ -308,7 +309,7 @@ function sitePart(scheme: 'prefix' | 'host'): fc.Arbitrary<Pick<VisitorRequest, 
     w(2, post('_favourites/send', sendForm)),
     w(2, get(fc.constant<VValue>(['_favourites']))),
     w(4, fc.tuple(fc.constantFrom('_cart/add', '_cart/update', '_cart/coupon', '_cart/checkout', '_cart/x', '_cart/order/00000000-0000-4000-8000-000000000000'), fc.nat()).chain(([rest]) => post(rest, shopForm))),
-    w(2, get(fc.oneof(constants('_cart', '_cart/', '_cart/order/00000000-0000-4000-8000-000000000000', '_cart/order/x', '_Cart'), junk.map((j): VValue => ['_cart/order/', ...j])))),
+    w(2, get(fc.oneof(constants('_cart', '_cart/', '_cart/terms', '_cart/terms/', '_cart/Terms', '_cart/order/00000000-0000-4000-8000-000000000000', '_cart/order/x', '_Cart'), junk.map((j): VValue => ['_cart/order/', ...j])))),
     w(3, get(favGallery.map((g): VValue => ['_favourites/', ...g]))),
     w(1, get(constants('_favourites/', '_favourites/pick', '_favourites/x/y', '_Favourites'))),
     w(

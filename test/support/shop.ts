@@ -8,6 +8,8 @@ import type { Db } from '../../src/database/db.js';
 export interface Shop {
   owner: { id: number };
   websiteId: number;
+  /** The website's urlname (its API address). */
+  urlname: string;
   downloads: string;
   prints: string;
   /** A 6000×4000 media carrying both lists. */
@@ -62,18 +64,18 @@ export async function openShop(core: Core, owner: { id: number }, opts: { media?
   await attachProfile(db, media, downloads.uuid);
   await attachProfile(db, media, prints.uuid);
   const unpriced = (await insertMedia(db, owner.id)).uuid;
-  return { owner, websiteId, downloads: downloads.uuid, prints: prints.uuid, media, unpriced };
+  return { owner, websiteId, urlname, downloads: downloads.uuid, prints: prints.uuid, media, unpriced };
 }
 
 /** Places an order of `lines` (default: the Web size and an A3 print) from a new cart; its UUID. */
 export async function placeOrder(
   core: Core,
   shop: Shop,
-  opts: { email?: string; coupon?: string; lines?: Array<{ media?: string; profile?: string; item: string; option?: string | null; quantity?: number }> } = {},
+  opts: { email?: string; coupon?: string; acceptTerms?: boolean; lines?: Array<{ media?: string; profile?: string; item: string; option?: string | null; quantity?: number }> } = {},
 ): Promise<string> {
   const cart = await core.orders.createCart(shop.websiteId);
   const lines = opts.lines ?? [{ item: 'Web' }, { profile: shop.prints, item: 'Paper', option: 'A3', quantity: 2 }];
   for (const l of lines) await core.orders.setCartLine(cart.uuid, { media: l.media ?? shop.media, profile: l.profile ?? shop.downloads, item: l.item, option: l.option ?? null, quantity: l.quantity ?? 1 });
   if (opts.coupon) await core.orders.setCartCoupon(cart.uuid, opts.coupon);
-  return (await core.orders.placeOrder(cart.uuid, { email: opts.email ?? 'buyer@example.com', name: 'Ann Buyer' })).uuid;
+  return (await core.orders.placeOrder(cart.uuid, { email: opts.email ?? 'buyer@example.com', name: 'Ann Buyer', acceptTerms: opts.acceptTerms })).uuid;
 }

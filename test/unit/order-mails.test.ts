@@ -29,4 +29,13 @@ describe('the mails of a new order', () => {
     expect(m.text).toContain('harbour.jpg: Web (1200 px) × 2 — 1800 JPY\nCoupon SPRING: −300 JPY\nTax (10 %): 150 JPY\nTotal: 1650 JPY');
     expect(m.text).toContain('How to pay:\nPay at the studio');
   });
+
+  it("names the website's tax as it was sold (VAT, included or added), on one line", () => {
+    const base = order({ totals: { currency: 'EUR', subtotal: 5800, discount: 870, coupon: 'SPRING15', tax: 986, taxRateBp: 2000, taxIncluded: false, taxLabel: 'VAT', total: 5916 } });
+    const m = orderReceivedMessage({ ...base, to: 'ann@example.com', payment: 'Pay at the studio', card: false });
+    expect(m.text).toContain('Coupon SPRING15: −8.70 EUR\nVAT (20 %): 9.86 EUR\nTotal: 59.16 EUR');
+    const included = orderReceivedMessage({ ...order({ totals: { ...base.totals, taxIncluded: true, taxLabel: 'MwSt\nBcc: x', tax: 822, total: 4930 } }), to: 'ann@example.com', payment: 'x', card: false });
+    expect(included.text).toContain('MwSt Bcc: x included (20 %): 8.22 EUR');
+    expect(included.html).toContain('included (20 %)');
+  });
 });

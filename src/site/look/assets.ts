@@ -125,6 +125,7 @@ button.quiet{background:#fff;color:#1b1b1b;border:1px solid #595959}
 form.shop{display:flex;flex-direction:column;gap:.5rem;max-width:32rem;margin:1rem 0}
 form.shop fieldset{border:1px solid #d0d0d0;border-radius:6px;padding:.75rem 1rem;display:flex;flex-direction:column;gap:.35rem}
 form.inline{display:flex;gap:.5rem;flex-wrap:wrap;align-items:flex-end;max-width:32rem}
+form.coupon-off{margin:.5rem 0 0}label.accept{display:flex;gap:.6rem;align-items:center;min-height:2.75rem}label.accept input{width:1.25rem;height:1.25rem;margin:0;flex:none}
 .notice{background:#f4f4f4;padding:.75rem 1rem;border-left:4px solid #1b1b1b;max-width:48rem;white-space:pre-line}
 .pswp__caption{position:absolute;left:0;right:0;bottom:0;padding:.75rem 1rem 1rem;color:#eee;background:linear-gradient(transparent,rgba(0,0,0,.6));text-align:center;font-size:.95rem}
 .pswp__caption small{display:block;color:#ccc;font-size:.8rem}

@@ -8,6 +8,19 @@ import type { Picture } from '../service.js';
 import { Layout, type Frame } from './layout.js';
 import { Img } from './picture.js';
 
+/** The website's terms of sale, as their Markdown renders (sanitised by the site's renderer). */
+export function TermsPage(props: { frame: Base; html: string; cartHref: string }): VNode {
+  return (
+    <Layout {...props.frame} title="Terms of sale" indexable={false}>
+      <h1>Terms of sale</h1>
+      <article class="prose" dangerouslySetInnerHTML={{ __html: props.html }} />
+      <p>
+        <a href={props.cartHref}>Back to your cart</a>
+      </p>
+    </Layout>
+  );
+}
+
 type Base = Omit<Frame, 'title' | 'indexable' | 'crumbs' | 'script'>;
 
 /** An amount for people: "€9.00", "¥1,200". */
@@ -89,6 +102,8 @@ export interface CartTotalsView {
   taxIncluded: boolean;
   total: number;
   coupon: string | null;
+  /** The website's name of its tax ("VAT"); null: "Tax". */
+  taxLabel?: string | null;
 }
 
 export interface CartPageProps {
@@ -103,6 +118,10 @@ export interface CartPageProps {
   error?: string;
   email?: string;
   name?: string;
+  /** The terms page, when the website has terms: checkout asks for them to be accepted. */
+  termsHref?: string;
+  /** The coupon code as typed, shown back with a refusal. */
+  couponTyped?: string;
 }
 
 function Totals(props: { t: CartTotalsView }): VNode {
@@ -120,7 +139,7 @@ function Totals(props: { t: CartTotalsView }): VNode {
       ) : null}
       {t.taxRateBp > 0 ? (
         <>
-          <dt>{t.taxIncluded ? `Tax included (${rate})` : `Tax (${rate})`}</dt>
+          <dt>{t.taxIncluded ? `${t.taxLabel || 'Tax'} included (${rate})` : `${t.taxLabel || 'Tax'} (${rate})`}</dt>
           <dd>{money(t.tax, t.currency)}</dd>
         </>
       ) : null}
@@ -136,7 +155,7 @@ export function CartPage(props: CartPageProps): VNode {
     <Layout {...props.frame} title="Your cart" indexable={false}>
       <h1>Your cart</h1>
       {props.error ? (
-        <p class="error" role="alert">
+        <p class="error" role="alert" id="page-error">
           {props.error}
         </p>
       ) : null}
@@ -186,12 +205,28 @@ export function CartPage(props: CartPageProps): VNode {
             <span>
               <label for="coupon">Coupon code</label>
               <br />
-              <input id="coupon" name="coupon" maxLength={64} value={props.totals.coupon ?? ''} autocomplete="off" />
+              <input
+                id="coupon"
+                name="coupon"
+                maxLength={32}
+                value={props.couponTyped ?? props.totals.coupon ?? ''}
+                autocomplete="off"
+                aria-invalid={props.couponTyped !== undefined ? 'true' : undefined}
+                aria-describedby={props.couponTyped !== undefined ? 'page-error' : undefined}
+              />
             </span>
             <button type="submit" class="quiet">
               Apply
             </button>
           </form>
+          {props.totals.coupon ? (
+            <form method="post" action={`${a}/coupon`} class="coupon-off">
+              <input type="hidden" name="coupon" value="" />
+              <button type="submit" class="quiet">
+                Remove coupon {props.totals.coupon}
+              </button>
+            </form>
+          ) : null}
           <h2>Checkout</h2>
           <form method="post" action={`${a}/checkout`} class="shop">
             <label for="email">E-mail address (your download link is sent there)</label>
@@ -210,6 +245,14 @@ export function CartPage(props: CartPageProps): VNode {
               </label>
               <p class="hint">{props.manualText}</p>
             </fieldset>
+            {props.termsHref ? (
+              <label class="accept">
+                <input type="checkbox" name="accept_terms" value="1" required />
+                <span>
+                  I accept the <a href={props.termsHref}>terms of sale</a>
+                </span>
+              </label>
+            ) : null}
             <button type="submit">Place the order · {money(props.totals.total, props.totals.currency)}</button>
           </form>
         </>

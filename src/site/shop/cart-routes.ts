@@ -1,6 +1,6 @@
 // The shop on the website (docs/shop.md "On the website"), rows of the route table
 // (../routes.ts): `<home>/_cart` (the cart), its posts `add`, `update`, `coupon`,
-// `checkout`, and `<home>/_cart/order/<uuid>` (the buyer's order). The cart is the
+// `checkout`, `<home>/_cart/terms` and `<home>/_cart/order/<uuid>` (the buyer's order). The cart is the
 // OrdersService's, named by an HttpOnly cookie; posts come from the website itself
 // only; nothing the browser sends sets a price. Every page is the visitor's own.
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -11,7 +11,8 @@ import { formOf, one } from '../delivery/favourites-routes.js';
 import type { SiteHelpers, SiteRoute, WebsiteDeps } from '../plugin-deps.js';
 import { render } from '../pages/layout.js';
 import type { Picture } from '../service.js';
-import { CartPage, OrderPage, type CartLine, type CartTotalsView } from '../pages/shop.js';
+import { CartPage, OrderPage, TermsPage, type CartLine, type CartTotalsView } from '../pages/shop.js';
+import { renderMarkdown } from '../look/markdown.js';
 import { only, visiting, notFound, type Visit } from '../visit.js';
 
 export const CART = '_cart';
@@ -21,17 +22,39 @@ const ORDER_COOKIE = 'orders';
 const ORDERS_KEPT = 5;
 const CART_FORM_BYTES = 4096;
 const ORDER_PAGE = /^order\/([^/]{1,64})$/;
+const TERMS = 'terms';
 const DEFAULT_MANUAL = 'The photographer will contact you by e-mail about the payment. Your order waits until it is paid.';
 /** The kinds of price lists the website sells: prints need a postal address the orders do not keep yet. */
 export const SOLD_KINDS = new Set(['download']);
 
 export const cartHref = (at: SiteAddress) => `${at.homePath}/${CART}`;
 
+/** A coupon's refusal (the service's `cart[coupon]: …`) in the visitor's words; the code is not echoed. */
+export function couponWords(message: string): string {
+  if (/has expired/.test(message)) return 'This coupon has expired.';
+  if (/is not valid yet/.test(message)) return 'This coupon is not valid yet.';
+  if (/is used up/.test(message)) return 'This coupon has been used up.';
+  const other = /is in ([A-Z]{3}), the cart in/.exec(message);
+  if (other) return `This coupon is for prices in ${other[1]}.`;
+  return 'This coupon code is not valid.';
+}
+
 export function cartRoutes(helpers: SiteHelpers, deps: WebsiteDeps): SiteRoute[] {
   const c = new Cart(helpers, deps);
   return [
     { method: 'GET', path: `/${CART}`, handler: visiting(helpers, deps, only((rest) => rest === CART, (req, reply, v) => c.page(req, reply, v))) },
-    { method: 'GET', path: `/${CART}/*`, handler: visiting(helpers, deps, only((rest) => ORDER_PAGE.test(rest.slice(CART.length + 1)) && rest.startsWith(`${CART}/`), (req, reply, v) => c.order(req, reply, v))) },
+    {
+      method: 'GET',
+      path: `/${CART}/*`,
+      handler: visiting(
+        helpers,
+        deps,
+        only(
+          (rest) => rest.startsWith(`${CART}/`) && (ORDER_PAGE.test(rest.slice(CART.length + 1)) || rest === `${CART}/${TERMS}`),
+          (req, reply, v) => (v.rest === `${CART}/${TERMS}` ? c.terms(reply, v) : c.order(req, reply, v)),
+        ),
+      ),
+    },
     { method: 'POST', path: `/${CART}/*`, bodyLimit: CART_FORM_BYTES, handler: visiting(helpers, deps, only((rest) => rest.startsWith(`${CART}/`), (req, reply, v) => c.post(req, reply, v, v.rest.slice(CART.length + 1)))) },
   ];
 }
@@ -104,24 +127,32 @@ class Cart {
       taxIncluded: cart.settings!.tax_included === 1,
       total: cart.totals.total,
       coupon: cart.coupon?.code ?? null,
+      taxLabel: cart.settings!.tax_label,
     };
     const changed = [
       cart.dropped > 0 ? `${cart.dropped === 1 ? 'A photo is' : `${cart.dropped} photos are`} no longer for sale at the size you chose: taken out of your cart.` : '',
       cart.couponDropped ? 'Your coupon can no longer be used: taken off.' : '',
     ].filter((t) => t !== '');
-    return { lines, totals, instructions: cart.settings?.manual_instructions, changed: changed.join(' ') || undefined };
+    return { lines, totals, instructions: cart.settings?.manual_instructions, terms: Boolean(cart.settings?.terms?.trim()), changed: changed.join(' ') || undefined };
   }
 
-  private async cartPage(req: FastifyRequest, reply: FastifyReply, v: Visit, status: number, extra: { error?: string; email?: string; name?: string } = {}) {
+  private async cartPage(req: FastifyRequest, reply: FastifyReply, v: Visit, status: number, extra: { error?: string; email?: string; name?: string; couponTyped?: string } = {}) {
     const view = await this.view(req, v);
     const card = view?.totals ? await this.deps.shop.stripe.isConfigured(v.at.website.owner_id) : false;
-    const page = CartPage({ frame: this.helpers.frameOf(v.at), action: cartHref(v.at), lines: view?.lines ?? [], totals: view?.totals, card, manualText: this.manualText(view?.instructions), changed: view?.changed, ...extra });
+    const page = CartPage({ frame: this.helpers.frameOf(v.at), action: cartHref(v.at), lines: view?.lines ?? [], totals: view?.totals, card, manualText: this.manualText(view?.instructions), changed: view?.changed, termsHref: view?.terms ? `${cartHref(v.at)}/${TERMS}` : undefined, ...extra });
     return this.helpers.html(reply, status, render(page), { personal: true, formTargets: card ? [this.deps.shop.checkoutOrigin] : undefined });
   }
 
   async page(req: FastifyRequest, reply: FastifyReply, v: Visit) {
     if ([...v.query.keys()].length > 0) return reply.code(301).header('location', cartHref(v.at)).header('cache-control', 'no-store').send();
     return this.cartPage(req, reply, v, 200);
+  }
+
+  /** The website's terms of sale; none set: 404. */
+  async terms(reply: FastifyReply, v: Visit) {
+    const terms = (await this.orders.websiteSettings(v.at.website.id))?.terms;
+    if (!terms?.trim()) throw notFound();
+    return this.helpers.html(reply, 200, render(TermsPage({ frame: this.helpers.frameOf(v.at), html: renderMarkdown(terms), cartHref: cartHref(v.at) })), { personal: true });
   }
 
   async order(req: FastifyRequest, reply: FastifyReply, v: Visit) {
@@ -139,7 +170,7 @@ class Cart {
       status: order.status,
       email: order.email,
       items: await Promise.all(order.items.map(async (i, n) => ({ label: i.label, long_edge: i.long_edge === null ? null : Number(i.long_edge), quantity: Number(i.quantity), total: Number(i.total), ...(await this.shown(v, i.media_uuid, n)) }))),
-      totals: { currency: order.currency, subtotal: Number(order.subtotal), discount: Number(order.discount), tax: Number(order.tax), taxRateBp: Number(order.tax_rate_bp), taxIncluded: Number(order.tax_included) === 1, total: Number(order.total), coupon: order.coupon_code },
+      totals: { currency: order.currency, subtotal: Number(order.subtotal), discount: Number(order.discount), tax: Number(order.tax), taxRateBp: Number(order.tax_rate_bp), taxIncluded: Number(order.tax_included) === 1, total: Number(order.total), coupon: order.coupon_code, taxLabel: order.tax_label },
       confirming: v.query.get('via') === 'card',
       manualText: this.manualText(settings?.manual_instructions),
     });
@@ -201,7 +232,7 @@ class Cart {
     try {
       await this.orders.setCartCoupon(id, one(form, 'coupon') ?? null);
     } catch (err) {
-      if (err instanceof ApiError && err.status === 422) return this.cartPage(req, reply, v, 422, { error: 'This coupon code is not valid.' });
+      if (err instanceof ApiError && err.status === 422) return this.cartPage(req, reply, v, 422, { error: couponWords(err.message), couponTyped: (one(form, 'coupon') ?? '').slice(0, 32) });
       throw err;
     }
     return reply.code(303).header('location', cartHref(v.at)).header('cache-control', 'no-store').send();
@@ -219,8 +250,10 @@ class Cart {
     if (method === 'card' && !(await this.deps.shop.stripe.isConfigured(owner.id))) throw new ApiError('invalid_parameter', 'Card payments are not available here.');
     let placed: { uuid: string };
     try {
-      placed = await this.orders.placeOrder(id!, { email, name: name.trim() === '' ? null : name });
+      placed = await this.orders.placeOrder(id!, { email, name: name.trim() === '' ? null : name, acceptTerms: one(form, 'accept_terms') === '1' });
     } catch (err) {
+      const words = err instanceof ApiError ? (err.message.startsWith('order[accept_terms]') ? 'Please accept the terms of sale to place the order.' : err.message.startsWith('cart[coupon]') ? couponWords(err.message) : undefined) : undefined;
+      if (words) return this.cartPage(req, reply, v, 422, { error: words, email: email.slice(0, 254), name: name.slice(0, 200) });
       if (err instanceof ApiError && err.status === 422) return this.cartPage(req, reply, v, 422, { error: err.message.replace(/^order\[(email|name)\]/, (_m, f: string) => (f === 'email' ? 'Your e-mail address' : 'Your name')), email: email.slice(0, 254), name: name.slice(0, 200) });
       throw err;
     }
