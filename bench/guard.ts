@@ -5,6 +5,8 @@
 //                    (as the galleries section measures it)
 //   website page     a 500-media gallery page as an anonymous visitor meets it (the page
 //                    micro-cache), against a bare server answering the same bytes
+//   Fastify floor    a bare Fastify server answering the bare whoami bytes (reference, not judged):
+//                    how far below bare node:http the framework itself stands on this machine
 // Each round loads the bare servers and the service one after another; the
 // figure is the median of the rounds' ratios, printed with their spread. Not
 // part of CI: the machines are shared, so run it on a quiet one. When the load
@@ -19,7 +21,8 @@ import { seedGalleryPage } from './site.js';
 /** Floors a little under the figures reached on 2 shared cores (docs/benchmarks.md, "The guard"). */
 export const FLOORS = { whoami: 0.8, details: 0.6, page: 0.55 };
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+// 2.5 s: six loads a round (the Fastify reference is the sixth) keep the run under two minutes.
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 2.5);
 const PAGE_MEDIAS = 500;
 
 function spread(values: number[]): string {
@@ -40,9 +43,12 @@ export async function benchGuard(b: BenchContext): Promise<BenchLine[]> {
   const barePage = await startPortPrinter(process.execPath, ['--import', 'tsx', 'bench/bare-server.ts', 'body', html.toString('base64')]);
   const barePageUrl = `http://127.0.0.1:${barePage.port}${pagePath}`;
   const bareWhoami = b.bareUrl + '/whoami.xml';
+  const whoamiBytes = Buffer.from(await (await fetch(bareWhoami)).arrayBuffer());
+  const bareFastify = await startPortPrinter(process.execPath, ['--import', 'tsx', 'bench/bare-fastify.ts', whoamiBytes.toString('base64')]);
+  const bareFastifyWhoami = `http://127.0.0.1:${bareFastify.port}/whoami.xml`;
 
-  const ratios = { whoami: [] as number[], details: [] as number[], page: [] as number[] };
-  const rps = { bare: [] as number[], whoami: [] as number[], details: [] as number[], barePage: [] as number[], page: [] as number[] };
+  const ratios = { whoami: [] as number[], details: [] as number[], page: [] as number[], fastify: [] as number[], whoamiOfFastify: [] as number[] };
+  const rps = { bare: [] as number[], fastify: [] as number[], whoami: [] as number[], details: [] as number[], barePage: [] as number[], page: [] as number[] };
   const loads: number[] = [];
   const check = (what: string, r: { non2xx: number; errors: number }) => {
     if (r.non2xx > 0 || r.errors > 0) throw new Error(`${what}: ${r.non2xx} non-2xx replies and ${r.errors} errors`);
@@ -50,6 +56,7 @@ export async function benchGuard(b: BenchContext): Promise<BenchLine[]> {
   try {
     // Warm-up: caches, JIT, connections.
     await runLoad(bareWhoami, {}, undefined, 1);
+    await runLoad(bareFastifyWhoami, {}, undefined, 1);
     check('whoami', await b.load('/whoami.xml', { durationSeconds: 1 }));
     check('gallery details', await b.load(detailsPath, { durationSeconds: 1 }));
     await runLoad(barePageUrl, {}, undefined, 1);
@@ -57,6 +64,7 @@ export async function benchGuard(b: BenchContext): Promise<BenchLine[]> {
     for (let i = 0; i < ROUNDS; i++) {
       loads.push(loadavg()[0]);
       const bare = await runLoad(bareWhoami, {}, undefined, SECONDS);
+      const fastify = await runLoad(bareFastifyWhoami, {}, undefined, SECONDS);
       const whoami = await b.load('/whoami.xml', { durationSeconds: SECONDS });
       check('whoami', whoami);
       const details = await b.load(detailsPath, { durationSeconds: SECONDS });
@@ -67,7 +75,10 @@ export async function benchGuard(b: BenchContext): Promise<BenchLine[]> {
       ratios.whoami.push(whoami.rps / bare.rps);
       ratios.details.push(details.rps / bare.rps);
       ratios.page.push(pageLoad.rps / barePageLoad.rps);
+      ratios.fastify.push(fastify.rps / bare.rps);
+      ratios.whoamiOfFastify.push(whoami.rps / fastify.rps);
       rps.bare.push(bare.rps);
+      rps.fastify.push(fastify.rps);
       rps.whoami.push(whoami.rps);
       rps.details.push(details.rps);
       rps.barePage.push(barePageLoad.rps);
@@ -75,6 +86,7 @@ export async function benchGuard(b: BenchContext): Promise<BenchLine[]> {
     }
   } finally {
     await stopChild(barePage.child);
+    await stopChild(bareFastify.child);
   }
   const cores = availableParallelism();
   // BENCH_GUARD_JUDGE=1 judges whatever the load.
@@ -91,8 +103,11 @@ export async function benchGuard(b: BenchContext): Promise<BenchLine[]> {
   return [
     { name: `guard: load average over the rounds (${spread(loads)})`, value: median(loads), unit: '' },
     { name: 'bare node:http, whoami-sized body', value: r(rps.bare), unit: 'req/s' },
+    { name: 'bare Fastify, the same bytes (the framework\'s floor)', value: r(rps.fastify), unit: 'req/s' },
+    { name: `bare Fastify / bare node:http (${spread(ratios.fastify)})`, value: median(ratios.fastify), unit: 'x' },
     { name: 'GET /whoami.xml (signed, session cookie)', value: r(rps.whoami), unit: 'req/s' },
     line('whoami', ratios.whoami, FLOORS.whoami),
+    { name: `whoami / bare Fastify (${spread(ratios.whoamiOfFastify)})`, value: median(ratios.whoamiOfFastify), unit: 'x' },
     { name: 'GET one gallery, view=details', value: r(rps.details), unit: 'req/s' },
     line('gallery details', ratios.details, FLOORS.details),
     { name: `bare node:http, the page's ${html.length} bytes`, value: r(rps.barePage), unit: 'req/s' },
