@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
@@ -17,6 +18,14 @@ import { median, signedHeaders, startPortPrinter, stopChild } from './lib.js';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const TICK_US = 1e6 / 100; // USER_HZ
+
+async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const port = (srv.address() as { port: number }).port;
+  await new Promise<void>((r) => srv.close(() => r()));
+  return port;
+}
 
 interface Target { name: string; url: string; pid: number; paths: Array<{ name: string; path: string; headers: () => Record<string, string> }>; stop(): Promise<void> }
 
@@ -42,7 +51,7 @@ async function startService(root: string, name: string, rootFlags: string[]): Pr
   const { user } = await core.users.create({ email: 'bench@example.com', password, firstName: 'Bench', lastName: 'Mark' });
   await core.websites.create(user, { urlname: 'bench', title: 'Bench' });
   const app = await core.apps.create('bench');
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  const port = await freePort();
   const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', RATE_LIMIT: process.env.BENCH_RATE_LIMIT ?? 'off', VISITOR_RATE_LIMIT: 'off', LOG_LEVEL: 'warn', MALLOC_ARENA_MAX: '2', DATABASE_URL: '', STORAGE_URL: '', PUBLIC_URL: `http://127.0.0.1:${port}` };
   const flags = process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(' ') : [];
   const child: ChildProcess = spawn(process.execPath, [...flags, ...rootFlags, '--expose-gc', join(root, 'dist/main.js')], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
