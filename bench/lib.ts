@@ -3,6 +3,7 @@
 // and autocannon load helpers. Ratios, not absolute times: the machine is shared.
 import type { Core } from '../src/app.js';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
@@ -21,6 +22,8 @@ export interface BenchLine {
 
 export interface LoadResult {
   rps: number;
+  /** Requests answered in all. */
+  total: number;
   latencyP50: number;
   latencyP99: number;
   errors: number;
@@ -43,6 +46,8 @@ export interface BenchContext {
   baselineRps: number;
   /** That bare server's address (it answers /whoami.xml), for sections that alternate rounds with it. */
   bareUrl: string;
+  /** That bare server's process, for its CPU time in /proc/<pid>/stat. */
+  barePid: number;
   /** Loads a signed GET carrying the session cookie. */
   load(pathAndQuery: string, opts?: { headers?: Record<string, string>; connections?: number; durationSeconds?: number; url?: string }): Promise<LoadResult>;
   /** Wall time of fn in ms. */
@@ -67,6 +72,7 @@ export async function runLoad(url: string, headers: Record<string, string>, conn
   const result = await autocannon({ url, headers, connections, duration: durationSeconds, pipelining: 1 });
   return {
     rps: result.requests.average,
+    total: result.requests.total,
     latencyP50: result.latency.p50,
     latencyP99: result.latency.p99,
     errors: result.errors + result.timeouts,
@@ -90,6 +96,7 @@ export async function runLoadOfList(url: string, requests: Array<{ path: string;
   );
   return {
     rps: results.reduce((sum, r) => sum + r.requests.average, 0),
+    total: results.reduce((sum, r) => sum + r.requests.total, 0),
     latencyP50: median(results.map((r) => r.latency.p50)),
     latencyP99: Math.max(...results.map((r) => r.latency.p99)),
     errors: results.reduce((sum, r) => sum + r.errors + r.timeouts, 0),
@@ -109,6 +116,21 @@ export async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
   child.kill('SIGTERM');
   await once(child, 'exit');
+}
+
+/** A process's CPU time (user + system) so far, in µs, from /proc/<pid>/stat (Linux). */
+export function cpuMicros(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime, in clock ticks of 1/100 s (USER_HZ).
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+/** Runs a load and divides the CPU time `pid` spent meanwhile by the requests answered. */
+export async function withCpu(pid: number, load: () => Promise<LoadResult>): Promise<LoadResult & { cpuUs: number }> {
+  const before = cpuMicros(pid);
+  const r = await load();
+  return { ...r, cpuUs: (cpuMicros(pid) - before) / Math.max(1, r.total) };
 }
 
 export async function time(fn: () => Promise<unknown>): Promise<number> {

@@ -100,6 +100,7 @@ async function main(): Promise<void> {
       sessionCookie,
       baselineRps: baseline.rps,
       bareUrl,
+      barePid: bare.child.pid!,
       load,
       time,
       async startBareUploadSink(dir) {

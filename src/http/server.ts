@@ -4,11 +4,11 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyHttpOptions, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyHttpOptions, type FastifyInstance, type FastifyReply, type FastifyRequest, type onRequestHookHandler } from 'fastify';
 import type { Config, TrustProxy } from '../config.js';
 import type { Logger } from 'pino';
 import type { AppKeys } from './app-keys.js';
-import type { Authentication, Identity } from './identity.js';
+import type { Authentication, Identity, RateSubject } from './identity.js';
 import type { AppRow } from '../database/schema.js';
 import { ApiError, badRequest, codeForStatus, type ErrorCode } from '../core/errors.js';
 import type { RateLimit } from './rate-limit.js';
@@ -135,6 +135,97 @@ function serverOptions(config: Config): FastifyHttpOptions<Server> {
   };
 }
 
+/**
+ * The onRequest hook of every request: the request id, the drain, the Host header, then for signed
+ * routes the signature, the claim, the rate budget and the identity. A callback hook, not an async
+ * one: Fastify then waits for no promise when every step answers at once (all cached).
+ */
+function admission(appKeys: AppKeys, authenticator: Authentication, rateLimit: RateLimit | null, closing: () => boolean): onRequestHookHandler {
+  const servedBefore = new WeakSet<object>();
+  const applyRate = async (limit: RateLimit, key: string, reply: { header(k: string, v: string): unknown }): Promise<void> => {
+    const decision = await limit.consume(key);
+    for (const [k, v] of Object.entries(decision.headers)) reply.header(k, v);
+    if (decision.error) throw decision.error;
+  };
+
+  // Order matters: the budget is taken after the cheap checks and reads, before
+  // any password hash or database write, so a refused request costs nothing.
+  // Each step answers at once when what it needs is cached: the common request
+  // then runs the whole hook synchronously (no promise, no microtask tick).
+  const admit = (req: FastifyRequest, reply: FastifyReply): void | Promise<void> => {
+    reply.header('X-Request-Id', req.id);
+    // A further request on a keep-alive connection while the service drains is refused (Fastify adds
+    // `Connection: close`); the first request of a connection accepted before the listener closed is
+    // served: its client (a balancer's one-request connection) had no chance to go elsewhere.
+    if (closing() && servedBefore.has(req.raw.socket)) throw new ApiError('service_unavailable', 'the service is shutting down: send the request again', { retryAfter: 1 });
+    servedBefore.add(req.raw.socket);
+    if (req.headers.host === undefined) throw badRequest('the Host header is required (HTTP/1.1)');
+    const auth = req.routeOptions.config?.auth;
+    if (auth === undefined || auth === 'none') return;
+    let verified: AppRow | Promise<AppRow>;
+    try {
+      verified = appKeys.verify(req);
+    } catch (err) {
+      if (!rateLimit) throw err;
+      return refuseAfterBudget(rateLimit, req, reply, err);
+    }
+    if (verified instanceof Promise) {
+      return verified.then(
+        (app) => afterApp(req, reply, auth, app),
+        (err: unknown) => (rateLimit ? refuseAfterBudget(rateLimit, req, reply, err) : Promise.reject(err)),
+      );
+    }
+    return afterApp(req, reply, auth, verified);
+  };
+
+  const refuseAfterBudget = async (rateLimit: RateLimit, req: FastifyRequest, reply: FastifyReply, err: unknown): Promise<never> => {
+    await applyRate(rateLimit, `addr:${req.ip}`, reply);
+    throw err;
+  };
+
+  const afterApp = (req: FastifyRequest, reply: FastifyReply, auth: AuthLevel, app: AppRow): void | Promise<void> => {
+    req.app = app;
+    const claimed = authenticator.claim(req.headers.cookie, req.headers.authorization);
+    if (claimed instanceof Promise || rateLimit) return afterClaimAsync(req, reply, auth, app, claimed);
+    return afterAdmission(req, reply, auth, app, claimed);
+  };
+
+  const afterClaimAsync = async (req: FastifyRequest, reply: FastifyReply, auth: AuthLevel, app: AppRow, claimed: RateSubject | Promise<RateSubject>): Promise<void> => {
+    const claim = claimed instanceof Promise ? await claimed : claimed;
+    if (rateLimit) await applyRate(rateLimit, claim.rateUser ? `${app.api_key}:user:${claim.rateUser.id}` : `${app.api_key}:addr:${req.ip}`, reply);
+    const admitted = afterAdmission(req, reply, auth, app, claim);
+    if (admitted) await admitted;
+  };
+
+  const afterAdmission = (req: FastifyRequest, reply: FastifyReply, auth: AuthLevel, app: AppRow, claim: RateSubject): void | Promise<void> => {
+    const identified = authenticator.identify(claim, req.ip, app.owner_id);
+    if (identified instanceof Promise) return identified.then((identity) => admitIdentity(req, reply, auth, identity));
+    admitIdentity(req, reply, auth, identified);
+  };
+
+  const admitIdentity = (req: FastifyRequest, reply: FastifyReply, auth: AuthLevel, identity: Identity): void => {
+    req.identity = identity;
+    if (identity.setCookie) reply.header('set-cookie', identity.setCookie);
+    if (auth === 'user' && !identity.user) {
+      throw new ApiError('authentication_required',
+        identity.staleSession ? 'session expired or unknown: log in again with HTTP Basic' : 'authentication required: send HTTP Basic credentials',
+        { authMethod: 'basic' },
+      );
+    }
+  };
+
+  return (req, reply, done) => {
+    let pending: void | Promise<void>;
+    try {
+      pending = admit(req, reply);
+    } catch (err) {
+      return done(err as Error);
+    }
+    if (pending) pending.then(() => done(), (err: Error) => done(err));
+    else done();
+  };
+}
+
 export function createHttpServer(deps: HttpDeps): HttpServer {
   const { config, appKeys, authenticator, rateLimit, router } = deps;
   const limits = config.connections;
@@ -155,55 +246,11 @@ export function createHttpServer(deps: HttpDeps): HttpServer {
   fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
   fastify.addContentTypeParser('*', (_req, _payload, done) => done(null));
 
-  const applyRate = async (rateLimit: RateLimit, key: string, reply: { header(k: string, v: string): unknown }): Promise<void> => {
-    const decision = await rateLimit.consume(key);
-    for (const [k, v] of Object.entries(decision.headers)) reply.header(k, v);
-    if (decision.error) throw decision.error;
-  };
-
-  const servedBefore = new WeakSet<object>();
   fastify.addHook('preClose', (done) => {
     closing = true;
     done();
   });
-
-  // Order matters: the budget is taken after the cheap checks and reads, before
-  // any password hash or database write, so a refused request costs nothing.
-  fastify.addHook('onRequest', async (req, reply) => {
-    reply.header('X-Request-Id', req.id);
-    // A further request on a keep-alive connection while the service drains is refused (Fastify adds
-    // `Connection: close`); the first request of a connection accepted before the listener closed is
-    // served: its client (a balancer's one-request connection) had no chance to go elsewhere.
-    if (closing && servedBefore.has(req.raw.socket)) throw new ApiError('service_unavailable', 'the service is shutting down: send the request again', { retryAfter: 1 });
-    servedBefore.add(req.raw.socket);
-    if (req.headers.host === undefined) throw badRequest('the Host header is required (HTTP/1.1)');
-    const auth = req.routeOptions.config?.auth;
-    if (auth === undefined || auth === 'none') return;
-    // Each step answers at once when what it needs is cached; awaiting only a
-    // promise keeps the common request free of microtask ticks.
-    let app: AppRow;
-    try {
-      const verified = appKeys.verify(req);
-      app = verified instanceof Promise ? await verified : verified;
-    } catch (err) {
-      if (rateLimit) await applyRate(rateLimit, `addr:${req.ip}`, reply);
-      throw err;
-    }
-    req.app = app;
-    const claimed = authenticator.claim(req.headers.cookie, req.headers.authorization);
-    const claim = claimed instanceof Promise ? await claimed : claimed;
-    if (rateLimit) await applyRate(rateLimit, claim.rateUser ? `${app.api_key}:user:${claim.rateUser.id}` : `${app.api_key}:addr:${req.ip}`, reply);
-    const identified = authenticator.identify(claim, req.ip, app.owner_id);
-    const identity = identified instanceof Promise ? await identified : identified;
-    req.identity = identity;
-    if (identity.setCookie) reply.header('set-cookie', identity.setCookie);
-    if (auth === 'user' && !identity.user) {
-      throw new ApiError('authentication_required',
-        identity.staleSession ? 'session expired or unknown: log in again with HTTP Basic' : 'authentication required: send HTTP Basic credentials',
-        { authMethod: 'basic' },
-      );
-    }
-  });
+  fastify.addHook('onRequest', admission(appKeys, authenticator, rateLimit, () => closing));
 
   // Refusals are logged here, on the error path only: a per-response hook would tax every request.
   fastify.setErrorHandler((err, req, reply) => {

@@ -12,7 +12,20 @@ export interface XmlArray {
 export interface XmlObject {
   [name: string]: XmlValue;
 }
-export type XmlValue = XmlScalar | XmlObject | XmlArray;
+export type XmlValue = XmlScalar | XmlObject | XmlArray | XmlFragment;
+
+/**
+ * An element's content rendered once (renderFragment) and kept by its feature for replies that
+ * repeat it (whoami's user, issue 31): written as it is, never escaped again.
+ */
+export class XmlFragment {
+  constructor(readonly xml: string) {}
+}
+
+/** The content of an element holding `obj`'s children, rendered as every reply renders them. */
+export function renderFragment(obj: XmlObject): XmlFragment {
+  return new XmlFragment(children(obj));
+}
 
 /** `<name type="array">` holding one `<item>` element per entry. */
 export function xmlArray(item: string, items: readonly XmlValue[]): XmlArray {
@@ -84,6 +97,7 @@ function element(name: string, value: XmlValue): string {
       return t.open + (value ? 'true' : 'false') + t.close;
   }
   if (value instanceof Date) return t.open + formatTimestamp(value) + t.close;
+  if (value instanceof XmlFragment) return t.open + value.xml + t.close;
   if (isArray(value)) {
     let items = '';
     for (const item of value.items) items += element(value.item, item);
