@@ -74,6 +74,11 @@ async function until<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 6
   }
 }
 
+/** Until no delivery waits or runs: a receiver has the request before the service has its answer recorded. */
+function settled(w: World): Promise<boolean> {
+  return until('deliveries settled', async () => !(await w.svc.db.selectFrom('webhook_deliveries').select('id').where('state', '=', 'pending').executeTakeFirst()));
+}
+
 const FAST = { WEBHOOKS_ALLOW_PRIVATE: '1', WEBHOOK_POLL_MS: '50', WEBHOOK_RETRY_BASE_MS: '100', WEBHOOK_RETRY_MAX_MS: '400', VISITOR_RATE_LIMIT: 'off', SITE_CACHE_SECONDS: '0' };
 const KEY = randomBytes(32).toString('hex');
 
@@ -161,9 +166,10 @@ eachDatabase((kind) => {
       expect(byType.get('selection.sent')).toMatchObject({ gallery: { uuid: gallery }, client: 'ann@example.com', count: 1 });
       expect(byType.get('archive.downloaded')).toMatchObject({ gallery: { uuid: gallery }, files: expect.any(Number), bytes: expect.any(Number) });
       // The log, through the API: every delivery delivered on its first attempt.
+      await settled(w);
       const log = await w.client.request('GET', `/webhooks/${uuid}/deliveries.xml`, { per_page: 100 });
-      const deliveries = items(log.doc, 'deliveries/delivery');
-      expect(deliveries.length).toBe(receiver.got.length);
+      const deliveries = items(log.doc, 'deliveries');
+      expect(deliveries.map((d) => text(d, "event-type")).sort(), JSON.stringify(receiver.got.map((g) => [g.headers["webhook-id"], JSON.parse(g.body).type]))).toEqual(receiver.delivered().map((d) => d.type).sort());
       for (const d of deliveries) {
         expect(text(d, 'state')).toBe('delivered');
         expect(text(d, 'attempts/attempt/status-code')).toBe('200');
@@ -196,6 +202,7 @@ eachDatabase((kind) => {
         // Retries keep the message's id: four failures and three successes over three ids.
         expect(flaky.got.length).toBe(7);
 
+        await settled(w);
         const log = await admin('webhook', 'deliveries', '--owner', w.user.email, '--uuid', uuid, '--json');
         expect(log.code, log.stderr).toBe(0);
         const { deliveries } = JSON.parse(log.stdout) as { deliveries: Array<{ uuid: string; state: string; attempts: Array<{ status_code: number | null; response_excerpt: string | null; latency_ms: number }> }> };
@@ -285,7 +292,7 @@ eachDatabase((kind) => {
       const other = await worldOn(w.svc);
       const res = await other.client.request('GET', `/webhooks/${uuid}.xml`).catch((e: { status: number }) => e);
       expect((res as { status: number }).status).toBe(404);
-      expect(items((await other.client.request('GET', '/webhooks.xml')).doc, 'webhooks/webhook')).toEqual([]);
+      expect(items((await other.client.request('GET', '/webhooks.xml')).doc, 'webhooks')).toEqual([]);
       await w.client.request('DELETE', `/webhooks/${uuid}.xml`, {}, { methodOverride: true });
     });
   });
@@ -312,7 +319,7 @@ eachDatabase((kind) => {
           const log = await w.client.request('GET', `/webhooks/${uuid}/deliveries.xml`);
           return text(log.doc, 'deliveries/delivery/attempts/attempt/error');
         });
-        expect(error).toMatch(/not allowed|private|127\.0\.0\.1|::1/i);
+        expect(error).toMatch(/is not allowed/);
       }
       expect(receiver.got).toEqual([]);
     }, 60_000);
@@ -344,7 +351,8 @@ eachDatabase((kind) => {
           }),
         );
         await until('40 deliveries', () => receiver.delivered().length >= 40);
-        await new Promise((r) => setTimeout(r, 500));
+        await settled(a);
+        await new Promise((r) => setTimeout(r, 300));
         const ids = receiver.got.map((g) => String(g.headers['webhook-id']));
         expect(ids.length).toBe(40);
         expect(new Set(ids).size).toBe(40);
