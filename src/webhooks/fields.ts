@@ -1,6 +1,6 @@
 // A webhook endpoint's input, declared once for the API (`webhook[url]`), the admin command
 // (`--url`) and the studio: an http(s) address and the events it wants (dotted names, `*` all).
-import { custom, line, refuse, yesNo, missingField, type InputOf } from '../core/fields.js';
+import { bracketNames, custom, line, refuse, yesNo, missingField, type InputOf } from '../core/fields.js';
 import { ALL_EVENTS, isEventType, WEBHOOK_EVENT_TYPES } from './events.js';
 
 export const MAX_URL_LENGTH = 2000;
@@ -61,3 +61,6 @@ export const WEBHOOK_FIELDS = {
 };
 
 export type WebhookInput = InputOf<typeof WEBHOOK_FIELDS>;
+
+/** The API's names: `webhook[url]`, `webhook[events]`. */
+export const WEBHOOK_API = bracketNames('webhook', WEBHOOK_FIELDS);

@@ -1,17 +1,14 @@
 // Webhook endpoints (API extension, docs/api.md "Webhooks"; docs/integrations.md): the user's
 // endpoints, create (the signing secret in that reply only), read, change, delete, the delivery log
 // and a replay of one delivery.
-import { bracketNames } from '../core/fields.js';
 import { userOf, type RequestContext } from '../http/context.js';
 import { fields, pagination, specInput } from '../http/input.js';
 import { totalPages } from '../http/params.js';
 import { route, type RouteSpec } from '../http/router.js';
 import { xmlArray } from '../http/xml.js';
-import { WEBHOOK_FIELDS } from './fields.js';
+import { WEBHOOK_API, WEBHOOK_FIELDS } from './fields.js';
 import { WEBHOOKS_MAX_PER_PAGE, type WebhooksService } from './service.js';
 import { deliveryXml, endpointXml, webhookLocation } from './xml.js';
-
-export const WEBHOOK_API = bracketNames('webhook', WEBHOOK_FIELDS);
 
 export function webhookRoutes({ webhooks }: { webhooks: WebhooksService }): RouteSpec[] {
   const endpoint = (ctx: RequestContext) => webhooks.get(userOf(ctx), ctx.path.uuid);
