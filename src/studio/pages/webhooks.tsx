@@ -51,21 +51,23 @@ export function webhooksPage(p: { viewer: Viewer; endpoints: Endpoint[]; notice?
         <Field id="url" label="Address" hint="Where events are sent: an https address your tool gave you." error={e}>
           {(d, bad) => <input id="url" type="url" name="url" required maxLength={2000} value={p.form?.url} aria-describedby={d} aria-invalid={bad ? 'true' : undefined} class={bad ? 'invalid' : undefined} />}
         </Field>
-        <fieldset aria-describedby={e?.field === 'events' ? 'events-error' : undefined}>
+        <fieldset class="acl" aria-describedby={e?.field === 'events' ? 'events-error' : undefined}>
           <legend>Events</legend>
           {e?.field === 'events' ? (
             <p class="error" id="events-error">
               {e.message}
             </p>
           ) : null}
-          <label>
-            <input type="checkbox" name="events" value="*" checked={chosen.has('*')} /> All, and those added later
-          </label>
-          {WEBHOOK_EVENT_TYPES.map((t) => (
-            <label>
-              <input type="checkbox" name="events" value={t} checked={chosen.has(t)} /> <code>{t}</code>
+          <div class="rights">
+            <label class="check">
+              <input type="checkbox" name="events" value="*" checked={chosen.has('*')} /> All, and those added later
             </label>
-          ))}
+            {WEBHOOK_EVENT_TYPES.map((t) => (
+              <label class="check">
+                <input type="checkbox" name="events" value={t} checked={chosen.has(t)} /> <code>{t}</code>
+              </label>
+            ))}
+          </div>
         </fieldset>
         <button type="submit">Add the endpoint</button>
       </form>
