@@ -91,9 +91,16 @@ export class WebhookDispatcher {
       return;
     }
     const now = new Date();
-    const signature = new Webhook(this.service.secretOf(endpoint)).sign(event.uuid, now, event.payload);
-    const headers = { 'webhook-id': event.uuid, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': signature };
-    const result = await this.sender.send(endpoint.url, headers, event.payload);
+    let secret: string;
+    try {
+      secret = this.service.secretOf(endpoint);
+    } catch {
+      // Sealed with another PAYMENT_SECRETS_KEY (or none is set now): nothing can be signed; a failed attempt, retried.
+      secret = '';
+    }
+    const result = secret
+      ? await this.sender.send(endpoint.url, { 'webhook-id': event.uuid, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': new Webhook(secret).sign(event.uuid, now, event.payload) }, event.payload)
+      : { statusCode: null, latencyMs: 0, excerpt: null, error: "the endpoint's secret cannot be opened: is PAYMENT_SECRETS_KEY the one it was sealed with?" };
     const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
     if (ok) {
       await this.repo.settle(delivery, runner, result, { state: 'delivered' });

@@ -14,6 +14,7 @@ import { postUpload, uploadParamsOf } from './uploads-support.js';
 import { buildIfStale, childEnv, runBuilt } from '../support/processes.js';
 import { eachDatabase, PG_URL, TestService } from '../support/service.js';
 import { openShop, placeOrder } from '../support/shop.js';
+import { startSmtp, type TestSmtp } from '../support/smtp.js';
 import { worldOn, type World } from '../support/world.js';
 import { photo } from '../site/site-support.js';
 
@@ -322,6 +323,48 @@ eachDatabase((kind) => {
         expect(error).toMatch(/is not allowed/);
       }
       expect(receiver.got).toEqual([]);
+    }, 60_000);
+  });
+
+  describe('an endpoint failing for too long', () => {
+    let w: World;
+    let smtp: TestSmtp;
+    const receiver = new Receiver();
+    beforeAll(async () => {
+      await receiver.start();
+      receiver.failFirst = Number.MAX_SAFE_INTEGER;
+      smtp = await startSmtp({ user: 'mailer', pass: 's3cret' });
+      w = await worldOn(await TestService.start(kind, { ...FAST, WEBHOOK_DISABLE_AFTER_SECONDS: '1', SMTP_URL: `smtp://mailer:s3cret@127.0.0.1:${smtp.port}`, MAIL_FROM: 'photos@example.com' }));
+    }, 60_000);
+    afterAll(async () => {
+      await w?.svc.close();
+      await receiver.close();
+      await smtp?.close();
+    });
+
+    it('is disabled and its photographer mailed; enabled again, a replay delivers what it missed', async () => {
+      const { uuid } = await createEndpoint(w, receiver.url, 'gallery.published');
+      await create(w, 'Unlucky');
+      const disabled = await until('the endpoint disabled', async () => text((await w.client.request('GET', `/webhooks/${uuid}.xml`)).doc, 'webhook/enabled') === 'false');
+      expect(disabled).toBe(true);
+      const mail = await until('the mail', () => smtp.mails.find((m) => m.to.includes(w.user.email)));
+      expect(mail.raw).toContain('A webhook endpoint was disabled');
+      expect(mail.raw).toContain(receiver.url);
+      const log = await w.client.request('GET', `/webhooks/${uuid}/deliveries.xml`);
+      expect(text(log.doc, 'deliveries/delivery/state')).toBe('failed');
+      const failed = text(log.doc, 'deliveries/delivery/uuid')!;
+      // Disabled: nothing more is queued for it, and a replay is refused until it is enabled.
+      await create(w, 'Unseen');
+      expect(items((await w.client.request('GET', `/webhooks/${uuid}/deliveries.xml`)).doc, 'deliveries').length).toBe(1);
+      const refused = await w.client.request('POST', `/webhooks/${uuid}/deliveries/${failed}/replay.xml`).catch((e: { status: number }) => e);
+      expect((refused as { status: number }).status).toBe(409);
+      receiver.failFirst = 0;
+      receiver.answer = () => ({ status: 200, body: 'ok' });
+      const on = await w.client.request('PUT', `/webhooks/${uuid}.xml`, { 'webhook[enabled]': 'yes' }, { methodOverride: true });
+      expect([text(on.doc, 'webhook/enabled'), text(on.doc, 'webhook/failing-since')]).toEqual(['true', undefined]);
+      expect((await w.client.request('POST', `/webhooks/${uuid}/deliveries/${failed}/replay.xml`)).status).toBe(200);
+      await until('the replay delivered', () => receiver.delivered().length === 1);
+      expect(receiver.delivered()[0].data).toMatchObject({ gallery: { name: 'Unlucky' } });
     }, 60_000);
   });
 
