@@ -114,6 +114,13 @@ import type { Metrics } from './ops/metrics.js';
 import { checkScaleOut, dutiesOf } from './ops/roles.js';
 import { pingStore } from './database/health.js';
 import type { Server as NodeHttpServer } from 'node:http';
+import { SecretBox } from './payments/secrets.js';
+import { WebhooksRepository } from './webhooks/repository.js';
+import { WebhooksService } from './webhooks/service.js';
+import { webhookRoutes } from './webhooks/routes.js';
+import { WebhookDispatcher } from './webhooks/dispatcher.js';
+import { WebhookSender } from './webhooks/sender.js';
+import { webhookDisabledMessage } from './mail/messages.js';
 
 /**
  * The store and the services that need neither HTTP nor background work:
@@ -145,6 +152,8 @@ export interface Core {
   activity: ActivityService;
   /** Client entries added to access lists after a gallery's creation (invitations). */
   galleryClients: GalleryClients;
+  /** Signed webhooks (docs/integrations.md "Webhooks"): endpoints, their log, and the emitter every feature writes events through. */
+  webhooks: WebhooksService;
   /** Closes the store. */
   close(): Promise<void>;
 }
@@ -178,6 +187,9 @@ export async function buildCore(
   const users = new UsersRepository(store.db);
   const apps = new AppsRepository(store.db);
   const visitorLinks = new VisitorLinks(new VisitorsRepository(store.db), config);
+  const payments = config.payments ?? { secretsKey: undefined, stripeApiBase: 'https://api.stripe.com' };
+  // Endpoints' signing secrets are sealed with the payments' key when there is one (src/payments/secrets.ts).
+  const webhooks = new WebhooksService(new WebhooksRepository(store), payments.secretsKey ? new SecretBox(payments.secretsKey) : undefined);
   const activity = new ActivityService(new ActivityRepository(store.db), access, log, { retentionDays: config.activityRetentionDays ?? 400 }, [
     // A client's data on request: their sign-in links go with their activity (docs/delivery.md).
     { name: 'signin_links', forget: (ownerId, email) => visitorLinks.forgetAddress(ownerId, email) },
@@ -188,12 +200,15 @@ export async function buildCore(
   const lightboxes = new LightboxesService(new LightboxesRepository(store.db), access, {
     onPick: selectionActivity('pick'),
     onUnpick: selectionActivity('unpick'),
-    onSent: selectionActivity('sent'),
+    onSent: (e) => {
+      selectionActivity('sent')(e);
+      // The selection is stored already: the event is written on its own (a failure is logged, never the client's).
+      webhooks.emit('selection.sent', { lightbox: e.lightboxId, extra: { count: e.count } }).catch((err: unknown) => log.error({ err }, 'webhooks: selection.sent not recorded'));
+    },
   });
   activity.addEraser({ name: 'selections', forget: (ownerId, email) => lightboxes.forgetClient(ownerId, email) });
   const pricingProfiles = new PricingProfilesService(new PricingProfilesRepository(store.db), access);
   const orders = new OrdersService(new OrdersRepository(store.db), pricingProfiles);
-  const payments = config.payments ?? { secretsKey: undefined, stripeApiBase: 'https://api.stripe.com' };
   const stripe = new StripePayments(new PaymentAccountsRepository(store.db), orders, { ...payments, publicUrl: () => config.publicUrl ?? '' }, log);
   orders.setHooks({ refund: (ownerId, payment) => stripe.refund(ownerId, payment) });
   // A buyer's data on request goes with the client's activity (docs/shop.md "Privacy").
@@ -220,6 +235,7 @@ export async function buildCore(
     visitorLinks,
     activity,
     galleryClients: new GalleryClients(new GalleriesRepository(store.db, store.dialect), access),
+    webhooks,
     close: async () => {
       await activity.idle();
       await store.close();
@@ -314,7 +330,8 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     const front = await buildFront(config, log, core, closers);
     const library = await buildLibrary(config, log, core, storage, front, duties, heavy, closers);
     const visitors = buildVisitors(config, log, core, front, closers);
-    const shop = buildShop(config, log, core, storage, library, visitors);
+    const webhookLane = buildWebhooks(config, log, core, visitors.mailer, duties, closers);
+    const shop = buildShop(config, log, core, storage, library, visitors, () => webhookLane.wake());
     const worker = library.startWorker([shop.jobHandler]);
     const { media, galleries, groups, uploads, jobs } = library;
 
@@ -336,6 +353,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       ...shopSettingsRoutes({ shopSettings: core.shopSettings }),
       ...paymentRoutes({ stripe: core.stripe }),
       ...changeRoutes(new ChangesService(new ChangesRepository(core.store.db, core.store.dialect))),
+      ...webhookRoutes({ webhooks: core.webhooks }),
     ];
     const router = new ApiRouter();
     // A worker answers only health and metrics.
@@ -450,16 +468,17 @@ async function buildLibrary(config: Config, log: Logger, core: Core, storage: St
     timeoutSeconds: config.renditions.timeoutSeconds,
     ffmpeg,
     onWatermarkDecode: metrics ? () => metrics.watermarkDecoded() : undefined,
+    events: core.webhooks,
   });
   // Before the worker starts: what a crashed job left behind.
   await renditions.sweepWork();
   const mediaRepo = new MediaRepository(store.db, store.dialect);
   // The one owner of a media file's life (publication, replacement, abandonment, deletion, sweep).
-  const fileLife = new heavy.FileLife(store.db, { medias: mediaRepo, uploads: uploadsRepo, renditions: renditionsRepo, jobs: jobsRepo, deletions }, fileDeletions, jobs, config);
+  const fileLife = new heavy.FileLife(store.db, { medias: mediaRepo, uploads: uploadsRepo, renditions: renditionsRepo, jobs: jobsRepo, deletions }, fileDeletions, jobs, config, core.webhooks);
   const groupsRepo = new GroupsRepository(store.db, store.dialect);
   const media = new heavy.MediaService(mediaRepo, fileLife, uploads, access, groupsRepo, jobs, log, renditions);
   const groups = new GroupsService(groupsRepo, media, fileLife, access);
-  const galleries = new GalleriesService(new GalleriesRepository(store.db, store.dialect), access, fileLife, config.galleryListCap);
+  const galleries = new GalleriesService(new GalleriesRepository(store.db, store.dialect), access, fileLife, config.galleryListCap, core.webhooks);
   // The studio's resumable uploads (tus): received under DATA_DIR, or in the bucket with S3, ended through the file's life (src/resumable-uploads/service.ts).
   const tusReceived = await tusFiles(config.dataDir, config.uploadExpirySeconds, storage);
   closers.push(() => tusReceived.close?.());
@@ -482,19 +501,49 @@ async function buildLibrary(config: Config, log: Logger, core: Core, storage: St
 }
 
 /** The shop's background part: paid orders' downloads, queued with the payment, made by the worker, mailed (docs/shop.md "Delivery"). */
-function buildShop(config: Config, log: Logger, core: Core, storage: StorageBackend, library: Library, visitors: Visitors) {
+function buildShop(config: Config, log: Logger, core: Core, storage: StorageBackend, library: Library, visitors: Visitors, webhookWake: () => void) {
   const deliveries = new DeliveriesRepository(core.store.db);
   const delivery = new Delivery(deliveries, storage, library.fileDeletions, library.deletions, visitors.mailer, { workDir: library.renditionsWork, publicUrl: () => config.publicUrl }, log);
   const mails = new OrderMails(new OrdersRepository(core.store.db), visitors.mailer, { publicUrl: () => config.publicUrl, takesCards: (ownerId) => core.stripe.isConfigured(ownerId) }, log);
   core.orders.setHooks({
-    queueDelivery: async (trx, o) => void (await library.jobsRepo.enqueue({ ownerId: o.ownerId, kind: DELIVERY_JOB_KIND, payload: { orderId: o.id }, total: 1, lane: 'background' }, trx)),
-    onPaid: async () => library.jobs.wakeWorker(),
+    queueDelivery: async (trx, o) => {
+      await library.jobsRepo.enqueue({ ownerId: o.ownerId, kind: DELIVERY_JOB_KIND, payload: { orderId: o.id }, total: 1, lane: 'background' }, trx);
+      // order.paid with the payment, in its transaction; onPaid wakes the dispatcher.
+      await core.webhooks.emitIn({ db: trx, afterCommit: () => undefined }, 'order.paid', { order: o.id });
+    },
+    onPaid: async () => {
+      library.jobs.wakeWorker();
+      webhookWake();
+    },
     resend: (id) => delivery.resend(id),
-    onPlaced: (id) => mails.placed(id),
+    onPlaced: async (id) => {
+      await core.webhooks.emit('order.created', { order: id }).catch((err: unknown) => log.error({ err }, 'webhooks: order.created not recorded'));
+      await mails.placed(id);
+    },
   });
   return { deliveries, jobHandler: [DELIVERY_JOB_KIND, delivery.handler()] as const };
 }
 type Library = Awaited<ReturnType<typeof buildLibrary>>;
+
+/**
+ * The webhooks' lane (src/webhooks/dispatcher.ts): its own runners in worker processes, beside the
+ * job queue's lanes; an event written in this process wakes it. Endpoints failing for days are
+ * disabled and their owner mailed.
+ */
+function buildWebhooks(config: Config, log: Logger, core: Core, mailer: Mailer, duties: Duties, closers: Closers) {
+  const sender = new WebhookSender({ allowPrivate: config.webhooks.allowPrivate, connectTimeoutMs: config.webhooks.connectTimeoutMs, timeoutMs: config.webhooks.timeoutMs });
+  closers.push(() => sender.close());
+  const disabled = async (endpoint: { owner_id: number; url: string; failing_since: string | null }) => {
+    const owner = await core.users.byId(endpoint.owner_id);
+    if (owner) mailer.send(webhookDisabledMessage({ to: owner.email, url: endpoint.url, failingSince: endpoint.failing_since ?? new Date().toISOString(), studioUrl: `${config.publicUrl}/studio/` }), 'webhook disabled mail', `${config.publicUrl}/studio/`);
+  };
+  const dispatcher = new WebhookDispatcher(new WebhooksRepository(core.store), core.webhooks, sender, disabled, log, config.webhooks);
+  core.webhooks.onEmitted(() => dispatcher.wake());
+  // API nodes write events; workers deliver them.
+  if (duties.work) dispatcher.start();
+  closers.push(() => dispatcher.stop());
+  return dispatcher;
+}
 type Heavy = Awaited<ReturnType<typeof loadHeavy>>;
 type Duties = ReturnType<typeof dutiesOf>;
 
@@ -521,6 +570,7 @@ function sweepParts(config: Config, core: Core, l: Library, mailer: Mailer): Swe
     { name: 'finished jobs', where: 'shared', run: async (now) => ({ jobs: await l.jobs.purgeFinished(ago(now, config.jobs.retentionSeconds)) }) },
     { name: 'visitor sign-in links', where: 'shared', run: async (now) => ({ visitorLinks: await core.visitorLinks.purge(now) }) },
     { name: 'activity past its retention', where: 'shared', run: async (now) => ({ activity: await core.activity.purge(now) }) },
+    { name: 'webhook log past its retention', where: 'shared', run: async (now) => ({ webhookEvents: await core.webhooks.purge(ago(now, config.webhooks.logRetentionDays * 86_400)) }) },
     // A week before a gallery closes, its clients are reminded, once (docs/website.md "Expiry").
     { name: 'gallery expiry reminders', where: 'shared', run: async (now) => ({ reminders: await reminders.run(now) }) },
   ];
@@ -597,6 +647,11 @@ async function registerFaces(fastify: FastifyInstance, config: Config, log: Logg
       log.info({ archive: a.id, reqId: a.requestId, outcome: a.outcome, bytes: a.bytes, files: a.files, skipped: a.skipped, ms: a.ms }, 'archive ended');
       // What clients did (docs/delivery.md "Activity"): an archive with the bytes it sent; a proved address names the client, else it is counted anonymously.
       core.activity.record({ gallery: a.galleryUuid, client: a.email ? { email: a.email, verified: true } : null, kind: 'archive', bytes: a.bytes });
+      // Only a whole archive is a download to tell of.
+      if (a.outcome === 'complete')
+        core.webhooks
+          .emit('archive.downloaded', { gallery: a.galleryUuid, extra: { client: a.email ?? null, files: a.files, bytes: a.bytes } })
+          .catch((err: unknown) => log.error({ err }, 'webhooks: archive.downloaded not recorded'));
     },
   });
   const { signIn, passCodec: passes, passwordThrottle, visitorBudget: budget } = visitors;
@@ -634,6 +689,7 @@ async function registerFaces(fastify: FastifyInstance, config: Config, log: Logg
       resumable,
       tus: tusEndpoint(library.tusReceived, resumable, config.maxUploadBytes, log, library.tusLocker),
       artists: core.artists,
+      webhooks: core.webhooks,
       // The studio's "invite a client" mails through the same service as the API's invitations (its throttle, its links, its activity event).
       // Without a mail server the link only reaches the log: the studio shows it to the photographer instead.
       invite: async (user, galleryUuid, r) => {

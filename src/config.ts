@@ -145,6 +145,8 @@ export interface Config {
   activityRetentionDays: number;
   /** The shop's payments (docs/shop.md "Card payments"): the key photographers' provider secrets are encrypted with (PAYMENT_SECRETS_KEY), and where the Stripe client goes (STRIPE_API_BASE). */
   payments: PaymentSettings;
+  /** Signed webhooks' deliveries (docs/integrations.md "Webhooks"). */
+  webhooks: WebhookSettings;
   /** Running at scale (src/ops): this process's role, metrics, shutdown bound. */
   ops: OpsConfig;
 }
@@ -366,7 +368,50 @@ export function loadConfig(env: Record<string, string | undefined> = loadEnv()):
     visitors: visitorSettings(env, publicUrl),
     activityRetentionDays: intSetting(env, 'ACTIVITY_RETENTION_DAYS', 400, 1, 3650),
     payments: paymentSettings(env),
+    webhooks: webhookSettings(env),
     ops: opsConfig(env),
+  };
+}
+
+/** Signed webhooks' deliveries (docs/integrations.md "Webhooks"; the README's configuration table). */
+export interface WebhookSettings {
+  /** WEBHOOKS_ALLOW_PRIVATE=1: endpoints on private, loopback and link-local addresses are let through (off by default). */
+  allowPrivate: boolean;
+  /** Deliveries a worker process sends at once (WEBHOOK_CONCURRENCY). */
+  concurrency: number;
+  /** Idle polling for deliveries other processes queued (WEBHOOK_POLL_MS). */
+  pollMs: number;
+  /** Connecting must end within this (WEBHOOK_CONNECT_TIMEOUT_MS). */
+  connectTimeoutMs: number;
+  /** The whole exchange must end within this (WEBHOOK_TIMEOUT_MS). */
+  timeoutMs: number;
+  /** The first retry's wait, doubled at each attempt (WEBHOOK_RETRY_BASE_MS), with jitter. */
+  retryBaseMs: number;
+  /** The longest wait between attempts (WEBHOOK_RETRY_MAX_MS). */
+  retryMaxMs: number;
+  /** A delivery is retried this long, then failed (WEBHOOK_RETRY_WINDOW_SECONDS, three days). */
+  retryWindowSeconds: number;
+  /** An endpoint failing this long without a success is disabled and its owner mailed (WEBHOOK_DISABLE_AFTER_SECONDS). */
+  disableAfterSeconds: number;
+  /** The delivery log is kept this long (WEBHOOK_LOG_RETENTION_DAYS). */
+  logRetentionDays: number;
+}
+
+function webhookSettings(env: Record<string, string | undefined>): WebhookSettings {
+  const allow = env.WEBHOOKS_ALLOW_PRIVATE?.trim() ?? '';
+  if (!['', '0', '1'].includes(allow)) throw new Error(`WEBHOOKS_ALLOW_PRIVATE must be 1 or 0 (got ${JSON.stringify(allow.slice(0, 20))})`);
+  const threeDays = 3 * 86_400;
+  return {
+    allowPrivate: allow === '1',
+    concurrency: intSetting(env, 'WEBHOOK_CONCURRENCY', 4, 1, 64),
+    pollMs: intSetting(env, 'WEBHOOK_POLL_MS', 1000, 10, 3_600_000),
+    connectTimeoutMs: intSetting(env, 'WEBHOOK_CONNECT_TIMEOUT_MS', 5000, 100, 60_000),
+    timeoutMs: intSetting(env, 'WEBHOOK_TIMEOUT_MS', 15_000, 100, 120_000),
+    retryBaseMs: intSetting(env, 'WEBHOOK_RETRY_BASE_MS', 30_000, 1, 86_400_000),
+    retryMaxMs: intSetting(env, 'WEBHOOK_RETRY_MAX_MS', 6 * 3_600_000, 1, 86_400_000),
+    retryWindowSeconds: intSetting(env, 'WEBHOOK_RETRY_WINDOW_SECONDS', threeDays, 0, 30 * 86_400),
+    disableAfterSeconds: intSetting(env, 'WEBHOOK_DISABLE_AFTER_SECONDS', threeDays, 0, 30 * 86_400),
+    logRetentionDays: intSetting(env, 'WEBHOOK_LOG_RETENTION_DAYS', 30, 1, 3650),
   };
 }
 

@@ -553,6 +553,99 @@ const commands: Record<string, Command> = {
       return { json: { lightboxes: json }, text: json.length ? json.map(line).join('\n') : 'no lightboxes' };
     },
   },
+  // Signed webhooks (docs/integrations.md "Webhooks"): an extension.
+  'webhook create': {
+    summary: "a photographer's webhook endpoint; prints its signing secret, shown this once (docs/integrations.md)",
+    prints: '{"uuid","secret"}',
+    options: {
+      owner: { type: 'string', value: 'EMAIL', required: true, help: 'the photographer whose events it gets' },
+      url: { type: 'string', value: 'URL', required: true, help: 'where events are POSTed (http or https; public addresses only unless WEBHOOKS_ALLOW_PRIVATE=1)' },
+      events: { type: 'string', value: 'LIST', required: true, help: 'comma list of event types (media.ready, order.paid, …) or * for all' },
+      description: { type: 'string', value: 'TEXT', help: 'a note for the photographer' },
+    },
+    async run(core, o) {
+      const owner = await userNamed(core, str(o, 'owner')!);
+      const { WEBHOOK_FIELDS } = await import('../webhooks/fields.js');
+      const options = optionNames(WEBHOOK_FIELDS);
+      const { endpoint, secret } = await withOptions(WEBHOOK_FIELDS, o, options, (source) => core.webhooks.create(owner, readFields(WEBHOOK_FIELDS, source, options, 'create')));
+      return { json: { uuid: endpoint.uuid, secret }, text: `webhook ${endpoint.uuid} created for ${endpoint.events.join(',')}\nsecret (shown once): ${secret}` };
+    },
+  },
+  'webhook list': {
+    summary: "a photographer's webhook endpoints",
+    prints: '{"webhooks":[{"uuid","url","events","enabled","failingSince","disabledAt"}]}',
+    options: { owner: { type: 'string', value: 'EMAIL', required: true, help: 'the photographer' } },
+    async run(core, o) {
+      const owner = await userNamed(core, str(o, 'owner')!);
+      const { endpoints } = await core.webhooks.list(owner, 100, 0);
+      const json = endpoints.map((e) => ({ uuid: e.uuid, url: e.url, events: e.events, enabled: e.enabled, failingSince: e.failingSince, disabledAt: e.disabledAt }));
+      const line = (e: (typeof json)[number]) => `${e.uuid}  ${e.enabled ? 'enabled ' : 'disabled'}  ${e.events.join(',')}  ${e.url}`;
+      return { json: { webhooks: json }, text: json.length ? json.map(line).join('\n') : 'no webhook endpoints' };
+    },
+  },
+  'webhook set': {
+    summary: 'changes a webhook endpoint: address, events, enabled again after it was disabled',
+    prints: '{"uuid","url","events","enabled"}',
+    options: {
+      owner: { type: 'string', value: 'EMAIL', required: true, help: 'the photographer' },
+      uuid: { type: 'string', value: 'UUID', required: true, help: 'the endpoint' },
+      url: { type: 'string', value: 'URL', help: 'a new address' },
+      events: { type: 'string', value: 'LIST', help: 'a new comma list of event types, or *' },
+      description: { type: 'string', value: 'TEXT', help: 'a note ("" clears it)' },
+      enabled: { type: 'string', value: 'yes|no', help: 'yes: enabled again (its failures so far forgotten); no: disabled' },
+    },
+    async run(core, o) {
+      const owner = await userNamed(core, str(o, 'owner')!);
+      const { WEBHOOK_FIELDS } = await import('../webhooks/fields.js');
+      const options = optionNames(WEBHOOK_FIELDS);
+      const e = await withOptions(WEBHOOK_FIELDS, o, options, (source) => core.webhooks.update(owner, str(o, 'uuid')!, readFields(WEBHOOK_FIELDS, source, options, 'update')));
+      return { json: { uuid: e.uuid, url: e.url, events: e.events, enabled: e.enabled }, text: `webhook ${e.uuid} ${e.enabled ? 'enabled' : 'disabled'}: ${e.events.join(',')} to ${e.url}` };
+    },
+  },
+  'webhook delete': {
+    summary: 'deletes a webhook endpoint with its delivery log',
+    prints: '{"uuid"}',
+    options: {
+      owner: { type: 'string', value: 'EMAIL', required: true, help: 'the photographer' },
+      uuid: { type: 'string', value: 'UUID', required: true, help: 'the endpoint' },
+    },
+    async run(core, o) {
+      const owner = await userNamed(core, str(o, 'owner')!);
+      const e = await core.webhooks.delete(owner, str(o, 'uuid')!);
+      return { json: { uuid: e.uuid }, text: `webhook ${e.uuid} deleted` };
+    },
+  },
+  'webhook deliveries': {
+    summary: "a webhook endpoint's delivery log, newest first, each delivery with its attempts",
+    prints: '{"deliveries":[{"uuid","eventId","eventType","state","attempts":[…]}]}',
+    options: {
+      owner: { type: 'string', value: 'EMAIL', required: true, help: 'the photographer' },
+      uuid: { type: 'string', value: 'UUID', required: true, help: 'the endpoint' },
+    },
+    async run(core, o) {
+      const owner = await userNamed(core, str(o, 'owner')!);
+      const { deliveries } = await core.webhooks.deliveries(owner, str(o, 'uuid')!, 100, 0);
+      const line = (d: (typeof deliveries)[number]) => {
+        const last = d.attempts[d.attempts.length - 1];
+        return `${d.uuid}  ${d.state.padEnd(9)}  ${d.eventType.padEnd(18)}  ${d.attempts.length} attempt(s)${last ? `, last ${last.status_code ?? '-'} ${last.error ?? ''}`.trimEnd() : ''}`;
+      };
+      return { json: { deliveries }, text: deliveries.length ? deliveries.map(line).join('\n') : 'no deliveries' };
+    },
+  },
+  'webhook replay': {
+    summary: "sends a delivery's event again (the same webhook-id), at once",
+    prints: '{"uuid","eventId","state"}',
+    options: {
+      owner: { type: 'string', value: 'EMAIL', required: true, help: 'the photographer' },
+      uuid: { type: 'string', value: 'UUID', required: true, help: 'the endpoint' },
+      delivery: { type: 'string', value: 'UUID', required: true, help: 'the delivery to send again' },
+    },
+    async run(core, o) {
+      const owner = await userNamed(core, str(o, 'owner')!);
+      const d = await core.webhooks.replay(owner, str(o, 'uuid')!, str(o, 'delivery')!);
+      return { json: { uuid: d.uuid, eventId: d.eventId, state: d.state }, text: `delivery ${d.uuid} queued (event ${d.eventId})` };
+    },
+  },
 };
 
 const PROGRAM = 'npm run --silent admin --';

@@ -584,6 +584,56 @@ export interface PaymentAccountsTable {
   updated_at: string;
 }
 
+/** Migration 035: signed webhooks (docs/integrations.md "Webhooks"). */
+export interface WebhookEndpointsTable {
+  id: Generated<number>;
+  uuid: string;
+  owner_id: number;
+  url: string;
+  events: string;
+  description: string | null;
+  secret: string;
+  enabled: number;
+  failing_since: string | null;
+  disabled_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookEventsTable {
+  id: Generated<number>;
+  uuid: string;
+  owner_id: number;
+  type: string;
+  payload: string;
+  created_at: string;
+}
+
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  uuid: string;
+  endpoint_id: number;
+  event_id: number;
+  state: string;
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  locked_by: string | null;
+  locked_until: string | null;
+  last_status: number | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery_id: number;
+  attempted_at: string;
+  status_code: number | null;
+  latency_ms: number;
+  response_excerpt: string | null;
+  error: string | null;
+}
+
 export interface Database {
   activity_events: ActivityEventsTable;
   activity_daily: ActivityDailyTable;
@@ -627,6 +677,10 @@ export interface Database {
   order_items: OrderItemsTable;
   payments: PaymentsTable;
   payment_accounts: PaymentAccountsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 /** Per owner: moved by triggers whenever a list scope of the owner's medias may have changed (migration 010). */
@@ -641,6 +695,9 @@ export interface MediaStampsTable {
 
 // Row types: what a select of every column of each table gives.
 export type UserRow = Selectable<UsersTable>;
+export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;
 export type AppRow = Selectable<AppsTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type WebsiteRow = Selectable<WebsitesTable>;

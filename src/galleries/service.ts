@@ -3,6 +3,7 @@
 // media feature), sub-gallery listings, and what a visitor of the public
 // website may do with a gallery. Writes lock the website's tree and run in
 // one transaction, so a refusal leaves nothing changed.
+import type { WebhookEmitter } from '../webhooks/events.js';
 import { randomUUID } from 'node:crypto';
 import type { Access } from '../access/access.js';
 import { isUuid } from '../core/uuid.js';
@@ -124,6 +125,8 @@ export class GalleriesService {
     private readonly fileLife: MediaDeletion,
     /** How many galleries an unpaginated list shows (spec 8, 9). */
     private readonly listCap: number,
+    /** gallery.published and gallery.updated, in the change's unit (docs/integrations.md "Webhooks"). */
+    private readonly events?: WebhookEmitter,
   ) {}
 
   /** The website a request names, or its 404 (a route's `found`, src/http/router.ts). */
@@ -188,7 +191,11 @@ export class GalleriesService {
   async create(user: User, urlname: string, input: GalleryInput): Promise<GalleryDetails> {
     const website = await this.access.website(user, urlname);
     const passwordHash = await hashed(input);
-    const id = await this.repo.inTransaction((repo) => this.insert(repo, website, input, passwordHash ?? null, nowIso()));
+    const id = await this.repo.inTransaction(async (repo, unit) => {
+      const made = await this.insert(repo, website, input, passwordHash ?? null, nowIso());
+      await this.events?.emitIn(unit, 'gallery.published', { gallery: made });
+      return made;
+    });
     return this.reread(website, id);
   }
 
@@ -196,11 +203,12 @@ export class GalleriesService {
     const website = await this.access.website(user, urlname);
     const existing = await this.row(this.repo, website, uuid);
     const passwordHash = await hashed(input);
-    await this.repo.inTransaction(async (repo) => {
+    await this.repo.inTransaction(async (repo, unit) => {
       // Lock, then re-read: the tree may have changed since the first read.
       const now = nowIso();
       await repo.lockWebsite(website.id, now);
       await this.change(repo, website, await this.row(repo, website, uuid), input, passwordHash, now);
+      await this.events?.emitIn(unit, 'gallery.updated', { gallery: existing.id });
     });
     return this.reread(website, existing.id);
   }

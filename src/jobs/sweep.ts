@@ -25,6 +25,8 @@ export interface SweepResult {
   resumable: number;
   /** Expiry reminders mailed to galleries' clients. */
   reminders: number;
+  /** Webhook events (with their deliveries) past WEBHOOK_LOG_RETENTION_DAYS. */
+  webhookEvents: number;
 }
 
 /** One part of the sweep: `shared` work is the deployment's (under the lock), `local` this machine's (temporary files). */
@@ -34,7 +36,7 @@ export interface SweepPart {
   run(now: Date): Promise<Partial<SweepResult>>;
 }
 
-const NOTHING: SweepResult = { uploads: 0, medias: 0, tempFiles: 0, fileDeletions: 0, incoming: 0, jobs: 0, visitorLinks: 0, activity: 0, resumable: 0, reminders: 0 };
+const NOTHING: SweepResult = { uploads: 0, medias: 0, tempFiles: 0, fileDeletions: 0, incoming: 0, jobs: 0, visitorLinks: 0, activity: 0, resumable: 0, reminders: 0, webhookEvents: 0 };
 
 export class CleanupSweep {
   constructor(

@@ -359,3 +359,24 @@ export function newOrderMessage(m: OrderMail & { to: string; buyerEmail: string;
     </>,
   );
 }
+
+/** To a photographer: a webhook endpoint failed for days and was disabled (docs/integrations.md "Webhooks"). */
+export function webhookDisabledMessage(m: { to: string; url: string; failingSince: string; studioUrl: string }): MailMessage {
+  const url = oneLine(m.url);
+  const since = `${m.failingSince.slice(0, 16).replace('T', ' ')} UTC`;
+  return message(
+    m.to,
+    'A webhook endpoint was disabled',
+    [`Deliveries to ${url} have failed since ${since}, so the endpoint was disabled and no more events are sent to it.`, '', 'Its delivery log says why. Fix the receiver, enable the endpoint again and replay what it missed:', '', m.studioUrl],
+    <>A webhook endpoint was disabled</>,
+    <>
+      <p>
+        Deliveries to <strong>{url}</strong> have failed since {since}, so the endpoint was disabled and no more events are sent to it.
+      </p>
+      <p>Its delivery log says why. Fix the receiver, enable the endpoint again and replay what it missed:</p>
+      <p>
+        <a href={m.studioUrl}>{m.studioUrl}</a>
+      </p>
+    </>,
+  );
+}

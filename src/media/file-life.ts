@@ -3,6 +3,7 @@
 // and the sweep of abandoned uploads, each one unit of work over the repositories a file's life
 // touches. What must survive a crash is written in the transaction (file_deletions, a jobs row: an
 // outbox); the after-commit hook only does it sooner, and never runs after a rollback.
+import type { WebhookEmitter } from '../webhooks/events.js';
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../config.js';
 import { ApiError } from '../core/errors.js';
@@ -45,6 +46,8 @@ export class FileLife {
     private readonly files: FileDeletions,
     private readonly jobs: Pick<JobQueue, 'wakeWorker'>,
     private readonly config: Pick<Config, 'uploadExpirySeconds'>,
+    /** upload.completed and media.deleted, written in the unit of the change (docs/integrations.md "Webhooks"). */
+    private readonly events?: WebhookEmitter,
   ) {}
 
   /**
@@ -104,6 +107,7 @@ export class FileLife {
     const payload: RenditionsPayload = { mediaId, storageKey: file.storageKey };
     await jobs.enqueue({ ownerId: previous.ownerId, kind: RENDITIONS_JOB_KIND, payload, total: 1, lane: 'background' }, tx);
     await dropOrphaned();
+    await this.events?.emitIn(unit, 'upload.completed', { medias: [mediaId] });
     unit.afterCommit(() => this.jobs.wakeWorker());
     return 'published';
   }
@@ -171,6 +175,7 @@ export class FileLife {
       const presentIds = present.map((m) => m.id);
       // Read before the rows cascade away with the medias.
       keys.push(...present.map((m) => m.storage_key), ...(await renditions.keysOf(unit.db, presentIds)));
+      await this.events?.emitIn(unit, 'media.deleted', { medias: presentIds });
       await medias.deleteRows(unit.db, presentIds);
       keys.push(...(await uploads.endOfMedias(unit.db, presentIds)));
       deleted += presentIds.length;

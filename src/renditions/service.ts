@@ -2,6 +2,7 @@
 // of them. The slow part runs in the job's prepare step, outside any transaction; the chunk records it
 // only if the media still holds the file it came from. Who may fetch a file (/files) is the website's
 // (src/site/access.ts). docs/renditions.md, "The job".
+import type { WebhookEmitter } from '../webhooks/events.js';
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
@@ -66,6 +67,8 @@ export interface RenditionsSettings {
   ffmpeg: FfmpegBinary;
   /** Called at each decode of a watermark image (metrics). */
   onWatermarkDecode?: () => void;
+  /** media.ready and media.failed, written with the renditions' own record (docs/integrations.md "Webhooks"). */
+  events?: WebhookEmitter;
 }
 
 export class RenditionsService {
@@ -194,11 +197,13 @@ export class RenditionsService {
     if (prepared.kind === 'skip') return { processed: 1, failed: 0, errors: [] };
     if (prepared.kind === 'failed') {
       await this.repo.fail(trx, p.mediaId, p.storageKey, prepared.reason);
+      await this.settings.events?.emitIn(unit, 'media.failed', { medias: [p.mediaId], extra: { reason: prepared.reason } });
       return { processed: 1, failed: 1, errors: [prepared.reason] };
     }
     const keys = prepared.rows.map((r) => r.storage_key);
     if (await this.repo.commit(trx, p.mediaId, p.storageKey, prepared.rows)) {
       for (const key of keys) await this.deletions.takeOff(trx, key);
+      await this.settings.events?.emitIn(unit, 'media.ready', { medias: [p.mediaId] });
       return { processed: 1, failed: 0, errors: [] };
     }
     // The media changed file or went meanwhile: what was made is garbage.

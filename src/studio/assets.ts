@@ -90,6 +90,8 @@ h2.first{margin-top:0}
 fieldset.acl{border:1px solid #e2e2de;border-radius:6px;margin:0 0 .75rem;padding:.5rem .75rem}
 fieldset.acl legend{font-weight:600;padding:0 .25rem;word-break:break-all}
 form.then{margin-top:.75rem}
+.deliveries pre{white-space:pre-wrap;word-break:break-all;max-height:12rem;overflow:auto;font-size:.85rem}
+.deliveries details{overflow-wrap:anywhere}
 input[type=number]{font:inherit;padding:.45rem .55rem;border:1px solid #8a8a85;border-radius:4px;background:#fff;color:inherit;width:8rem;max-width:100%}
 .pick.covers{grid-template-columns:repeat(auto-fill,minmax(9rem,1fr))}
 .pick.covers img,.pick.covers .none{height:7rem;object-fit:cover}

@@ -10,6 +10,7 @@ import type { Config } from '../config.js';
 import { ApiError } from '../core/errors.js';
 import type { RateLimit } from '../http/rate-limit.js';
 import type { AppsService } from '../apps/service.js';
+import type { WebhooksService } from '../webhooks/service.js';
 import type { ArtistsService } from '../artists/service.js';
 import type { GalleriesService } from '../galleries/service.js';
 import type { GroupsService } from '../groups/service.js';
@@ -83,6 +84,8 @@ export interface StudioDeps {
   tus: TusEndpoint;
   /** Media libraries and their watermarks (routes/watermarks.ts): created, deleted and previewed on the API's access rule. */
   artists: ArtistsService;
+  /** A photographer's webhook endpoints and their delivery log (routes/webhooks.ts). */
+  webhooks: WebhooksService;
 }
 
 /** What the studio needs of the service's mailer (src/mail/mailer.ts, built in src/app.ts). */

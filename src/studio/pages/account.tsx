@@ -10,6 +10,9 @@ export function accountPage(p: { viewer: Viewer; otp: boolean; notice?: string; 
       <p>
         <a href="/studio/account/apps">Applications</a> <span class="muted">(API keys for your scripts and plugins)</span>
       </p>
+      <p>
+        <a href="/studio/account/webhooks">Webhooks</a> <span class="muted">(your other tools told of your events, signed)</span>
+      </p>
       <Notice notice={p.notice} />
       <h2>Change the password</h2>
       <form class="card" method="post" action="/studio/account/password" novalidate>

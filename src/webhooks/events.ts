@@ -1,0 +1,43 @@
+// The events a photographer's webhook endpoints may ask for (docs/integrations.md "Webhooks"), and the
+// port each feature emits through: in the transaction of the change (the outbox) where there is one.
+import type { Unit } from '../database/unit-of-work.js';
+
+export const WEBHOOK_EVENT_TYPES = [
+  'media.ready',
+  'media.failed',
+  'media.deleted',
+  'gallery.published',
+  'gallery.updated',
+  'selection.sent',
+  'archive.downloaded',
+  'order.created',
+  'order.paid',
+  'upload.completed',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** All events: an endpoint's `events` is '*' or a list of types. */
+export const ALL_EVENTS = '*';
+
+export function isEventType(v: string): v is WebhookEventType {
+  return (WEBHOOK_EVENT_TYPES as readonly string[]).includes(v);
+}
+
+/** What an event is about: medias or a gallery or an order by id (read in the same transaction), or an owner's own data. */
+export type EventSubject =
+  | { medias: readonly number[]; extra?: Record<string, unknown> }
+  | { gallery: number | string; extra?: Record<string, unknown> }
+  | { lightbox: number; extra?: Record<string, unknown> }
+  | { order: number }
+  | { ownerId: number; data: Record<string, unknown> };
+
+/**
+ * What features emit through (src/webhooks/service.ts implements it). `emitIn` writes the event and
+ * its deliveries in `unit`'s transaction, so a rolled-back change sends nothing and a crash after the
+ * commit loses nothing; `emit` is for a change with no transaction of its own (an archive sent).
+ * Neither throws for want of endpoints: an owner with none writes nothing.
+ */
+export interface WebhookEmitter {
+  emitIn(unit: Unit, type: WebhookEventType, subject: EventSubject): Promise<void>;
+  emit(type: WebhookEventType, subject: EventSubject): Promise<void>;
+}
