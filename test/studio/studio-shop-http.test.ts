@@ -171,7 +171,7 @@ eachDatabase((kind) => {
     const unconfirmed = await b.post(`/studio/shop/price-lists/${extra}/delete`, { csrf });
     expect(unconfirmed.status).toBe(422);
     expect((await b.post(`/studio/shop/price-lists/${extra}/delete`, { csrf, confirm: 'yes' })).status).toBe(303);
-    expect((await w.svc.core.pricingProfiles.get(w.user, extra).catch((e: { status: number }) => e)).status).toBe(404);
+    expect(((await w.svc.core.pricingProfiles.get(w.user, extra).catch((e: unknown) => e)) as { status: number }).status).toBe(404);
     // A new list's refused name, at its field.
     const blank = await b.post('/studio/shop/price-lists', { csrf, name: '  ', kind: 'download', currency: 'EUR' });
     expect(blank.status).toBe(422);
