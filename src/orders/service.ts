@@ -382,6 +382,20 @@ export class OrdersService {
     return out;
   }
 
+  /** A page of orders as a list shows them: each with its number of items and the medias of its first few (one read for the page). */
+  async listWithItems(owner: Owner, filter: OrderFilter, limit: number, offset: number) {
+    const page = await this.repo.list(owner.id, filter, limit, offset);
+    const items = await this.repo.itemsOf(page.rows.map((r) => r.id));
+    const of = new Map<number, { count: number; medias: string[] }>();
+    for (const i of items) {
+      const o = of.get(i.order_id) ?? { count: 0, medias: [] };
+      of.set(i.order_id, o);
+      o.count += Number(i.quantity);
+      if (o.medias.length < 3 && !o.medias.includes(i.media_uuid)) o.medias.push(i.media_uuid);
+    }
+    return { total: page.total, rows: page.rows.map((r) => ({ ...r, items: of.get(r.id) ?? { count: 0, medias: [] } })) };
+  }
+
   /** One of the owner's orders with its items and payments; 404 for anyone else's. */
   async get(owner: Owner, uuid: string) {
     const order = isUuid(uuid) ? await this.repo.order(owner.id, uuid.toLowerCase()) : undefined;

@@ -96,6 +96,7 @@ describe.skipIf(!chromiumPresent)('the studio’s shop in a browser', () => {
 
       // Payments: Stripe connected by the form (desktop), shown as "ending in" on both.
       await click(page, phone, page.getByRole('navigation', { name: 'Shop' }).getByRole('link', { name: 'Payments' }));
+      await page.getByRole('heading', { name: 'Payments', level: 1 }).waitFor();
       if (!phone) {
         await page.getByLabel('Secret key').fill(SK);
         await page.getByLabel('Webhook signing secret').fill(WHSEC);
@@ -146,16 +147,19 @@ describe.skipIf(!chromiumPresent)('the studio’s shop in a browser', () => {
       ]);
       await shot(page, size.name, 'price-list');
       await click(page, phone, page.getByRole('link', { name: 'All price lists' }));
+      await page.getByRole('heading', { name: 'Price lists', level: 1 }).waitFor();
       await shot(page, size.name, 'price-lists');
 
       // Orders, filtered by status.
       await click(page, phone, page.getByRole('navigation', { name: 'Shop' }).getByRole('link', { name: 'Orders' }));
       await page.getByRole('heading', { name: 'Orders', level: 1 }).waitFor();
+      // Each order with its first photo's thumbnail.
+      await expect.poll(() => page.locator('.or-list img').evaluateAll((imgs) => imgs.filter((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0).length)).toBe(size.phone ? 4 : 2);
       await shot(page, size.name, 'orders');
       await page.getByLabel('Status').selectOption('pending');
       await click(page, phone, page.getByRole('button', { name: 'Filter' }));
       await page.waitForURL('**/studio/shop/orders?status=pending**');
-      expect(await page.locator('.or-table .status-paid').count()).toBe(0);
+      expect(await page.locator('.or-list .status-paid').count()).toBe(0);
 
       // The pending order, its thumbnails, marked paid.
       await click(page, phone, page.locator(`a[href="/studio/shop/orders/${pending}"]`));

@@ -5,7 +5,7 @@ import type { OrdersService } from '../../orders/service.js';
 import { Csrf, Field, html, Layout, Notice, type Viewer } from './layout.js';
 import { day, money, ShopNav, StatusBadge, when } from './shop-common.js';
 
-type OrderList = Awaited<ReturnType<OrdersService['list']>>;
+type OrderList = Awaited<ReturnType<OrdersService['listWithItems']>>;
 export type OrderView = Awaited<ReturnType<OrdersService['get']>>;
 
 export interface FilterDraft {
@@ -68,41 +68,28 @@ export function ordersPage(p: { viewer: Viewer; list: OrderList; page: number; p
         {p.error ? 'The filter could not be read: nothing is shown.' : `${p.list.total} ${p.list.total === 1 ? 'order' : 'orders'}${pages > 1 ? `, page ${p.page} of ${pages}` : ''}`}
       </p>
       {p.list.rows.length === 0 ? null : (
-        <div class="card table-wrap or-table">
-          <table>
-            <caption class="sr">Orders, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Order</th>
-                <th scope="col">Placed</th>
-                <th scope="col">Buyer</th>
-                <th scope="col">Status</th>
-                <th scope="col" class="num">
-                  Total
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {p.list.rows.map((o) => (
-                <tr>
-                  <td>
-                    <a href={`/studio/shop/orders/${o.uuid}`} class="or-link">
-                      {`Order ${short(o.uuid)}`}
-                    </a>
-                  </td>
-                  <td>{day(o.created_at)}</td>
-                  <td class="or-buyer">
-                    {o.name ? <span>{o.name}</span> : null} <span class="muted">{o.email}</span>
-                  </td>
-                  <td>
-                    <StatusBadge status={o.status} />
-                  </td>
-                  <td class="num">{money(o.total, o.currency)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ul class="card or-list" aria-label="Orders, newest first">
+          {p.list.rows.map((o) => (
+            <li>
+              <span class="or-thumbs" aria-hidden="true">
+                {o.items.medias.slice(0, 1).map((m) => (
+                  <img src={`/studio/thumbs/${m}`} alt="" width={56} height={56} loading="lazy" decoding="async" />
+                ))}
+              </span>
+              <span class="or-main">
+                <a href={`/studio/shop/orders/${o.uuid}`} class="or-link">
+                  {o.name ? `${o.name}` : o.email}
+                </a>
+                <span class="muted or-sub">{o.name ? o.email : ''}</span>
+                <span class="muted or-sub">{`Order ${short(o.uuid)} · ${day(o.created_at)} · ${o.items.count} ${o.items.count === 1 ? 'item' : 'items'}`}</span>
+              </span>
+              <span class="or-end">
+                <strong class="or-amount">{money(o.total, o.currency)}</strong>
+                <StatusBadge status={o.status} />
+              </span>
+            </li>
+          ))}
+        </ul>
       )}
       {pages > 1 ? (
         <nav class="row pager" aria-label="Pages">

@@ -43,9 +43,17 @@ export const SHOP_CSS = `
 .or-filters input,.or-filters select{width:100%}
 .or-filter-buttons{display:flex;gap:.75rem;align-items:center;margin:0 0 1rem}
 .or-count{margin:.25rem 0 .5rem}
-.or-table td{vertical-align:top}
-.or-link{font-weight:600;white-space:nowrap}
-.or-buyer span{display:block;overflow-wrap:anywhere}
+.or-list{list-style:none;padding:0 1rem}
+.or-list li{display:grid;grid-template-columns:56px minmax(0,1fr) auto;gap:.35rem .9rem;align-items:center;padding:.7rem 0;border-bottom:1px solid #ecece8}
+.or-list li:last-child{border-bottom:0}
+.or-thumbs{width:56px;height:56px;border-radius:6px;background:#e8e8e4;overflow:hidden}
+.or-thumbs img{width:56px;height:56px;object-fit:cover;display:block}
+.or-main{display:flex;flex-direction:column;min-width:0}
+.or-link{font-weight:600;overflow-wrap:anywhere}
+.or-sub{font-size:.875rem;overflow-wrap:anywhere}
+.or-end{display:flex;flex-direction:column;align-items:flex-end;gap:.3rem}
+.or-amount{font-variant-numeric:tabular-nums}
+input[type=date]{font:inherit;padding:.45rem .55rem;border:1px solid #8a8a85;border-radius:4px;background:#fff;color:inherit;max-width:100%}
 .pager{justify-content:space-between;margin:0 0 1rem}
 .or-exports{list-style:none;margin:0;padding:0}
 .or-head{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem 1rem}
@@ -59,7 +67,8 @@ export const SHOP_CSS = `
 .or-line-text{display:flex;flex-direction:column;min-width:0}
 .or-file{font-weight:600;overflow-wrap:anywhere}
 .or-line-price{font-variant-numeric:tabular-nums;font-weight:600}
-.or-sums{display:grid;grid-template-columns:1fr auto;gap:.2rem 1rem;margin:.75rem 0 0}
+.or-sums{display:grid;grid-template-columns:1fr auto;gap:.2rem 0;margin:.75rem 0 0}
+.or-sums dt{padding-right:1rem}
 .or-sums dd{margin:0;text-align:right;font-variant-numeric:tabular-nums}
 .or-sums .or-grand{font-weight:700;font-size:1.1rem;border-top:1px solid #e2e2de;padding-top:.35rem}
 .or-actions{display:flex;flex-direction:column;gap:.75rem}
@@ -68,5 +77,5 @@ export const SHOP_CSS = `
 .or-buyer-name{font-weight:600;margin:0}
 .or-ref{display:block;font-size:.8rem;overflow-wrap:anywhere}
 button[disabled]{opacity:.55;cursor:not-allowed}
-@media (max-width:40rem){.or-grid{grid-template-columns:1fr}.pl-row,.pl-product>.pl-row{grid-template-columns:1fr 1fr}.pl-row .pl-wide{grid-column:1/-1}.pl-options{margin-left:0}.or-total{margin-left:0;width:100%}.pay-state{grid-template-columns:1fr}.or-lines li{grid-template-columns:56px minmax(0,1fr);}.or-lines img{width:56px;height:56px}.or-line-price{grid-column:2}}
+@media (max-width:40rem){.shop-nav ul{flex-wrap:nowrap;overflow-x:auto;gap:0}.shop-nav a{padding:.45rem .55rem;white-space:nowrap}.or-list li{grid-template-columns:48px minmax(0,1fr) auto;gap:.25rem .6rem}.or-thumbs,.or-thumbs img{width:48px;height:48px}.or-grid{grid-template-columns:1fr}.pl-row,.pl-product>.pl-row{grid-template-columns:1fr 1fr}.pl-row .pl-wide{grid-column:1/-1}.pl-options{margin-left:0}.or-total{margin-left:0;width:100%}.pay-state{grid-template-columns:1fr}.or-lines li{grid-template-columns:56px minmax(0,1fr);}.or-lines img{width:56px;height:56px}.or-line-price{grid-column:2}}
 `;

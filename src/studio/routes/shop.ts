@@ -143,7 +143,7 @@ async function ordersScreen(ctx: StudioContext, req: FastifyRequest, reply: Fast
   const s = ctx.need(req);
   const { draft, filter, error } = filterOf(req);
   const pageNo = Math.min(Math.max(1, Number.parseInt(str(query(req).page) ?? '1', 10) || 1), 100_000);
-  const list = filter ? await ctx.deps.orders.list(s.user, filter, ORDERS_PER_PAGE, (pageNo - 1) * ORDERS_PER_PAGE) : { rows: [], total: 0 };
+  const list = filter ? await ctx.deps.orders.listWithItems(s.user, filter, ORDERS_PER_PAGE, (pageNo - 1) * ORDERS_PER_PAGE) : { rows: [], total: 0 };
   const kept = Object.fromEntries(Object.entries(draft).filter(([, v]) => v !== ''));
   const pageQuery = (page: number) => `/studio/shop/orders?${new URLSearchParams({ ...kept, page: String(page) }).toString()}`;
   const day = new Date().toISOString().slice(0, 10);
