@@ -35,7 +35,6 @@ describe.skipIf(!chromiumPresent)('the studio’s shop in a browser', () => {
     photos = [await uploadRealistic(w, w.rootUuid, 1), await uploadRealistic(w, w.rootUuid, 2, { portrait: true })];
     await waitForRenditions(w, photos);
     shop = await openShop(w.svc.core, w.user, { media: photos[0] });
-    await w.svc.core.pricingProfiles.offer(w.user, photos[1]);
     browser = await launchChromium();
     mkdirSync(SHOTS, { recursive: true });
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -113,7 +112,6 @@ describe.skipIf(!chromiumPresent)('the studio’s shop in a browser', () => {
       // Orders: one awaiting a direct payment, one paid by card.
       const pending = await placeOrder(w.svc.core, shop, { email: `ann-${size.name}@example.com` });
       const card = await payByCard();
-      await w.svc.core.orders.monthlySales(w.user);
 
       // Sales per month.
       await click(page, phone, page.getByRole('navigation', { name: 'Shop' }).getByRole('link', { name: 'Sales' }));
@@ -136,6 +134,9 @@ describe.skipIf(!chromiumPresent)('the studio’s shop in a browser', () => {
       // A refusal at its field, the rest as typed.
       await page.getByRole('alert').filter({ hasText: 'The price of size 2 must be an amount' }).waitFor();
       expect(await page.getByLabel('Size 1: label').inputValue()).toBe('Web');
+      // The summary above the form leads to the field (below the fold on a phone).
+      await click(page, phone, page.getByRole('link', { name: 'see the field marked below' }));
+      await expect.poll(() => page.evaluate(() => document.activeElement?.id ?? location.hash)).toMatch(/items-1-price/);
       await shot(page, size.name, 'price-list-error');
       await page.getByLabel('Price (USD)').nth(1).fill('60');
       await click(page, phone, page.getByRole('button', { name: 'Save the price list' }));

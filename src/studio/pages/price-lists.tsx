@@ -215,6 +215,11 @@ export function priceListPage(p: { viewer: Viewer; draft: ListDraft; notice?: st
         <a href="/studio/shop/price-lists">All price lists</a>
       </p>
       <Notice notice={p.notice} error={e && (e.field === '' || e.field === 'form') ? e.message : undefined} />
+      {e && e.field !== '' && e.field !== 'form' ? (
+        <p class="alert">
+          The price list was not saved: <a href={`#${e.field}`}>see the field marked below</a>.
+        </p>
+      ) : null}
       <form method="post" action={`/studio/shop/price-lists/${d.uuid}`} class="card pl-edit">
         <Csrf viewer={p.viewer} />
         <div class="pl-new-fields">

@@ -40,7 +40,7 @@ export const SHOP_CSS = `
 .pay-state .hint{display:block;font-size:.85rem;color:#555}
 .pay-site{border-top:1px solid #ecece8;padding-top:.75rem;margin-top:.75rem}
 .or-filters{display:grid;gap:0 .75rem;grid-template-columns:repeat(auto-fit,minmax(min(100%,10rem),1fr));align-items:end;padding-bottom:0}
-.or-filters input,.or-filters select{width:100%}
+.or-filters input,.or-filters select{width:100%;min-height:2.6rem}
 .or-filter-buttons{display:flex;gap:.75rem;align-items:center;margin:0 0 1rem}
 .or-count{margin:.25rem 0 .5rem}
 .or-list{list-style:none;padding:0 1rem}
@@ -77,5 +77,5 @@ input[type=date]{font:inherit;padding:.45rem .55rem;border:1px solid #8a8a85;bor
 .or-buyer-name{font-weight:600;margin:0}
 .or-ref{display:block;font-size:.8rem;overflow-wrap:anywhere}
 button[disabled]{opacity:.55;cursor:not-allowed}
-@media (max-width:40rem){.shop-nav ul{flex-wrap:nowrap;overflow-x:auto;gap:0}.shop-nav a{padding:.45rem .55rem;white-space:nowrap}.or-list li{grid-template-columns:48px minmax(0,1fr) auto;gap:.25rem .6rem}.or-thumbs,.or-thumbs img{width:48px;height:48px}.or-grid{grid-template-columns:1fr}.pl-row,.pl-product>.pl-row{grid-template-columns:1fr 1fr}.pl-row .pl-wide{grid-column:1/-1}.pl-options{margin-left:0}.or-total{margin-left:0;width:100%}.pay-state{grid-template-columns:1fr}.or-lines li{grid-template-columns:56px minmax(0,1fr);}.or-lines img{width:56px;height:56px}.or-line-price{grid-column:2}}
+@media (max-width:40rem){.shop-nav ul{flex-wrap:nowrap;overflow-x:auto;gap:0}.shop-nav a{padding:.45rem .55rem;white-space:nowrap}.or-list li{grid-template-columns:48px minmax(0,1fr);gap:.3rem .7rem;align-items:start}.or-end{grid-column:2;flex-direction:row;align-items:center;justify-content:space-between}.or-thumbs,.or-thumbs img{width:48px;height:48px}.or-grid{grid-template-columns:1fr}.pl-row,.pl-product>.pl-row{grid-template-columns:1fr 1fr}.pl-row .pl-wide{grid-column:1/-1}.pl-options{margin-left:0}.or-total{margin-left:0;width:100%}.pay-state{grid-template-columns:1fr}.or-lines li{grid-template-columns:56px minmax(0,1fr);}.or-lines img{width:56px;height:56px}.or-line-price{grid-column:2}}
 `;
