@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { all, text } from '../../src/client/xml.js';
 import { eachDatabase, type TestUser } from '../support/service.js';
+import { createGallery, insertMedias, mediaId } from '../support/media.js';
 import { insertMedia, openShop, placeOrder, type Shop } from '../support/shop.js';
 import { signedEvent, startStripe, type StripeStandIn } from '../support/stripe.js';
 import { startWorld, type World } from '../support/world.js';
@@ -204,6 +205,34 @@ eachDatabase((kind) => {
     expect(refused.status).toBeGreaterThanOrEqual(400);
     expect(refused.status).toBeLessThan(500);
     expect(await attached()).toEqual([]);
+  });
+
+  it('sells a whole gallery: its settings attach a price list to every photo in it, through the batch edit', async () => {
+    const gallery = await createGallery(w, 'Smith wedding');
+    const medias = await insertMedias(w.svc.db, w.user, 3);
+    const follow = async (res: { status: number; headers: Headers; body: string }) => {
+      expect(res.status, res.body.slice(0, 300)).toBe(303);
+      const job = /job=([0-9a-f-]{36})/.exec(res.headers.get('location')!)![1];
+      for (;;) {
+        const state = JSON.parse((await b.get(`/studio/media/jobs/${job}`, { accept: 'application/json' })).body) as { state: string };
+        if (state.state === 'done' || state.state === 'failed') return state.state;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    for (const m of medias) expect(await follow(await b.post('/studio/media/batch', { csrf, media: m, publish: gallery }))).toBe('done');
+    const settings = await b.get(`/studio/galleries/${gallery}`);
+    expect(settings.body).toContain('Sell these photos');
+    expect(settings.body).toContain('Attached to the 3 photos in the gallery now');
+    const carrying = async () => {
+      const ids = await Promise.all(medias.map((m) => mediaId(w.svc.db, m)));
+      return (await w.svc.db.selectFrom('media_pricing_profiles').innerJoin('pricing_profiles', 'pricing_profiles.id', 'media_pricing_profiles.pricing_profile_id').select('media_id').where('pricing_profiles.uuid', '=', prints).where('media_id', 'in', ids).execute()).length;
+    };
+    // A count that changed since the page was shown: the batch's 409, nothing attached.
+    const stale = await b.post('/studio/media/batch', { csrf, all: '1', gallery, count: '2', add_price_list: prints });
+    expect(stale.status).toBe(409);
+    expect(await carrying()).toBe(0);
+    expect(await follow(await b.post('/studio/media/batch', { csrf, all: '1', gallery, count: '3', add_price_list: prints }))).toBe('done');
+    expect(await carrying()).toBe(3);
   });
 
   it('answers 404 for another photographer\'s price list, whatever the method, and changes nothing', async () => {
