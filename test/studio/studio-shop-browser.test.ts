@@ -1,8 +1,8 @@
 // The studio's shop in Chromium (docs/studio.md "Shop"), at 1280×800 and 390×844 with touch, axe
-// clean on every screen: the Shop entry, the sales per month, a price list made and filled by the
-// form, Stripe connected through the payments screen, the orders list filtered, an order with its
-// photos' thumbnails, marked paid, and a card order refunded against the Stripe stand-in.
-// Nothing wider than the phone's screen. Screenshots in /tmp/shots-shop/ and test-artifacts/studio/.
+// clean on every screen: the Shop entry, the sales per month, a price list made by the form, Stripe
+// connected, the orders filtered, an order's thumbnails, marked paid, a card order refunded against
+// the Stripe stand-in; nothing wider than the phone. SQLite + local files, and PostgreSQL + S3
+// (desktop). Screenshots in /tmp/shots-shop/ and test-artifacts/studio/.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axe, chromiumPresent, launchChromium, uploadRealistic, waitForRenditions } from '../site/site-support.js';
 import { openShop, placeOrder, type Shop } from '../support/shop.js';
 import { signedEvent, startStripe, type StripeStandIn } from '../support/stripe.js';
-import { startWorld, type World } from '../support/world.js';
+import type { World } from '../support/world.js';
+import { BACKENDS, startOn, type BackendWorld } from './studio-backends.js';
 
 const SHOTS = '/tmp/shots-shop';
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'studio');
@@ -22,8 +23,12 @@ const SIZES = [
 const SK = `sk_test_${randomBytes(16).toString('hex')}`;
 const WHSEC = `whsec_${randomBytes(16).toString('hex')}`;
 
-describe.skipIf(!chromiumPresent)('the studio’s shop in a browser', () => {
+describe.skipIf(!chromiumPresent).each(BACKENDS)('the studio’s shop in a browser, on $name', (backend) => {
+  // PostgreSQL + S3 runs the desktop size: the same screens, the thumbnails read from the bucket.
+  const sizes = backend.db === 'sqlite' ? SIZES : SIZES.slice(0, 1);
+  const tag = backend.db === 'sqlite' ? '' : '-postgres';
   let stripe: StripeStandIn;
+  let bw: BackendWorld;
   let w: World;
   let browser: Browser;
   let shop: Shop;
@@ -31,7 +36,8 @@ describe.skipIf(!chromiumPresent)('the studio’s shop in a browser', () => {
 
   beforeAll(async () => {
     stripe = await startStripe();
-    w = await startWorld('sqlite', { STRIPE_API_BASE: stripe.base, PAYMENT_SECRETS_KEY: randomBytes(32).toString('hex') });
+    bw = await startOn(backend, { STRIPE_API_BASE: stripe.base, PAYMENT_SECRETS_KEY: randomBytes(32).toString('hex') });
+    w = bw.w;
     photos = [await uploadRealistic(w, w.rootUuid, 1), await uploadRealistic(w, w.rootUuid, 2, { portrait: true })];
     await waitForRenditions(w, photos);
     shop = await openShop(w.svc.core, w.user, { media: photos[0] });
@@ -41,7 +47,7 @@ describe.skipIf(!chromiumPresent)('the studio’s shop in a browser', () => {
   }, 180_000);
   afterAll(async () => {
     await browser?.close();
-    await w?.svc.close();
+    await bw?.close();
     await stripe?.close();
   });
 
@@ -68,8 +74,8 @@ describe.skipIf(!chromiumPresent)('the studio’s shop in a browser', () => {
   const click = (page: Page, phone: boolean, locator: ReturnType<Page['locator']>) => (phone ? locator.tap() : locator.click());
   async function shot(page: Page, size: string, name: string) {
     expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} is wider than the screen`).toBeLessThanOrEqual(page.viewportSize()!.width);
-    await page.screenshot({ path: join(SHOTS, `${name}-${size}.png`), fullPage: false });
-    await page.screenshot({ path: join(ARTIFACTS, `shop-${name}-${size}.png`), fullPage: false });
+    await page.screenshot({ path: join(SHOTS, `${name}-${size}${tag}.png`), fullPage: false });
+    await page.screenshot({ path: join(ARTIFACTS, `shop-${name}-${size}${tag}.png`), fullPage: false });
     expect(await axe(page), name).toEqual([]);
   }
   const thumbsLoaded = (page: Page) => page.locator('.or-lines img').evaluateAll((imgs) => imgs.filter((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0).length);
@@ -85,7 +91,7 @@ describe.skipIf(!chromiumPresent)('the studio’s shop in a browser', () => {
     return uuid;
   }
 
-  for (const size of SIZES) {
+  for (const size of sizes) {
     it(`runs the shop at ${size.name} size`, async () => {
       const phone = size.phone;
       const { context, page, problems } = await signedIn(size);
