@@ -690,6 +690,9 @@ async function registerFaces(fastify: FastifyInstance, config: Config, log: Logg
       tus: tusEndpoint(library.tusReceived, resumable, config.maxUploadBytes, log, library.tusLocker),
       artists: core.artists,
       webhooks: core.webhooks,
+      pricingProfiles: core.pricingProfiles,
+      orders: core.orders,
+      stripe: core.stripe,
       // The studio's "invite a client" mails through the same service as the API's invitations (its throttle, its links, its activity event).
       // Without a mail server the link only reaches the log: the studio shows it to the photographer instead.
       invite: async (user, galleryUuid, r) => {

@@ -336,14 +336,14 @@ export function orderReceivedMessage(m: OrderMail & { to: string; payment: strin
 
 /**
  * The photographer's notice of a new order (docs/shop.md "Mails"): who, what, the total, and the
- * order's address in the API. The buyer's name is the buyer's text: one line, links defanged.
+ * order's page in the studio. The buyer's name is the buyer's text: one line, links defanged.
  */
 export function newOrderMessage(m: OrderMail & { to: string; buyerEmail: string; buyerName: string | null; url: string }): MailMessage {
   const title = oneLine(m.siteTitle);
   const who = m.buyerName ? `${defang(oneLine(m.buyerName))} <${oneLine(m.buyerEmail)}>` : oneLine(m.buyerEmail);
   const total = amount(m.totals.total, m.totals.currency);
   const placed = `${who} ordered on ${title}; the order waits for its payment.`;
-  const status = 'A card payment marks it paid by itself. A payment by hand: mark it paid with PUT /orders/<uuid>.xml and order[status]=paid (the studio has no orders screen yet); the buyer then gets their downloads.';
+  const status = 'A card payment marks it paid by itself. A payment by hand: mark it paid on this page of the studio (Shop, Orders), or with PUT /orders/<uuid>.xml and order[status]=paid; the buyer then gets their downloads.';
   return message(
     m.to,
     `New order on ${title}: ${total}`,

@@ -65,7 +65,8 @@ export class OrderMails {
     const instructions = settings?.manual_instructions?.trim() ? settings.manual_instructions : DEFAULT_PAYMENT_TEXT;
     this.mailer.send(orderReceivedMessage({ ...mail, to: order.email, payment: instructions, card }), 'order received mail', '');
     if (!facts.ownerEmail) return;
-    const url = `${this.settings.publicUrl()}/orders/${order.uuid}.xml`;
+    // The order's page in the studio (docs/studio.md "Shop"): the photographer marks a payment by hand there.
+    const url = `${this.settings.publicUrl()}/studio/shop/orders/${order.uuid}`;
     this.mailer.send(newOrderMessage({ ...mail, to: facts.ownerEmail, buyerEmail: order.email, buyerName: order.name, url }), 'new order mail', url);
   }
 }

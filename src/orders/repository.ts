@@ -1,6 +1,7 @@
 // SQL of the shop's orders (docs/shop.md "Orders"): shop settings, coupons,
 // server-side carts, orders with their items copied at order time, payments.
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Db } from '../database/db.js';
 import { nowIso } from '../database/db.js';
 
@@ -275,6 +276,23 @@ export class OrdersRepository {
 
   async payments(orderId: number) {
     return this.db.selectFrom('payments').select(PAYMENT_COLUMNS).where('order_id', '=', orderId).orderBy('id').execute();
+  }
+
+  /**
+   * Paid and refunded orders per month of payment (UTC, `YYYY-MM`) and currency, since `from`
+   * (an ISO instant): how many, and their totals in minor units. One grouped statement.
+   */
+  async monthly(ownerId: number, from: string): Promise<Array<{ month: string; currency: string; status: string; orders: number; total: number }>> {
+    const month = sql<string>`substr(paid_at, 1, 7)`;
+    const rows = await this.db
+      .selectFrom('orders')
+      .select([month.as('month'), 'currency', 'status', (eb) => eb.fn.countAll<number>().as('orders'), (eb) => eb.fn.sum<number>('total').as('total')])
+      .where('owner_id', '=', ownerId)
+      .where('status', 'in', ['paid', 'refunded'])
+      .where('paid_at', '>=', from)
+      .groupBy([month, 'currency', 'status'])
+      .execute();
+    return rows.map((r) => ({ month: r.month, currency: r.currency, status: r.status, orders: Number(r.orders), total: Number(r.total) }));
   }
 
   async list(ownerId: number, f: OrderFilter, limit: number, offset: number) {

@@ -24,6 +24,8 @@ export const MAX_NAME_LENGTH = 200;
 export const MAX_COUPON_LENGTH = 64;
 /** How long a paid order's download links work (the photographer can extend them). */
 export const DOWNLOAD_DAYS = 30;
+/** A website's manual-payment instructions (bank details, pick-up), in characters. */
+export const MAX_INSTRUCTIONS_LENGTH = 4000;
 const EMAIL = /^[^\s@"\\<>,;]+@[^\s@"\\<>,;]+\.[^\s@"\\<>,;]+$/;
 const CONTROL = /[\x00-\x1F\x7F]/;
 const COUPON_CODE = /^[A-Z0-9_-]+$/;
@@ -58,6 +60,21 @@ export interface OrdersHooks {
 }
 
 type Owner = { id: number };
+/** One month's sales in one currency (OrdersService.monthlySales). */
+export interface CurrencySales {
+  currency: CurrencyCode;
+  /** Orders paid that month (refunded since included) and their totals, minor units. */
+  orders: number;
+  total: number;
+  refunded: number;
+  refundedTotal: number;
+}
+export interface MonthSales {
+  /** `YYYY-MM`, UTC. */
+  month: string;
+  currencies: CurrencySales[];
+}
+
 type Priced = { item: NewOrderItem; currency: CurrencyCode };
 
 function couponOf(row: CouponRow): Coupon {
@@ -317,6 +334,18 @@ export class OrdersService {
     await this.repo.saveSettings(websiteId, { tax_rate_bp: s.taxRateBp, tax_included: s.taxIncluded ? 1 : 0, manual_instructions: s.manualInstructions ?? null });
   }
 
+  /**
+   * The manual payment's instructions of a website (buyers read them at checkout and in the order
+   * mail), the tax left as it is; blank: none (the default text is shown).
+   */
+  async setManualInstructions(websiteId: number, text: string | null): Promise<void> {
+    const v = text?.replace(/\r\n?/g, '\n').trim() ?? '';
+    if (v.length > MAX_INSTRUCTIONS_LENGTH) throw invalid(`shop[manual_instructions] must be at most ${MAX_INSTRUCTIONS_LENGTH} characters long`, 'manualInstructions');
+    if (/[\x00-\x08\x0B\x0C\x0E-\x1F\x7F]/.test(v)) throw invalid('shop[manual_instructions] must not contain control characters', 'manualInstructions');
+    const s = await this.repo.settings(websiteId);
+    await this.repo.saveSettings(websiteId, { tax_rate_bp: s?.tax_rate_bp ?? 0, tax_included: s?.tax_included ?? 1, manual_instructions: v === '' ? null : v });
+  }
+
   async createCoupon(owner: Owner, c: { websiteId?: number | null; code: string; kind: 'percent' | 'amount'; value: number; currency?: CurrencyCode | null; validFrom?: Date; validUntil?: Date; usageLimit?: number | null }): Promise<void> {
     const code = c.code.trim().toUpperCase();
     if (code === '' || code.length > MAX_COUPON_LENGTH || CONTROL.test(code)) throw invalid(`coupon[code] must be 1 to ${MAX_COUPON_LENGTH} characters`);
@@ -337,6 +366,50 @@ export class OrdersService {
 
   async list(owner: Owner, filter: OrderFilter, limit: number, offset: number) {
     return this.repo.list(owner.id, filter, limit, offset);
+  }
+
+  /**
+   * Sales per month for the last `months` months (this one included, UTC), oldest first: per
+   * currency, the orders paid that month and their totals (tax included, minor units), and the
+   * refunds among them. Months without sales are there, empty.
+   */
+  async monthlySales(owner: Owner, months = 12, now = new Date()): Promise<MonthSales[]> {
+    const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - (months - 1), 1));
+    const out: MonthSales[] = [];
+    for (let i = 0; i < months; i++) {
+      const d = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + i, 1));
+      out.push({ month: d.toISOString().slice(0, 7), currencies: [] });
+    }
+    const byMonth = new Map(out.map((m) => [m.month, m] as const));
+    for (const r of await this.repo.monthly(owner.id, first.toISOString())) {
+      const m = byMonth.get(r.month);
+      if (!m) continue;
+      let c = m.currencies.find((x) => x.currency === r.currency);
+      if (!c) m.currencies.push((c = { currency: r.currency as CurrencyCode, orders: 0, total: 0, refunded: 0, refundedTotal: 0 }));
+      // A refunded order was a sale that month: counted, and its money shown as returned.
+      c.orders += r.orders;
+      c.total += r.total;
+      if (r.status === 'refunded') {
+        c.refunded += r.orders;
+        c.refundedTotal += r.total;
+      }
+    }
+    for (const m of out) m.currencies.sort((a, b) => a.currency.localeCompare(b.currency));
+    return out;
+  }
+
+  /** A page of orders as a list shows them: each with its number of items and the medias of its first few (one read for the page). */
+  async listWithItems(owner: Owner, filter: OrderFilter, limit: number, offset: number) {
+    const page = await this.repo.list(owner.id, filter, limit, offset);
+    const items = await this.repo.itemsOf(page.rows.map((r) => r.id));
+    const of = new Map<number, { count: number; medias: string[] }>();
+    for (const i of items) {
+      const o = of.get(i.order_id) ?? { count: 0, medias: [] };
+      of.set(i.order_id, o);
+      o.count += Number(i.quantity);
+      if (o.medias.length < 3 && !o.medias.includes(i.media_uuid)) o.medias.push(i.media_uuid);
+    }
+    return { total: page.total, rows: page.rows.map((r) => ({ ...r, items: of.get(r.id) ?? { count: 0, medias: [] } })) };
   }
 
   /** One of the owner's orders with its items and payments; 404 for anyone else's. */

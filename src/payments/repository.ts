@@ -31,6 +31,12 @@ export class PaymentAccountsRepository {
     return this.db.selectFrom('payment_accounts').select(COLUMNS).where('owner_id', '=', ownerId).where('provider', '=', provider).executeTakeFirst();
   }
 
+  /** Forgets the owner's account of the provider (its keys and its webhook address); whether there was one. */
+  async remove(ownerId: number, provider: string): Promise<boolean> {
+    const r = await this.db.deleteFrom('payment_accounts').where('owner_id', '=', ownerId).where('provider', '=', provider).executeTakeFirst();
+    return Number(r.numDeletedRows) > 0;
+  }
+
   async byToken(token: string): Promise<AccountRow | undefined> {
     return this.db.selectFrom('payment_accounts').select(COLUMNS).where('webhook_token', '=', token).executeTakeFirst();
   }

@@ -48,6 +48,11 @@ export class StripePayments {
     this.box = settings.secretsKey ? new SecretBox(settings.secretsKey) : undefined;
   }
 
+  /** Whether keys can be stored at all (PAYMENT_SECRETS_KEY is set). */
+  get available(): boolean {
+    return this.box !== undefined;
+  }
+
   private sealer(): SecretBox {
     if (!this.box) throw new ApiError('unprocessable', 'card payments need PAYMENT_SECRETS_KEY set on the service (docs/shop.md, "Card payments")');
     return this.box;
@@ -61,11 +66,36 @@ export class StripePayments {
   async configure(owner: { id: number }, keys: { secretKey: string; webhookSecret: string }): Promise<{ webhookUrl: string }> {
     const box = this.sealer();
     // Never echo a secret back, even in a refusal.
-    if (!SECRET_KEY.test(keys.secretKey)) throw invalid('stripe[secret_key]: the secret key must be a Stripe secret or restricted key (sk_… or rk_…)');
-    if (!WEBHOOK_SECRET.test(keys.webhookSecret)) throw invalid('stripe[webhook_secret]: the webhook secret must be a Stripe webhook signing secret (whsec_…)');
+    if (!SECRET_KEY.test(keys.secretKey)) throw invalid('stripe[secret_key]: the secret key must be a Stripe secret or restricted key (sk_… or rk_…)', 'secretKey');
+    if (!WEBHOOK_SECRET.test(keys.webhookSecret)) throw invalid('stripe[webhook_secret]: the webhook secret must be a Stripe webhook signing secret (whsec_…)', 'webhookSecret');
     const sealed = { secret_key: box.seal(keys.secretKey, context(owner.id, 'secret_key')), webhook_secret: box.seal(keys.webhookSecret, context(owner.id, 'webhook_secret')) };
     const token = await this.accounts.save(owner.id, PROVIDER, sealed, randomBytes(24).toString('base64url'));
     return { webhookUrl: this.webhookUrl(token) };
+  }
+
+  /**
+   * What the owner may be shown of their account: the webhook address and the last four
+   * characters of each key (never more); undefined when none is set up.
+   */
+  async account(owner: { id: number }): Promise<{ webhookUrl: string; secretKeyEnd: string; webhookSecretEnd: string; readable: boolean } | undefined> {
+    const a = await this.accounts.byOwner(owner.id, PROVIDER);
+    if (!a) return undefined;
+    const end = (sealed: string, field: string) => {
+      try {
+        return this.sealer().open(sealed, context(owner.id, field)).slice(-4);
+      } catch {
+        return '';
+      }
+    };
+    const secretKeyEnd = end(a.secret_key, 'secret_key');
+    const webhookSecretEnd = end(a.webhook_secret, 'webhook_secret');
+    // Keys sealed under another PAYMENT_SECRETS_KEY (or none now) cannot be read: to be entered again.
+    return { webhookUrl: this.webhookUrl(a.webhook_token), secretKeyEnd, webhookSecretEnd, readable: secretKeyEnd !== '' && webhookSecretEnd !== '' };
+  }
+
+  /** Forgets the owner's Stripe keys: buyers can no longer pay by card; the webhook address stops working. */
+  async disconnect(owner: { id: number }): Promise<boolean> {
+    return this.accounts.remove(owner.id, PROVIDER);
   }
 
   async isConfigured(ownerId: number): Promise<boolean> {

@@ -7,7 +7,7 @@ import { invalid } from '../core/errors.js';
 import type { UserRow } from '../database/schema.js';
 import type { CurrencyCode } from '../shop/money.js';
 import { offerFor, type OfferedList } from '../shop/offer.js';
-import type { ItemInput, PriceListKind, PricingProfileInput } from './input.js';
+import type { ItemInput, PriceListKind, PricingProfileInput } from './fields.js';
 import { checkAgainstKind } from './rules.js';
 import type { ItemRow, PricingProfilesRepository, ProfileFields, ProfileRow } from './repository.js';
 
@@ -89,7 +89,7 @@ export class PricingProfilesService {
     const changesKind = kind !== current.kind;
     // The stored items were made for the old kind: a new kind comes with its own items (or replaces none).
     if (changesKind && input.items === undefined && (await this.repo.itemsCount(id)) > 0) {
-      throw invalid(`pricing_profile[kind]: changing the kind of a list that has items needs its new items too (pricing_profile[items][n][…], or pricing_profile[items] blank)`);
+      throw invalid(`pricing_profile[kind]: changing the kind of a list that has items needs its new items too (pricing_profile[items][n][…], or pricing_profile[items] blank)`, 'kind');
     }
     checkAgainstKind(kind, input.items, input.minimumPrice);
     const fields: ProfileFields = {};

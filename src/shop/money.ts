@@ -68,6 +68,19 @@ export function formatMinorUnits(amount: number, exponent: number): string {
 }
 
 /**
+ * An amount a person typed in the currency's major units ("9", "9.5", "9.50", "9,50") as minor
+ * units (950); undefined when it is not one (a sign, a thousands separator, more decimals than
+ * the currency has).
+ */
+export function parseMajor(text: string, code: CurrencyCode): number | undefined {
+  const exponent = CURRENCIES[code].exponent;
+  const m = /^(\d{1,13})(?:[.,](\d+))?$/.exec(text.trim());
+  if (!m || (m[2] !== undefined && (exponent === 0 || m[2].length > exponent))) return undefined;
+  const n = Number(m[1]) * 10 ** exponent + Number((m[2] ?? '').padEnd(exponent, '0') || '0');
+  return Number.isSafeInteger(n) ? n : undefined;
+}
+
+/**
  * Print option ratios are the original service's: a ratio of 200 is the
  * product's base price, so an option costs base × ratio / 200 (base 100 at
  * A4 ratio 200, A3 ratio 300 → 150).

@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { PROOFING_CSS } from './pages/proofing-styles.js';
+import { SHOP_CSS } from './pages/shop-styles.js';
 
 const CSS = `*,*::before,*::after{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
@@ -271,7 +272,7 @@ function asset(ext: string, body: string, type: string): StudioAsset {
   return { name: `${createHash('sha256').update(body).digest('base64url').slice(0, 16)}.${ext}`, type, body };
 }
 
-export const STUDIO_CSS = asset('css', CSS + PROOFING_CSS, 'text/css; charset=utf-8');
+export const STUDIO_CSS = asset('css', CSS + PROOFING_CSS + SHOP_CSS, 'text/css; charset=utf-8');
 /** The studio's icon (a frame with a lens, in the header's colours): named by every page, and the answer to /favicon.ico. */
 export const STUDIO_ICON = asset(
   'svg',

@@ -65,6 +65,11 @@ export class Body {
     return this.values.has(name);
   }
 
+  /** The names sent that start with `prefix`, in the order sent (a form's numbered rows). */
+  namesUnder(prefix: string): string[] {
+    return [...this.values.keys()].filter((k) => k.startsWith(prefix));
+  }
+
   /** The last value sent for a name. */
   str(name: string): string | undefined {
     const list = this.values.get(name);

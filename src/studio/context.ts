@@ -17,6 +17,9 @@ import type { GroupsService } from '../groups/service.js';
 import type { JobQueue } from '../jobs/service.js';
 import type { LightboxesService } from '../lightboxes/service.js';
 import type { MediaService } from '../media/service.js';
+import type { OrdersService } from '../orders/service.js';
+import type { StripePayments } from '../payments/stripe.js';
+import type { PricingProfilesService } from '../pricing-profiles/service.js';
 import type { ResumableUploadsService } from '../resumable-uploads/service.js';
 import type { TusEndpoint } from '../resumable-uploads/tus-endpoint.js';
 import type { StorageBackend } from '../file-storage/backend.js';
@@ -86,6 +89,12 @@ export interface StudioDeps {
   artists: ArtistsService;
   /** A photographer's webhook endpoints and their delivery log (routes/webhooks.ts). */
   webhooks: WebhooksService;
+  /** Price lists (routes/shop-prices.ts) and the batch edit's choice of them (routes/media.ts). */
+  pricingProfiles: PricingProfilesService;
+  /** Orders, sales, exports and a website's manual payment instructions (routes/shop.ts). */
+  orders: OrdersService;
+  /** The photographer's Stripe account: connected, shown (four last characters at most), removed. */
+  stripe: Pick<StripePayments, 'configure' | 'account' | 'disconnect' | 'isConfigured' | 'available'>;
 }
 
 /** What the studio needs of the service's mailer (src/mail/mailer.ts, built in src/app.ts). */

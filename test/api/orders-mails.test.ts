@@ -123,9 +123,10 @@ eachDatabase((kind: DbKind) => {
       expect(subjectOf(toOwner[0])).toBe(`New order on ${s.title}: 58.00 EUR`);
       expect(theirs).toContain(`Ann Buyer <${buyer}> ordered on ${s.title}`);
       expect(theirs).toContain('Total: 58.00 EUR');
-      const link = `${s.w.svc.url}/orders/${uuid}.xml`;
+      const link = `${s.w.svc.url}/studio/shop/orders/${uuid}`;
       expect(theirs).toContain(link);
-      // The link is the API's order, the photographer's own.
+      expect(theirs).toContain('PUT /orders/<uuid>.xml');
+      // The link is the order's page in the studio; the API's order is the photographer's own too.
       const order = await s.w.client.request('GET', `/orders/${uuid}.xml`);
       expect([text(order.doc, 'order/status'), text(order.doc, 'order/email')]).toEqual(['pending', buyer]);
 

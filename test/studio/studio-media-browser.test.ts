@@ -150,7 +150,7 @@ describe.skipIf(!chromiumPresent).each(BACKENDS)('the media library in a browser
     await page.keyboard.press(' ');
     await expect.poll(() => page.locator('#selected-count').textContent()).toBe('3 selected');
 
-    await page.getByText('Edit title, description, keywords, location, galleries').click();
+    await page.getByText('Edit title, description, keywords, location, galleries, price lists').click();
     await page.getByLabel('Keywords', { exact: true }).fill('bride, rings');
     await page.screenshot({ path: join(SHOTS, 'batch-desktop.png') });
     await page.getByRole('button', { name: 'Apply to the selection' }).click();

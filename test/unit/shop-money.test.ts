@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { priceCart, couponRefusal, type CartLine, type Coupon, type TaxRule } from '../../src/shop/cart.js';
-import { CURRENCIES, currency, formatMinor, isCurrencyCode, mulDivHalfUp, printOptionPrice, RATIO_REFERENCE } from '../../src/shop/money.js';
+import { CURRENCIES, currency, formatMinor, isCurrencyCode, mulDivHalfUp, parseMajor, printOptionPrice, RATIO_REFERENCE, type CurrencyCode } from '../../src/shop/money.js';
 
 describe('currencies', () => {
   it('knows the minor-unit exponent of each supported currency (ISO 4217)', () => {
@@ -26,6 +26,31 @@ describe('currencies', () => {
     expect(formatMinor(-250, 'GBP')).toBe('-2.50');
     // Past 2^53 / 100 a float would lose the last digit; integers do not.
     expect(formatMinor(9_007_199_254_740_991, 'EUR')).toBe('90071992547409.91');
+  });
+});
+
+describe('amounts typed by people (the studio\'s price fields)', () => {
+  it('reads major units with a point or a comma, never more decimals than the currency has', () => {
+    const cases: Array<[string, CurrencyCode, number | undefined]> = [
+      ['9', 'EUR', 900],
+      ['9.5', 'EUR', 950],
+      ['9,50', 'EUR', 950],
+      [' 49.00 ', 'GBP', 4900],
+      ['0', 'EUR', 0],
+      ['1200', 'JPY', 1200],
+      ['12.5', 'JPY', undefined],
+      ['9.999', 'EUR', undefined],
+      ['-1', 'EUR', undefined],
+      ['1,000.00', 'EUR', undefined],
+      ['', 'EUR', undefined],
+      ['9.', 'EUR', undefined],
+      ['abc', 'EUR', undefined],
+    ];
+    for (const [text, code, minor] of cases) expect(parseMajor(text, code), `${text} ${code}`).toBe(minor);
+  });
+
+  it('reads back every amount it writes', () => {
+    fc.assert(fc.property(fc.integer({ min: 0, max: 1_000_000_000 }), fc.constantFrom<CurrencyCode>('EUR', 'JPY', 'CHF'), (n, code) => parseMajor(formatMinor(n, code), code) === n));
   });
 });
 

@@ -471,7 +471,7 @@ class Grid {
       // The form's own names: the studio reads the script's JSON and the form alike.
       if (deleting) Object.assign(body, { delete: true, confirm_delete: 'yes' });
       else {
-        for (const k of ['title', 'description', 'location', 'keywords', 'publish', 'unpublish']) if (data.get(k)) body[k] = String(data.get(k));
+        for (const k of ['title', 'description', 'location', 'keywords', 'publish', 'unpublish', 'add_price_list', 'remove_price_list']) if (data.get(k)) body[k] = String(data.get(k));
         body.keywords_mode = String(data.get('keywords_mode') || 'add');
       }
       this.message.textContent = 'Sending…';

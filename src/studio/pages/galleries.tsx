@@ -558,6 +558,8 @@ function InviteCard(p: SettingsProps) {
 /** What a gallery's settings page shows. */
 export interface SettingsProps {
   viewer: Viewer;
+  /** The user's price lists: the gallery's photos are sold by attaching one to them all. */
+  priceLists: { uuid: string; label: string }[];
   urlname: string;
   siteTitle: string;
   uuid: string;
@@ -578,6 +580,44 @@ export interface SettingsProps {
   inviteLink?: { email: string; link: string };
 }
 
+/**
+ * Selling the gallery's photos: a gallery carries no price list of its own (nor does the API's),
+ * so this attaches one to every photo in it now, through the library's batch edit (a job).
+ */
+function SellCard(p: SettingsProps) {
+  return (
+    <form method="post" action="/studio/media/batch" class="card" aria-labelledby="sell-title">
+      <h2 id="sell-title">Sell these photos</h2>
+      <Csrf viewer={p.viewer} />
+      <input type="hidden" name="all" value="1" />
+      <input type="hidden" name="gallery" value={p.uuid} />
+      <input type="hidden" name="count" value={String(p.mediasCount)} />
+      {p.priceLists.length === 0 ? (
+        <p class="muted">
+          No price list yet: <a href="/studio/shop/price-lists">create one in the shop</a>.
+        </p>
+      ) : (
+        <>
+          <div class="field">
+            <label for="sell-list">Price list</label>
+            <span class="hint" id="sell-list-hint">
+              {`Attached to the ${p.mediasCount} photos in the gallery now; photos added later need it too (the library's batch edit).`}
+            </span>
+            <select id="sell-list" name="add_price_list" aria-describedby="sell-list-hint">
+              {p.priceLists.map((l) => (
+                <option value={l.uuid}>{l.label}</option>
+              ))}
+            </select>
+          </div>
+          <button type="submit" class="quiet">
+            Sell all the gallery's photos with it
+          </button>
+        </>
+      )}
+    </form>
+  );
+}
+
 export function settingsPage(p: SettingsProps): string {
   const v = p.values;
   const e = p.error;
@@ -596,6 +636,7 @@ export function settingsPage(p: SettingsProps): string {
       <Notice notice={p.noticeAt ? undefined : p.notice} error={e && !['name', 'description', 'display_style', 'cover', 'content_order', 'content_order_direction', 'indexing', 'expires_at', 'password', 'acl', 'invite_email'].includes(e.field) ? e.message : undefined} />
       <SettingsCard {...p} />
       <ExpiryCard {...p} />
+      <SellCard {...p} />
       <PasswordCard {...p} />
       <AccessCard {...p} />
       <InviteCard {...p} />

@@ -23,6 +23,7 @@ export const NAV: { href: string; label: string; admin?: boolean }[] = [
   { href: '/studio/upload', label: 'Upload' },
   { href: '/studio/collections', label: 'Collections' },
   { href: '/studio/watermarks', label: 'Watermarks' },
+  { href: '/studio/shop', label: 'Shop' },
   { href: '/studio/analytics', label: 'Analytics' },
   { href: '/studio/jobs', label: 'Jobs' },
   { href: '/studio/account', label: 'Account' },

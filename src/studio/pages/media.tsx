@@ -108,10 +108,10 @@ function JobStatus(p: { job: JobView }): VNode {
 }
 
 /** The batch edit's fields: what a selection's medias get (the API's batch update). */
-function BatchFields(p: { choices: GalleryChoice[] }) {
+function BatchFields(p: { choices: GalleryChoice[]; priceLists: GalleryChoice[] }) {
   return (
     <details class="batch-fields">
-      <summary>Edit title, description, keywords, location, galleries</summary>
+      <summary>Edit title, description, keywords, location, galleries, price lists</summary>
       <div class="batch-grid">
         <div class="field">
           <label for="b-title">Title</label>
@@ -158,6 +158,24 @@ function BatchFields(p: { choices: GalleryChoice[] }) {
           <select id="b-unpublish" name="unpublish">
             <option value="">—</option>
             {p.choices.map((c) => (
+              <option value={c.uuid}>{c.label}</option>
+            ))}
+          </select>
+        </div>
+        <div class="field">
+          <label for="b-add-price">Sell with price list</label>
+          <select id="b-add-price" name="add_price_list">
+            <option value="">—</option>
+            {p.priceLists.map((c) => (
+              <option value={c.uuid}>{c.label}</option>
+            ))}
+          </select>
+        </div>
+        <div class="field">
+          <label for="b-remove-price">Take off price list</label>
+          <select id="b-remove-price" name="remove_price_list">
+            <option value="">—</option>
+            {p.priceLists.map((c) => (
               <option value={c.uuid}>{c.label}</option>
             ))}
           </select>
@@ -230,6 +248,8 @@ export function mediaPage(p: {
   previous?: GridItem;
   following?: GridItem;
   choices: GalleryChoice[];
+  /** The user's price lists, for the batch edit (uuid and label). */
+  priceLists: GalleryChoice[];
   job?: JobView;
   notice?: string;
 }): string {
@@ -293,7 +313,7 @@ export function mediaPage(p: {
             </span>
           ) : null}
         </div>
-        <BatchFields choices={p.choices} />
+        <BatchFields choices={p.choices} priceLists={p.priceLists} />
         <div class="row danger-row">
           <label class="inline">
             <input type="checkbox" name="confirm_delete" value="yes" id="confirm-delete" /> Yes, delete the selected medias

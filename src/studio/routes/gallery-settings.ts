@@ -16,6 +16,8 @@ import { GALLERY_FORM, located, noticeOf, uuidOf } from './galleries.js';
 /** Medias offered as a cover: the gallery's first ones in its order. */
 const COVER_CHOICES = 48;
 const DISPLAY_STYLES_SHOWN = 100;
+/** Price lists the "Sell these photos" card offers (a photographer keeps a handful). */
+const PRICE_LISTS_SHOWN = 200;
 /** An access list form: the entries it may hold (acl.ts's bound is 1000; a form of 1000 rows is still small). */
 const ACL_FORM_BYTES = 256 * 1024;
 
@@ -56,6 +58,7 @@ async function settingsOf(
 ) {
   const site = await ctx.websiteDetails(s, urlname);
   const styles = await ctx.deps.websites.displayStyles(s.user, urlname, { limit: DISPLAY_STYLES_SHOWN, offset: 0 });
+  const lists = await ctx.deps.pricingProfiles.list(s.user, PRICE_LISTS_SHOWN, 0);
   const home = homeUrl(ctx.deps.config.publicUrl, site.website);
   const r = d.record;
   const values: SettingsForm = form ?? {
@@ -73,6 +76,7 @@ async function settingsOf(
   const acl: AclRow[] = d.acl.map((e) => ({ position: e.position, email: e.email, read: e.read, comp: e.compDownload, hires: e.hiresDownload }));
   return settingsPage({
     viewer: s.viewer,
+    priceLists: lists.profiles.map((l) => ({ uuid: l.uuid, label: `${l.name} (${l.kind === 'print' ? 'prints' : 'downloads'}, ${l.currency})` })),
     urlname,
     siteTitle: site.website.title || urlname,
     uuid: r.uuid,

@@ -55,6 +55,9 @@ interface BatchAsk {
   keywordsMode?: string;
   publish?: string;
   unpublish?: string;
+  /** A price list to attach to, or take off, the medias (the API's add_pricing_profiles[]). */
+  addPrice?: string;
+  removePrice?: string;
   delete?: boolean;
 }
 
@@ -73,6 +76,8 @@ function batchInput(ask: BatchAsk): BatchInput {
   if (ask.keywords !== undefined && ask.keywords.trim() !== '') sent[ask.keywordsMode === 'remove' ? 'removeKeywords' : ask.keywordsMode === 'replace' ? 'keywords' : 'addKeywords'] = ask.keywords;
   if (ask.publish) sent.publishToGalleries = ask.publish;
   if (ask.unpublish) sent.unpublishFromGalleries = ask.unpublish;
+  if (ask.addPrice) sent.addPricingProfiles = ask.addPrice;
+  if (ask.removePrice) sent.removePricingProfiles = ask.removePrice;
   if (ask.delete) sent.delete = '1';
   const attributes = mediaInput(readFields(MEDIAS_BATCH_FIELDS, (key) => sent[key], (key) => paramOf(MEDIAS_BATCH_FIELDS, key).replace(/_/g, ' ')), 'medias');
   const selection = ask.select === 'all' ? { select: 'all' } : { select: ask.select.join(','), selectList: ask.select };
@@ -82,6 +87,9 @@ function batchInput(ask: BatchAsk): BatchInput {
 function jobView(job: JobRow, placeInLine?: number): JobView {
   return { uuid: job.uuid, state: job.state, total: Number(job.total), processed: Number(job.processed), failed: Number(job.failed), placeInLine };
 }
+
+/** Price lists the batch edit offers (a photographer keeps a handful). */
+const PRICE_LISTS_FOR_CHOICES = 200;
 
 export const mediaRoutes: StudioRoute[] = [
   { method: 'GET', path: '/studio/media', handler: mediaScreen },
@@ -165,7 +173,7 @@ async function mediaScreen(ctx: StudioContext, req: FastifyRequest, reply: Fasti
   const offset = (pageNo - 1) * PAGE_SIZE;
   // One before and one after the page: the neighbours "earlier"/"later" move next to.
   const before = offset > 0 ? 1 : 0;
-  const [list, galleryChoices] = await Promise.all([items(ctx, s, scoped, offset - before, PAGE_SIZE + before + 1), choices(ctx, s)]);
+  const [list, galleryChoices, lists] = await Promise.all([items(ctx, s, scoped, offset - before, PAGE_SIZE + before + 1), choices(ctx, s), ctx.deps.pricingProfiles.list(s.user, PRICE_LISTS_FOR_CHOICES, 0)]);
   const job = uuidOrNotFound(str(q.job), 'job');
   const jobStatus = job ? await ctx.deps.jobs.status(s.user, job) : undefined;
   return ctx.send(
@@ -183,6 +191,7 @@ async function mediaScreen(ctx: StudioContext, req: FastifyRequest, reply: Fasti
       previous: before ? list.items[0] : undefined,
       following: list.items.slice(before + PAGE_SIZE + 1, before + PAGE_SIZE + 2)[0],
       choices: galleryChoices,
+      priceLists: lists.profiles.map((l) => ({ uuid: l.uuid, label: `${l.name} (${l.kind === 'print' ? 'prints' : 'downloads'}, ${l.currency})` })),
       job: jobStatus ? jobView(jobStatus.job, jobStatus.placeInLine) : undefined,
       notice: str(q.done) === 'deleted' ? 'The media was deleted.' : str(q.done) === 'moved' ? 'Moved.' : undefined,
     }),
@@ -219,6 +228,8 @@ function batchAsk(body: Body): BatchAsk {
     keywordsMode: body.str('keywords_mode'),
     publish: uuidOrNotFound(body.str('publish'), 'gallery'),
     unpublish: uuidOrNotFound(body.str('unpublish'), 'gallery'),
+    addPrice: uuidOrNotFound(body.str('add_price_list'), 'price list'),
+    removePrice: uuidOrNotFound(body.str('remove_price_list'), 'price list'),
     delete: body.checked('delete'),
   };
   if (ask.delete && body.str('confirm_delete') !== 'yes') throw new ApiError('invalid_parameter', 'Tick "Yes, delete the selected medias" to delete them.');

@@ -1,0 +1,53 @@
+// What the shop's screens share (docs/studio.md "Shop"): their sub-navigation, amounts for people
+// and the statuses' badges. Every amount is the service's, in minor units, formatted here.
+import type { VNode } from 'preact';
+import { formatMinor, type CurrencyCode } from '../../shop/money.js';
+
+export type ShopSection = 'overview' | 'orders' | 'price-lists' | 'payments';
+
+const SECTIONS: Array<{ key: ShopSection; href: string; label: string }> = [
+  { key: 'overview', href: '/studio/shop', label: 'Sales' },
+  { key: 'orders', href: '/studio/shop/orders', label: 'Orders' },
+  { key: 'price-lists', href: '/studio/shop/price-lists', label: 'Price lists' },
+  { key: 'payments', href: '/studio/shop/payments', label: 'Payments' },
+];
+
+export function ShopNav(p: { current: ShopSection }): VNode {
+  return (
+    <nav class="shop-nav" aria-label="Shop">
+      <ul>
+        {SECTIONS.map((s) => (
+          <li>
+            <a href={s.href} aria-current={s.key === p.current ? 'page' : undefined}>
+              {s.label}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** An amount for people: "€9.00", "¥1,200". */
+export function money(amount: number | string, code: string): string {
+  const decimal = formatMinor(Number(amount), code as CurrencyCode);
+  return new Intl.NumberFormat('en', { style: 'currency', currency: code }).format(decimal as unknown as number);
+}
+
+/** An amount as a form shows it for editing, in major units without a symbol ("9.00"). */
+export const plainAmount = (amount: number | null | undefined, code: string) => (amount === null || amount === undefined ? '' : formatMinor(Number(amount), code as CurrencyCode));
+
+const STATUS_WORDS: Record<string, string> = { pending: 'Awaiting payment', paid: 'Paid', cancelled: 'Cancelled', refunded: 'Refunded' };
+
+export function StatusBadge(p: { status: string }): VNode {
+  return <span class={`status status-${p.status}`}>{STATUS_WORDS[p.status] ?? p.status}</span>;
+}
+
+/** "28 Nov 2026, 21:30 UTC". */
+export function when(iso: string | null | undefined): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  return `${d.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' })}, ${iso.slice(11, 16)} UTC`;
+}
+
+export const day = (iso: string) => new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
