@@ -11,6 +11,9 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  replyTo?: string;
+  /** Files sent with it (a lab's order sheet). */
+  attachments?: Array<{ filename: string; content: string; contentType: string }>;
 }
 
 /** A title fit for a header line: no control characters, bounded. */
@@ -201,6 +204,35 @@ export function downloadsMessage(m: { to: string; siteTitle: string; url: string
         <a href={m.url}>{m.url}</a>
       </p>
       <p>The link works until {until} (UTC).</p>
+    </>,
+  );
+}
+
+/** The buyer's "shipped" mail: the prints are on their way, with the carrier's tracking link. */
+export function shippedMessage(m: { to: string; siteTitle: string; uuid: string; trackingUrl: string; address: string[] }): MailMessage {
+  const title = oneLine(m.siteTitle);
+  const short = m.uuid.slice(0, 8).toUpperCase();
+  return message(
+    m.to,
+    `Your prints from ${title} are on their way`,
+    [`Your order ${short} from ${title} has been shipped.`, '', 'Follow the parcel:', m.trackingUrl, '', 'It goes to:', ...m.address.map(oneLine)],
+    <>Your prints are on their way</>,
+    <>
+      <p>
+        Your order {short} from <strong>{title}</strong> has been shipped.
+      </p>
+      <p>
+        Follow the parcel: <a href={m.trackingUrl}>{m.trackingUrl}</a>
+      </p>
+      <p>
+        It goes to:
+        {m.address.map((l) => (
+          <>
+            <br />
+            {oneLine(l)}
+          </>
+        ))}
+      </p>
     </>,
   );
 }
