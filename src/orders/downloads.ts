@@ -5,13 +5,13 @@
 import { finished } from 'node:stream/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import yazl from 'yazl';
+import { isUuid } from '../core/uuid.js';
 import type { StorageBackend } from '../file-storage/backend.js';
 import { isPaid, type DeliveriesRepository } from './repository.js';
 import type { PrintLinks } from './sheet.js';
 
 const TOKEN = /^[A-Za-z0-9_-]{32}$/;
 const POSITION = /^(g?)([1-9]\d{0,5})$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** No script, no outside resource: the page is plain HTML with its own small style. */
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
@@ -145,7 +145,7 @@ export function downloadRoutes(deps: { repo: DeliveriesRepository; storage: Stor
       const { order, position } = req.params as { order: string; position: string };
       const q = req.query as { e?: string; s?: string };
       const n = /^[1-9]\d{0,5}$/.test(position) ? Number(position) : 0;
-      if (!UUID.test(order) || n === 0 || !deps.links.check(order, n, q)) return page(reply, 404, 'Not found', '<h1>Not found</h1><p>This link is not valid, or has expired.</p>');
+      if (!isUuid(order) || order !== order.toLowerCase() || n === 0 || !deps.links.check(order, n, q)) return page(reply, 404, 'Not found', '<h1>Not found</h1><p>This link is not valid, or has expired.</p>');
       const item = await deps.repo.printOriginal(order, n);
       const body = item && isPaid(item.status) && item.storage_key ? await deps.storage.read(item.storage_key) : undefined;
       if (!item || !body) return page(reply, 404, 'Not found', '<h1>Not found</h1><p>There is no such file in this order.</p>');

@@ -1,10 +1,10 @@
 // The mail lab connector: the order sheet, as a CSV attachment, mailed to the lab's address
 // through the service's mailer (SMTP_URL), in the photographer's name (Reply-To).
-import type { MailMessage } from '../../mail/messages.js';
 import type { LabConnector, LabOrder, OrderSheet } from './connector.js';
 
+/** The service's mailer as this connector uses it (src/mail/mailer.ts; named here so that shop/ imports nothing of mail/). */
 export interface LabMailer {
-  send(message: MailMessage, what: string, url: string): void;
+  send(message: { to: string; subject: string; text: string; html: string; replyTo?: string; attachments?: Array<{ filename: string; content: string; contentType: string }> }, what: string, url: string): void;
 }
 
 const oneLine = (s: string) => s.replace(/[\x00-\x1f\x7f]+/g, ' ').trim().slice(0, 200);
