@@ -299,7 +299,8 @@ function amount(minor: number, code: CurrencyCode): string {
 }
 
 function lineText(l: OrderMailLine, code: CurrencyCode): string {
-  const what = l.option ? `${l.label}, ${l.option}` : l.kind === 'download' ? `${l.label} (${l.longEdge === null ? 'original file' : `${l.longEdge} px`})` : l.label;
+  const size = `${l.label} (${l.longEdge === null ? 'original file' : `${l.longEdge} px`})`;
+  const what = l.option ? `${l.label}, ${l.option}` : l.kind === 'download' ? size : l.kind === 'gallery' ? `the whole gallery, ${size}` : l.label;
   return oneLine(`${l.fileName ?? 'photo'}: ${what} × ${l.quantity}`) + ` — ${amount(l.total, code)}`;
 }
 
@@ -343,7 +344,10 @@ export function orderReceivedMessage(m: OrderMail & { to: string; payment: strin
   const ref = `Order ${short(m.uuid)} (${m.uuid})`;
   const pay = m.payment.split('\n').map((l) => l.trimEnd());
   const payLead = m.card ? 'If you paid by card, you get a second mail once the payment is confirmed. If you chose to pay otherwise:' : 'How to pay:';
-  const downloads = m.lines.some((l) => l.kind === 'download') ? ['Once the payment is received, we mail you the link to your downloads.'] : [];
+  const downloads = [
+    ...(m.lines.some((l) => l.kind === 'download' || l.kind === 'gallery') ? ['Once the payment is received, we mail you the link to your downloads.'] : []),
+    ...(m.lines.some((l) => l.kind === 'print') ? ['Your prints are made once the payment is received; we mail you when they ship.'] : []),
+  ];
   return message(
     m.to,
     `Your order from ${title}`,
