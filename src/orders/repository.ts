@@ -388,6 +388,23 @@ export class OrdersRepository {
       .execute();
   }
 
+  /** The UUID of a gallery's first live media (its line's picture in the cart), by the gallery's UUID. */
+  async galleryFirstMedia(websiteId: number, galleryUuid: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('galleries as g')
+      .innerJoin('media_galleries as mg', 'mg.gallery_id', 'g.id')
+      .innerJoin('medias as m', 'm.id', 'mg.media_id')
+      .select('m.uuid')
+      .where('g.uuid', '=', galleryUuid)
+      .where('g.website_id', '=', websiteId)
+      .where('m.status', '=', 'live')
+      .orderBy('mg.position')
+      .orderBy('m.id')
+      .limit(1)
+      .executeTakeFirst();
+    return row?.uuid;
+  }
+
   /** How many live medias a gallery holds (what its whole sale delivers). */
   async galleryMediaCount(galleryId: number): Promise<number> {
     const r = await this.db

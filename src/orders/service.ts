@@ -555,6 +555,11 @@ export class OrdersService {
     );
   }
 
+  /** A whole gallery's picture on the website's cart and order pages: its first photo's UUID. */
+  galleryFirstMedia(websiteId: number, galleryUuid: string): Promise<string | undefined> {
+    return this.repo.galleryFirstMedia(websiteId, galleryUuid.toLowerCase());
+  }
+
   /** Puts a whole gallery of the cart's website in the cart, or takes it out. */
   async setCartGallery(cartUuid: string, galleryUuid: string, inCart: boolean): Promise<void> {
     const cart = await this.cartOf(cartUuid);

@@ -183,10 +183,12 @@ export function CartPage(props: CartPageProps): VNode {
           <ul class="cart">
             {props.lines.map((l, n) => (
               <li key={`${l.media}/${l.profile}/${l.label}/${l.option ?? ''}`}>
-                {l.picture ? (
+                {l.picture && l.href ? (
                   <a href={l.href} tabIndex={-1} aria-hidden="true">
                     <Img picture={{ ...l.picture, alt: '' }} sizes="6rem" auto={false} />
                   </a>
+                ) : l.picture ? (
+                  <Img picture={{ ...l.picture, alt: '' }} sizes="6rem" auto={false} />
                 ) : (
                   <span />
                 )}

@@ -111,6 +111,13 @@ class Cart {
     return { title: m.title || `Photo ${n + 1}`, href: `${m.galleryHref.replace(/\/$/, '')}/_/${m.uuid}`, picture: m.picture };
   }
 
+  /** A whole gallery's line: its name, and its first photo as its picture (when this visitor sees it). */
+  private async shownGallery(v: Visit, gallery: string, name: string | null, n: number): Promise<{ title: string; href?: string; picture?: Picture }> {
+    const first = await this.orders.galleryFirstMedia(v.at.website.id, gallery);
+    const seen = first ? await this.shown(v, first, n) : undefined;
+    return { title: name ?? `Gallery ${n + 1}`, picture: seen?.picture };
+  }
+
   /** The cart as its page shows it: lines with their photo, totals; undefined when there is none. */
   private async view(req: FastifyRequest, v: Visit) {
     const id = this.cartId(req);
@@ -118,7 +125,7 @@ class Cart {
     if (!cart) return undefined;
     const lines: CartLine[] = [];
     for (const [n, i] of cart.items.entries()) {
-      const shown = i.kind === 'gallery' ? { title: i.media_file_name ?? `Gallery ${n + 1}` } : await this.shown(v, i.media_uuid, n);
+      const shown = i.kind === 'gallery' ? await this.shownGallery(v, i.media_uuid, i.media_file_name, n) : await this.shown(v, i.media_uuid, n);
       lines.push({ media: i.media_uuid, profile: i.profile_uuid, kind: i.kind, label: i.label, option: i.option_label, longEdge: i.long_edge, quantity: i.quantity, unitPrice: i.unit_price, total: i.total, ...shown });
     }
     const totals: CartTotalsView | undefined = cart.totals && {
@@ -172,7 +179,7 @@ class Cart {
           long_edge: i.long_edge === null ? null : Number(i.long_edge),
           quantity: Number(i.quantity),
           total: Number(i.total),
-          ...(i.kind === 'gallery' ? { title: i.media_file_name ?? 'Gallery' } : await this.shown(v, i.media_uuid, n)),
+          ...(i.kind === 'gallery' ? await this.shownGallery(v, i.media_uuid, i.media_file_name, n) : await this.shown(v, i.media_uuid, n)),
         })),
       ),
       shipping: order.ship_line1 ? { lines: [order.ship_name, order.ship_line1, order.ship_line2, `${order.ship_postcode ?? ''} ${order.ship_city ?? ''}`.trim(), order.ship_country].filter((l): l is string => !!l), trackingUrl: order.tracking_url } : undefined,
