@@ -67,6 +67,8 @@ import { checkoutOrigin, StripePayments } from './payments/stripe.js';
 import { DeliveriesRepository } from './orders/repository.js';
 import { Delivery, DELIVERY_JOB_KIND } from './orders/delivery.js';
 import { downloadRoutes } from './orders/downloads.js';
+import { PrintFulfilment } from './orders/fulfilment.js';
+import { PrintLinks } from './orders/sheet.js';
 import { RenditionsRepository } from './renditions/repository.js';
 import { chooseFfmpeg, ffmpegVersion } from './renditions/ffmpeg.js';
 import { FileUrls } from './file-storage/file-urls.js';
@@ -331,7 +333,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     const library = await buildLibrary(config, log, core, storage, front, duties, heavy, closers);
     const visitors = buildVisitors(config, log, core, front, closers);
     const webhookLane = buildWebhooks(config, log, core, visitors.mailer, duties, closers);
-    const shop = buildShop(config, log, core, storage, library, visitors, () => webhookLane.wake());
+    const shop = buildShop(config, log, core, storage, library, visitors, front, () => webhookLane.wake());
     const worker = library.startWorker([shop.jobHandler]);
     const { media, galleries, groups, uploads, jobs } = library;
 
@@ -379,7 +381,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       rateLimit: front.rateLimit,
       router,
       extensions,
-      plainRoutes: duties.serve ? [fileRoutes({ access: library.visitorAccess, storage, urls: library.fileUrls, budget: visitors.fileBudget, activity: core.activity }), downloadRoutes({ repo: shop.deliveries, storage })] : [],
+      plainRoutes: duties.serve ? [fileRoutes({ access: library.visitorAccess, storage, urls: library.fileUrls, budget: visitors.fileBudget, activity: core.activity }), downloadRoutes({ repo: shop.deliveries, storage, links: shop.printLinks })] : [],
     });
     closers.push(() => http.close());
     if (duties.serve) await registerFaces(http.fastify, config, log, core, storage, front, library, visitors);
@@ -501,8 +503,11 @@ async function buildLibrary(config: Config, log: Logger, core: Core, storage: St
 }
 
 /** The shop's background part: paid orders' downloads, queued with the payment, made by the worker, mailed (docs/shop.md "Delivery"). */
-function buildShop(config: Config, log: Logger, core: Core, storage: StorageBackend, library: Library, visitors: Visitors, webhookWake: () => void) {
+function buildShop(config: Config, log: Logger, core: Core, storage: StorageBackend, library: Library, visitors: Visitors, front: Front, webhookWake: () => void) {
   const deliveries = new DeliveriesRepository(core.store.db);
+  // Prints (docs/shop.md "Prints"): the order sheet's signed file links, the lab, the shipped mail.
+  const printLinks = new PrintLinks(front.uploadSecret, () => config.publicUrl);
+  const prints = new PrintFulfilment(new OrdersRepository(core.store.db), printLinks, visitors.mailer, log);
   const delivery = new Delivery(deliveries, storage, library.fileDeletions, library.deletions, visitors.mailer, { workDir: library.renditionsWork, publicUrl: () => config.publicUrl }, log);
   const mails = new OrderMails(new OrdersRepository(core.store.db), visitors.mailer, { publicUrl: () => config.publicUrl, takesCards: (ownerId) => core.stripe.isConfigured(ownerId) }, log);
   core.orders.setHooks({
@@ -511,17 +516,21 @@ function buildShop(config: Config, log: Logger, core: Core, storage: StorageBack
       // order.paid with the payment, in its transaction; onPaid wakes the dispatcher.
       await core.webhooks.emitIn({ db: trx, afterCommit: () => undefined }, 'order.paid', { order: o.id });
     },
-    onPaid: async () => {
+    onPaid: async (id) => {
       library.jobs.wakeWorker();
       webhookWake();
+      await prints.paid(id);
     },
     resend: (id) => delivery.resend(id),
     onPlaced: async (id) => {
       await core.webhooks.emit('order.created', { order: id }).catch((err: unknown) => log.error({ err }, 'webhooks: order.created not recorded'));
       await mails.placed(id);
     },
+    onShipped: (id) => prints.shipped(id),
+    sheet: (id) => prints.sheet(id),
+    toLab: (id) => prints.toLab(id),
   });
-  return { deliveries, jobHandler: [DELIVERY_JOB_KIND, delivery.handler()] as const };
+  return { deliveries, printLinks, jobHandler: [DELIVERY_JOB_KIND, delivery.handler()] as const };
 }
 type Library = Awaited<ReturnType<typeof buildLibrary>>;
 

@@ -540,6 +540,16 @@ export interface OrdersTable {
   download_token: string | null;
   downloads_expire_at: string | null;
   delivered_at: string | null;
+  /** Migration 031: the postal address of an order with prints, its shipping, its lab sheet. */
+  ship_name: Generated<string | null>;
+  ship_line1: Generated<string | null>;
+  ship_line2: Generated<string | null>;
+  ship_postcode: Generated<string | null>;
+  ship_city: Generated<string | null>;
+  ship_country: Generated<string | null>;
+  tracking_url: Generated<string | null>;
+  shipped_at: Generated<string | null>;
+  lab_sent_at: Generated<string | null>;
 }
 
 export interface OrderItemsTable {
@@ -560,6 +570,8 @@ export interface OrderItemsTable {
   file_key: string | null;
   file_type: string | null;
   file_bytes: Big | null;
+  /** Migration 031: a whole gallery's item. */
+  gallery_id: Generated<number | null>;
 }
 
 export interface PaymentsTable {
@@ -681,6 +693,46 @@ export interface Database {
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  print_labs: PrintLabsTable;
+  gallery_sales: GallerySalesTable;
+  cart_galleries: CartGalleriesTable;
+  order_files: OrderFilesTable;
+}
+
+/** Migration 031: a photographer's print lab (docs/shop.md "Labs"). */
+export interface PrintLabsTable {
+  owner_id: number;
+  email: string;
+  auto: number;
+  updated_at: string;
+}
+
+/** Migration 031: a gallery sold whole at one download item of a price list. */
+export interface GallerySalesTable {
+  gallery_id: number;
+  profile_id: number;
+  item_label: string;
+  price: number;
+  updated_at: string;
+}
+
+export interface CartGalleriesTable {
+  id: Generated<number>;
+  cart_id: number;
+  gallery_id: number;
+}
+
+/** Migration 031: the files a whole gallery's item delivers, one per media. */
+export interface OrderFilesTable {
+  id: Generated<number>;
+  order_id: number;
+  item_id: number;
+  position: number;
+  media_uuid: string;
+  media_file_name: string | null;
+  file_key: string;
+  file_type: string;
+  file_bytes: Big;
 }
 
 /** Per owner: moved by triggers whenever a list scope of the owner's medias may have changed (migration 010). */

@@ -187,7 +187,8 @@ export class ApiRouter {
         parser.stop();
         closeAfterReply(req, reply);
       }
-      sendXml(req, reply, ctx.status, body);
+      // A route that answered itself (a CSV file) has sent its reply.
+      if (!reply.sent) sendXml(req, reply, ctx.status, body);
     } catch (err) {
       // A refused body is not read further (the error handler closes the connection).
       parser?.stop();

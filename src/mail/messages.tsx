@@ -11,6 +11,9 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  replyTo?: string;
+  /** Files sent with it (a lab's order sheet). */
+  attachments?: Array<{ filename: string; content: string; contentType: string }>;
 }
 
 /** A title fit for a header line: no control characters, bounded. */
@@ -205,6 +208,35 @@ export function downloadsMessage(m: { to: string; siteTitle: string; url: string
   );
 }
 
+/** The buyer's "shipped" mail: the prints are on their way, with the carrier's tracking link. */
+export function shippedMessage(m: { to: string; siteTitle: string; uuid: string; trackingUrl: string; address: string[] }): MailMessage {
+  const title = oneLine(m.siteTitle);
+  const short = m.uuid.slice(0, 8).toUpperCase();
+  return message(
+    m.to,
+    `Your prints from ${title} are on their way`,
+    [`Your order ${short} from ${title} has been shipped.`, '', 'Follow the parcel:', m.trackingUrl, '', 'It goes to:', ...m.address.map(oneLine)],
+    <>Your prints are on their way</>,
+    <>
+      <p>
+        Your order {short} from <strong>{title}</strong> has been shipped.
+      </p>
+      <p>
+        Follow the parcel: <a href={m.trackingUrl}>{m.trackingUrl}</a>
+      </p>
+      <p>
+        It goes to:
+        {m.address.map((l) => (
+          <>
+            <br />
+            {oneLine(l)}
+          </>
+        ))}
+      </p>
+    </>,
+  );
+}
+
 /** A client's reminder a week before a gallery closes (docs/website.md "Expiry"). */
 export function expiryReminderMessage(m: { to: string; siteTitle: string; galleryName: string; url: string; expires: Date; contact: string | null }): MailMessage {
   const title = oneLine(m.siteTitle);
@@ -269,7 +301,8 @@ function amount(minor: number, code: CurrencyCode): string {
 }
 
 function lineText(l: OrderMailLine, code: CurrencyCode): string {
-  const what = l.option ? `${l.label}, ${l.option}` : l.kind === 'download' ? `${l.label} (${l.longEdge === null ? 'original file' : `${l.longEdge} px`})` : l.label;
+  const size = `${l.label} (${l.longEdge === null ? 'original file' : `${l.longEdge} px`})`;
+  const what = l.option ? `${l.label}, ${l.option}` : l.kind === 'download' ? size : l.kind === 'gallery' ? `the whole gallery, ${size}` : l.label;
   return oneLine(`${l.fileName ?? 'photo'}: ${what} × ${l.quantity}`) + ` — ${amount(l.total, code)}`;
 }
 
@@ -313,7 +346,10 @@ export function orderReceivedMessage(m: OrderMail & { to: string; payment: strin
   const ref = `Order ${short(m.uuid)} (${m.uuid})`;
   const pay = m.payment.split('\n').map((l) => l.trimEnd());
   const payLead = m.card ? 'If you paid by card, you get a second mail once the payment is confirmed. If you chose to pay otherwise:' : 'How to pay:';
-  const downloads = m.lines.some((l) => l.kind === 'download') ? ['Once the payment is received, we mail you the link to your downloads.'] : [];
+  const downloads = [
+    ...(m.lines.some((l) => l.kind === 'download' || l.kind === 'gallery') ? ['Once the payment is received, we mail you the link to your downloads.'] : []),
+    ...(m.lines.some((l) => l.kind === 'print') ? ['Your prints are made once the payment is received; we mail you when they ship.'] : []),
+  ];
   return message(
     m.to,
     `Your order from ${title}`,

@@ -19,7 +19,7 @@ import type { FileDeletions } from '../file-storage/file-deletions.js';
 import type { JobHandler } from '../jobs/handlers.js';
 import type { Mailer } from '../mail/mailer.js';
 import { downloadsMessage } from '../mail/messages.js';
-import type { Deliverable, DeliveriesRepository } from './repository.js';
+import { isPaid, type Deliverable, type DeliveriesRepository } from './repository.js';
 
 export const DELIVERY_JOB_KIND = 'order-delivery';
 export interface DeliveryPayload {
@@ -32,7 +32,12 @@ interface MadeFile {
   type: string;
   bytes: number;
 }
-type Prepared = { kind: 'skip' } | { kind: 'made'; files: MadeFile[] };
+/** A whole gallery's file: one of its medias at the item's size. */
+interface GalleryFile extends MadeFile {
+  mediaUuid: string;
+  fileName: string | null;
+}
+type Prepared = { kind: 'skip' } | { kind: 'made'; files: MadeFile[]; gallery?: GalleryFile[] };
 
 /** Sized downloads: good enough to print from, as a photographer's own export would be. */
 const JPEG_QUALITY = 92;
@@ -67,9 +72,10 @@ export class Delivery {
 
   private async prepare(_job: JobRow, p: DeliveryPayload): Promise<Prepared> {
     const order = await this.repo.orderById(p.orderId);
-    if (order?.status !== 'paid') return { kind: 'skip' };
+    if (!order || !isPaid(order.status)) return { kind: 'skip' };
     const work = await mkdtemp(join(this.settings.workDir, 'delivery-'));
     const made: MadeFile[] = [];
+    const gallery: GalleryFile[] = [];
     try {
       for (const item of await this.repo.deliverables(p.orderId)) {
         // Made by an earlier run of this job (its transaction committed).
@@ -80,23 +86,24 @@ export class Delivery {
         }
         made.push(await this.make(order.uuid, item, work));
       }
-      return { kind: 'made', files: made };
+      await this.galleries(order.uuid, p.orderId, work, gallery);
+      return { kind: 'made', files: made, gallery };
     } catch (err) {
-      await this.files.remove(made.map((f) => f.key));
+      await this.files.remove([...made, ...gallery].map((f) => f.key));
       throw err;
     } finally {
       await rm(work, { recursive: true, force: true });
     }
   }
 
-  private async make(orderUuid: string, item: Deliverable, work: string): Promise<MadeFile> {
+  private async make(orderUuid: string, item: Deliverable, work: string, name: string = String(item.id)): Promise<MadeFile> {
     const key = `orders/${orderUuid}/${randomBytes(16).toString('hex')}`;
     // putFile moves its file into the store: the original item is a private copy, never the store's own file.
-    const source = await this.localCopy(item.storage_key!, work, item.id, item.long_edge === null);
+    const source = await this.localCopy(item.storage_key!, work, name, item.long_edge === null);
     let path = source;
     let type = item.mime_type ?? 'application/octet-stream';
     if (item.long_edge !== null) {
-      path = join(work, `${item.id}.jpg`);
+      path = join(work, `${name}.jpg`);
       const edge = item.long_edge;
       // Upright, at most `edge` on its long side, never enlarged; colours converted to sRGB and tagged so.
       await sharp(source, { failOn: 'error' })
@@ -114,8 +121,24 @@ export class Delivery {
     return { itemId: item.id, key, type, bytes };
   }
 
+  /**
+   * Each whole gallery's medias at the item's size, as its medias are when the order is paid (a
+   * run after a crash makes them again: only a committed run's files are recorded).
+   */
+  private async galleries(orderUuid: string, orderId: number, work: string, out: GalleryFile[]): Promise<void> {
+    const done = (await this.repo.galleryFiles(orderId)).length > 0;
+    if (done) return;
+    for (const item of await this.repo.galleryItems(orderId)) {
+      if (item.gallery_id === null) continue;
+      for (const m of await this.repo.galleryMedias(item.gallery_id)) {
+        const made = await this.make(orderUuid, { id: item.id, position: item.position, label: item.label, long_edge: item.long_edge, file_key: null, media_uuid: m.uuid, media_file_name: m.file_name, storage_key: m.storage_key, mime_type: m.mime_type }, work, `${item.id}-${m.id}`);
+        out.push({ ...made, mediaUuid: m.uuid, fileName: m.file_name });
+      }
+    }
+  }
+
   /** The original as a path on this machine: the store's own (to read only), or a private copy (`own`, or S3). */
-  private async localCopy(key: string, dir: string, n: number, own: boolean): Promise<string> {
+  private async localCopy(key: string, dir: string, n: string, own: boolean): Promise<string> {
     const local = this.storage.localPath(key);
     const path = join(dir, `source-${n}`);
     if (local && !own) return local;
@@ -131,7 +154,8 @@ export class Delivery {
 
   private async record(unit: Unit, p: DeliveryPayload, prepared: Prepared) {
     if (prepared.kind === 'skip') return { processed: 1, failed: 0, errors: [] };
-    const keys = prepared.files.map((f) => f.key);
+    const gallery = prepared.gallery ?? [];
+    const keys = [...prepared.files, ...gallery].map((f) => f.key);
     const order = await this.repo.orderById(p.orderId, unit.db);
     if (!order || !(await this.repo.recordDelivered(unit.db, p.orderId, prepared.files))) {
       // Refunded or gone meanwhile: what was made is garbage.
@@ -139,6 +163,7 @@ export class Delivery {
       unit.afterCommit(() => this.files.remove(keys));
       return { processed: 1, failed: 0, errors: [] };
     }
+    await this.repo.recordGalleryFiles(unit.db, p.orderId, gallery);
     for (const key of keys) await this.deletions.takeOff(unit.db, key);
     // Mailed once, by the run that delivered first.
     if (order.delivered_at === null) {
@@ -158,7 +183,9 @@ export class Delivery {
     const order = await this.repo.orderById(orderId, tx);
     if (!order?.download_token || !order.downloads_expire_at) return undefined;
     const url = this.pageUrl(order.download_token);
-    const files = (await this.repo.files(orderId, tx)).length;
+    const files = (await this.repo.files(orderId, tx)).length + (await this.repo.galleryFiles(orderId, tx)).length;
+    // An order of prints only has nothing to download: its buyer hears of it when it ships.
+    if (files === 0) return undefined;
     const siteTitle = (await this.repo.websiteTitle(order.website_id, tx)) ?? 'the photographer';
     return { message: downloadsMessage({ to: order.email, siteTitle, url, files, expires: new Date(order.downloads_expire_at) }), url };
   }

@@ -5,19 +5,20 @@
 // spreadsheet would run as a formula is defused with a leading apostrophe.
 import type { CurrencyCode } from '../shop/money.js';
 import { formatMinor } from '../shop/money.js';
+import { addressLines } from './address.js';
 import type { OrdersRepository } from './repository.js';
 
 const PAGE = 500;
 export const REPORT_COLUMNS = ['id', 'client', 'payment state', 'date', 'paid at', 'subtotal', 'discount', 'tax', 'total', 'currency', 'coupon', 'tax rate', 'tax label', 'terms accepted at'];
 export const ITEM_COLUMNS = ['order id', 'media file name', 'media uuid', 'description', 'option', 'quantity', 'unit price', 'price', 'currency'];
 
-function cell(value: string | number | null): string {
+export function cell(value: string | number | null): string {
   let v = value === null ? '' : String(value);
   if (typeof value === 'string' && /^[=+\-@\t\r]/.test(v)) v = `'${v}`;
   return `"${v.replace(/"/g, '""')}"`;
 }
 
-const row = (values: ReadonlyArray<string | number | null>) => values.map(cell).join(';') + '\r\n';
+export const row = (values: ReadonlyArray<string | number | null>) => values.map(cell).join(';') + '\r\n';
 /** "2026-11-28 21:30:05", UTC. */
 const when = (iso: string | null) => (iso ? iso.slice(0, 19).replace('T', ' ') : '');
 
@@ -41,9 +42,10 @@ export async function exportOrders(repo: OrdersRepository, owner: { id: number }
     count += orders.length;
     const money = (n: number | string, c: string) => formatMinor(Number(n), c as CurrencyCode);
     for (const o of orders) {
-      // The buyer's name on its first line, then the e-mail (the postal address, for prints, comes later).
-      const client = [o.name, o.email].filter((l): l is string => !!l).join('\n');
-      report += row([o.uuid, client, o.status, when(o.created_at), when(o.paid_at), money(o.subtotal, o.currency), money(o.discount, o.currency), money(o.tax, o.currency), money(o.total, o.currency), o.currency, o.coupon_code, (o.tax_rate_bp / 100).toString(), o.tax_label, when(o.terms_accepted_at)]);
+      // The buyer's name on its first line, then the e-mail, then the postal address's lines (orders with prints).
+      const client = [o.name, o.email, ...addressLines(o).filter((l, n) => !(n === 0 && l === o.name))].filter((l): l is string => !!l).join('\n');
+      // Accounting reads the payment: a shipped order is a paid one.
+      report += row([o.uuid, client, o.status === 'shipped' ? 'paid' : o.status, when(o.created_at), when(o.paid_at), money(o.subtotal, o.currency), money(o.discount, o.currency), money(o.tax, o.currency), money(o.total, o.currency), o.currency, o.coupon_code, (o.tax_rate_bp / 100).toString(), o.tax_label, when(o.terms_accepted_at)]);
     }
     const currencyOf = new Map(orders.map((o) => [o.id, o] as const));
     for (const i of await repo.itemsOf(orders.map((o) => o.id))) {

@@ -30,7 +30,7 @@ export interface CouponRow {
 }
 
 export interface NewOrderItem {
-  media_id: number;
+  media_id: number | null;
   media_uuid: string;
   media_file_name: string | null;
   profile_uuid: string;
@@ -41,6 +41,27 @@ export interface NewOrderItem {
   unit_price: number;
   quantity: number;
   total: number;
+  /** A whole gallery's item (then media_id is null and media_uuid is the gallery's UUID). */
+  gallery_id?: number | null;
+}
+
+/** A whole gallery in a cart: its sale, as the photographer set it. */
+export interface CartGalleryRow {
+  id: number;
+  gallery_id: number;
+  gallery_uuid: string;
+  gallery_name: string;
+}
+
+export interface GallerySaleRow {
+  gallery_id: number;
+  gallery_uuid: string;
+  gallery_name: string;
+  website_id: number;
+  profile_uuid: string;
+  item_label: string;
+  price: number;
+  updated_at: string;
 }
 
 export interface NewOrder {
@@ -59,6 +80,12 @@ export interface NewOrder {
   coupon_id: number | null;
   tax_label: string | null;
   terms_accepted_at: string | null;
+  ship_name?: string | null;
+  ship_line1?: string | null;
+  ship_line2?: string | null;
+  ship_postcode?: string | null;
+  ship_city?: string | null;
+  ship_country?: string | null;
 }
 
 export interface OrderFilter {
@@ -94,9 +121,18 @@ const ORDER_COLUMNS = [
   'download_token',
   'downloads_expire_at',
   'delivered_at',
+  'ship_name',
+  'ship_line1',
+  'ship_line2',
+  'ship_postcode',
+  'ship_city',
+  'ship_country',
+  'tracking_url',
+  'shipped_at',
+  'lab_sent_at',
 ] as const;
 
-const ITEM_COLUMNS = ['id', 'position', 'media_id', 'media_uuid', 'media_file_name', 'profile_uuid', 'kind', 'label', 'option_label', 'long_edge', 'unit_price', 'quantity', 'total', 'file_key', 'file_type', 'file_bytes'] as const;
+const ITEM_COLUMNS = ['id', 'position', 'media_id', 'media_uuid', 'media_file_name', 'profile_uuid', 'kind', 'label', 'option_label', 'long_edge', 'unit_price', 'quantity', 'total', 'file_key', 'file_type', 'file_bytes', 'gallery_id'] as const;
 const PAYMENT_COLUMNS = ['id', 'provider', 'kind', 'reference', 'amount', 'currency', 'created_at'] as const;
 
 /** What a forgotten buyer's orders keep in place of the e-mail address (a reserved domain: never mailed). */
@@ -113,7 +149,7 @@ export class OrdersRepository {
   async forgetBuyer(ownerId: number, email: string, now: string): Promise<number> {
     const r = await this.db
       .updateTable('orders')
-      .set({ email: FORGOTTEN_EMAIL, name: null, download_token: null, updated_at: now })
+      .set({ email: FORGOTTEN_EMAIL, name: null, download_token: null, ship_name: null, ship_line1: null, ship_line2: null, ship_postcode: null, ship_city: null, updated_at: now })
       .where('owner_id', '=', ownerId)
       .where('email', '=', email)
       .executeTakeFirst();
@@ -308,6 +344,129 @@ export class OrdersRepository {
     return { rows, total: Number(total.n) };
   }
 
+  // Prints: the lab, the sheet's reads, the shipping.
+
+  async lab(ownerId: number): Promise<{ email: string; auto: number; updated_at: string } | undefined> {
+    return this.db.selectFrom('print_labs').select(['email', 'auto', 'updated_at']).where('owner_id', '=', ownerId).executeTakeFirst();
+  }
+
+  async saveLab(ownerId: number, lab: { email: string; auto: number } | null): Promise<void> {
+    if (lab === null) {
+      await this.db.deleteFrom('print_labs').where('owner_id', '=', ownerId).execute();
+      return;
+    }
+    const row = { ...lab, updated_at: nowIso() };
+    await this.db
+      .insertInto('print_labs')
+      .values({ owner_id: ownerId, ...row })
+      .onConflict((oc) => oc.column('owner_id').doUpdateSet(row))
+      .execute();
+  }
+
+  async setLabSent(orderId: number): Promise<void> {
+    const now = nowIso();
+    await this.db.updateTable('orders').set({ lab_sent_at: now, updated_at: now }).where('id', '=', orderId).execute();
+  }
+
+  /** The print items of an order with their media's original (for the sheet's file links). */
+  async printItems(orderId: number) {
+    return this.db
+      .selectFrom('order_items as i')
+      .leftJoin('medias as m', 'm.id', 'i.media_id')
+      .select(['i.position', 'i.media_uuid', 'i.media_file_name', 'i.label', 'i.option_label', 'i.quantity', 'm.width', 'm.height', 'm.storage_key'])
+      .where('i.order_id', '=', orderId)
+      .where('i.kind', '=', 'print')
+      .orderBy('i.position')
+      .execute();
+  }
+
+  // Whole galleries.
+
+  /** A gallery of one of the owner's websites, by UUID. */
+  async gallery(ownerId: number, uuid: string): Promise<{ id: number; uuid: string; name: string; website_id: number } | undefined> {
+    return this.db
+      .selectFrom('galleries as g')
+      .innerJoin('websites as w', 'w.id', 'g.website_id')
+      .select(['g.id', 'g.uuid', 'g.name', 'g.website_id'])
+      .where('g.uuid', '=', uuid)
+      .where('w.owner_id', '=', ownerId)
+      .executeTakeFirst();
+  }
+
+  async gallerySale(galleryId: number): Promise<GallerySaleRow | undefined> {
+    return this.db
+      .selectFrom('gallery_sales as s')
+      .innerJoin('galleries as g', 'g.id', 's.gallery_id')
+      .innerJoin('pricing_profiles as p', 'p.id', 's.profile_id')
+      .select(['s.gallery_id', 'g.uuid as gallery_uuid', 'g.name as gallery_name', 'g.website_id', 'p.uuid as profile_uuid', 's.item_label', 's.price', 's.updated_at'])
+      .where('s.gallery_id', '=', galleryId)
+      .executeTakeFirst();
+  }
+
+  async saveGallerySale(galleryId: number, sale: { profile_id: number; item_label: string; price: number } | null): Promise<void> {
+    if (sale === null) {
+      await this.db.deleteFrom('gallery_sales').where('gallery_id', '=', galleryId).execute();
+      return;
+    }
+    const row = { ...sale, updated_at: nowIso() };
+    await this.db
+      .insertInto('gallery_sales')
+      .values({ gallery_id: galleryId, ...row })
+      .onConflict((oc) => oc.column('gallery_id').doUpdateSet(row))
+      .execute();
+  }
+
+  /** The UUID of a gallery's first live media (its line's picture in the cart), by the gallery's UUID. */
+  async galleryFirstMedia(websiteId: number, galleryUuid: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('galleries as g')
+      .innerJoin('media_galleries as mg', 'mg.gallery_id', 'g.id')
+      .innerJoin('medias as m', 'm.id', 'mg.media_id')
+      .select('m.uuid')
+      .where('g.uuid', '=', galleryUuid)
+      .where('g.website_id', '=', websiteId)
+      .where('m.status', '=', 'live')
+      .orderBy('mg.position')
+      .orderBy('m.id')
+      .limit(1)
+      .executeTakeFirst();
+    return row?.uuid;
+  }
+
+  /** How many live medias a gallery holds (what its whole sale delivers). */
+  async galleryMediaCount(galleryId: number): Promise<number> {
+    const r = await this.db
+      .selectFrom('media_galleries as mg')
+      .innerJoin('medias as m', 'm.id', 'mg.media_id')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('mg.gallery_id', '=', galleryId)
+      .where('m.status', '=', 'live')
+      .executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
+  async cartGalleries(cartId: number): Promise<CartGalleryRow[]> {
+    return this.db
+      .selectFrom('cart_galleries as c')
+      .innerJoin('galleries as g', 'g.id', 'c.gallery_id')
+      .select(['c.id', 'c.gallery_id', 'g.uuid as gallery_uuid', 'g.name as gallery_name'])
+      .where('c.cart_id', '=', cartId)
+      .orderBy('c.id')
+      .execute();
+  }
+
+  /** Puts a whole gallery in the cart (once: a gallery is bought one time), or takes it out. */
+  async setCartGallery(cartId: number, galleryId: number, inCart: boolean): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      if (!inCart) await trx.deleteFrom('cart_galleries').where('cart_id', '=', cartId).where('gallery_id', '=', galleryId).execute();
+      else {
+        const seen = await trx.selectFrom('cart_galleries').select('id').where('cart_id', '=', cartId).where('gallery_id', '=', galleryId).executeTakeFirst();
+        if (!seen) await trx.insertInto('cart_galleries').values({ cart_id: cartId, gallery_id: galleryId }).execute();
+      }
+      await trx.updateTable('carts').set({ updated_at: nowIso() }).where('id', '=', cartId).execute();
+    });
+  }
+
   async setDownloadsExpiry(orderId: number, at: string): Promise<void> {
     await this.db.updateTable('orders').set({ downloads_expire_at: at, updated_at: nowIso() }).where('id', '=', orderId).execute();
   }
@@ -333,7 +492,7 @@ export class OrdersRepository {
     from: string,
     to: string,
     payment: { provider: string; kind: 'payment' | 'refund'; reference: string | null; amount: number; currency: string } | undefined,
-    extra: { download_token?: string; downloads_expire_at?: string } = {},
+    extra: { download_token?: string; downloads_expire_at?: string; tracking_url?: string; shipped_at?: string } = {},
     /** More work of the same transaction (queueing the delivery), once the order moved. */
     within?: (trx: Db) => Promise<void>,
   ): Promise<boolean> {
@@ -394,12 +553,66 @@ export class DeliveriesRepository {
   /** Records the files made for an order's items and marks it delivered, in the job's transaction; false when the order is no longer paid. */
   async recordDelivered(trx: Db, orderId: number, files: ReadonlyArray<{ itemId: number; key: string; type: string; bytes: number }>): Promise<boolean> {
     const order = await trx.selectFrom('orders').select('status').where('id', '=', orderId).executeTakeFirst();
-    if (order?.status !== 'paid') return false;
+    if (!isPaid(order?.status)) return false;
     for (const f of files) {
       await trx.updateTable('order_items').set({ file_key: f.key, file_type: f.type, file_bytes: f.bytes }).where('id', '=', f.itemId).where('order_id', '=', orderId).execute();
     }
     await trx.updateTable('orders').set({ delivered_at: nowIso() }).where('id', '=', orderId).execute();
     return true;
+  }
+
+  /** The whole-gallery items of an order: the gallery (null once deleted) and the size. */
+  async galleryItems(orderId: number) {
+    return this.db.selectFrom('order_items').select(['id', 'position', 'gallery_id', 'long_edge', 'label']).where('order_id', '=', orderId).where('kind', '=', 'gallery').orderBy('position').execute();
+  }
+
+  /** The live medias of a gallery with a stored original, in the gallery's order. */
+  async galleryMedias(galleryId: number) {
+    return this.db
+      .selectFrom('media_galleries as mg')
+      .innerJoin('medias as m', 'm.id', 'mg.media_id')
+      .select(['m.id', 'm.uuid', 'm.file_name', 'm.storage_key', 'm.mime_type'])
+      .where('mg.gallery_id', '=', galleryId)
+      .where('m.status', '=', 'live')
+      .where('m.storage_key', 'is not', null)
+      .orderBy('mg.position')
+      .orderBy('m.id')
+      .execute();
+  }
+
+  /** Records a whole gallery's files (numbered after those already recorded), in the job's transaction. */
+  async recordGalleryFiles(trx: Db, orderId: number, files: ReadonlyArray<{ itemId: number; mediaUuid: string; fileName: string | null; key: string; type: string; bytes: number }>): Promise<void> {
+    if (files.length === 0) return;
+    const last = await trx.selectFrom('order_files').select((eb) => eb.fn.max('position').as('p')).where('order_id', '=', orderId).executeTakeFirst();
+    let position = Number(last?.p ?? 0);
+    await trx
+      .insertInto('order_files')
+      .values(files.map((f) => ({ order_id: orderId, item_id: f.itemId, position: ++position, media_uuid: f.mediaUuid, media_file_name: f.fileName, file_key: f.key, file_type: f.type, file_bytes: f.bytes })))
+      .execute();
+  }
+
+  /** The files a whole gallery's items delivered, in order. */
+  async galleryFiles(orderId: number, tx: Db = this.db) {
+    return tx
+      .selectFrom('order_files as f')
+      .innerJoin('order_items as i', 'i.id', 'f.item_id')
+      .select(['f.position', 'f.item_id', 'f.media_uuid', 'f.media_file_name', 'f.file_key', 'f.file_type', 'f.file_bytes', 'i.label', 'i.long_edge'])
+      .where('f.order_id', '=', orderId)
+      .orderBy('f.position')
+      .execute();
+  }
+
+  /** A print item's original, for the order sheet's signed link: the order must still be paid or shipped. */
+  async printOriginal(orderUuid: string, position: number) {
+    return this.db
+      .selectFrom('order_items as i')
+      .innerJoin('orders as o', 'o.id', 'i.order_id')
+      .leftJoin('medias as m', 'm.id', 'i.media_id')
+      .select(['o.status', 'i.media_file_name', 'm.storage_key', 'm.mime_type', 'm.file_size'])
+      .where('o.uuid', '=', orderUuid)
+      .where('i.position', '=', position)
+      .where('i.kind', '=', 'print')
+      .executeTakeFirst();
   }
 
   /** `tx`: the job's transaction (on SQLite its one connection is held by it). */
@@ -429,3 +642,8 @@ export class DeliveriesRepository {
 }
 
 class CouponUsedUp extends Error {}
+
+/** Paid, and perhaps shipped since: the statuses whose buyer has paid. */
+export function isPaid(status: string | undefined | null): boolean {
+  return status === 'paid' || status === 'shipped';
+}

@@ -11,10 +11,11 @@ import type { PricingProfilesService } from '../pricing-profiles/service.js';
 import { priceCart, couponRefusal, MAX_TAX_RATE_BP, type Coupon } from '../shop/cart.js';
 import { MAX_PRICE, type CurrencyCode } from '../shop/money.js';
 import type { OfferedItem } from '../shop/offer.js';
+import { checkAddress, checkTrackingUrl, type PostalAddress } from './address.js';
 import { exportOrders } from './export.js';
-import type { CouponRow, NewOrderItem, OrderFilter, OrdersRepository } from './repository.js';
+import { isPaid, type CartGalleryRow, type CouponRow, type NewOrderItem, type OrderFilter, type OrdersRepository } from './repository.js';
 
-export const ORDER_STATUSES = ['pending', 'paid', 'cancelled', 'refunded'] as const;
+export const ORDER_STATUSES = ['pending', 'paid', 'shipped', 'cancelled', 'refunded'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 /** Of one line: a buyer orders a handful of one print, never thousands. */
 export const MAX_QUANTITY = 100;
@@ -44,6 +45,15 @@ export interface Buyer {
   name?: string | null;
   /** The buyer ticked "I accept the terms"; required when the website has terms. */
   acceptTerms?: boolean;
+  /** The postal address: required when the cart holds prints, ignored otherwise. */
+  address?: Partial<Record<keyof PostalAddress, string | null>>;
+}
+
+/** A gallery sold whole: one price for all its medias at a download item of a price list. */
+export interface GallerySaleInput {
+  profile: string;
+  item: string;
+  price: number;
 }
 
 export interface OrdersHooks {
@@ -57,6 +67,12 @@ export interface OrdersHooks {
   resend?(orderId: number): Promise<void>;
   /** Refunds a card payment through its provider; the payment as recorded. */
   refund?(ownerId: number, payment: { provider: string; reference: string | null; amount: number; currency: string }): Promise<{ reference: string }>;
+  /** After an order is marked shipped: the buyer's mail with the tracking link. */
+  onShipped?(orderId: number): Promise<void>;
+  /** An order's print sheet (src/orders/sheet.ts). */
+  sheet?(orderId: number): Promise<{ fileName: string; csv: string; rows: number }>;
+  /** Sends an order's print sheet to the owner's lab now. */
+  toLab?(orderId: number): Promise<void>;
 }
 
 type Owner = { id: number };
@@ -174,6 +190,11 @@ export class OrdersService {
       const { media, list } = await this.offered(cart.owner_id, line, F);
       if (!same && lines.length >= MAX_CART_LINES) throw invalid(`${F}: a cart holds at most ${MAX_CART_LINES} lines`);
       const other = lines.find((l) => l.profile_uuid !== line.profile);
+      const gallery = (await this.repo.cartGalleries(cart.id))[0];
+      if (gallery) {
+        const theirs = (await this.saleLine(cart.owner_id, gallery, F)).currency;
+        if (theirs !== list.currency) throw invalid(`${F}[profile]: the cart is in ${theirs}, price list ${list.uuid} in ${list.currency}`);
+      }
       if (other) {
         const otherList = await this.pricingProfiles.get({ id: cart.owner_id }, other.profile_uuid);
         if (otherList.currency !== list.currency) throw invalid(`${F}[profile]: the cart is in ${otherList.currency}, price list ${list.uuid} in ${list.currency}`);
@@ -225,7 +246,13 @@ export class OrdersService {
         dropped++;
       }
     }
-    if ((await this.repo.cartLines(cart.id)).length === 0) return { cart, items: [] as NewOrderItem[], totals: undefined, coupon: undefined, settings: undefined, dropped, couponDropped: false };
+    for (const g of await this.repo.cartGalleries(cart.id)) {
+      if (!(await this.saleLine(cart.owner_id, g, 'cart_gallery').then(() => true, (err: unknown) => (err instanceof ApiError && err.status === 422 ? false : Promise.reject(err))))) {
+        await this.repo.setCartGallery(cart.id, g.gallery_id, false);
+        dropped++;
+      }
+    }
+    if ((await this.repo.cartLines(cart.id)).length === 0 && (await this.repo.cartGalleries(cart.id)).length === 0) return { cart, items: [] as NewOrderItem[], totals: undefined, coupon: undefined, settings: undefined, dropped, couponDropped: false };
     let couponDropped = false;
     const priced = await this.price(cart).catch(async (err: unknown) => {
       if (!(err instanceof ApiError && err.status === 422 && cart.coupon_code && err.message.startsWith('cart[coupon]'))) throw err;
@@ -245,7 +272,8 @@ export class OrdersService {
 
   private async price(cart: { id: number; website_id: number; owner_id: number; coupon_code: string | null }) {
     const lines = await this.repo.cartLines(cart.id);
-    if (lines.length === 0) throw invalid('cart: the cart is empty');
+    const galleries = await this.repo.cartGalleries(cart.id);
+    if (lines.length === 0 && galleries.length === 0) throw invalid('cart: the cart is empty');
     const priced: Priced[] = [];
     for (const [n, l] of lines.entries()) {
       const { media, list, item } = await this.offered(cart.owner_id, { media: l.media_uuid, profile: l.profile_uuid, item: l.item_label, option: l.option_label }, `cart[items][${n}]`);
@@ -266,6 +294,7 @@ export class OrdersService {
         },
       });
     }
+    for (const [n, g] of galleries.entries()) priced.push(await this.saleLine(cart.owner_id, g, `cart[galleries][${n}]`));
     const currency = priced[0].currency;
     if (priced.some((p) => p.currency !== currency)) throw invalid('cart[items]: the cart mixes currencies');
     const couponRow = cart.coupon_code ? await this.findCoupon(cart.owner_id, cart.website_id, cart.coupon_code, 'cart[coupon]') : undefined;
@@ -295,6 +324,8 @@ export class OrdersService {
     const { priced, totals, coupon, settings } = await this.price(cart);
     // The terms are the website's now: accepted with this order, or no order.
     if (settings.terms !== null && settings.terms.trim() !== '' && buyer.acceptTerms !== true) throw invalid('order[accept_terms]: accept the terms of sale to place the order', 'acceptTerms');
+    // A postal address only when something is to be posted; else nothing the buyer typed there is kept.
+    const address = priced.some((p) => p.item.kind === 'print') ? checkAddress(buyer.address) : undefined;
     const placed = await this.repo.placeOrder(
       cart.id,
       {
@@ -313,6 +344,7 @@ export class OrdersService {
         coupon_id: coupon?.id ?? null,
         tax_label: settings.tax_rate_bp > 0 ? settings.tax_label : null,
         terms_accepted_at: settings.terms !== null && settings.terms.trim() !== '' ? new Date().toISOString() : null,
+        ...(address && { ship_name: address.name, ship_line1: address.line1, ship_line2: address.line2 ?? null, ship_postcode: address.postcode, ship_city: address.city, ship_country: address.country }),
       },
       priced.map((p) => p.item),
     );
@@ -420,10 +452,12 @@ export class OrdersService {
     return { ...order, items, payments };
   }
 
-  /** The photographer's change of status: a manual payment, a cancellation, a refund. */
-  async setStatus(owner: Owner, uuid: string, status: OrderStatus) {
+  /** The photographer's change of status: a manual payment, a cancellation, a refund, the shipping of prints. */
+  async setStatus(owner: Owner, uuid: string, status: OrderStatus, trackingUrl?: string) {
     const order = await this.get(owner, uuid);
     const field = 'order[status]';
+    if (status === 'shipped') return this.ship(owner, order, trackingUrl);
+    if (trackingUrl !== undefined) throw invalid('order[tracking_url] goes with order[status]=shipped');
     if (status === order.status) return order;
     if (status === 'paid') {
       if (order.status !== 'pending') throw conflict(`${field}: a ${order.status} order cannot be marked paid`);
@@ -432,7 +466,7 @@ export class OrdersService {
       if (order.status !== 'pending') throw conflict(`${field}: a ${order.status} order cannot be cancelled${order.status === 'paid' ? ': refund it' : ''}`);
       if (!(await this.repo.transition(order.id, 'pending', 'cancelled', undefined))) throw conflict(`${field}: the order changed meanwhile`);
     } else if (status === 'refunded') {
-      if (order.status !== 'paid') throw conflict(`${field}: only a paid order can be refunded`);
+      if (!isPaid(order.status)) throw conflict(`${field}: only a paid order can be refunded`);
       await this.refund(owner, order);
     } else throw invalid(`${field}: an order cannot go back to pending`);
     return this.get(owner, uuid);
@@ -445,7 +479,7 @@ export class OrdersService {
       if (!this.hooks.refund) throw conflict(`order[status]: ${paid.provider} refunds are not set up`);
       reference = (await this.hooks.refund(owner.id, { provider: paid.provider, reference: paid.reference, amount: Number(paid.amount), currency: paid.currency })).reference;
     }
-    const moved = await this.repo.transition(order.id, 'paid', 'refunded', { provider: paid?.provider ?? 'manual', kind: 'refund', reference, amount: Number(order.total), currency: order.currency });
+    const moved = await this.repo.transition(order.id, order.status, 'refunded', { provider: paid?.provider ?? 'manual', kind: 'refund', reference, amount: Number(order.total), currency: order.currency });
     if (!moved) throw conflict('order[status]: the order changed meanwhile');
   }
 
@@ -475,7 +509,7 @@ export class OrdersService {
    */
   async downloads(owner: Owner, uuid: string, change: { days?: number; resend?: boolean }) {
     const order = await this.get(owner, uuid);
-    if (order.status !== 'paid') throw conflict(`order[${change.days === undefined ? 'resend' : 'download_days'}]: the order is ${order.status}, it has no downloads`);
+    if (!isPaid(order.status)) throw conflict(`order[${change.days === undefined ? 'resend' : 'download_days'}]: the order is ${order.status}, it has no downloads`);
     if (change.days !== undefined) await this.repo.setDownloadsExpiry(order.id, new Date(Date.now() + change.days * 86_400_000).toISOString());
     if (change.resend) {
       if (order.delivered_at === null) throw conflict('order[resend]: the files are still being made; the buyer is mailed once they are');
@@ -483,6 +517,152 @@ export class OrdersService {
       await this.hooks.resend(order.id);
     }
     return this.get(owner, uuid);
+  }
+
+  /**
+   * Marks a paid order with prints shipped, with the carrier's tracking link (http or https),
+   * and mails the buyer; a shipped order may be given a new link (mailed again).
+   */
+  private async ship(owner: Owner, order: Awaited<ReturnType<OrdersService['get']>>, trackingUrl: string | undefined) {
+    const url = checkTrackingUrl(trackingUrl);
+    if (!isPaid(order.status)) throw conflict(`order[status]: a ${order.status} order cannot be shipped${order.status === 'pending' ? ': mark it paid first' : ''}`);
+    if (!order.items.some((i) => i.kind === 'print')) throw conflict('order[status]: the order has no prints to ship');
+    if (!(await this.repo.transition(order.id, order.status, 'shipped', undefined, { tracking_url: url, shipped_at: new Date().toISOString() }))) throw conflict('order[status]: the order changed meanwhile');
+    await this.hooks.onShipped?.(order.id).catch(() => undefined);
+    return this.get(owner, order.uuid);
+  }
+
+  /** A paid order's print sheet (CSV, one row per print item); a 409 for an order without prints. */
+  async sheet(owner: Owner, uuid: string) {
+    const order = await this.get(owner, uuid);
+    if (!order.items.some((i) => i.kind === 'print')) throw conflict(`order ${uuid} has no prints`);
+    if (!this.hooks.sheet) throw conflict('order sheets are not set up in this process');
+    return this.hooks.sheet(order.id);
+  }
+
+  /** Sends a paid order's print sheet to the owner's lab now (again, if it was sent). */
+  async sendToLab(owner: Owner, uuid: string) {
+    const order = await this.get(owner, uuid);
+    if (!order.items.some((i) => i.kind === 'print')) throw conflict('order[send_to_lab]: the order has no prints');
+    if (!isPaid(order.status)) throw conflict(`order[send_to_lab]: the order is ${order.status}: a lab prints paid orders only`);
+    if (!this.hooks.toLab) throw conflict('order[send_to_lab]: labs are not set up in this process');
+    await this.hooks.toLab(order.id);
+    return this.get(owner, uuid);
+  }
+
+  /** The photographer's print lab: where order sheets are mailed, and whether on payment. */
+  async lab(owner: Owner) {
+    const lab = await this.repo.lab(owner.id);
+    return lab ? { email: lab.email, auto: lab.auto === 1, updatedAt: lab.updated_at } : undefined;
+  }
+
+  /** Sets (or with a blank e-mail, removes) the lab; `auto` kept when not given. */
+  async setLab(owner: Owner, input: { email?: string; auto?: boolean }) {
+    const current = await this.repo.lab(owner.id);
+    if (input.email !== undefined && input.email.trim() === '') {
+      await this.repo.saveLab(owner.id, null);
+      return undefined;
+    }
+    const email = input.email !== undefined ? checkEmail(input.email, 'lab[email]') : current?.email;
+    if (!email) throw missing('lab[email]');
+    await this.repo.saveLab(owner.id, { email, auto: (input.auto ?? current?.auto === 1) ? 1 : 0 });
+    return this.lab(owner);
+  }
+
+  // Whole galleries.
+
+  /** A whole gallery's line priced now, or a 422 naming `field` when it is no longer for sale. */
+  private async saleLine(ownerId: number, g: Pick<CartGalleryRow, 'gallery_id' | 'gallery_uuid' | 'gallery_name'>, field: string): Promise<Priced> {
+    const sale = await this.repo.gallerySale(g.gallery_id);
+    if (!sale) throw invalid(`${field}[gallery]: gallery ${g.gallery_uuid} is not for sale`);
+    const list = await this.pricingProfiles.get({ id: ownerId }, sale.profile_uuid);
+    const item = list.kind === 'download' ? list.items.find((i) => i.label === sale.item_label) : undefined;
+    if (!item) throw invalid(`${field}[gallery]: the item of gallery ${g.gallery_uuid}'s sale is no longer in its price list`);
+    return {
+      currency: list.currency,
+      item: {
+        media_id: null,
+        media_uuid: g.gallery_uuid,
+        media_file_name: g.gallery_name,
+        profile_uuid: list.uuid,
+        kind: 'gallery',
+        label: item.label,
+        option_label: null,
+        long_edge: item.long_edge,
+        unit_price: Number(sale.price),
+        quantity: 1,
+        total: Number(sale.price),
+        gallery_id: g.gallery_id,
+      },
+    };
+  }
+
+  private async ownGallery(owner: Owner, uuid: string, field: string) {
+    const g = isUuid(uuid) ? await this.repo.gallery(owner.id, uuid.toLowerCase()) : undefined;
+    if (!g) throw notFound(`gallery ${uuid}`);
+    void field;
+    return g;
+  }
+
+  /** A gallery's whole sale as set, with what it is offered at; undefined when it is not sold whole. */
+  async gallerySale(owner: Owner, uuid: string) {
+    const g = await this.ownGallery(owner, uuid, 'sale');
+    const sale = await this.repo.gallerySale(g.id);
+    if (!sale) return { gallery: g, sale: undefined };
+    const list = await this.pricingProfiles.get(owner, sale.profile_uuid);
+    const item = list.items.find((i) => i.label === sale.item_label);
+    return { gallery: g, sale: { profile: sale.profile_uuid, item: sale.item_label, price: Number(sale.price), currency: list.currency, longEdge: item?.long_edge ?? null, medias: await this.repo.galleryMediaCount(g.id), updatedAt: sale.updated_at } };
+  }
+
+  /** Sells a gallery whole (or, with null, no longer): the item must be a download item of the owner's list. */
+  async setGallerySale(owner: Owner, uuid: string, input: GallerySaleInput | null) {
+    const g = await this.ownGallery(owner, uuid, 'sale');
+    if (input === null) {
+      await this.repo.saveGallerySale(g.id, null);
+      return this.gallerySale(owner, uuid);
+    }
+    const profile = checkUuid(input.profile, 'sale[pricing_profile]');
+    const label = checkLabel(input.item, 'sale[item]', true)!;
+    if (!Number.isSafeInteger(input.price) || input.price < 0 || input.price > MAX_PRICE) throw invalid(`sale[price] must be a whole number of minor units from 0 to ${MAX_PRICE}`);
+    const profileId = await this.repo.profileId(owner.id, profile);
+    if (profileId === undefined) throw invalid(`sale[pricing_profile]: unknown price list ${profile}`);
+    const list = await this.pricingProfiles.get(owner, profile);
+    if (list.kind !== 'download') throw invalid('sale[pricing_profile] must be a download price list: a gallery is sold whole as files');
+    if (!list.items.some((i) => i.label === label)) throw invalid(`sale[item]: ${JSON.stringify(label)} is not an item of price list ${profile}`);
+    await this.repo.saveGallerySale(g.id, { profile_id: profileId, item_label: label, price: input.price });
+    return this.gallerySale(owner, uuid);
+  }
+
+  /** The website's read of a gallery's whole sale (the gallery page's offer): undefined when not sold whole. */
+  async websiteGallerySale(website: { id: number; owner_id: number }, galleryId: number) {
+    const sale = await this.repo.gallerySale(galleryId);
+    if (!sale || sale.website_id !== website.id) return undefined;
+    const medias = await this.repo.galleryMediaCount(galleryId);
+    return this.saleLine(website.owner_id, { gallery_id: galleryId, gallery_uuid: sale.gallery_uuid, gallery_name: sale.gallery_name }, 'gallery').then(
+      (p) => ({ gallery: sale.gallery_uuid, label: p.item.label, longEdge: p.item.long_edge, price: p.item.unit_price, currency: p.currency, medias }),
+      () => undefined,
+    );
+  }
+
+  /** A whole gallery's picture on the website's cart and order pages: its first photo's UUID. */
+  galleryFirstMedia(websiteId: number, galleryUuid: string): Promise<string | undefined> {
+    return this.repo.galleryFirstMedia(websiteId, galleryUuid.toLowerCase());
+  }
+
+  /** Puts a whole gallery of the cart's website in the cart, or takes it out. */
+  async setCartGallery(cartUuid: string, galleryUuid: string, inCart: boolean): Promise<void> {
+    const cart = await this.cartOf(cartUuid);
+    const g = await this.repo.gallery(cart.owner_id, checkUuid(galleryUuid, 'cart_gallery[gallery]'));
+    if (!g || g.website_id !== cart.website_id) throw invalid(`cart_gallery[gallery]: unknown gallery ${galleryUuid}`);
+    if (inCart) {
+      const line = await this.saleLine(cart.owner_id, { gallery_id: g.id, gallery_uuid: g.uuid, gallery_name: g.name }, 'cart_gallery');
+      const lines = await this.repo.cartLines(cart.id);
+      const galleries = await this.repo.cartGalleries(cart.id);
+      if (lines.length + galleries.length >= MAX_CART_LINES && !galleries.some((x) => x.gallery_id === g.id)) throw invalid(`cart_gallery: a cart holds at most ${MAX_CART_LINES} lines`);
+      const other = lines[0] ? (await this.pricingProfiles.get({ id: cart.owner_id }, lines[0].profile_uuid)).currency : galleries[0] ? (await this.saleLine(cart.owner_id, galleries[0], 'cart_gallery')).currency : undefined;
+      if (other && other !== line.currency) throw invalid(`cart_gallery[gallery]: the cart is in ${other}, gallery ${g.uuid} in ${line.currency}`);
+    }
+    await this.repo.setCartGallery(cart.id, g.id, inCart);
   }
 
   /** The owner's accounting exports (docs/shop.md "Exports"). */

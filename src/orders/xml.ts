@@ -28,6 +28,13 @@ export function orderHeadXml(o: OrderHead): XmlObject {
     'terms-accepted-at': when(o.terms_accepted_at),
     'downloads-expire-at': when(o.downloads_expire_at),
     'delivered-at': when(o.delivered_at),
+    // Prints (extension): the postal address, the shipping and the lab.
+    address: o.ship_line1
+      ? { name: o.ship_name, line1: o.ship_line1, line2: o.ship_line2, postcode: o.ship_postcode, city: o.ship_city, country: o.ship_country }
+      : null,
+    'tracking-url': o.tracking_url,
+    'shipped-at': when(o.shipped_at),
+    'lab-sent-at': when(o.lab_sent_at),
   };
 }
 
@@ -37,8 +44,8 @@ export function orderXml(o: Order): XmlObject {
     items: xmlArray(
       'item',
       o.items.map((i) => ({
-        'media-uuid': i.media_uuid,
-        'file-name': i.media_file_name,
+        // A whole gallery's item names its gallery, not a media.
+        ...(i.kind === 'gallery' ? { 'media-uuid': null, 'gallery-uuid': i.media_uuid, 'gallery-name': i.media_file_name } : { 'media-uuid': i.media_uuid, 'file-name': i.media_file_name }),
         'pricing-profile-uuid': i.profile_uuid,
         kind: i.kind,
         label: i.label,
@@ -58,4 +65,20 @@ export function orderXml(o: Order): XmlObject {
 
 export function orderLocation(uuid: string): string {
   return `/orders/${uuid}.xml`;
+}
+
+export function labXml(lab: { email: string; auto: boolean; updatedAt: string } | undefined): XmlObject {
+  return lab ? { email: lab.email, auto: lab.auto, 'updated-at': when(lab.updatedAt) } : { email: null, auto: false };
+}
+
+type Sale = Awaited<ReturnType<OrdersService['gallerySale']>>;
+
+export function saleXml(s: Sale): XmlObject {
+  return {
+    'gallery-uuid': s.gallery.uuid,
+    'for-sale': s.sale !== undefined,
+    ...(s.sale
+      ? { 'pricing-profile-uuid': s.sale.profile, item: s.sale.item, 'long-edge': s.sale.longEdge, price: s.sale.price, currency: s.sale.currency, medias: s.sale.medias, 'updated-at': when(s.sale.updatedAt) }
+      : {}),
+  };
 }

@@ -483,6 +483,15 @@ export class SiteService {
     return undefined;
   }
 
+  /** A gallery of this website the visitor may open now (the shop's "buy the whole gallery"), else undefined. */
+  async shopGallery(at: SiteAddress, galleryUuid: string, pass: VisitorPass | undefined): Promise<{ id: number; uuid: string } | undefined> {
+    if (!isUuid(galleryUuid)) return undefined;
+    const g = await this.repo.galleryByUuid(at.website.id, galleryUuid.toLowerCase());
+    if (!g) return undefined;
+    const access = await this.access(at, g.full_url_path, pass);
+    return access.kind === 'ok' ? { id: g.id, uuid: g.uuid } : undefined;
+  }
+
   async media(at: SiteAddress, fullUrlPath: string, mediaUuid: string, pass: VisitorPass | undefined, now = Date.now()): Promise<MediaView | Refusal> {
     if (!isUuid(mediaUuid)) return { kind: 'not-found' };
     const access = await this.access(at, fullUrlPath, pass);

@@ -64,8 +64,10 @@ eachDatabase((kind) => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
     const html = await page.text();
-    const hrefs = [...html.matchAll(/href="(\/downloads\/[^"]+)"/g)].map((m) => m[1]);
+    // Each file (the page's "all as one ZIP" link apart).
+    const hrefs = [...html.matchAll(/href="(\/downloads\/[^"]+\/\d+)"/g)].map((m) => m[1]);
     expect(hrefs).toHaveLength(2);
+    expect(html).toContain('/all.zip');
 
     const sized = await fetch(w.svc.url + hrefs[0]);
     expect([sized.status, sized.headers.get('content-type')]).toEqual([200, 'image/jpeg']);

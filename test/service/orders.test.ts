@@ -142,7 +142,8 @@ for (const db of ['sqlite', ...(PG ? ['postgres'] : [])] as const) {
       expect([e.reportName, e.itemsName, e.orders]).toEqual(['orders_Report_2026-03-04.csv', 'orders_items_2026-03-04.csv', 2]);
       const lines = e.report.split('\r\n');
       expect(lines[0]).toBe('"id";"client";"payment state";"date";"paid at";"subtotal";"discount";"tax";"total";"currency";"coupon";"tax rate";"tax label";"terms accepted at"');
-      expect(lines[1]).toMatch(new RegExp(`^"${first}";"Ann Buyer\nann@example.com";"paid";"\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d";"[^"]+";"39.00";"0.00";"6.50";"39.00";"EUR";"";"20";"";""$`));
+      // The first order holds a print: its postal address follows the buyer's name and e-mail.
+      expect(lines[1]).toMatch(new RegExp(`^"${first}";"Ann Buyer\nann@example.com\n1 Harbour Lane\nSW1A 1AA London\nUnited Kingdom";"paid";"\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d";"[^"]+";"39.00";"0.00";"6.50";"39.00";"EUR";"";"20";"";""$`));
       expect(lines[2]).toContain(`"${second}";"'=HYPERLINK(""http://x"")\neve@example.com";"pending"`);
       const items = e.items.split('\r\n');
       expect(items[0]).toBe('"order id";"media file name";"media uuid";"description";"option";"quantity";"unit price";"price";"currency"');

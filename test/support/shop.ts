@@ -67,6 +67,8 @@ export async function openShop(core: Core, owner: { id: number }, opts: { media?
   return { owner, websiteId, urlname, downloads: downloads.uuid, prints: prints.uuid, media, unpriced };
 }
 
+export const BUYER_ADDRESS = { name: 'Ann Buyer', line1: '1 Harbour Lane', line2: null, postcode: 'SW1A 1AA', city: 'London', country: 'United Kingdom' };
+
 /** Places an order of `lines` (default: the Web size and an A3 print) from a new cart; its UUID. */
 export async function placeOrder(
   core: Core,
@@ -77,5 +79,6 @@ export async function placeOrder(
   const lines = opts.lines ?? [{ item: 'Web' }, { profile: shop.prints, item: 'Paper', option: 'A3', quantity: 2 }];
   for (const l of lines) await core.orders.setCartLine(cart.uuid, { media: l.media ?? shop.media, profile: l.profile ?? shop.downloads, item: l.item, option: l.option ?? null, quantity: l.quantity ?? 1 });
   if (opts.coupon) await core.orders.setCartCoupon(cart.uuid, opts.coupon);
-  return (await core.orders.placeOrder(cart.uuid, { email: opts.email ?? 'buyer@example.com', name: 'Ann Buyer', acceptTerms: opts.acceptTerms })).uuid;
+  // A postal address, as the checkout asks one when the cart holds prints (kept only then).
+  return (await core.orders.placeOrder(cart.uuid, { email: opts.email ?? 'buyer@example.com', name: 'Ann Buyer', acceptTerms: opts.acceptTerms, address: BUYER_ADDRESS })).uuid;
 }

@@ -31,6 +31,7 @@ import * as m027 from './027_activity_by_owner.js';
 import * as m028 from './028_change_feed.js';
 import * as m029 from './029_gallery_expiry.js';
 import * as m030 from './030_media_alt_text.js';
+import * as m031 from './031_shop_prints.js';
 import * as m032 from './032_shop_coupons_taxes.js';
 import * as m035 from './035_webhooks.js';
 import * as m036 from './036_media_camera.js';
@@ -66,6 +67,7 @@ const modules = {
   '028_change_feed': m028,
   '029_gallery_expiry': m029,
   '030_media_alt_text': m030,
+  '031_shop_prints': m031,
   '032_shop_coupons_taxes': m032,
   '035_webhooks': m035,
   '036_media_camera': m036,

@@ -2,6 +2,7 @@
 // layout of its display style, a page at a time. Every photo is a link to its
 // media page (the page without JavaScript); the viewer (look/assets.ts) reads the
 // data attributes of these links and opens PhotoSwipe over the page instead.
+import { GallerySale, type GallerySaleProps } from './shop.js';
 import type { VNode } from 'preact';
 import { ratioClass } from '../look/assets.js';
 import type { ChildItem, GalleryView, Layout as LayoutName, MediaItem } from '../service.js';
@@ -119,7 +120,13 @@ function Child(props: { c: ChildItem }): VNode {
   );
 }
 
-export function GalleryPage(props: { view: GalleryView; favourites?: FavouritesBar; /** The medias the viewer offers to buy (their page's offer). */ forSale?: Set<string>; frame: Omit<Frame, 'title' | 'indexable' | 'crumbs' | 'script'> }): VNode {
+export function GalleryPage(props: {
+  view: GalleryView;
+  favourites?: FavouritesBar;
+  /** The medias the viewer offers to buy (their page's offer). */ forSale?: Set<string>;
+  /** The gallery sold whole (docs/shop.md "Whole galleries"). */ sale?: GallerySaleProps;
+  frame: Omit<Frame, 'title' | 'indexable' | 'crumbs' | 'script'>;
+}): VNode {
   const v = props.view;
   const p = v.presentation;
   const pageHref = (n: number) => (n === 1 ? v.href : `${v.href}?page=${n}`);
@@ -148,6 +155,7 @@ export function GalleryPage(props: { view: GalleryView; favourites?: FavouritesB
           ) : null}
         </p>
       ) : null}
+      {props.sale ? <GallerySale {...props.sale} /> : null}
       {v.children.length > 0 ? (
         <section aria-labelledby="subs">
           <h2 id="subs">Galleries</h2>

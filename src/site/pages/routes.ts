@@ -115,11 +115,14 @@ class Pages {
     if (target.kind === 'gallery') {
       const view = await this.deps.site.gallery(v.at, target.path, page, v.pass);
       if (view.kind !== 'gallery') return this.refusal(reply, v, view, here);
-      const [favourites, forSale] = await Promise.all([
+      const [favourites, forSale, sold] = await Promise.all([
         this.favouritesOf(v, view.uuid, view.selection, here),
         this.deps.shop.forSale(v.at.website.owner_id, view.medias.map((m) => m.uuid), [...SOLD_KINDS]),
+        this.deps.shop.orders.websiteGallerySale(v.at.website, view.galleryId),
       ]);
-      const body = Buffer.from(render(GalleryPage({ view, favourites, forSale, frame: { ...this.frameOf(v.at), canonical: view.meta.canonical, meta: view.meta } })));
+      // The same for every visitor (the page stays in the micro-cache); a price change shows within SITE_CACHE_SECONDS.
+      const sale = sold && sold.medias > 0 ? { ...sold, action: `${cartHref(v.at)}/gallery` } : undefined;
+      const body = Buffer.from(render(GalleryPage({ view, favourites, forSale, sale, frame: { ...this.frameOf(v.at), canonical: view.meta.canonical, meta: view.meta } })));
       if (!v.pass) this.cache.set(v.cacheKey, { body, indexable: view.indexable, galleryId: view.galleryId });
       this.viewed(v, view.galleryId);
       return this.helpers.html(reply, 200, body, { indexable: view.indexable });

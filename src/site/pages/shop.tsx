@@ -29,13 +29,16 @@ export function money(amount: number, code: string): string {
   return new Intl.NumberFormat('en', { style: 'currency', currency: code }).format(decimal as unknown as number);
 }
 
-function itemText(i: { label: string; longEdge?: number | null; long_edge?: number | null }): string {
+function itemText(i: { kind?: string; label: string; option?: string | null; longEdge?: number | null; long_edge?: number | null }): string {
   const edge = i.longEdge ?? i.long_edge ?? null;
+  if (i.kind === 'print') return i.option ? `Print: ${i.label}, ${i.option}` : `Print: ${i.label}`;
+  const size = edge === null ? `${i.label} (original files)` : `${i.label} (${edge} px)`;
+  if (i.kind === 'gallery') return `The whole gallery: ${size}`;
   return edge === null ? `${i.label} (original file)` : `${i.label} (${edge} px)`;
 }
 
-/** The value of an offer's radio: the list and the item's label (the server checks both against the offer). */
-export const choiceOf = (profile: string, label: string) => `${profile}:${label}`;
+/** The value of an offer's radio: the list, the item's label and a print's option after a tab (the server checks them against the offer). */
+export const choiceOf = (profile: string, label: string, option?: string | null) => `${profile}:${label}${option ? `\t${option}` : ''}`;
 
 export interface OfferProps {
   action: string;
@@ -59,9 +62,9 @@ export function Offer(props: OfferProps): VNode {
               const checked = first;
               first = false;
               return (
-                <label key={i.label}>
+                <label key={`${i.label}\t${i.option ?? ''}`}>
                   <span>
-                    <input type="radio" name="choice" value={choiceOf(l.uuid, i.label)} checked={checked} required /> {itemText(i)}
+                    <input type="radio" name="choice" value={choiceOf(l.uuid, i.label, i.option)} checked={checked} required /> {l.kind === 'print' ? (i.option ? `${i.label}, ${i.option}` : i.label) : itemText(i)}
                   </span>
                   <span class="price">{money(i.unitPrice, l.currency)}</span>
                 </label>
@@ -83,7 +86,10 @@ export function Offer(props: OfferProps): VNode {
 export interface CartLine {
   media: string;
   profile: string;
+  /** download, print, or gallery (then `media` is the gallery's UUID). */
+  kind: string;
   label: string;
+  option: string | null;
   longEdge: number | null;
   quantity: number;
   unitPrice: number;
@@ -122,6 +128,29 @@ export interface CartPageProps {
   termsHref?: string;
   /** The coupon code as typed, shown back with a refusal. */
   couponTyped?: string;
+  /** The postal address as last sent (a refused checkout shows it again). */
+  address?: Record<string, string | undefined>;
+}
+
+/** The checkout's postal address, asked only when the cart holds prints. */
+function AddressFields(props: { a: Record<string, string | undefined> }): VNode {
+  const f = (part: string, label: string, max: number, auto: string, required = true) => (
+    <>
+      <label for={`ship_${part}`}>{label}</label>
+      <input id={`ship_${part}`} name={`ship_${part}`} maxLength={max} autocomplete={auto} required={required} value={props.a[part] ?? ''} />
+    </>
+  );
+  return (
+    <fieldset class="address">
+      <legend>Delivery address (for your prints)</legend>
+      {f('name', 'Name', 200, 'shipping name')}
+      {f('line1', 'Address', 200, 'shipping address-line1')}
+      {f('line2', 'Address, line 2 (optional)', 200, 'shipping address-line2', false)}
+      {f('postcode', 'Postcode', 20, 'shipping postal-code')}
+      {f('city', 'City', 100, 'shipping address-level2')}
+      {f('country', 'Country', 60, 'shipping country-name')}
+    </fieldset>
+  );
 }
 
 function Totals(props: { t: CartTotalsView }): VNode {
@@ -172,20 +201,30 @@ export function CartPage(props: CartPageProps): VNode {
         <>
           <ul class="cart">
             {props.lines.map((l, n) => (
-              <li key={`${l.media}/${l.profile}/${l.label}`}>
-                {l.picture ? (
+              <li key={`${l.media}/${l.profile}/${l.label}/${l.option ?? ''}`}>
+                {l.picture && l.href ? (
                   <a href={l.href} tabIndex={-1} aria-hidden="true">
                     <Img picture={{ ...l.picture, alt: '' }} sizes="6rem" auto={false} />
                   </a>
+                ) : l.picture ? (
+                  <Img picture={{ ...l.picture, alt: '' }} sizes="6rem" auto={false} />
                 ) : (
                   <span />
                 )}
                 <div>
                   {l.href ? <a href={l.href}>{l.title}</a> : <span>{l.title}</span>}
                   <div>{itemText(l)}</div>
+                  {l.kind === 'gallery' ? (
+                    <form method="post" action={`${a}/update`}>
+                      <input type="hidden" name="gallery" value={l.media} />
+                      <button type="submit" name="remove" value="1" class="quiet">
+                        Remove
+                      </button>
+                    </form>
+                  ) : (
                   <form method="post" action={`${a}/update`}>
                     <input type="hidden" name="media" value={l.media} />
-                    <input type="hidden" name="choice" value={choiceOf(l.profile, l.label)} />
+                    <input type="hidden" name="choice" value={choiceOf(l.profile, l.label, l.option)} />
                     <label for={`q${n}`}>Quantity</label>
                     <input id={`q${n}`} type="number" name="quantity" min={1} max={100} value={String(l.quantity)} required />
                     <button type="submit" class="quiet">
@@ -195,6 +234,7 @@ export function CartPage(props: CartPageProps): VNode {
                       Remove
                     </button>
                   </form>
+                  )}
                 </div>
                 <span class="price">{money(l.total, props.totals!.currency)}</span>
               </li>
@@ -233,6 +273,7 @@ export function CartPage(props: CartPageProps): VNode {
             <input id="email" type="email" name="email" required maxLength={254} autocomplete="email" value={props.email ?? ''} />
             <label for="name">Name (optional)</label>
             <input id="name" name="name" maxLength={200} autocomplete="name" value={props.name ?? ''} />
+            {props.lines.some((l) => l.kind === 'print') ? <AddressFields a={props.address ?? {}} /> : null}
             <fieldset>
               <legend>Payment</legend>
               {props.card ? (
@@ -266,7 +307,9 @@ export interface OrderPageProps {
   uuid: string;
   status: string;
   email: string;
-  items: Array<{ label: string; long_edge: number | null; quantity: number; total: number; title: string; href?: string; picture?: Picture }>;
+  items: Array<{ kind: string; label: string; option: string | null; long_edge: number | null; quantity: number; total: number; title: string; href?: string; picture?: Picture }>;
+  /** An order with prints: where they go, and the tracking link once shipped. */
+  shipping?: { lines: string[]; trackingUrl: string | null };
   totals: CartTotalsView;
   /** Came back from the card payment: the webhook has not said so yet. */
   confirming: boolean;
@@ -279,9 +322,14 @@ export function OrderPage(props: OrderPageProps): VNode {
   return (
     <Layout {...props.frame} title={`Order ${short}`} indexable={false}>
       <h1>Order {short}</h1>
-      {props.status === 'paid' ? (
+      {props.status === 'shipped' ? (
         <p class="notice" role="status">
-          Paid, thank you. The link to your downloads is sent to {props.email}.
+          Your prints are on their way.{' '}
+          {props.shipping?.trackingUrl ? <a href={props.shipping.trackingUrl}>Follow the parcel</a> : null}
+        </p>
+      ) : props.status === 'paid' ? (
+        <p class="notice" role="status">
+          {props.items.every((i) => i.kind === 'print') ? `Paid, thank you. Your prints are being made; we write to ${props.email} when they ship.` : `Paid, thank you. The link to your downloads is sent to ${props.email}.`}
         </p>
       ) : props.status === 'pending' && props.confirming ? (
         <p class="notice" role="status">
@@ -314,9 +362,51 @@ export function OrderPage(props: OrderPageProps): VNode {
         ))}
       </ul>
       <Totals t={t} />
+      {props.shipping ? (
+        <>
+          <h2>Delivery address</h2>
+          <p class="address">
+            {props.shipping.lines.map((l, n) => (
+              <>
+                {n > 0 ? <br /> : null}
+                {l}
+              </>
+            ))}
+          </p>
+        </>
+      ) : null}
       <p>
         <a href={props.frame.homeHref}>Back to the photos</a>
       </p>
     </Layout>
+  );
+}
+
+export interface GallerySaleProps {
+  action: string;
+  gallery: string;
+  label: string;
+  longEdge: number | null;
+  price: number;
+  currency: string;
+  medias: number;
+}
+
+/** A gallery sold whole: one button on its page, the price from the server. */
+export function GallerySale(props: GallerySaleProps): VNode {
+  const size = props.longEdge === null ? 'original files' : `${props.longEdge} px on the long edge`;
+  return (
+    <section aria-labelledby="buy-gallery-h" class="offer gallery-sale">
+      <h2 id="buy-gallery-h">Buy the whole gallery</h2>
+      <form method="post" action={props.action}>
+        <input type="hidden" name="gallery" value={props.gallery} />
+        <p>
+          All {props.medias} photo{props.medias === 1 ? '' : 's'}, {props.label} ({size}), as one download: <strong class="price">{money(props.price, props.currency)}</strong>
+        </p>
+        <span class="actions">
+          <button type="submit">Add the gallery to the cart</button>
+        </span>
+      </form>
+    </section>
   );
 }

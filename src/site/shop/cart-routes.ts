@@ -24,8 +24,10 @@ const CART_FORM_BYTES = 4096;
 const ORDER_PAGE = /^order\/([^/]{1,64})$/;
 const TERMS = 'terms';
 const DEFAULT_MANUAL = 'The photographer will contact you by e-mail about the payment. Your order waits until it is paid.';
-/** The kinds of price lists the website sells: prints need a postal address the orders do not keep yet. */
-export const SOLD_KINDS = new Set(['download']);
+/** The kinds of price lists the website sells (prints ask a postal address at checkout). */
+export const SOLD_KINDS = new Set(['download', 'print']);
+/** The parts of the checkout's postal address, as the form names them (`ship_city`). */
+const ADDRESS_PARTS = ['name', 'line1', 'line2', 'postcode', 'city', 'country'] as const;
 
 export const cartHref = (at: SiteAddress) => `${at.homePath}/${CART}`;
 
@@ -75,13 +77,36 @@ function setCookie(at: SiteAddress, name: string, value: string, maxAge: number)
   return `${name}=${value}; Path=${cookiePath(at)}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${at.home.startsWith('https:') ? '; Secure' : ''}`;
 }
 
-/** `<profile uuid>:<item label>`, as the offer's radios send it. */
-function choiceOf(form: URLSearchParams): { profile: string; item: string } {
+/** `<profile uuid>:<item label>`, and for a print option a tab and its label, as the offer's radios send it (labels hold no tab). */
+function choiceOf(form: URLSearchParams): { profile: string; item: string; option: string | null } {
   const choice = one(form, 'choice');
   if (choice === undefined || choice === '') throw new ApiError('missing_parameter', 'Choose a size.');
   const colon = choice.indexOf(':');
-  if (colon !== 36 || !isUuid(choice.slice(0, 36)) || choice.length > 240) throw new ApiError('invalid_parameter', 'Choose one of the sizes offered.');
-  return { profile: choice.slice(0, 36).toLowerCase(), item: choice.slice(37) };
+  if (colon !== 36 || !isUuid(choice.slice(0, 36)) || choice.length > 440) throw new ApiError('invalid_parameter', 'Choose one of the sizes offered.');
+  const [item, option, more] = choice.slice(37).split('\t');
+  if (more !== undefined) throw new ApiError('invalid_parameter', 'Choose one of the sizes offered.');
+  return { profile: choice.slice(0, 36).toLowerCase(), item, option: option ?? null };
+}
+
+/** The postal address the checkout form sends (`ship_<part>`); undefined parts stay undefined. */
+function addressOf(form: URLSearchParams): Record<(typeof ADDRESS_PARTS)[number], string | undefined> {
+  return Object.fromEntries(ADDRESS_PARTS.map((p) => [p, one(form, `ship_${p}`)])) as Record<(typeof ADDRESS_PARTS)[number], string | undefined>;
+}
+
+/** A service refusal in the checkout's words: the field as the form labels it. */
+const FIELD_TEXT: Record<string, string> = {
+  'order[email]': 'Your e-mail address',
+  'order[name]': 'Your name',
+  'order[address][name]': 'The name for delivery',
+  'order[address][line1]': 'The address',
+  'order[address][line2]': 'The second address line',
+  'order[address][postcode]': 'The postcode',
+  'order[address][city]': 'The city',
+  'order[address][country]': 'The country',
+};
+function fieldText(message: string): string {
+  const m = /^(?:parameter )?(order\[[a-z_]+\](?:\[[a-z0-9_]+\])?)/.exec(message);
+  return m && FIELD_TEXT[m[1]] ? FIELD_TEXT[m[1]] + message.slice(m[0].length) : message;
 }
 
 class Cart {
@@ -109,6 +134,13 @@ class Cart {
     return { title: m.title || `Photo ${n + 1}`, href: `${m.galleryHref.replace(/\/$/, '')}/_/${m.uuid}`, picture: m.picture };
   }
 
+  /** A whole gallery's line: its name, and its first photo as its picture (when this visitor sees it). */
+  private async shownGallery(v: Visit, gallery: string, name: string | null, n: number): Promise<{ title: string; href?: string; picture?: Picture }> {
+    const first = await this.orders.galleryFirstMedia(v.at.website.id, gallery);
+    const seen = first ? await this.shown(v, first, n) : undefined;
+    return { title: name ?? `Gallery ${n + 1}`, picture: seen?.picture };
+  }
+
   /** The cart as its page shows it: lines with their photo, totals; undefined when there is none. */
   private async view(req: FastifyRequest, v: Visit) {
     const id = this.cartId(req);
@@ -116,7 +148,8 @@ class Cart {
     if (!cart) return undefined;
     const lines: CartLine[] = [];
     for (const [n, i] of cart.items.entries()) {
-      lines.push({ media: i.media_uuid, profile: i.profile_uuid, label: i.label, longEdge: i.long_edge, quantity: i.quantity, unitPrice: i.unit_price, total: i.total, ...(await this.shown(v, i.media_uuid, n)) });
+      const shown = i.kind === 'gallery' ? await this.shownGallery(v, i.media_uuid, i.media_file_name, n) : await this.shown(v, i.media_uuid, n);
+      lines.push({ media: i.media_uuid, profile: i.profile_uuid, kind: i.kind, label: i.label, option: i.option_label, longEdge: i.long_edge, quantity: i.quantity, unitPrice: i.unit_price, total: i.total, ...shown });
     }
     const totals: CartTotalsView | undefined = cart.totals && {
       currency: cart.totals.currency,
@@ -136,7 +169,7 @@ class Cart {
     return { lines, totals, instructions: cart.settings?.manual_instructions, terms: Boolean(cart.settings?.terms?.trim()), changed: changed.join(' ') || undefined };
   }
 
-  private async cartPage(req: FastifyRequest, reply: FastifyReply, v: Visit, status: number, extra: { error?: string; email?: string; name?: string; couponTyped?: string } = {}) {
+  private async cartPage(req: FastifyRequest, reply: FastifyReply, v: Visit, status: number, extra: { error?: string; email?: string; name?: string; couponTyped?: string; address?: Record<string, string | undefined> } = {}) {
     const view = await this.view(req, v);
     const card = view?.totals ? await this.deps.shop.stripe.isConfigured(v.at.website.owner_id) : false;
     const page = CartPage({ frame: this.helpers.frameOf(v.at), action: cartHref(v.at), lines: view?.lines ?? [], totals: view?.totals, card, manualText: this.manualText(view?.instructions), changed: view?.changed, termsHref: view?.terms ? `${cartHref(v.at)}/${TERMS}` : undefined, ...extra });
@@ -169,7 +202,18 @@ class Cart {
       uuid: order.uuid,
       status: order.status,
       email: order.email,
-      items: await Promise.all(order.items.map(async (i, n) => ({ label: i.label, long_edge: i.long_edge === null ? null : Number(i.long_edge), quantity: Number(i.quantity), total: Number(i.total), ...(await this.shown(v, i.media_uuid, n)) }))),
+      items: await Promise.all(
+        order.items.map(async (i, n) => ({
+          kind: i.kind,
+          label: i.label,
+          option: i.option_label,
+          long_edge: i.long_edge === null ? null : Number(i.long_edge),
+          quantity: Number(i.quantity),
+          total: Number(i.total),
+          ...(i.kind === 'gallery' ? await this.shownGallery(v, i.media_uuid, i.media_file_name, n) : await this.shown(v, i.media_uuid, n)),
+        })),
+      ),
+      shipping: order.ship_line1 ? { lines: [order.ship_name, order.ship_line1, order.ship_line2, `${order.ship_postcode ?? ''} ${order.ship_city ?? ''}`.trim(), order.ship_country].filter((l): l is string => !!l), trackingUrl: order.tracking_url } : undefined,
       totals: { currency: order.currency, subtotal: Number(order.subtotal), discount: Number(order.discount), tax: Number(order.tax), taxRateBp: Number(order.tax_rate_bp), taxIncluded: Number(order.tax_included) === 1, total: Number(order.total), coupon: order.coupon_code, taxLabel: order.tax_label },
       confirming: v.query.get('via') === 'card',
       manualText: this.manualText(settings?.manual_instructions),
@@ -182,6 +226,7 @@ class Cart {
     if (!this.helpers.fromOwnSite(req, v.at)) throw new ApiError('forbidden', 'This form can only be sent from the website itself.');
     const form = formOf(req);
     if (sub === 'add') return this.add(reply, v, form, req);
+    if (sub === 'gallery') return this.addGallery(reply, v, form, req);
     if (sub === 'update') return this.update(req, reply, v, form);
     if (sub === 'coupon') return this.coupon(req, reply, v, form);
     if (sub === 'checkout') return this.checkout(req, reply, v, form);
@@ -197,18 +242,33 @@ class Cart {
 
   private async add(reply: FastifyReply, v: Visit, form: URLSearchParams, req: FastifyRequest) {
     const media = await this.mediaOf(v, form);
-    const { profile, item } = choiceOf(form);
+    const { profile, item, option } = choiceOf(form);
     const offer = (await this.deps.shop.offer(v.at.website.owner_id, media)).filter((l) => SOLD_KINDS.has(l.kind));
-    if (!offer.some((l) => l.uuid === profile && l.items.some((i) => i.label === item))) throw new ApiError('invalid_parameter', 'This photo is not offered at that size.');
-    let id = this.cartId(req);
-    let current = id ? await this.orders.websiteCart(id, v.at.website.id) : undefined;
-    if (!current) {
-      id = (await this.orders.createCart(v.at.website.id)).uuid;
-      current = undefined;
-      reply.header('set-cookie', setCookie(v.at, CART_COOKIE, id, 30 * 86_400));
-    }
-    const same = current?.items.find((i) => i.media_uuid === media && i.profile_uuid === profile && i.label === item);
-    await this.orders.setCartLine(id!, { media, profile, item, option: null, quantity: Math.min((same?.quantity ?? 0) + 1, 100) });
+    if (!offer.some((l) => l.uuid === profile && l.items.some((i) => i.label === item && i.option === option))) throw new ApiError('invalid_parameter', 'This photo is not offered at that size.');
+    const { id, current } = await this.cartFor(req, reply, v);
+    const same = current?.items.find((i) => i.media_uuid === media && i.profile_uuid === profile && i.label === item && i.option_label === option);
+    await this.orders.setCartLine(id, { media, profile, item, option, quantity: Math.min((same?.quantity ?? 0) + 1, 100) });
+    return reply.code(303).header('location', cartHref(v.at)).header('cache-control', 'no-store').send();
+  }
+
+  /** The visitor's cart of this website, made (with its cookie) when there is none. */
+  private async cartFor(req: FastifyRequest, reply: FastifyReply, v: Visit) {
+    const id = this.cartId(req);
+    const current = id ? await this.orders.websiteCart(id, v.at.website.id) : undefined;
+    if (current) return { id: id!, current };
+    const made = (await this.orders.createCart(v.at.website.id)).uuid;
+    reply.header('set-cookie', setCookie(v.at, CART_COOKIE, made, 30 * 86_400));
+    return { id: made, current: undefined };
+  }
+
+  /** "Buy the whole gallery": a gallery this visitor may see on this website, sold whole (else 404 / 422). */
+  private async addGallery(reply: FastifyReply, v: Visit, form: URLSearchParams, req: FastifyRequest) {
+    const gallery = one(form, 'gallery') ?? '';
+    const seen = isUuid(gallery) ? await this.deps.site.shopGallery(v.at, gallery, v.pass) : undefined;
+    if (!seen) throw notFound();
+    if (!(await this.orders.websiteGallerySale(v.at.website, seen.id))) throw new ApiError('invalid_parameter', 'This gallery is not sold whole.');
+    const { id } = await this.cartFor(req, reply, v);
+    await this.orders.setCartGallery(id, seen.uuid, true);
     return reply.code(303).header('location', cartHref(v.at)).header('cache-control', 'no-store').send();
   }
 
@@ -216,13 +276,20 @@ class Cart {
     const id = this.cartId(req);
     const cart = id ? await this.orders.websiteCart(id, v.at.website.id) : undefined;
     if (!cart) throw new ApiError('conflict', 'Your cart is empty.');
+    const gallery = (one(form, 'gallery') ?? '').toLowerCase();
+    if (gallery !== '') {
+      // A whole gallery is bought once: it can only be taken out.
+      if (!cart.items.some((i) => i.kind === 'gallery' && i.media_uuid === gallery) || one(form, 'remove') !== '1') throw new ApiError('invalid_parameter', 'Choose a gallery of the cart.');
+      await this.orders.setCartGallery(id!, gallery, false);
+      return reply.code(303).header('location', cartHref(v.at)).header('cache-control', 'no-store').send();
+    }
     const media = (one(form, 'media') ?? '').toLowerCase();
-    const { profile, item } = choiceOf(form);
+    const { profile, item, option } = choiceOf(form);
     // Only a line of the cart changes here: new lines come through `add`, from a page the visitor may see.
-    if (!cart.items.some((i) => i.media_uuid === media && i.profile_uuid === profile && i.label === item)) throw new ApiError('invalid_parameter', 'Choose a photo of the cart.');
+    if (!cart.items.some((i) => i.kind !== 'gallery' && i.media_uuid === media && i.profile_uuid === profile && i.label === item && i.option_label === option)) throw new ApiError('invalid_parameter', 'Choose a photo of the cart.');
     const raw = one(form, 'remove') === '1' ? '0' : (one(form, 'quantity') ?? '');
     if (!/^\d{1,3}$/.test(raw) || Number(raw) > 100) throw new ApiError('invalid_parameter', 'The quantity must be a whole number from 1 to 100.');
-    await this.orders.setCartLine(id!, { media, profile, item, option: null, quantity: Number(raw) });
+    await this.orders.setCartLine(id!, { media, profile, item, option, quantity: Number(raw) });
     return reply.code(303).header('location', cartHref(v.at)).header('cache-control', 'no-store').send();
   }
 
@@ -248,13 +315,17 @@ class Cart {
     if (method !== 'manual' && method !== 'card') throw new ApiError('invalid_parameter', 'Choose a way to pay.');
     const owner = { id: v.at.website.owner_id };
     if (method === 'card' && !(await this.deps.shop.stripe.isConfigured(owner.id))) throw new ApiError('invalid_parameter', 'Card payments are not available here.');
+    const address = addressOf(form);
     let placed: { uuid: string };
     try {
-      placed = await this.orders.placeOrder(id!, { email, name: name.trim() === '' ? null : name, acceptTerms: one(form, 'accept_terms') === '1' });
+      placed = await this.orders.placeOrder(id!, { email, name: name.trim() === '' ? null : name, acceptTerms: one(form, 'accept_terms') === '1', address });
     } catch (err) {
+      const kept = Object.fromEntries(ADDRESS_PARTS.map((p) => [p, address[p]?.slice(0, 200)]));
       const words = err instanceof ApiError ? (err.message.startsWith('order[accept_terms]') ? 'Please accept the terms of sale to place the order.' : err.message.startsWith('cart[coupon]') ? couponWords(err.message) : undefined) : undefined;
-      if (words) return this.cartPage(req, reply, v, 422, { error: words, email: email.slice(0, 254), name: name.slice(0, 200) });
-      if (err instanceof ApiError && err.status === 422) return this.cartPage(req, reply, v, 422, { error: err.message.replace(/^order\[(email|name)\]/, (_m, f: string) => (f === 'email' ? 'Your e-mail address' : 'Your name')), email: email.slice(0, 254), name: name.slice(0, 200) });
+      if (words) return this.cartPage(req, reply, v, 422, { error: words, email: email.slice(0, 254), name: name.slice(0, 200), address: kept });
+      if (err instanceof ApiError && err.status === 422) {
+        return this.cartPage(req, reply, v, 422, { error: fieldText(err.message), email: email.slice(0, 254), name: name.slice(0, 200), address: kept });
+      }
       throw err;
     }
     const kept = [placed.uuid, ...(cookie(req, ORDER_COOKIE, () => true) ?? '').split('.').filter((u) => isUuid(u))].slice(0, ORDERS_KEPT);
