@@ -39,7 +39,7 @@ export function LimitPage(props: { frame: Base; galleryName: string; limit: numb
   return (
     <Layout {...props.frame} title={`Download limit reached · ${props.galleryName}`} indexable={false} crumbs={props.crumbs}>
       <section class="locked limit-page" aria-labelledby="limit-title">
-        <h1 id="limit-title">You have reached this gallery's download limit</h1>
+        <h1 id="limit-title">You have reached this gallery’s download limit</h1>
         <p>
           {props.galleryName} allows {props.limit} {props.limit === 1 ? 'photo' : 'photos'} to be downloaded per client, and you have downloaded them all. Photos you downloaded before can be downloaded again, one by one.
         </p>
