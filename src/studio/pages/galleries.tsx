@@ -447,7 +447,7 @@ function DownloadsCard(p: SettingsProps) {
         Downloads and favourites
       </h2>
       {p.noticeAt === 'downloads' ? <Notice notice={p.notice} /> : null}
-      <p>Who may download at all is the access list's download rights; these settings narrow it for this gallery.</p>
+      <p>Who may download at all is the access list’s download rights; these settings narrow them for this gallery.</p>
       <form method="post" action={`/studio/galleries/${p.uuid}/downloads`}>
         <Csrf viewer={p.viewer} />
         <Field id="download_pin" label="Download PIN" error={at('download_pin')} hint="4 to 8 digits clients type once before downloading. Leave empty for none.">
@@ -456,14 +456,14 @@ function DownloadsCard(p: SettingsProps) {
         <Field id="download_limit" label="Downloads per client" error={at('download_limit')} hint="Distinct photos each client may download here (by their e-mail when invited, else per browser). Leave empty for no limit.">
           {(d) => <input id="download_limit" name="download_limit" type="number" min={1} max={100000} inputmode="numeric" value={v.downloadLimit} aria-describedby={d} {...attrs('download_limit')} />}
         </Field>
-        <Field id="download_size" label="Size of downloads" error={at('download_size')} hint="For clients allowed the full size: web size is a 2048-pixel sRGB JPEG with only the copyright kept.">
+        <Field id="download_size" label="What “Download full size” gives" error={at('download_size')} hint="The large size is a 2048-pixel sRGB JPEG with only the copyright and author kept; “Download web size” stays the watermarked comp.">
           {(d) => (
             <select id="download_size" name="download_size" aria-describedby={d} {...attrs('download_size')}>
               <option value="original" selected={v.downloadSize !== 'web'}>
                 Original files, byte for byte
               </option>
               <option value="web" selected={v.downloadSize === 'web'}>
-                Web size (2048 pixels)
+                A large size (2048 pixels)
               </option>
             </select>
           )}
