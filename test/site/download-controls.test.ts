@@ -276,4 +276,21 @@ eachDatabase((kind) => {
       for (const [, bytes] of images) expect(Math.max(...(await sharp(bytes).metadata().then((m) => [m.width!, m.height!])))).toBe(2048);
     });
   });
+
+  describe('the favourites limit', () => {
+    it('says "n of N" and refuses one more with a 409 naming the field, server-side', async () => {
+      await w.client.updateGallery(w.urlname, galleries.limit, { pick_limit: 2 });
+      const headers = { origin: w.svc.url, 'x-forwarded-for': freshAddress() };
+      const who = await visit(w.svc, `${home}/_favourites/identify`, { form: { name: 'Ann', email: 'ann@example.com', back: `${home}/` }, headers });
+      const cookie = cookieOf(who)!;
+      const pick = (i: number) => visit(w.svc, `${home}/_favourites/pick`, { cookie, form: { gallery: galleries.limit, pick: photos[i], back: `${home}/-/limit` }, headers: { ...headers, accept: 'application/json' } });
+      expect(JSON.parse((await pick(0)).body)).toMatchObject({ count: 1, limit: 2, picked: true });
+      expect(JSON.parse((await pick(1)).body)).toMatchObject({ count: 2, limit: 2 });
+      const third = await pick(2);
+      expect(third.status).toBe(409);
+      expect(JSON.parse(third.body)).toMatchObject({ field: 'pick_limit' });
+      expect(JSON.parse(third.body).error).toContain('the most this gallery allows is 2');
+      expect((await visit(w.svc, `${home}/-/limit`, { cookie, headers })).body).toMatch(/2 of 2/);
+    });
+  });
 });

@@ -259,7 +259,7 @@ class Favourites {
       if (sub === 'send') return await this.send(req, reply, v, form);
     } catch (err) {
       // The script reads a refusal (the limit reached, a sent selection) as JSON.
-      if (err instanceof ApiError && wantsJson(req) && err.status < 500) return reply.code(err.status).header('cache-control', 'no-store').send({ error: err.message });
+      if (err instanceof ApiError && wantsJson(req) && err.status < 500) return reply.code(err.status).header('cache-control', 'no-store').send({ error: err.message, ...(err.field ? { field: err.field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`) } : {}) });
       throw err;
     }
     throw notFound();
