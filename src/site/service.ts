@@ -114,7 +114,8 @@ export interface GalleryView {
    * The "Download all" links, when the visitor may download here (delivery/archives.ts): the gallery's
    * photos, and with its sub-galleries as folders when it shows any.
    */
-  archive?: { href: string; withFolders?: string };
+  /** `asks`: the gallery has a PIN or a limit, so its archive may answer with a page first. */
+  archive?: { href: string; withFolders?: string; asks?: boolean };
   /** Canonical address, share card and JSON-LD (pages/share.ts). */
   meta: PageMeta;
 }
@@ -444,7 +445,11 @@ export class SiteService {
       restricted: decision.restricted,
       archive:
         mayDownload(decision) && order.length > 0
-          ? { href: archiveHref(at.homePath, gallery.full_url_path), withFolders: children.length > 0 ? `${archiveHref(at.homePath, gallery.full_url_path)}?folders=1` : undefined }
+          ? {
+              href: archiveHref(at.homePath, gallery.full_url_path),
+              withFolders: children.length > 0 ? `${archiveHref(at.homePath, gallery.full_url_path)}?folders=1` : undefined,
+              asks: gallery.download_pin !== null || gallery.download_limit !== null,
+            }
           : undefined,
       meta,
     };

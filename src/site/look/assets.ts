@@ -233,6 +233,8 @@ function open(index, fromAddress, play) {
         p.on("change", function () {
           const href = links[p.currIndex].getAttribute("data-download");
           if (href) { el.href = href; el.hidden = false; } else { el.removeAttribute("href"); el.hidden = true; }
+          // A gallery with download controls asks first (a PIN, the limit's page): a page to open, not a file to save.
+          if (href && href.indexOf("/_download/") >= 0) el.removeAttribute("download"); else el.setAttribute("download", "");
         });
       } });
       // The shop (docs/shop.md "On the website"): a photo for sale links to its page's offer.
