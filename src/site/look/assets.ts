@@ -79,6 +79,7 @@ ${ratioClasses}
 nav.step{display:flex;justify-content:space-between;margin:1rem 0;gap:1rem}
 .locked{display:grid;gap:1.25rem;max-width:60rem;margin:1rem auto}
 .locked-cover{margin:0}
+.ask{max-width:34rem;margin:1.5rem auto}
 .locked-cover img{display:block;width:100%;height:auto;background:#ececec}
 .locked .date{color:#595959;margin:0 0 1rem}
 form.pw{display:flex;flex-direction:column;gap:.5rem;max-width:22rem}

@@ -10,7 +10,7 @@ type Base = Omit<Frame, 'title' | 'indexable' | 'crumbs' | 'script'>;
 export function PinPage(props: { frame: Base; action: string; gallery: string; galleryName: string; back: string; cancel: string; wrong: boolean; crumbs: Crumb[] }): VNode {
   return (
     <Layout {...props.frame} title={`Download PIN · ${props.galleryName}`} indexable={false} crumbs={props.crumbs}>
-      <section class="locked pin-dialog" aria-labelledby="pin-title">
+      <section class="ask pin-dialog" aria-labelledby="pin-title">
         <h1 id="pin-title">Enter the download PIN</h1>
         <p>The photographer gave a PIN for downloads from {props.galleryName}. You are asked once: this browser remembers it.</p>
         {props.wrong ? (
@@ -38,7 +38,7 @@ export function PinPage(props: { frame: Base; action: string; gallery: string; g
 export function LimitPage(props: { frame: Base; galleryName: string; limit: number; back: string; crumbs: Crumb[]; contact?: string }): VNode {
   return (
     <Layout {...props.frame} title={`Download limit reached · ${props.galleryName}`} indexable={false} crumbs={props.crumbs}>
-      <section class="locked limit-page" aria-labelledby="limit-title">
+      <section class="ask limit-page" aria-labelledby="limit-title">
         <h1 id="limit-title">You have reached this gallery’s download limit</h1>
         <p>
           {props.galleryName} allows {props.limit} {props.limit === 1 ? 'photo' : 'photos'} to be downloaded per client, and you have downloaded them all. Photos you downloaded before can be downloaded again, one by one.
