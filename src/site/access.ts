@@ -6,7 +6,7 @@
 import { MemoryCache } from '../ops/cache.js';
 import { passOpens, type VisitorPass } from './signin/pass.js';
 import type { FileUrls } from '../file-storage/file-urls.js';
-import { controlsOf, downloadState, guarded, type DownloadControls } from './delivery/download-controls.js';
+import { controlsOf, guarded, type DownloadControls } from './delivery/download-controls.js';
 import type { AclRule, LoadedChains, SiteGallery, SiteRepository, StoredFileInfo } from './repository.js';
 
 export type { AclRule } from './repository.js';
@@ -103,6 +103,16 @@ export function isPublic(chain: readonly GateGallery[]): boolean {
  */
 export function accessState(chain: readonly GateGallery[]): string {
   return JSON.stringify(chain.map((g) => [g.uuid, g.passwordHash ?? null, g.acl.map((r) => [r.email, r.read, r.compDownload, r.hiresDownload])]));
+}
+
+/**
+ * What a download address of the chain's last gallery is stamped with: its access state, and its
+ * controls when it has any, so a new PIN, limit or size revokes the download addresses given
+ * before, and an address signed without them (before a PIN was set) does not serve a file.
+ */
+export function downloadState(gate: readonly GateGallery[]): string {
+  const c = gate[gate.length - 1]?.downloads;
+  return c && guarded(c) ? `${accessState(gate)}\n${JSON.stringify([c.pin, c.limit, c.size])}` : accessState(gate);
 }
 
 /** A gallery's chain as loaded (the root first) and as the decision reads it. */

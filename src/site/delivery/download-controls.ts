@@ -3,7 +3,6 @@
 // the download route, archives and /files, so the page and the file agree on every decision.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FileUrls } from '../../file-storage/file-urls.js';
-import { accessState, type GateGallery } from '../access.js';
 import type { SiteRendition } from '../repository.js';
 import type { VisitorPass } from '../signin/pass.js';
 
@@ -27,16 +26,6 @@ export function controlsOf(g: { download_pin: string | null; download_limit: num
 /** Whether downloads here go through the download route (PIN, limit) or are plainly signed. */
 export function guarded(c: DownloadControls): boolean {
   return c.pin !== null || c.limit !== null || c.size === 'web';
-}
-
-/**
- * What a download address of the chain's last gallery is stamped with: its access state, and its
- * controls when it has any, so a new PIN, limit or size revokes the download addresses given
- * before, and an address signed without them (before a PIN was set) does not serve a file.
- */
-export function downloadState(gate: readonly GateGallery[]): string {
-  const c = gate[gate.length - 1]?.downloads;
-  return c && guarded(c) ? `${accessState(gate)}\n${JSON.stringify([c.pin, c.limit, c.size])}` : accessState(gate);
 }
 
 /**
