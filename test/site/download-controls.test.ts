@@ -198,6 +198,37 @@ eachDatabase((kind) => {
       expect((await visit(w.svc, (await linksOf('limit', 2, other))!.at(-1)!, as(other))).status).toBe(303);
     });
 
+    it('never passes the limit with simultaneous downloads of one visitor', async () => {
+      const address = freshAddress();
+      const first = await visit(w.svc, (await linksOf('limit', 0, address))!.at(-1)!, as(address));
+      const cookie = cookieOf(first)!;
+      const signed = [hrefOf(first.headers.location as string)];
+      for (const i of [1, 2]) signed.push(hrefOf((await visit(w.svc, (await linksOf('limit', i, address, cookie))!.at(-1)!, as(address, cookie))).headers.location as string));
+      const statuses = (await Promise.all(signed.map((u) => fetchBytes(w.svc.url, u, { 'x-forwarded-for': address })))).map((r) => r.status).sort();
+      expect(statuses).toEqual([200, 200, 403]);
+    });
+
+    it('counts a signed-in client by their address, across their sessions', async () => {
+      const links = w.svc.core.visitorLinks;
+      const site = links.canonical((await links.site(w.urlname))!);
+      const session = async () => {
+        const link = await links.create(site, 'ann.client@example.com', `${home}/-/limit`);
+        const used = await visit(w.svc, new URL(link.url).pathname, as(freshAddress()));
+        expect(used.status).toBe(303);
+        return cookieOf(used)!;
+      };
+      const [phone, laptop] = [await session(), await session()];
+      for (const i of [0, 1]) {
+        const on = await visit(w.svc, (await linksOf('limit', i, freshAddress(), phone))!.at(-1)!, as(freshAddress(), phone));
+        expect(on.status).toBe(303);
+        expect((await fetchBytes(w.svc.url, hrefOf(on.headers.location as string), { 'x-forwarded-for': freshAddress() })).status).toBe(200);
+      }
+      const other = await visit(w.svc, (await linksOf('limit', 2, freshAddress(), laptop))!.at(-1)!, as(freshAddress(), laptop));
+      expect(other.status).toBe(403);
+      expect(other.body).toContain('download limit');
+      expect((await visit(w.svc, (await linksOf('limit', 0, freshAddress(), laptop))!.at(-1)!, as(freshAddress(), laptop))).status).toBe(303);
+    });
+
     it('counts an archive’s photos as downloads: what is left goes in, the rest is named in README.txt; then the limit page', async () => {
       const address = freshAddress();
       const first = await visit(w.svc, (await linksOf('limit', 0, address)).at(-1)!, as(address));
