@@ -434,7 +434,10 @@ async function buildLibrary(config: Config, log: Logger, core: Core, storage: St
   const siteRepo = new SiteRepository(store.db);
   const visitorAccess = new VisitorAccess(siteRepo, fileUrls);
   // A gallery's download controls (docs/delivery.md): the ledger a download limit is enforced against.
-  const downloadGuard = new DownloadGuard(new DownloadsRepository(store.db), fileUrls);
+  const downloadsRepo = new DownloadsRepository(store.db);
+  const downloadGuard = new DownloadGuard(downloadsRepo, fileUrls);
+  // A client's download ledger goes with their activity on request (docs/delivery.md "A client's data on request").
+  core.activity.addEraser({ name: 'downloads', forget: (ownerId, email) => downloadsRepo.forgetClient(ownerId, email) });
   const renditions = new heavy.RenditionsService(renditionsRepo, storage, fileDeletions, deletions, fileUrls, log, {
     workDir: renditionsWork,
     watermarkFiles: core.watermarkFiles,

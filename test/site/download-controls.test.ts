@@ -227,6 +227,10 @@ eachDatabase((kind) => {
       expect(other.status).toBe(403);
       expect(other.body).toContain('download limit');
       expect((await visit(w.svc, (await linksOf('limit', 0, freshAddress(), laptop))!.at(-1)!, as(freshAddress(), laptop))).status).toBe(303);
+      // The client's data on request goes with their activity: the ledger too.
+      const erased = await w.client.request('DELETE', '/activity.xml', { client: 'ann.client@example.com' });
+      expect(text(erased.doc, 'deleted-downloads')).toBe('2');
+      expect((await visit(w.svc, (await linksOf('limit', 2, freshAddress(), laptop))!.at(-1)!, as(freshAddress(), laptop))).status).toBe(303);
     });
 
     it('counts an archive’s photos as downloads: what is left goes in, the rest is named in README.txt; then the limit page', async () => {

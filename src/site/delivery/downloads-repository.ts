@@ -55,4 +55,15 @@ export class DownloadsRepository {
     const row = await this.db.selectFrom('download_ledger').select('media_id').where('gallery_id', '=', galleryId).where('client_key', '=', clientKey).where('media_id', '=', mediaId).executeTakeFirst();
     return row !== undefined;
   }
+
+  /** A client's data on request (`DELETE /activity.xml?client=`): their ledger in the owner's galleries; how many photos it named. */
+  async forgetClient(ownerId: number, email: string): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      const galleries = trx.selectFrom('galleries as g').innerJoin('websites as w', 'w.id', 'g.website_id').select('g.id').where('w.owner_id', '=', ownerId);
+      const key = `email:${email}`;
+      const r = await trx.deleteFrom('download_ledger').where('client_key', '=', key).where('gallery_id', 'in', galleries).executeTakeFirst();
+      await trx.deleteFrom('download_tallies').where('client_key', '=', key).where('gallery_id', 'in', galleries).execute();
+      return Number(r.numDeletedRows);
+    });
+  }
 }

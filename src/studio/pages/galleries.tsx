@@ -451,7 +451,7 @@ function DownloadsCard(p: SettingsProps) {
       <form method="post" action={`/studio/galleries/${p.uuid}/downloads`}>
         <Csrf viewer={p.viewer} />
         <Field id="download_pin" label="Download PIN" error={at('download_pin')} hint="4 to 8 digits clients type once before downloading. Leave empty for none.">
-          {(d) => <input id="download_pin" name="download_pin" type="text" class="pin" inputmode="numeric" pattern="[0-9]{4,8}" maxlength={8} autocomplete="off" value={v.downloadPin} aria-describedby={d} {...attrs('download_pin')} />}
+          {(d) => <input id="download_pin" name="download_pin" type="text" inputmode="numeric" pattern="[0-9]{4,8}" maxlength={8} autocomplete="off" value={v.downloadPin} aria-describedby={d} {...attrs('download_pin')} class={at('download_pin') ? 'pin invalid' : 'pin'} />}
         </Field>
         <Field id="download_limit" label="Downloads per client" error={at('download_limit')} hint="Distinct photos each client may download here (by their e-mail when invited, else per browser). Leave empty for no limit.">
           {(d) => <input id="download_limit" name="download_limit" type="number" min={1} max={100000} inputmode="numeric" value={v.downloadLimit} aria-describedby={d} {...attrs('download_limit')} />}
