@@ -105,7 +105,9 @@ import { VisitorsRepository } from './site/signin/repository.js';
 import { SignInService, VisitorLinks } from './site/signin/service.js';
 import { VisitorBudget } from './site/limits/budget.js';
 import { SiteArchives } from './site/delivery/archives.js';
-import { LinkThrottle, PasswordThrottle } from './site/limits/throttle.js';
+import { LinkThrottle, PasswordThrottle, PinThrottle } from './site/limits/throttle.js';
+import { DownloadGuard } from './site/delivery/download-guard.js';
+import { DownloadsRepository } from './site/delivery/downloads-repository.js';
 import { WebsitesRepository } from './websites/repository.js';
 import { websiteRoutes } from './websites/routes.js';
 import { WebsitesService } from './websites/service.js';
@@ -381,7 +383,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       rateLimit: front.rateLimit,
       router,
       extensions,
-      plainRoutes: duties.serve ? [fileRoutes({ access: library.visitorAccess, storage, urls: library.fileUrls, budget: visitors.fileBudget, activity: core.activity }), downloadRoutes({ repo: shop.deliveries, storage, links: shop.printLinks })] : [],
+      plainRoutes: duties.serve ? [fileRoutes({ access: library.visitorAccess, storage, urls: library.fileUrls, budget: visitors.fileBudget, activity: core.activity, guard: library.downloadGuard }), downloadRoutes({ repo: shop.deliveries, storage, links: shop.printLinks })] : [],
     });
     closers.push(() => http.close());
     if (duties.serve) await registerFaces(http.fastify, config, log, core, storage, front, library, visitors);
@@ -464,6 +466,11 @@ async function buildLibrary(config: Config, log: Logger, core: Core, storage: St
   // Who may see what on the websites: one decision over one chain loader, for the pages, the sitemap and /files alike.
   const siteRepo = new SiteRepository(store.db);
   const visitorAccess = new VisitorAccess(siteRepo, fileUrls);
+  // A gallery's download controls (docs/delivery.md): the ledger a download limit is enforced against.
+  const downloadsRepo = new DownloadsRepository(store.db);
+  const downloadGuard = new DownloadGuard(downloadsRepo, fileUrls);
+  // A client's download ledger goes with their activity on request (docs/delivery.md "A client's data on request").
+  core.activity.addEraser({ name: 'downloads', forget: (ownerId, email) => downloadsRepo.forgetClient(ownerId, email) });
   const renditions = new heavy.RenditionsService(renditionsRepo, storage, fileDeletions, deletions, fileUrls, log, {
     workDir: renditionsWork,
     watermarkFiles: core.watermarkFiles,
@@ -499,7 +506,7 @@ async function buildLibrary(config: Config, log: Logger, core: Core, storage: St
     closers.push(() => jobWorker.stop());
     return jobWorker;
   };
-  return { jobs, jobsRepo, startWorker, uploads, deletions, fileDeletions, fileLife, fileUrls, renditionsWork, metrics, siteRepo, visitorAccess, media, groups, galleries, tusReceived, tusLocker, resumable };
+  return { jobs, jobsRepo, startWorker, uploads, deletions, fileDeletions, fileLife, fileUrls, renditionsWork, metrics, siteRepo, visitorAccess, downloadGuard, media, groups, galleries, tusReceived, tusLocker, resumable };
 }
 
 /** The shop's background part: paid orders' downloads, queued with the payment, made by the worker, mailed (docs/shop.md "Delivery"). */
@@ -608,11 +615,12 @@ function buildVisitors(config: Config, log: Logger, core: Core, front: Front, cl
   // Links still being made when the service stops are made and handed to the mailer first.
   closers.push(() => signIn.idle());
   const passwordThrottle = new PasswordThrottle(limiters, onVisitorStoreError);
+  const pinThrottle = new PinThrottle(limiters, onVisitorStoreError);
   // One counter for the website's pages and its sign-in pages; /files has its own, larger one.
   const onBudgetStoreError = (err: unknown) => log.error({ err }, 'visitor rate-limit store unavailable; request let through');
   const visitorBudget = new VisitorBudget(limiters, config.visitorRateLimit, 'visitor', onBudgetStoreError);
   const fileBudget = new VisitorBudget(limiters, config.visitorFilesRateLimit, 'visitor-files', onBudgetStoreError);
-  return { mailer, invitations, passCodec, signIn, passwordThrottle, visitorBudget, fileBudget };
+  return { mailer, invitations, passCodec, signIn, passwordThrottle, pinThrottle, visitorBudget, fileBudget };
 }
 type Visitors = ReturnType<typeof buildVisitors>;
 
@@ -662,7 +670,7 @@ async function registerFaces(fastify: FastifyInstance, config: Config, log: Logg
           .emit('archive.downloaded', { gallery: a.galleryUuid, extra: { client: a.email ?? null, files: a.files, bytes: a.bytes } })
           .catch((err: unknown) => log.error({ err }, 'webhooks: archive.downloaded not recorded'));
     },
-  });
+  }, library.downloadGuard);
   const { signIn, passCodec: passes, passwordThrottle, visitorBudget: budget } = visitors;
   // The website's shop (docs/shop.md "On the website"): the orders' face, on the same services.
   const shop = {
@@ -673,7 +681,7 @@ async function registerFaces(fastify: FastifyInstance, config: Config, log: Logg
     checkoutOrigin: checkoutOrigin(config.payments?.stripeApiBase),
   };
   await fastify.register(
-    websitePlugin({ site, archives, links: core.visitorLinks, signIn, passes, lightboxes: core.lightboxes, mailer, passwordThrottle, budget, activity: core.activity, cacheSeconds: config.siteCacheSeconds, config, shop }),
+    websitePlugin({ site, archives, links: core.visitorLinks, signIn, passes, lightboxes: core.lightboxes, mailer, passwordThrottle, downloads: { guard: library.downloadGuard, pinThrottle: visitors.pinThrottle }, budget, activity: core.activity, cacheSeconds: config.siteCacheSeconds, config, shop }),
   );
   // The photographers' studio (docs/studio.md): a second encapsulated plugin, on the same services, sessions and limiters as the API.
   await fastify.register(

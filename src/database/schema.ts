@@ -234,6 +234,12 @@ export interface GalleriesTable {
   expires_at: Generated<string | null>;
   /** The expires_at its clients were reminded of (migration 029); null: none yet. */
   expiry_reminded_for: Generated<string | null>;
+  /** Extension (migration 033): the PIN asked before a download (4–8 digits); null: none. */
+  download_pin: Generated<string | null>;
+  /** Extension (migration 033): photos each client may download here; null: no limit. */
+  download_limit: Generated<number | null>;
+  /** Extension (migration 033): 'web' or 'original'; null: original. */
+  download_size: Generated<string | null>;
   published_at: string;
   created_at: string;
   updated_at: string;
@@ -306,6 +312,20 @@ export interface MediaGalleriesTable {
   media_id: number;
   position: number;
   published_at: string;
+}
+
+export interface DownloadTalliesTable {
+  gallery_id: number;
+  client_key: string;
+  count: Generated<number>;
+  updated_at: string;
+}
+
+export interface DownloadLedgerTable {
+  gallery_id: number;
+  client_key: string;
+  media_id: number;
+  at: string;
 }
 
 export interface LightboxMediasTable {
@@ -668,6 +688,8 @@ export interface Database {
   media_keywords: MediaKeywordsTable;
   media_galleries: MediaGalleriesTable;
   lightbox_medias: LightboxMediasTable;
+  download_tallies: DownloadTalliesTable;
+  download_ledger: DownloadLedgerTable;
   media_pricing_profiles: MediaPricingProfilesTable;
   media_groups: MediaGroupsTable;
   media_group_medias: MediaGroupMediasTable;

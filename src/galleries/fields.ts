@@ -1,7 +1,7 @@
 // A gallery create or update declared once (spec 2.3; docs/architecture.md "One contract"):
 // GALLERY_FIELDS gives the typed input, the checks and the 422s to every face; the API
 // reads it as gallery[...] (GALLERY_API, input.ts), its whitelist generated from it.
-import { bracketNames, keyOf, flag, instant, int, oneOf, readFields, text, uuid, uuidList, type InputOf, type Mode, type Source } from '../core/fields.js';
+import { bracketNames, keyOf, flag, instant, int, line, oneOf, readFields, text, uuid, uuidList, type InputOf, type Mode, type Source } from '../core/fields.js';
 import { aclField } from './acl.js';
 import { MAX_PICK_LIMIT } from '../lightboxes/service.js';
 
@@ -19,6 +19,13 @@ export const CONTENT_ORDERS = [
 export type ContentOrder = (typeof CONTENT_ORDERS)[number];
 export const DIRECTIONS = ['asc', 'desc'] as const;
 export type Direction = (typeof DIRECTIONS)[number];
+
+/** What a download gives where the visitor may have the original (docs/delivery.md "Download controls"). */
+export const DOWNLOAD_SIZES = ['web', 'original'] as const;
+export type DownloadSize = (typeof DOWNLOAD_SIZES)[number];
+/** Photos one client may download from a gallery, at most (a wedding's worth, many times over). */
+export const MAX_DOWNLOAD_LIMIT = 100_000;
+const PIN = /^[0-9]{4,8}$/;
 
 export const MAX_NAME_LENGTH = 255;
 export const MAX_DESCRIPTION_LENGTH = 65_535;
@@ -51,6 +58,12 @@ export const GALLERY_FIELDS = {
   hidden: flag(),
   /** Extension (docs/delivery.md): favourites a client may choose here; blank (null): no limit. */
   pickLimit: int({ min: 1, max: MAX_PICK_LIMIT, blank: 'null' }),
+  /** Extension (docs/delivery.md): 4–8 digits asked before a download; null (blank): none. */
+  downloadPin: line({ max: 8, check: { test: (v) => PIN.test(v), message: (n) => `${n} must be 4 to 8 digits` } }),
+  /** Extension (docs/delivery.md): distinct photos each client may download here; null (blank): no limit. */
+  downloadLimit: int({ min: 1, max: MAX_DOWNLOAD_LIMIT, blank: 'null' }),
+  /** Extension (docs/delivery.md): 'web' (the 2048 rendition) or 'original' where the visitor may have the original. */
+  downloadSize: oneOf(DOWNLOAD_SIZES),
   /** Extension (docs/galleries.md): when the gallery closes to visitors, it and all below it; null (blank): never. */
   expiresAt: instant(),
   indexing: oneOf(['0', '1', '2'], { as: (w) => Number(w) as 0 | 1 | 2 }),

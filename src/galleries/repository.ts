@@ -59,6 +59,9 @@ export type GalleryShown = Pick<
   | 'indexing'
   | 'pick_limit'
   | 'expires_at'
+  | 'download_pin'
+  | 'download_limit'
+  | 'download_size'
   | 'content_order'
   | 'content_order_direction'
   | 'order_subgalleries'
@@ -123,6 +126,9 @@ const galleryDetailsQuery = prepared((db: Db, userId: number, urlname: string, u
       'g.indexing',
       'g.pick_limit',
       'g.expires_at',
+      'g.download_pin',
+      'g.download_limit',
+      'g.download_size',
       'g.content_order',
       'g.content_order_direction',
       'g.order_subgalleries',

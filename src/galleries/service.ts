@@ -518,6 +518,9 @@ export class GalleriesService {
       indexing: input.indexing ?? 1,
       pick_limit: input.pickLimit ?? null,
       expires_at: input.expiresAt ?? null,
+      download_pin: input.downloadPin ?? null,
+      download_limit: input.downloadLimit ?? null,
+      download_size: input.downloadSize ?? null,
       password_hash: passwordHash,
       content_order: input.contentOrder ?? 'manual-last',
       content_order_direction: input.contentOrderDirection ?? 'asc',
@@ -559,6 +562,9 @@ export class GalleriesService {
     if (input.indexing !== undefined) changes.indexing = input.indexing;
     if (input.pickLimit !== undefined) changes.pick_limit = input.pickLimit;
     if (input.expiresAt !== undefined) changes.expires_at = input.expiresAt;
+    if (input.downloadPin !== undefined) changes.download_pin = input.downloadPin;
+    if (input.downloadLimit !== undefined) changes.download_limit = input.downloadLimit;
+    if (input.downloadSize !== undefined) changes.download_size = input.downloadSize;
     if (passwordHash !== undefined) changes.password_hash = passwordHash;
     if (input.contentOrder !== undefined) changes.content_order = input.contentOrder;
     if (input.contentOrderDirection !== undefined) changes.content_order_direction = input.contentOrderDirection;

@@ -50,6 +50,10 @@ export function galleryXml(g: GalleryShown, view: GalleryView, extras: GalleryEx
     'pick-limit': g.pick_limit,
     // Extension (docs/galleries.md): when the gallery closes to visitors; nil: never.
     'expires-at': g.expires_at === null ? null : storedTimestamp(g.expires_at),
+    // Extensions (docs/delivery.md "Download controls"): shown to the photographer, who tells clients the PIN.
+    'download-pin': g.download_pin,
+    'download-limit': g.download_limit,
+    'download-size': g.download_size ?? 'original',
     'content-order': g.content_order,
     'content-order-direction': g.content_order_direction,
     'order-subgalleries': g.order_subgalleries === 1,

@@ -149,7 +149,9 @@ export class LightboxesService {
     );
     if (r.kind === 'sent') throw sentError();
     if (r.kind === 'full') {
-      throw conflict(g.pickLimit !== null && g.pickLimit <= MAX_PICKS ? `You have chosen ${r.count} photos: the most this gallery allows is ${g.pickLimit}. Remove one to choose another.` : `A selection holds at most ${MAX_PICKS} photos.`);
+      // Names the gallery's field (pickLimit, `pick_limit` on the website's JSON): the refusal is that limit's.
+      const message = g.pickLimit !== null && g.pickLimit <= MAX_PICKS ? `You have chosen ${r.count} photos: the most this gallery allows is ${g.pickLimit}. Remove one to choose another.` : `A selection holds at most ${MAX_PICKS} photos.`;
+      throw new ApiError('conflict', message, { field: 'pickLimit' });
     }
     if (r.kind === 'picked') this.emit('onPick', { lightboxId: r.selectionId!, ownerId: g.ownerId, galleryId: g.id, client, mediaId, count: r.count });
     return { count: r.count, limit: g.pickLimit, picked: true };

@@ -6,6 +6,7 @@
 import { MemoryCache } from '../ops/cache.js';
 import { passOpens, type VisitorPass } from './signin/pass.js';
 import type { FileUrls } from '../file-storage/file-urls.js';
+import { controlsOf, guarded, type DownloadControls } from './delivery/download-controls.js';
 import type { AclRule, LoadedChains, SiteGallery, SiteRepository, StoredFileInfo } from './repository.js';
 
 export type { AclRule } from './repository.js';
@@ -36,6 +37,9 @@ export interface GateGallery {
   acl: readonly AclRule[];
   /** When it closes to visitors, it and all below it (ISO 8601 UTC); null or absent: never. */
   expiresAt?: string | null;
+  /** Its row id and its own download controls (the gallery's alone, not inherited); absent: none. */
+  id?: number;
+  downloads?: DownloadControls;
 }
 
 export type Decision =
@@ -101,6 +105,16 @@ export function accessState(chain: readonly GateGallery[]): string {
   return JSON.stringify(chain.map((g) => [g.uuid, g.passwordHash ?? null, g.acl.map((r) => [r.email, r.read, r.compDownload, r.hiresDownload])]));
 }
 
+/**
+ * What a download address of the chain's last gallery is stamped with: its access state, and its
+ * controls when it has any, so a new PIN, limit or size revokes the download addresses given
+ * before, and an address signed without them (before a PIN was set) does not serve a file.
+ */
+export function downloadState(gate: readonly GateGallery[]): string {
+  const c = gate[gate.length - 1]?.downloads;
+  return c && guarded(c) ? `${accessState(gate)}\n${JSON.stringify([c.pin, c.limit, c.size])}` : accessState(gate);
+}
+
 /** A gallery's chain as loaded (the root first) and as the decision reads it. */
 export interface Chain {
   galleries: SiteGallery[];
@@ -114,7 +128,7 @@ function chainsOf(loaded: LoadedChains): Map<string, Chain> {
 }
 
 export function toGate(galleries: readonly SiteGallery[], acls: ReadonlyMap<number, readonly AclRule[]>): GateGallery[] {
-  return galleries.map((g) => ({ uuid: g.uuid, passwordProtected: g.password_hash !== null, passwordHash: g.password_hash, acl: acls.get(g.id) ?? [], expiresAt: g.expires_at }));
+  return galleries.map((g) => ({ uuid: g.uuid, passwordProtected: g.password_hash !== null, passwordHash: g.password_hash, acl: acls.get(g.id) ?? [], expiresAt: g.expires_at, id: g.id, downloads: controlsOf(g) }));
 }
 
 /** Who may see what, over the one chain loader: for the pages, the sitemap and /files. */
@@ -174,7 +188,7 @@ export class VisitorAccess {
    * when the signature carries an access stamp, while the gallery's chain still
    * has that stamp (a new password or access list revokes it).
    */
-  async servable(key: string, signed: { gallery: string; access?: string } | undefined): Promise<StoredFileInfo | undefined> {
+  async servable(key: string, signed: { gallery: string; access?: string; download?: boolean } | undefined): Promise<(StoredFileInfo & { gate?: GateGallery }) | undefined> {
     if (signed === undefined) {
       const known = this.remembered(key);
       if (known !== undefined) return known ?? undefined;
@@ -186,8 +200,14 @@ export class VisitorAccess {
       // browser keeps what it fetched (private, until the expiry), so a page's images cost this once.
       const chain = await this.publishedChain(info.mediaId, signed.gallery);
       // A closed gallery serves nothing to its visitors, signed addresses given before included.
-      if (!chain || closedBy(chain, Date.now()) || (signed.access !== undefined && this.urls.accessStamp(accessState(chain)) !== signed.access)) return undefined;
-      return info;
+      if (!chain || closedBy(chain, Date.now())) return undefined;
+      // A download address is stamped with the gallery's download controls too (a new PIN revokes it);
+      // where there are controls, an address without a stamp serves nothing.
+      const last = chain[chain.length - 1];
+      const controlled = signed.download === true && last.downloads !== undefined && guarded(last.downloads);
+      const state = signed.download ? downloadState(chain) : accessState(chain);
+      if (signed.access === undefined ? controlled : this.urls.accessStamp(state) !== signed.access) return undefined;
+      return { ...info, gate: last };
     }
     // A website's logo or favicon (docs/website.md "Brand and pages") is shown on every page of it, protected ones included.
     if (!info || info.kind !== 'rendition' || !((await this.publiclyVisible(info.mediaId)) || (await this.repo.isBrandMedia(info.mediaId)))) {

@@ -12,7 +12,8 @@ import type { SiteFrame } from './pages/signin.js';
 import type { PassCodec } from './signin/pass.js';
 import type { SiteService } from './service.js';
 import type { SignInService, VisitorLinks } from './signin/service.js';
-import type { PasswordThrottle } from './limits/throttle.js';
+import type { PasswordThrottle, PinThrottle } from './limits/throttle.js';
+import type { DownloadGuard } from './delivery/download-guard.js';
 import type { OrdersService } from '../orders/service.js';
 import type { StripePayments } from '../payments/stripe.js';
 import type { OfferedList } from '../shop/offer.js';
@@ -32,6 +33,8 @@ export interface WebsiteDeps {
   budget: VisitorBudget;
   /** Records what visitors did (docs/delivery.md "Activity"): here, the views of galleries. */
   activity: Pick<ActivityService, 'record'>;
+  /** A gallery's download controls (docs/delivery.md): the ledger of downloads per client, wrong PINs. */
+  downloads: { guard: Pick<DownloadGuard, 'had' | 'left'>; pinThrottle: PinThrottle };
   /** Archives of a gallery's photos (delivery/archives.ts): one at a time per visitor. */
   archives: SiteArchives;
   /** How long a page for a visitor without a pass is served from memory; 0: never. */

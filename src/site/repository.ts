@@ -68,7 +68,7 @@ export type SiteGallery = Pick<
   GalleryRow,
   | 'id' | 'uuid' | 'parent_id' | 'name' | 'full_url_path' | 'description' | 'hidden' | 'indexing' | 'password_hash'
   | 'content_order' | 'content_order_direction' | 'cover_media_id' | 'public_cover_media_id' | 'published_at' | 'updated_at' | 'order_stamp' | 'pick_limit'
-  | 'expires_at'
+  | 'expires_at' | 'download_pin' | 'download_limit' | 'download_size'
 > & { layout: string | null; crop: number | null; spacing: string | null; captions: number | null };
 
 /** A media a visitor may see in a gallery, with what orders it. */
@@ -118,6 +118,9 @@ const GALLERY_COLUMNS = [
   'g.order_stamp',
   'g.pick_limit',
   'g.expires_at',
+  'g.download_pin',
+  'g.download_limit',
+  'g.download_size',
 ] as const;
 
 const MEDIA_COLUMNS = [

@@ -11,9 +11,10 @@ import { homeUrl } from '../websites/home-url.js';
 import { hostPart, isOwnHost, ownHosts } from '../websites/hostnames.js';
 import { MemoryCache } from '../ops/cache.js';
 import type { SiteAddress } from './address.js';
-import { accessState, decide, type Chain, type Decision, type GateGallery, type VisitorAccess } from './access.js';
+import { accessState, decide, downloadState, type Chain, type Decision, type GateGallery, type VisitorAccess } from './access.js';
 import type { ArchivePart, DownloadRights } from './delivery/archives.js';
 import { compRendition } from './delivery/comp-rendition.js';
+import { controlsOf, guarded, pinEntry, pinOpens, webRendition, type DownloadControls } from './delivery/download-controls.js';
 import type { VisitorPass } from './signin/pass.js';
 import type { SelectionGallery } from '../lightboxes/service.js';
 import { GalleryOrder, OrderMemo } from './pages/gallery-order.js';
@@ -113,7 +114,8 @@ export interface GalleryView {
    * The "Download all" links, when the visitor may download here (delivery/archives.ts): the gallery's
    * photos, and with its sub-galleries as folders when it shows any.
    */
-  archive?: { href: string; withFolders?: string };
+  /** `asks`: the gallery has a PIN or a limit, so its archive may answer with a page first. */
+  archive?: { href: string; withFolders?: string; asks?: boolean };
   /** Canonical address, share card and JSON-LD (pages/share.ts). */
   meta: PageMeta;
 }
@@ -167,6 +169,8 @@ export interface FavouriteGallery {
   selection: SelectionGallery;
   /** What this visitor may download here (the favourites' archive is at these rights). */
   rights: DownloadRights;
+  /** The gallery's download controls (its PIN, limit and size hold for the favourites' archive too). */
+  controls: DownloadControls;
   /** Media ids by UUID, of the UUIDs given, for those the visitor sees in this gallery. */
   idsOf(uuids: readonly string[]): Promise<Map<string, number>>;
   /** The thumbnails of the medias given that the visitor still sees here, in that order. */
@@ -174,6 +178,29 @@ export interface FavouriteGallery {
 }
 
 /** A page the visitor may not see yet. */
+/** A single download the download route may let through (downloadTarget). */
+export interface DownloadTarget {
+  kind: 'download';
+  galleryId: number;
+  galleryUuid: string;
+  galleryName: string;
+  back: string;
+  crumbs: Crumb[];
+  mediaId: number;
+  controls: DownloadControls;
+  gate: readonly GateGallery[];
+  /** The stored file: a rendition (comp, web size) or the original. */
+  key: string;
+  original: boolean;
+}
+
+export const DOWNLOAD_ROUTE = '_download';
+
+/** The download route's address of one photo's download in a gallery with download controls. */
+export function downloadHref(at: SiteAddress, galleryUuid: string, mediaUuid: string, as: 'comp' | 'full'): string {
+  return `${at.homePath}/${DOWNLOAD_ROUTE}/${galleryUuid}/${mediaUuid}?as=${as}`;
+}
+
 export type Refusal =
   | { kind: 'password'; gallery: string; galleryName: string; back: string; crumbs: Crumb[]; locked: LockedGallery }
   | { kind: 'signin'; back: string; crumbs: Crumb[]; locked: LockedGallery }
@@ -371,7 +398,7 @@ export class SiteService {
           picture: picture(m, rs, sign, false, altOf(m) || nameOf(m, galleryName, (page - 1) * MEDIAS_PER_PAGE + i + 1, order.length)),
           large: large(rs, sign),
           credit: creditOf(m),
-          download: comp && this.files.signed(comp.storage_key, expiry(now), this.downloaderOf(pass), gallery.uuid, true, stamp),
+          download: comp && (guarded(controlsOf(gallery)) ? downloadHref(at, gallery.uuid, m.uuid, 'comp') : this.files.signed(comp.storage_key, expiry(now), this.downloaderOf(pass), gallery.uuid, true, stamp)),
         },
       ];
     });
@@ -418,7 +445,11 @@ export class SiteService {
       restricted: decision.restricted,
       archive:
         mayDownload(decision) && order.length > 0
-          ? { href: archiveHref(at.homePath, gallery.full_url_path), withFolders: children.length > 0 ? `${archiveHref(at.homePath, gallery.full_url_path)}?folders=1` : undefined }
+          ? {
+              href: archiveHref(at.homePath, gallery.full_url_path),
+              withFolders: children.length > 0 ? `${archiveHref(at.homePath, gallery.full_url_path)}?folders=1` : undefined,
+              asks: gallery.download_pin !== null || gallery.download_limit !== null,
+            }
           : undefined,
       meta,
     };
@@ -437,7 +468,7 @@ export class SiteService {
     fullUrlPath: string,
     pass: VisitorPass | undefined,
     folders: boolean,
-  ): Promise<{ kind: 'archive'; name: string; galleryUuid: string; parts: ArchivePart[] } | Refusal | { kind: 'no-rights' }> {
+  ): Promise<{ kind: 'archive'; name: string; galleryUuid: string; galleryName: string; controls: DownloadControls; parts: ArchivePart[] } | Refusal | { kind: 'no-rights' }> {
     const access = await this.access(at, fullUrlPath, pass);
     if (access.kind !== 'ok') return access.refusal;
     const { chain, decision } = access;
@@ -445,7 +476,8 @@ export class SiteService {
     const partOf = (g: SiteGallery, folder: string[], rights: DownloadRights): ArchivePart => ({
       galleryId: g.id,
       folder,
-      rights: { compDownload: rights.compDownload, hiresDownload: rights.hiresDownload },
+      rights: { compDownload: rights.compDownload, hiresDownload: rights.hiresDownload, web: controlsOf(g).size === 'web' },
+      limit: controlsOf(g).limit ?? undefined,
       // The order pages use (memoised per stamp), read when this part's turn comes.
       medias: async () => (await this.orders.of(g)).ids,
     });
@@ -458,12 +490,14 @@ export class SiteService {
         const below = c.galleries.slice(chain.length);
         if (below.some((g) => g.hidden !== 0)) continue;
         const d = decide(c.gate, pass);
-        if (d.ok && mayDownload(d)) parts.push(partOf(below[below.length - 1], below.map((g) => g.name), d));
+        // A sub-gallery behind a PIN the visitor has not given is left out (its own archive asks for it).
+        const sub = below[below.length - 1];
+        if (d.ok && mayDownload(d) && this.pinOpened(pass, sub.uuid, sub.download_pin)) parts.push(partOf(sub, below.map((g) => g.name), d));
       }
     }
     if (parts.length === 0) return { kind: 'no-rights' };
     const name = chain.length === 1 ? at.website.title || gallery.name : gallery.name;
-    return { kind: 'archive', name, galleryUuid: gallery.uuid, parts };
+    return { kind: 'archive', name, galleryUuid: gallery.uuid, galleryName: name, controls: controlsOf(gallery), parts };
   }
 
   /**
@@ -514,14 +548,7 @@ export class SiteService {
     const rs = renditions.get(m.id) ?? [];
     const stamp = this.files.accessStamp(accessState(gate));
     const sign = this.signer(decision, pass, now, gallery.uuid, gate);
-    const downloads: MediaView['downloads'] = [];
-    if (decision.ok && decision.compDownload) {
-      const comp = compRendition(rs);
-      if (comp) downloads.push({ label: `Download (${comp.width} × ${comp.height})`, href: this.files.signed(comp.storage_key, expiry(now), this.downloaderOf(pass), gallery.uuid, true, stamp) });
-    }
-    if (decision.ok && decision.hiresDownload && m.storage_key) {
-      downloads.push({ label: `Download the original${m.width && m.height ? ` (${m.width} × ${m.height})` : ''}`, href: this.files.signed(m.storage_key, originalExpiry(now), this.downloaderOf(pass), gallery.uuid, true, stamp) });
-    }
+    const downloads = this.downloadsOf(at, gallery, m, rs, decision, pass, now, stamp);
     const place = placeOf(m);
     const home = this.homeUrl(at.website);
     const canonical = home + mediaHref('', gallery.full_url_path, m.uuid);
@@ -558,6 +585,84 @@ export class SiteService {
   }
 
   /**
+   * A media page's download buttons: signed addresses as before, or, where the gallery has download
+   * controls (a PIN, a limit, web size), the download route that asks for them first.
+   */
+  private downloadsOf(at: SiteAddress, gallery: SiteGallery, m: SiteMedia, rs: readonly SiteRendition[], decision: Decision, pass: VisitorPass | undefined, now: number, stamp: string): MediaView['downloads'] {
+    const downloads: MediaView['downloads'] = [];
+    if (!decision.ok) return downloads;
+    const c = controlsOf(gallery);
+    const routed = guarded(c);
+    if (decision.compDownload) {
+      const comp = compRendition(rs);
+      if (comp) downloads.push({ label: `Download (${comp.width} × ${comp.height})`, href: routed ? downloadHref(at, gallery.uuid, m.uuid, 'comp') : this.files.signed(comp.storage_key, expiry(now), this.downloaderOf(pass), gallery.uuid, true, stamp) });
+    }
+    if (decision.hiresDownload && c.size === 'web') {
+      const web = webRendition(rs);
+      if (web) downloads.push({ label: `Download (web size, ${web.width} × ${web.height})`, href: downloadHref(at, gallery.uuid, m.uuid, 'full') });
+    } else if (decision.hiresDownload && m.storage_key) {
+      const label = `Download the original${m.width && m.height ? ` (${m.width} × ${m.height})` : ''}`;
+      downloads.push({ label, href: routed ? downloadHref(at, gallery.uuid, m.uuid, 'full') : this.files.signed(m.storage_key, originalExpiry(now), this.downloaderOf(pass), gallery.uuid, true, stamp) });
+    }
+    return downloads;
+  }
+
+  /**
+   * One download through the download route (`<home>/_download/<gallery>/<media>?as=comp|full`):
+   * the file the visitor's rights and the gallery's size give, with what the route checks first
+   * (the PIN, the limit). A refusal as the gallery page gives it; 'no-rights' without the right.
+   */
+  async downloadTarget(at: SiteAddress, galleryUuid: string, mediaUuid: string, as: 'comp' | 'full', pass: VisitorPass | undefined): Promise<DownloadTarget | Refusal | { kind: 'no-rights' }> {
+    if (!isUuid(galleryUuid) || !isUuid(mediaUuid)) return { kind: 'not-found' };
+    const row = await this.repo.galleryByUuid(at.website.id, galleryUuid.toLowerCase());
+    if (!row) return { kind: 'not-found' };
+    const access = await this.access(at, row.full_url_path, pass);
+    if (access.kind !== 'ok') return access.refusal;
+    const { chain, gate, decision } = access;
+    const gallery = chain[chain.length - 1];
+    const [order, id] = await Promise.all([this.orders.of(gallery), this.repo.mediaId(mediaUuid.toLowerCase())]);
+    if (id === undefined || order.positionOf(id) < 0) return { kind: 'not-found' };
+    const { medias, renditions } = await this.repo.medias([id]);
+    const m = medias.get(id);
+    if (!m) return { kind: 'not-found' };
+    const rs = renditions.get(id) ?? [];
+    const c = controlsOf(gallery);
+    let file: { key: string; original: boolean } | undefined;
+    if (as === 'comp' && decision.compDownload) file = ((r) => r && { key: r.storage_key, original: false })(compRendition(rs));
+    else if (as === 'full' && decision.hiresDownload && c.size === 'web') file = ((r) => r && { key: r.storage_key, original: false })(webRendition(rs));
+    else if (as === 'full' && decision.hiresDownload && m.storage_key) file = { key: m.storage_key, original: true };
+    if (!file) return { kind: 'no-rights' };
+    const name = chain.length === 1 ? at.website.title || gallery.name : gallery.name;
+    return { kind: 'download', galleryId: gallery.id, galleryUuid: gallery.uuid, galleryName: name, back: galleryHref(at.homePath, gallery.full_url_path), crumbs: crumbs(at, chain), mediaId: id, controls: c, gate, ...file };
+  }
+
+  /** The signed address of a download the route let through: stamped with the gallery's controls (/files checks them again). */
+  signDownload(t: DownloadTarget, pass: VisitorPass | undefined, now = Date.now()): string {
+    return this.files.signed(t.key, t.original ? originalExpiry(now) : expiry(now), this.downloaderOf(pass), t.galleryUuid, true, this.files.accessStamp(downloadState(t.gate)));
+  }
+
+  /** Whether the pass holds the gallery's download PIN as it is now. */
+  pinOpened(pass: VisitorPass | undefined, galleryUuid: string, pin: string | null): boolean {
+    return pinOpens(this.files, pass, galleryUuid, pin);
+  }
+
+  /** What a pass keeps of a PIN given (keyed: the cookie does not tell it). */
+  pinEntry(galleryUuid: string, pin: string): string {
+    return pinEntry(this.files, galleryUuid, pin);
+  }
+
+  /** A gallery's download PIN and name, when the visitor may see the gallery (else the refusal). */
+  async galleryPin(at: SiteAddress, galleryUuid: string, pass: VisitorPass | undefined): Promise<{ kind: 'pin'; uuid: string; name: string; pin: string | null; crumbs: Crumb[] } | Refusal> {
+    if (!isUuid(galleryUuid)) return { kind: 'not-found' };
+    const row = await this.repo.galleryByUuid(at.website.id, galleryUuid.toLowerCase());
+    if (!row) return { kind: 'not-found' };
+    const access = await this.access(at, row.full_url_path, pass);
+    if (access.kind !== 'ok') return access.refusal;
+    const g = access.chain[access.chain.length - 1];
+    return { kind: 'pin', uuid: g.uuid, name: access.chain.length === 1 ? at.website.title || g.name : g.name, pin: g.download_pin, crumbs: crumbs(at, access.chain) };
+  }
+
+  /**
    * A gallery named by its UUID (a favourites form or page), as this visitor may see it: the
    * same decision as its page, over the same chain. `idsOf` gives the ids of the medias the
    * visitor sees there (others are left out); `items` the thumbnails of those still visible, in
@@ -582,7 +687,8 @@ export class SiteService {
       href: galleryHref(at.homePath, gallery.full_url_path),
       crumbs: crumbs(at, chain),
       selection: selectionGallery(at, gallery),
-      rights: { compDownload: decision.compDownload, hiresDownload: decision.hiresDownload },
+      rights: { compDownload: decision.compDownload, hiresDownload: decision.hiresDownload, web: controlsOf(gallery).size === 'web' },
+      controls: controlsOf(gallery),
       idsOf: async (uuids) => {
         const found = await this.repo.mediaIds(uuids.filter(isUuid).map((u) => u.toLowerCase()));
         const shown = new Set(await visible([...found.values()]));

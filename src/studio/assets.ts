@@ -143,6 +143,7 @@ button.small{padding:.1rem .5rem}
 .media-side{flex:1 1 20rem;min-width:0;display:grid;gap:1rem}
 .media-side .card{margin:0}
 .media-edit textarea,.media-edit input[type=text]{width:100%;box-sizing:border-box}
+input[type=text].pin{width:8rem;letter-spacing:.15em}
 .facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0}
 .facts dd{margin:0}
 .in-galleries{margin:0;padding-left:1.2rem}

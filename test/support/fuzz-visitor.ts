@@ -251,6 +251,15 @@ function sitePart(scheme: 'prefix' | 'host'): fc.Arbitrary<Pick<VisitorRequest, 
       if (f.pending) fields.push([['gallery'], f.pending[0]], [['pick'], f.pending[1]]);
       return fields;
     });
+  // The download PIN form and the download route (docs/delivery.md "Download controls").
+  const pinForm = fc
+    .record({
+      gallery: favGallery,
+      pin: fc.oneof(w(5, constants('1234', '0000', '', '12345678', '123456789', 'abcd', ' 1234', '١٢٣٤')), w(1, junk)),
+      back: fc.oneof(w(9, hostileBack(scheme)), w(1, fc.constant<VValue | undefined>(undefined))),
+    })
+    .map((f): VField[] => (f.back ? [[['gallery'], f.gallery], [['pin'], f.pin], [['back'], f.back]] : [[['gallery'], f.gallery], [['pin'], f.pin]]));
+  const downloadQuery = fc.oneof(w(6, constants('comp', 'full', 'x', '', 'FULL').map((a): VField[] => [[['as'], a]])), w(1, fc.constant<VField[]>([])), w(1, junk.map((j): VField[] => [[['as'], j]])));
   const sendForm = fc
     .record({ gallery: favGallery, confirm: sometimes(60, fc.oneof(w(5, constants('yes')), w(1, junk))) })
     .map((f): VField[] => (f.confirm ? [[['gallery'], f.gallery], [['confirm'], f.confirm]] : [[['gallery'], f.gallery]]));
@@ -310,6 +319,9 @@ function sitePart(scheme: 'prefix' | 'host'): fc.Arbitrary<Pick<VisitorRequest, 
     w(3, post('_signin', signinForm)),
     w(5, post('_favourites/pick', pickForm).chain((r) => fc.boolean().map((json) => (json ? { ...r, headers: [...r.headers, ['Accept', ['application/json']] as [string, VValue]] } : r)))),
     w(2, post('_favourites/identify', identifyForm)),
+    w(3, post('_download/pin', pinForm)),
+    w(3, get(fc.tuple(favGallery, mediaRef).map(([g, m]): VValue => ['_download/', ...g, '/', ...m]), downloadQuery)),
+    w(1, get(constants('_download', '_download/', '_download/pin', '_download/x/y/z', '_Download/x/y'))),
     w(2, post('_favourites/send', sendForm)),
     w(2, get(fc.constant<VValue>(['_favourites']))),
     w(4, fc.tuple(fc.constantFrom('_cart/add', '_cart/update', '_cart/gallery', '_cart/coupon', '_cart/checkout', '_cart/x', '_cart/order/00000000-0000-4000-8000-000000000000'), fc.nat()).chain(([rest]) => post(rest, shopForm))),

@@ -228,6 +228,11 @@ function validValue(name: string): fc.Arbitrary<Value> {
     return constants('0', '1', 'true', 'false');
   }
   if (last === 'indexing') return constants('0', '1', '2', '3');
+  // The download controls and the favourites limit (docs/delivery.md "Download controls"): valid values and their edges.
+  if (last === 'download_pin') return constants('1234', '00000000', '0427', '', ' 1234 ', '123', '123456789', '12a4', '١٢٣٤', '1234\n', '-123');
+  if (last === 'download_limit') return constants('1', '25', '100000', '', '0', '-1', '100001', '2.5', '1e3', '99999999999999999999');
+  if (last === 'download_size') return constants('web', 'original', '', 'WEB', 'Original', 'full');
+  if (last === 'pick_limit') return constants('1', '30', '5000', '', '0', '5001', '-1');
   if (last === 'password') return constants('secret', '', 'p'.repeat(201));
   if (last === 'content_order') return constants('manual-first', 'manual-last', 'file_name', 'file_name_nat', 'published_at', 'shot_at', 'created_at', 'updated_at', 'artist_rating');
   if (last === 'content_order_direction') return constants('asc', 'desc');

@@ -16,6 +16,8 @@ import { attachment, downloadName } from './files.js';
 import type { VisitorPass } from '../signin/pass.js';
 import type { ArchiveMedia, SiteRepository } from '../repository.js';
 import { compRendition } from './comp-rendition.js';
+import { webRendition } from './download-controls.js';
+import type { DownloadGuard } from './download-guard.js';
 
 /**
  * yazl computes each entry's CRC-32 with buffer-crc32, a table loop in JavaScript: about 10 times
@@ -52,6 +54,8 @@ const BUSY_RETRY_SECONDS = 30;
 export interface DownloadRights {
   compDownload: boolean;
   hiresDownload: boolean;
+  /** The gallery gives web sizes (download-controls.ts): the right to the original gives the 2048 rendition. */
+  web?: boolean;
 }
 
 /** The medias of one gallery that go into an archive, under one folder, at one gallery's rights. */
@@ -61,6 +65,8 @@ export interface ArchivePart {
   /** The folders from the archive's root down to this part's (gallery names); [] at the root. */
   folder: readonly string[];
   rights: DownloadRights;
+  /** The gallery's download limit per client: each photo is counted as a single download of it. */
+  limit?: number;
   /** The media ids, in the order the archive lists them; asked for when the part's turn comes. */
   medias: () => Promise<ArrayLike<number>>;
 }
@@ -108,6 +114,8 @@ export interface ArchiveJob {
   galleryUuid: string;
   folders: boolean;
   parts: readonly ArchivePart[];
+  /** Whom the parts' download limits count (download-controls.ts clientKeyOf); limited parts need one. */
+  clientKey?: string;
 }
 
 /** One archive at a time per key (a pass, a client address), in this process. */
@@ -148,6 +156,8 @@ export class SiteArchives {
     private readonly storage: Pick<StorageBackend, 'read'>,
     private readonly log: FastifyBaseLogger,
     private readonly activity: ArchiveActivity | undefined,
+    /** Counts the photos of limited galleries (download-guard.ts). */
+    private readonly guard?: Pick<DownloadGuard, 'take'>,
   ) {}
 
   /**
@@ -159,7 +169,7 @@ export class SiteArchives {
   streamArchive(
     req: FastifyRequest,
     reply: FastifyReply,
-    o: { pass: VisitorPass | undefined; websiteId: number; galleryId: number; galleryUuid: string; rights: DownloadRights; medias: readonly number[]; name: string },
+    o: { pass: VisitorPass | undefined; websiteId: number; galleryId: number; galleryUuid: string; rights: DownloadRights; medias: readonly number[]; name: string; limit?: number; clientKey?: string },
   ): Promise<FastifyReply> {
     const medias = [...o.medias];
     return this.send(req, reply, o.pass, {
@@ -168,7 +178,8 @@ export class SiteArchives {
       websiteId: o.websiteId,
       galleryUuid: o.galleryUuid,
       folders: false,
-      parts: [{ galleryId: o.galleryId, folder: [], rights: o.rights, medias: async () => medias }],
+      parts: [{ galleryId: o.galleryId, folder: [], rights: o.rights, limit: o.limit, medias: async () => medias }],
+      clientKey: o.clientKey,
     });
   }
 
@@ -208,7 +219,7 @@ export class SiteArchives {
     const began = Date.now();
     const zip = new yazl.ZipFile();
     const counter = new Counter();
-    const state: FillState = { files: 0, skipped: 0, named: [], current: undefined, stopped: false, failed: false };
+    const state: FillState = { files: 0, skipped: 0, limited: 0, named: [], current: undefined, stopped: false, failed: false };
     const stop = () => {
       state.stopped = true;
       state.current?.destroy();
@@ -249,8 +260,9 @@ export class SiteArchives {
 
   /** Adds the files one after another: the next is opened once the one before was read through. */
   private async fill(zip: yazl.ZipFile, job: ArchiveJob, state: FillState): Promise<void> {
-    const skip = (name: string) => {
+    const skip = (name: string, limited = false) => {
       state.skipped++;
+      if (limited) state.limited++;
       if (state.named.length < README_NAMES) state.named.push(name);
     };
     const names = new EntryNames();
@@ -271,6 +283,11 @@ export class SiteArchives {
             skip(folder + sanitize(downloadName({ title: m.title, fileName: m.file_name, mimeType: 'image/jpeg' })));
             continue;
           }
+          // The client's download limit here: a photo downloaded before costs nothing; none without a client to count.
+          if (part.limit !== undefined && !(job.clientKey && this.guard && (await this.guard.take(part.galleryId, job.clientKey, id, part.limit)))) {
+            skip(folder + sanitize(pick.name), true);
+            continue;
+          }
           const body = await this.storage.read(pick.key, undefined, { chunkBytes: READ_CHUNK_BYTES });
           if (!body) {
             skip(folder + sanitize(pick.name));
@@ -288,7 +305,7 @@ export class SiteArchives {
         }
       }
     }
-    if (state.skipped > 0 && !state.stopped) zip.addBuffer(Buffer.from(readme(state.named, state.skipped), 'utf8'), names.readme, { compress: true });
+    if (state.skipped > 0 && !state.stopped) zip.addBuffer(Buffer.from(readme(state.named, state.skipped, state.limited), 'utf8'), names.readme, { compress: true });
   }
 
   private tell(what: 'started', a: ArchiveStart): void;
@@ -305,7 +322,11 @@ export class SiteArchives {
 
 /** The file a media gives at `rights`: the original for hires_download, else the comp; none without a right or a file. */
 export function fileOf(m: ArchiveMedia, rights: DownloadRights): { key: string; size: number | null; name: string } | undefined {
-  if (rights.hiresDownload && m.storage_key) return { key: m.storage_key, size: m.file_size, name: m.file_name };
+  if (rights.hiresDownload && rights.web) {
+    const web = webRendition(m.renditions);
+    if (web) return { key: web.storage_key, size: web.bytes, name: downloadName({ title: m.title, fileName: m.file_name, mimeType: web.mime_type }) };
+  }
+  if (rights.hiresDownload && m.storage_key && !rights.web) return { key: m.storage_key, size: m.file_size, name: m.file_name };
   if (rights.compDownload) {
     const comp = compRendition(m.renditions);
     // Named as a single download of it is (delivery/files.ts): its title, else its file's name, with the comp's extension.
@@ -400,6 +421,8 @@ interface FillState {
   files: number;
   /** How many photos were left out, and the names of the first README_NAMES of them. */
   skipped: number;
+  /** Of those, left out because the client's download limit was reached. */
+  limited: number;
   named: string[];
   /** The stored file being read, to close when the visitor goes away. */
   current: Readable | undefined;
@@ -407,10 +430,11 @@ interface FillState {
   failed: boolean;
 }
 
-function readme(named: readonly string[], skipped: number): string {
+function readme(named: readonly string[], skipped: number, limited = 0): string {
   const lines = [
     'Some photos of this gallery are not in this archive:',
     'their downloadable version is not ready yet, or their file could not be read.',
+    ...(limited > 0 ? [`${limited} of them because you have reached the number of downloads this gallery allows.`] : []),
     'Try again later, or ask the photographer.',
     '',
     ...named.map((s) => `- ${s}`),

@@ -16,6 +16,8 @@ import type { VisitorPass } from '../signin/pass.js';
 import type { FavouriteGallery, Refusal } from '../service.js';
 import { MAX_EMAIL_LENGTH, normaliseEmail } from '../signin/service.js';
 import { notFound, only, visiting, type Visit } from '../visit.js';
+import { clientKeyOf } from './download-controls.js';
+import { Downloads } from './download-routes.js';
 
 export const FAVOURITES = '_favourites';
 /** A name typed to choose favourites. */
@@ -59,10 +61,14 @@ const selectionHref = (at: SiteAddress, galleryUuid: string) => `${at.homePath}/
 
 /** The favourites' handlers. */
 class Favourites {
+  private readonly downloads: Downloads;
+
   constructor(
     private readonly helpers: SiteHelpers,
     private readonly deps: WebsiteDeps,
-  ) {}
+  ) {
+    this.downloads = new Downloads(helpers, deps);
+  }
 
   private personal(reply: FastifyReply, status: number, html: string) {
     return this.helpers.html(reply, status, html, { personal: true });
@@ -146,9 +152,15 @@ class Favourites {
     const client = clientOf(v.pass);
     if (!client) return this.identifyPage(reply, v, selectionHref(v.at, g.uuid));
     if (!g.rights.compDownload && !g.rights.hiresDownload) throw new ApiError('forbidden', 'This gallery offers no downloads.');
+    // The gallery's download controls hold here too (docs/delivery.md): its PIN first, then its limit.
+    reply.header('cache-control', 'no-store');
+    if (!this.deps.site.pinOpened(v.pass, g.uuid, g.controls.pin)) return this.downloads.pinPage(reply, v, { gallery: g.uuid, galleryName: g.title, back: href, cancel: selectionHref(v.at, g.uuid), crumbs: g.crumbs, wrong: false });
+    if (g.controls.limit !== null && (await this.downloads.spent(g.selection.id, g.controls.limit, v.pass!))) return this.downloads.limitPage(reply, v, { galleryName: g.title, limit: g.controls.limit, back: g.href, crumbs: g.crumbs });
     const selection = await this.deps.lightboxes.selectionOf(g.selection.ownerId, g.selection.id, client.key);
     if (!selection || selection.mediaIds.length === 0) throw new ApiError('not_found', 'You have not chosen any photo in this gallery yet.');
     return this.deps.archives.streamArchive(req, reply, {
+      limit: g.controls.limit ?? undefined,
+      clientKey: clientKeyOf(v.pass!),
       pass: v.pass,
       websiteId: v.at.website.id,
       galleryId: g.selection.id,
@@ -247,7 +259,7 @@ class Favourites {
       if (sub === 'send') return await this.send(req, reply, v, form);
     } catch (err) {
       // The script reads a refusal (the limit reached, a sent selection) as JSON.
-      if (err instanceof ApiError && wantsJson(req) && err.status < 500) return reply.code(err.status).header('cache-control', 'no-store').send({ error: err.message });
+      if (err instanceof ApiError && wantsJson(req) && err.status < 500) return reply.code(err.status).header('cache-control', 'no-store').send({ error: err.message, ...(err.field ? { field: err.field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`) } : {}) });
       throw err;
     }
     throw notFound();

@@ -7,8 +7,9 @@ import { readFile } from 'node:fs/promises';
 import type { ActivityService } from '../../activity/service.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { StorageBackend } from '../../file-storage/backend.js';
-import type { VisitorAccess } from '../access.js';
+import type { GateGallery, VisitorAccess } from '../access.js';
 import type { VisitorBudget } from '../limits/budget.js';
+import type { DownloadGuard } from './download-guard.js';
 import { FILE_KEY, type FileUrls } from '../../file-storage/file-urls.js';
 
 export interface FileRouteDeps {
@@ -20,6 +21,8 @@ export interface FileRouteDeps {
   budget: VisitorBudget;
   /** Records a visitor's downloads (docs/delivery.md "Activity"). */
   activity?: Pick<ActivityService, 'record'>;
+  /** A gallery's download controls (docs/delivery.md "Download controls"): web size only, limits per client. */
+  guard?: Pick<DownloadGuard, 'file'>;
 }
 
 /** Shown in place; anything else (SVG, HTML, PDF, …) is a download, so it never runs as a page. */
@@ -105,6 +108,12 @@ async function serve(deps: FileRouteDeps, req: FastifyRequest, reply: FastifyRep
     info = await deps.access.servable(key, access.kind === 'signed' ? access : undefined);
   }
   if (!info) return text(reply, 404, 'not found');
+  const gate = (info as { gate?: GateGallery }).gate;
+  if (access.kind === 'signed' && access.download && gate && deps.guard) {
+    // Spent by any GET of a photo not downloaded yet, whatever its range: bytes fetched from the middle are a download too.
+    const verdict = await deps.guard.file(gate, info.kind, info.mediaId, access.visitor, req.method !== 'HEAD');
+    if (!verdict.ok) return refused(reply, verdict.why, verdict.limit);
+  }
   // The size the database knows saves a stat (an S3 HEAD) per request; an original without one is looked at.
   const size = info.bytes ?? (await deps.storage.stat(key))?.size;
   if (size === undefined) return text(reply, 404, 'not found');
@@ -163,6 +172,22 @@ async function serve(deps: FileRouteDeps, req: FastifyRequest, reply: FastifyRep
     return text(reply, 404, 'not found');
   }
   return reply.send(body);
+}
+
+/** A refusal a visitor may read (a download link opened in a new tab): small, plain, no script, never cached. */
+function refused(reply: FastifyReply, why: 'web-only' | 'limit', limit: number | undefined): FastifyReply {
+  const [title, body] =
+    why === 'limit'
+      ? ['Download limit reached', `You have downloaded the ${limit ?? ''} photos this gallery allows. Photos you downloaded before can be downloaded again; for more, please ask the photographer.`]
+      : ['Web-size downloads only', 'This gallery offers its photos at web size: go back to the gallery and use its download button.'];
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title><style>body{font:1.05rem/1.5 system-ui,sans-serif;max-width:34rem;margin:3rem auto;padding:0 1rem;color:#222}h1{font-size:1.4rem}</style></head><body><main><h1>${title}</h1><p>${body}</p></main></body></html>`;
+  return reply
+    .code(403)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('x-content-type-options', 'nosniff')
+    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
+    .header('cache-control', 'no-store')
+    .send(html);
 }
 
 const EXTENSIONS: Record<string, string> = { 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/avif': 'avif', 'image/png': 'png' };

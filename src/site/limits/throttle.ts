@@ -47,6 +47,42 @@ export class PasswordThrottle {
 }
 
 /**
+ * Wrong download PINs (docs/delivery.md "Download controls"): per gallery from one address, per
+ * gallery for one pass (an address that changes keeps its pass), and per gallery from everyone
+ * (a 4-digit PIN tried from many addresses: 10 000 guesses at 100 an hour).
+ */
+export const PIN_LIMITS = {
+  perAddress: { keyPrefix: 'download-pin-address', points: 5, durationSeconds: QUARTER_HOUR },
+  perPass: { keyPrefix: 'download-pin-pass', points: 5, durationSeconds: QUARTER_HOUR },
+  perGallery: { keyPrefix: 'download-pin-gallery', points: 100, durationSeconds: 60 * 60 },
+} as const;
+
+/** The throttle of the download PIN form: taken before the PIN is compared, given back when it was right. */
+export class PinThrottle {
+  private readonly limits: Record<keyof typeof PIN_LIMITS, Limiter>;
+
+  constructor(limiters: LimiterFactory, onStoreError?: (err: unknown) => void) {
+    this.limits = createEach(limiters, PIN_LIMITS, onStoreError);
+  }
+
+  private counters(galleryUuid: string, address: string, passId: string | undefined): Array<[Limiter, string]> {
+    return [
+      [this.limits.perAddress, `${galleryUuid}:${address}`],
+      ...(passId ? ([[this.limits.perPass, `${galleryUuid}:${passId}`]] as Array<[Limiter, string]>) : []),
+      [this.limits.perGallery, galleryUuid],
+    ];
+  }
+
+  take(galleryUuid: string, address: string, passId: string | undefined): Promise<Taken> {
+    return takeEach(this.counters(galleryUuid, address, passId));
+  }
+
+  async succeeded(galleryUuid: string, address: string, passId: string | undefined): Promise<void> {
+    await Promise.all(this.counters(galleryUuid, address, passId).map(([limiter, key]) => limiter.giveBack(key)));
+  }
+}
+
+/**
  * Sign-in link requests. Per client address (any website, any e-mail), and per
  * address and e-mail (on one website): what one person asking again and again
  * meets. Per e-mail alone only far beyond what a person does (it bounds the

@@ -79,6 +79,7 @@ ${ratioClasses}
 nav.step{display:flex;justify-content:space-between;margin:1rem 0;gap:1rem}
 .locked{display:grid;gap:1.25rem;max-width:60rem;margin:1rem auto}
 .locked-cover{margin:0}
+.ask{max-width:34rem;margin:1.5rem auto}
 .locked-cover img{display:block;width:100%;height:auto;background:#ececec}
 .locked .date{color:#595959;margin:0 0 1rem}
 form.pw{display:flex;flex-direction:column;gap:.5rem;max-width:22rem}
@@ -239,6 +240,8 @@ function open(index, fromAddress, play) {
         p.on("change", function () {
           const href = links[p.currIndex].getAttribute("data-download");
           if (href) { el.href = href; el.hidden = false; } else { el.removeAttribute("href"); el.hidden = true; }
+          // A gallery with download controls asks first (a PIN, the limit's page): a page to open, not a file to save.
+          if (href && href.indexOf("/_download/") >= 0) el.removeAttribute("download"); else el.setAttribute("download", "");
         });
       } });
       // The shop (docs/shop.md "On the website"): a photo for sale links to its page's offer.

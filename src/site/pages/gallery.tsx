@@ -142,13 +142,13 @@ export function GalleryPage(props: {
       ) : null}
       {v.archive ? (
         <p class="play archive">
-          <a class="button" href={v.archive.href} download>
+          <a class="button" href={v.archive.href} download={v.archive.asks ? undefined : true}>
             Download all (ZIP)
           </a>
           {v.archive.withFolders ? (
             <>
               {' '}
-              <a class="button" href={v.archive.withFolders} download>
+              <a class="button" href={v.archive.withFolders} download={v.archive.asks ? undefined : true}>
                 Download all, with sub-galleries as folders
               </a>
             </>

@@ -91,7 +91,8 @@ export function MediaPage(props: { view: MediaView; favourites?: FavouritesBar; 
             <ul>
               {v.downloads.map((d) => (
                 <li key={d.href}>
-                  <a href={d.href} download>
+                  {/* Through the download route, a page may come first (the PIN, the limit): no download attribute there. */}
+                  <a href={d.href} download={d.href.includes('/_download/') ? undefined : true}>
                     {d.label}
                   </a>
                 </li>

@@ -11,6 +11,8 @@ import { MemoryCache } from '../../ops/cache.js';
 import { SLUG } from '../../websites/brand.js';
 import { backGalleryPath, backUnder, cookiePath, pageAddressOf, type PageAddress, type SiteAddress } from '../address.js';
 import { clientOf, FAVOURITES } from '../delivery/favourites-routes.js';
+import { clientKeyOf } from '../delivery/download-controls.js';
+import { Downloads } from '../delivery/download-routes.js';
 import type { SiteHelpers, SiteRoute, WebsiteDeps } from '../plugin-deps.js';
 import { archiveHref, galleryHref, type Refusal, type Sitemap } from '../service.js';
 import { passCookie } from '../signin/pass-cookie.js';
@@ -71,11 +73,13 @@ export function pageRoutes(helpers: SiteHelpers, deps: WebsiteDeps): SiteRoute[]
 /** The page handlers, over one micro-cache per plugin. */
 class Pages {
   private readonly cache: MemoryCache<string, CachedPage>;
+  private readonly downloads: Downloads;
 
   constructor(
     private readonly helpers: SiteHelpers,
     private readonly deps: WebsiteDeps,
   ) {
+    this.downloads = new Downloads(helpers, deps);
     this.cache = new MemoryCache<string, CachedPage>({ entries: CACHE_ENTRIES, ttlMs: deps.cacheSeconds * 1000, size: { max: CACHE_BYTES, of: (page) => page.body.length } });
   }
 
@@ -258,8 +262,20 @@ class Pages {
     if (folders ? names.length !== 1 || v.query.getAll('folders').length !== 1 : names.length !== 0) return reply.code(301).header('location', href).header('cache-control', 'no-store').send();
     const plan = await this.deps.site.archivePlan(v.at, fullUrlPath, v.pass, folders);
     if (plan.kind === 'no-rights') throw new ApiError('forbidden', 'This gallery offers no downloads.');
-    if (plan.kind !== 'archive') return this.refusal(reply, v, plan, galleryHref(v.at.homePath, fullUrlPath));
-    return this.deps.archives.send(req, reply, v.pass, { kind: 'gallery', name: plan.name, websiteId: v.at.website.id, galleryUuid: plan.galleryUuid, folders, parts: plan.parts });
+    const back = galleryHref(v.at.homePath, fullUrlPath);
+    if (plan.kind !== 'archive') return this.refusal(reply, v, plan, back);
+    // The gallery's download controls (docs/delivery.md): its PIN first; a limit counts per client, a session at least.
+    reply.header('cache-control', 'no-store');
+    if (!this.deps.site.pinOpened(v.pass, plan.galleryUuid, plan.controls.pin)) {
+      return this.downloads.pinPage(reply, v, { gallery: plan.galleryUuid, galleryName: plan.galleryName, back: href, cancel: back, crumbs: [], wrong: false });
+    }
+    const limited = plan.parts.some((p) => p.limit !== undefined);
+    const pass = limited ? this.downloads.passOf(reply, v) : v.pass;
+    const own = plan.parts.find((p) => p.folder.length === 0);
+    if (pass && own?.limit !== undefined && (await this.downloads.spent(own.galleryId, own.limit, pass))) {
+      return this.downloads.limitPage(reply, v, { galleryName: plan.galleryName, limit: own.limit, back, crumbs: [] });
+    }
+    return this.deps.archives.send(req, reply, pass, { kind: 'gallery', name: plan.name, websiteId: v.at.website.id, galleryUuid: plan.galleryUuid, folders, parts: plan.parts, clientKey: pass && limited ? clientKeyOf(pass) : undefined });
   }
 }
 

@@ -30,6 +30,11 @@ export interface VisitorPass {
    * own selections, never those of whoever owns the address.
    */
   guest?: { name: string; email: string };
+  /**
+   * Galleries whose download PIN the visitor gave (docs/delivery.md "Download controls"):
+   * `<uuid>:<keyed proof of the PIN>` (download-controls.ts pinEntry), the oldest forgotten first.
+   */
+  pins?: string[];
   /** Unix seconds. */
   expires: number;
 }
@@ -67,6 +72,7 @@ export class PassCodec {
       return undefined;
     }
     if (pass.website !== website || !(pass.expires * 1000 > now) || !Array.isArray(pass.galleries)) return undefined;
+    if (pass.pins !== undefined && !Array.isArray(pass.pins)) return undefined;
     return pass;
   }
 
@@ -74,6 +80,12 @@ export class PassCodec {
   withGallery(pass: VisitorPass, galleryUuid: string, passwordHash: string, now = Date.now()): VisitorPass {
     const galleries = [...pass.galleries.filter((g) => !g.startsWith(`${galleryUuid}:`) && g !== galleryUuid), passEntry(galleryUuid, passwordHash)].slice(-MAX_PASS_GALLERIES);
     return { ...pass, galleries, expires: Math.floor(now / 1000) + PASS_LIFETIME_SECONDS };
+  }
+
+  /** The pass with one more gallery's download PIN given (`entry`: pinEntry), its lifetime renewed. */
+  withPin(pass: VisitorPass, galleryUuid: string, entry: string, now = Date.now()): VisitorPass {
+    const pins = [...(pass.pins ?? []).filter((p) => !p.startsWith(`${galleryUuid}:`)), entry].slice(-MAX_PASS_GALLERIES);
+    return { ...pass, pins, expires: Math.floor(now / 1000) + PASS_LIFETIME_SECONDS };
   }
 
   /** The pass with a proved e-mail address, its lifetime renewed. */

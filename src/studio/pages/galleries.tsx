@@ -231,10 +231,19 @@ export interface SettingsForm {
   indexing: string;
   /** `YYYY-MM-DDTHH:MM` in UTC, as a datetime-local field holds it; '' when none. */
   expiresAt?: string;
+  /** The download controls and the favourites limit, as stored or echoed as sent ('' when none). */
+  delivery?: DeliveryForm;
+}
+
+export interface DeliveryForm {
+  downloadPin: string;
+  downloadLimit: string;
+  downloadSize: string;
+  pickLimit: string;
 }
 
 /** The section of the settings screen a notice or a refusal is about. */
-export type NoticeAt = 'expiry' | 'password' | 'access' | 'invite';
+export type NoticeAt = 'expiry' | 'downloads' | 'password' | 'access' | 'invite';
 
 export interface AclRow {
   position: number;
@@ -418,6 +427,52 @@ function ExpiryCard(p: SettingsProps) {
               Extend 30 days
             </button>
           )}
+        </p>
+      </form>
+    </section>
+  );
+}
+
+/**
+ * Downloads and favourites (docs/delivery.md "Download controls"): the PIN asked before a
+ * download, the photos each client may download, web size or originals, and the favourites limit.
+ */
+function DownloadsCard(p: SettingsProps) {
+  const v = p.values.delivery ?? { downloadPin: '', downloadLimit: '', downloadSize: 'original', pickLimit: '' };
+  const at = (field: string) => (p.error?.field === field ? p.error : undefined);
+  const attrs = (field: string) => ({ 'aria-invalid': at(field) ? ('true' as const) : undefined, class: at(field) ? 'invalid' : undefined });
+  return (
+    <section class="card" id="downloads" aria-labelledby="downloads-h">
+      <h2 class="first" id="downloads-h">
+        Downloads and favourites
+      </h2>
+      {p.noticeAt === 'downloads' ? <Notice notice={p.notice} /> : null}
+      <p>Who may download at all is the access list’s download rights; these settings narrow them for this gallery.</p>
+      <form method="post" action={`/studio/galleries/${p.uuid}/downloads`}>
+        <Csrf viewer={p.viewer} />
+        <Field id="download_pin" label="Download PIN" error={at('download_pin')} hint="4 to 8 digits clients type once before downloading. Leave empty for none.">
+          {(d) => <input id="download_pin" name="download_pin" type="text" inputmode="numeric" pattern="[0-9]{4,8}" maxlength={8} autocomplete="off" value={v.downloadPin} aria-describedby={d} {...attrs('download_pin')} class={at('download_pin') ? 'pin invalid' : 'pin'} />}
+        </Field>
+        <Field id="download_limit" label="Downloads per client" error={at('download_limit')} hint="Distinct photos each client may download here (by their e-mail when invited, else per browser). Leave empty for no limit.">
+          {(d) => <input id="download_limit" name="download_limit" type="number" min={1} max={100000} inputmode="numeric" value={v.downloadLimit} aria-describedby={d} {...attrs('download_limit')} />}
+        </Field>
+        <Field id="download_size" label="What “Download full size” gives" error={at('download_size')} hint="The large size is a 2048-pixel sRGB JPEG with only the copyright and author kept; “Download web size” stays the watermarked comp.">
+          {(d) => (
+            <select id="download_size" name="download_size" aria-describedby={d} {...attrs('download_size')}>
+              <option value="original" selected={v.downloadSize !== 'web'}>
+                Original files, byte for byte
+              </option>
+              <option value="web" selected={v.downloadSize === 'web'}>
+                A large size (2048 pixels)
+              </option>
+            </select>
+          )}
+        </Field>
+        <Field id="pick_limit" label="Favourites limit" error={at('pick_limit')} hint="How many photos a client may choose as favourites. Leave empty for no limit.">
+          {(d) => <input id="pick_limit" name="pick_limit" type="number" min={1} max={5000} inputmode="numeric" value={v.pickLimit} aria-describedby={d} {...attrs('pick_limit')} />}
+        </Field>
+        <p class="row">
+          <button type="submit">Save downloads and favourites</button>
         </p>
       </form>
     </section>
@@ -633,9 +688,10 @@ export function settingsPage(p: SettingsProps): string {
         <a href={`/studio/media?gallery=${p.uuid}`}>Medias ({p.mediasCount})</a>
         <a href={`/studio/galleries/${p.uuid}/proofing`}>Proofing: clients’ selections</a>
       </p>
-      <Notice notice={p.noticeAt ? undefined : p.notice} error={e && !['name', 'description', 'display_style', 'cover', 'content_order', 'content_order_direction', 'indexing', 'expires_at', 'password', 'acl', 'invite_email'].includes(e.field) ? e.message : undefined} />
+      <Notice notice={p.noticeAt ? undefined : p.notice} error={e && !['name', 'description', 'display_style', 'cover', 'content_order', 'content_order_direction', 'indexing', 'expires_at', 'download_pin', 'download_limit', 'download_size', 'pick_limit', 'password', 'acl', 'invite_email'].includes(e.field) ? e.message : undefined} />
       <SettingsCard {...p} />
       <ExpiryCard {...p} />
+      <DownloadsCard {...p} />
       <SellCard {...p} />
       <PasswordCard {...p} />
       <AccessCard {...p} />

@@ -105,6 +105,7 @@ const NOTICES: Record<string, string> = {
   'password-removed': 'The password was removed.',
   expiry: 'The expiry was saved.',
   extended: 'The expiry was moved 30 days on.',
+  downloads: 'Downloads and favourites were saved.',
   acl: 'The access list was saved.',
   invited: 'The client was added to the access list and invited.',
   'invite-unavailable': 'The client was added to the access list. Invitations by e-mail are not available on this service: send them the gallery’s address yourself.',

@@ -10,7 +10,7 @@ import type { GalleryDetails } from '../../galleries/service.js';
 import { homeUrl } from '../../websites/home-url.js';
 import type { Body } from '../body.js';
 import { SMALL_FORM_BYTES, type Signed, type StudioContext, type StudioRoute } from '../context.js';
-import { settingsPage, type AclRow, type NoticeAt, type SettingsForm } from '../pages/galleries.js';
+import { settingsPage, type AclRow, type DeliveryForm, type NoticeAt, type SettingsForm } from '../pages/galleries.js';
 import { GALLERY_FORM, located, noticeOf, uuidOf } from './galleries.js';
 
 /** Medias offered as a cover: the gallery's first ones in its order. */
@@ -34,6 +34,7 @@ export const gallerySettingRoutes: StudioRoute[] = [
   { method: 'POST', path: '/studio/galleries/:uuid/password', bodyLimit: SMALL_FORM_BYTES, handler: setPassword },
   { method: 'POST', path: '/studio/galleries/:uuid/expiry', bodyLimit: SMALL_FORM_BYTES, handler: setExpiry },
   { method: 'POST', path: '/studio/galleries/:uuid/extend', bodyLimit: SMALL_FORM_BYTES, handler: extendExpiry },
+  { method: 'POST', path: '/studio/galleries/:uuid/downloads', bodyLimit: SMALL_FORM_BYTES, handler: setDownloads },
   { method: 'POST', path: '/studio/galleries/:uuid/acl', bodyLimit: ACL_FORM_BYTES, handler: setAccessList },
   { method: 'POST', path: '/studio/galleries/:uuid/invite', bodyLimit: SMALL_FORM_BYTES, handler: invite },
 ];
@@ -41,7 +42,7 @@ export const gallerySettingRoutes: StudioRoute[] = [
 /** The studio's "Extend" button: the expiry moved this many days on. */
 const EXTEND_DAYS = 30;
 
-const AT: Record<string, NoticeAt> = { expiry: 'expiry', extended: 'expiry', password: 'password', 'password-removed': 'password', acl: 'access', invited: 'invite', 'invite-unavailable': 'invite' };
+const AT: Record<string, NoticeAt> = { expiry: 'expiry', extended: 'expiry', downloads: 'downloads', password: 'password', 'password-removed': 'password', acl: 'access', invited: 'invite', 'invite-unavailable': 'invite' };
 const noticeAtOf = (req: FastifyRequest) => AT[(req.query as { done?: string }).done ?? ''];
 
 // ---- settings
@@ -55,6 +56,7 @@ async function settingsOf(
   notice?: string,
   noticeAt?: NoticeAt,
   inviteLink?: { email: string; link: string },
+  delivery?: DeliveryForm,
 ) {
   const site = await ctx.websiteDetails(s, urlname);
   const styles = await ctx.deps.websites.displayStyles(s.user, urlname, { limit: DISPLAY_STYLES_SHOWN, offset: 0 });
@@ -73,6 +75,7 @@ async function settingsOf(
   };
   // The expiry as a datetime-local shows it, in UTC (the form says so).
   const expiresAt = form?.expiresAt ?? (r.expires_at === null ? '' : r.expires_at.slice(0, 16));
+  const shownDelivery = delivery ?? form?.delivery ?? { downloadPin: r.download_pin ?? '', downloadLimit: r.download_limit === null ? '' : String(r.download_limit), downloadSize: r.download_size ?? 'original', pickLimit: r.pick_limit === null ? '' : String(r.pick_limit) };
   const acl: AclRow[] = d.acl.map((e) => ({ position: e.position, email: e.email, read: e.read, comp: e.compDownload, hires: e.hiresDownload }));
   return settingsPage({
     viewer: s.viewer,
@@ -82,7 +85,7 @@ async function settingsOf(
     uuid: r.uuid,
     isRoot: r.parent_uuid === null,
     publicUrl: r.full_url_path === '' ? home : `${home}/-/${r.full_url_path}`,
-    values: { ...values, expiresAt },
+    values: { ...values, expiresAt, delivery: shownDelivery },
     styles: styles.styles.map((x) => ({ uuid: x.uuid, name: x.name, isDefault: x.is_default === 1 })),
     covers: (d.medias ?? []).slice(0, COVER_CHOICES),
     mediasCount: d.counts.medias,
@@ -143,6 +146,22 @@ async function setExpiry(ctx: StudioContext, req: FastifyRequest, reply: Fastify
     return ctx.send(reply, 422, await settingsOf(ctx, s, urlname, d, undefined, GALLERY_FORM.refusal(err), undefined, 'expiry'));
   }
   return ctx.redirect(reply, `/studio/galleries/${d.record.uuid}?done=expiry#expiry`);
+}
+
+// ---- downloads and favourites: the spec's download_pin, download_limit, download_size and pick_limit
+const DELIVERY_KEYS = ['downloadPin', 'downloadLimit', 'downloadSize', 'pickLimit'] as const;
+
+async function setDownloads(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
+  const { s, form } = ctx.signedPost(req);
+  const { urlname, d } = await located(ctx, s, uuidOf(req));
+  const source = GALLERY_FORM.source(form, DELIVERY_KEYS, { blank: true });
+  try {
+    await ctx.deps.galleries.update(s.user, urlname, d.record.uuid, readGallery(source, 'update', GALLERY_FORM.words));
+  } catch (err) {
+    const delivery = { downloadPin: source.value('downloadPin') ?? '', downloadLimit: source.value('downloadLimit') ?? '', downloadSize: source.value('downloadSize') ?? 'original', pickLimit: source.value('pickLimit') ?? '' };
+    return ctx.send(reply, 422, await settingsOf(ctx, s, urlname, d, undefined, GALLERY_FORM.refusal(err), undefined, 'downloads', undefined, delivery));
+  }
+  return ctx.redirect(reply, `/studio/galleries/${d.record.uuid}?done=downloads#downloads`);
 }
 
 async function extendExpiry(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
