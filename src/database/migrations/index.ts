@@ -31,6 +31,7 @@ import * as m027 from './027_activity_by_owner.js';
 import * as m028 from './028_change_feed.js';
 import * as m029 from './029_gallery_expiry.js';
 import * as m030 from './030_media_alt_text.js';
+import * as m034 from './034_website_home.js';
 
 const modules = {
   '001_core': m001,
@@ -63,6 +64,7 @@ const modules = {
   '028_change_feed': m028,
   '029_gallery_expiry': m029,
   '030_media_alt_text': m030,
+  '034_website_home': m034,
 };
 
 /**

@@ -26,6 +26,8 @@ export interface Frame {
   script?: boolean;
   /** Open Graph, Twitter card and JSON-LD (src/site/pages/share.ts, pages/head-meta.tsx). */
   meta?: PageMeta;
+  /** Full-bleed above the content, a labelled region of its own (the home page's hero). */
+  hero?: VNode;
 }
 
 export function Layout(props: Frame & { children: ComponentChildren }): VNode {
@@ -58,6 +60,7 @@ export function Layout(props: Frame & { children: ComponentChildren }): VNode {
             </ol>
           </nav>
         ) : null}
+        {props.hero}
         <main id="main">{props.children}</main>
         <BrandFooter brand={props.brand} />
       </body>

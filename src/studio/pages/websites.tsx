@@ -167,6 +167,7 @@ export function settingsPage(p: {
       <h1>Settings of {v.title || p.urlname}</h1>
       <p class="row">
         <a href={p.home}>View site</a>
+        <a href={`/studio/websites/${p.urlname}/home`}>Home page</a>
         <a href={`/studio/websites/${p.urlname}/pages`}>Pages</a>
         <a href={`/studio/websites/${p.urlname}/styles`}>Display styles</a>
       </p>
