@@ -39,7 +39,12 @@ export type SiteWebsite = Pick<WebsiteRow, 'id' | 'uuid' | 'urlname' | 'title' |
 export interface BrandExtras {
   nav: Array<{ slug: string; title: string }>;
   renditions: SiteRendition[];
+  /** The top-level galleries open to everyone, in their list order (the navigation's; at most NAV_GALLERIES). */
+  galleries?: Array<{ name: string; full_url_path: string }>;
 }
+
+/** Top-level galleries in the navigation, at most. */
+export const NAV_GALLERIES = 8;
 
 const WEBSITE_COLUMNS = [
   'w.id',
@@ -231,9 +236,24 @@ export class SiteRepository {
    * The brand's pages (titles for the navigation) and the renditions of its logo and favicon
    * medias while they are live: two queries, whatever the website holds.
    */
-  async brandExtras(websiteId: number, mediaIds: readonly number[]): Promise<BrandExtras> {
-    const [nav, renditions] = await Promise.all([
+  async brandExtras(websiteId: number, mediaIds: readonly number[], now = new Date().toISOString()): Promise<BrandExtras> {
+    const [nav, galleries, renditions] = await Promise.all([
       this.db.selectFrom('website_pages').select(['slug', 'title']).where('website_id', '=', websiteId).orderBy('position').orderBy('slug').execute(),
+      // Client galleries (a password, an access list), hidden and closed ones stay out of the navigation.
+      this.db
+        .selectFrom('galleries as g')
+        .innerJoin('galleries as root', 'root.id', 'g.parent_id')
+        .select(['g.name', 'g.full_url_path'])
+        .where('root.website_id', '=', websiteId)
+        .where('root.parent_id', 'is', null)
+        .where('g.hidden', '=', 0)
+        .where('g.password_hash', 'is', null)
+        .where((eb) => eb.not(eb.exists(eb.selectFrom('gallery_acl as a').select('a.gallery_id').whereRef('a.gallery_id', '=', 'g.id'))))
+        .where((eb) => eb.or([eb('g.expires_at', 'is', null), eb('g.expires_at', '>', now)]))
+        .orderBy('g.list_pos')
+        .orderBy('g.id')
+        .limit(NAV_GALLERIES)
+        .execute(),
       mediaIds.length === 0
         ? Promise.resolve([])
         : this.db
@@ -246,7 +266,7 @@ export class SiteRepository {
             .orderBy('r.width')
             .execute(),
     ]);
-    return { nav, renditions };
+    return { nav, renditions, galleries };
   }
 
   /** A website's pages for its sitemap, in navigation order (a handful: pages are written by hand). */

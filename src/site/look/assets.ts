@@ -152,6 +152,8 @@ form.inline{display:flex;gap:.5rem;flex-wrap:wrap;align-items:flex-end;max-width
 @media (min-width:700px){main,.crumbs{padding-left:1rem;padding-right:1rem}.justified{--h:260px}.masonry{columns:3}.grid{grid-template-columns:repeat(auto-fill,minmax(240px,1fr))}.subs{grid-template-columns:repeat(auto-fill,minmax(260px,1fr))}.locked{grid-template-columns:minmax(0,1.2fr) minmax(0,1fr);align-items:center}h1{font-size:2rem}}
 @media (prefers-reduced-motion:reduce){*{scroll-behavior:auto!important}.hero .slide{transition:none}}
 @media (scripting:none){.hero .slide:first-child{opacity:1}}
+.menu-toggle{display:none}
+@media (max-width:699px){header.site .menu-toggle:not([hidden]){display:inline-flex;align-items:center;min-height:44px;padding:.4rem 1rem;border:1px solid currentColor;border-radius:6px;background:none;color:inherit;font:inherit;cursor:pointer}nav.site-nav ul.shut{display:none}nav.site-nav ul:not(.shut){flex-direction:column;gap:0;padding-top:.5rem}nav.site-nav ul a{padding:.6rem 0;min-height:44px}header.site nav.site-nav{width:100%}header.site:has(.menu-toggle:not([hidden])) nav.site-nav{width:auto}header.site:has([data-menu][aria-expanded=true]) nav.site-nav{width:100%}}
 @media (min-width:700px){.hero{height:min(82vh,62vw)}.hero .words{padding:2rem 2rem 2.5rem}}
 ` + PSWP_CSS;
 
@@ -402,6 +404,25 @@ if (links.length > 0) {
   if (play) { play.hidden = false; play.addEventListener("click", function () { open(0, false, true); }); }
   const shared = photoOfAddress();
   if (shared && indexOf(shared) >= 0) open(indexOf(shared), true, false);
+}
+
+// The navigation's Menu button on a phone (brand-frame.tsx): the list folds behind it, Escape
+// closes it and gives the focus back to the button; on a wider screen the list is always open.
+const menu = document.querySelector("[data-menu]");
+if (menu) {
+  const list = document.getElementById(menu.getAttribute("aria-controls"));
+  const phone = window.matchMedia("(max-width: 699px)");
+  function setMenu(open) {
+    menu.setAttribute("aria-expanded", open || !phone.matches ? "true" : "false");
+    list.classList.toggle("shut", !open && phone.matches);
+  }
+  menu.hidden = false;
+  setMenu(false);
+  menu.addEventListener("click", function () { setMenu(menu.getAttribute("aria-expanded") !== "true"); });
+  document.addEventListener("keydown", function (e) {
+    if (e.key === "Escape" && phone.matches && menu.getAttribute("aria-expanded") === "true") { setMenu(false); menu.focus(); }
+  });
+  phone.addEventListener("change", function () { setMenu(false); });
 }
 
 // The hero's slideshow (pages/hero.tsx): a crossfade every HERO_MS, the pause button shown; still

@@ -97,7 +97,7 @@ export function homeSettingsPage(p: {
         </fieldset>
         <fieldset class="field" id="library">
           <legend>{p.q ? `Photos matching “${p.q}”` : `Add from your latest photos${p.images.page > 1 ? ` (page ${p.images.page})` : ''}`}</legend>
-          {offered.length === 0 ? <p class="muted">{p.q ? 'No photo matches.' : 'No other photo.'}</p> : null}
+          {offered.length === 0 ? <p class="muted">{p.images.images.length > 0 ? 'The photos that match are chosen already.' : p.q ? 'No photo matches.' : 'No other photo.'}</p> : null}
           <div class="pick">
             {offered.map((i) => (
               <label>
