@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { all, find, text } from '../../src/client/xml.js';
 import { eachDatabase } from '../support/service.js';
 import { failure, startWorld, type World } from '../support/world.js';
-import { create } from './galleries-fixtures.js';
+import { create, publishMedias } from './galleries-fixtures.js';
 import { uploadPhoto, visit, waitForRenditions } from '../site/site-support.js';
 
 eachDatabase((kind) => {
@@ -149,5 +149,43 @@ eachDatabase((kind) => {
       expect([...hero.matchAll(/<img /g)]).toHaveLength(1);
       expect(hero).not.toContain('aria-roledescription');
     });
+  });
+
+  it('costs the same statements whatever the library holds (pages cost their slice)', async () => {
+    const ex = w.svc.db.getExecutor() as unknown as { executeQuery: (...a: unknown[]) => Promise<unknown> };
+    /** The statements one anonymous visit of the home page sends through the query builder (on SQLite the hottest lookups run on the handle directly, the same for both). */
+    const statements = async (): Promise<string[]> => {
+      const orig = ex.executeQuery;
+      const seen: string[] = [];
+      ex.executeQuery = function (this: unknown, ...a: unknown[]) {
+        seen.push((a[0] as { sql: string }).sql);
+        return orig.apply(this, a);
+      };
+      try {
+        expect((await visit(w.svc, `${home()}/`)).status).toBe(200);
+      } finally {
+        ex.executeQuery = orig;
+      }
+      return seen;
+    };
+    const featured = { 'website[hero][0][media]': photos[0], 'website[hero][1][media]': photos[1], 'website[featured][0][gallery]': g.travels, 'website[featured][1][gallery]': g.weddings, 'website[featured][2][gallery]': g.family };
+    const byDefault = { 'website[featured][0][gallery]': '' };
+    const measure = async () => {
+      await put(featured);
+      await statements();
+      const chosen = await statements();
+      await put(byDefault);
+      await statements();
+      return { chosen, byDefault: await statements() };
+    };
+    const small = await measure();
+    // Twenty more top-level galleries of thirty photos each (the depth of covers from below is bounded apart: four levels).
+    for (let i = 0; i < 20; i++) await publishMedias(w.svc.db, w.user, await create(w, `More ${i}`), Array.from({ length: 30 }, (_, k) => `more-${i}-${k}.jpg`));
+    const big = await measure();
+    expect(big.chosen.length).toBe(small.chosen.length);
+    expect(big.byDefault.length).toBe(small.byDefault.length);
+    // Bounded: a home page is a handful of statements, none of them a gallery's whole list of medias.
+    expect(big.byDefault.length).toBeLessThanOrEqual(30);
+    for (const q of [...big.chosen, ...big.byDefault]) expect(q).not.toMatch(/from "media_galleries"(?![\s\S]*"gallery_id" in)/);
   });
 });

@@ -26,11 +26,11 @@ export interface HomeValues {
   featured: string[];
 }
 
-function Order(p: { name: string; value: number; label: string }): VNode {
+function Order(p: { name: string; value: number | undefined; label: string }): VNode {
   return (
     <label class="order">
       <span>Order</span>
-      <input type="number" name={p.name} value={String(p.value)} min={1} max={99} inputMode="numeric" aria-label={p.label} />
+      <input type="number" name={p.name} value={p.value === undefined ? '' : String(p.value)} min={1} max={99} inputMode="numeric" aria-label={p.label} />
     </label>
   );
 }
@@ -150,7 +150,7 @@ export function homeSettingsPage(p: {
                     {g.hidden ? ' · hidden' : ''}
                   </span>
                 </label>
-                <Order name={`featured_order.${g.uuid}`} value={featuredAt.get(g.uuid) ?? 99} label={`Order of ${g.name}`} />
+                <Order name={`featured_order.${g.uuid}`} value={featuredAt.get(g.uuid)} label={`Order of ${g.name}`} />
               </li>
             ))}
           </ul>
