@@ -166,7 +166,8 @@ eachDatabase((kind) => {
       } finally {
         ex.executeQuery = orig;
       }
-      return seen;
+      // The job worker polls its queue meanwhile: not the page's.
+      return seen.filter((q) => !/\bjobs\b/i.test(q));
     };
     const featured = { 'website[hero][0][media]': photos[0], 'website[hero][1][media]': photos[1], 'website[featured][0][gallery]': g.travels, 'website[featured][1][gallery]': g.weddings, 'website[featured][2][gallery]': g.family };
     const byDefault = { 'website[featured][0][gallery]': '' };
@@ -182,8 +183,10 @@ eachDatabase((kind) => {
     // Twenty more top-level galleries of thirty photos each (the depth of covers from below is bounded apart: four levels).
     for (let i = 0; i < 20; i++) await publishMedias(w.svc.db, w.user, await create(w, `More ${i}`), Array.from({ length: 30 }, (_, k) => `more-${i}-${k}.jpg`));
     const big = await measure();
-    expect(big.chosen.length).toBe(small.chosen.length);
-    expect(big.byDefault.length).toBe(small.byDefault.length);
+    // The same statements (a list's length aside: `in ($1, $2…)`).
+    const shape = (qs: string[]) => qs.map((q) => q.replace(/\((?:\$\d+|\?)(?:, (?:\$\d+|\?))*\)/g, '(…)').replace(/\$\d+/g, '?')).sort();
+    expect(shape(big.chosen)).toEqual(shape(small.chosen));
+    expect(shape(big.byDefault)).toEqual(shape(small.byDefault));
     // Bounded: a home page is a handful of statements, none of them a gallery's whole list of medias.
     expect(big.byDefault.length).toBeLessThanOrEqual(30);
     for (const q of [...big.chosen, ...big.byDefault]) expect(q).not.toMatch(/from "media_galleries"(?![\s\S]*"gallery_id" in)/);
