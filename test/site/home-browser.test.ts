@@ -212,4 +212,29 @@ describe.skipIf(!chromiumPresent)('the home page in a browser', () => {
     expect(await desk.page.locator('#site-nav-list a', { hasText: 'Portraits' }).isVisible()).toBe(true);
     await desk.context.close();
   });
+
+  it('picks the accent colour with a colour picker bound to the #rrggbb field, on a phone', async () => {
+    const { context, page, problems } = await open('phone', { width: 390, height: 844 }, 3);
+    await page.goto(`${w.svc.url}/studio/signin`);
+    await page.getByLabel('E-mail address').fill(w.user.email);
+    await page.getByLabel('Password').fill(w.user.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL('**/studio/websites');
+    await page.goto(`${w.svc.url}/studio/websites/${w.urlname}`);
+    const pick = page.getByLabel('Pick the accent colour');
+    await expect.poll(() => pick.isVisible()).toBe(true);
+    await pick.fill('#b4531f');
+    expect(await page.locator('#accent_color').inputValue()).toBe('#b4531f');
+    // Written by hand, the picker follows.
+    await page.locator('#accent_color').fill('#0F766E');
+    expect(await pick.inputValue()).toBe('#0f766e');
+    expect(await wide(page)).toBe(0);
+    expect(await axe(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.waitForURL('**/studio/websites/*?done=saved');
+    const site = find((await w.client.request('GET', `/websites/${w.urlname}.xml`)).doc, 'website')!;
+    expect(site.children.find((c) => c.name === 'accent-color')?.text).toBe('#0f766e');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 });
