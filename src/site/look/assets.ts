@@ -448,7 +448,6 @@ if (hero) {
   function play(on) {
     if (timer) { clearInterval(timer); timer = 0; }
     if (on) timer = setInterval(function () { if (!document.hidden) show(at + 1); }, HERO_MS);
-    pause.setAttribute("aria-pressed", on ? "false" : "true");
     pause.textContent = on ? "Pause slideshow" : "Play slideshow";
   }
   pause.hidden = false;

@@ -17,7 +17,7 @@ export function Hero(props: { hero: HeroView; label: string }): VNode {
       data-hero={many ? '' : undefined}
     >
       {many ? (
-        <button type="button" class="hero-pause" data-hero-pause aria-pressed="false" hidden>
+        <button type="button" class="hero-pause" data-hero-pause hidden>
           Pause slideshow
         </button>
       ) : null}

@@ -226,7 +226,7 @@ export function settingsPage(p: {
             <span class="row">
               <input id="accent_color" type="text" name="accent_color" value={v.accentColor} maxLength={7} aria-describedby={d} aria-invalid={bad ? 'true' : undefined} class={bad ? 'invalid' : undefined} />
               {/* Shown by the script (browser/websites.js), which keeps the two in step; it has no name: the field is what is sent. */}
-              <input id="accent_pick" type="color" value={/^#[0-9a-f]{6}$/i.test(v.accentColor) ? v.accentColor.toLowerCase() : '#2f5fd0'} aria-label="Pick the accent colour" hidden />
+              <input id="accent_pick" type="color" value={/^#[0-9a-f]{6}$/i.test(v.accentColor) ? v.accentColor.toLowerCase() : '#2f5fd0'} aria-label="Colour picker" hidden />
             </span>
           )}
         </Field>
