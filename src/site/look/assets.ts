@@ -153,7 +153,7 @@ form.inline{display:flex;gap:.5rem;flex-wrap:wrap;align-items:flex-end;max-width
 @media (prefers-reduced-motion:reduce){*{scroll-behavior:auto!important}.hero .slide{transition:none}}
 @media (scripting:none){.hero .slide:first-child{opacity:1}}
 .menu-toggle{display:none}
-@media (max-width:699px){header.site .menu-toggle:not([hidden]){display:inline-flex;align-items:center;min-height:44px;padding:.4rem 1rem;border:1px solid currentColor;border-radius:6px;background:none;color:inherit;font:inherit;cursor:pointer}nav.site-nav ul.shut{display:none}nav.site-nav ul:not(.shut){flex-direction:column;gap:0;padding-top:.5rem}nav.site-nav ul a{padding:.6rem 0;min-height:44px}header.site nav.site-nav{width:100%}header.site:has(.menu-toggle:not([hidden])) nav.site-nav{width:auto}header.site:has([data-menu][aria-expanded=true]) nav.site-nav{width:100%}}
+@media (max-width:699px){header.site .menu-toggle:not([hidden]){display:inline-flex;align-items:center;min-height:44px;padding:.4rem 1rem;border:1px solid currentColor;border-radius:6px;background:none;color:inherit;font:inherit;cursor:pointer}nav.site-nav ul.shut{display:none}nav.site-nav:has(.menu-toggle:not([hidden])) ul{flex-direction:column;gap:0;padding-top:.5rem}nav.site-nav:has(.menu-toggle:not([hidden])) ul a{padding:.6rem 0;min-height:44px}header.site:has([data-menu][aria-expanded=true]) nav.site-nav{width:100%}}
 @media (min-width:700px){.hero{height:min(82vh,62vw)}.hero .words{padding:2rem 2rem 2.5rem}}
 ` + PSWP_CSS;
 
