@@ -89,6 +89,24 @@ export interface WebsitesTable {
   /** When the service last looked for the proof, and why it was not found (null: found, or never looked). */
   hostname_checked_at: string | null;
   hostname_check: string | null;
+  /** The home page's hero (migration 034): 'fill' (a chosen crop, full-bleed) or 'fit' (whole). */
+  hero_fit: Generated<string>;
+  hero_headline: string | null;
+  hero_tagline: string | null;
+}
+
+/** The hero's photos of a website's home page, in order (migration 034). */
+export interface WebsiteHeroTable {
+  website_id: number;
+  position: number;
+  media_id: number;
+}
+
+/** The galleries featured on a website's home page, in order (migration 034). */
+export interface WebsiteFeaturedTable {
+  website_id: number;
+  position: number;
+  gallery_id: number;
 }
 
 export interface WebsitePagesTable {
@@ -674,6 +692,8 @@ export interface Database {
   sessions: SessionsTable;
   websites: WebsitesTable;
   website_pages: WebsitePagesTable;
+  website_hero: WebsiteHeroTable;
+  website_featured: WebsiteFeaturedTable;
   website_members: WebsiteMembersTable;
   artists: ArtistsTable;
   display_styles: DisplayStylesTable;

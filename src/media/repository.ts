@@ -116,6 +116,25 @@ export class MediaRepository {
       .execute();
   }
 
+  /**
+   * The owner's live images whose title or file name holds `text` (any case), the latest first,
+   * at most `limit`: the studio's pickers' search. One query over the owner's rows.
+   */
+  async searchImages(ownerId: number, text: string, limit: number): Promise<number[]> {
+    const like = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const rows = await this.db
+      .selectFrom('medias')
+      .select('id')
+      .where('owner_id', '=', ownerId)
+      .where('status', '=', 'live')
+      .where('mime_type', 'like', 'image/%')
+      .where((eb) => eb.or([sql<SqlBool>`lower(coalesce(title, '')) like ${like} escape '\\'`, sql<SqlBool>`lower(file_name) like ${like} escape '\\'`]))
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
   /** Records of `ids`, in the order of `ids`. */
   async records(ids: readonly number[]): Promise<MediaRecord[]> {
     if (ids.length === 0) return [];

@@ -154,6 +154,13 @@ export class MediaService {
     return { total, records, relations, renditions };
   }
 
+  /** The user's images whose title or file name holds `text`, the latest first, with their renditions (the studio's pickers). */
+  async searchImages(user: User, text: string, limit: number): Promise<Pick<MediaPage, 'records' | 'renditions'>> {
+    const ids = await this.repo.searchImages(user.id, text.slice(0, 100), limit);
+    const records = await this.repo.records(ids);
+    return { records, renditions: await this.renditions?.views(ids) };
+  }
+
   /** One media's renditions on `get`'s rule (404 for another's), without its record's relations: the studio's thumbnails, hundreds a minute. */
   async renditionsOf(user: User, uuid: string): Promise<RenditionView[]> {
     const media = await this.owned(user, uuid);

@@ -148,6 +148,11 @@ export class VisitorAccess {
     return chainsOf(await this.repo.chains(websiteId, [fullUrlPath])).get(fullUrlPath);
   }
 
+  /** The chains of several galleries of a website by their full url paths (two queries whatever their number). */
+  async chains(websiteId: number, fullUrlPaths: readonly string[]): Promise<Map<string, Chain>> {
+    return chainsOf(await this.repo.chains(websiteId, fullUrlPaths));
+  }
+
   /** Every gallery's chain of a website, by full url path (the sitemap). */
   async everyChain(websiteId: number): Promise<Map<string, Chain>> {
     return chainsOf(await this.repo.chains(websiteId, undefined));

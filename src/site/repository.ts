@@ -26,7 +26,7 @@ export type SiteWebsite = Pick<WebsiteRow, 'id' | 'uuid' | 'urlname' | 'title' |
   Partial<
     Pick<
       WebsiteRow,
-      'updated_at' | 'tagline' | 'logo_media_id' | 'favicon_media_id' | 'color_scheme' | 'accent_color' | 'theme' | 'credit' | 'copyright' | 'contact_email' | 'social_links' | 'indexing'
+      'updated_at' | 'tagline' | 'logo_media_id' | 'favicon_media_id' | 'color_scheme' | 'accent_color' | 'theme' | 'credit' | 'copyright' | 'contact_email' | 'social_links' | 'indexing' | 'hero_fit' | 'hero_headline' | 'hero_tagline'
     >
   > & {
   /** The root gallery's name: the navigation's first entry. */
@@ -39,7 +39,12 @@ export type SiteWebsite = Pick<WebsiteRow, 'id' | 'uuid' | 'urlname' | 'title' |
 export interface BrandExtras {
   nav: Array<{ slug: string; title: string }>;
   renditions: SiteRendition[];
+  /** The top-level galleries open to everyone, in their list order (the navigation's; at most NAV_GALLERIES). */
+  galleries?: Array<{ name: string; full_url_path: string }>;
 }
+
+/** Top-level galleries in the navigation, at most. */
+export const NAV_GALLERIES = 8;
 
 const WEBSITE_COLUMNS = [
   'w.id',
@@ -61,6 +66,9 @@ const WEBSITE_COLUMNS = [
   'w.copyright',
   'w.contact_email',
   'w.social_links',
+  'w.hero_fit',
+  'w.hero_headline',
+  'w.hero_tagline',
   'root.name as root_name',
 ] as const;
 
@@ -233,9 +241,24 @@ export class SiteRepository {
    * The brand's pages (titles for the navigation) and the renditions of its logo and favicon
    * medias while they are live: two queries, whatever the website holds.
    */
-  async brandExtras(websiteId: number, mediaIds: readonly number[]): Promise<BrandExtras> {
-    const [nav, renditions] = await Promise.all([
+  async brandExtras(websiteId: number, mediaIds: readonly number[], now = new Date().toISOString()): Promise<BrandExtras> {
+    const [nav, galleries, renditions] = await Promise.all([
       this.db.selectFrom('website_pages').select(['slug', 'title']).where('website_id', '=', websiteId).orderBy('position').orderBy('slug').execute(),
+      // Client galleries (a password, an access list), hidden and closed ones stay out of the navigation.
+      this.db
+        .selectFrom('galleries as g')
+        .innerJoin('galleries as root', 'root.id', 'g.parent_id')
+        .select(['g.name', 'g.full_url_path'])
+        .where('root.website_id', '=', websiteId)
+        .where('root.parent_id', 'is', null)
+        .where('g.hidden', '=', 0)
+        .where('g.password_hash', 'is', null)
+        .where((eb) => eb.not(eb.exists(eb.selectFrom('gallery_acl as a').select('a.gallery_id').whereRef('a.gallery_id', '=', 'g.id'))))
+        .where((eb) => eb.or([eb('g.expires_at', 'is', null), eb('g.expires_at', '>', now)]))
+        .orderBy('g.list_pos')
+        .orderBy('g.id')
+        .limit(NAV_GALLERIES)
+        .execute(),
       mediaIds.length === 0
         ? Promise.resolve([])
         : this.db
@@ -248,7 +271,7 @@ export class SiteRepository {
             .orderBy('r.width')
             .execute(),
     ]);
-    return { nav, renditions };
+    return { nav, renditions, galleries };
   }
 
   /** A website's pages for its sitemap, in navigation order (a handful: pages are written by hand). */
@@ -261,16 +284,60 @@ export class SiteRepository {
     return this.db.selectFrom('website_pages').select(['slug', 'title', 'body', 'updated_at']).where('website_id', '=', websiteId).where('slug', '=', slug).executeTakeFirst();
   }
 
-  /** Whether a live media is the logo or the favicon of a website: its renditions are public. */
+  /** Whether a live media is the logo, the favicon or a hero photo of a website: its renditions are public. */
   async isBrandMedia(mediaId: number): Promise<boolean> {
     const row = await this.db
       .selectFrom('websites')
       .select('id')
-      .where((eb) => eb.or([eb('logo_media_id', '=', mediaId), eb('favicon_media_id', '=', mediaId)]))
+      .where((eb) =>
+        eb.or([eb('logo_media_id', '=', mediaId), eb('favicon_media_id', '=', mediaId), eb('id', 'in', eb.selectFrom('website_hero').select('website_id').where('media_id', '=', mediaId))]),
+      )
       .where((eb) => eb.exists(eb.selectFrom('medias').select('id').where('id', '=', mediaId).where('status', '=', 'live')))
       .limit(1)
       .executeTakeFirst();
     return row !== undefined;
+  }
+
+  /** The home page's hero photos in order: those still live with renditions not failed (one query, at most MAX_HERO rows). */
+  async heroMedias(websiteId: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('website_hero as h')
+      .innerJoin('medias as m', 'm.id', 'h.media_id')
+      .select('h.media_id')
+      .where('h.website_id', '=', websiteId)
+      .where('m.status', '=', 'live')
+      .where('m.renditions_state', '!=', 'failed')
+      .orderBy('h.position')
+      .execute();
+    return rows.map((r) => r.media_id);
+  }
+
+  /** The galleries featured on the home page in order, those of the website not closed (one query, at most MAX_FEATURED rows). */
+  featuredGalleries(websiteId: number, now = new Date().toISOString()): Promise<ChildGallery[]> {
+    return this.db
+      .selectFrom('website_featured as f')
+      .innerJoin('galleries as g', 'g.id', 'f.gallery_id')
+      .select(['g.id', 'g.uuid', 'g.name', 'g.full_url_path', 'g.password_hash', 'g.cover_media_id', 'g.public_cover_media_id', 'g.published_at'])
+      .where('f.website_id', '=', websiteId)
+      .where('g.website_id', '=', websiteId)
+      .where((eb) => eb.or([eb('g.expires_at', 'is', null), eb('g.expires_at', '>', now)]))
+      .orderBy('f.position')
+      .execute();
+  }
+
+  /** How many photos a visitor may see in each gallery (live, renditions not failed): one grouped query. */
+  async photoCounts(galleryIds: readonly number[]): Promise<Map<number, number>> {
+    if (galleryIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('media_galleries as mg')
+      .innerJoin('medias as m', 'm.id', 'mg.media_id')
+      .select(['mg.gallery_id', (eb) => eb.fn.countAll().as('n')])
+      .where('mg.gallery_id', 'in', [...galleryIds])
+      .where('m.status', '=', 'live')
+      .where('m.renditions_state', '!=', 'failed')
+      .groupBy('mg.gallery_id')
+      .execute();
+    return new Map(rows.map((r) => [r.gallery_id, Number(r.n)]));
   }
 
   /**

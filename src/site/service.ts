@@ -11,14 +11,14 @@ import { homeUrl } from '../websites/home-url.js';
 import { hostPart, isOwnHost, ownHosts } from '../websites/hostnames.js';
 import { MemoryCache } from '../ops/cache.js';
 import type { SiteAddress } from './address.js';
-import { accessState, decide, downloadState, type Chain, type Decision, type GateGallery, type VisitorAccess } from './access.js';
+import { accessState, closedBy, decide, downloadState, type Chain, type Decision, type GateGallery, type VisitorAccess } from './access.js';
 import type { ArchivePart, DownloadRights } from './delivery/archives.js';
 import { compRendition } from './delivery/comp-rendition.js';
 import { controlsOf, guarded, pinEntry, pinOpens, webRendition, type DownloadControls } from './delivery/download-controls.js';
 import type { VisitorPass } from './signin/pass.js';
 import type { SelectionGallery } from '../lightboxes/service.js';
 import { GalleryOrder, OrderMemo } from './pages/gallery-order.js';
-import type { SiteGallery, SiteMedia, SiteRendition, SiteRepository, SiteWebsite } from './repository.js';
+import type { AclRule, ChildGallery, SiteGallery, SiteMedia, SiteRendition, SiteRepository, SiteWebsite } from './repository.js';
 import { creditOf, imageGallery, imageObject, shareImage, summary, type Credit, type ImageFacts, type PageMeta } from './pages/share.js';
 
 export const MEDIAS_PER_PAGE = 60;
@@ -79,9 +79,19 @@ export interface ChildItem {
   name: string;
   href: string;
   locked: boolean;
+  /** The photos a visitor may see in it (absent when locked). */
+  count?: number;
   /** What the visitor may see inside, or, for a locked gallery, the public cover its photographer chose (never another). */
   cover?: Picture;
   date: string;
+}
+
+/** The home page's hero: its photos in order (one, or a slideshow), how they fill the screen, the words over them. */
+export interface HeroView {
+  fit: 'fill' | 'fit';
+  headline: string | null;
+  tagline: string | null;
+  slides: Picture[];
 }
 
 /** A locked gallery as its password and sign-in pages show it: name, date and the public cover its photographer chose. */
@@ -103,7 +113,12 @@ export interface GalleryView {
   layout: Layout;
   presentation: Presentation;
   crumbs: Crumb[];
+  /** The home page's hero (its first page), when the photographer chose photos for it. */
+  hero?: HeroView;
+  /** The sub-galleries' cards; on the home page, its featured galleries. */
   children: ChildItem[];
+  /** true on the home page: `children` are its featured galleries. */
+  featured: boolean;
   medias: MediaItem[];
   page: number;
   pages: number;
@@ -355,35 +370,16 @@ export class SiteService {
     if (page > pages) return { kind: 'not-found' };
     const slice = order.page(page, MEDIAS_PER_PAGE);
 
-    const childRows = page === 1 ? await this.repo.listedChildren(gallery.id) : [];
-    const [covers, childAcls] = await Promise.all([this.repo.covers(childRows.map((c) => c.id)), this.repo.acls(childRows.map((c) => c.id))]);
-    // A sub-gallery the visitor may open but with no photo of its own (a gallery of galleries) takes its cover from below.
-    const coverless = childRows.filter((c) => !covers.has(c.id) && decide([...gate, { uuid: c.uuid, passwordProtected: c.password_hash !== null, passwordHash: c.password_hash, acl: childAcls.get(c.id) ?? [] }], pass).ok);
-    const below = await this.coversFromBelow(coverless.map((c) => c.id));
-    for (const [id, b] of below) covers.set(id, b.media);
-    const publicCovers = childRows.flatMap((c) => (c.public_cover_media_id === null ? [] : [c.public_cover_media_id]));
-    const { medias, renditions, keywords } = await this.repo.medias([...slice, ...covers.values(), ...publicCovers]);
+    // The home page's first page: its hero and its featured galleries (docs/website.md "Home page").
+    const home = chain.length === 1 && page === 1 ? await this.homeParts(at, gallery.id, gate, pass, now) : undefined;
+    const childRows = page === 1 && !home ? await this.repo.listedChildren(gallery.id) : [];
+    const childAcls = await this.repo.acls(childRows.map((c) => c.id));
+    const children = home?.featured ?? (await this.cards(at, childRows.map((c) => ({ c, gate: [...gate, gateOf(c, childAcls)] })), pass, now));
+    const { medias, renditions, keywords } = await this.repo.medias(slice);
     const sign = this.signer(decision, pass, now, gallery.uuid, gate);
-    const publicly = (key: string) => this.files.public(key);
     const stamp = this.files.accessStamp(accessState(gate));
     const presentation = presentationOf(gallery);
 
-    const children: ChildItem[] = childRows.map((c) => {
-      const childGate = [...gate, { uuid: c.uuid, passwordProtected: c.password_hash !== null, passwordHash: c.password_hash, acl: childAcls.get(c.id) ?? [] }];
-      const childDecision = decide(childGate, pass);
-      const coverId = covers.get(c.id);
-      const media = coverId === undefined ? undefined : medias.get(coverId);
-      // A cover shows only what the visitor may already see inside; a locked gallery shows the
-      // public cover its photographer chose, or none.
-      const publicCover = c.public_cover_media_id === null ? undefined : medias.get(c.public_cover_media_id);
-      // A cover from below is signed for the gallery it is published in, under the same rights (nothing restricts on the way).
-      const from = below.get(c.id);
-      const coverGate = from ? [...childGate, ...from.path.map((uuid) => ({ uuid, passwordProtected: false, passwordHash: null, acl: [] }))] : childGate;
-      const cover = childDecision.ok
-        ? media && picture(media, renditions.get(media.id) ?? [], this.signer(childDecision, pass, now, from ? from.path[from.path.length - 1] : c.uuid, coverGate), false, '')
-        : publicCover && picture(publicCover, renditions.get(publicCover.id) ?? [], publicly, false, '');
-      return { name: c.name, href: galleryHref(at.homePath, c.full_url_path), locked: !childDecision.ok, cover, date: c.published_at };
-    });
     const galleryName = chain.length === 1 ? at.website.title || gallery.name : gallery.name;
     const items: MediaItem[] = slice.flatMap((id, i) => {
       const m = medias.get(id);
@@ -403,9 +399,9 @@ export class SiteService {
       ];
     });
     const title = chain.length === 1 ? at.website.title || gallery.name : gallery.name;
-    const home = this.homeUrl(at.website);
-    const canonical = home + galleryHref('', gallery.full_url_path) + (page > 1 ? `?page=${page}` : '');
-    const publicUrl = this.absoluteFiles(home);
+    const homeUrl = this.homeUrl(at.website);
+    const canonical = homeUrl + galleryHref('', gallery.full_url_path) + (page > 1 ? `?page=${page}` : '');
+    const publicUrl = this.absoluteFiles(homeUrl);
     const meta: PageMeta = { canonical };
     if (shareable(decision)) {
       // The card's picture: the gallery's cover when it is on this page, else its first photo.
@@ -414,7 +410,7 @@ export class SiteService {
       const images = slice.flatMap((id) => {
         const m = medias.get(id);
         if (!m) return [];
-        const page = home + mediaHref('', gallery.full_url_path, m.uuid);
+        const page = homeUrl + mediaHref('', gallery.full_url_path, m.uuid);
         return [imageObject(imageFacts(m, renditions.get(m.id) ?? [], keywords.get(m.id) ?? [], page, publicUrl), false, true)];
       });
       meta.card = {
@@ -436,7 +432,9 @@ export class SiteService {
       layout: presentation.layout,
       presentation,
       crumbs: crumbs(at, chain),
+      hero: home?.hero,
       children,
+      featured: home !== undefined,
       medias: items,
       page,
       pages,
@@ -453,6 +451,76 @@ export class SiteService {
           : undefined,
       meta,
     };
+  }
+
+  /**
+   * The home page's parts: the hero's photos (public: a hero photo's renditions are, as a logo's)
+   * and the featured galleries — those the photographer chose, in order, each under its own
+   * chain's decision (a client gallery chosen shows locked with its public cover), else the
+   * top-level galleries open to everyone (no password, no access list: client galleries stay off
+   * the home page unless chosen). A bounded number of queries, whatever the library holds.
+   */
+  private async homeParts(at: SiteAddress, rootId: number, gate: readonly GateGallery[], pass: VisitorPass | undefined, now: number): Promise<{ hero?: HeroView; featured: ChildItem[] }> {
+    const w = at.website;
+    const [heroIds, chosen] = await Promise.all([this.repo.heroMedias(w.id), this.repo.featuredGalleries(w.id)]);
+    let entries: Array<{ c: ChildGallery; gate: GateGallery[] }>;
+    if (chosen.length > 0) {
+      const chains = await this.visitors.chains(w.id, chosen.map((c) => c.full_url_path));
+      entries = chosen.flatMap((c) => {
+        const chain = chains.get(c.full_url_path);
+        // A gallery below a closed one is closed too: no card.
+        return chain && !closedBy(chain.gate, now) ? [{ c, gate: chain.gate }] : [];
+      });
+    } else {
+      const rows = await this.repo.listedChildren(rootId);
+      const acls = await this.repo.acls(rows.map((c) => c.id));
+      entries = rows.filter((c) => c.password_hash === null && (acls.get(c.id) ?? []).length === 0).map((c) => ({ c, gate: [...gate, gateOf(c, acls)] }));
+    }
+    const featured = await this.cards(at, entries, pass, now);
+    if (heroIds.length === 0) return { featured };
+    const { medias, renditions } = await this.repo.medias(heroIds);
+    const publicly = (key: string) => this.files.public(key);
+    const slides = heroIds.flatMap((id) => {
+      const m = medias.get(id);
+      const rs = renditions.get(id) ?? [];
+      return m && ladder(rs).length > 0 ? [picture(m, rs, publicly, true, altOf(m))] : [];
+    });
+    if (slides.length === 0) return { featured };
+    return { featured, hero: { fit: w.hero_fit === 'fit' ? 'fit' : 'fill', headline: w.hero_headline ?? null, tagline: w.hero_tagline ?? null, slides } };
+  }
+
+  /**
+   * Gallery cards, each with the chain (`gate`) that decides what its visitor sees: its cover when
+   * they may open it (its own, else one from below), else the public cover its photographer
+   * chose; its photo count when open. A fixed number of queries for any number of cards.
+   */
+  private async cards(at: SiteAddress, entries: ReadonlyArray<{ c: ChildGallery; gate: GateGallery[] }>, pass: VisitorPass | undefined, now: number): Promise<ChildItem[]> {
+    if (entries.length === 0) return [];
+    const ids = entries.map((e) => e.c.id);
+    const [covers, counts] = await Promise.all([this.repo.covers(ids), this.repo.photoCounts(ids)]);
+    const decisions = new Map(entries.map((e) => [e.c.id, decide(e.gate, pass)]));
+    // A gallery the visitor may open but with no photo of its own (a gallery of galleries) takes its cover from below.
+    const below = await this.coversFromBelow(ids.filter((id) => !covers.has(id) && decisions.get(id)!.ok));
+    for (const [id, b] of below) covers.set(id, b.media);
+    const publicCovers = entries.flatMap((e) => (e.c.public_cover_media_id === null ? [] : [e.c.public_cover_media_id]));
+    const { medias, renditions } = await this.repo.medias([...covers.values(), ...publicCovers]);
+    const publicly = (key: string) => this.files.public(key);
+    return entries.map(({ c, gate: childGate }) => {
+      const childDecision = decisions.get(c.id)!;
+      const coverId = covers.get(c.id);
+      const media = coverId === undefined ? undefined : medias.get(coverId);
+      // A cover shows only what the visitor may already see inside; a locked gallery shows the
+      // public cover its photographer chose, or none.
+      const publicCover = c.public_cover_media_id === null ? undefined : medias.get(c.public_cover_media_id);
+      // A cover from below is signed for the gallery it is published in, under the same rights (nothing restricts on the way).
+      const from = below.get(c.id);
+      const coverGate = from ? [...childGate, ...from.path.map((uuid) => ({ uuid, passwordProtected: false, passwordHash: null, acl: [] }))] : childGate;
+      const cover = childDecision.ok
+        ? media && picture(media, renditions.get(media.id) ?? [], this.signer(childDecision, pass, now, from ? from.path[from.path.length - 1] : c.uuid, coverGate), false, '')
+        : publicCover && picture(publicCover, renditions.get(publicCover.id) ?? [], publicly, false, '');
+      const count = childDecision.ok ? (counts.get(c.id) ?? 0) : undefined;
+      return { name: c.name, href: galleryHref(at.homePath, c.full_url_path), locked: !childDecision.ok, cover, date: c.published_at, count };
+    });
   }
 
   /**
@@ -965,6 +1033,11 @@ export function galleryHref(homePath: string, fullUrlPath: string): string {
 
 function mediaHref(homePath: string, fullUrlPath: string, uuid: string): string {
   return fullUrlPath === '' ? `${homePath}/_/${uuid}` : `${homePath}/-/${fullUrlPath}/_/${uuid}`;
+}
+
+/** A sub-gallery as the access decision reads it, under its parent's chain. */
+function gateOf(c: ChildGallery, acls: ReadonlyMap<number, readonly AclRule[]>): GateGallery {
+  return { uuid: c.uuid, passwordProtected: c.password_hash !== null, passwordHash: c.password_hash, acl: acls.get(c.id) ?? [] };
 }
 
 function crumbs(at: SiteAddress, chain: readonly SiteGallery[]): Crumb[] {

@@ -97,6 +97,19 @@ input[type=number]{font:inherit;padding:.45rem .55rem;border:1px solid #8a8a85;b
 .pick.covers{grid-template-columns:repeat(auto-fill,minmax(9rem,1fr))}
 .pick.covers img,.pick.covers .none{height:7rem;object-fit:cover}
 @media (max-width:40rem){.tree .actions{margin-left:0;width:100%}.tree ul{margin-left:.6rem}}
+/* a website's home page (pages/website-home.tsx): chosen hero photos with their order, the featured galleries */
+.search-row{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;margin:0 0 1rem}
+.search-row label{font-weight:600;width:100%}
+.search-row input[type=search]{font:inherit;padding:.45rem .55rem;border:1px solid #8a8a85;border-radius:4px;flex:1 1 12rem;min-width:0}
+.pick.chosen{grid-template-columns:repeat(auto-fill,minmax(8rem,1fr))}
+.pick-item{display:flex;flex-direction:column;gap:.25rem;min-width:0}
+.pick-item label{height:100%}
+.order{display:flex;align-items:center;gap:.35rem;font-size:.85rem;font-weight:400}
+.order input[type=number]{width:4.5rem;padding:.25rem .4rem}
+.feature-list{list-style:none;margin:0;padding:0}
+.feature-list li{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:.25rem .75rem;padding:.4rem 0;border-bottom:1px solid #eeeeea}
+.feature-list label{font-weight:400;min-width:0;overflow-wrap:anywhere}
+.feature-list .depth-1{padding-left:1.25rem}.feature-list .depth-2{padding-left:2.5rem}.feature-list .depth-3,.feature-list .depth-4{padding-left:3.75rem}
 /* media (the library grid, batch edit: pages/media.tsx, browser/media.js) */
 main.wide{max-width:90rem}
 #grid-wrap [hidden]{display:none}

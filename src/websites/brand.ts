@@ -2,7 +2,8 @@
 // of its pages): the whitelist, the typed input and the 422 naming a wrong value, before anything is
 // read or written. What the values mean to a visitor is src/site/look/theme.ts's (docs/website.md, "Brand
 // and pages (an API extension)").
-import { bracketNames, custom, int, line, oneOf, refuse, text, type InputOf } from '../core/fields.js';
+import { bracketNames, custom, entries, int, line, oneOf, refuse, text, type At, type Entry, type InputOf } from '../core/fields.js';
+import { isUuid } from '../core/uuid.js';
 import { specInput, type Input } from '../http/input.js';
 import { isValidHostname } from './input.js';
 
@@ -34,6 +35,36 @@ export function isWebAddress(v: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The home page's hero: at most this many photos (one, or a slideshow). */
+export const MAX_HERO = 12;
+/** Galleries featured on the home page, at most. */
+export const MAX_FEATURED = 24;
+export const HERO_FITS = ['fill', 'fit'] as const;
+export type HeroFit = (typeof HERO_FITS)[number];
+export const MAX_HEADLINE = 120;
+
+/**
+ * An ordered list of UUIDs sent as `<name>[<n>][<sub>]` (like `gallery[acl][<n>][…]`): ordered by n,
+ * blank values skipped (so `<name>[0][<sub>]=` alone clears the list), each UUID once.
+ */
+function orderedUuids(sub: string, max: number, what: string) {
+  return entries([sub], (list: Entry[], at: At): string[] | undefined => {
+    if (list.length === 0) return undefined;
+    const bad = list.find((e) => !/^\d{1,4}$/.test(e.id));
+    if (bad) throw refuse(at, `${at.name}[${bad.id}]: the entry number must be 0, 1, 2…`);
+    const out: string[] = [];
+    for (const e of [...list].sort((a, b) => Number(a.id) - Number(b.id))) {
+      const v = (e.value(sub) ?? '').trim().toLowerCase();
+      if (v === '') continue;
+      if (!isUuid(v)) throw refuse(at, `${at.name}[${e.id}][${sub}] must be a ${what} UUID, got ${JSON.stringify(v.slice(0, 100))}`);
+      if (out.includes(v)) throw refuse(at, `${at.name}[${e.id}][${sub}]: ${what} ${v} is listed twice`);
+      out.push(v);
+    }
+    if (out.length > max) throw refuse(at, `${at.name} takes at most ${max} entries, got ${out.length}`);
+    return out;
+  });
 }
 
 /** A media reference as sent: trimmed and lower-cased, blank clears it (the service checks it is one of the user's). */
@@ -81,6 +112,14 @@ export const BRAND_FIELDS = {
     const n = int({ min: 0, max: 1 }).read(s, at);
     return n === undefined ? undefined : n === 1;
   }),
+  /** The home page's hero photos in order (`website[hero][<n>][media]`); [] clears the hero. */
+  hero: orderedUuids('media', MAX_HERO, 'media'),
+  /** fill: a full-bleed crop (at the media's focal point when it has one); fit: the whole photo. */
+  heroFit: oneOf(HERO_FITS, { lower: true, blank: 'absent', got: false }),
+  heroHeadline: line({ max: MAX_HEADLINE }),
+  heroTagline: line({ max: MAX_LINE }),
+  /** Galleries featured on the home page in order (`website[featured][<n>][gallery]`); [] goes back to the top-level public ones. */
+  featured: orderedUuids('gallery', MAX_FEATURED, 'gallery'),
 };
 export type BrandInput = InputOf<typeof BRAND_FIELDS>;
 /** The API's names: website[title], website[color_scheme]… */

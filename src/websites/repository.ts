@@ -205,9 +205,46 @@ export class WebsitesRepository {
     return (await this.db.selectFrom('medias').select('mime_type').where('id', '=', id).executeTakeFirst())?.mime_type;
   }
 
-  /** Changes brand columns; `updated_at` moves on, which also renews the website's cached pages. */
-  async updateBrand(websiteId: number, values: BrandColumns): Promise<void> {
-    await this.db.updateTable('websites').set({ ...values, updated_at: nowIso() }).where('id', '=', websiteId).execute();
+  /**
+   * Changes brand columns and, when given, the home page's lists (hero medias, featured galleries:
+   * replaced whole, in order), in one transaction; `updated_at` moves on, which also renews the
+   * website's cached pages.
+   */
+  async updateBrand(websiteId: number, values: BrandColumns, lists: { hero?: readonly number[]; featured?: readonly number[] } = {}): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('websites').set({ ...values, updated_at: nowIso() }).where('id', '=', websiteId).execute();
+      if (lists.hero) {
+        await trx.deleteFrom('website_hero').where('website_id', '=', websiteId).execute();
+        if (lists.hero.length > 0) await trx.insertInto('website_hero').values(lists.hero.map((media_id, position) => ({ website_id: websiteId, position, media_id }))).execute();
+      }
+      if (lists.featured) {
+        await trx.deleteFrom('website_featured').where('website_id', '=', websiteId).execute();
+        if (lists.featured.length > 0) await trx.insertInto('website_featured').values(lists.featured.map((gallery_id, position) => ({ website_id: websiteId, position, gallery_id }))).execute();
+      }
+    });
+  }
+
+  /** The home page's hero medias and featured galleries, by UUID in their order (those that still exist). */
+  async homeRefs(websiteId: number): Promise<{ hero: string[]; featured: string[] }> {
+    const [hero, featured] = await Promise.all([
+      this.db.selectFrom('website_hero as h').innerJoin('medias as m', 'm.id', 'h.media_id').select('m.uuid').where('h.website_id', '=', websiteId).orderBy('h.position').execute(),
+      this.db.selectFrom('website_featured as f').innerJoin('galleries as g', 'g.id', 'f.gallery_id').select('g.uuid').where('f.website_id', '=', websiteId).orderBy('f.position').execute(),
+    ]);
+    return { hero: hero.map((r) => r.uuid), featured: featured.map((r) => r.uuid) };
+  }
+
+  /** The MIME types of several medias. */
+  async mediaMimes(ids: readonly number[]): Promise<Map<number, string | null>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.selectFrom('medias').select(['id', 'mime_type']).where('id', 'in', [...ids]).execute();
+    return new Map(rows.map((r) => [r.id, r.mime_type]));
+  }
+
+  /** Of `galleryIds`, those of the website. */
+  async galleriesOf(websiteId: number, galleryIds: readonly number[]): Promise<Set<number>> {
+    if (galleryIds.length === 0) return new Set();
+    const rows = await this.db.selectFrom('galleries').select('id').where('website_id', '=', websiteId).where('id', 'in', [...galleryIds]).execute();
+    return new Set(rows.map((r) => r.id));
   }
 
   pages(websiteId: number): Promise<WebsitePageRow[]> {
@@ -256,7 +293,10 @@ export class WebsitesRepository {
 
 /** The brand columns a change may set. */
 export type BrandColumns = Partial<
-  Pick<WebsiteRow, 'title' | 'tagline' | 'logo_media_id' | 'favicon_media_id' | 'color_scheme' | 'accent_color' | 'theme' | 'credit' | 'copyright' | 'contact_email' | 'social_links' | 'indexing'>
+  Pick<
+    WebsiteRow,
+    'title' | 'tagline' | 'logo_media_id' | 'favicon_media_id' | 'color_scheme' | 'accent_color' | 'theme' | 'credit' | 'copyright' | 'contact_email' | 'social_links' | 'indexing' | 'hero_fit' | 'hero_headline' | 'hero_tagline'
+  >
 > &
   HostnameColumns;
 

@@ -36,6 +36,9 @@ export interface WebsiteDetails {
   faviconUuid: string | null;
   rootGalleryUuid: string | null;
   pages: WebsitePageRow[];
+  /** The home page's hero photos and featured galleries, by UUID in order (docs/website.md "Home page"). */
+  hero: string[];
+  featured: string[];
 }
 
 /** Who asks: a user (the API: their own websites, their own medias) or the operator (the admin command line). */
@@ -231,8 +234,8 @@ export class WebsitesService {
   }
 
   private async detailsOf(website: WebsiteRow): Promise<WebsiteDetails> {
-    const [refs, pages] = await Promise.all([this.repo.brandRefs(website), this.repo.pages(website.id)]);
-    return { website, logoUuid: refs.logo, faviconUuid: refs.favicon, rootGalleryUuid: refs.root, pages };
+    const [refs, pages, home] = await Promise.all([this.repo.brandRefs(website), this.repo.pages(website.id), this.repo.homeRefs(website.id)]);
+    return { website, logoUuid: refs.logo, faviconUuid: refs.favicon, rootGalleryUuid: refs.root, pages, hero: home.hero, featured: home.featured };
   }
 
   /**
@@ -267,9 +270,37 @@ export class WebsitesService {
     if (input.socialLinks !== undefined) values.social_links = socialLinksColumn(input.socialLinks);
     if (input.hostname !== undefined) Object.assign(values, await this.hostnameChange(actor, website, input.hostname));
     if (input.indexing !== undefined) values.indexing = input.indexing ? 1 : 0;
-    if (Object.keys(values).length > 0) await this.repo.updateBrand(website.id, values);
+    if (input.heroFit !== undefined) values.hero_fit = input.heroFit;
+    if (input.heroHeadline !== undefined) values.hero_headline = input.heroHeadline;
+    if (input.heroTagline !== undefined) values.hero_tagline = input.heroTagline;
+    const lists = await this.homeLists(owner, website, input);
+    if (Object.keys(values).length > 0 || lists.hero || lists.featured) await this.repo.updateBrand(website.id, values, lists);
     if (values.hostname) this.tookEffect(values.hostname);
     return this.detailsOf((await this.repo.fullByUrlname(website.urlname))!);
+  }
+
+  /**
+   * The home page's lists as ids, checked: hero photos are images of the owner's libraries,
+   * featured galleries the website's own; anything else is a 422 naming the field (a foreign
+   * one reads as unknown, as a logo's does).
+   */
+  private async homeLists(owner: Pick<UserRow, 'id'>, website: WebsiteRow, input: BrandInput): Promise<{ hero?: number[]; featured?: number[] }> {
+    const out: { hero?: number[]; featured?: number[] } = {};
+    if (input.hero !== undefined) {
+      const ids = await this.access.require(owner, 'media', input.hero, { invalid: 'website[hero]', field: 'hero' });
+      const mimes = await this.repo.mediaMimes(ids);
+      const i = ids.findIndex((id) => !mimes.get(id)?.startsWith('image/'));
+      if (i >= 0) throw invalid(`website[hero]: media ${input.hero[i]} is not an image`, 'hero');
+      out.hero = ids;
+    }
+    if (input.featured !== undefined) {
+      const ids = await this.access.require(owner, 'gallery', input.featured, { invalid: 'website[featured]', field: 'featured' });
+      const own = await this.repo.galleriesOf(website.id, ids);
+      const i = ids.findIndex((id) => !own.has(id));
+      if (i >= 0) throw invalid(`website[featured]: gallery ${input.featured[i]} is not a gallery of website ${website.urlname}`, 'featured');
+      out.featured = ids;
+    }
+    return out;
   }
 
   async page(actor: Actor, urlname: string, slug: string): Promise<{ page: WebsitePageRow; website: WebsiteRow }> {

@@ -70,6 +70,12 @@ export function websiteDetailsXml(d: WebsiteDetails, publicUrl: string): XmlObje
     'contact-email': w.contact_email,
     'social-links': xmlArray('social-link', social),
     indexing: w.indexing,
+    // The home page (docs/website.md "Home page"): the hero's photos and the featured galleries, in order.
+    hero: xmlArray('media', d.hero),
+    'hero-fit': w.hero_fit,
+    'hero-headline': w.hero_headline,
+    'hero-tagline': w.hero_tagline,
+    featured: xmlArray('gallery', d.featured),
     pages: xmlArray('page', d.pages.map((p) => pageXml(p, publicUrl, w, false))),
     // A host name asked for and waiting for its proof (docs/website.md "Host names"): `hostname`
     // stays the name in effect until the TXT record `hostname-record` holds `hostname-token`.

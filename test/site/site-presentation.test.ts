@@ -125,7 +125,10 @@ eachDatabase((kind) => {
       // Take the cover out of the public gallery: it is public only as the chosen cover now.
       await w.client.request('PUT', `/websites/${w.urlname}/galleries/${open}.xml`, { 'gallery[password]': 'elsewhere' });
 
+      // Client galleries are on the home page when chosen as featured (issue 30).
+      await w.client.request('PUT', `/websites/${w.urlname}.xml`, { 'website[featured][0][gallery]': hidden, 'website[featured][1][gallery]': bare });
       const root = await visit(w.svc, `${home}/`);
+      await w.client.request('PUT', `/websites/${w.urlname}.xml`, { 'website[featured][0][gallery]': '' });
       const card = (name: string) => new RegExp(`<li><a href="${home}/-/${name}">(.*?)</a></li>`).exec(root.body)?.[1] ?? '';
       expect(card('private-work')).toContain('<svg class="lock"');
       expect(card('private-work')).toContain('Private work<span class="sr"> (protected)</span>');

@@ -87,6 +87,10 @@ eachDatabase((kind) => {
     });
 
     it('give a protected gallery of galleries its cover from below only to who may open it, at an address that serves it', async () => {
+      // A client gallery is on the home page only when chosen as featured (issue 30).
+      const page0 = (await visit(w.svc, `${home}/`)).body;
+      expect(() => coverOf(page0, `${home}/-/family`)).toThrow();
+      await w.client.request('PUT', `/websites/${w.urlname}.xml`, { 'website[featured][0][gallery]': family });
       const anonymous = await visit(w.svc, `${home}/`);
       expect(coverOf(anonymous.body, `${home}/-/family`)).toBe('none');
       expect(anonymous.body).not.toContain('seed/christmas-');
@@ -97,6 +101,7 @@ eachDatabase((kind) => {
       const src = /src="([^"]*seed\/christmas-[^"]+)"/.exec(page.body)![1].replace(/&amp;/g, '&');
       const file = await visit(w.svc, src.replace(/^https?:\/\/[^/]+/, ''));
       expect(file.status).toBe(200);
+      await w.client.request('PUT', `/websites/${w.urlname}.xml`, { 'website[featured][0][gallery]': '' });
     });
 
     it('keep a gallery’s own photo as its cover', async () => {

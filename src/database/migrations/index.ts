@@ -34,6 +34,7 @@ import * as m030 from './030_media_alt_text.js';
 import * as m031 from './031_shop_prints.js';
 import * as m032 from './032_shop_coupons_taxes.js';
 import * as m033 from './033_download_controls.js';
+import * as m034 from './034_website_home.js';
 import * as m035 from './035_webhooks.js';
 import * as m036 from './036_media_camera.js';
 
@@ -71,6 +72,7 @@ const modules = {
   '031_shop_prints': m031,
   '032_shop_coupons_taxes': m032,
   '033_download_controls': m033,
+  '034_website_home': m034,
   '035_webhooks': m035,
   '036_media_camera': m036,
 };

@@ -44,6 +44,18 @@ h2{font-size:1.15rem;font-weight:600;margin:1.5rem 0 .5rem}
 .subs .cover{display:block;width:100%;height:auto;aspect-ratio:3/2;object-fit:cover;background:#ececec}
 .subs .name{display:block;padding:.35rem 0 0;font-weight:600}
 .subs .date{display:block;font-size:.85rem;color:#595959}
+.subs .count{display:block;font-size:.85rem;color:#595959}
+.hero{position:relative;background:#111;color:#fff;overflow:hidden;height:70vh;min-height:18rem;max-height:56rem}
+.hero .slides,.hero .slide{position:absolute;inset:0}
+.hero .slide{opacity:0;transition:opacity 1.2s ease-in-out}
+.hero .slide.on{opacity:1}
+.hero img{display:block;width:100%;height:100%;object-fit:cover;object-position:50% 50%}
+.hero.fit img{object-fit:contain}
+.hero.worded::after{content:"";position:absolute;inset:0;background:linear-gradient(to top,rgba(0,0,0,.72) 0,rgba(0,0,0,.35) 40%,rgba(0,0,0,0) 70%);pointer-events:none}
+.hero .words{position:absolute;left:0;right:0;bottom:0;z-index:1;padding:1.25rem 1rem 1.5rem;max-width:1400px;margin:0 auto;text-shadow:0 1px 3px rgba(0,0,0,.6)}
+.hero .headline{margin:0;font-size:clamp(1.75rem,5vw,3.5rem);font-weight:600;line-height:1.1;color:#fff}
+.hero .hero-tag{margin:.4rem 0 0;font-size:clamp(1rem,2vw,1.35rem);color:#fff}
+.hero-pause{position:absolute;top:.75rem;right:.75rem;z-index:2;min-height:44px;padding:.4rem .9rem;border:1px solid rgba(255,255,255,.8);border-radius:999px;background:rgba(0,0,0,.55);color:#fff;font:inherit;cursor:pointer}
 .media{list-style:none;margin:0;padding:0;--gap:8px}
 .sp-none{--gap:0px}.sp-tight{--gap:3px}.sp-wide{--gap:20px}
 .media a{display:block;color:inherit;text-decoration:none}
@@ -140,7 +152,11 @@ form.coupon-off{margin:.5rem 0 0}label.accept{display:flex;gap:.6rem;align-items
 .pswp__top-bar .pswp__button--buy[hidden]{display:none}
 .pswp-none{color:#ccc;display:flex;height:100%;align-items:center;justify-content:center}
 @media (min-width:700px){main,.crumbs{padding-left:1rem;padding-right:1rem}.justified{--h:260px}.masonry{columns:3}.grid{grid-template-columns:repeat(auto-fill,minmax(240px,1fr))}.subs{grid-template-columns:repeat(auto-fill,minmax(260px,1fr))}.locked{grid-template-columns:minmax(0,1.2fr) minmax(0,1fr);align-items:center}h1{font-size:2rem}}
-@media (prefers-reduced-motion:reduce){*{scroll-behavior:auto!important}}
+@media (prefers-reduced-motion:reduce){*{scroll-behavior:auto!important}.hero .slide{transition:none}}
+@media (scripting:none){.hero .slide:first-child{opacity:1}}
+.menu-toggle{display:none}
+@media (max-width:699px){header.site .menu-toggle:not([hidden]){display:inline-flex;align-items:center;min-height:44px;padding:.4rem 1rem;border:1px solid currentColor;border-radius:6px;background:none;color:inherit;font:inherit;cursor:pointer}nav.site-nav ul.shut{display:none}nav.site-nav:has(.menu-toggle:not([hidden])) ul{flex-direction:column;gap:0;padding-top:.5rem}nav.site-nav:has(.menu-toggle:not([hidden])) ul a{padding:.6rem 0;min-height:44px}header.site:has([data-menu][aria-expanded=true]) nav.site-nav{width:100%}}
+@media (min-width:700px){.hero{height:min(82vh,62vw)}.hero .words{padding:2rem 2rem 2.5rem}}
 ` + PSWP_CSS;
 
 // The viewer: PhotoSwipe 5 (its own hashed asset, PSWP_MODULE below, loaded on first use) over
@@ -397,6 +413,58 @@ if (links.length > 0) {
   if (play) { play.hidden = false; play.addEventListener("click", function () { open(0, false, true); }); }
   const shared = photoOfAddress();
   if (shared && indexOf(shared) >= 0) open(indexOf(shared), true, false);
+}
+
+// The navigation's Menu button on a phone (brand-frame.tsx): the list folds behind it, Escape
+// closes it and gives the focus back to the button; on a wider screen the list is always open.
+const menu = document.querySelector("[data-menu]");
+if (menu) {
+  const list = document.getElementById(menu.getAttribute("aria-controls"));
+  const phone = window.matchMedia("(max-width: 699px)");
+  function setMenu(open) {
+    menu.setAttribute("aria-expanded", open || !phone.matches ? "true" : "false");
+    list.classList.toggle("shut", !open && phone.matches);
+  }
+  menu.hidden = false;
+  setMenu(false);
+  menu.addEventListener("click", function () { setMenu(menu.getAttribute("aria-expanded") !== "true"); });
+  document.addEventListener("keydown", function (e) {
+    if (e.key === "Escape" && phone.matches && menu.getAttribute("aria-expanded") === "true") { setMenu(false); menu.focus(); }
+  });
+  phone.addEventListener("change", function () { setMenu(false); });
+}
+
+// The hero's slideshow (pages/hero.tsx): a crossfade every HERO_MS, the pause button shown; still
+// under prefers-reduced-motion (the visitor may play it), paused while the tab is hidden.
+const HERO_MS = 6000;
+const hero = document.querySelector("[data-hero]");
+if (hero) {
+  const slides = Array.prototype.slice.call(hero.querySelectorAll(".slide"));
+  const pause = hero.querySelector("[data-hero-pause]");
+  let at = 0;
+  let timer = 0;
+  const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  function show(n) {
+    slides[at].classList.remove("on");
+    slides[at].setAttribute("aria-hidden", "true");
+    at = n % slides.length;
+    const img = slides[at].querySelector("img");
+    if (img) img.loading = "eager";
+    slides[at].classList.add("on");
+    slides[at].removeAttribute("aria-hidden");
+  }
+  function playing() { return timer !== 0; }
+  function play(on) {
+    if (timer) { clearInterval(timer); timer = 0; }
+    if (on) timer = setInterval(function () { if (!document.hidden) show(at + 1); }, HERO_MS);
+    pause.textContent = on ? "Pause slideshow" : "Play slideshow";
+  }
+  pause.hidden = false;
+  pause.addEventListener("click", function () { play(!playing()); });
+  // The next photo is fetched ahead of its turn.
+  const next = slides[1] && slides[1].querySelector("img");
+  if (next) next.loading = "eager";
+  play(!still);
 }
 `;
 

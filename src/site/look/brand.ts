@@ -27,6 +27,10 @@ export interface SiteBrand {
 }
 
 const LOGO_HEIGHT = 48;
+/** How long a process keeps a website's navigation galleries before reading them again. */
+export const GALLERIES_MS = 30_000;
+/** A navigation longer than this folds behind a Menu button on a phone. */
+export const MENU_AFTER = 4;
 
 const KNOWN_SITES: Record<string, string> = {
   'instagram.com': 'Instagram',
@@ -69,7 +73,11 @@ export function brandOf(at: SiteAddress, fileUrl: (key: string) => string, year 
     tagline: w.tagline ?? null,
     themeHref: themeHref(w.theme ?? 'modern', w.color_scheme ?? 'light', w.accent_color ?? null),
     fontHref: bodyFont((w.theme as Parameters<typeof bodyFont>[0]) ?? 'modern'),
-    nav: [{ name: w.root_name || 'Home', href: home }, ...extras.nav.map((p) => ({ name: p.title, href: `${at.homePath}/p/${p.slug}` }))],
+    nav: [
+      { name: w.root_name || 'Home', href: home },
+      ...(extras.galleries ?? []).map((g) => ({ name: g.name, href: `${at.homePath}/-/${g.full_url_path}` })),
+      ...extras.nav.map((p) => ({ name: p.title, href: `${at.homePath}/p/${p.slug}` })),
+    ],
     credit: w.credit ?? null,
     copyright: w.copyright ?? `© ${year} ${w.title || w.urlname}`,
     email: w.contact_email ?? null,
@@ -108,7 +116,8 @@ export class BrandExtrasLoader {
       extras = await repo.brandExtras(website.id, media);
       // A logo whose renditions are still being made (or whose media is gone) is looked for again within seconds.
       const complete = media.every((id) => extras!.renditions.some((r) => r.media_id === id));
-      this.cache.set(key, extras, complete ? undefined : 5000);
+      // The navigation's galleries change without the website's row: looked for again within GALLERIES_MS.
+      this.cache.set(key, extras, complete ? GALLERIES_MS : 5000);
     }
     // The lookup's row is this request's own: completed in place rather than copied.
     website.extras = extras;

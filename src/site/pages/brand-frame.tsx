@@ -3,7 +3,7 @@
 // (copyright, credit, contact and social links). What they show is
 // src/site/look/brand.ts's; JSX escapes every text and attribute.
 import type { VNode } from 'preact';
-import type { SiteBrand } from '../look/brand.js';
+import { MENU_AFTER, type SiteBrand } from '../look/brand.js';
 import type { Crumb } from '../service.js';
 import { themeHref } from '../look/theme.js';
 
@@ -39,7 +39,13 @@ export function BrandHeader(props: { brand?: SiteBrand; siteTitle: string; homeH
       {/* The root gallery alone would repeat the home link: a navigation once there are pages. */}
       {brand && brand.nav.length > 1 ? (
         <nav class="site-nav" aria-label="Site">
-          <ul>
+          {/* A long navigation folds behind this button on a phone (the script shows it: without it the list stays open). */}
+          {brand.nav.length > MENU_AFTER ? (
+            <button type="button" class="menu-toggle" data-menu aria-expanded="true" aria-controls="site-nav-list" hidden>
+              Menu
+            </button>
+          ) : null}
+          <ul id="site-nav-list">
             {brand.nav.map((n) => (
               <li key={n.href}>
                 <a href={n.href} aria-current={n.href === current ? 'page' : undefined}>

@@ -10,6 +10,7 @@ import type { Credit } from './share.js';
 import { Layout, type Frame } from './layout.js';
 import { formatDate } from './messages.js';
 import { Img, LockIcon } from './picture.js';
+import { Hero } from './hero.js';
 import { FavouritesCounter, FavouritesForm, Heart, type FavouritesBar } from './favourites.js';
 
 /**
@@ -115,6 +116,7 @@ function Child(props: { c: ChildItem }): VNode {
           {c.locked ? <span class="sr"> (protected)</span> : null}
         </span>
         {c.locked ? <span class="date">{formatDate(c.date)}</span> : null}
+        {c.count ? <span class="count">{c.count === 1 ? '1 photo' : `${c.count.toLocaleString('en')} photos`}</span> : null}
       </a>
     </li>
   );
@@ -131,7 +133,14 @@ export function GalleryPage(props: {
   const p = v.presentation;
   const pageHref = (n: number) => (n === 1 ? v.href : `${v.href}?page=${n}`);
   return (
-    <Layout {...props.frame} title={v.page > 1 ? `${v.title} (page ${v.page})` : v.title} indexable={v.indexable} crumbs={v.crumbs} script={v.medias.length > 0}>
+    <Layout
+      {...props.frame}
+      title={v.page > 1 ? `${v.title} (page ${v.page})` : v.title}
+      indexable={v.indexable}
+      crumbs={v.crumbs}
+      script={v.medias.length > 0 || (v.hero?.slides.length ?? 0) > 1}
+      hero={v.hero ? <Hero hero={v.hero} label={v.hero.headline ?? (v.hero.slides.length > 1 ? 'Featured photos' : 'Featured photo')} /> : undefined}
+    >
       <h1>{v.title}</h1>
       {v.description ? <p class="desc">{v.description}</p> : null}
       {props.favourites && v.medias.length > 0 ? (
@@ -159,7 +168,7 @@ export function GalleryPage(props: {
       {v.children.length > 0 ? (
         <section aria-labelledby="subs">
           <h2 id="subs">Galleries</h2>
-          <ul class="subs">
+          <ul class={v.featured ? 'subs featured' : 'subs'}>
             {v.children.map((c) => (
               <Child key={c.href} c={c} />
             ))}

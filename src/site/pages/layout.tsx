@@ -2,7 +2,7 @@
 // stylesheet and the script (both external: the CSP allows nothing inline).
 // The brand's head links, header and footer: brand-frame.tsx.
 import type { ComponentChildren, VNode } from 'preact';
-import type { SiteBrand } from '../look/brand.js';
+import { MENU_AFTER, type SiteBrand } from '../look/brand.js';
 import { BrandFooter, BrandHead, BrandHeader } from './brand-frame.js';
 import { renderToString } from 'preact-render-to-string';
 import { ICON_ASSET, SCRIPT, STYLESHEET } from '../look/assets.js';
@@ -26,6 +26,8 @@ export interface Frame {
   script?: boolean;
   /** Open Graph, Twitter card and JSON-LD (src/site/pages/share.ts, pages/head-meta.tsx). */
   meta?: PageMeta;
+  /** Full-bleed above the content, a labelled region of its own (the home page's hero). */
+  hero?: VNode;
 }
 
 export function Layout(props: Frame & { children: ComponentChildren }): VNode {
@@ -42,7 +44,7 @@ export function Layout(props: Frame & { children: ComponentChildren }): VNode {
         <link rel="icon" href={`/_site/${ICON_ASSET.name}`} type="image/svg+xml" />
         <link rel="stylesheet" href={`/_site/${STYLESHEET.name}`} />
         <BrandHead brand={props.brand} />
-        {props.script ? <script type="module" src={`/_site/${SCRIPT.name}`} /> : null}
+        {props.script || (props.brand?.nav.length ?? 0) > MENU_AFTER ? <script type="module" src={`/_site/${SCRIPT.name}`} /> : null}
       </head>
       <body>
         <a class="skip" href="#main">
@@ -58,6 +60,7 @@ export function Layout(props: Frame & { children: ComponentChildren }): VNode {
             </ol>
           </nav>
         ) : null}
+        {props.hero}
         <main id="main">{props.children}</main>
         <BrandFooter brand={props.brand} />
       </body>

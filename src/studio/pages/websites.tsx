@@ -2,6 +2,9 @@
 import type { VNode } from 'preact';
 import { COLOR_SCHEMES, THEMES } from '../../websites/brand.js';
 import { Csrf, Field, html, Layout, Notice, type Viewer } from './layout.js';
+import { studioScript } from '../assets.js';
+
+const WEBSITES_SCRIPT = studioScript('websites');
 
 export interface WebsiteItem {
   urlname: string;
@@ -163,10 +166,11 @@ export function settingsPage(p: {
   const v = p.values;
   const e = p.error;
   return html(
-    <Layout title={`Settings of ${v.title || p.urlname}`} viewer={p.viewer}>
+    <Layout title={`Settings of ${v.title || p.urlname}`} viewer={p.viewer} scripts={[WEBSITES_SCRIPT]}>
       <h1>Settings of {v.title || p.urlname}</h1>
       <p class="row">
         <a href={p.home}>View site</a>
+        <a href={`/studio/websites/${p.urlname}/home`}>Home page</a>
         <a href={`/studio/websites/${p.urlname}/pages`}>Pages</a>
         <a href={`/studio/websites/${p.urlname}/styles`}>Display styles</a>
       </p>
@@ -217,8 +221,14 @@ export function settingsPage(p: {
             </select>
           )}
         </Field>
-        <Field id="accent_color" label="Accent colour" hint="Written #rrggbb; blank for the theme's own." error={e}>
-          {(d, bad) => <input id="accent_color" type="text" name="accent_color" value={v.accentColor} maxLength={7} aria-describedby={d} aria-invalid={bad ? 'true' : undefined} class={bad ? 'invalid' : undefined} />}
+        <Field id="accent_color" label="Accent colour" hint="Pick it, or write it #rrggbb; blank for the theme's own." error={e}>
+          {(d, bad) => (
+            <span class="row">
+              <input id="accent_color" type="text" name="accent_color" value={v.accentColor} maxLength={7} aria-describedby={d} aria-invalid={bad ? 'true' : undefined} class={bad ? 'invalid' : undefined} />
+              {/* Shown by the script (browser/websites.js), which keeps the two in step; it has no name: the field is what is sent. */}
+              <input id="accent_pick" type="color" value={/^#[0-9a-f]{6}$/i.test(v.accentColor) ? v.accentColor.toLowerCase() : '#2f5fd0'} aria-label="Colour picker" hidden />
+            </span>
+          )}
         </Field>
         <Field id="credit" label="Credit line" error={e}>
           {(d, bad) => <input id="credit" type="text" name="credit" value={v.credit} maxLength={255} aria-describedby={d} aria-invalid={bad ? 'true' : undefined} class={bad ? 'invalid' : undefined} />}

@@ -44,7 +44,7 @@ export async function located(ctx: StudioContext, s: Signed, uuid: string): Prom
 }
 
 /** The whole tree (the first GALLERY_LIST_CAP galleries), each with its counts, parents before children. */
-async function tree(ctx: StudioContext, s: Signed, urlname: string): Promise<{ roots: TreeNode[]; flat: TreeNode[]; total: number }> {
+export async function tree(ctx: StudioContext, s: Signed, urlname: string): Promise<{ roots: TreeNode[]; flat: TreeNode[]; total: number }> {
   const r = await ctx.deps.galleries.list(s.user, urlname, { page: 1, perPage: undefined, withCounts: true });
   const nodes = new Map<string, TreeNode>();
   for (const g of r.records) nodes.set(g.uuid, nodeOf(g, r.counts?.get(g.id)));

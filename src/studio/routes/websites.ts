@@ -11,6 +11,10 @@ import { specForm } from '../spec-form.js';
 import { FORM_LIMIT_BYTES, SMALL_FORM_BYTES, type Signed, type StudioContext, type StudioRoute } from '../context.js';
 import { pageEditPage, pagesPage, settingsPage, websitesPage, type HostnameState, type PickPage, type SettingsValues } from '../pages/websites.js';
 import { challengeName } from '../../websites/hostnames.js';
+import type { Entry } from '../../core/fields.js';
+import type { Body } from '../body.js';
+import { homeSettingsPage, type HomeValues } from '../pages/website-home.js';
+import { tree } from './galleries.js';
 
 /** Library images offered as a logo or favicon, a page at a time: the latest first. */
 const PICKABLE = 24;
@@ -28,6 +32,8 @@ export const websiteRoutes: StudioRoute[] = [
   { method: 'GET', path: '/studio/websites/:urlname', handler: websiteScreen },
   { method: 'POST', path: '/studio/websites/:urlname/hostname/verify', bodyLimit: SMALL_FORM_BYTES, handler: verifyHostname },
   { method: 'POST', path: '/studio/websites/:urlname', bodyLimit: SMALL_FORM_BYTES * 4, handler: saveBrand },
+  { method: 'GET', path: '/studio/websites/:urlname/home', handler: homeScreen },
+  { method: 'POST', path: '/studio/websites/:urlname/home', bodyLimit: SMALL_FORM_BYTES * 4, handler: saveHome },
   { method: 'GET', path: '/studio/websites/:urlname/pages', handler: pagesScreen },
   { method: 'GET', path: '/studio/websites/:urlname/new-page', handler: newPageScreen },
   { method: 'GET', path: '/studio/websites/:urlname/pages/:slug', handler: pageScreen },
@@ -198,3 +204,74 @@ async function deletePage(ctx: StudioContext, req: FastifyRequest, reply: Fastif
   return ctx.redirect(reply, `/studio/websites/${d.website.urlname}/pages?done=deleted`);
 }
 
+
+// ---- The home page (docs/studio.md "Home page"): hero and featured galleries, through the brand's spec.
+
+const HOME_KEYS = ['hero', 'heroFit', 'heroHeadline', 'heroTagline', 'featured'];
+
+/** What a picker shows of some media records: the latest first, with a thumbnail when they have renditions. */
+function pickablesOf(records: ReadonlyArray<{ id: number; uuid: string; title: string | null; file_name: string | null }>, renditions: ReadonlyMap<number, unknown[]> | undefined) {
+  return records.map((r) => ({ uuid: r.uuid, label: r.title || r.file_name || r.uuid.slice(0, 8), thumb: (renditions?.get(r.id)?.length ?? 0) > 0 ? `/studio/thumbs/${r.uuid}` : undefined }));
+}
+
+async function homeValues(ctx: StudioContext, s: Signed, d: WebsiteDetails): Promise<HomeValues> {
+  const hero = await Promise.all(d.hero.map((uuid) => ctx.deps.media.get(s.user, uuid, true).then((m) => ({ id: m.record.id, uuid: m.record.uuid, title: m.record.title, file_name: m.record.file_name, views: m.renditions }))));
+  const w = d.website;
+  return {
+    heroFit: w.hero_fit,
+    heroHeadline: w.hero_headline ?? '',
+    heroTagline: w.hero_tagline ?? '',
+    hero: pickablesOf(hero, new Map(hero.map((h) => [h.id, h.views]))),
+    featured: d.featured,
+  };
+}
+
+async function homeScreenOf(ctx: StudioContext, s: Signed, req: FastifyRequest, d: WebsiteDetails, values: HomeValues, extra: { notice?: string; error?: { field: string; message: string } }) {
+  const q = String((req.query as { q?: unknown }).q ?? '').trim().slice(0, 100);
+  const page = pickPageOf(req);
+  const images = q ? await ctx.deps.media.searchImages(s.user, q, PICKABLE * 2).then((f) => ({ images: pickablesOf(f.records, f.renditions), page: 1, newer: false, older: false })) : await pickable(ctx, s, page);
+  const t = await tree(ctx, s, d.website.urlname);
+  // The root gallery is the home page itself.
+  const galleries = t.flat.filter((n) => n.parent !== null).map((n) => ({ uuid: n.uuid, name: n.name, depth: n.depth - 1, client: n.locked, hidden: n.hidden, photos: n.medias }));
+  return homeSettingsPage({ viewer: s.viewer, urlname: d.website.urlname, home: homeUrl(ctx.deps.config.publicUrl, d.website), values, images, q, galleries, ...extra });
+}
+
+async function homeScreen(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
+  const s = ctx.need(req);
+  const d = await ctx.websiteDetails(s, urlnameOf(req));
+  const notice = (req.query as { done?: string }).done === 'saved' ? 'Saved. The home page shows the change within seconds.' : undefined;
+  return ctx.send(reply, 200, await homeScreenOf(ctx, s, req, d, await homeValues(ctx, s, d), { notice }));
+}
+
+/**
+ * A list the form sends as checkboxes (`name`) with an order each (`<name>_order.<uuid>`), as the
+ * spec's entries (`website[<name>][<n>][<sub>]`): in the order given, ties in the form's order;
+ * none checked clears the list (one blank entry).
+ */
+function orderedEntries(form: Body, name: string, sub: string): Entry[] {
+  const uuids = [...new Set(form.list(name, 200).map((u) => u.trim().toLowerCase()))];
+  const rank = (u: string) => {
+    const n = Number(form.str(`${name}_order.${u}`));
+    return Number.isFinite(n) && n > 0 ? n : 1000;
+  };
+  const sorted = uuids.map((u, i) => ({ u, i })).sort((a, b) => rank(a.u) - rank(b.u) || a.i - b.i);
+  if (sorted.length === 0) return [{ id: '0', value: () => '' }];
+  return sorted.map(({ u }, n) => ({ id: String(n), value: (k: string) => (k === sub ? u : undefined) }));
+}
+
+async function saveHome(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
+  const s = ctx.need(req);
+  const d = await ctx.websiteDetails(s, urlnameOf(req));
+  const form = ctx.formOf(req);
+  ctx.checkPost(req, form, s.viewer.csrf);
+  const lists: Record<string, Entry[]> = { hero: orderedEntries(form, 'hero', 'media'), featured: orderedEntries(form, 'featured', 'gallery') };
+  const source = BRAND_FORM.source(form, HOME_KEYS, { blank: true, entries: (k) => lists[k] });
+  try {
+    await ctx.deps.websites.setBrand({ user: s.user }, d.website.urlname, readFields(BRAND_FIELDS, source, BRAND_FORM.words));
+  } catch (err) {
+    const error = BRAND_FORM.refusal(err);
+    const values = { ...(await homeValues(ctx, s, d)), heroFit: form.str('hero_fit') ?? 'fill', heroHeadline: form.str('hero_headline') ?? '', heroTagline: form.str('hero_tagline') ?? '' };
+    return ctx.send(reply, 422, await homeScreenOf(ctx, s, req, d, values, { error }));
+  }
+  return ctx.redirect(reply, `/studio/websites/${d.website.urlname}/home?done=saved`);
+}
