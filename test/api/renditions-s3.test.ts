@@ -1,7 +1,7 @@
 // Renditions on the S3 backend (s3rver): the three-step upload a desktop
 // plugin makes (presigned POST) and a raw PUT both queue the ladder; the
 // files land in the bucket and /files/<key> streams them from there, ranges
-// included; a replace removes the old objects.
+// included, the AVIF alternates too; a replace removes the old objects.
 import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -63,6 +63,17 @@ eachDatabase((kind) => {
     }
   }
 
+  /** The keys of a media's AVIF alternates, once there are `count` of them (they follow the ladder). */
+  async function avifOf(uuid: string, count: number): Promise<string[]> {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const rows = await w.svc.db.selectFrom('renditions as r').innerJoin('medias as m', 'm.id', 'r.media_id').select('r.storage_key').where('m.uuid', '=', uuid).where('r.mime_type', '=', 'image/avif').execute();
+      if (rows.length >= count) return rows.map((r) => r.storage_key);
+      if (Date.now() > deadline) throw new Error(`${rows.length} AVIF alternates of ${count}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
   const photo = (background: string) => sharp({ create: { width: 900, height: 600, channels: 3, background } }).jpeg().toBuffer();
   const urlsOf = (media: XmlNode) => all(media, 'renditions/rendition').map((r) => text(r, 'url')!);
   const keyOf = (url: string) => new URL(url).pathname.replace(/^\/files\//, '');
@@ -84,6 +95,15 @@ eachDatabase((kind) => {
     expect(part.status).toBe(206);
     expect(Buffer.from(await part.arrayBuffer())).toEqual(body.subarray(2, 6));
 
+    // The AVIF alternates of the small rungs follow the ladder into the bucket, served as AVIF (magic bytes).
+    const avifKeys = await avifOf(uuid, 2);
+    for (const key of avifKeys) {
+      expect(await exists(key)).toBe(true);
+      const got = await fetch(`${w.svc.url}/files/${key}`, { headers: { accept: 'image/avif,*/*' } });
+      expect(got.headers.get('content-type')).toBe('image/avif');
+      expect(Buffer.from(await got.arrayBuffer()).subarray(4, 12).toString('latin1')).toBe('ftypavif');
+    }
+
     // Replace (media[replace]: same library and file name) through a raw PUT upload (location local-raw, stored into S3).
     const r1 = await c.request('POST', '/medias.xml', {
       'media[replace]': '1',
@@ -102,6 +122,7 @@ eachDatabase((kind) => {
     const after = urlsOf(await settled(uuid));
     expect(after).toHaveLength(4);
     for (const url of urls) expect(await exists(keyOf(url))).toBe(false);
+    for (const key of avifKeys) expect(await exists(key)).toBe(false);
     for (const url of after) expect(await exists(keyOf(url))).toBe(true);
   });
 });
