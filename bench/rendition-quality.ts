@@ -13,6 +13,7 @@ const RUNGS = (process.env.BENCH_QUALITY_RUNGS ?? '320,640,1280').split(',').map
 const WEBP_Q = (process.env.BENCH_QUALITY_WEBP ?? '60,70,75,80').split(',').map(Number);
 const AVIF_Q = (process.env.BENCH_QUALITY_AVIF ?? '45,50,55,60,65').split(',').map(Number);
 const AVIF_EFFORT = Number(process.env.BENCH_QUALITY_EFFORT ?? 2);
+const CHROMA = process.env.BENCH_QUALITY_CHROMA ?? '4:2:0';
 
 function luma(data: Buffer, channels: number, n: number): Float32Array {
   const y = new Float32Array(n);
@@ -120,7 +121,7 @@ async function main(): Promise<void> {
       for (const [format, q] of tries) {
         const start = process.hrtime.bigint();
         const img = sharp(data, { raw }).resize(w, h, { fit: 'fill' });
-        const bytes = await (format === 'webp' ? img.webp({ quality: q, effort: 3 }) : img.avif({ quality: q, effort: AVIF_EFFORT })).toBuffer();
+        const bytes = await (format === 'webp' ? img.webp({ quality: q, effort: 3 }) : img.avif({ quality: q, effort: AVIF_EFFORT, chromaSubsampling: CHROMA })).toBuffer();
         const ms = Number(process.hrtime.bigint() - start) / 1e6;
         const back = await sharp(bytes).removeAlpha().raw().toBuffer({ resolveWithObject: true });
         const r = row(rung, format, q);
@@ -137,7 +138,7 @@ async function main(): Promise<void> {
 }
 
 function print(rows: Map<string, Row>, photos: number): void {
-  console.log(`\n${photos} photo(s), AVIF effort ${AVIF_EFFORT}:`);
+  console.log(`\n${photos} photo(s), AVIF effort ${AVIF_EFFORT}, chroma ${CHROMA}:`);
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   console.log(`| rung | format | quality | mean bytes | bytes min–max | SSIM (mean) | SSIM min | MS-SSIM (mean) | MS-SSIM min | encode ms (mean) |`);
   console.log(`|---|---|---|---|---|---|---|---|---|---|`);

@@ -28,17 +28,21 @@ export type RenditionFormat = 'webp' | 'jpeg' | 'avif';
 
 /**
  * Quality of each format per rung, chosen by measurement (`bench/rendition-quality.ts`, the table in
- * docs/renditions.md, "Quality per rung"): AVIF at the MS-SSIM of WebP at 80, on the rungs where it
- * is then smaller. Rungs not named (and pictures smaller than 320 px) take `other`.
+ * docs/renditions.md, "Quality per rung"): AVIF at the lowest quality whose SSIM and MS-SSIM both
+ * reach WebP's at 80, on the rungs where it is then smaller. Rungs not named take `other`.
  */
 export const QUALITY: Record<RenditionFormat, { byRung: Partial<Record<number, number>>; other: number }> = {
   webp: { byRung: {}, other: 80 },
   jpeg: { byRung: {}, other: 82 },
-  avif: { byRung: { 320: 60, 640: 60, 1280: 60 }, other: 60 },
+  avif: { byRung: { 1280: 65 }, other: 65 },
 };
-/** The rungs that get an AVIF alternate: those a first view draws; the larger ones cost seconds each to encode. */
-export const AVIF_RUNGS: ReadonlySet<number> = new Set([320, 640, 1280]);
-/** AVIF encoder effort (0–9): 2 measured about as fast as 4 gave nothing smaller worth its time. */
+/**
+ * The rungs that get an AVIF alternate: where it was smaller than WebP at equal quality (1280, the
+ * size a phone's first view draws full width). At 320 and 640 it was not; 2048 and 3840 would cost
+ * several seconds of a core each (AVIF encodes 5–7 times slower than WebP).
+ */
+export const AVIF_RUNGS: ReadonlySet<number> = new Set([1280]);
+/** AVIF encoder effort (0–9, sharp's default 4): 2 keeps a 1280 rung near a second of an idle core. */
 export const AVIF_EFFORT = 2;
 const qualityOf = (format: RenditionFormat, rung: number) => QUALITY[format].byRung[rung] ?? QUALITY[format].other;
 const MIME: Record<RenditionFormat, string> = { webp: 'image/webp', jpeg: 'image/jpeg', avif: 'image/avif' };
@@ -196,7 +200,7 @@ async function ladder(input: string | Buffer, options: LadderOptions, emit: (fil
       if (format === 'jpeg' && raw.channels === 4) img = img.flatten({ background: '#ffffff' });
       img = img.withExif(exif);
       const quality = qualityOf(format, rung.longEdge);
-      img = format === 'webp' ? img.webp({ quality, effort: 3 }) : format === 'avif' ? img.avif({ quality, effort: AVIF_EFFORT }) : img.jpeg({ quality, mozjpeg: false });
+      img = format === 'webp' ? img.webp({ quality, effort: 3 }) : format === 'avif' ? img.avif({ quality, effort: AVIF_EFFORT, chromaSubsampling: '4:2:0' }) : img.jpeg({ quality, mozjpeg: false });
       const bytes = await img.toBuffer();
       await emit({
         name,
