@@ -34,14 +34,14 @@ export type RenditionFormat = 'webp' | 'jpeg' | 'avif';
 export const QUALITY: Record<RenditionFormat, { byRung: Partial<Record<number, number>>; other: number }> = {
   webp: { byRung: {}, other: 80 },
   jpeg: { byRung: {}, other: 82 },
-  avif: { byRung: { 1280: 65 }, other: 65 },
+  avif: { byRung: { 320: 60, 1280: 66 }, other: 66 },
 };
 /**
- * The rungs that get an AVIF alternate: where it was smaller than WebP at equal quality (1280, the
- * size a phone's first view draws full width). At 320 and 640 it was not; 2048 and 3840 would cost
- * several seconds of a core each (AVIF encodes 5–7 times slower than WebP).
+ * The rungs that get an AVIF alternate: where it was smaller than WebP at equal quality (320, and
+ * 1280: the size a phone's first view draws full width). At 640 it was not; 2048 and 3840 would
+ * cost several seconds of a core each (AVIF encodes 3–7 times slower than WebP).
  */
-export const AVIF_RUNGS: ReadonlySet<number> = new Set([1280]);
+export const AVIF_RUNGS: ReadonlySet<number> = new Set([320, 1280]);
 /** AVIF encoder effort (0–9, sharp's default 4): 2 keeps a 1280 rung near a second of an idle core. */
 export const AVIF_EFFORT = 2;
 const qualityOf = (format: RenditionFormat, rung: number) => QUALITY[format].byRung[rung] ?? QUALITY[format].other;
