@@ -188,7 +188,7 @@ function slide(a) {
   if (!img || !w || !h) return { html: '<div class="pswp-none">This photo is not ready yet.</div>', element: a };
   // A browser that showed the AVIF of a <picture> gets the AVIF ladder in the viewer too.
   const source = img.parentNode && img.parentNode.nodeName === "PICTURE" ? img.parentNode.querySelector("source[type='image/avif']") : null;
-  const srcset = source && /\.avif(\?|$)/.test(img.currentSrc) ? source.srcset : img.srcset;
+  const srcset = source && /[.]avif([?]|$)/.test(img.currentSrc) ? source.srcset : img.srcset;
   return { src: img.currentSrc || img.src, srcset: srcset, msrc: img.currentSrc || img.src, width: w, height: h, alt: img.alt, element: a };
 }
 function addressOf(a) {
