@@ -5,7 +5,9 @@
 // bytes of every response of the first view (target: at most 1.5 MB at each),
 // images drawn above their rendition's pixels (target 0), the largest ratio
 // of a fetched image to its drawn size, the cropped share of the default
-// layout (target 0), cumulative layout shift (target 0) and LCP.
+// layout (target 0), cumulative layout shift (target 0) and LCP; and the phone
+// first view (390×844@3, 412×915@2.625) with AVIF (target 0.6 MB) and as a
+// browser without AVIF gets it (the page's AVIF sources taken out).
 import { text } from '../src/client/xml.js';
 import { chromiumPresent, CHROMIUM, firstView, launchChromium, quality, uploadRealistic, waitForRenditions } from '../test/site/site-support.js';
 import type { BenchContext, BenchLine } from './lib.js';
@@ -14,6 +16,7 @@ const PHOTOS = 60;
 /** Distinct 24 MP photos (generating one takes seconds; they are cached between runs). */
 const DISTINCT = Number(process.env.BENCH_WEIGHT_DISTINCT ?? 12);
 const LIMIT_BYTES = 1.5 * 1000 * 1000;
+const PHONE_LIMIT_BYTES = 0.6 * 1000 * 1000;
 
 export async function benchSiteWeight(b: BenchContext): Promise<BenchLine[]> {
   if (!chromiumPresent) return [{ name: `first view of a ${PHOTOS}-photo gallery: ${CHROMIUM} missing`, value: 0, unit: 'kB', target: '<= 1500 kB', ok: false }];
@@ -31,11 +34,18 @@ export async function benchSiteWeight(b: BenchContext): Promise<BenchLine[]> {
   const url = `${b.url}/sites/${urlname}/-/site-weight`;
   const browser = await launchChromium();
   try {
-    const measure = async (viewport: { width: number; height: number }, scale: number) => {
+    const measure = async (viewport: { width: number; height: number }, scale: number, withoutAvif = false) => {
       // A fresh context each time: an empty cache, as a first visit.
       const context = await browser.newContext({ viewport, deviceScaleFactor: scale, isMobile: scale > 1, hasTouch: scale > 1 });
       try {
         const page = await context.newPage();
+        if (withoutAvif) {
+          // What a browser that does not ask for AVIF gets: the page without its AVIF sources.
+          await page.route(url, async (route) => {
+            const res = await route.fetch();
+            await route.fulfill({ response: res, body: (await res.text()).replace(/<source type="image\/avif"[^>]*>/g, '') });
+          });
+        }
         const view = await firstView(page, url);
         return { ...view, ...(await quality(page)) };
       } finally {
@@ -55,6 +65,19 @@ export async function benchSiteWeight(b: BenchContext): Promise<BenchLine[]> {
         { name: `first view ${name}: cropped share of the default layout`, value: v.croppedShare, unit: '', target: '0', ok: v.croppedShare === 0 },
         { name: `first view ${name}: cumulative layout shift`, value: v.cls, unit: '', target: '0', ok: v.cls === 0 },
         { name: `first view ${name}: largest contentful paint`, value: Math.round(v.lcp), unit: 'ms' },
+      );
+    }
+    for (const [name, viewport, scale] of [
+      ['390x844@3', { width: 390, height: 844 }, 3],
+      ['412x915@2.625', { width: 412, height: 915 }, 2.625],
+    ] as const) {
+      const avif = await measure(viewport, scale);
+      const webp = await measure(viewport, scale, true);
+      lines.push(
+        { name: `phone first view ${name}, AVIF where made (${avif.images} images)`, value: avif.bytes / 1000, unit: 'kB', target: '<= 600 kB', ok: avif.bytes <= PHONE_LIMIT_BYTES },
+        { name: `phone first view ${name}, without AVIF (WebP)`, value: webp.bytes / 1000, unit: 'kB' },
+        { name: `phone first view ${name}: AVIF / WebP bytes`, value: Number((avif.bytes / webp.bytes).toFixed(2)), unit: 'x' },
+        { name: `phone first view ${name} (AVIF): images drawn above their rendition's pixels`, value: avif.drawnAbove, unit: '', target: '0', ok: avif.drawnAbove === 0 },
       );
     }
     return lines;

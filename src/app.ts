@@ -475,6 +475,7 @@ async function buildLibrary(config: Config, log: Logger, core: Core, storage: St
     workDir: renditionsWork,
     watermarkFiles: core.watermarkFiles,
     timeoutSeconds: config.renditions.timeoutSeconds,
+    avif: config.renditions.avif,
     ffmpeg,
     onWatermarkDecode: metrics ? () => metrics.watermarkDecoded() : undefined,
     events: core.webhooks,

@@ -315,6 +315,16 @@ export interface RenditionSettings {
   timeoutSeconds: number;
   /** FFMPEG_PATH: the ffmpeg to run; unset: the system's (/usr/bin/ffmpeg), else the bundled build. */
   ffmpegPath?: string;
+  /** RENDITION_AVIF (on|off): AVIF alternates of the small rungs, made after the ladder (seconds of a core each). */
+  avif: boolean;
+}
+
+function onOffSetting(env: Record<string, string | undefined>, name: string, fallback: boolean): boolean {
+  const v = env[name];
+  if (v === undefined || v === '') return fallback;
+  if (v === 'on' || v === '1' || v === 'true') return true;
+  if (v === 'off' || v === '0' || v === 'false') return false;
+  throw new Error(`${name} must be on or off`);
 }
 
 export function loadConfig(env: Record<string, string | undefined> = loadEnv()): Config {
@@ -362,6 +372,7 @@ export function loadConfig(env: Record<string, string | undefined> = loadEnv()):
     renditions: {
       timeoutSeconds: intSetting(env, 'RENDITION_TIMEOUT_SECONDS', 40, 1, 3600),
       ffmpegPath: env.FFMPEG_PATH || undefined,
+      avif: onOffSetting(env, 'RENDITION_AVIF', false),
     },
     connections: connectionLimits(env),
     sessionPurgeSeconds: intSetting(env, 'SESSION_PURGE_SECONDS', 3600, 1, 7 * 24 * 3600),

@@ -25,6 +25,26 @@ export const MAX_FULL_DECODE_PIXELS = 40_000_000;
 const SHRINK_ON_LOAD = new Set(['jpeg']);
 
 export type RenditionFormat = 'webp' | 'jpeg' | 'avif';
+
+/**
+ * Quality of each format per rung, chosen by measurement (`bench/rendition-quality.ts`, the table in
+ * docs/renditions.md, "Quality per rung"): AVIF at the lowest quality whose SSIM and MS-SSIM both
+ * reach WebP's at 80, on the rungs where it is then smaller. Rungs not named take `other`.
+ */
+export const QUALITY: Record<RenditionFormat, { byRung: Partial<Record<number, number>>; other: number }> = {
+  webp: { byRung: {}, other: 80 },
+  jpeg: { byRung: {}, other: 82 },
+  avif: { byRung: { 320: 60, 1280: 66 }, other: 66 },
+};
+/**
+ * The rungs that get an AVIF alternate: where it was smaller than WebP at equal quality (320, and
+ * 1280: the size a phone's first view draws full width). At 640 it was not; 2048 and 3840 would
+ * cost several seconds of a core each (AVIF encodes 3–7 times slower than WebP).
+ */
+export const AVIF_RUNGS: ReadonlySet<number> = new Set([320, 1280]);
+/** AVIF encoder effort (0–9, sharp's default 4): 2 keeps a 1280 rung near a second of an idle core. */
+export const AVIF_EFFORT = 2;
+const qualityOf = (format: RenditionFormat, rung: number) => QUALITY[format].byRung[rung] ?? QUALITY[format].other;
 const MIME: Record<RenditionFormat, string> = { webp: 'image/webp', jpeg: 'image/jpeg', avif: 'image/avif' };
 const EXT: Record<RenditionFormat, string> = { webp: 'webp', jpeg: 'jpg', avif: 'avif' };
 
@@ -53,6 +73,12 @@ export interface LadderOptions {
   timeoutSeconds: number;
   /** Called at each decode of a watermark image (metrics). */
   onWatermarkDecode?: () => void;
+  /**
+   * AVIF alternates of the AVIF_RUNGS, made after every other file from the same decode: `afterBase`
+   * is called once the others are emitted (false: stop, they are no longer wanted); a failure while
+   * making them goes to `onAlternateFailed`, never fails the ladder (the pages fall back to WebP).
+   */
+  avif?: { afterBase: () => Promise<boolean>; onAlternateFailed: (err: unknown) => void };
 }
 
 /** The media's watermark cannot be read or drawn. */
@@ -164,16 +190,17 @@ async function ladder(input: string | Buffer, options: LadderOptions, emit: (fil
     options.watermark !== undefined && largest.longEdge >= WATERMARK_FROM
       ? await loadMark(options.watermark, largest.width, largest.height, timeout, options.onWatermarkDecode).catch(unprotected)
       : undefined;
-  for (const [i, rung] of rungs.entries()) {
+  const encode = async (i: number, rung: (typeof rungs)[number], formatsHere: readonly RenditionFormat[]) => {
     const watermarked = mark !== undefined && rung.longEdge >= WATERMARK_FROM;
     const overlay = watermarked ? await watermarkOverlay(options.watermark!, mark, rung.width, rung.height, timeout).catch(unprotected) : undefined;
     const name = options.name ? options.name(rung.longEdge, i === rungs.length - 1) : String(rung.longEdge);
-    for (const format of formats) {
+    for (const format of formatsHere) {
       let img: Sharp = sharp(data, { raw }).timeout(timeout()).resize(rung.width, rung.height, { fit: 'fill' });
       if (overlay) img = img.composite(overlay);
       if (format === 'jpeg' && raw.channels === 4) img = img.flatten({ background: '#ffffff' });
       img = img.withExif(exif);
-      img = format === 'webp' ? img.webp({ quality: 80, effort: 3 }) : format === 'avif' ? img.avif({ quality: 55, effort: 2 }) : img.jpeg({ quality: 82, mozjpeg: false });
+      const quality = qualityOf(format, rung.longEdge);
+      img = format === 'webp' ? img.webp({ quality, effort: 3 }) : format === 'avif' ? img.avif({ quality, effort: AVIF_EFFORT, chromaSubsampling: '4:2:0' }) : img.jpeg({ quality, mozjpeg: false });
       const bytes = await img.toBuffer();
       await emit({
         name,
@@ -187,6 +214,15 @@ async function ladder(input: string | Buffer, options: LadderOptions, emit: (fil
         watermarked,
       });
     }
+  };
+  for (const [i, rung] of rungs.entries()) await encode(i, rung, formats);
+  // The alternates last, from the same decoded pixels: the pages do not wait for them.
+  if (!options.avif || !rungs.some((r) => AVIF_RUNGS.has(r.longEdge))) return;
+  if (!(await options.avif.afterBase())) return;
+  try {
+    for (const [i, rung] of rungs.entries()) if (AVIF_RUNGS.has(rung.longEdge)) await encode(i, rung, ['avif']);
+  } catch (err) {
+    options.avif.onAlternateFailed(err);
   }
 }
 

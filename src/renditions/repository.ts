@@ -17,6 +17,8 @@ export interface RenditionSource {
   uuid: string;
   status: string;
   storageKey: string | null;
+  /** pending until the ladder is recorded. */
+  renditionsState: string;
   mimeType: string | null;
   copyright: string | null;
   author: string | null;
@@ -51,7 +53,7 @@ export class RenditionsRepository {
   async source(mediaId: number): Promise<RenditionSource | undefined> {
     const m = await this.db
       .selectFrom('medias')
-      .select(['id', 'uuid', 'status', 'storage_key', 'mime_type', 'copyright', 'author', 'watermark_id', 'artist_id'])
+      .select(['id', 'uuid', 'status', 'storage_key', 'renditions_state', 'mime_type', 'copyright', 'author', 'watermark_id', 'artist_id'])
       .where('id', '=', mediaId)
       .executeTakeFirst();
     if (!m) return undefined;
@@ -64,6 +66,7 @@ export class RenditionsRepository {
       uuid: m.uuid,
       status: m.status,
       storageKey: m.storage_key,
+      renditionsState: m.renditions_state,
       mimeType: m.mime_type,
       copyright: m.copyright,
       author: m.author,
@@ -82,6 +85,23 @@ export class RenditionsRepository {
     if (rows.length) await trx.insertInto('renditions').values(rows.map((r) => ({ ...r, media_id: mediaId, created_at: now }))).execute();
     await trx.updateTable('medias').set({ renditions_state: 'ready', renditions_error: null }).where('id', '=', mediaId).execute();
     return true;
+  }
+
+  /**
+   * In the job's chunk transaction: AVIF alternates join a ladder recorded before them, only if the
+   * media still holds the file they were made from and its ladder is there (false: garbage).
+   */
+  async addAlternates(trx: Db, mediaId: number, fromStorageKey: string, rows: readonly NewRendition[]): Promise<boolean> {
+    const m = await trx.selectFrom('medias').select('storage_key').where('id', '=', mediaId).where('renditions_state', '=', 'ready').executeTakeFirst();
+    if (m?.storage_key !== fromStorageKey) return false;
+    const now = nowIso();
+    if (rows.length) await trx.insertInto('renditions').values(rows.map((r) => ({ ...r, media_id: mediaId, created_at: now }))).execute();
+    return true;
+  }
+
+  /** `fn` in a transaction of its own (the ladder recorded before its alternates are made). */
+  inTransaction<T>(fn: (trx: Db) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(fn);
   }
 
   /** The media's renditions failed (its file cannot be decoded): a short reason, no paths. */

@@ -29,6 +29,8 @@ import type { FileUrls } from '../file-storage/file-urls.js';
 
 export { RENDITIONS_JOB_KIND } from './job.js';
 
+const AVIF = 'image/avif';
+
 
 /** A rendition as replies show it. */
 export interface RenditionView {
@@ -46,7 +48,9 @@ export interface RenditionView {
 type Prepared =
   | { kind: 'skip' }
   | { kind: 'failed'; reason: string }
-  | { kind: 'made'; rows: NewRendition[] };
+  | { kind: 'made'; rows: NewRendition[] }
+  /** The ladder was recorded before its AVIF alternates were made (`rows`: those, to add). */
+  | { kind: 'alternates'; rows: NewRendition[] };
 
 /** The media's file cannot be turned into pictures: the media's state says so, the job does not retry. */
 class Undecodable extends Error {}
@@ -69,6 +73,8 @@ export interface RenditionsSettings {
   onWatermarkDecode?: () => void;
   /** media.ready and media.failed, written with the renditions' own record (docs/integrations.md "Webhooks"). */
   events?: WebhookEmitter;
+  /** AVIF alternates of the small rungs (RENDITION_AVIF; default off). */
+  avif?: boolean;
 }
 
 export class RenditionsService {
@@ -95,7 +101,8 @@ export class RenditionsService {
   async views(mediaIds: readonly number[]): Promise<Map<number, RenditionView[]>> {
     const rows = await this.repo.forMedias(mediaIds);
     const out = new Map<number, RenditionView[]>();
-    for (const [id, list] of rows) out.set(id, list.map((r) => this.view(r)));
+    // AVIF alternates are the website's (its <picture>): API replies list the ladder as before.
+    for (const [id, list] of rows) out.set(id, list.filter((r) => r.mime_type !== AVIF).map((r) => this.view(r)));
     return out;
   }
 
@@ -124,6 +131,8 @@ export class RenditionsService {
   private async prepare(_job: JobRow, p: RenditionsPayload): Promise<Prepared> {
     const source = await this.repo.source(p.mediaId);
     if (!source || source.storageKey !== p.storageKey || source.status !== 'live') return { kind: 'skip' };
+    // Already recorded by an earlier run of this job (it stopped while making the AVIF alternates).
+    if (source.renditionsState !== 'pending') return { kind: 'skip' };
     const work = await mkdtemp(join(this.settings.workDir, 'job-'));
     const stored: string[] = [];
     try {
@@ -138,6 +147,8 @@ export class RenditionsService {
         onWatermarkDecode: this.settings.onWatermarkDecode,
       };
       let picture: string | Buffer;
+      // Photos and video frames get AVIF alternates; a document's card does not need them.
+      let photoLike = true;
       if (mime.startsWith('image/') && mime !== 'image/svg+xml') {
         picture = input;
         options.accept = decoderFormatsFor(mime);
@@ -152,9 +163,27 @@ export class RenditionsService {
       } else {
         // Documents (and anything else we accept): a neutral card naming the type; nothing to protect.
         picture = await placeholder(mime);
+        photoLike = false;
       }
       const rows: NewRendition[] = [];
       let storeError: unknown;
+      let recorded = false;
+      let declined = false;
+      if (photoLike && this.settings.avif !== false) {
+        options.avif = {
+          // The ladder is recorded (the pages show it) before the slow AVIF alternates are made.
+          afterBase: async () => {
+            storeError = undefined;
+            recorded = await this.recordNow(p, rows.splice(0));
+            declined = !recorded;
+            return recorded;
+          },
+          onAlternateFailed: (err) => {
+            storeError = undefined;
+            this.log.warn({ media: source.uuid, err: err instanceof Error ? err.message : String(err) }, 'AVIF alternates not made: the pages show WebP');
+          },
+        };
+      }
       const emit = async (f: RenditionFile) => {
         // The source key is part of the address: a replace by identical bytes still gets new keys.
         const hash = createHash('sha256').update(p.storageKey).update('\n').update(f.bytes).digest('hex').slice(0, 16);
@@ -180,6 +209,9 @@ export class RenditionsService {
         const known = err instanceof WatermarkFailed || err instanceof FormatMismatch || err instanceof LadderTimedOut || err instanceof TooManyPixels;
         throw new Undecodable(known ? err.message : 'the file could not be decoded as a picture');
       }
+      if (recorded) return { kind: 'alternates', rows };
+      // The media changed meanwhile: the ladder went for deletion, nothing more was made.
+      if (declined) return { kind: 'skip' };
       return { kind: 'made', rows };
     } catch (err) {
       // Anything else (the store, the disk) is retried by the worker, a few times.
@@ -201,7 +233,8 @@ export class RenditionsService {
       return { processed: 1, failed: 1, errors: [prepared.reason] };
     }
     const keys = prepared.rows.map((r) => r.storage_key);
-    if (await this.repo.commit(trx, p.mediaId, p.storageKey, prepared.rows)) {
+    const kept = prepared.kind === 'alternates' ? await this.repo.addAlternates(trx, p.mediaId, p.storageKey, prepared.rows) : await this.repo.commit(trx, p.mediaId, p.storageKey, prepared.rows);
+    if (kept) {
       for (const key of keys) await this.deletions.takeOff(trx, key);
       await this.settings.events?.emitIn(unit, 'media.ready', { medias: [p.mediaId] });
       return { processed: 1, failed: 0, errors: [] };
@@ -210,6 +243,21 @@ export class RenditionsService {
     await this.deletions.record(trx, keys);
     unit.afterCommit(() => this.files.remove(keys));
     return { processed: 1, failed: 0, errors: [] };
+  }
+
+  /** The ladder recorded in a transaction of its own, before its alternates are made: false when the media changed meanwhile. */
+  private async recordNow(p: RenditionsPayload, rows: NewRendition[]): Promise<boolean> {
+    const keys = rows.map((r) => r.storage_key);
+    const kept = await this.repo.inTransaction(async (trx) => {
+      if (await this.repo.commit(trx, p.mediaId, p.storageKey, rows)) {
+        for (const key of keys) await this.deletions.takeOff(trx, key);
+        return true;
+      }
+      await this.deletions.record(trx, keys);
+      return false;
+    });
+    if (!kept) await this.files.remove(keys);
+    return kept;
   }
 
   private async watermarkOf(w: RenditionSource['watermark']): Promise<WatermarkSpec | undefined> {

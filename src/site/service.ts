@@ -55,6 +55,8 @@ export interface Picture {
   /** Absent until renditions exist: the page shows a placeholder of the right shape. */
   src?: string;
   srcset?: string;
+  /** The same ladder with AVIF where it was made (WebP for the other sizes): the <picture>'s AVIF source. */
+  avifSrcset?: string;
 }
 
 export interface Crumb {
@@ -1077,6 +1079,17 @@ function ladder(rs: readonly SiteRendition[]): SiteRendition[] {
   return rs.filter((r) => r.name === 'poster');
 }
 
+/**
+ * The `srcset` of the AVIF source: each size of the ladder as AVIF where it was made, else as it is
+ * (every browser that decodes AVIF decodes WebP), so the largest sizes stay in reach; undefined
+ * when the media has no AVIF (older, or its alternates still being made).
+ */
+function avifSrcset(rs: readonly SiteRendition[], sizes: readonly SiteRendition[], sign: (key: string) => string): string | undefined {
+  const avif = new Map(rs.filter((r) => r.mime_type === 'image/avif').map((r) => [r.name, r]));
+  if (avif.size === 0) return undefined;
+  return sizes.map((r) => `${sign((avif.get(r.name) ?? r).storage_key)} ${r.width}w`).join(', ');
+}
+
 /** `alt`: the image's text (altOf unless told: a cover is named by its gallery's card, '' then). */
 function picture(m: SiteMedia, rs: readonly SiteRendition[], sign: (key: string) => string, big = false, alt = altOf(m)): Picture {
   const sizes = ladder(rs);
@@ -1093,6 +1106,7 @@ function picture(m: SiteMedia, rs: readonly SiteRendition[], sign: (key: string)
     height,
     src: sign(fallback.storage_key),
     srcset: sizes.map((r) => `${sign(r.storage_key)} ${r.width}w`).join(', '),
+    avifSrcset: avifSrcset(rs, sizes, sign),
   };
 }
 

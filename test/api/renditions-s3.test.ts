@@ -1,7 +1,7 @@
 // Renditions on the S3 backend (s3rver): the three-step upload a desktop
 // plugin makes (presigned POST) and a raw PUT both queue the ladder; the
 // files land in the bucket and /files/<key> streams them from there, ranges
-// included; a replace removes the old objects.
+// included, the AVIF alternates too; a replace removes the old objects.
 import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -20,7 +20,7 @@ eachDatabase((kind) => {
 
   beforeAll(async () => {
     s3 = await startS3();
-    w = await worldOn(await TestService.start(kind, s3.env));
+    w = await worldOn(await TestService.start(kind, { ...s3.env, RENDITION_AVIF: 'on' }));
     c = w.client;
     reader = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
   });
@@ -63,7 +63,19 @@ eachDatabase((kind) => {
     }
   }
 
-  const photo = (background: string) => sharp({ create: { width: 900, height: 600, channels: 3, background } }).jpeg().toBuffer();
+  /** The keys of a media's AVIF alternates, once there are `count` of them (they follow the ladder). */
+  async function avifOf(uuid: string, count: number): Promise<string[]> {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const rows = await w.svc.db.selectFrom('renditions as r').innerJoin('medias as m', 'm.id', 'r.media_id').select('r.storage_key').where('m.uuid', '=', uuid).where('r.mime_type', '=', 'image/avif').execute();
+      if (rows.length >= count) return rows.map((r) => r.storage_key);
+      if (Date.now() > deadline) throw new Error(`${rows.length} AVIF alternates of ${count}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  // 1400 px: the rungs 320, 640 and 1280 (320 and 1280 get AVIF alternates).
+  const photo = (background: string) => sharp({ create: { width: 1400, height: 933, channels: 3, background } }).jpeg().toBuffer();
   const urlsOf = (media: XmlNode) => all(media, 'renditions/rendition').map((r) => text(r, 'url')!);
   const keyOf = (url: string) => new URL(url).pathname.replace(/^\/files\//, '');
 
@@ -73,7 +85,7 @@ eachDatabase((kind) => {
     const media = await settled(uuid);
     expect(text(media, 'renditions-state')).toBe('ready');
     const urls = urlsOf(media);
-    expect(urls).toHaveLength(4);
+    expect(urls).toHaveLength(6);
     for (const url of urls) expect(await exists(keyOf(url))).toBe(true);
 
     const res = await fetch(urls[0]);
@@ -83,6 +95,15 @@ eachDatabase((kind) => {
     const part = await fetch(urls[0], { headers: { range: 'bytes=2-5' } });
     expect(part.status).toBe(206);
     expect(Buffer.from(await part.arrayBuffer())).toEqual(body.subarray(2, 6));
+
+    // The AVIF alternates of the small rungs follow the ladder into the bucket, served as AVIF (magic bytes).
+    const avifKeys = await avifOf(uuid, 2);
+    for (const key of avifKeys) {
+      expect(await exists(key)).toBe(true);
+      const got = await fetch(`${w.svc.url}/files/${key}`, { headers: { accept: 'image/avif,*/*' } });
+      expect(got.headers.get('content-type')).toBe('image/avif');
+      expect(Buffer.from(await got.arrayBuffer()).subarray(4, 12).toString('latin1')).toBe('ftypavif');
+    }
 
     // Replace (media[replace]: same library and file name) through a raw PUT upload (location local-raw, stored into S3).
     const r1 = await c.request('POST', '/medias.xml', {
@@ -100,8 +121,10 @@ eachDatabase((kind) => {
     expect((await putRaw(text(m1, 'upload-url')!, await photo('#993366'))).status).toBe(200);
     await c.completeUpload(m1, (await photo('#993366')).length);
     const after = urlsOf(await settled(uuid));
-    expect(after).toHaveLength(4);
+    expect(after).toHaveLength(6);
     for (const url of urls) expect(await exists(keyOf(url))).toBe(false);
+    for (const key of avifKeys) expect(await exists(key)).toBe(false);
     for (const url of after) expect(await exists(keyOf(url))).toBe(true);
-  });
+    // Two ladders and an AVIF encode on a shared machine.
+  }, 180_000);
 });

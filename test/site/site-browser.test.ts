@@ -45,7 +45,8 @@ describe.skipIf(!present)('the website in a browser', () => {
   let renditions = false;
 
   beforeAll(async () => {
-    w = await startWorld('sqlite', { VISITOR_RATE_LIMIT: 'off', VISITOR_FILES_RATE_LIMIT: 'off' });
+    // The WebP first view (AVIF has its own suite, site-avif-browser.test.ts): 63 ladders without their AVIF encodes.
+    w = await startWorld('sqlite', { VISITOR_RATE_LIMIT: 'off', VISITOR_FILES_RATE_LIMIT: 'off', RENDITION_AVIF: 'off' });
     home = `${w.svc.url}/sites/${w.urlname}`;
     const g = await create(w, 'Sixty', w.rootUuid, { content_order: 'manual-last', description: 'Sixty photos, as they came out of the camera.' });
     await create(w, 'Sub-gallery', g);

@@ -292,8 +292,12 @@ export async function quality(page: BrowserPage): Promise<ViewQuality> {
       const drawnWidth = fit === 'cover' ? Math.max(box.width, box.height * imgRatio) : fit === 'contain' ? Math.min(box.width, box.height * imgRatio) : box.width;
       const device = drawnWidth * dpr;
       // naturalWidth is corrected for the srcset candidate's density: the file's own width is its w descriptor.
-      const candidate = img.srcset
+      // In a <picture>, the candidate may be its AVIF source's.
+      const source = img.parentElement?.tagName === 'PICTURE' ? (img.parentElement.querySelector('source')?.srcset ?? '') : '';
+      const candidate = [img.srcset, source]
+        .join(',')
         .split(',')
+        .filter((c) => c.trim() !== '')
         .map((c) => c.trim().split(/\s+/))
         .find(([url]) => new URL(url, location.href).href === img.currentSrc);
       const pixels = candidate && /^\d+w$/.test(candidate[1] ?? '') ? Number(candidate[1].slice(0, -1)) : img.naturalWidth;

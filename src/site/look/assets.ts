@@ -23,6 +23,7 @@ const ratioClasses = Array.from({ length: 376 }, (_, i) => `.r${i + 25}{--r:${(i
 
 const CSS = `*,*::before,*::after{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
+picture{display:contents}
 body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1b1b;background:#fff}
 a{color:#0b57d0}
 a:focus-visible,button:focus-visible,input:focus-visible{outline:3px solid #f29900;outline-offset:2px}
@@ -203,7 +204,10 @@ function slide(a) {
   const img = imageOf(a);
   const w = Number(a.getAttribute("data-width")), h = Number(a.getAttribute("data-height"));
   if (!img || !w || !h) return { html: '<div class="pswp-none">This photo is not ready yet.</div>', element: a };
-  return { src: img.currentSrc || img.src, srcset: img.srcset, msrc: img.currentSrc || img.src, width: w, height: h, alt: img.alt, element: a };
+  // A browser that showed the AVIF of a <picture> gets the AVIF ladder in the viewer too.
+  const source = img.parentNode && img.parentNode.nodeName === "PICTURE" ? img.parentNode.querySelector("source[type='image/avif']") : null;
+  const srcset = source && /[.]avif([?]|$)/.test(img.currentSrc) ? source.srcset : img.srcset;
+  return { src: img.currentSrc || img.src, srcset: srcset, msrc: img.currentSrc || img.src, width: w, height: h, alt: img.alt, element: a };
 }
 function addressOf(a) {
   return location.pathname + location.search + "#photo=" + a.getAttribute("data-uuid");
@@ -381,7 +385,8 @@ function reveal(ph) {
   if (!ns || ns.tagName !== "NOSCRIPT") return;
   const t = document.createElement("template");
   t.innerHTML = ns.textContent;
-  const img = t.content.querySelector("img");
+  // The <picture> when there is one (its AVIF source), else the image.
+  const img = t.content.querySelector("picture") || t.content.querySelector("img");
   if (!img) return;
   ph.replaceWith(img);
   ns.remove();

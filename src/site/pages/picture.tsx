@@ -25,18 +25,28 @@ export function Img(props: { picture: Picture; sizes: string; eager?: boolean; c
       </svg>
     );
   }
-  return (
+  const sizes = props.eager || props.auto === false ? props.sizes : `auto, ${props.sizes}`;
+  const img = (
     <img
       class={props.class}
       src={p.src}
       srcset={p.srcset}
-      sizes={props.eager || props.auto === false ? props.sizes : `auto, ${props.sizes}`}
+      sizes={sizes}
       width={p.width}
       height={p.height}
       alt={p.alt}
       loading={props.eager ? 'eager' : 'lazy'}
       decoding="async"
     />
+  );
+  // AVIF for the browsers that ask for it (the <source>), WebP or JPEG for the others: each file
+  // keeps one address and one type, so caches and CDNs need no Vary (docs/renditions.md).
+  if (!p.avifSrcset) return img;
+  return (
+    <picture>
+      <source type="image/avif" srcset={p.avifSrcset} sizes={sizes} />
+      {img}
+    </picture>
   );
 }
 
