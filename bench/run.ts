@@ -156,6 +156,7 @@ async function main(): Promise<void> {
       ['archive', './archive.js', 'benchArchive'],
       ['shop', './shop.js', 'benchShop'],
       ['changes', './changes.js', 'benchChanges'],
+      ['sync', './sync.js', 'benchSync'],
       // Only when asked for (`npm run bench -- guard`): the hot paths' floors (issue 31).
       ['guard', './guard.js', 'benchGuard'],
     ];

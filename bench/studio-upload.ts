@@ -161,10 +161,10 @@ export async function benchStudioUpload(b: BenchContext): Promise<BenchLine[]> {
 }
 
 /** The screen's uploads at once (src/studio/browser/uploads.js, PARALLEL). */
-const SCREEN_PARALLEL = 3;
+export const SCREEN_PARALLEL = 3;
 
 /** `count` small, distinct JPEGs (distinct bytes, or the duplicate check would answer for them). */
-async function writeSmallPhotos(dir: string, count: number): Promise<string[]> {
+export async function writeSmallPhotos(dir: string, count: number): Promise<string[]> {
   const paths: string[] = [];
   for (let i = 0; i < count; i++) {
     const noise = Buffer.alloc(96 * 64 * 3);
@@ -177,7 +177,7 @@ async function writeSmallPhotos(dir: string, count: number): Promise<string[]> {
 }
 
 /** Runs `work` over `items`, `parallel` at a time, as the screen's queue does. */
-async function pool<T>(items: readonly T[], parallel: number, work: (item: T) => Promise<void>): Promise<void> {
+export async function pool<T>(items: readonly T[], parallel: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   await Promise.all(Array.from({ length: parallel }, async () => {
     while (next < items.length) await work(items[next++]!);
@@ -197,33 +197,7 @@ export async function benchStudioUploadMany(b: BenchContext): Promise<BenchLine[
   const photos = await writeSmallPhotos(dir, count);
   const totalBytes = (await Promise.all(photos.map((p) => stat(p)))).reduce((n, s) => n + s.size, 0);
   const sink = await b.startBareUploadSink(sinkDir);
-  const { cookie, csrf } = await studioSession(b);
-  const headers = { cookie, origin: b.url, 'sec-fetch-site': 'same-origin', 'x-studio-csrf': csrf };
-  let refused = 0;
-  const medias: string[] = [];
-  const one = async (path: string): Promise<void> => {
-    const size = (await stat(path)).size;
-    const meta = `filename ${Buffer.from(path.split('/').pop()!).toString('base64')}`;
-    for (;;) {
-      const created = await streamed(`${b.url}/studio/uploads/tus`, 'POST', { ...headers, 'tus-resumable': '1.0.0', 'upload-length': size, 'upload-metadata': meta });
-      if (created.status === 429) { refused++; await new Promise((r) => setTimeout(r, 1000)); continue; }
-      if (created.status !== 201) throw new Error(`tus creation answered ${created.status}: ${created.body}`);
-      const location = created.headers.location!;
-      const patched = await streamed(`${b.url}${location}`, 'PATCH', { ...headers, 'tus-resumable': '1.0.0', 'upload-offset': 0, 'content-type': 'application/offset+octet-stream', 'content-length': size }, path);
-      if (patched.status === 429) { refused++; await new Promise((r) => setTimeout(r, 1000)); continue; }
-      if (patched.status !== 204) throw new Error(`PATCH answered ${patched.status}: ${patched.body}`);
-      const finish = await fetch(`${b.url}/studio/uploads/finish`, {
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ id: location.split('/').pop() }),
-      });
-      if (finish.status === 429) { refused++; await new Promise((r) => setTimeout(r, 1000)); continue; }
-      const outcome = (await finish.json()) as { state?: string; media?: string; reason?: string };
-      if (outcome.state !== 'done' || !outcome.media) throw new Error(`the upload ended ${outcome.state}: ${outcome.reason ?? ''}`);
-      medias.push(outcome.media);
-      return;
-    }
-  };
+  const { one, medias, refused } = await studioUploader(b);
   try {
     await settleDisk();
     const bareMs = await b.time(() => pool(photos, SCREEN_PARALLEL, async (path) => {
@@ -239,11 +213,43 @@ export async function benchStudioUploadMany(b: BenchContext): Promise<BenchLine[
       { name: `bare node:http sink, ${count} photos (${(totalBytes / MiB).toFixed(0)} MiB), ${SCREEN_PARALLEL} at once`, value: perMinute(bareMs), unit: 'files/min' },
       { name: `studio upload (tus + finish), the same ${count} photos, default limits`, value: perMinute(serviceMs), unit: 'files/min' },
       { name: 'studio / bare ratio (one round)', value: ratio, unit: 'x' },
-      { name: 'studio requests refused (429) on the way', value: refused, unit: 'requests', target: '= 0', ok: refused === 0 },
+      { name: 'studio requests refused (429) on the way', value: refused(), unit: 'requests', target: '= 0', ok: refused() === 0 },
     ];
   } finally {
     for (const m of medias) await b.client.request('DELETE', `/medias/${m}.xml`);
     await sink.close();
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** One photo at a time as the upload screen sends it (tus creation, one PATCH, the finish); the medias made, the 429s met. */
+export async function studioUploader(b: Pick<BenchContext, 'url' | 'user'>): Promise<{ one: (path: string) => Promise<void>; medias: string[]; refused: () => number }> {
+  const { cookie, csrf } = await studioSession(b);
+  const headers = { cookie, origin: b.url, 'sec-fetch-site': 'same-origin', 'x-studio-csrf': csrf };
+  let refusedCount = 0;
+  const medias: string[] = [];
+  const one = async (path: string): Promise<void> => {
+    const size = (await stat(path)).size;
+    const meta = `filename ${Buffer.from(path.split('/').pop()!).toString('base64')}`;
+    for (;;) {
+      const created = await streamed(`${b.url}/studio/uploads/tus`, 'POST', { ...headers, 'tus-resumable': '1.0.0', 'upload-length': size, 'upload-metadata': meta });
+      if (created.status === 429) { refusedCount++; await new Promise((r) => setTimeout(r, 1000)); continue; }
+      if (created.status !== 201) throw new Error(`tus creation answered ${created.status}: ${created.body}`);
+      const location = created.headers.location!;
+      const patched = await streamed(`${b.url}${location}`, 'PATCH', { ...headers, 'tus-resumable': '1.0.0', 'upload-offset': 0, 'content-type': 'application/offset+octet-stream', 'content-length': size }, path);
+      if (patched.status === 429) { refusedCount++; await new Promise((r) => setTimeout(r, 1000)); continue; }
+      if (patched.status !== 204) throw new Error(`PATCH answered ${patched.status}: ${patched.body}`);
+      const finish = await fetch(`${b.url}/studio/uploads/finish`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ id: location.split('/').pop() }),
+      });
+      if (finish.status === 429) { refusedCount++; await new Promise((r) => setTimeout(r, 1000)); continue; }
+      const outcome = (await finish.json()) as { state?: string; media?: string; reason?: string };
+      if (outcome.state !== 'done' || !outcome.media) throw new Error(`the upload ended ${outcome.state}: ${outcome.reason ?? ''}`);
+      medias.push(outcome.media);
+      return;
+    }
+  };
+  return { one, medias, refused: () => refusedCount };
 }

@@ -5,12 +5,13 @@
 // the server is found as `npm start` listens: MPS_URL, else HOST and PORT).
 import { openAsBlob, realpathSync } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
-import { createInterface } from 'node:readline/promises';
-import type { Readable, Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { parseArgs as parseArgv } from 'node:util';
 import type { ApiResponse, FilePart, Params } from '../client/index.js';
 import { quietWhenReaderGone } from './closed-output.js';
+import { causeOf, MIME, unreachable, type CliIo, type Env } from './connect.js';
+
+export { serverUrl, sessionFilePath, type CliIo, type Env } from './connect.js';
 
 const USAGE = `usage: npm run --silent api -- [flags] METHOD PATH [name=value ...]
   flags: --multipart          send a multipart/form-data body
@@ -26,14 +27,6 @@ const USAGE = `usage: npm run --silent api -- [flags] METHOD PATH [name=value ..
          MPS_API_KEY, MPS_API_SECRET, MPS_LOGIN, MPS_PASSWORD, MPS_OTP,
          MPS_SESSION_FILE (default DATA_DIR/.api-session), HOST, PORT, DATA_DIR
   repeat a name to send an array (name[]=a&name[]=b).`;
-
-export type Env = Record<string, string | undefined>;
-
-export interface CliIo {
-  stdout: Writable;
-  stderr: Writable;
-  stdin: Readable & { isTTY?: boolean };
-}
 
 interface Args {
   method: string;
@@ -110,59 +103,11 @@ export function parseArgs(argv: readonly string[]): Args {
   };
 }
 
-/**
- * Where the server listens, found as `npm start` decides it (src/config.ts):
- * HOST (default 127.0.0.1) and PORT (default 8080). A wildcard HOST is reached
- * on loopback. MPS_URL, when set, wins (a server elsewhere, or behind a proxy).
- */
-export function serverUrl(env: Env): string {
-  if (env.MPS_URL) return env.MPS_URL.replace(/\/+$/, '');
-  let host = (env.HOST || '127.0.0.1').trim();
-  if (host === '0.0.0.0' || host === '') host = '127.0.0.1';
-  else if (host === '::' || host === '[::]') host = '::1';
-  if (host.includes(':') && !host.startsWith('[')) host = `[${host}]`;
-  return `http://${host}:${env.PORT || '8080'}`;
-}
-
-export function sessionFilePath(cwd: string, env: Env): string {
-  if (env.MPS_SESSION_FILE) return resolve(cwd, env.MPS_SESSION_FILE);
-  return resolve(cwd, env.DATA_DIR || './data', '.api-session');
-}
-
-const MIME: Record<string, string> = {
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.png': 'image/png',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.tif': 'image/tiff',
-  '.tiff': 'image/tiff',
-  '.heic': 'image/heic',
-  '.mp4': 'video/mp4',
-  '.mov': 'video/quicktime',
-  '.pdf': 'application/pdf',
-  '.txt': 'text/plain',
-  '.xml': 'application/xml',
-};
-
 async function filePart(spec: NonNullable<Args['file']>, cwd: string): Promise<FilePart> {
   const path = resolve(cwd, spec.path);
   const contentType = spec.type ?? MIME[extname(path).toLowerCase()] ?? 'application/octet-stream';
   // A file-backed Blob: the file is streamed, not loaded, and can be re-sent.
   return { field: spec.field, fileName: basename(path), contentType, data: await openAsBlob(path, { type: contentType }) };
-}
-
-function otpSource(env: Env, io: CliIo): (() => Promise<string>) | undefined {
-  if (env.MPS_OTP) return async () => env.MPS_OTP as string;
-  if (!io.stdin.isTTY) return undefined;
-  return async () => {
-    const rl = createInterface({ input: io.stdin, output: io.stderr });
-    try {
-      return (await rl.question('One-time code: ')).trim();
-    } finally {
-      rl.close();
-    }
-  };
 }
 
 function writeHead(io: CliIo, status: number, statusText: string, headers: Headers): void {
@@ -185,25 +130,13 @@ export async function runCli(argv: readonly string[], rawEnv: Env, io: CliIo, cw
     io.stderr.write((e.message ? `api: ${e.message}\n` : '') + USAGE + '\n');
     return 2;
   }
-  const [{ ApiRequestError, FileSessionStore, MediaPortfolioClient, parseXml, xmlToJson }, { loadEnv }] = await Promise.all([import('../client/index.js'), import('../config.js')]);
-  const env = loadEnv(rawEnv, cwd);
-  const apiKey = env.MPS_API_KEY;
-  const apiSecret = env.MPS_API_SECRET;
-  if (!apiKey || !apiSecret) {
-    io.stderr.write('api: MPS_API_KEY and MPS_API_SECRET must be set (environment or ./.env)\n');
+  const [{ ApiRequestError, parseXml, xmlToJson }, { connectFromEnv }] = await Promise.all([import('../client/index.js'), import('./connect.js')]);
+  const connected = await connectFromEnv(rawEnv, io, cwd);
+  if ('problem' in connected) {
+    io.stderr.write(`api: ${connected.problem}\n`);
     return 2;
   }
-  const baseUrl = serverUrl(env);
-  const login = env.MPS_LOGIN || undefined;
-  const client = new MediaPortfolioClient({
-    baseUrl,
-    apiKey,
-    apiSecret,
-    login,
-    password: env.MPS_PASSWORD,
-    otp: otpSource(env, io),
-    session: new FileSessionStore(sessionFilePath(cwd, env), { baseUrl, login }),
-  });
+  const { client, baseUrl } = connected;
 
   let reply: Pick<ApiResponse, 'status' | 'statusText' | 'headers' | 'body'>;
   let failed = false;
@@ -257,22 +190,6 @@ async function followFeed(client: import('../client/index.js').MediaPortfolioCli
   }, { perPage });
   io.stdout.write(args.json ? JSON.stringify({ changes: all, next_cursor: next }, null, 2) + '\n' : `next-cursor ${next}\n`);
   return 0;
-}
-
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'ECONNRESET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET']);
-
-/** The system's word for a server that could not be reached (fetch puts it in the cause), or undefined. */
-function unreachable(e: unknown): string | undefined {
-  let cause = e instanceof Error ? (e.cause as { code?: string; errors?: Array<{ code?: string }> } | undefined) : undefined;
-  // Several addresses tried (happy eyeballs): an AggregateError of the same errors.
-  if (cause && !cause.code && cause.errors?.[0]?.code) cause = cause.errors[0];
-  return cause?.code && UNREACHABLE.has(cause.code) ? cause.code : undefined;
-}
-
-/** fetch hides the useful part ("ECONNREFUSED") in the cause. */
-function causeOf(e: unknown): string {
-  const cause = e instanceof Error ? (e.cause as { code?: string; message?: string } | undefined) : undefined;
-  return cause ? ` (${cause.code ?? cause.message ?? ''})` : '';
 }
 
 function isMain(): boolean {

@@ -18,3 +18,4 @@ export { FileSessionStore, MemorySessionStore, SESSION_COOKIE, type SessionStore
 export { formatTimestamp, isoLocal, signatureHeaders, type SignInput, type TimestampFormat } from './sign.js';
 export { MAX_WAIT_SECONDS, type RateLimitState, type Sleep } from './throttle.js';
 export { all, bool, child, children, find, int, isNil, items, parseXml, text, xmlToJson, XmlParseError, type JsonValue, type XmlNode } from './xml.js';
+export { requestUpload, sendUploadBody, uploadFile, type UploadFile, type UploadOptions } from './upload.js';
