@@ -627,6 +627,18 @@ export interface Database {
   order_items: OrderItemsTable;
   payments: PaymentsTable;
   payment_accounts: PaymentAccountsTable;
+  invitation_deliveries: InvitationDeliveriesTable;
+}
+
+/** Migration 038: what became of each invitation's mail (src/invitations/repository.ts). */
+export interface InvitationDeliveriesTable {
+  id: Generated<number>;
+  gallery_id: number;
+  email: string;
+  state: 'queued' | 'sent' | 'failed' | 'not_mailed';
+  code: string | null;
+  queued_at: string;
+  settled_at: string | null;
 }
 
 /** Per owner: moved by triggers whenever a list scope of the owner's medias may have changed (migration 010). */

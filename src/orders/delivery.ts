@@ -18,7 +18,7 @@ import type { DeletionsRepository } from '../file-storage/deletions-repository.j
 import type { FileDeletions } from '../file-storage/file-deletions.js';
 import type { JobHandler } from '../jobs/handlers.js';
 import type { Mailer } from '../mail/mailer.js';
-import { downloadsMessage } from '../mail/messages.js';
+import { downloadsMessage, type MailBrand } from '../mail/messages.js';
 import type { Deliverable, DeliveriesRepository } from './repository.js';
 
 export const DELIVERY_JOB_KIND = 'order-delivery';
@@ -40,6 +40,8 @@ const JPEG_QUALITY = 92;
 export interface DeliverySettings {
   workDir: string;
   publicUrl(): string;
+  /** The website's brand in the buyer's mail (src/site/mail-brand.ts). */
+  brand?(websiteId: number): Promise<MailBrand | undefined>;
 }
 
 export class Delivery {
@@ -160,6 +162,7 @@ export class Delivery {
     const url = this.pageUrl(order.download_token);
     const files = (await this.repo.files(orderId, tx)).length;
     const siteTitle = (await this.repo.websiteTitle(order.website_id, tx)) ?? 'the photographer';
-    return { message: downloadsMessage({ to: order.email, siteTitle, url, files, expires: new Date(order.downloads_expire_at) }), url };
+    const brand = order.website_id === null ? undefined : await this.settings.brand?.(order.website_id);
+    return { message: downloadsMessage({ to: order.email, siteTitle, url, files, expires: new Date(order.downloads_expire_at), brand }), url };
   }
 }
