@@ -508,8 +508,8 @@ type Duties = ReturnType<typeof dutiesOf>;
 function sweepParts(config: Config, core: Core, l: Library, mailer: Mailer, log: Logger): SweepPart[] {
   const ago = (now: Date, seconds: number) => new Date(now.getTime() - seconds * 1000);
   const brand = mailBrand(core, log);
-  const reminders = new ExpiryReminders(new GalleriesRepository(core.store.db, core.store.dialect), config.publicUrl, (m) => {
-    void brand(m.websiteId).then((b) => mailer.send(expiryReminderMessage({ ...m, brand: b }), 'expiry reminder', m.url));
+  const reminders = new ExpiryReminders(new GalleriesRepository(core.store.db, core.store.dialect), config.publicUrl, async (m) => {
+    mailer.send(expiryReminderMessage({ ...m, brand: await brand(m.websiteId) }), 'expiry reminder', m.url);
   });
   return [
     // An hour after step 1 with no file: expired early (it held its declared size against the quota).
@@ -676,6 +676,8 @@ async function registerFaces(fastify: FastifyInstance, config: Config, log: Logg
       artists: core.artists,
       // The studio's "invite a client" mails through the same service as the API's invitations (its throttle, its links, its activity event).
       // Without a mail server the link only reaches the log: the studio shows it to the photographer instead.
+      invitationDeliveries: (user, galleryUuid) => invitations.deliveries(user, galleryUuid),
+      mailBrand: (uuid) => core.mailBrands.of({ uuid }),
       invite: async (user, galleryUuid, r) => {
         const sent = await invitations.invite(user, galleryUuid, { email: r.email, message: r.message, comp: r.comp, hires: r.hires });
         return mailer.mails ? { mailed: true } : { mailed: false, link: sent.link };

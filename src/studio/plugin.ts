@@ -27,6 +27,7 @@ import { uploadRoutes } from './routes/uploads.js';
 import { analyticsRoutes } from './routes/analytics.js';
 import { watermarkRoutes } from './routes/watermarks.js';
 import { websiteRoutes } from './routes/websites.js';
+import { mailPreviewRoutes } from './routes/mails.js';
 
 export type { StudioDeps } from './context.js';
 
@@ -146,7 +147,7 @@ export function studioPlugin(deps: StudioDeps): FastifyPluginAsync {
     f.get('/studio', (_req, reply) => ctx.redirect(reply, '/studio/'));
     f.get('/studio/', (req, reply) => ctx.redirect(reply, ctx.signedInOf(req) ? '/studio/websites' : '/studio/signin'));
 
-    const tables: StudioRoute[][] = [signInRoutes, accountRoutes, websiteRoutes, galleryRoutes, gallerySettingRoutes, mediaRoutes, styleRoutes, accountAppRoutes, collectionRoutes, jobRoutes, adminRoutes, uploadRoutes, watermarkRoutes, analyticsRoutes, proofingRoutes];
+    const tables: StudioRoute[][] = [signInRoutes, accountRoutes, websiteRoutes, galleryRoutes, gallerySettingRoutes, mediaRoutes, styleRoutes, accountAppRoutes, collectionRoutes, jobRoutes, adminRoutes, uploadRoutes, watermarkRoutes, analyticsRoutes, proofingRoutes, mailPreviewRoutes];
     for (const r of tables.flat()) f.route({ method: r.method, url: r.path, ...(r.bodyLimit ? { bodyLimit: r.bodyLimit } : {}), handler: (req, reply) => r.handler(ctx, req, reply) });
   };
 }
