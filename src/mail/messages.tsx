@@ -37,8 +37,11 @@ function Button({ url, label, brand }: { url: string; label: string; brand: Mail
 /** Below a button, its address as text: a mail program that shows no button still shows the link. */
 function Fallback({ url }: { url: string }) {
   return (
-    <p style="font-size:13px;color:#4b5563;word-break:break-all">
-      If the button does not work, copy this address into your browser: <a href={url} style="color:#4b5563">{url}</a>
+    <p style="font-size:13px;color:#4b5563">
+      If the button does not work, copy this address into your browser:{' '}
+      <a href={url} style="color:#4b5563;word-break:break-all">
+        {url}
+      </a>
     </p>
   );
 }

@@ -38,11 +38,11 @@ export function mailPreviewPage(p: MailPreviewProps): string {
         Subject: <strong>{p.subject}</strong>
       </p>
       <div class="mail-frames">
-        <figure class="mail-desktop">
+        <figure class="mail-desktop" tabIndex={0}>
           <figcaption>Desktop (600 px)</figcaption>
           <iframe src={src} sandbox="" title={`${p.label}, at desktop width`} width="600" height="720" loading="lazy"></iframe>
         </figure>
-        <figure class="mail-phone">
+        <figure class="mail-phone" tabIndex={0}>
           <figcaption>Phone (375 px)</figcaption>
           <iframe src={src} sandbox="" title={`${p.label}, at phone width`} width="375" height="720" loading="lazy"></iframe>
         </figure>
