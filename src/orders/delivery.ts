@@ -145,7 +145,8 @@ export class Delivery {
     // Mailed once, by the run that delivered first.
     if (order.delivered_at === null) {
       const mail = await this.mailOf(p.orderId, unit.db);
-      if (mail) unit.afterCommit(async () => this.mailer.send(mail.message, 'order downloads link', mail.url));
+      // The brand is read after the commit: outside the transaction (SQLite has one connection).
+      if (mail) unit.afterCommit(async () => this.sendMail(mail));
     }
     return { processed: 1, failed: 0, errors: [] };
   }
@@ -153,7 +154,12 @@ export class Delivery {
   /** The photographer's resend: the same mail again, with the links' current end. */
   async resend(orderId: number): Promise<void> {
     const mail = await this.mailOf(orderId);
-    if (mail) this.mailer.send(mail.message, 'order downloads link', mail.url);
+    if (mail) await this.sendMail(mail);
+  }
+
+  private async sendMail(mail: NonNullable<Awaited<ReturnType<Delivery['mailOf']>>>): Promise<void> {
+    const brand = mail.websiteId === null ? undefined : await this.settings.brand?.(mail.websiteId);
+    this.mailer.send(mail.message(brand), 'order downloads link', mail.url);
   }
 
   private async mailOf(orderId: number, tx?: Unit['db']) {
@@ -162,7 +168,7 @@ export class Delivery {
     const url = this.pageUrl(order.download_token);
     const files = (await this.repo.files(orderId, tx)).length;
     const siteTitle = (await this.repo.websiteTitle(order.website_id, tx)) ?? 'the photographer';
-    const brand = order.website_id === null ? undefined : await this.settings.brand?.(order.website_id);
-    return { message: downloadsMessage({ to: order.email, siteTitle, url, files, expires: new Date(order.downloads_expire_at), brand }), url };
+    const expires = new Date(order.downloads_expire_at);
+    return { message: (brand?: MailBrand) => downloadsMessage({ to: order.email, siteTitle, url, files, expires, brand }), url, websiteId: order.website_id };
   }
 }

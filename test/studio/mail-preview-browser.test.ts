@@ -8,6 +8,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleMail, SAMPLE_KINDS, SAMPLE_LABELS } from '../../src/mail/samples.js';
 import { startWorld, type World } from '../support/world.js';
+import { startSmtp, type TestSmtp } from '../support/smtp.js';
+import { text } from '../../src/client/xml.js';
 import { uploadLogo } from '../site/brand-support.js';
 import { chromiumPresent, launchChromium, waitForRenditions } from '../site/site-support.js';
 
@@ -34,18 +36,37 @@ async function axe(page: Page): Promise<Array<{ id: string; impact: string }>> {
 describe.skipIf(!chromiumPresent)('the preview of the mails', () => {
   let w: World;
   let browser: Browser;
+  let smtp: TestSmtp;
+  let gallery: string;
   beforeAll(async () => {
-    w = await startWorld('sqlite');
+    smtp = await startSmtp({ user: 'mailer', pass: 's3cret' });
+    w = await startWorld('sqlite', { SMTP_URL: `smtp://mailer:s3cret@127.0.0.1:${smtp.port}`, MAIL_FROM: 'photos@example.com' });
     const logo = await uploadLogo(w);
     await waitForRenditions(w, [logo]);
     await w.client.request('PUT', `/websites/${w.urlname}.xml`, { 'website[title]': 'Ann Lee Photography', 'website[accent_color]': ACCENT, 'website[logo]': logo });
+    // A client gallery with two invitations: one the mail server took, one it refused.
+    const g = await w.client.request('POST', `/websites/${w.urlname}/galleries.xml`, { 'gallery[name]': 'Anna & Tom', 'gallery[parent]': w.rootUuid, 'gallery[acl][0][email]': 'DEFAULT', 'gallery[acl][0][read]': '0' });
+    gallery = text(g.doc, 'gallery/uuid')!;
+    smtp.refuse.add('tom@example.com');
+    for (const email of ['anna@example.com', 'tom@example.com']) await w.client.request('POST', `/galleries/${gallery}/invitations.xml`, { 'invitation[email]': email });
+    await w.svc.service.visitors.mailer.idle();
+    await w.svc.service.invitations.idle();
     mkdirSync(SHOTS, { recursive: true });
     browser = await launchChromium();
   }, 300_000);
   afterAll(async () => {
     await browser?.close();
     await w?.svc.close();
+    await smtp?.close();
   });
+
+  const signIn = async (page: Page) => {
+    await page.goto(`${w.svc.url}/studio/signin`);
+    await page.getByLabel('E-mail address').fill(w.user.email);
+    await page.getByLabel('Password').fill(w.user.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL('**/studio/websites');
+  };
 
   for (const [name, viewport, scale] of VIEWPORTS) {
     it(`shows every branded mail at 600 and 375 px, at ${name} size, axe clean`, async () => {
@@ -55,11 +76,7 @@ describe.skipIf(!chromiumPresent)('the preview of the mails', () => {
       page.on('console', (m) => {
         if (/Content Security Policy/i.test(m.text())) csp.push(m.text());
       });
-      await page.goto(`${w.svc.url}/studio/signin`);
-      await page.getByLabel('E-mail address').fill(w.user.email);
-      await page.getByLabel('Password').fill(w.user.password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.waitForURL('**/studio/websites');
+      await signIn(page);
       await page.goto(`${w.svc.url}/studio/websites/${w.urlname}`);
       await page.getByRole('link', { name: 'Preview the mails' }).click();
       await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Mails of Ann Lee Photography');
@@ -100,6 +117,27 @@ describe.skipIf(!chromiumPresent)('the preview of the mails', () => {
       }
       expect(await axe(page)).toEqual([]);
       expect(csp).toEqual([]);
+
+      // Each invited client's delivery state in the access list; "Send again" for the refused one.
+      await page.goto(`${w.svc.url}/studio/galleries/${gallery}#access`);
+      const access = page.locator('#access');
+      await expect(access.locator('fieldset', { hasText: 'anna@example.com' }).locator('p.delivery').textContent()).resolves.toMatch(/^Invitation sent \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+      await expect(access.locator('fieldset', { hasText: 'tom@example.com' }).locator('p.delivery').textContent()).resolves.toMatch(/^Invitation not delivered \(550/);
+      const again = access.getByRole('button', { name: 'Send again to tom@example.com' });
+      await again.scrollIntoViewIfNeeded();
+      await access.screenshot({ path: join(SHOTS, `delivery-${name}.png`) });
+      expect(await axe(page)).toEqual([]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+      if (name === 'phone') {
+        // The server takes it now: sent again, and said so.
+        smtp.refuse.delete('tom@example.com');
+        await again.tap();
+        await page.waitForURL(`**/studio/galleries/${gallery}?done=invited#invite`);
+        await w.svc.service.visitors.mailer.idle();
+        await w.svc.service.invitations.idle();
+        await page.goto(`${w.svc.url}/studio/galleries/${gallery}#access`);
+        await expect(access.locator('fieldset', { hasText: 'tom@example.com' }).locator('p.delivery').textContent()).resolves.toMatch(/^Invitation sent/);
+      }
       await context.close();
     });
   }

@@ -264,8 +264,11 @@ function deliveryWords(d: InvitationDelivery): { text: string; tone: string } {
   }
 }
 
-/** A client's invitation state in the access list, with "Send again" for a failed one (it posts the list's form to the resend address). */
-function DeliveryState({ uuid, email, delivery }: { uuid: string; email: string; delivery: InvitationDelivery }) {
+/**
+ * A client's invitation state in the access list, with "Send again" for a failed one: a button of
+ * its own small form (after the list's), never the list form's default button (Enter saves the list).
+ */
+function DeliveryState({ position, email, delivery }: { position: number; email: string; delivery: InvitationDelivery }) {
   const w = deliveryWords(delivery);
   return (
     <p class={`delivery ${w.tone}`} data-state={delivery.state}>
@@ -273,7 +276,7 @@ function DeliveryState({ uuid, email, delivery }: { uuid: string; email: string;
       {delivery.state === 'failed' ? (
         <>
           {' '}
-          <button type="submit" class="quiet small" formaction={`/studio/galleries/${uuid}/resend`} name="resend" value={email}>
+          <button type="submit" class="quiet small" form={`resend-${position}`}>
             Send again<span class="sr"> to {email}</span>
           </button>
         </>
@@ -523,7 +526,7 @@ function AccessCard(p: SettingsProps) {
             <input type="hidden" name="entry" value={String(c.position)} />
             <input type="hidden" name={`${c.position}_email`} value={c.email} />
             <Rights row={String(c.position)} who={c.email} read={c.read} comp={c.comp} hires={c.hires} />
-            {c.delivery ? <DeliveryState uuid={p.uuid} email={c.email} delivery={c.delivery} /> : null}
+            {c.delivery ? <DeliveryState position={c.position} email={c.email} delivery={c.delivery} /> : null}
             <label class="check">
               <input type="checkbox" name={`${c.position}_remove`} value="1" />
               Remove<span class="sr"> {c.email}</span>
@@ -540,6 +543,14 @@ function AccessCard(p: SettingsProps) {
         </fieldset>
         <button type="submit">Save the access list</button>
       </form>
+      {clients
+        .filter((c) => c.delivery?.state === 'failed')
+        .map((c) => (
+          <form id={`resend-${c.position}`} method="post" action={`/studio/galleries/${p.uuid}/resend`} hidden>
+            <Csrf viewer={p.viewer} />
+            <input type="hidden" name="resend" value={c.email} />
+          </form>
+        ))}
     </section>
   );
 }

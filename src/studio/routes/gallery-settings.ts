@@ -34,8 +34,8 @@ export const gallerySettingRoutes: StudioRoute[] = [
   { method: 'POST', path: '/studio/galleries/:uuid/extend', bodyLimit: SMALL_FORM_BYTES, handler: extendExpiry },
   { method: 'POST', path: '/studio/galleries/:uuid/acl', bodyLimit: ACL_FORM_BYTES, handler: setAccessList },
   { method: 'POST', path: '/studio/galleries/:uuid/invite', bodyLimit: SMALL_FORM_BYTES, handler: invite },
-  // "Send again" of a failed invitation: a button of the access list's form, so its body is that form's.
-  { method: 'POST', path: '/studio/galleries/:uuid/resend', bodyLimit: ACL_FORM_BYTES, handler: resend },
+  // "Send again" of a failed invitation (a small form of its own beside the access list).
+  { method: 'POST', path: '/studio/galleries/:uuid/resend', bodyLimit: SMALL_FORM_BYTES, handler: resend },
 ];
 
 /** The studio's "Extend" button: the expiry moved this many days on. */
