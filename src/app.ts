@@ -12,7 +12,10 @@ import { activityRoutes } from './activity/routes.js';
 import { ActivityService } from './activity/service.js';
 import { GalleryClients } from './galleries/clients.js';
 import { invitationRoutes } from './invitations/routes.js';
-import { invitationLimits, InvitationsService } from './invitations/service.js';
+import { invitationLimits, InvitationsService, type InvitationThrottles } from './invitations/service.js';
+import { InvitationDeliveriesRepository } from './invitations/repository.js';
+import { MailBrands } from './site/mail-brand.js';
+import type { MailBrand } from './mail/shell.js';
 import { AccessRepository } from './access/repository.js';
 import { AppsRepository } from './apps/repository.js';
 import { AppsService } from './apps/service.js';
@@ -158,6 +161,7 @@ export interface Core {
   galleryClients: GalleryClients;
   /** Signed webhooks (docs/integrations.md "Webhooks"): endpoints, their log, and the emitter every feature writes events through. */
   webhooks: WebhooksService;
+  mailBrands: MailBrands;
   /** Closes the store. */
   close(): Promise<void>;
 }
@@ -240,6 +244,8 @@ export async function buildCore(
     activity,
     galleryClients: new GalleryClients(new GalleriesRepository(store.db, store.dialect), access),
     webhooks,
+    // The website's brand in its clients' and buyers' mails (docs/delivery.md "Mails").
+    mailBrands: new MailBrands(new SiteRepository(store.db), config),
     close: async () => {
       await activity.idle();
       await store.close();
@@ -364,7 +370,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
     if (duties.serve) for (const route of routes) router.add(route);
 
     // The cleanup sweep: each feature's part (sweepParts); temporary files of a crashed process go before this one serves.
-    const sweep = new CleanupSweep(sweepParts(config, core, library, visitors.mailer), log);
+    const sweep = new CleanupSweep(sweepParts(config, core, library, visitors.mailer, log), log);
     await sweep.run(new Date(), 'local');
     const cleanup = sweep.start(sweepIntervalMs(config.uploadExpirySeconds), duties.work, front.exclusive);
     closers.push(() => cleanup.stop());
@@ -516,8 +522,8 @@ function buildShop(config: Config, log: Logger, core: Core, storage: StorageBack
   // Prints (docs/shop.md "Prints"): the order sheet's signed file links, the lab, the shipped mail.
   const printLinks = new PrintLinks(front.uploadSecret, () => config.publicUrl);
   const prints = new PrintFulfilment(new OrdersRepository(core.store.db), printLinks, visitors.mailer, log);
-  const delivery = new Delivery(deliveries, storage, library.fileDeletions, library.deletions, visitors.mailer, { workDir: library.renditionsWork, publicUrl: () => config.publicUrl }, log);
-  const mails = new OrderMails(new OrdersRepository(core.store.db), visitors.mailer, { publicUrl: () => config.publicUrl, takesCards: (ownerId) => core.stripe.isConfigured(ownerId) }, log);
+  const delivery = new Delivery(deliveries, storage, library.fileDeletions, library.deletions, visitors.mailer, { workDir: library.renditionsWork, publicUrl: () => config.publicUrl, brand: mailBrand(core, log) }, log);
+  const mails = new OrderMails(new OrdersRepository(core.store.db), visitors.mailer, { publicUrl: () => config.publicUrl, takesCards: (ownerId) => core.stripe.isConfigured(ownerId), brand: mailBrand(core, log) }, log);
   core.orders.setHooks({
     queueDelivery: async (trx, o) => {
       await library.jobsRepo.enqueue({ ownerId: o.ownerId, kind: DELIVERY_JOB_KIND, payload: { orderId: o.id }, total: 1, lane: 'background' }, trx);
@@ -565,9 +571,12 @@ type Heavy = Awaited<ReturnType<typeof loadHeavy>>;
 type Duties = ReturnType<typeof dutiesOf>;
 
 /** Each feature's part of the cleanup sweep (src/jobs/sweep.ts): what it removes, and whether the deployment's (shared) or this machine's (local). */
-function sweepParts(config: Config, core: Core, l: Library, mailer: Mailer): SweepPart[] {
+function sweepParts(config: Config, core: Core, l: Library, mailer: Mailer, log: Logger): SweepPart[] {
   const ago = (now: Date, seconds: number) => new Date(now.getTime() - seconds * 1000);
-  const reminders = new ExpiryReminders(new GalleriesRepository(core.store.db, core.store.dialect), config.publicUrl, (m) => mailer.send(expiryReminderMessage(m), 'expiry reminder', m.url));
+  const brand = mailBrand(core, log);
+  const reminders = new ExpiryReminders(new GalleriesRepository(core.store.db, core.store.dialect), config.publicUrl, async (m) => {
+    mailer.send(expiryReminderMessage({ ...m, brand: await brand(m.websiteId) }), 'expiry reminder', m.url);
+  });
   return [
     // An hour after step 1 with no file: expired early (it held its declared size against the quota).
     {
@@ -593,26 +602,57 @@ function sweepParts(config: Config, core: Core, l: Library, mailer: Mailer): Swe
   ];
 }
 
+/** A website's brand for a mail; a failure to read it gives the neutral look, never a lost mail. */
+function mailBrand(core: Core, log: Logger): (websiteId: number) => Promise<MailBrand | undefined> {
+  return (id) =>
+    core.mailBrands.of({ id }).catch((err: unknown) => {
+      log.warn({ err }, "the website's brand could not be read for a mail; it goes in the neutral look");
+      return undefined;
+    });
+}
+
+/** The one InvitationsService, of the service and of the admin command line: the mail, its brand, its delivery state. */
+export function buildInvitations(
+  core: Core,
+  mailer: Pick<Mailer, 'mails' | 'sendInvitation'>,
+  log: Logger,
+  o: { ttlSeconds: number; limiters?: InvitationThrottles; mailStopped?: (userId: number) => Promise<boolean> },
+): InvitationsService {
+  return new InvitationsService({
+    clients: core.galleryClients,
+    links: core.visitorLinks,
+    send: (mail) => mailer.sendInvitation(mail),
+    mails: mailer.mails,
+    brand: (uuid) => core.mailBrands.of({ uuid }).catch(() => undefined),
+    deliveries: new InvitationDeliveriesRepository(core.store.db),
+    onError: (err) => log.error({ err }, 'invitation delivery state not recorded'),
+    activity: core.activity,
+    ...o,
+  });
+}
+
 /** Visitors and clients: the mailer, invitations, sign-in links, the pass cookie, the password throttle, the visitor budgets. */
 function buildVisitors(config: Config, log: Logger, core: Core, front: Front, closers: Closers) {
   const { limiters } = front;
   // Visitors: sign-in links by mail (or to the log), the pass cookie, the password throttle.
   const mailer = createMailer(config.visitors, log);
   closers.push(() => mailer.close());
-  const invitations = new InvitationsService({
-    clients: core.galleryClients,
-    links: core.visitorLinks,
-    send: (mail) => mailer.sendInvitation(mail),
-    activity: core.activity,
+  const invitations = buildInvitations(core, mailer, log, {
     ttlSeconds: config.visitors.invitationTtlSeconds,
     limiters: createEach(limiters, invitationLimits(config.visitors.invitationsPerHour, config.visitors.invitationsPerRecipientPerDay, config.visitors.invitationsPerDay), (err) =>
       log.error({ err }, 'invitation-throttle store unavailable; invitation let through'),
     ),
     mailStopped: async (userId) => (await front.users.byId(userId))?.mail_stopped_at != null,
   });
+  // Before the mailer closes: the mails' outcomes, then their delivery states (the database closes later).
+  closers.push(async () => {
+    await mailer.idle();
+    await invitations.idle();
+  });
+  const brandOf = mailBrand(core, log);
   const passCodec = new PassCodec(front.uploadSecret);
   const onVisitorStoreError = (err: unknown) => log.error({ err }, 'visitor-throttle store unavailable; request let through');
-  const signIn = new SignInService(core.visitorLinks, mailer, new LinkThrottle(limiters, onVisitorStoreError), log);
+  const signIn = new SignInService(core.visitorLinks, mailer, new LinkThrottle(limiters, onVisitorStoreError), log, async (site) => (await brandOf(site.id)) ?? { title: site.title, accent: null, logo: null, home: null });
   // Links still being made when the service stops are made and handed to the mailer first.
   closers.push(() => signIn.idle());
   const passwordThrottle = new PasswordThrottle(limiters, onVisitorStoreError);
@@ -713,6 +753,8 @@ async function registerFaces(fastify: FastifyInstance, config: Config, log: Logg
       stripe: core.stripe,
       // The studio's "invite a client" mails through the same service as the API's invitations (its throttle, its links, its activity event).
       // Without a mail server the link only reaches the log: the studio shows it to the photographer instead.
+      invitationDeliveries: (user, galleryUuid) => invitations.deliveries(user, galleryUuid),
+      mailBrand: (uuid) => core.mailBrands.of({ uuid }),
       invite: async (user, galleryUuid, r) => {
         const sent = await invitations.invite(user, galleryUuid, { email: r.email, message: r.message, comp: r.comp, hires: r.hires });
         return mailer.mails ? { mailed: true } : { mailed: false, link: sent.link };

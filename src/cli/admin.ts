@@ -485,23 +485,20 @@ const commands: Record<string, Command> = {
     async run(core, o) {
       const owner = await userNamed(core, str(o, 'owner')!);
       str(o, 'email'); // required: a usage error before the mailer loads
-      const [{ loadConfig }, { createMailer }, { InvitationsService, INVITATION_API, INVITATION_FIELDS }, { pino }] = await Promise.all([
+      const [{ loadConfig }, { createMailer }, { INVITATION_API, INVITATION_FIELDS }, { buildInvitations }, { pino }] = await Promise.all([
         import('../config.js'),
         import('../mail/mailer.js'),
         import('../invitations/service.js'),
+        import('../app.js'),
         import('pino'),
       ]);
       const config = loadConfig();
       // stdout is the answer: the mailer's log lines (and, without SMTP_URL, the link) go to stderr.
-      const mailer = createMailer(config.visitors, pino({ level: 'info' }, pino.destination(2)));
+      const log = pino({ level: 'info' }, pino.destination(2));
+      const mailer = createMailer(config.visitors, log);
+      // The service's own builder: the same brand and delivery state as the API's and the studio's.
+      const invitations = buildInvitations(core, mailer, log, { ttlSeconds: config.visitors.invitationTtlSeconds });
       try {
-        const invitations = new InvitationsService({
-          clients: core.galleryClients,
-          links: core.visitorLinks,
-          send: (mail) => mailer.sendInvitation(mail),
-          activity: core.activity,
-          ttlSeconds: config.visitors.invitationTtlSeconds,
-        });
         // The API's invitation, read from the options; the service's refusals name their option.
         const options = optionNames(INVITATION_FIELDS, { comp: 'comp-download', hires: 'hires-download' });
         const r = await withOptions(INVITATION_FIELDS, o, options, (source) =>
@@ -513,6 +510,7 @@ const commands: Record<string, Command> = {
         };
       } finally {
         await mailer.close();
+        await invitations.idle();
       }
     },
   },

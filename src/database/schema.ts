@@ -735,6 +735,7 @@ export interface Database {
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  invitation_deliveries: InvitationDeliveriesTable;
   print_labs: PrintLabsTable;
   gallery_sales: GallerySalesTable;
   cart_galleries: CartGalleriesTable;
@@ -775,6 +776,17 @@ export interface OrderFilesTable {
   file_key: string;
   file_type: string;
   file_bytes: Big;
+}
+
+/** Migration 038: what became of each invitation's mail (src/invitations/repository.ts). */
+export interface InvitationDeliveriesTable {
+  id: Generated<number>;
+  gallery_id: number;
+  email: string;
+  state: 'queued' | 'sent' | 'failed' | 'not_mailed';
+  code: string | null;
+  queued_at: string;
+  settled_at: string | null;
 }
 
 /** Per owner: moved by triggers whenever a list scope of the owner's medias may have changed (migration 010). */

@@ -24,6 +24,9 @@ export type FileAccess =
   | { kind: 'expired' }
   | { kind: 'invalid' };
 
+/** A public, content-addressed file's path (host-relative; no secret in it). */
+export const publicFilePath = (key: string) => `/files/${key}`;
+
 export class FileUrls {
   private readonly key: Buffer;
   private readonly stampKey: Buffer;
@@ -44,7 +47,7 @@ export class FileUrls {
 
   /** The permanent address of a public, content-addressed file. */
   public(key: string): string {
-    return `${this.baseUrl}/files/${key}`;
+    return `${this.baseUrl}${publicFilePath(key)}`;
   }
 
   /**

@@ -11,6 +11,8 @@ export const REMINDER_BEFORE_MS = 7 * 86_400_000;
 const PER_RUN = 200;
 
 export interface ExpiryReminder {
+  /** The website's id: the mail's brand. */
+  websiteId: number;
   to: string;
   siteTitle: string;
   galleryName: string;
@@ -23,8 +25,8 @@ export class ExpiryReminders {
   constructor(
     private readonly repo: GalleriesRepository,
     private readonly publicUrl: string,
-    /** Starts a mail; never throws (the mailer logs its failures). */
-    private readonly send: (mail: ExpiryReminder) => void,
+    /** Starts a mail (once its brand is read); never throws (the mailer logs its failures). */
+    private readonly send: (mail: ExpiryReminder) => Promise<void>,
   ) {}
 
   /** Reminds the clients of every gallery closing within a week of `now`; the number of mails started. */
@@ -41,7 +43,7 @@ export class ExpiryReminders {
       // The gallery's clients: every address on its access list that may open it.
       for (const e of acls.get(g.id) ?? []) {
         if (e.email === DEFAULT_ACL_EMAIL || !e.read) continue;
-        this.send({ to: e.email, siteTitle: g.title || g.urlname, galleryName: g.name, url, expires: new Date(g.expires_at!), contact: g.contact_email });
+        await this.send({ websiteId: g.website_id, to: e.email, siteTitle: g.title || g.urlname, galleryName: g.name, url, expires: new Date(g.expires_at!), contact: g.contact_email });
         sent++;
       }
     }

@@ -447,7 +447,7 @@ export class GalleriesRepository {
     return this.db
       .selectFrom('galleries as g')
       .innerJoin('websites as w', 'w.id', 'g.website_id')
-      .select(['g.id', 'g.name', 'g.full_url_path', 'g.expires_at', 'w.urlname', 'w.hostname', 'w.title', 'w.contact_email'])
+      .select(['g.id', 'g.website_id', 'g.name', 'g.full_url_path', 'g.expires_at', 'w.urlname', 'w.hostname', 'w.title', 'w.contact_email'])
       .where('g.expires_at', '>', now)
       .where('g.expires_at', '<=', until)
       .where((eb) => eb.or([eb('g.expiry_reminded_for', 'is', null), eb('g.expiry_reminded_for', '<>', eb.ref('g.expires_at'))]))

@@ -8,7 +8,9 @@ import type { ActivityService } from '../activity/service.js';
 import type { ClientRights, GalleryClients } from '../galleries/clients.js';
 import { clientEmail } from '../galleries/acl.js';
 import { ApiError, invalid, missing } from '../core/errors.js';
-import type { InvitationMailContent } from '../mail/messages.js';
+import type { InvitationMailContent, MailBrand } from '../mail/messages.js';
+import type { MailOutcome } from '../mail/mailer.js';
+import type { Delivery, InvitationDeliveriesRepository } from './repository.js';
 import type { UserRow } from '../database/schema.js';
 
 export const MAX_MESSAGE_LENGTH = 2000;
@@ -51,8 +53,8 @@ const REFUSALS: Record<keyof InvitationThrottles, (minutes: number) => string> =
   service: (m) => `the service sent as many invitations as it may today: try again in ${m} min`,
 };
 
-/** Sends the mail (the visitors' mailer): starts sending, never throws (failures are logged). */
-export type SendInvitation = (mail: InvitationMail) => void;
+/** Sends the mail (the visitors' mailer): starts sending, never throws; the promise (never rejected) is its outcome. */
+export type SendInvitation = (mail: InvitationMail) => Promise<MailOutcome>;
 
 /** An invitation as every face sends it (the API as invitation[...]): the service checks the address and the message. */
 export const INVITATION_FIELDS = {
@@ -72,14 +74,26 @@ export interface Invitation {
   expiresAt: Date;
   /** The sign-in link, for the studio to show when no mail server is set (never in an API reply: the client's secret). */
   link: string;
+  /** Whether it went to a mail server (false: no SMTP_URL; the studio shows the link). */
+  mailed: boolean;
 }
 
 export class InvitationsService {
+  private readonly pending = new Set<Promise<void>>();
+
   constructor(
     private readonly deps: {
       clients: Pick<GalleryClients, 'gallery' | 'ensure'>;
       links: InvitationLinks;
       send: SendInvitation;
+      /** False without SMTP_URL: the delivery state says "not mailed" at once. */
+      mails: boolean;
+      /** The website's brand for the mail (src/site/mail-brand.ts). */
+      brand: (websiteUuid: string) => Promise<MailBrand | undefined>;
+      /** What became of each mail (migration 038). */
+      deliveries: Pick<InvitationDeliveriesRepository, 'queue' | 'settle' | 'latest'>;
+      /** A delivery state that could not be written (the mail is not affected). */
+      onError: (err: unknown) => void;
       activity: Pick<ActivityService, 'record'>;
       ttlSeconds: number;
       /** Per owner, per recipient, per day; none on the admin command line (the operator is trusted). */
@@ -108,9 +122,29 @@ export class InvitationsService {
     if (this.deps.limiters) await take(this.deps.limiters, { owner: String(user.id), recipient: email, service: 'all' });
     const created = await this.deps.clients.ensure(gallery, email, rights);
     const link = await this.deps.links.invitation(gallery.websiteUuid, email, gallery.fullUrlPath, this.deps.ttlSeconds);
-    this.deps.send({ to: email, siteTitle: link.siteTitle, galleryName: gallery.name, url: link.url, days: Math.max(1, Math.round(this.deps.ttlSeconds / 86_400)), message });
+    const brand = await this.deps.brand(gallery.websiteUuid);
+    const now = new Date().toISOString();
+    const id = await this.deps.deliveries.queue(gallery.id, email, this.deps.mails ? 'queued' : 'not_mailed', now);
+    const outcome = this.deps.send({ to: email, siteTitle: link.siteTitle, galleryName: gallery.name, url: link.url, days: Math.max(1, Math.round(this.deps.ttlSeconds / 86_400)), message, brand });
+    // Recorded when the server has answered; the reply does not wait for it.
+    const settled = outcome
+      .then((o) => (o.state === 'not_mailed' ? undefined : this.deps.deliveries.settle(id, o.state, o.state === 'failed' ? o.code : null, o.state === 'sent' ? o.at.toISOString() : new Date().toISOString())))
+      .catch(this.deps.onError);
+    this.pending.add(settled);
+    void settled.finally(() => this.pending.delete(settled));
     this.deps.activity.record({ gallery: gallery.id, client: { email, verified: false }, kind: 'invited' });
-    return { email, galleryUuid: gallery.uuid, entryCreated: created, expiresAt: link.expiresAt, link: link.url };
+    return { email, galleryUuid: gallery.uuid, entryCreated: created, expiresAt: link.expiresAt, link: link.url, mailed: this.deps.mails };
+  }
+
+  /** Resolves once every delivery state being written is written (before the database closes). */
+  async idle(): Promise<void> {
+    while (this.pending.size) await Promise.allSettled([...this.pending]);
+  }
+
+  /** Each invited client's latest mail to the gallery (the studio's access list); 404 for a gallery the user may not manage. */
+  async deliveries(user: Pick<UserRow, 'id'>, galleryUuid: string): Promise<Map<string, Delivery>> {
+    const gallery = await this.deps.clients.gallery(user, galleryUuid);
+    return this.deps.deliveries.latest(gallery.id);
   }
 }
 

@@ -8,13 +8,27 @@ import type { Logger } from 'pino';
 import type { VisitorSettings } from '../config.js';
 import { invitationMessage, selectionMessage, signInMessage, type InvitationMailContent, type MailMessage, type SelectionMail, type SignInMail } from './messages.js';
 
+/** What became of one mail: accepted by the SMTP server (when), refused or lost (a short code), or not mailed (no SMTP_URL). */
+export type MailOutcome = { state: 'sent'; at: Date } | { state: 'failed'; code: string } | { state: 'not_mailed' };
+
+/** A failure's short code: the SMTP reply's number, else nodemailer's code (EAUTH, ECONNECTION...); never the server's words. */
+export function failureCode(err: unknown): string {
+  const e = err as { code?: unknown; responseCode?: unknown };
+  if (typeof e.responseCode === 'number') return String(e.responseCode);
+  if (typeof e.code === 'string' && /^[A-Z0-9_]{1,32}$/.test(e.code)) return e.code;
+  return 'ERROR';
+}
+
 export interface Mailer {
   /** False without SMTP_URL: what would be mailed goes to the log (a caller may show the link to the one who asked instead). */
   readonly mails: boolean;
   /** Starts sending; never throws (failures are logged). */
   sendSignIn(mail: SignInMail): void;
-  /** A photographer's invitation (docs/delivery.md); the same: never throws. */
-  sendInvitation(mail: InvitationMailContent): void;
+  /**
+   * A photographer's invitation (docs/delivery.md); the same: never throws. The promise (which
+   * never rejects) settles with the outcome, for the delivery state; nobody need wait for it.
+   */
+  sendInvitation(mail: InvitationMailContent): Promise<MailOutcome>;
   /** Tells a photographer a client sent their selection (docs/delivery.md); never throws. */
   sendSelection(mail: SelectionMail): void;
   /**
@@ -49,6 +63,7 @@ export function createMailer(settings: VisitorSettings, log: Logger): Mailer {
       },
       sendInvitation(mail) {
         log.info({ to: mail.to, url: mail.url }, 'invitation link (no SMTP_URL set, so it is logged instead of mailed)');
+        return Promise.resolve({ state: 'not_mailed' });
       },
       sendSelection(mail) {
         log.info({ to: mail.to, lightbox: mail.lightboxUuid, count: mail.count }, 'selection sent (no SMTP_URL set, so the photographer is not mailed)');
@@ -67,25 +82,30 @@ export function createMailer(settings: VisitorSettings, log: Logger): Mailer {
   const transportOf = () => (transport ??= import('nodemailer').then((m) => m.createTransport({ url: smtpUrl, ...TIMEOUTS }, { from: settings.mailFrom })));
   // An SMTP URL names its own host; the password in it is never logged.
   const server = new URL(settings.smtpUrl).host;
-  const send = (message: MailMessage, what: string) =>
-    track(
-      transportOf()
-        .then((t) => t.sendMail(message))
-        .then(
-          () => log.info({ server }, `${what} sent`),
-          (err: unknown) => {
-            const e = err as { code?: string; responseCode?: number; message?: string };
-            log.error({ server, code: e.code, responseCode: e.responseCode, reason: e.message }, `${what} could not be sent`);
-          },
-        ),
-    );
+  const send = (message: MailMessage, what: string): Promise<MailOutcome> => {
+    const outcome = transportOf()
+      .then((t) => t.sendMail(message))
+      .then(
+        (): MailOutcome => {
+          log.info({ server }, `${what} sent`);
+          return { state: 'sent', at: new Date() };
+        },
+        (err: unknown): MailOutcome => {
+          const e = err as { code?: string; responseCode?: number; message?: string };
+          log.error({ server, code: e.code, responseCode: e.responseCode, reason: e.message }, `${what} could not be sent`);
+          return { state: 'failed', code: failureCode(err) };
+        },
+      );
+    track(outcome.then(() => undefined));
+    return outcome;
+  };
   return {
     mails: true,
     sendSignIn(mail) {
       send(signInMessage(mail), 'visitor sign-in mail');
     },
     sendInvitation(mail) {
-      send(invitationMessage(mail), 'invitation mail');
+      return send(invitationMessage(mail), 'invitation mail');
     },
     sendSelection(mail) {
       send(selectionMessage(mail), 'selection mail');

@@ -1,8 +1,8 @@
-// Every message the service mails (the transport is mailer.ts): a plain-text part and a simple
-// HTML part in one shell, every value escaped by the JSX renderer, every value in a header line
-// made one line.
+// Every message the service mails (the transport is mailer.ts): a plain-text part and an HTML part
+// in one shell (shell.tsx: the website's brand for clients and buyers), every value escaped by the
+// JSX renderer, every value in a header line made one line.
 import type { ComponentChildren } from 'preact';
-import { renderToString } from 'preact-render-to-string';
+import { accentOf, Button as ShellButton, renderMail, type MailBrand } from './shell.js';
 import { formatMinor, type CurrencyCode } from '../shop/money.js';
 
 /** A message as nodemailer takes it. */
@@ -21,21 +21,35 @@ function oneLine(s: string): string {
   return s.replace(/[\x00-\x1f\x7f]+/g, ' ').trim().slice(0, 200);
 }
 
-/** The message: its text's lines, and its HTML part's title and body in the one shell. */
-function message(to: string, subject: string, text: string[], title: ComponentChildren, body: ComponentChildren): MailMessage {
-  const html =
-    '<!doctype html>' +
-    renderToString(
-      <html lang="en">
-        <head>
-          <meta charset="utf-8" />
-          <title>{title}</title>
-        </head>
-        <body>{body}</body>
-      </html>,
-    );
+/** The message: its text's lines, and its HTML part's title, body and button in the one shell (branded when `brand` is given). */
+function message(to: string, subject: string, text: string[], title: ComponentChildren, body: ComponentChildren, brand?: MailBrand): MailMessage {
+  const html = renderMail({ title, brand, body });
   return { to, subject, text: [...text, ''].join('\n'), html };
 }
+
+/** A client's mail's brand: the website's, its title made one line (a sender that has none yet: the title alone). */
+function brandOf(brand: MailBrand | undefined, siteTitle: string): MailBrand {
+  return { ...(brand ?? { accent: null, logo: null, home: null }), title: oneLine(brand?.title ?? siteTitle) };
+}
+
+/** The mail's main link as a button in the brand's accent. */
+function Button({ url, label, brand }: { url: string; label: string; brand: MailBrand }) {
+  return <ShellButton button={{ href: url, label }} accent={accentOf(brand)} />;
+}
+
+/** Below a button, its address as text: a mail program that shows no button still shows the link. */
+function Fallback({ url }: { url: string }) {
+  return (
+    <p style="font-size:13px;color:#4b5563">
+      If the button does not work, copy this address into your browser:{' '}
+      <a href={url} style="color:#4b5563;word-break:break-all">
+        {url}
+      </a>
+    </p>
+  );
+}
+
+export type { MailBrand } from './shell.js';
 
 export interface SignInMail {
   to: string;
@@ -44,11 +58,13 @@ export interface SignInMail {
   url: string;
   /** Minutes the link stays valid. */
   minutes: number;
+  brand?: MailBrand;
 }
 
 /** A visitor's sign-in link (docs/visitors.md). */
 export function signInMessage(m: SignInMail): MailMessage {
   const title = oneLine(m.siteTitle);
+  const brand = brandOf(m.brand, title);
   const validity = m.minutes === 1 ? '1 minute' : `${m.minutes} minutes`;
   const works = `It works once, within ${validity}.`;
   const ignore = 'If you did not ask for it, ignore this mail: nothing happens without the link.';
@@ -61,12 +77,12 @@ export function signInMessage(m: SignInMail): MailMessage {
       <p>
         To sign in to <strong>{title}</strong>, open this link:
       </p>
-      <p>
-        <a href={m.url}>Sign in to {title}</a>
-      </p>
+      <Button url={m.url} label={`Sign in to ${title}`} brand={brand} />
       <p>{works}</p>
       <p>{ignore}</p>
+      <Fallback url={m.url} />
     </>,
+    brand,
   );
 }
 
@@ -78,6 +94,7 @@ export interface InvitationMailContent {
   days: number;
   /** The photographer's words, plain text: each line a line of the mail, escaped in its HTML. */
   message: string | undefined;
+  brand?: MailBrand;
 }
 
 /** The subject of every invitation: the service's words, never a photographer's (a subject is what a spammer would want). */
@@ -95,6 +112,7 @@ export function defang(text: string): string {
 /** An invitation (docs/delivery.md "Invitations"): the photographer's message, then the gallery's sign-in link. */
 export function invitationMessage(m: InvitationMailContent): MailMessage {
   const title = oneLine(m.siteTitle);
+  const brand = brandOf(m.brand, title);
   const gallery = oneLine(m.galleryName);
   const validity = m.days === 1 ? '1 day' : `${m.days} days`;
   const lines = m.message ? defang(m.message).split('\n') : [];
@@ -120,11 +138,11 @@ export function invitationMessage(m: InvitationMailContent): MailMessage {
       <p>
         You are invited to see <strong>{gallery}</strong> on <strong>{title}</strong>.
       </p>
-      <p>
-        <a href={m.url}>Open {gallery}</a>
-      </p>
+      <Button url={m.url} label={`Open ${gallery}`} brand={brand} />
       <p>{works}</p>
+      <Fallback url={m.url} />
     </>,
+    brand,
   );
 }
 
@@ -187,8 +205,9 @@ export function accountInvitationMessage(m: { to: string; url: string; days: num
 }
 
 /** A buyer's paid order (docs/shop.md "Delivery"): one link to the page listing the files. */
-export function downloadsMessage(m: { to: string; siteTitle: string; url: string; files: number; expires: Date }): MailMessage {
+export function downloadsMessage(m: { to: string; siteTitle: string; url: string; files: number; expires: Date; brand?: MailBrand }): MailMessage {
   const title = oneLine(m.siteTitle);
+  const brand = brandOf(m.brand, title);
   const until = m.expires.toISOString().slice(0, 10);
   const files = m.files === 1 ? 'your file' : `your ${m.files} files`;
   return message(
@@ -200,11 +219,11 @@ export function downloadsMessage(m: { to: string; siteTitle: string; url: string
       <p>
         Thank you for your order from <strong>{title}</strong>. Payment received: {files} are ready.
       </p>
-      <p>
-        <a href={m.url}>{m.url}</a>
-      </p>
+      <Button url={m.url} label="Your downloads" brand={brand} />
       <p>The link works until {until} (UTC).</p>
+      <Fallback url={m.url} />
     </>,
+    brand,
   );
 }
 
@@ -238,8 +257,9 @@ export function shippedMessage(m: { to: string; siteTitle: string; uuid: string;
 }
 
 /** A client's reminder a week before a gallery closes (docs/website.md "Expiry"). */
-export function expiryReminderMessage(m: { to: string; siteTitle: string; galleryName: string; url: string; expires: Date; contact: string | null }): MailMessage {
+export function expiryReminderMessage(m: { to: string; siteTitle: string; galleryName: string; url: string; expires: Date; contact: string | null; brand?: MailBrand }): MailMessage {
   const title = oneLine(m.siteTitle);
+  const brand = brandOf(m.brand, title);
   const gallery = oneLine(m.galleryName);
   const until = `${m.expires.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
   const contact = m.contact ? oneLine(m.contact) : null;
@@ -255,11 +275,11 @@ export function expiryReminderMessage(m: { to: string; siteTitle: string; galler
       <p>
         The gallery <strong>{gallery}</strong> on {title} closes on {until}. Download or choose your photos before then:
       </p>
-      <p>
-        <a href={m.url}>{m.url}</a>
-      </p>
+      <Button url={m.url} label={`Open ${gallery}`} brand={brand} />
       <p>{ask}</p>
+      <Fallback url={m.url} />
     </>,
+    brand,
   );
 }
 
@@ -340,8 +360,9 @@ function Lines({ lines }: { lines: string[] }) {
  * the order does not say which way the buyer chose. No text of the buyer's is in it: anyone may
  * type anyone's address at a checkout.
  */
-export function orderReceivedMessage(m: OrderMail & { to: string; payment: string; card: boolean }): MailMessage {
+export function orderReceivedMessage(m: OrderMail & { to: string; payment: string; card: boolean; brand?: MailBrand }): MailMessage {
   const title = oneLine(m.siteTitle);
+  const brand = brandOf(m.brand, title);
   const thanks = `Thank you for your order from ${title}: we have received it.`;
   const ref = `Order ${short(m.uuid)} (${m.uuid})`;
   const pay = m.payment.split('\n').map((l) => l.trimEnd());
@@ -367,6 +388,7 @@ export function orderReceivedMessage(m: OrderMail & { to: string; payment: strin
         <p>{d}</p>
       ))}
     </>,
+    brand,
   );
 }
 

@@ -18,7 +18,7 @@ import type { DeletionsRepository } from '../file-storage/deletions-repository.j
 import type { FileDeletions } from '../file-storage/file-deletions.js';
 import type { JobHandler } from '../jobs/handlers.js';
 import type { Mailer } from '../mail/mailer.js';
-import { downloadsMessage } from '../mail/messages.js';
+import { downloadsMessage, type MailBrand } from '../mail/messages.js';
 import { isPaid, type Deliverable, type DeliveriesRepository } from './repository.js';
 
 export const DELIVERY_JOB_KIND = 'order-delivery';
@@ -45,6 +45,8 @@ const JPEG_QUALITY = 92;
 export interface DeliverySettings {
   workDir: string;
   publicUrl(): string;
+  /** The website's brand in the buyer's mail (src/site/mail-brand.ts). */
+  brand?(websiteId: number): Promise<MailBrand | undefined>;
 }
 
 export class Delivery {
@@ -168,7 +170,8 @@ export class Delivery {
     // Mailed once, by the run that delivered first.
     if (order.delivered_at === null) {
       const mail = await this.mailOf(p.orderId, unit.db);
-      if (mail) unit.afterCommit(async () => this.mailer.send(mail.message, 'order downloads link', mail.url));
+      // The brand is read after the commit: outside the transaction (SQLite has one connection).
+      if (mail) unit.afterCommit(async () => this.sendMail(mail));
     }
     return { processed: 1, failed: 0, errors: [] };
   }
@@ -176,7 +179,12 @@ export class Delivery {
   /** The photographer's resend: the same mail again, with the links' current end. */
   async resend(orderId: number): Promise<void> {
     const mail = await this.mailOf(orderId);
-    if (mail) this.mailer.send(mail.message, 'order downloads link', mail.url);
+    if (mail) await this.sendMail(mail);
+  }
+
+  private async sendMail(mail: NonNullable<Awaited<ReturnType<Delivery['mailOf']>>>): Promise<void> {
+    const brand = mail.websiteId === null ? undefined : await this.settings.brand?.(mail.websiteId);
+    this.mailer.send(mail.message(brand), 'order downloads link', mail.url);
   }
 
   private async mailOf(orderId: number, tx?: Unit['db']) {
@@ -187,6 +195,7 @@ export class Delivery {
     // An order of prints only has nothing to download: its buyer hears of it when it ships.
     if (files === 0) return undefined;
     const siteTitle = (await this.repo.websiteTitle(order.website_id, tx)) ?? 'the photographer';
-    return { message: downloadsMessage({ to: order.email, siteTitle, url, files, expires: new Date(order.downloads_expire_at) }), url };
+    const expires = new Date(order.downloads_expire_at);
+    return { message: (brand?: MailBrand) => downloadsMessage({ to: order.email, siteTitle, url, files, expires, brand }), url, websiteId: order.website_id };
   }
 }

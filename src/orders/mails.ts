@@ -4,7 +4,7 @@
 // delays the order beyond its few reads: every error is logged, never thrown.
 import type { Logger } from 'pino';
 import type { Mailer } from '../mail/mailer.js';
-import { newOrderMessage, orderReceivedMessage, type OrderMail } from '../mail/messages.js';
+import { newOrderMessage, orderReceivedMessage, type MailBrand, type OrderMail } from '../mail/messages.js';
 import type { CurrencyCode } from '../shop/money.js';
 import type { OrdersRepository } from './repository.js';
 
@@ -15,6 +15,8 @@ export interface OrderMailSettings {
   publicUrl(): string;
   /** Whether the owner takes cards (then the buyer may have paid by card or not). */
   takesCards(ownerId: number): Promise<boolean>;
+  /** The website's brand in the buyer's mail (src/site/mail-brand.ts). */
+  brand?(websiteId: number): Promise<MailBrand | undefined>;
 }
 
 export class OrderMails {
@@ -63,7 +65,8 @@ export class OrderMails {
       },
     };
     const instructions = settings?.manual_instructions?.trim() ? settings.manual_instructions : DEFAULT_PAYMENT_TEXT;
-    this.mailer.send(orderReceivedMessage({ ...mail, to: order.email, payment: instructions, card }), 'order received mail', '');
+    const brand = await this.settings.brand?.(websiteId);
+    this.mailer.send(orderReceivedMessage({ ...mail, to: order.email, payment: instructions, card, brand }), 'order received mail', '');
     if (!facts.ownerEmail) return;
     // The order's page in the studio (docs/studio.md "Shop"): the photographer marks a payment by hand there.
     const url = `${this.settings.publicUrl()}/studio/shop/orders/${order.uuid}`;

@@ -237,6 +237,12 @@ export class SiteRepository {
     return websiteByUrlname(this.db, urlname);
   }
 
+  /** A website by its id or UUID (the brand of its mails: mail-brand.ts). */
+  websiteBy(ref: { id: number } | { uuid: string }): Promise<SiteWebsite | undefined> {
+    const q = websites(this.db);
+    return ('id' in ref ? q.where('w.id', '=', ref.id) : q.where('w.uuid', '=', ref.uuid)).executeTakeFirst();
+  }
+
   /**
    * The brand's pages (titles for the navigation) and the renditions of its logo and favicon
    * medias while they are live: two queries, whatever the website holds.

@@ -140,6 +140,16 @@ label.inline{display:inline-flex;align-items:center;gap:.35rem;font-weight:400;m
 .moves{display:flex;gap:.25rem}
 .moves form{margin:0}
 button.small{padding:.1rem .5rem}
+p.delivery{margin:.35rem 0;font-size:.9rem}
+p.delivery.ok{color:#1e6b34}
+p.delivery.bad{color:#b3261e}
+.mail-kinds ul{display:flex;flex-wrap:wrap;gap:.5rem 1rem;list-style:none;margin:0 0 1rem;padding:0}
+.mail-kinds a[aria-current=page]{font-weight:700;text-decoration:none;border-bottom:3px solid #0b57d0}
+.mail-frames{display:flex;flex-wrap:wrap;gap:1.5rem;align-items:flex-start}
+.mail-frames figure{margin:0;max-width:100%;overflow-x:auto}
+.mail-frames figcaption{font-weight:600;margin:0 0 .35rem}
+.mail-frames iframe{display:block;border:1px solid #d1d5db;border-radius:6px;background:#fff;max-width:none}
+pre.mail-text{white-space:pre-wrap;word-break:break-word;background:#fff;border:1px solid #d1d5db;border-radius:6px;padding:.75rem;max-width:38rem}
 .pager{display:flex;gap:1rem;justify-content:center;margin:1rem 0}
 .vgrid{position:relative;height:calc(100vh - 12rem);min-height:18rem;overflow-y:auto;background:#fff;border:1px solid #e2e2de;border-radius:8px;contain:strict}
 .vgrid-space{width:1px}

@@ -23,7 +23,7 @@ import type { PricingProfilesService } from '../pricing-profiles/service.js';
 import type { ResumableUploadsService } from '../resumable-uploads/service.js';
 import type { TusEndpoint } from '../resumable-uploads/tus-endpoint.js';
 import type { StorageBackend } from '../file-storage/backend.js';
-import type { MailMessage } from '../mail/messages.js';
+import type { MailBrand, MailMessage } from '../mail/messages.js';
 import { imageSources } from '../file-storage/image-sources.js';
 import type { UserRow } from '../database/schema.js';
 import type { Authenticator } from '../users/auth.js';
@@ -45,6 +45,14 @@ export interface InviteRequest {
   hires: boolean;
 }
 /** `mailed`: false without a mail server (SMTP_URL), and then `link` is the sign-in link for the photographer to hand over. */
+/** What became of an invitation's mail (src/invitations/repository.ts). */
+export interface InvitationDelivery {
+  state: 'queued' | 'sent' | 'failed' | 'not_mailed';
+  code: string | null;
+  queuedAt: string;
+  settledAt: string | null;
+}
+
 export type Invite = (user: UserRow, galleryUuid: string, request: InviteRequest) => Promise<{ mailed: true } | { mailed: false; link: string }>;
 
 export interface StudioDeps {
@@ -60,6 +68,10 @@ export interface StudioDeps {
    * Undefined: the studio adds the client to the access list and says invitations are not available.
    */
   invite?: Invite;
+  /** Each invited client's latest invitation mail to a gallery, by address (InvitationsService.deliveries). */
+  invitationDeliveries?: (user: UserRow, galleryUuid: string) => Promise<Map<string, InvitationDelivery>>;
+  /** The website's brand as its mails show it (src/site/mail-brand.ts): "Preview the mails". */
+  mailBrand?: (websiteUuid: string) => Promise<MailBrand | undefined>;
   /** Where renditions are: an owner's thumbnails are streamed from it (a media not yet public has no public address). */
   storage: StorageBackend;
   /** The API's request budget (RATE_LIMIT), keyed `studio:addr:<ip>` before sign-in; null when off. */
@@ -177,7 +189,7 @@ export function makeContext(deps: StudioDeps): StudioContext {
   const secure = deps.config.publicUrl.startsWith('https:');
   const cookies = new StudioCookies(secure);
   const tokens = new StudioTokens(deps.secret);
-  const csp = `default-src 'none'; img-src ${imageSources(deps.config.storageUrl).join(' ')}; style-src 'self'; script-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
+  const csp = `default-src 'none'; img-src ${imageSources(deps.config.storageUrl).join(' ')}; style-src 'self'; script-src 'self'; connect-src 'self'; frame-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
   const signedIn = new WeakMap<FastifyRequest, Signed>();
 
   const privateHeaders = (reply: FastifyReply) =>

@@ -30,6 +30,7 @@ import { watermarkRoutes } from './routes/watermarks.js';
 import { priceListRoutes } from './routes/shop-prices.js';
 import { shopRoutes } from './routes/shop.js';
 import { websiteRoutes } from './routes/websites.js';
+import { mailPreviewRoutes } from './routes/mails.js';
 
 export type { StudioDeps } from './context.js';
 
@@ -149,7 +150,7 @@ export function studioPlugin(deps: StudioDeps): FastifyPluginAsync {
     f.get('/studio', (_req, reply) => ctx.redirect(reply, '/studio/'));
     f.get('/studio/', (req, reply) => ctx.redirect(reply, ctx.signedInOf(req) ? '/studio/websites' : '/studio/signin'));
 
-    const tables: StudioRoute[][] = [signInRoutes, accountRoutes, websiteRoutes, galleryRoutes, gallerySettingRoutes, mediaRoutes, styleRoutes, accountAppRoutes, collectionRoutes, jobRoutes, adminRoutes, uploadRoutes, watermarkRoutes, analyticsRoutes, proofingRoutes, shopRoutes, priceListRoutes, webhookStudioRoutes];
+    const tables: StudioRoute[][] = [signInRoutes, accountRoutes, websiteRoutes, galleryRoutes, gallerySettingRoutes, mediaRoutes, styleRoutes, accountAppRoutes, collectionRoutes, jobRoutes, adminRoutes, uploadRoutes, watermarkRoutes, analyticsRoutes, proofingRoutes, shopRoutes, priceListRoutes, webhookStudioRoutes, mailPreviewRoutes];
     for (const r of tables.flat()) f.route({ method: r.method, url: r.path, ...(r.bodyLimit ? { bodyLimit: r.bodyLimit } : {}), handler: (req, reply) => r.handler(ctx, req, reply) });
   };
 }

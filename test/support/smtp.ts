@@ -12,12 +12,18 @@ export interface ReceivedMail {
 export interface TestSmtp {
   port: number;
   mails: ReceivedMail[];
+  /** Refuses these recipients at RCPT TO with 550 (a mailbox that does not exist). */
+  refuse: Set<string>;
+  /** Holds every message at DATA until the returned function is called (the mail stays queued meanwhile). */
+  hold(): () => void;
   close(): Promise<void>;
 }
 
 /** A real SMTP server on loopback that wants the given login and keeps what it receives. */
 export async function startSmtp(login: { user: string; pass: string }): Promise<TestSmtp> {
   const mails: ReceivedMail[] = [];
+  const refuse = new Set<string>();
+  let gate: Promise<void> = Promise.resolve();
   const server = new SMTPServer({
     secure: false,
     disabledCommands: ['STARTTLS'],
@@ -28,11 +34,16 @@ export async function startSmtp(login: { user: string; pass: string }): Promise<
       if (auth.username === login.user && auth.password === login.pass) cb(null, { user: auth.username });
       else cb(new Error('invalid login'));
     },
+    onRcptTo(address, _session, cb) {
+      if (!refuse.has(address.address.toLowerCase())) return cb();
+      cb(Object.assign(new Error('5.1.1 no such mailbox'), { responseCode: 550 }));
+    },
     onData(stream, session, cb) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('error', cb);
-      stream.on('end', () => {
+      stream.on('end', async () => {
+        await gate;
         mails.push({
           user: session.user as string | undefined,
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
@@ -49,6 +60,12 @@ export async function startSmtp(login: { user: string; pass: string }): Promise<
   return {
     port: typeof addr === 'object' && addr ? addr.port : 0,
     mails,
+    refuse,
+    hold() {
+      let release!: () => void;
+      gate = new Promise<void>((r) => (release = r));
+      return () => release();
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

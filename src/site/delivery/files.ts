@@ -125,7 +125,9 @@ async function serve(deps: FileRouteDeps, req: FastifyRequest, reply: FastifyRep
     .header('accept-ranges', 'bytes')
     .header('x-content-type-options', 'nosniff')
     .header('content-security-policy', "default-src 'none'; sandbox")
-    .header('cross-origin-resource-policy', 'same-site')
+    // A public file (anyone may fetch it) may be drawn by any page: a website's logo in a webmail or the
+    // studio's sandboxed preview of the mails (docs/delivery.md "Mails"); a visitor's signed file stays same-site.
+    .header('cross-origin-resource-policy', access.kind === 'signed' ? 'same-site' : 'cross-origin')
     .header(
       'cache-control',
       access.kind === 'signed' ? `private, max-age=${Math.max(0, Math.floor((access.expiresAt - Date.now()) / 1000))}` : `public, max-age=${ONE_YEAR}, immutable`,

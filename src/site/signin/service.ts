@@ -10,6 +10,7 @@ import { MemoryCache } from '../../ops/cache.js';
 import { backUnder, canonicalAddress, type SiteAddress } from '../address.js';
 import { galleryHref } from '../service.js';
 import type { Mailer } from '../../mail/mailer.js';
+import type { MailBrand } from '../../mail/shell.js';
 import type { DeadLink, SiteRow, UsedLink, VisitorsRepository } from './repository.js';
 import type { LinkThrottle } from '../limits/throttle.js';
 
@@ -145,6 +146,8 @@ export class SignInService {
     private readonly mailer: Mailer,
     private readonly throttle: LinkThrottle,
     private readonly log: Logger,
+    /** The website's brand in the mail (mail-brand.ts); none: the title alone. */
+    private readonly brand?: (site: SiteRow) => Promise<MailBrand>,
   ) {}
 
   /**
@@ -179,6 +182,7 @@ export class SignInService {
       return;
     }
     const link = await this.links.create(at, email, back, now);
-    this.mailer.sendSignIn({ to: email, siteTitle: at.website.title, url: link.url, minutes: Math.max(1, Math.round(this.links.ttlSeconds / 60)) });
+    const brand = await this.brand?.(at.website);
+    this.mailer.sendSignIn({ to: email, siteTitle: at.website.title, url: link.url, minutes: Math.max(1, Math.round(this.links.ttlSeconds / 60)), brand });
   }
 }

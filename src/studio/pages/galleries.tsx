@@ -4,6 +4,7 @@
 import type { VNode } from 'preact';
 import { CONTENT_ORDERS } from '../../galleries/input.js';
 import { studioScript } from '../assets.js';
+import type { InvitationDelivery } from '../context.js';
 import { Csrf, Field, html, Layout, Notice, type Viewer } from './layout.js';
 
 const TREE_SCRIPT = studioScript('galleries');
@@ -251,6 +252,46 @@ export interface AclRow {
   read: boolean;
   comp: boolean;
   hires: boolean;
+  /** The client's latest invitation mail to this gallery, when they were invited. */
+  delivery?: InvitationDelivery;
+}
+
+/** A time as the studio shows it: `2026-11-29 00:50 UTC`. */
+const utc = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+
+/** What became of a client's invitation: the words, and whether it may be sent again. */
+function deliveryWords(d: InvitationDelivery): { text: string; tone: string } {
+  switch (d.state) {
+    case 'queued':
+      return { text: `Invitation being sent (since ${utc(d.queuedAt)})`, tone: 'muted' };
+    case 'sent':
+      return { text: `Invitation sent ${utc(d.settledAt ?? d.queuedAt)}: the mail server accepted it`, tone: 'ok' };
+    case 'failed':
+      return { text: `Invitation not delivered (${d.code ?? 'error'}, ${utc(d.settledAt ?? d.queuedAt)})`, tone: 'bad' };
+    case 'not_mailed':
+      return { text: `Invitation not mailed (${utc(d.queuedAt)}): no mail server is set up, the link was shown to copy`, tone: 'muted' };
+  }
+}
+
+/**
+ * A client's invitation state in the access list, with "Send again" for a failed one: a button of
+ * its own small form (after the list's), never the list form's default button (Enter saves the list).
+ */
+function DeliveryState({ position, email, delivery }: { position: number; email: string; delivery: InvitationDelivery }) {
+  const w = deliveryWords(delivery);
+  return (
+    <p class={`delivery ${w.tone}`} data-state={delivery.state}>
+      {w.text}
+      {delivery.state === 'failed' ? (
+        <>
+          {' '}
+          <button type="submit" class="quiet small" form={`resend-${position}`}>
+            Send again<span class="sr"> to {email}</span>
+          </button>
+        </>
+      ) : null}
+    </p>
+  );
 }
 
 const ORDER_LABELS: Record<string, string> = {
@@ -540,6 +581,7 @@ function AccessCard(p: SettingsProps) {
             <input type="hidden" name="entry" value={String(c.position)} />
             <input type="hidden" name={`${c.position}_email`} value={c.email} />
             <Rights row={String(c.position)} who={c.email} read={c.read} comp={c.comp} hires={c.hires} />
+            {c.delivery ? <DeliveryState position={c.position} email={c.email} delivery={c.delivery} /> : null}
             <label class="check">
               <input type="checkbox" name={`${c.position}_remove`} value="1" />
               Remove<span class="sr"> {c.email}</span>
@@ -556,6 +598,14 @@ function AccessCard(p: SettingsProps) {
         </fieldset>
         <button type="submit">Save the access list</button>
       </form>
+      {clients
+        .filter((c) => c.delivery?.state === 'failed')
+        .map((c) => (
+          <form id={`resend-${c.position}`} method="post" action={`/studio/galleries/${p.uuid}/resend`} hidden>
+            <Csrf viewer={p.viewer} />
+            <input type="hidden" name="resend" value={c.email} />
+          </form>
+        ))}
     </section>
   );
 }

@@ -173,6 +173,7 @@ export function settingsPage(p: {
         <a href={`/studio/websites/${p.urlname}/home`}>Home page</a>
         <a href={`/studio/websites/${p.urlname}/pages`}>Pages</a>
         <a href={`/studio/websites/${p.urlname}/styles`}>Display styles</a>
+        <a href={`/studio/websites/${p.urlname}/mails`}>Preview the mails</a>
       </p>
       <Notice notice={p.notice} error={e && e.field === '' ? e.message : undefined} />
       {p.hostname ? <HostnameProof viewer={p.viewer} urlname={p.urlname} state={p.hostname} /> : null}

@@ -9,7 +9,7 @@ import { GALLERY_ACL_FIELDS, readGallery } from '../../galleries/fields.js';
 import type { GalleryDetails } from '../../galleries/service.js';
 import { homeUrl } from '../../websites/home-url.js';
 import type { Body } from '../body.js';
-import { SMALL_FORM_BYTES, type Signed, type StudioContext, type StudioRoute } from '../context.js';
+import { SMALL_FORM_BYTES, type InvitationDelivery, type Signed, type StudioContext, type StudioRoute } from '../context.js';
 import { settingsPage, type AclRow, type DeliveryForm, type NoticeAt, type SettingsForm } from '../pages/galleries.js';
 import { GALLERY_FORM, located, noticeOf, uuidOf } from './galleries.js';
 
@@ -37,6 +37,8 @@ export const gallerySettingRoutes: StudioRoute[] = [
   { method: 'POST', path: '/studio/galleries/:uuid/downloads', bodyLimit: SMALL_FORM_BYTES, handler: setDownloads },
   { method: 'POST', path: '/studio/galleries/:uuid/acl', bodyLimit: ACL_FORM_BYTES, handler: setAccessList },
   { method: 'POST', path: '/studio/galleries/:uuid/invite', bodyLimit: SMALL_FORM_BYTES, handler: invite },
+  // "Send again" of a failed invitation (a small form of its own beside the access list).
+  { method: 'POST', path: '/studio/galleries/:uuid/resend', bodyLimit: SMALL_FORM_BYTES, handler: resend },
 ];
 
 /** The studio's "Extend" button: the expiry moved this many days on. */
@@ -76,7 +78,8 @@ async function settingsOf(
   // The expiry as a datetime-local shows it, in UTC (the form says so).
   const expiresAt = form?.expiresAt ?? (r.expires_at === null ? '' : r.expires_at.slice(0, 16));
   const shownDelivery = delivery ?? form?.delivery ?? { downloadPin: r.download_pin ?? '', downloadLimit: r.download_limit === null ? '' : String(r.download_limit), downloadSize: r.download_size ?? 'original', pickLimit: r.pick_limit === null ? '' : String(r.pick_limit) };
-  const acl: AclRow[] = d.acl.map((e) => ({ position: e.position, email: e.email, read: e.read, comp: e.compDownload, hires: e.hiresDownload }));
+  const deliveries = (await ctx.deps.invitationDeliveries?.(s.user, r.uuid)) ?? new Map<string, InvitationDelivery>();
+  const acl: AclRow[] = d.acl.map((e) => ({ position: e.position, email: e.email, read: e.read, comp: e.compDownload, hires: e.hiresDownload, delivery: deliveries.get(e.email) }));
   return settingsPage({
     viewer: s.viewer,
     priceLists: lists.profiles.map((l) => ({ uuid: l.uuid, label: `${l.name} (${l.kind === 'print' ? 'prints' : 'downloads'}, ${l.currency})` })),
@@ -225,11 +228,27 @@ async function invite(ctx: StudioContext, req: FastifyRequest, reply: FastifyRep
   } catch (err) {
     return ctx.send(reply, 422, await settingsOf(ctx, s, urlname, d, undefined, { ...GALLERY_FORM.refusal(err), field: 'invite_email' }));
   }
+  return mailInvitation(ctx, req, reply, s, urlname, d, { email: email.toLowerCase(), message, comp, hires });
+}
+
+// ---- "Send again": a failed invitation to a client already on the list (their rights as they are)
+async function resend(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
+  const { s, form } = ctx.signedPost(req);
+  const { urlname, d } = await located(ctx, s, uuidOf(req));
+  const email = (form.str('resend') ?? '').trim().toLowerCase();
+  const entry = d.acl.find((e) => e.position !== 0 && e.email === email);
+  if (!entry) return ctx.redirect(reply, `/studio/galleries/${d.record.uuid}#access`);
+  return mailInvitation(ctx, req, reply, s, urlname, d, { email, message: '', comp: entry.compDownload, hires: entry.hiresDownload });
+}
+
+/** The mail of an invitation (the InvitationsService), then the answer: a redirect, a refusal at the invitation's field, or the link to hand over. */
+async function mailInvitation(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply, s: Signed, urlname: string, d: GalleryDetails, r: { email: string; message: string; comp: boolean; hires: boolean }) {
+  const email = r.email;
   // INTEGRATION POINT (lead): StudioDeps.invite mails the sign-in link (the InvitationsService).
   if (!ctx.deps.invite) return ctx.redirect(reply, `/studio/galleries/${d.record.uuid}?done=invite-unavailable#invite`);
   let sent: Awaited<ReturnType<NonNullable<typeof ctx.deps.invite>>>;
   try {
-    sent = await ctx.deps.invite(s.user, d.record.uuid, { email: email.toLowerCase(), message, comp, hires });
+    sent = await ctx.deps.invite(s.user, d.record.uuid, r);
   } catch (err) {
     // The service's refusals of the mail (an operator stopped it, a count is spent) at the invitation's field: nothing was sent.
     if (!(err instanceof ApiError) || (err.status !== 403 && err.status !== 429)) throw err;
