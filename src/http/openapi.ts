@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { ERROR_CODES } from '../core/errors.js';
 import { docsOf, NO_INPUT, type ParamDoc } from './input.js';
+import { installOpenApiPage } from './openapi-page.js';
 import type { AuthLevel, RouteSpec } from './router.js';
 
 type Json = Record<string, unknown>;
@@ -171,8 +172,10 @@ export function openApiDocument(routes: readonly RouteSpec[]): Json {
 
 /** GET /openapi.json: unsigned, cacheable, revalidated by its ETag. */
 export function installOpenApiRoute(fastify: FastifyInstance, routes: readonly RouteSpec[]): void {
-  const body = `${JSON.stringify(openApiDocument(routes), null, 2)}\n`;
+  const doc = openApiDocument(routes);
+  const body = `${JSON.stringify(doc, null, 2)}\n`;
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+  installOpenApiPage(fastify, doc, `"h${etag.slice(1)}`);
   fastify.get(OPENAPI_PATH, (req, reply) => {
     reply.header('etag', etag).header('cache-control', 'public, max-age=300, must-revalidate');
     if (req.headers['if-none-match'] === etag) return reply.code(304).send();

@@ -62,7 +62,7 @@ describe('docs/openapi.json', () => {
 
   it('validates as OpenAPI 3.1', async () => {
     expect(doc.openapi).toBe('3.1.0');
-    const result = await validate(structuredClone(doc));
+    const result = await validate(structuredClone(doc) as Parameters<typeof validate>[0]);
     expect(result.valid, JSON.stringify((result as { errors?: unknown }).errors ?? [])).toBe(true);
   });
 
