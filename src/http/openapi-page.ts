@@ -1,10 +1,9 @@
-// GET /openapi.html: the OpenAPI description as a plain server-rendered page (operations and
+// GET /openapi.html (served by openapi.ts): the OpenAPI description as a plain server-rendered page (operations and
 // their parameters), no script, no third-party resource, under a CSP that allows none.
-import type { FastifyInstance } from 'fastify';
 
 type Json = Record<string, any>;
 export const OPENAPI_PAGE_PATH = '/openapi.html';
-const CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+export const OPENAPI_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const esc = (s: unknown) => String(s).replace(/[&<>"']/g, (c) => ESC[c]);
 
@@ -60,13 +59,4 @@ export function openApiPage(doc: Json): string {
 ${ops.join('\n')}
 </main></body></html>
 `;
-}
-
-export function installOpenApiPage(fastify: FastifyInstance, doc: Json, etag: string): void {
-  const body = openApiPage(doc);
-  fastify.get(OPENAPI_PAGE_PATH, (req, reply) => {
-    reply.header('etag', etag).header('cache-control', 'public, max-age=300, must-revalidate').header('content-security-policy', CSP);
-    if (req.headers['if-none-match'] === etag) return reply.code(304).send();
-    return reply.type('text/html; charset=utf-8').send(body);
-  });
 }

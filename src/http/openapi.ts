@@ -2,10 +2,10 @@
 // declared inputs (src/http/input.ts), so it cannot drift from what the router accepts.
 // Served at GET /openapi.json; a copy is kept in docs/openapi.json (npm run openapi).
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CODES } from '../core/errors.js';
 import { docsOf, NO_INPUT, type ParamDoc } from './input.js';
-import { installOpenApiPage } from './openapi-page.js';
+import { OPENAPI_PAGE_CSP, OPENAPI_PAGE_PATH, openApiPage } from './openapi-page.js';
 import type { AuthLevel, RouteSpec } from './router.js';
 
 type Json = Record<string, unknown>;
@@ -170,15 +170,23 @@ export function openApiDocument(routes: readonly RouteSpec[]): Json {
   };
 }
 
-/** GET /openapi.json: unsigned, cacheable, revalidated by its ETag. */
+/** GET /openapi.json and /openapi.html: unsigned, cacheable, revalidated by an ETag; built on the first request (tens of ms). */
 export function installOpenApiRoute(fastify: FastifyInstance, routes: readonly RouteSpec[]): void {
-  const doc = openApiDocument(routes);
-  const body = `${JSON.stringify(doc, null, 2)}\n`;
-  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-  installOpenApiPage(fastify, doc, `"h${etag.slice(1)}`);
-  fastify.get(OPENAPI_PATH, (req, reply) => {
+  let built: { json: string; html: string; etag: string } | undefined;
+  const served = () => {
+    if (built) return built;
+    const doc = openApiDocument(routes);
+    const json = `${JSON.stringify(doc, null, 2)}\n`;
+    return (built = { json, html: openApiPage(doc), etag: createHash('sha256').update(json).digest('base64url').slice(0, 27) });
+  };
+  const send = (type: string, pick: (b: NonNullable<typeof built>) => string, prefix: string) => (req: FastifyRequest, reply: FastifyReply) => {
+    const b = served();
+    const etag = `"${prefix}${b.etag}"`;
     reply.header('etag', etag).header('cache-control', 'public, max-age=300, must-revalidate');
+    if (type.startsWith('text/html')) reply.header('content-security-policy', OPENAPI_PAGE_CSP);
     if (req.headers['if-none-match'] === etag) return reply.code(304).send();
-    return reply.type('application/json; charset=utf-8').send(body);
-  });
+    return reply.type(type).send(pick(b));
+  };
+  fastify.get(OPENAPI_PATH, send('application/json; charset=utf-8', (b) => b.json, 'j'));
+  fastify.get(OPENAPI_PAGE_PATH, send('text/html; charset=utf-8', (b) => b.html, 'h'));
 }

@@ -42,6 +42,8 @@ describe.skipIf(!chromiumPresent)('the API reference page in a browser', () => {
       const res = await page.goto(`${svc.url}/openapi.html`);
       expect(res?.status()).toBe(200);
       expect(res?.headers()['content-security-policy']).toContain("default-src 'none'");
+      const revalidated = await fetch(`${svc.url}/openapi.html`, { headers: { 'if-none-match': res!.headers().etag } });
+      expect(revalidated.status).toBe(304);
       expect(await page.locator('main section').count()).toBe(operations);
       const gallery = page.locator('section', { has: page.locator('h2', { hasText: 'POST /websites/{urlname}/galleries.xml' }) });
       await expect.poll(() => gallery.locator('li', { hasText: 'gallery[name]' }).textContent()).toContain('required');
