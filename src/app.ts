@@ -35,6 +35,7 @@ import { Authenticator } from './users/auth.js';
 import { LoginThrottle } from './users/login-throttle.js';
 import { createEach, createLimiterFactory } from './http/limiter-store.js';
 import { RateLimit } from './http/rate-limit.js';
+import { installOpenApiRoute } from './http/openapi.js';
 import { ApiRouter, type RouteSpec } from './http/router.js';
 import { purgeSessions, SessionStore } from './users/sessions.js';
 import { PeriodicTask } from './jobs/periodic.js';
@@ -388,7 +389,8 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       authenticator: front.authenticator,
       rateLimit: front.rateLimit,
       router,
-      extensions,
+      // The API's description, from the same route tables (docs/api.md "OpenAPI").
+      extensions: duties.serve ? [...extensions, (f: FastifyInstance) => installOpenApiRoute(f, routes)] : extensions,
       plainRoutes: duties.serve ? [fileRoutes({ access: library.visitorAccess, storage, urls: library.fileUrls, budget: visitors.fileBudget, activity: core.activity, guard: library.downloadGuard }), downloadRoutes({ repo: shop.deliveries, storage, links: shop.printLinks })] : [],
     });
     closers.push(() => http.close());

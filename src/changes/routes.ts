@@ -16,8 +16,10 @@ export function changeRoutes(changes: ChangesService): RouteSpec[] {
         since: input(['since'], (p) => {
           const s = p.str('since');
           return s === undefined ? undefined : decodeCursor(s.trim());
-        }),
-        perPage: input(['per_page'], (p) => p.int('per_page', { min: 1, max: CHANGES_MAX_PER_PAGE }) ?? CHANGES_DEFAULT_PER_PAGE),
+        }, [{ name: 'since', kind: 'text' }]),
+        perPage: input(['per_page'], (p) => p.int('per_page', { min: 1, max: CHANGES_MAX_PER_PAGE }) ?? CHANGES_DEFAULT_PER_PAGE, [
+          { name: 'per_page', kind: 'int', min: 1, max: CHANGES_MAX_PER_PAGE, default: String(CHANGES_DEFAULT_PER_PAGE) },
+        ]),
       }),
       handler: async (ctx, { since, perPage }) => {
         const user = userOf(ctx);

@@ -97,3 +97,6 @@ export const notFound = (what: string) => new ApiError('not_found', `${what} not
 export const invalid = (message: string, field?: string) => new ApiError('invalid_parameter', message, field === undefined ? {} : { field });
 export const missing = (name: string, field?: string) => new ApiError('missing_parameter', `parameter ${name} is required`, field === undefined ? {} : { field });
 export const conflict = (message: string, code: 'conflict' | 'count_mismatch' = 'conflict') => new ApiError(code, message);
+
+/** Every code of the catalogue with its HTTP status (the OpenAPI description's error document). */
+export const ERROR_CODES: ReadonlyArray<{ code: ErrorCode; status: number }> = (Object.entries(CATALOGUE) as Array<[ErrorCode, ErrorDefinition]>).map(([code, def]) => ({ code, status: def.status }));

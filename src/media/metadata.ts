@@ -2,7 +2,7 @@
 // (MEDIA_FIELDS, src/core/fields.ts): every value is checked here; the UUIDs it
 // names are resolved to ids by the service (through src/access), into a
 // JSON-serialisable change set that applying cannot fail on.
-import { input, paramsSource, type Input } from '../http/input.js';
+import { input, paramsSource, specDocs, type Input } from '../http/input.js';
 import { MAX_LIST_VALUES } from '../http/params.js';
 import { invalid } from '../core/errors.js';
 import { bracketNames, custom, flag, namesOf, readFields, refuse, type At, type InputOf } from '../core/fields.js';
@@ -287,7 +287,7 @@ export function mediaInput(f: MediaFields, prefix: 'media' | 'medias'): MediaInp
 export function mediaAttributes(prefix: 'media' | 'medias', mode: ChangeMode): Input<MediaInput> {
   const spec = mode === 'single' ? MEDIA_FIELDS : MEDIAS_BATCH_FIELDS;
   const naming = bracketNames(prefix, spec);
-  return input(namesOf(spec, naming), (p) => mediaInput(readFields(spec, paramsSource(p, naming), naming), prefix));
+  return input(namesOf(spec, naming), (p) => mediaInput(readFields(spec, paramsSource(p, naming), naming), prefix), specDocs(spec, naming, 'update'));
 }
 
 

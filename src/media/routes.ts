@@ -5,7 +5,7 @@ import type { RequestContext } from '../http/context.js';
 import { userOf } from '../http/context.js';
 import { ApiError, invalid } from '../core/errors.js';
 import { closeAfterReply } from '../http/lingering-close.js';
-import { choice, fields, input, pagination, type Input } from '../http/input.js';
+import { choice, docsOf, fields, input, pagination, type Input, type ParamDoc } from '../http/input.js';
 import { totalPages } from '../http/params.js';
 import { route, type RouteSpec } from '../http/router.js';
 import { xmlArray, type XmlObject } from '../http/xml.js';
@@ -35,6 +35,9 @@ function filterInput(names: { artist?: 'artist_id'; gallery: 'gallery_id'; group
 
 const LIST_FILTER = filterInput({ artist: 'artist_id', gallery: 'gallery_id', group: 'medias_group_id', lightbox: 'lightbox_id' });
 
+// What the OpenAPI description says of the two names both write routes read by hand.
+const REPLACE_AND_ARTIST: ParamDoc[] = [{ name: 'media[replace]', kind: 'flag' }, { name: 'artist_id', kind: 'undeclared' }];
+
 /** POST /medias.xml: an upload request (step 1), or the file itself in media[content] (direct upload). */
 const CREATE_INPUT = input([...uploadDeclaration.names, ...MEDIA_ATTRIBUTES.names, 'media[replace]', 'artist_id'], (p, file): CreateMediaInput => {
   // The router lets no other file part through.
@@ -53,7 +56,7 @@ const CREATE_INPUT = input([...uploadDeclaration.names, ...MEDIA_ATTRIBUTES.name
     fileName,
     upload: content ? { direct: { fileName: content.fileName, stream: content.stream } } : { declaration: uploadDeclaration.read(p, file) },
   };
-});
+}, [...docsOf(uploadDeclaration), ...docsOf(MEDIA_ATTRIBUTES), ...REPLACE_AND_ARTIST]);
 
 /** PUT /medias/<uuid>.xml: attributes, and an upload step or a new file (media[replace] is implied, accepted and not read). */
 const UPDATE_INPUT = input([...uploadStep.names, ...MEDIA_ATTRIBUTES.names, 'media[replace]', 'artist_id'], (p, file): UpdateMediaInput => {
@@ -61,7 +64,7 @@ const UPDATE_INPUT = input([...uploadStep.names, ...MEDIA_ATTRIBUTES.names, 'med
   const upload = uploadStep.read(p, file);
   const content = file?.field === CONTENT_FIELD ? file : undefined;
   return { attributes, artist: p.str('artist_id'), upload, direct: content && { fileName: content.fileName, stream: content.stream } };
-});
+}, [...docsOf(uploadStep), ...docsOf(MEDIA_ATTRIBUTES), ...REPLACE_AND_ARTIST]);
 
 const BATCH_ATTRIBUTES = mediaAttributes('medias', 'batch');
 const BATCH_FILTER = filterInput({ gallery: 'gallery_id', group: 'medias_group_id', lightbox: 'lightbox_id' });
@@ -73,7 +76,7 @@ const BATCH_INPUT = input([...SELECTION_NAMES, 'medias_count', ...BATCH_FILTER.n
   selection: { select: p.str('select'), on: p.str('medias[on]'), selectList: p.csvList('select', MAX_SELECTED_UUIDS), mediasList: p.csvList('medias[medias]', MAX_SELECTED_UUIDS) },
   filter: BATCH_FILTER.read(p, file),
   expectedCount: p.int('medias_count', { min: 0 }),
-}));
+}), [...SELECTION_NAMES.map((name) => ({ name, kind: 'undeclared' as const })), { name: 'medias_count', kind: 'int', min: 0 }, ...docsOf(BATCH_FILTER), ...docsOf(BATCH_ATTRIBUTES)]);
 
 /** The rest of an oversized direct upload is not read: the connection ends with the reply. */
 async function closingWhenTooLarge<T>(ctx: RequestContext, fn: () => Promise<T>): Promise<T> {
