@@ -234,6 +234,10 @@ export interface GalleriesTable {
   expires_at: Generated<string | null>;
   /** The expires_at its clients were reminded of (migration 029); null: none yet. */
   expiry_reminded_for: Generated<string | null>;
+  /** Extension (migration 037): 'on', 'off'; null: on in client galleries, off in public ones. */
+  favourites: Generated<string | null>;
+  /** Extension (migration 037): the named lists offered to clients, one a line; null: none. */
+  favourite_lists: Generated<string | null>;
   published_at: string;
   created_at: string;
   updated_at: string;
@@ -315,6 +319,8 @@ export interface LightboxMediasTable {
   /** Favourites (migration 014): the client's note and when the photo was picked. */
   note: Generated<string | null>;
   picked_at: Generated<string | null>;
+  /** Migration 037: the client's named lists this pick is in, one a line; null: none. */
+  lists: Generated<string | null>;
 }
 
 export interface MediaPricingProfilesTable {

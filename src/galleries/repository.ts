@@ -58,6 +58,8 @@ export type GalleryShown = Pick<
   | 'hidden'
   | 'indexing'
   | 'pick_limit'
+  | 'favourites'
+  | 'favourite_lists'
   | 'expires_at'
   | 'content_order'
   | 'content_order_direction'
@@ -122,6 +124,8 @@ const galleryDetailsQuery = prepared((db: Db, userId: number, urlname: string, u
       'g.hidden',
       'g.indexing',
       'g.pick_limit',
+      'g.favourites',
+      'g.favourite_lists',
       'g.expires_at',
       'g.content_order',
       'g.content_order_direction',

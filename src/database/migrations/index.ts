@@ -33,6 +33,7 @@ import * as m029 from './029_gallery_expiry.js';
 import * as m030 from './030_media_alt_text.js';
 import * as m032 from './032_shop_coupons_taxes.js';
 import * as m036 from './036_media_camera.js';
+import * as m037 from './037_favourite_lists.js';
 
 const modules = {
   '001_core': m001,
@@ -67,6 +68,7 @@ const modules = {
   '030_media_alt_text': m030,
   '032_shop_coupons_taxes': m032,
   '036_media_camera': m036,
+  '037_favourite_lists': m037,
 };
 
 /**

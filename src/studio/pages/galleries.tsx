@@ -231,10 +231,14 @@ export interface SettingsForm {
   indexing: string;
   /** `YYYY-MM-DDTHH:MM` in UTC, as a datetime-local field holds it; '' when none. */
   expiresAt?: string;
+  /** Favourites: 'on', 'off' or 'default'; the list names one a line; the pick limit ('' none). */
+  favourites?: string;
+  favouriteLists?: string;
+  pickLimit?: string;
 }
 
 /** The section of the settings screen a notice or a refusal is about. */
-export type NoticeAt = 'expiry' | 'password' | 'access' | 'invite';
+export type NoticeAt = 'expiry' | 'password' | 'access' | 'invite' | 'favourites';
 
 export interface AclRow {
   position: number;
@@ -388,6 +392,50 @@ function SettingsCard(p: SettingsProps) {
       </fieldset>
       <button type="submit">Save settings</button>
     </form>
+  );
+}
+
+/**
+ * Favourites and proofing (docs/delivery.md "Favourites"): on, off or the default (on in client
+ * galleries), the named lists clients sort picks into, the most photos a client may choose.
+ */
+function FavouritesCard(p: SettingsProps) {
+  const err = p.error && ['favourites', 'favourite_lists', 'pick_limit'].includes(p.error.field) ? p.error : undefined;
+  const setting = p.values.favourites ?? 'default';
+  return (
+    <section class="card" id="favourites" aria-labelledby="favourites-h">
+      <h2 class="first" id="favourites-h">
+        Favourites and lists
+      </h2>
+      {p.noticeAt === 'favourites' ? <Notice notice={p.notice} /> : null}
+      <form method="post" action={`/studio/galleries/${p.uuid}/favourites`}>
+        <Csrf viewer={p.viewer} />
+        <Field id="favourites" label="Clients may choose favourites" error={err} hint="Default: on when this gallery or one above it has a password or an access list, off in public galleries.">
+          {(d, bad) => (
+            <select id="favourites" name="favourites" aria-describedby={d} aria-invalid={bad ? 'true' : undefined}>
+              <option value="default" selected={setting === 'default'}>
+                Default
+              </option>
+              <option value="on" selected={setting === 'on'}>
+                On
+              </option>
+              <option value="off" selected={setting === 'off'}>
+                Off
+              </option>
+            </select>
+          )}
+        </Field>
+        <Field id="favourite_lists" label="Named lists" error={err} hint="One a line, such as Album, Prints, Retouch: at most 10 names of 40 characters.">
+          {(d, bad) => <textarea id="favourite_lists" name="favourite_lists" rows={3} aria-describedby={d} aria-invalid={bad ? 'true' : undefined} class={bad ? 'invalid' : undefined} value={p.values.favouriteLists ?? ''} />}
+        </Field>
+        <Field id="pick_limit" label="Most photos a client may choose" error={err} hint="Leave empty for no limit.">
+          {(d, bad) => <input id="pick_limit" name="pick_limit" type="number" min={1} inputMode="numeric" value={p.values.pickLimit ?? ''} aria-describedby={d} aria-invalid={bad ? 'true' : undefined} class={bad ? 'invalid' : undefined} />}
+        </Field>
+        <p class="row">
+          <button type="submit">Save favourites</button>
+        </p>
+      </form>
+    </section>
   );
 }
 
@@ -593,9 +641,10 @@ export function settingsPage(p: SettingsProps): string {
         <a href={`/studio/media?gallery=${p.uuid}`}>Medias ({p.mediasCount})</a>
         <a href={`/studio/galleries/${p.uuid}/proofing`}>Proofing: clients’ selections</a>
       </p>
-      <Notice notice={p.noticeAt ? undefined : p.notice} error={e && !['name', 'description', 'display_style', 'cover', 'content_order', 'content_order_direction', 'indexing', 'expires_at', 'password', 'acl', 'invite_email'].includes(e.field) ? e.message : undefined} />
+      <Notice notice={p.noticeAt ? undefined : p.notice} error={e && !['name', 'description', 'display_style', 'cover', 'content_order', 'content_order_direction', 'indexing', 'expires_at', 'password', 'acl', 'invite_email', 'favourites', 'favourite_lists', 'pick_limit'].includes(e.field) ? e.message : undefined} />
       <SettingsCard {...p} />
       <ExpiryCard {...p} />
+      <FavouritesCard {...p} />
       <PasswordCard {...p} />
       <AccessCard {...p} />
       <InviteCard {...p} />

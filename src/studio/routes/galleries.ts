@@ -104,6 +104,7 @@ const NOTICES: Record<string, string> = {
   password: 'The password was set: visitors are asked for it.',
   'password-removed': 'The password was removed.',
   expiry: 'The expiry was saved.',
+  favourites: 'Favourites and lists were saved.',
   extended: 'The expiry was moved 30 days on.',
   acl: 'The access list was saved.',
   invited: 'The client was added to the access list and invited.',
