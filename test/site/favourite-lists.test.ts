@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { all, text } from '../../src/client/xml.js';
 import { eachDatabase, TestService } from '../support/service.js';
+import { partsOf, startSmtp, type TestSmtp } from '../support/smtp.js';
 import { failure, worldOn, type World } from '../support/world.js';
 import { StudioBrowser } from '../studio/studio-support.js';
 import { cookieOf, publishBulk, visit } from './site-support.js';
@@ -13,6 +14,7 @@ import { cookieOf, publishBulk, visit } from './site-support.js';
 eachDatabase((kind) =>
   describe('favourites on or off, named lists', () => {
     let w: World;
+    let smtp: TestSmtp;
     let home: string;
     const g: Record<string, string> = {};
     const photos: Record<string, string[]> = {};
@@ -25,7 +27,10 @@ eachDatabase((kind) =>
     const guest = async (name: string, email: string, cookie?: string) => cookieOf(await post('identify', cookie, { name, email, back: `${home}/` })) ?? cookie!;
 
     beforeAll(async () => {
-      w = await worldOn(await TestService.start(kind, { VISITOR_RATE_LIMIT: 'off', SITE_CACHE_SECONDS: '0' }));
+      smtp = await startSmtp({ user: 'mailer', pass: 'secret' });
+      w = await worldOn(
+        await TestService.start(kind, { VISITOR_RATE_LIMIT: 'off', SITE_CACHE_SECONDS: '0', SMTP_URL: `smtp://mailer:secret@127.0.0.1:${smtp.port}`, MAIL_FROM: 'Photos <photos@example.com>', JOB_POLL_MS: '50' }),
+      );
       home = `/sites/${w.urlname}`;
       const make = async (key: string, attrs: Record<string, unknown>) => {
         g[key] = text((await w.client.createGallery(w.urlname, { name: key, parent: w.rootUuid, ...(attrs as object) })).doc, 'gallery/uuid')!;
@@ -43,7 +48,10 @@ eachDatabase((kind) =>
         ).map((r) => r.uuid);
       }
     }, 120_000);
-    afterAll(() => w?.svc.close());
+    afterAll(async () => {
+      await w?.svc.close();
+      await smtp?.close();
+    });
 
     /** A visitor's cookie that opens the password galleries and names them. */
     const client = async (name: string, email: string) => {
@@ -140,6 +148,9 @@ eachDatabase((kind) =>
       expect(medias.map((m) => all(m, 'lists/list').map((l) => l.text))).toEqual([['Album', 'Prints'], ['Prints'], []]);
       // Sent: read-only, lists included.
       expect((await post('send', cookie, { gallery: g.Proofs, confirm: 'yes' })).status).toBe(303);
+      // The photographer's mail says how many in each list.
+      await expect.poll(() => smtp.mails.find((m) => m.to.includes(w.user.email)), { timeout: 20_000 }).toBeTruthy();
+      expect(partsOf(smtp.mails.find((m) => m.to.includes(w.user.email))!.raw).get('text/plain')).toContain('Lists: Album 1, Prints 2');
       expect((await list(photos.Proofs[1], 'Album', '1')).status).toBe(409);
       // The studio's proofing: a tab per list, its photos and its names.
       const b = await new StudioBrowser(w.svc).signIn(w.user);

@@ -251,6 +251,7 @@ class Favourites {
     }
     const sent = await this.deps.lightboxes.send(g.selection, client);
     if (sent.ownerEmail) {
+      const lists = (g.selection.lists ?? []).length ? (await this.deps.lightboxes.view(g.selection, client)).listCounts : [];
       this.deps.mailer.sendSelection({
         to: sent.ownerEmail,
         siteTitle: v.at.website.title || v.at.website.urlname,
@@ -261,6 +262,7 @@ class Favourites {
         count: sent.count,
         lightboxUuid: sent.uuid,
         url: `${this.deps.config.publicUrl}/lightboxes/${sent.uuid}.xml`,
+        lists,
       });
     }
     return reply.code(303).header('location', here).header('cache-control', 'no-store').send();
