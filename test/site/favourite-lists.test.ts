@@ -186,7 +186,7 @@ eachDatabase((kind) =>
       const page = `/studio/galleries/${g.Listed}`;
       expect((await b.get(page)).body).toContain('Favourites and lists');
       const saved = await b.submit(page, `${page}/favourites`, { favourites: 'off', favourite_lists: 'Album\r\nPrints\r\n', pick_limit: '20' });
-      expect([saved.status, saved.headers.get('location')]).toEqual([303, `${page}?done=favourites#favourites`]);
+      expect([saved.status, saved.headers.get('location')]).toEqual([303, `${page}?done=favourites#favourites-card`]);
       const doc = await xmlOf(g.Listed);
       expect([text(doc, 'gallery/favourites'), text(doc, 'gallery/pick-limit')]).toEqual(['off', '20']);
       expect(all(doc, 'gallery/favourite-lists/list').map((n) => n.text)).toEqual(['Album', 'Prints']);

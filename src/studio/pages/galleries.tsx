@@ -403,7 +403,7 @@ function FavouritesCard(p: SettingsProps) {
   const err = p.error && ['favourites', 'favourite_lists', 'pick_limit'].includes(p.error.field) ? p.error : undefined;
   const setting = p.values.favourites ?? 'default';
   return (
-    <section class="card" id="favourites" aria-labelledby="favourites-h">
+    <section class="card" id="favourites-card" aria-labelledby="favourites-h">
       <h2 class="first" id="favourites-h">
         Favourites and lists
       </h2>

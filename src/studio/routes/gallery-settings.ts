@@ -157,7 +157,7 @@ async function setFavourites(ctx: StudioContext, req: FastifyRequest, reply: Fas
     const sent = { ...plainValues(d), favourites: source.value('favourites') ?? '', favouriteLists: source.value('favouriteLists') ?? '', pickLimit: source.value('pickLimit') ?? '' };
     return ctx.send(reply, 422, await settingsOf(ctx, s, urlname, d, sent, GALLERY_FORM.refusal(err), undefined, 'favourites'));
   }
-  return ctx.redirect(reply, `/studio/galleries/${d.record.uuid}?done=favourites#favourites`);
+  return ctx.redirect(reply, `/studio/galleries/${d.record.uuid}?done=favourites#favourites-card`);
 }
 
 /** The settings form's values as stored (a refusal elsewhere echoes only its own fields). */
