@@ -3,7 +3,7 @@
 // and "Prints", a client hearts photos, puts them in the lists and sends; the photographer sees both
 // lists in proofing and copies the names of one (the clipboard read back). axe clean; screenshots
 // in /tmp/shots-lists/.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -114,7 +114,6 @@ describe.skipIf(!chromiumPresent).each(BACKENDS)('named lists in a browser, on $
       await expect.poll(() => p.evaluate(() => navigator.clipboard.readText())).toBe('UPLOAD_0001');
       // The gallery's Favourites card: the setting and the lists, as typed.
       await p.goto(`${w.svc.url}/studio/galleries/${proofs}#favourites-card`);
-      if ((await p.locator('#favourite_lists').count()) === 0) writeFileSync(`/tmp/fav-debug-${size.name}.html`, `${p.url()}\n${await p.content()}`);
       expect(await p.locator('#favourite_lists').inputValue()).toBe('Album\nPrints');
       expect(await p.locator('select#favourites').inputValue()).toBe('default');
       await p.locator('#favourites-card').screenshot({ path: join(SHOTS, `${backend.db}-settings-${size.name}.png`) });
