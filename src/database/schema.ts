@@ -258,6 +258,10 @@ export interface GalleriesTable {
   download_limit: Generated<number | null>;
   /** Extension (migration 033): 'web' or 'original'; null: original. */
   download_size: Generated<string | null>;
+  /** Extension (migration 037): 'on', 'off'; null: on in client galleries, off in public ones. */
+  favourites: Generated<string | null>;
+  /** Extension (migration 037): the named lists offered to clients, one a line; null: none. */
+  favourite_lists: Generated<string | null>;
   published_at: string;
   created_at: string;
   updated_at: string;
@@ -353,6 +357,8 @@ export interface LightboxMediasTable {
   /** Favourites (migration 014): the client's note and when the photo was picked. */
   note: Generated<string | null>;
   picked_at: Generated<string | null>;
+  /** Migration 037: the client's named lists this pick is in, one a line; null: none. */
+  lists: Generated<string | null>;
 }
 
 export interface MediaPricingProfilesTable {

@@ -1,9 +1,10 @@
 // A gallery create or update declared once (spec 2.3; docs/architecture.md "One contract"):
 // GALLERY_FIELDS gives the typed input, the checks and the 422s to every face; the API
 // reads it as gallery[...] (GALLERY_API, input.ts), its whitelist generated from it.
-import { bracketNames, keyOf, flag, instant, int, line, oneOf, readFields, text, uuid, uuidList, type InputOf, type Mode, type Source } from '../core/fields.js';
+import { bracketNames, custom, keyOf, flag, instant, int, line, oneOf, readFields, text, uuid, uuidList, type InputOf, type Mode, type Source } from '../core/fields.js';
 import { aclField } from './acl.js';
 import { MAX_PICK_LIMIT } from '../lightboxes/service.js';
+import { FAVOURITES_SETTINGS, readListNames } from '../lightboxes/lists.js';
 
 export const CONTENT_ORDERS = [
   'manual-first',
@@ -64,6 +65,10 @@ export const GALLERY_FIELDS = {
   downloadLimit: int({ min: 1, max: MAX_DOWNLOAD_LIMIT, blank: 'null' }),
   /** Extension (docs/delivery.md): 'web' (the 2048 rendition) or 'original' where the visitor may have the original. */
   downloadSize: oneOf(DOWNLOAD_SIZES),
+  /** Extension (docs/delivery.md): favourites on, off, or default (null: on in client galleries, off in public ones). */
+  favourites: oneOf(FAVOURITES_SETTINGS, { as: (w) => (w === 'default' ? null : w) }),
+  /** Extension (docs/delivery.md): the named lists clients may sort picks into, one a line; blank (null): none. */
+  favouriteLists: custom<string[] | null>((v, at) => readListNames(v, at)),
   /** Extension (docs/galleries.md): when the gallery closes to visitors, it and all below it; null (blank): never. */
   expiresAt: instant(),
   indexing: oneOf(['0', '1', '2'], { as: (w) => Number(w) as 0 | 1 | 2 }),

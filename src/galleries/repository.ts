@@ -58,6 +58,8 @@ export type GalleryShown = Pick<
   | 'hidden'
   | 'indexing'
   | 'pick_limit'
+  | 'favourites'
+  | 'favourite_lists'
   | 'expires_at'
   | 'download_pin'
   | 'download_limit'
@@ -125,6 +127,8 @@ const galleryDetailsQuery = prepared((db: Db, userId: number, urlname: string, u
       'g.hidden',
       'g.indexing',
       'g.pick_limit',
+      'g.favourites',
+      'g.favourite_lists',
       'g.expires_at',
       'g.download_pin',
       'g.download_limit',

@@ -517,6 +517,8 @@ export class GalleriesService {
       hidden: input.hidden ? 1 : 0,
       indexing: input.indexing ?? 1,
       pick_limit: input.pickLimit ?? null,
+      favourites: input.favourites ?? null,
+      favourite_lists: input.favouriteLists ? input.favouriteLists.join('\n') : null,
       expires_at: input.expiresAt ?? null,
       download_pin: input.downloadPin ?? null,
       download_limit: input.downloadLimit ?? null,
@@ -561,6 +563,8 @@ export class GalleriesService {
     if (input.hidden !== undefined) changes.hidden = input.hidden ? 1 : 0;
     if (input.indexing !== undefined) changes.indexing = input.indexing;
     if (input.pickLimit !== undefined) changes.pick_limit = input.pickLimit;
+    if (input.favourites !== undefined) changes.favourites = input.favourites;
+    if (input.favouriteLists !== undefined) changes.favourite_lists = input.favouriteLists ? input.favouriteLists.join('\n') : null;
     if (input.expiresAt !== undefined) changes.expires_at = input.expiresAt;
     if (input.downloadPin !== undefined) changes.download_pin = input.downloadPin;
     if (input.downloadLimit !== undefined) changes.download_limit = input.downloadLimit;

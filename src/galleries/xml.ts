@@ -1,6 +1,7 @@
 // The one place that decides how a gallery looks in a reply (spec 2.3,
 // client-compat). Create, update, details, lists and sub-gallery listings
 // all render through galleryXml.
+import { listNamesOf } from '../lightboxes/lists.js';
 import { storedTimestamp, xmlArray, type XmlObject, type XmlValue } from '../http/xml.js';
 import type { AclEntry, CountedGallery, GalleryDetails, GalleryShown, MediaCounts } from './service.js';
 
@@ -48,6 +49,9 @@ export function galleryXml(g: GalleryShown, view: GalleryView, extras: GalleryEx
     indexing: g.indexing,
     // Extension (docs/delivery.md): favourites a client may choose; nil: no limit.
     'pick-limit': g.pick_limit,
+    // Extensions (docs/delivery.md): favourites on, off or default; the named lists offered to clients.
+    favourites: g.favourites ?? 'default',
+    'favourite-lists': xmlArray('list', listNamesOf(g.favourite_lists)),
     // Extension (docs/galleries.md): when the gallery closes to visitors; nil: never.
     'expires-at': g.expires_at === null ? null : storedTimestamp(g.expires_at),
     // Extensions (docs/delivery.md "Download controls"): shown to the photographer, who tells clients the PIN.

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../database/db.js';
 import { nowIso } from '../database/db.js';
+import { pickListsOf, storedLists } from './lists.js';
 
 /** A client's selection of one gallery, as the rules (service.ts) read it. */
 export interface SelectionRow {
@@ -27,6 +28,8 @@ export interface PickRow {
   note: string | null;
   picked_at: string | null;
   position: number;
+  /** The client's named lists it is in, one a line (lists.ts); null: none. */
+  lists: string | null;
 }
 
 /** A lightbox as the API lists it. */
@@ -52,6 +55,8 @@ export interface OwnedGallery {
   uuid: string;
   name: string;
   urlname: string;
+  /** The named lists offered to clients there, one a line (migration 037). */
+  favourite_lists: string | null;
 }
 
 /** A pick as the proofing screen shows it: the file's name and title beside the client's note. */
@@ -140,7 +145,7 @@ export class LightboxesRepository {
     let q = this.db
       .selectFrom('lightbox_medias as lm')
       .innerJoin('medias as m', 'm.id', 'lm.media_id')
-      .select(['lm.media_id', 'm.uuid as media_uuid', 'lm.note', 'lm.picked_at', 'lm.position'])
+      .select(['lm.media_id', 'm.uuid as media_uuid', 'lm.note', 'lm.picked_at', 'lm.position', 'lm.lists'])
       .where('lm.lightbox_id', '=', lightboxId)
       .orderBy('lm.position')
       .orderBy('lm.media_id');
@@ -224,6 +229,20 @@ export class LightboxesRepository {
     });
   }
 
+  /** Adds a list to a pick, or removes it, while the selection is open: the pick's lists after, or 'sent'. */
+  setList(selectionId: number, mediaId: number, list: string, on: boolean): Promise<string[] | 'sent'> {
+    return this.db.transaction().execute(async (trx) => {
+      const locked = await trx.updateTable('lightboxes').set({ updated_at: nowIso() }).where('id', '=', selectionId).where('state', '=', 'open').returning('id').executeTakeFirst();
+      if (!locked) return 'sent' as const;
+      const row = await trx.selectFrom('lightbox_medias').select('lists').where('lightbox_id', '=', selectionId).where('media_id', '=', mediaId).executeTakeFirst();
+      if (!row) return [];
+      const before = pickListsOf(row.lists);
+      const after = on ? (before.includes(list) ? before : [...before, list]) : before.filter((n) => n !== list);
+      if (after.length !== before.length) await trx.updateTable('lightbox_medias').set({ lists: storedLists(after) }).where('lightbox_id', '=', selectionId).where('media_id', '=', mediaId).execute();
+      return after;
+    });
+  }
+
   /** Marks an open selection sent; false when it was not open. */
   async send(selectionId: number): Promise<boolean> {
     const now = nowIso();
@@ -286,7 +305,7 @@ export class LightboxesRepository {
     return this.db
       .selectFrom('galleries as g')
       .innerJoin('websites as w', 'w.id', 'g.website_id')
-      .select(['g.id', 'g.uuid', 'g.name', 'w.urlname'])
+      .select(['g.id', 'g.uuid', 'g.name', 'w.urlname', 'g.favourite_lists'])
       .where('g.uuid', '=', galleryUuid)
       .where('w.owner_id', '=', ownerId)
       .executeTakeFirst();
@@ -312,7 +331,7 @@ export class LightboxesRepository {
     return this.db
       .selectFrom('lightbox_medias as lm')
       .innerJoin('medias as m', 'm.id', 'lm.media_id')
-      .select(['lm.media_id', 'm.uuid as media_uuid', 'lm.note', 'lm.picked_at', 'lm.position', 'm.file_name', 'm.title'])
+      .select(['lm.media_id', 'm.uuid as media_uuid', 'lm.note', 'lm.picked_at', 'lm.position', 'lm.lists', 'm.file_name', 'm.title'])
       .where('lm.lightbox_id', '=', lightboxId)
       .orderBy('lm.position')
       .orderBy('lm.media_id')

@@ -9,6 +9,7 @@ import { bracketNames, custom, missingField, refuse, type InputOf } from '../cor
 import type { UserRow } from '../database/schema.js';
 import { isUuid } from '../core/uuid.js';
 import { fileNameLists } from './file-names.js';
+import { listNamesOf, pickListsOf } from './lists.js';
 import type { LightboxesRepository, LightboxListRow, OwnedGallery, PickRow, ProofPickRow, SelectionRow } from './repository.js';
 
 export type { LightboxListRow, OwnedGallery, PickRow, ProofPickRow } from './repository.js';
@@ -50,6 +51,10 @@ export interface SelectionGallery {
   ownerId: number;
   name: string;
   pickLimit: number | null;
+  /** Favourites offered here (lists.ts favouritesOn); undefined: on. Off, every change is refused (403). */
+  favourites?: boolean;
+  /** The named lists offered here ("Album", "Prints"); none: []. */
+  lists?: readonly string[];
 }
 
 /** Clients' selections of one gallery listed on the proofing screen at most (the newest first). */
@@ -61,7 +66,17 @@ export interface Proofing {
   /** Sent ones first (the latest sent first), then those still open (the latest change first). */
   selections: LightboxListRow[];
   /** The one asked for, else the first. */
-  chosen?: { lightbox: LightboxListRow; picks: ProofPickRow[]; names: ReturnType<typeof fileNameLists> };
+  chosen?: {
+    lightbox: LightboxListRow;
+    /** The picks shown: all of them, or those of `list`. */
+    picks: ProofPickRow[];
+    names: ReturnType<typeof fileNameLists>;
+    /** All the client's picks, and each named list with its count: the gallery's lists first, then any the client used that it no longer offers. */
+    total: number;
+    lists: Array<{ name: string; count: number }>;
+    /** The list shown; undefined: all the picks. */
+    list?: string;
+  };
 }
 
 /** A client's selection of a gallery as its pages show it. */
@@ -72,6 +87,8 @@ export interface SelectionView {
   /** The gallery's pick limit; null: none (MAX_PICKS still holds). */
   limit: number | null;
   picks: PickRow[];
+  /** The picks in each of the gallery's lists, in the gallery's order of its lists. */
+  listCounts: Array<{ name: string; count: number }>;
 }
 
 /** What happened to a selection, for whoever records activity (docs/delivery.md). */
@@ -124,8 +141,10 @@ export class LightboxesService {
   /** The client's selection of the gallery with its picks (an empty open one when there is none yet). */
   async view(g: SelectionGallery, client: Client): Promise<SelectionView> {
     const s = await this.repo.selection(g.ownerId, g.id, client.key);
-    if (!s) return { state: 'open', count: 0, limit: g.pickLimit, picks: [] };
-    return { uuid: s.uuid, state: stateOf(s), count: s.count, limit: g.pickLimit, picks: await this.repo.picks(s.id, MAX_PICKS) };
+    const counts = (picks: PickRow[]) => (g.lists ?? []).map((name) => ({ name, count: picks.filter((p) => pickListsOf(p.lists).includes(name)).length }));
+    if (!s) return { state: 'open', count: 0, limit: g.pickLimit, picks: [], listCounts: counts([]) };
+    const picks = await this.repo.picks(s.id, MAX_PICKS);
+    return { uuid: s.uuid, state: stateOf(s), count: s.count, limit: g.pickLimit, picks, listCounts: counts(picks) };
   }
 
   /** The client's selections of a website's galleries (their counts and states), one query; at most MAX_SELECTIONS_LISTED. */
@@ -139,6 +158,7 @@ export class LightboxesService {
    * selection was sent or is full.
    */
   async pick(g: SelectionGallery, client: Client, mediaId: number, note?: string): Promise<{ count: number; limit: number | null; picked: boolean }> {
+    offered(g);
     const clean = note === undefined ? undefined : checkNote(note);
     const limit = Math.min(g.pickLimit ?? MAX_PICKS, MAX_PICKS);
     const r = await this.repo.pick(
@@ -159,6 +179,7 @@ export class LightboxesService {
 
   /** Removes a pick (nothing when it was not picked); 409 once sent. */
   async unpick(g: SelectionGallery, client: Client, mediaId: number): Promise<{ count: number; limit: number | null; picked: boolean }> {
+    offered(g);
     const s = await this.repo.selection(g.ownerId, g.id, client.key);
     if (!s) return { count: 0, limit: g.pickLimit, picked: false };
     if (!(await this.repo.change(s.id, mediaId, { unpick: true }))) throw sentError();
@@ -172,11 +193,29 @@ export class LightboxesService {
    * sent already. What the photographer is mailed is the caller's (the website's mailer).
    */
   async send(g: SelectionGallery, client: Client): Promise<{ uuid: string; count: number; ownerEmail: string | undefined }> {
+    offered(g);
     const s = await this.repo.selection(g.ownerId, g.id, client.key);
     if (!s || s.count === 0) throw conflict('Choose at least one photo before sending your selection.');
     if (!(await this.repo.send(s.id))) throw sentError();
     this.emit('onSent', { lightboxId: s.id, ownerId: g.ownerId, galleryId: g.id, client, count: s.count });
     return { uuid: s.uuid, count: s.count, ownerEmail: await this.repo.ownerEmail(g.ownerId) };
+  }
+
+  /**
+   * Puts a photo in one of the gallery's named lists (`on`, picking it first when it is not: the
+   * limit holds), or takes it out (the pick stays). A name the gallery does not offer is a 422
+   * naming `list`; a sent selection a 409.
+   */
+  async setList(g: SelectionGallery, client: Client, mediaId: number, list: string, on: boolean): Promise<{ lists: string[]; listCounts: SelectionView['listCounts']; count: number }> {
+    offered(g);
+    if (!(g.lists ?? []).includes(list)) throw new ApiError('invalid_parameter', `list must be one of the gallery's lists (${(g.lists ?? []).join(', ') || 'none'})`, { field: 'list' });
+    if (on) await this.pick(g, client, mediaId);
+    const s = await this.repo.selection(g.ownerId, g.id, client.key);
+    if (!s) return { lists: [], listCounts: (await this.view(g, client)).listCounts, count: 0 };
+    const r = await this.repo.setList(s.id, mediaId, list, on);
+    if (r === 'sent') throw sentError();
+    const view = await this.view(g, client);
+    return { lists: r, listCounts: view.listCounts, count: view.count };
   }
 
   // ---- the photographer's side (API extensions, docs/delivery.md)
@@ -214,14 +253,17 @@ export class LightboxesService {
    * of its selections) sees it; anyone else, a member of a shared website included, gets a 404.
    * `selection` (a lightbox UUID) picks the one shown with its picks; one not of this gallery is a 404.
    */
-  async proofing(user: Pick<UserRow, 'id'>, galleryUuid: string, selection?: string): Promise<Proofing> {
+  async proofing(user: Pick<UserRow, 'id'>, galleryUuid: string, selection?: string, list?: string): Promise<Proofing> {
     const gallery = await this.ownedGallery(user, galleryUuid);
     const selections = (await this.repo.ofGallery(user.id, gallery.id, PROOFING_SELECTIONS)).sort(proofingOrder);
     const lightbox = selection === undefined ? selections[0] : selections.find((l) => l.uuid === selection.toLowerCase());
     if (selection !== undefined && !lightbox) throw notFound(`selection ${selection.slice(0, 36)}`);
     if (!lightbox) return { gallery, selections };
-    const picks = await this.repo.proofPicks(lightbox.id, MAX_PICKS);
-    return { gallery, selections, chosen: { lightbox, picks, names: fileNameLists(picks.map((p) => p.file_name)) } };
+    const all = await this.repo.proofPicks(lightbox.id, MAX_PICKS);
+    const lists = listsOfPicks(listNamesOf(gallery.favourite_lists), all);
+    if (list !== undefined && !lists.some((l) => l.name === list)) throw notFound(`list ${list.slice(0, 40)}`);
+    const picks = list === undefined ? all : all.filter((p) => pickListsOf(p.lists).includes(list));
+    return { gallery, selections, chosen: { lightbox, picks, names: fileNameLists(picks.map((p) => p.file_name)), total: all.length, lists, list } };
   }
 
   /** Reopens a client's sent selection of the gallery (the API's `lightbox[state]=open`); 404 unless it is one of the owner's gallery's. */
@@ -260,6 +302,13 @@ export function checkNote(note: string): string {
   return t;
 }
 
+/** Each list with its count: the gallery's own lists (empty ones too), then any other a pick is in (a list renamed since). */
+function listsOfPicks(offered: readonly string[], picks: readonly ProofPickRow[]): Array<{ name: string; count: number }> {
+  const counts = new Map<string, number>(offered.map((n) => [n, 0]));
+  for (const p of picks) for (const n of pickListsOf(p.lists)) counts.set(n, (counts.get(n) ?? 0) + 1);
+  return [...counts].map(([name, count]) => ({ name, count }));
+}
+
 /** Sent selections first, the latest sent first; then open ones, the latest change first. */
 function proofingOrder(a: LightboxListRow, b: LightboxListRow): number {
   if ((a.state === 'sent') !== (b.state === 'sent')) return a.state === 'sent' ? -1 : 1;
@@ -269,6 +318,11 @@ function proofingOrder(a: LightboxListRow, b: LightboxListRow): number {
 
 function stateOf(s: Pick<SelectionRow, 'state'>): 'open' | 'sent' {
   return s.state === 'sent' ? 'sent' : 'open';
+}
+
+/** Favourites off in this gallery: every change is refused, whatever a page shows. */
+function offered(g: SelectionGallery): void {
+  if (g.favourites === false) throw new ApiError('forbidden', 'Favourites are not offered in this gallery.');
 }
 
 function sentError(): ApiError {

@@ -2,6 +2,7 @@
 // list, the details with their medias and the update all render through
 // lightboxXml.
 import { storedTimestamp, xmlArray, type XmlObject } from '../http/xml.js';
+import { pickListsOf } from './lists.js';
 import type { LightboxListRow, PickRow } from './service.js';
 
 export function lightboxXml(l: LightboxListRow): XmlObject {
@@ -23,7 +24,8 @@ export function lightboxXml(l: LightboxListRow): XmlObject {
 }
 
 export function pickXml(p: PickRow): XmlObject {
-  return { uuid: p.media_uuid, position: p.position, note: p.note, 'picked-at': p.picked_at === null ? null : storedTimestamp(p.picked_at) };
+  // lists: the client's named lists the pick is in (docs/delivery.md "Named lists"); empty when none.
+  return { uuid: p.media_uuid, position: p.position, note: p.note, 'picked-at': p.picked_at === null ? null : storedTimestamp(p.picked_at), lists: xmlArray('list', pickListsOf(p.lists)) };
 }
 
 export function lightboxLocation(uuid: string): string {

@@ -160,6 +160,8 @@ export interface SelectionMail {
   lightboxUuid: string;
   /** Where the photographer reads it (the API's address of the lightbox). */
   url: string;
+  /** The client's named lists with their counts (docs/delivery.md "Named lists"); none: absent or []. */
+  lists?: ReadonlyArray<{ name: string; count: number }>;
 }
 
 export function selectionMessage(m: SelectionMail): MailMessage {
@@ -168,15 +170,17 @@ export function selectionMessage(m: SelectionMail): MailMessage {
   const who = oneLine(m.clientName ? `${m.clientName} <${m.clientEmail}>` : m.clientEmail) + (m.verified ? '' : ' (address not verified)');
   const photos = m.count === 1 ? '1 photo' : `${m.count} photos`;
   const reopen = 'The selection is now read-only for the client; reopen it (lightbox[state]=open) to let them change it.';
+  const lists = m.lists?.length ? oneLine(`Lists: ${m.lists.map((l) => `${l.name} ${l.count}`).join(', ')}`) : undefined;
   return message(
     m.to,
     oneLine(`Selection of ${photos} from ${gallery}`),
-    [`${who} sent their selection of ${photos} from the gallery ${gallery} on ${site}.`, '', `Lightbox ${m.lightboxUuid}:`, m.url, '', reopen],
+    [`${who} sent their selection of ${photos} from the gallery ${gallery} on ${site}.`, ...(lists ? [lists] : []), '', `Lightbox ${m.lightboxUuid}:`, m.url, '', reopen],
     <>Selection from {gallery}</>,
     <>
       <p>
         <strong>{who}</strong> sent their selection of {photos} from the gallery <strong>{gallery}</strong> on {site}.
       </p>
+      {lists ? <p>{lists}</p> : null}
       <p>
         Lightbox <a href={m.url}>{m.lightboxUuid}</a>
       </p>

@@ -75,7 +75,7 @@ const WEBSITE_COLUMNS = [
 export type SiteGallery = Pick<
   GalleryRow,
   | 'id' | 'uuid' | 'parent_id' | 'name' | 'full_url_path' | 'description' | 'hidden' | 'indexing' | 'password_hash'
-  | 'content_order' | 'content_order_direction' | 'cover_media_id' | 'public_cover_media_id' | 'published_at' | 'updated_at' | 'order_stamp' | 'pick_limit'
+  | 'content_order' | 'content_order_direction' | 'cover_media_id' | 'public_cover_media_id' | 'published_at' | 'updated_at' | 'order_stamp' | 'pick_limit' | 'favourites' | 'favourite_lists'
   | 'expires_at' | 'download_pin' | 'download_limit' | 'download_size'
 > & { layout: string | null; crop: number | null; spacing: string | null; captions: number | null };
 
@@ -125,6 +125,8 @@ const GALLERY_COLUMNS = [
   'g.updated_at',
   'g.order_stamp',
   'g.pick_limit',
+  'g.favourites',
+  'g.favourite_lists',
   'g.expires_at',
   'g.download_pin',
   'g.download_limit',

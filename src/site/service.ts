@@ -1,6 +1,7 @@
 // What a visitor sees of a website: the gallery and media pages as typed
 // views, after the access decision (src/site/access.ts) over the chain of
 // galleries from the root. No HTML here (pages/*.tsx) and no HTTP (routes.ts).
+import { favouritesOn, listNamesOf } from '../lightboxes/lists.js';
 import { isUuid } from '../core/uuid.js';
 import { BrandExtrasLoader, brandOf, type SiteBrand } from './look/brand.js';
 import { renderMarkdown } from './look/markdown.js';
@@ -427,7 +428,7 @@ export class SiteService {
       kind: 'gallery',
       galleryId: gallery.id,
       uuid: gallery.uuid,
-      selection: selectionGallery(at, gallery),
+      selection: selectionGallery(at, gallery, gate),
       // The root gallery's own name (a rename shows at once); the website's title is the header's (and the card's).
       title: gallery.name,
       description: gallery.description,
@@ -632,7 +633,7 @@ export class SiteService {
     return {
       kind: 'media',
       galleryUuid: gallery.uuid,
-      selection: selectionGallery(at, gallery),
+      selection: selectionGallery(at, gallery, gate),
       title: titleOf(m),
       label,
       uuid: m.uuid,
@@ -756,7 +757,7 @@ export class SiteService {
       title: gallery.name,
       href: galleryHref(at.homePath, gallery.full_url_path),
       crumbs: crumbs(at, chain),
-      selection: selectionGallery(at, gallery),
+      selection: selectionGallery(at, gallery, gate),
       rights: { compDownload: decision.compDownload, hiresDownload: decision.hiresDownload, web: controlsOf(gallery).size === 'web' },
       controls: controlsOf(gallery),
       idsOf: async (uuids) => {
@@ -1016,8 +1017,10 @@ function visitorOf(pass: VisitorPass | undefined): string {
   return pass?.id ?? 'anonymous';
 }
 
-function selectionGallery(at: SiteAddress, g: SiteGallery): SelectionGallery {
-  return { id: g.id, ownerId: at.website.owner_id, name: g.name, pickLimit: g.pick_limit };
+/** `gate`: the chain's access; a password or an access list on the way makes it a client gallery (favourites on by default). */
+function selectionGallery(at: SiteAddress, g: SiteGallery, gate: readonly GateGallery[]): SelectionGallery {
+  const client = gate.some((x) => x.passwordProtected || x.acl.length > 0);
+  return { id: g.id, ownerId: at.website.owner_id, name: g.name, pickLimit: g.pick_limit, favourites: favouritesOn(g.favourites, client), lists: listNamesOf(g.favourite_lists) };
 }
 
 function mayDownload(d: DownloadRights): boolean {

@@ -82,15 +82,14 @@ describe.skipIf(!chromiumPresent && !process.env.CI)('download controls in a bro
     await page.waitForURL('**/studio/websites');
     await page.goto(`${w.svc.url}/studio/galleries/${gallery}#downloads`);
     await page.getByLabel('Downloads per client').fill('20');
-    await page.getByLabel('Favourites limit').fill('30');
-    await page.getByRole('button', { name: 'Save downloads and favourites' }).click();
+    await page.getByRole('button', { name: 'Save downloads' }).click();
     await page.waitForURL('**done=downloads*');
-    expect(await page.getByText('Downloads and favourites were saved.').isVisible()).toBe(true);
+    expect(await page.getByText('The download settings were saved.').isVisible()).toBe(true);
     expect(await page.getByLabel('Download PIN').inputValue()).toBe('4821');
     expect(await whole(page), 'the page scrolls sideways').toBe(0);
     expect(await axe(page)).toEqual([]);
     await page.locator('#downloads').screenshot({ path: join(ARTIFACTS, `download-studio-${size}.png`) });
-    await w.client.updateGallery(w.urlname, gallery, { download_limit: 1, pick_limit: '' });
+    await w.client.updateGallery(w.urlname, gallery, { download_limit: 1 });
     await context.close();
   });
 });

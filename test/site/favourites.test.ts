@@ -58,7 +58,7 @@ eachDatabase((kind) =>
       });
       w = await worldOn(svc);
       home = `/sites/${w.urlname}`;
-      proofs = text((await w.client.createGallery(w.urlname, { name: 'Wedding proofs', parent: w.rootUuid, pick_limit: LIMIT })).doc, 'gallery/uuid')!;
+      proofs = text((await w.client.createGallery(w.urlname, { name: 'Wedding proofs', parent: w.rootUuid, pick_limit: LIMIT, favourites: 'on' })).doc, 'gallery/uuid')!;
       family = text((await w.client.createGallery(w.urlname, { name: 'Family', parent: w.rootUuid, password: 'let me in' })).doc, 'gallery/uuid')!;
       const base = { ownerId: w.user.id, artistUuid: w.user.defaultArtistUuid, batch: 50 };
       await publishBulk(w.svc.db, { ...base, galleryId: await galleryOf(proofs), from: 0, to: 8 });

@@ -64,11 +64,14 @@ class VisitorWorld implements VisitorResolver {
       const doc = (await owner.client.createGallery(site.urlname, { name, parent, ...attrs })).doc;
       return { uuid: text(doc, 'gallery/uuid')!, path: text(doc, 'gallery/full-url-path')! };
     };
-    const listed = await gallery('Portraits', site.rootGalleryUuid);
+    // Favourites on in the public gallery (off by default there), with named lists, a hostile one among them.
+    const lists = 'Album\n<b>Prints</b> "&"';
+    const listed = await gallery('Portraits', site.rootGalleryUuid, { favourites: 'on', favourite_lists: lists });
     const sub = await gallery('Studio', listed.uuid);
     const hidden = await gallery('Secret beach', site.rootGalleryUuid, { hidden: 1, indexing: 2 });
-    const locked = await gallery('Wedding', site.rootGalleryUuid, { password: PASSWORD });
-    const hiddenLocked = await gallery('Hidden proofs', site.rootGalleryUuid, { hidden: 1, indexing: 2, password: PASSWORD });
+    const locked = await gallery('Wedding', site.rootGalleryUuid, { password: PASSWORD, favourite_lists: lists });
+    // Favourites turned off in a client gallery: every favourites form there is refused.
+    const hiddenLocked = await gallery('Hidden proofs', site.rootGalleryUuid, { hidden: 1, indexing: 2, password: PASSWORD, favourites: 'off' });
     const clients = await gallery('Clients', site.rootGalleryUuid, {
       acl: [
         { email: 'DEFAULT', read: 0, comp_download: 0, hires_download: 0 },

@@ -33,7 +33,7 @@ describe.skipIf(!chromiumPresent).each(BACKENDS)('proofing in a browser, on $nam
     on = await startOn(backend, { SITE_CACHE_SECONDS: '0', VISITOR_RATE_LIMIT: 'off', JOB_POLL_MS: '50' });
     w = on.w;
     home = `${w.svc.url}/sites/${w.urlname}`;
-    proofs = text((await w.client.createGallery(w.urlname, { name: 'Wedding proofs', parent: w.rootUuid })).doc, 'gallery/uuid')!;
+    proofs = text((await w.client.createGallery(w.urlname, { name: 'Wedding proofs', parent: w.rootUuid, favourites: 'on' })).doc, 'gallery/uuid')!;
     for (let i = 0; i < 4; i++) photos.push(await uploadPhoto(w, proofs, i, 600));
     expect(await waitForRenditions(w, photos)).toBe(true);
     other = await w.svc.user();

@@ -260,6 +260,24 @@ function sitePart(scheme: 'prefix' | 'host'): fc.Arbitrary<Pick<VisitorRequest, 
     })
     .map((f): VField[] => (f.back ? [[['gallery'], f.gallery], [['pin'], f.pin], [['back'], f.back]] : [[['gallery'], f.gallery], [['pin'], f.pin]]));
   const downloadQuery = fc.oneof(w(6, constants('comp', 'full', 'x', '', 'FULL').map((a): VField[] => [[['as'], a]])), w(1, fc.constant<VField[]>([])), w(1, junk.map((j): VField[] => [[['as'], j]])));
+  // Named lists (docs/delivery.md "Named lists"): one the gallery offers, a hostile one it offers, one it does not, junk.
+  const listForm = fc
+    .record({
+      gallery: sometimes(95, favGallery),
+      media: sometimes(95, mediaRef),
+      list: sometimes(95, fc.oneof(w(5, constants('Album', '<b>Prints</b> "&"', 'Nope', '', 'x'.repeat(41))), w(2, junk))),
+      on: sometimes(95, fc.oneof(w(5, constants('1', '0', '2', '')), w(1, junk))),
+      back: fc.oneof(w(9, hostileBack(scheme)), w(1, fc.constant<VValue | undefined>(undefined))),
+    })
+    .map((f): VField[] => {
+      const fields: VField[] = [];
+      if (f.gallery) fields.push([['gallery'], f.gallery]);
+      if (f.media) fields.push([['media'], f.media]);
+      if (f.list) fields.push([['list'], f.list]);
+      if (f.on) fields.push([['on'], f.on]);
+      if (f.back) fields.push([['back'], f.back]);
+      return fields;
+    });
   const sendForm = fc
     .record({ gallery: favGallery, confirm: sometimes(60, fc.oneof(w(5, constants('yes')), w(1, junk))) })
     .map((f): VField[] => (f.confirm ? [[['gallery'], f.gallery], [['confirm'], f.confirm]] : [[['gallery'], f.gallery]]));
@@ -318,6 +336,7 @@ function sitePart(scheme: 'prefix' | 'host'): fc.Arbitrary<Pick<VisitorRequest, 
     w(3, get(fc.constant<VValue>(['_signin']), fc.oneof(w(5, hostileBack(scheme).map((b): VField[] => [[['back'], b]])), w(1, fc.constant<VField[]>([])), w(1, pageQuery)))),
     w(3, post('_signin', signinForm)),
     w(5, post('_favourites/pick', pickForm).chain((r) => fc.boolean().map((json) => (json ? { ...r, headers: [...r.headers, ['Accept', ['application/json']] as [string, VValue]] } : r)))),
+    w(3, post('_favourites/list', listForm).chain((r) => fc.boolean().map((json) => (json ? { ...r, headers: [...r.headers, ['Accept', ['application/json']] as [string, VValue]] } : r)))),
     w(2, post('_favourites/identify', identifyForm)),
     w(3, post('_download/pin', pinForm)),
     w(3, get(fc.tuple(favGallery, mediaRef).map(([g, m]): VValue => ['_download/', ...g, '/', ...m]), downloadQuery)),

@@ -42,6 +42,8 @@ describe('the gallery spec', () => {
         'gallery[hidden]',
         'gallery[indexing]',
         'gallery[pick_limit]',
+        'gallery[favourites]',
+        'gallery[favourite_lists]',
         'gallery[expires_at]',
         'gallery[download_pin]',
         'gallery[download_limit]',

@@ -37,6 +37,7 @@ import * as m033 from './033_download_controls.js';
 import * as m034 from './034_website_home.js';
 import * as m035 from './035_webhooks.js';
 import * as m036 from './036_media_camera.js';
+import * as m037 from './037_favourite_lists.js';
 import * as m038 from './038_invitation_deliveries.js';
 
 const modules = {
@@ -76,6 +77,7 @@ const modules = {
   '034_website_home': m034,
   '035_webhooks': m035,
   '036_media_camera': m036,
+  '037_favourite_lists': m037,
   '038_invitation_deliveries': m038,
 };
 

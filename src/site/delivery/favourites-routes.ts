@@ -7,6 +7,7 @@ import { isUuid } from '../../core/uuid.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../core/errors.js';
 import type { Client } from '../../lightboxes/service.js';
+import { pickListsOf } from '../../lightboxes/lists.js';
 import { backUnder, cookiePath, type SiteAddress } from '../address.js';
 import type { SiteHelpers, SiteRoute, WebsiteDeps } from '../plugin-deps.js';
 import { ConfirmSendPage, IdentifyPage, SelectionPage, SelectionsPage } from '../pages/favourites.js';
@@ -79,6 +80,8 @@ class Favourites {
     const g: FavouriteGallery | Refusal = uuid ? await this.deps.site.favouriteGallery(v.at, uuid, v.pass) : { kind: 'not-found' };
     if (g.kind === 'closed') throw new ApiError('gone', 'This gallery has closed.');
     if (g.kind !== 'favourites') throw notFound();
+    // Favourites off in this gallery: refused whatever a page shows (docs/delivery.md).
+    if (g.selection.favourites === false) throw new ApiError('forbidden', 'Favourites are not offered in this gallery.');
     return g;
   }
 
@@ -112,7 +115,8 @@ class Favourites {
       if (!client) return this.identifyPage(reply, v, here);
       const view = await this.deps.lightboxes.view(g.selection, client);
       const notes = new Map(view.picks.map((p) => [p.media_id, p.note]));
-      const items = (await g.items(view.picks.map((p) => p.media_id))).map((m) => ({ ...m, note: notes.get(m.id) ?? null }));
+      const lists = new Map(view.picks.map((p) => [p.media_id, pickListsOf(p.lists)]));
+      const items = (await g.items(view.picks.map((p) => p.media_id))).map((m) => ({ ...m, note: notes.get(m.id) ?? null, lists: lists.get(m.id) ?? [] }));
       const page = SelectionPage({
         frame: this.helpers.frameOf(v.at),
         client,
@@ -122,6 +126,8 @@ class Favourites {
         limit: view.limit,
         items,
         pickAction: pickAction(v.at),
+        lists: view.listCounts,
+        listAction: `${v.at.homePath}/${FAVOURITES}/list`,
         sendAction: `${v.at.homePath}/${FAVOURITES}/send`,
         here,
         archiveHref: g.rights.compDownload || g.rights.hiresDownload ? `${here}/${ARCHIVE}` : undefined,
@@ -134,7 +140,7 @@ class Favourites {
     const selections = [];
     for (const s of rows) {
       const g = await this.deps.site.favouriteGallery(v.at, s.gallery_uuid, v.pass);
-      if (g.kind !== 'favourites') continue;
+      if (g.kind !== 'favourites' || g.selection.favourites === false) continue;
       selections.push({ title: g.title, href: selectionHref(v.at, g.uuid), count: s.count, limit: g.selection.pickLimit, state: s.state === 'sent' ? ('sent' as const) : ('open' as const), sentAt: s.sent_at });
     }
     return this.personal(reply, 200, render(SelectionsPage({ frame: this.helpers.frameOf(v.at), client, selections })));
@@ -194,6 +200,29 @@ class Favourites {
     return reply.code(303).header('location', back).header('cache-control', 'no-store').send();
   }
 
+  /** A photo put in one of the gallery's named lists (`on=1`, picking it when it is not), or taken out (`on=0`). */
+  private async list(req: FastifyRequest, reply: FastifyReply, v: Visit, form: URLSearchParams) {
+    const json = wantsJson(req);
+    const media = one(form, 'media');
+    const list = one(form, 'list');
+    const on = one(form, 'on');
+    if (media === undefined) throw new ApiError('missing_parameter', 'Choose a photo.');
+    if (list === undefined || list === '') throw new ApiError('missing_parameter', 'Choose a list.', { field: 'list' });
+    if (on !== '0' && on !== '1') throw new ApiError('invalid_parameter', 'on must be 1 or 0.', { field: 'on' });
+    const g = await this.galleryOf(v, one(form, 'gallery'));
+    const back = backUnder(v.at.homePath, one(form, 'back')) ?? g.href;
+    const id = (await g.idsOf([media])).get(media.toLowerCase());
+    if (id === undefined) throw notFound();
+    const client = clientOf(v.pass);
+    if (!client) {
+      if (json) return reply.code(403).header('cache-control', 'no-store').send({ identify: true, error: 'Tell the photographer who you are first.' });
+      return this.identifyPage(reply, v, back);
+    }
+    const r = await this.deps.lightboxes.setList(g.selection, client, id, list, on === '1');
+    if (json) return reply.code(200).header('cache-control', 'no-store').send(r);
+    return reply.code(303).header('location', back).header('cache-control', 'no-store').send();
+  }
+
   private async identify(req: FastifyRequest, reply: FastifyReply, v: Visit, form: URLSearchParams) {
     const back = backUnder(v.at.homePath, one(form, 'back')) ?? `${v.at.homePath}/`;
     const name = (one(form, 'name') ?? '').replace(/\s+/g, ' ').trim();
@@ -234,6 +263,7 @@ class Favourites {
     }
     const sent = await this.deps.lightboxes.send(g.selection, client);
     if (sent.ownerEmail) {
+      const lists = (g.selection.lists ?? []).length ? (await this.deps.lightboxes.view(g.selection, client)).listCounts : [];
       this.deps.mailer.sendSelection({
         to: sent.ownerEmail,
         siteTitle: v.at.website.title || v.at.website.urlname,
@@ -244,6 +274,7 @@ class Favourites {
         count: sent.count,
         lightboxUuid: sent.uuid,
         url: `${this.deps.config.publicUrl}/lightboxes/${sent.uuid}.xml`,
+        lists,
       });
     }
     return reply.code(303).header('location', here).header('cache-control', 'no-store').send();
@@ -255,6 +286,7 @@ class Favourites {
     const form = formOf(req);
     try {
       if (sub === 'pick') return await this.pick(req, reply, v, form);
+      if (sub === 'list') return await this.list(req, reply, v, form);
       if (sub === 'identify') return await this.identify(req, reply, v, form);
       if (sub === 'send') return await this.send(req, reply, v, form);
     } catch (err) {

@@ -120,6 +120,12 @@ textarea{font:inherit;padding:.5rem;width:100%}
 .actions{display:flex;gap:.5rem;flex-wrap:wrap}
 button.quiet{background:#fff;color:#1b1b1b;border:1px solid #595959}
 .note-text{white-space:pre-line;color:#444;margin:0}
+.list-toggles{display:flex;flex-wrap:wrap;gap:.5rem;margin:.25rem 0}
+.list-toggles form{margin:0}
+.list-chip{min-height:2.75rem;border-radius:999px;background:#fff;color:#1b1b1b;border:1px solid #595959;padding:.4rem 1rem}
+.list-chip[aria-pressed=true]{background:var(--accent,#1b1b1b);color:var(--on-accent,#fff);border-color:var(--accent,#1b1b1b)}
+.list-chip[aria-pressed=true]::before{content:"\\2713\\00a0"}
+.list-counts{margin:.75rem 0 .25rem;font-weight:400;color:#444}
 .sent{background:#f4f4f4;padding:.5rem .75rem;border-left:4px solid #1b1b1b}
 .selections{padding-left:1.2rem}
 .offer{max-width:40rem;margin:1.5rem 0}

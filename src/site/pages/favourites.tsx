@@ -45,6 +45,59 @@ export interface FavouritesBar {
   limit: number | null;
   /** Sent: read-only. */
   sent: boolean;
+  /** The gallery's named lists with the visitor's counts in each; none: []. */
+  lists: ListCount[];
+  /** The lists each picked photo is in, by media UUID. */
+  pickLists: Map<string, string[]>;
+  /** `<home>/_favourites/list`. */
+  listAction: string;
+}
+
+export interface ListCount {
+  name: string;
+  count: number;
+}
+
+/** "Album: 3 · Prints: 1": the visitor's count in each of the gallery's lists. */
+export function ListCounts(props: { lists: readonly ListCount[] }): VNode | null {
+  if (props.lists.length === 0) return null;
+  return (
+    <p class="list-counts" data-list-counts>
+      {props.lists.map((l, i) => (
+        <span key={l.name}>
+          {i > 0 ? ' · ' : ''}
+          {l.name}: <strong>{l.count}</strong>
+        </span>
+      ))}
+    </p>
+  );
+}
+
+/**
+ * A photo's named lists as toggles: one small form per list (no script needed), a pressed button
+ * for each list it is in. Putting a photo in a list picks it too; taking it out keeps the pick.
+ */
+export function ListToggles(props: { action: string; gallery: string; back: string; uuid: string; title: string; lists: readonly ListCount[]; inLists: readonly string[] }): VNode | null {
+  if (props.lists.length === 0) return null;
+  return (
+    <div class="list-toggles" role="group" aria-label={`Lists for ${props.title}`}>
+      {props.lists.map((l) => {
+        const on = props.inLists.includes(l.name);
+        return (
+          <form key={l.name} method="post" action={props.action}>
+            <input type="hidden" name="gallery" value={props.gallery} />
+            <input type="hidden" name="back" value={props.back} />
+            <input type="hidden" name="media" value={props.uuid} />
+            <input type="hidden" name="list" value={l.name} />
+            <input type="hidden" name="on" value={on ? '0' : '1'} />
+            <button type="submit" class="list-chip" aria-pressed={on ? 'true' : 'false'}>
+              {l.name}
+            </button>
+          </form>
+        );
+      })}
+    </div>
+  );
 }
 
 /** The gallery page's one favourites form: every heart is a submit button of it (`form="fav"`), naming its photo. */
@@ -148,7 +201,10 @@ export interface SelectionPageProps {
   state: 'open' | 'sent';
   count: number;
   limit: number | null;
-  items: Array<FavouriteItem & { note: string | null }>;
+  items: Array<FavouriteItem & { note: string | null; lists: string[] }>;
+  /** The gallery's named lists with the client's counts in each. */
+  lists: ListCount[];
+  listAction: string;
   pickAction: string;
   sendAction: string;
   /** This page's address: where the forms come back to. */
@@ -167,6 +223,7 @@ export function SelectionPage(props: SelectionPageProps): VNode {
       <p class="counter" role="status">
         {counterText(props.count, props.limit)}
       </p>
+      <ListCounts lists={props.lists} />
       {open ? null : <p class="sent">You have sent this selection: it can no longer be changed. Ask the photographer to reopen it.</p>}
       {props.archiveHref && props.items.length > 0 ? (
         <p class="play archive">
@@ -204,6 +261,11 @@ export function SelectionPage(props: SelectionPageProps): VNode {
                   </form>
                 ) : m.note ? (
                   <p class="note-text">{m.note}</p>
+                ) : null}
+                {open ? (
+                  <ListToggles action={props.listAction} gallery={g.uuid} back={props.here} uuid={m.uuid} title={m.title || m.picture.alt} lists={props.lists} inLists={m.lists} />
+                ) : m.lists.length ? (
+                  <p class="note-text">In: {m.lists.join(', ')}</p>
                 ) : null}
               </div>
             </li>

@@ -5,7 +5,7 @@ import type { MediaView } from '../service.js';
 import { Layout, type Frame } from './layout.js';
 import { MediaFacts } from './media-facts.js';
 import { Img } from './picture.js';
-import { FavouritesCounter, type FavouritesBar } from './favourites.js';
+import { FavouritesCounter, ListCounts, ListToggles, type FavouritesBar } from './favourites.js';
 import { Offer, type OfferProps } from './shop.js';
 
 /** A photo's heart and note on its own page: one form, without script. */
@@ -41,6 +41,8 @@ function Favourite(props: { bar: FavouritesBar; uuid: string }): VNode {
           </span>
         </form>
       )}
+      {b.identified ? <ListCounts lists={b.lists} /> : null}
+      {b.identified && !b.sent ? <ListToggles action={b.listAction} gallery={b.gallery} back={b.back} uuid={props.uuid} title="this photo" lists={b.lists} inLists={b.pickLists.get(props.uuid) ?? []} /> : null}
     </section>
   );
 }

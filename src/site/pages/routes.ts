@@ -19,6 +19,7 @@ import { passCookie } from '../signin/pass-cookie.js';
 import { notFound, only, visiting, type Visit, type VisitHandler } from '../visit.js';
 import { ContentPage } from './content.js';
 import type { FavouritesBar } from './favourites.js';
+import { pickListsOf } from '../../lightboxes/lists.js';
 import { GalleryPage } from './gallery.js';
 import { render, type Frame } from './layout.js';
 import { MediaPage } from './media.js';
@@ -150,7 +151,9 @@ class Pages {
    * The hearts of a gallery or media page: the visitor's picks there when they have said who they
    * are (a pass: the page is then theirs alone, never in the micro-cache), else none.
    */
-  private async favouritesOf(v: Visit, galleryUuid: string, selection: SelectionGallery, here: string): Promise<FavouritesBar> {
+  private async favouritesOf(v: Visit, galleryUuid: string, selection: SelectionGallery, here: string): Promise<FavouritesBar | undefined> {
+    // Favourites off here: no hearts, no lists (and the forms are refused, favourites-routes.ts).
+    if (selection.favourites === false) return undefined;
     const client = clientOf(v.pass);
     const view = client ? await this.deps.lightboxes.view(selection, client) : undefined;
     return {
@@ -163,6 +166,9 @@ class Pages {
       count: view?.count ?? 0,
       limit: selection.pickLimit,
       sent: view?.state === 'sent',
+      lists: view?.listCounts ?? (selection.lists ?? []).map((name) => ({ name, count: 0 })),
+      pickLists: new Map((view?.picks ?? []).map((p) => [p.media_uuid, pickListsOf(p.lists)])),
+      listAction: `${v.at.homePath}/${FAVOURITES}/list`,
     };
   }
 

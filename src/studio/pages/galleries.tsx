@@ -232,19 +232,22 @@ export interface SettingsForm {
   indexing: string;
   /** `YYYY-MM-DDTHH:MM` in UTC, as a datetime-local field holds it; '' when none. */
   expiresAt?: string;
-  /** The download controls and the favourites limit, as stored or echoed as sent ('' when none). */
+  /** The download controls, as stored or echoed as sent ('' when none). */
   delivery?: DeliveryForm;
+  /** Favourites: 'on', 'off' or 'default'; the list names one a line; the pick limit ('' none). */
+  favourites?: string;
+  favouriteLists?: string;
+  pickLimit?: string;
 }
 
 export interface DeliveryForm {
   downloadPin: string;
   downloadLimit: string;
   downloadSize: string;
-  pickLimit: string;
 }
 
 /** The section of the settings screen a notice or a refusal is about. */
-export type NoticeAt = 'expiry' | 'downloads' | 'password' | 'access' | 'invite';
+export type NoticeAt = 'expiry' | 'downloads' | 'password' | 'access' | 'invite' | 'favourites';
 
 export interface AclRow {
   position: number;
@@ -442,6 +445,50 @@ function SettingsCard(p: SettingsProps) {
 }
 
 /**
+ * Favourites and proofing (docs/delivery.md "Favourites"): on, off or the default (on in client
+ * galleries), the named lists clients sort picks into, the most photos a client may choose.
+ */
+function FavouritesCard(p: SettingsProps) {
+  const err = p.error && ['favourites', 'favourite_lists', 'pick_limit'].includes(p.error.field) ? p.error : undefined;
+  const setting = p.values.favourites ?? 'default';
+  return (
+    <section class="card" id="favourites-card" aria-labelledby="favourites-h">
+      <h2 class="first" id="favourites-h">
+        Favourites and lists
+      </h2>
+      {p.noticeAt === 'favourites' ? <Notice notice={p.notice} /> : null}
+      <form method="post" action={`/studio/galleries/${p.uuid}/favourites`}>
+        <Csrf viewer={p.viewer} />
+        <Field id="favourites" label="Clients may choose favourites" error={err} hint="Default: on when this gallery or one above it has a password or an access list, off in public galleries.">
+          {(d, bad) => (
+            <select id="favourites" name="favourites" aria-describedby={d} aria-invalid={bad ? 'true' : undefined}>
+              <option value="default" selected={setting === 'default'}>
+                Default
+              </option>
+              <option value="on" selected={setting === 'on'}>
+                On
+              </option>
+              <option value="off" selected={setting === 'off'}>
+                Off
+              </option>
+            </select>
+          )}
+        </Field>
+        <Field id="favourite_lists" label="Named lists" error={err} hint="One a line, such as Album, Prints, Retouch: at most 10 names of 40 characters.">
+          {(d, bad) => <textarea id="favourite_lists" name="favourite_lists" rows={3} aria-describedby={d} aria-invalid={bad ? 'true' : undefined} class={bad ? 'invalid' : undefined} value={p.values.favouriteLists ?? ''} />}
+        </Field>
+        <Field id="pick_limit" label="Most photos a client may choose" error={err} hint="Leave empty for no limit.">
+          {(d, bad) => <input id="pick_limit" name="pick_limit" type="number" min={1} inputMode="numeric" value={p.values.pickLimit ?? ''} aria-describedby={d} aria-invalid={bad ? 'true' : undefined} class={bad ? 'invalid' : undefined} />}
+        </Field>
+        <p class="row">
+          <button type="submit">Save favourites</button>
+        </p>
+      </form>
+    </section>
+  );
+}
+
+/**
  * When the gallery closes to visitors (docs/website.md "Expiry"): the spec's `expires_at`, in
  * UTC, and "Extend 30 days" (the same form, another action) while an expiry is set.
  */
@@ -479,13 +526,13 @@ function ExpiryCard(p: SettingsProps) {
  * download, the photos each client may download, web size or originals, and the favourites limit.
  */
 function DownloadsCard(p: SettingsProps) {
-  const v = p.values.delivery ?? { downloadPin: '', downloadLimit: '', downloadSize: 'original', pickLimit: '' };
+  const v = p.values.delivery ?? { downloadPin: '', downloadLimit: '', downloadSize: 'original' };
   const at = (field: string) => (p.error?.field === field ? p.error : undefined);
   const attrs = (field: string) => ({ 'aria-invalid': at(field) ? ('true' as const) : undefined, class: at(field) ? 'invalid' : undefined });
   return (
     <section class="card" id="downloads" aria-labelledby="downloads-h">
       <h2 class="first" id="downloads-h">
-        Downloads and favourites
+        Downloads
       </h2>
       {p.noticeAt === 'downloads' ? <Notice notice={p.notice} /> : null}
       <p>Who may download at all is the access list’s download rights; these settings narrow them for this gallery.</p>
@@ -509,11 +556,8 @@ function DownloadsCard(p: SettingsProps) {
             </select>
           )}
         </Field>
-        <Field id="pick_limit" label="Favourites limit" error={at('pick_limit')} hint="How many photos a client may choose as favourites. Leave empty for no limit.">
-          {(d) => <input id="pick_limit" name="pick_limit" type="number" min={1} max={5000} inputmode="numeric" value={v.pickLimit} aria-describedby={d} {...attrs('pick_limit')} />}
-        </Field>
         <p class="row">
-          <button type="submit">Save downloads and favourites</button>
+          <button type="submit">Save downloads</button>
         </p>
       </form>
     </section>
@@ -738,10 +782,11 @@ export function settingsPage(p: SettingsProps): string {
         <a href={`/studio/media?gallery=${p.uuid}`}>Medias ({p.mediasCount})</a>
         <a href={`/studio/galleries/${p.uuid}/proofing`}>Proofing: clients’ selections</a>
       </p>
-      <Notice notice={p.noticeAt ? undefined : p.notice} error={e && !['name', 'description', 'display_style', 'cover', 'content_order', 'content_order_direction', 'indexing', 'expires_at', 'download_pin', 'download_limit', 'download_size', 'pick_limit', 'password', 'acl', 'invite_email'].includes(e.field) ? e.message : undefined} />
+      <Notice notice={p.noticeAt ? undefined : p.notice} error={e && !['name', 'description', 'display_style', 'cover', 'content_order', 'content_order_direction', 'indexing', 'expires_at', 'download_pin', 'download_limit', 'download_size', 'password', 'acl', 'invite_email', 'favourites', 'favourite_lists', 'pick_limit'].includes(e.field) ? e.message : undefined} />
       <SettingsCard {...p} />
       <ExpiryCard {...p} />
       <DownloadsCard {...p} />
+      <FavouritesCard {...p} />
       <SellCard {...p} />
       <PasswordCard {...p} />
       <AccessCard {...p} />

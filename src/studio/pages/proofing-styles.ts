@@ -9,6 +9,10 @@ export const PROOFING_CSS = `
 .proof-clients a:hover{background:#f1f3f7}
 .proof-clients a[aria-current=page]{background:#e8f0fe;border-color:#0b57d0}
 .proof-clients .pc-name{font-weight:600;color:#0b57d0}
+.proof-lists ul{list-style:none;margin:.5rem 0;padding:0;display:flex;flex-wrap:wrap;gap:.4rem}
+.proof-lists a{display:inline-flex;align-items:center;gap:.4rem;min-height:2.5rem;padding:.3rem .85rem;border:1px solid #c4c7c5;border-radius:999px;text-decoration:none;color:#1b1b1b}
+.proof-lists a[aria-current=page]{background:#0b57d0;border-color:#0b57d0;color:#fff}
+.proof-lists .count{font-weight:600}
 .proof-clients .pc-meta{font-size:.8rem;color:#555}
 .proof-head p{margin:.25rem 0}
 .proof-head .actions{margin-top:.75rem;gap:.5rem 1rem}

@@ -127,6 +127,29 @@ function ActivityAside(p: { client: string; activity?: Activity }): VNode {
   );
 }
 
+/** The client's named lists as tabs (links: the copy buttons and names then follow the list shown); none without lists. */
+function ListTabs(p: { base: string; chosen: NonNullable<Proofing['chosen']> }): VNode | null {
+  const c = p.chosen;
+  if (c.lists.length === 0) return null;
+  const tabs: Array<[string, string, number, boolean]> = [
+    ['All favourites', p.base, c.total, c.list === undefined],
+    ...c.lists.map((l): [string, string, number, boolean] => [l.name, `${p.base}&list=${encodeURIComponent(l.name)}`, l.count, c.list === l.name]),
+  ];
+  return (
+    <nav class="proof-lists" aria-label="Lists">
+      <ul>
+        {tabs.map(([name, href, count, current]) => (
+          <li>
+            <a href={href} aria-current={current ? 'page' : undefined}>
+              {name} <span class="count">{count}</span>
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
 function Chosen(p: { viewer: Viewer; base: string; chosen: NonNullable<Proofing['chosen']>; activity?: Activity }): VNode {
   const l = p.chosen.lightbox;
   return (
@@ -143,6 +166,7 @@ function Chosen(p: { viewer: Viewer; base: string; chosen: NonNullable<Proofing[
           <p>
             <span class={l.state === 'sent' ? 'tag' : 'tag open'}>{l.state === 'sent' ? 'Sent' : 'Open'}</span> {photos(l.count)} · {stateLine(l)}
           </p>
+          <ListTabs base={`${p.base}?selection=${l.uuid}`} chosen={p.chosen} />
           <div class="row actions">
             {l.state === 'sent' ? (
               <form method="post" action={`${p.base}/${l.uuid}/reopen`}>
@@ -152,8 +176,8 @@ function Chosen(p: { viewer: Viewer; base: string; chosen: NonNullable<Proofing[
                 </button>
               </form>
             ) : null}
-            <CopyButton target="names-lightroom" label="Copy for Lightroom" />
-            <CopyButton target="names-captureone" label="Copy for Capture One" />
+            <CopyButton target="names-lightroom" label={p.chosen.list === undefined ? 'Copy for Lightroom' : `Copy ${p.chosen.list} for Lightroom`} />
+            <CopyButton target="names-captureone" label={p.chosen.list === undefined ? 'Copy for Capture One' : `Copy ${p.chosen.list} for Capture One`} />
             <a href={`/studio/media?lightbox=${l.uuid}`}>Open in the library grid</a>
           </div>
           {l.state === 'sent' ? (
@@ -163,7 +187,7 @@ function Chosen(p: { viewer: Viewer; base: string; chosen: NonNullable<Proofing[
           ) : null}
           <Names names={p.chosen.names} />
         </div>
-        <h2>{`Photos (${p.chosen.picks.length})`}</h2>
+        <h2 id="picks-title">{p.chosen.list === undefined ? `Photos (${p.chosen.picks.length})` : `${p.chosen.list} (${p.chosen.picks.length})`}</h2>
         <ol class="proof-picks">
           {p.chosen.picks.map((m) => (
             <li>

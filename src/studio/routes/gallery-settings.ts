@@ -7,6 +7,7 @@ import { readFields, type Entry } from '../../core/fields.js';
 import { DEFAULT_ACL_EMAIL, type AclEntryInput } from '../../galleries/acl.js';
 import { GALLERY_ACL_FIELDS, readGallery } from '../../galleries/fields.js';
 import type { GalleryDetails } from '../../galleries/service.js';
+import { listNamesOf } from '../../lightboxes/lists.js';
 import { homeUrl } from '../../websites/home-url.js';
 import type { Body } from '../body.js';
 import { SMALL_FORM_BYTES, type InvitationDelivery, type Signed, type StudioContext, type StudioRoute } from '../context.js';
@@ -33,6 +34,7 @@ export const gallerySettingRoutes: StudioRoute[] = [
   { method: 'POST', path: '/studio/galleries/:uuid', bodyLimit: SMALL_FORM_BYTES * 8, handler: saveSettings },
   { method: 'POST', path: '/studio/galleries/:uuid/password', bodyLimit: SMALL_FORM_BYTES, handler: setPassword },
   { method: 'POST', path: '/studio/galleries/:uuid/expiry', bodyLimit: SMALL_FORM_BYTES, handler: setExpiry },
+  { method: 'POST', path: '/studio/galleries/:uuid/favourites', bodyLimit: SMALL_FORM_BYTES, handler: setFavourites },
   { method: 'POST', path: '/studio/galleries/:uuid/extend', bodyLimit: SMALL_FORM_BYTES, handler: extendExpiry },
   { method: 'POST', path: '/studio/galleries/:uuid/downloads', bodyLimit: SMALL_FORM_BYTES, handler: setDownloads },
   { method: 'POST', path: '/studio/galleries/:uuid/acl', bodyLimit: ACL_FORM_BYTES, handler: setAccessList },
@@ -44,7 +46,7 @@ export const gallerySettingRoutes: StudioRoute[] = [
 /** The studio's "Extend" button: the expiry moved this many days on. */
 const EXTEND_DAYS = 30;
 
-const AT: Record<string, NoticeAt> = { expiry: 'expiry', extended: 'expiry', downloads: 'downloads', password: 'password', 'password-removed': 'password', acl: 'access', invited: 'invite', 'invite-unavailable': 'invite' };
+const AT: Record<string, NoticeAt> = { favourites: 'favourites', expiry: 'expiry', extended: 'expiry', downloads: 'downloads', password: 'password', 'password-removed': 'password', acl: 'access', invited: 'invite', 'invite-unavailable': 'invite' };
 const noticeAtOf = (req: FastifyRequest) => AT[(req.query as { done?: string }).done ?? ''];
 
 // ---- settings
@@ -77,7 +79,8 @@ async function settingsOf(
   };
   // The expiry as a datetime-local shows it, in UTC (the form says so).
   const expiresAt = form?.expiresAt ?? (r.expires_at === null ? '' : r.expires_at.slice(0, 16));
-  const shownDelivery = delivery ?? form?.delivery ?? { downloadPin: r.download_pin ?? '', downloadLimit: r.download_limit === null ? '' : String(r.download_limit), downloadSize: r.download_size ?? 'original', pickLimit: r.pick_limit === null ? '' : String(r.pick_limit) };
+  const shownDelivery = delivery ?? form?.delivery ?? { downloadPin: r.download_pin ?? '', downloadLimit: r.download_limit === null ? '' : String(r.download_limit), downloadSize: r.download_size ?? 'original' };
+  const fav = { favourites: form?.favourites ?? r.favourites ?? 'default', favouriteLists: form?.favouriteLists ?? listNamesOf(r.favourite_lists).join('\n'), pickLimit: form?.pickLimit ?? (r.pick_limit === null ? '' : String(r.pick_limit)) };
   const deliveries = (await ctx.deps.invitationDeliveries?.(s.user, r.uuid)) ?? new Map<string, InvitationDelivery>();
   const acl: AclRow[] = d.acl.map((e) => ({ position: e.position, email: e.email, read: e.read, comp: e.compDownload, hires: e.hiresDownload, delivery: deliveries.get(e.email) }));
   return settingsPage({
@@ -88,7 +91,7 @@ async function settingsOf(
     uuid: r.uuid,
     isRoot: r.parent_uuid === null,
     publicUrl: r.full_url_path === '' ? home : `${home}/-/${r.full_url_path}`,
-    values: { ...values, expiresAt, delivery: shownDelivery },
+    values: { ...values, expiresAt, delivery: shownDelivery, ...fav },
     styles: styles.styles.map((x) => ({ uuid: x.uuid, name: x.name, isDefault: x.is_default === 1 })),
     covers: (d.medias ?? []).slice(0, COVER_CHOICES),
     mediasCount: d.counts.medias,
@@ -151,8 +154,8 @@ async function setExpiry(ctx: StudioContext, req: FastifyRequest, reply: Fastify
   return ctx.redirect(reply, `/studio/galleries/${d.record.uuid}?done=expiry#expiry`);
 }
 
-// ---- downloads and favourites: the spec's download_pin, download_limit, download_size and pick_limit
-const DELIVERY_KEYS = ['downloadPin', 'downloadLimit', 'downloadSize', 'pickLimit'] as const;
+// ---- downloads: the spec's download_pin, download_limit and download_size
+const DELIVERY_KEYS = ['downloadPin', 'downloadLimit', 'downloadSize'] as const;
 
 async function setDownloads(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
   const { s, form } = ctx.signedPost(req);
@@ -161,10 +164,41 @@ async function setDownloads(ctx: StudioContext, req: FastifyRequest, reply: Fast
   try {
     await ctx.deps.galleries.update(s.user, urlname, d.record.uuid, readGallery(source, 'update', GALLERY_FORM.words));
   } catch (err) {
-    const delivery = { downloadPin: source.value('downloadPin') ?? '', downloadLimit: source.value('downloadLimit') ?? '', downloadSize: source.value('downloadSize') ?? 'original', pickLimit: source.value('pickLimit') ?? '' };
+    const delivery = { downloadPin: source.value('downloadPin') ?? '', downloadLimit: source.value('downloadLimit') ?? '', downloadSize: source.value('downloadSize') ?? 'original' };
     return ctx.send(reply, 422, await settingsOf(ctx, s, urlname, d, undefined, GALLERY_FORM.refusal(err), undefined, 'downloads', undefined, delivery));
   }
   return ctx.redirect(reply, `/studio/galleries/${d.record.uuid}?done=downloads#downloads`);
+}
+
+// ---- favourites: on, off or default, the named lists and the pick limit, by the gallery spec's fields
+const FAVOURITES_KEYS = ['favourites', 'favouriteLists', 'pickLimit'] as const;
+
+async function setFavourites(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
+  const { s, form } = ctx.signedPost(req);
+  const { urlname, d } = await located(ctx, s, uuidOf(req));
+  const source = GALLERY_FORM.source(form, FAVOURITES_KEYS, { blank: true });
+  try {
+    await ctx.deps.galleries.update(s.user, urlname, d.record.uuid, readGallery(source, 'update', GALLERY_FORM.words));
+  } catch (err) {
+    const sent = { ...plainValues(d), favourites: source.value('favourites') ?? '', favouriteLists: source.value('favouriteLists') ?? '', pickLimit: source.value('pickLimit') ?? '' };
+    return ctx.send(reply, 422, await settingsOf(ctx, s, urlname, d, sent, GALLERY_FORM.refusal(err), undefined, 'favourites'));
+  }
+  return ctx.redirect(reply, `/studio/galleries/${d.record.uuid}?done=favourites#favourites-card`);
+}
+
+/** The settings form's values as stored (a refusal elsewhere echoes only its own fields). */
+function plainValues(d: GalleryDetails): SettingsForm {
+  const r = d.record;
+  return {
+    name: r.name,
+    description: r.description ?? '',
+    displayStyle: r.display_style_uuid ?? '',
+    coverMedia: r.cover_media_uuid ?? '',
+    contentOrder: r.content_order,
+    contentOrderDirection: r.content_order_direction,
+    hidden: r.hidden === 1,
+    indexing: String(r.indexing),
+  };
 }
 
 async function extendExpiry(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {

@@ -18,8 +18,8 @@ const oneString = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undef
 /** The screen: the gallery's selections, one of them (`?selection=`) with its picks and its client's activity. */
 const show: Handler = async (ctx, req, reply) => {
   const s = ctx.need(req);
-  const q = req.query as { selection?: unknown; done?: unknown };
-  const proofing = await ctx.deps.lightboxes.proofing(s.user, pathOf(req).uuid, oneString(q.selection));
+  const q = req.query as { selection?: unknown; done?: unknown; list?: unknown };
+  const proofing = await ctx.deps.lightboxes.proofing(s.user, pathOf(req).uuid, oneString(q.selection), oneString(q.list));
   const client = proofing.chosen?.lightbox.client_email;
   const activity = client ? await ctx.deps.activity.clientInGallery(s.user, proofing.gallery.uuid, client, EVENTS_SHOWN) : undefined;
   const notice = q.done === 'reopened' ? 'The selection is open again: the client can change it and send it once more. They are not told by mail; let them know.' : undefined;
