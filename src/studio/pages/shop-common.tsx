@@ -3,12 +3,14 @@
 import type { VNode } from 'preact';
 import { formatMinor, type CurrencyCode } from '../../shop/money.js';
 
-export type ShopSection = 'overview' | 'orders' | 'price-lists' | 'payments';
+export type ShopSection = 'overview' | 'orders' | 'price-lists' | 'coupons' | 'settings' | 'payments';
 
 const SECTIONS: Array<{ key: ShopSection; href: string; label: string }> = [
   { key: 'overview', href: '/studio/shop', label: 'Sales' },
   { key: 'orders', href: '/studio/shop/orders', label: 'Orders' },
   { key: 'price-lists', href: '/studio/shop/price-lists', label: 'Price lists' },
+  { key: 'coupons', href: '/studio/shop/coupons', label: 'Coupons' },
+  { key: 'settings', href: '/studio/shop/settings', label: 'Tax, terms & lab' },
   { key: 'payments', href: '/studio/shop/payments', label: 'Payments' },
 ];
 
