@@ -4,7 +4,7 @@
 // website, coupon or order is a 404; every form refused without its CSRF token.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eachDatabase, type TestUser } from '../support/service.js';
-import { openShop, type Shop } from '../support/shop.js';
+import { openShop, placeOrder, type Shop } from '../support/shop.js';
 import { startWorld, type World } from '../support/world.js';
 import { fieldError, StudioBrowser } from './studio-support.js';
 
@@ -145,6 +145,56 @@ eachDatabase((kind) => {
     expect(await w.svc.core.orders.lab(shop.owner)).toMatchObject({ email: 'orders@lab.example' });
     expect((await b.post('/studio/shop/lab', { csrf, lab_email: '' })).status).toBe(303);
     expect(await w.svc.core.orders.lab(shop.owner)).toBeUndefined();
+  });
+
+  it('shows a print order’s address, sends its sheet to the lab, downloads the sheet and marks it shipped with a tracking link', async () => {
+    const uuid = await placeOrder(w.svc.core, shop, { acceptTerms: true });
+    const base = `/studio/shop/orders/${uuid}`;
+    let page = await b.get(base);
+    expect(page.body).toContain('1 Harbour Lane');
+    expect(page.body).toContain('Once the order is paid');
+    expect((await b.post(`${base}/ship`, { csrf, tracking_url: 'https://track.example/1' })).status).toBe(409);
+    await w.svc.core.orders.setStatus(shop.owner, uuid, 'paid');
+    page = await b.get(base);
+    expect(page.body).toContain('Mark shipped');
+    expect(page.body).toContain('No lab yet');
+    const sheet = await b.get(`${base}/sheet`);
+    expect(sheet.status).toBe(200);
+    expect(sheet.headers.get('content-disposition')).toMatch(/attachment; filename="order_[0-9a-f]{8}_prints\.csv"/);
+    expect(sheet.body).toContain('1 Harbour Lane');
+    expect((await b.post(`${base}/lab`, { csrf })).status).toBe(409);
+    expect((await b.post('/studio/shop/lab', { csrf, lab_email: 'orders@lab.example' })).status).toBe(303);
+    expect((await b.post(`${base}/lab`, { csrf })).status).toBe(303);
+    expect((await w.svc.core.orders.get(shop.owner, uuid)).lab_sent_at).not.toBeNull();
+    for (const bad of ['', 'javascript:alert(1)', 'https://user:pw@track.example/x', 'not a link']) {
+      const res = await b.post(`${base}/ship`, { csrf, tracking_url: bad });
+      expect(res.status, bad).toBe(422);
+      expect(fieldError(res.body, 'tracking_url'), bad).toMatch(/^The tracking link/);
+      expect(res.body).not.toContain('order[');
+    }
+    expect((await w.svc.core.orders.get(shop.owner, uuid)).status).toBe('paid');
+    for (const [path, fields] of [[`${base}/ship`, { tracking_url: 'https://evil.example/' }], [`${base}/lab`, {}]] as const) {
+      expect((await s2.post(path, { ...fields, csrf: csrf2 })).status).toBe(404);
+      expect((await b.post(path, { ...fields })).status).toBe(403);
+    }
+    expect((await s2.get(`${base}/sheet`)).status).toBe(404);
+    expect((await s2.get(base)).status).toBe(404);
+    const shipped = await b.post(`${base}/ship`, { csrf, tracking_url: 'https://track.example/parcel/42' });
+    expect(shipped.status).toBe(303);
+    const o = await w.svc.core.orders.get(shop.owner, uuid);
+    expect([o.status, o.tracking_url]).toEqual(['shipped', 'https://track.example/parcel/42']);
+    page = await b.get(`${base}?done=shipped`);
+    expect(page.body).toContain('Shipped');
+    expect(page.body).toContain('https://track.example/parcel/42');
+    expect(page.body).toContain('Save the new link');
+    expect((await b.post('/studio/shop/lab', { csrf, lab_email: '' })).status).toBe(303);
+  });
+
+  it('has no order sheet for an order without prints', async () => {
+    const uuid = await placeOrder(w.svc.core, shop, { acceptTerms: true, lines: [{ item: 'Web' }] });
+    const page = await b.get(`/studio/shop/orders/${uuid}`);
+    expect(page.body).not.toContain('Mark shipped');
+    expect((await b.get(`/studio/shop/orders/${uuid}/sheet`)).status).toBe(409);
   });
 
   it('refuses every new form without the token, with another session’s, or from another origin, and changes nothing', async () => {

@@ -39,7 +39,7 @@ export function money(amount: number | string, code: string): string {
 /** An amount as a form shows it for editing, in major units without a symbol ("9.00"). */
 export const plainAmount = (amount: number | null | undefined, code: string) => (amount === null || amount === undefined ? '' : formatMinor(Number(amount), code as CurrencyCode));
 
-const STATUS_WORDS: Record<string, string> = { pending: 'Awaiting payment', paid: 'Paid', cancelled: 'Cancelled', refunded: 'Refunded' };
+const STATUS_WORDS: Record<string, string> = { pending: 'Awaiting payment', paid: 'Paid', shipped: 'Shipped', cancelled: 'Cancelled', refunded: 'Refunded' };
 
 export function StatusBadge(p: { status: string }): VNode {
   return <span class={`status status-${p.status}`}>{STATUS_WORDS[p.status] ?? p.status}</span>;
