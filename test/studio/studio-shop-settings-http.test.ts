@@ -3,6 +3,7 @@
 // the services the API uses; refusals at their field with nothing written; another photographer's
 // website, coupon or order is a 404; every form refused without its CSRF token.
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { text } from '../../src/client/xml.js';
 import { eachDatabase, type TestUser } from '../support/service.js';
 import { openShop, placeOrder, type Shop } from '../support/shop.js';
 import { startWorld, type World } from '../support/world.js';
@@ -195,6 +196,40 @@ eachDatabase((kind) => {
     const page = await b.get(`/studio/shop/orders/${uuid}`);
     expect(page.body).not.toContain('Mark shipped');
     expect((await b.get(`/studio/shop/orders/${uuid}/sheet`)).status).toBe(409);
+  });
+
+  it('sells a gallery whole from its settings, refuses a bad price or a print list at its field, and stops the sale', async () => {
+    const g = { uuid: text((await w.client.createGallery(w.urlname, { name: 'Wedding', parent: w.rootUuid })).doc, 'gallery/uuid')! };
+    const path = `/studio/galleries/${g.uuid}`;
+    let page = await b.get(path);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('Sell the whole gallery');
+    expect(page.body).toContain('Sell these photos');
+    expect(page.body).toContain(`value="${shop.downloads}:0"`);
+    expect(page.body).not.toContain(`value="${shop.prints}:`);
+    for (const [fields, field, message] of [
+      [{ sale_item: `${shop.downloads}:0`, sale_price: '-3' }, 'sale_price', /amount such as/],
+      [{ sale_item: `${shop.downloads}:0`, sale_price: '19.999' }, 'sale_price', /amount such as/],
+      [{ sale_item: `${shop.prints}:0`, sale_price: '19' }, 'sale_item', /size/i],
+      [{ sale_item: `${shop.downloads}:9`, sale_price: '19' }, 'sale_item', /size/i],
+    ] as const) {
+      const res = await b.post(`${path}/sale`, { csrf, do: 'sell', ...fields });
+      expect(res.status, JSON.stringify(fields)).toBe(422);
+      expect(fieldError(res.body, field), JSON.stringify(fields)).toMatch(message);
+      expect(res.body).not.toContain('sale[');
+    }
+    expect((await w.svc.core.orders.gallerySale(shop.owner, g.uuid)).sale).toBeUndefined();
+    expect((await s2.post(`${path}/sale`, { csrf: csrf2, do: 'sell', sale_item: `${shop.downloads}:0`, sale_price: '19' })).status).toBe(404);
+    expect((await b.post(`${path}/sale`, { do: 'sell', sale_item: `${shop.downloads}:0`, sale_price: '19' })).status).toBe(403);
+    expect((await b.post(`${path}/sale`, { csrf, do: 'sell', sale_item: `${shop.downloads}:0`, sale_price: '19.50' })).status).toBe(303);
+    const sold = (await w.svc.core.orders.gallerySale(shop.owner, g.uuid)).sale!;
+    expect([sold.profile, sold.item, sold.price]).toEqual([shop.downloads, 'Web', 1950]);
+    page = await b.get(`${path}?done=sale`);
+    expect(page.body).toContain('For sale whole: Web (1200 px), €19.50');
+    expect(page.body).toContain('value="19.50"');
+    expect((await s2.post(`${path}/sale`, { csrf: csrf2, do: 'stop' })).status).toBe(404);
+    expect((await b.post(`${path}/sale`, { csrf, do: 'stop' })).status).toBe(303);
+    expect((await w.svc.core.orders.gallerySale(shop.owner, g.uuid)).sale).toBeUndefined();
   });
 
   it('refuses every new form without the token, with another session’s, or from another origin, and changes nothing', async () => {
