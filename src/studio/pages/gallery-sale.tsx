@@ -40,7 +40,7 @@ export function WholeSaleCard(p: SaleView): VNode {
       ) : null}
       <Csrf viewer={p.viewer} />
       <p class="muted" id="whole-state">
-        {p.current ? `For sale whole: ${p.current.words}, ${money(p.current.price, p.current.currency)} for its ${p.current.medias} photos.` : 'Not sold whole. Buyers get every photo of the gallery as it is when they pay, as one ZIP.'}
+        {p.current ? `For sale whole: ${p.current.words}, ${money(p.current.price, p.current.currency)} for its ${p.current.medias === 1 ? 'one photo' : `${p.current.medias} photos`}.` : 'Not sold whole. Buyers get every photo of the gallery as it is when they pay, as one ZIP.'}
       </p>
       {p.choices.length === 0 ? (
         <p class="muted">

@@ -78,7 +78,7 @@ function readCoupon(form: Body, mode: 'create' | 'update'): CouponInput {
       const t = (form.str('amount') ?? '').trim();
       if (t === '') return '';
       const minor = parseMajor(t, isCurrencyCode(currency) ? currency : 'EUR');
-      if (minor === undefined) throw invalid(`${SAY.amount} must be an amount such as 5.00`, 'amount');
+      if (minor === undefined) throw invalid('Write the amount as digits with at most the currency’s decimals, such as 5.00', 'amount');
       return String(minor);
     }
     return source.value(key);
