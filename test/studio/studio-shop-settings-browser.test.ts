@@ -109,6 +109,7 @@ describe.skipIf(!chromiumPresent)('the studio’s coupons, tax, lab, shipping an
       await page.getByLabel('Send paid print orders automatically').check();
       await click(page, phone, page.getByRole('button', { name: 'Save the lab' }));
       await page.getByText('The lab was saved.').waitFor();
+      expect(await page.getByLabel('Its name on receipts').inputValue()).toBe('VAT');
       await shot(page, size.name, 'settings', true);
 
       // A paid print order: the address, the sheet, the lab, shipped with a tracking link.

@@ -60,13 +60,14 @@ function TaxTerms(p: { viewer: Viewer; site: WebsiteChoice; draft: SettingsDraft
   );
 }
 
-function Lab(p: { viewer: Viewer; draft: LabDraft; error?: FormError }): VNode {
+function Lab(p: { viewer: Viewer; draft: LabDraft; error?: FormError; website?: string }): VNode {
   const e = p.error;
   return (
     <form method="post" action="/studio/shop/lab" class="card" aria-labelledby="st-lab">
       <h2 id="st-lab">Print lab</h2>
       <p class="muted">Orders with prints go to your lab as an order sheet (CSV, with links to the files at print size), for all your websites.</p>
       <Csrf viewer={p.viewer} />
+      {p.website ? <input type="hidden" name="website" value={p.website} /> : null}
       <Field id="lab_email" label="Lab's e-mail" hint="Empty: no lab (you download the order sheet yourself)." error={e}>
         {(d, bad) => <input type="email" id="lab_email" name="lab_email" maxLength={254} autocomplete="off" value={p.draft.email} aria-describedby={d} aria-invalid={bad || undefined} class={bad ? 'invalid' : undefined} />}
       </Field>
@@ -102,7 +103,7 @@ export function shopSettingsPage(p: {
       ) : (
         <p>You have no website yet: tax and terms are per website.</p>
       )}
-      <Lab viewer={p.viewer} draft={p.lab} error={p.errorOf === 'lab' ? p.error : undefined} />
+      <Lab viewer={p.viewer} draft={p.lab} error={p.errorOf === 'lab' ? p.error : undefined} website={p.site?.urlname} />
     </Layout>,
   );
 }

@@ -75,12 +75,14 @@ async function save(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply
 async function saveLab(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
   const { s, form } = ctx.signedPost(req);
   const draft = { email: (form.str('lab_email') ?? '').slice(0, 300), auto: form.has('auto') };
+  // Back to the website the screen showed, when it is one of the user's.
+  const back = (await shopWebsites(ctx, s)).find((w) => w.urlname === form.str('website'))?.urlname;
   let lab;
   try {
     lab = await ctx.deps.orders.setLab(s.user, { email: form.str('lab_email') ?? '', auto: draft.auto });
   } catch (err) {
     if (!(err instanceof ApiError) || err.status !== 422) throw err;
-    return page(ctx, reply, s, undefined, 422, { lab: draft, error: { field: 'lab_email', message: 'The lab’s e-mail must be an e-mail address such as orders@lab.example.' }, errorOf: 'lab' });
+    return page(ctx, reply, s, back, 422, { lab: draft, error: { field: 'lab_email', message: 'The lab’s e-mail must be an e-mail address such as orders@lab.example.' }, errorOf: 'lab' });
   }
-  return ctx.redirect(reply, `/studio/shop/settings?done=${lab ? 'lab' : 'nolab'}`);
+  return ctx.redirect(reply, `/studio/shop/settings?${back ? `website=${encodeURIComponent(back)}&` : ''}done=${lab ? 'lab' : 'nolab'}`);
 }
