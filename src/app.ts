@@ -752,6 +752,8 @@ async function registerFaces(fastify: FastifyInstance, config: Config, log: Logg
       webhooks: core.webhooks,
       pricingProfiles: core.pricingProfiles,
       orders: core.orders,
+      coupons: core.coupons,
+      shopSettings: core.shopSettings,
       stripe: core.stripe,
       // The studio's "invite a client" mails through the same service as the API's invitations (its throttle, its links, its activity event).
       // Without a mail server the link only reaches the log: the studio shows it to the photographer instead.

@@ -4,6 +4,8 @@
 // is a table of StudioRoute; none holds SQL or a rule of its own (the services do).
 import type { ActivityService } from '../activity/service.js';
 import busboy from 'busboy';
+import type { CouponsService } from '../coupons/service.js';
+import type { ShopSettingsService } from '../shop-settings/service.js';
 import type { FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { Readable } from 'node:stream';
 import type { Config } from '../config.js';
@@ -105,6 +107,9 @@ export interface StudioDeps {
   pricingProfiles: PricingProfilesService;
   /** Orders, sales, exports and a website's manual payment instructions (routes/shop.ts). */
   orders: OrdersService;
+  /** A website's coupons (routes/shop-coupons.ts) and its tax and terms (routes/shop-settings.ts), on the API's services. */
+  coupons: CouponsService;
+  shopSettings: ShopSettingsService;
   /** The photographer's Stripe account: connected, shown (four last characters at most), removed. */
   stripe: Pick<StripePayments, 'configure' | 'account' | 'disconnect' | 'isConfigured' | 'available'>;
 }

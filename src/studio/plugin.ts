@@ -27,7 +27,9 @@ import { styleRoutes } from './routes/styles.js';
 import { uploadRoutes } from './routes/uploads.js';
 import { analyticsRoutes } from './routes/analytics.js';
 import { watermarkRoutes } from './routes/watermarks.js';
+import { couponRoutes } from './routes/shop-coupons.js';
 import { priceListRoutes } from './routes/shop-prices.js';
+import { shopSettingRoutes } from './routes/shop-settings.js';
 import { shopRoutes } from './routes/shop.js';
 import { websiteRoutes } from './routes/websites.js';
 import { mailPreviewRoutes } from './routes/mails.js';
@@ -150,7 +152,7 @@ export function studioPlugin(deps: StudioDeps): FastifyPluginAsync {
     f.get('/studio', (_req, reply) => ctx.redirect(reply, '/studio/'));
     f.get('/studio/', (req, reply) => ctx.redirect(reply, ctx.signedInOf(req) ? '/studio/websites' : '/studio/signin'));
 
-    const tables: StudioRoute[][] = [signInRoutes, accountRoutes, websiteRoutes, galleryRoutes, gallerySettingRoutes, mediaRoutes, styleRoutes, accountAppRoutes, collectionRoutes, jobRoutes, adminRoutes, uploadRoutes, watermarkRoutes, analyticsRoutes, proofingRoutes, shopRoutes, priceListRoutes, webhookStudioRoutes, mailPreviewRoutes];
+    const tables: StudioRoute[][] = [signInRoutes, accountRoutes, websiteRoutes, galleryRoutes, gallerySettingRoutes, mediaRoutes, styleRoutes, accountAppRoutes, collectionRoutes, jobRoutes, adminRoutes, uploadRoutes, watermarkRoutes, analyticsRoutes, proofingRoutes, shopRoutes, priceListRoutes, couponRoutes, shopSettingRoutes, webhookStudioRoutes, mailPreviewRoutes];
     for (const r of tables.flat()) f.route({ method: r.method, url: r.path, ...(r.bodyLimit ? { bodyLimit: r.bodyLimit } : {}), handler: (req, reply) => r.handler(ctx, req, reply) });
   };
 }

@@ -5,6 +5,7 @@ import type { VNode } from 'preact';
 import { CONTENT_ORDERS } from '../../galleries/input.js';
 import { studioScript } from '../assets.js';
 import type { InvitationDelivery } from '../context.js';
+import { WholeSaleCard, type SaleView } from './gallery-sale.js';
 import { Csrf, Field, html, Layout, Notice, type Viewer } from './layout.js';
 
 const TREE_SCRIPT = studioScript('galleries');
@@ -727,6 +728,8 @@ export interface SettingsProps {
   noticeAt?: NoticeAt;
   /** An invitation that could not be mailed (no SMTP_URL): the link for the photographer to hand over. */
   inviteLink?: { email: string; link: string };
+  /** The whole-gallery sale (pages/gallery-sale.tsx). */
+  sale?: SaleView;
 }
 
 /**
@@ -782,12 +785,13 @@ export function settingsPage(p: SettingsProps): string {
         <a href={`/studio/media?gallery=${p.uuid}`}>Medias ({p.mediasCount})</a>
         <a href={`/studio/galleries/${p.uuid}/proofing`}>Proofing: clients’ selections</a>
       </p>
-      <Notice notice={p.noticeAt ? undefined : p.notice} error={e && !['name', 'description', 'display_style', 'cover', 'content_order', 'content_order_direction', 'indexing', 'expires_at', 'download_pin', 'download_limit', 'download_size', 'password', 'acl', 'invite_email', 'favourites', 'favourite_lists', 'pick_limit'].includes(e.field) ? e.message : undefined} />
+      <Notice notice={p.noticeAt ? undefined : p.notice} error={e && !['name', 'description', 'display_style', 'cover', 'content_order', 'content_order_direction', 'indexing', 'expires_at', 'download_pin', 'download_limit', 'download_size', 'password', 'acl', 'invite_email', 'favourites', 'favourite_lists', 'pick_limit', 'sale_item', 'sale_price', 'sale'].includes(e.field) ? e.message : undefined} />
       <SettingsCard {...p} />
       <ExpiryCard {...p} />
       <DownloadsCard {...p} />
       <FavouritesCard {...p} />
       <SellCard {...p} />
+      {p.sale ? <WholeSaleCard {...p.sale} /> : null}
       <PasswordCard {...p} />
       <AccessCard {...p} />
       <InviteCard {...p} />

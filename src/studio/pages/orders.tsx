@@ -120,7 +120,7 @@ export function ordersPage(p: { viewer: Viewer; list: OrderList; page: number; p
 /** Where the buyer's download links stand. */
 function linksState(o: OrderView, now: Date): string {
   if (o.status === 'refunded') return 'Refunded: the links no longer work.';
-  if (o.status !== 'paid') return o.status === 'pending' ? 'Nothing to download before payment.' : 'None.';
+  if (o.status !== 'paid' && o.status !== 'shipped') return o.status === 'pending' ? 'Nothing to download before payment.' : 'None.';
   if (!o.items.some((i) => i.kind === 'download')) return 'No downloads in this order.';
   if (!o.delivered_at) return 'Paid: the files are being made; the buyer is mailed once they are.';
   const until = o.downloads_expire_at;
@@ -150,7 +150,7 @@ function Actions(p: { viewer: Viewer; o: OrderView; card: boolean }) {
         </form>
       </div>
     );
-  if (o.status !== 'paid') return <p class="muted">Nothing more can be done with this order.</p>;
+  if (o.status !== 'paid' && o.status !== 'shipped') return <p class="muted">Nothing more can be done with this order.</p>;
   const downloads = o.items.some((i) => i.kind === 'download');
   return (
     <div class="or-actions">
@@ -183,7 +183,72 @@ function Actions(p: { viewer: Viewer; o: OrderView; card: boolean }) {
   );
 }
 
-export function orderPage(p: { viewer: Viewer; o: OrderView; notice?: string; error?: string; now: Date }): string {
+/** An order's prints: where they go, the order sheet, the lab, and the shipping with its tracking link. */
+function Prints(p: { viewer: Viewer; o: OrderView; lab?: string; error?: { field: string; message: string }; tracking?: string }) {
+  const { o } = p;
+  const base = `/studio/shop/orders/${o.uuid}`;
+  const paid = o.status === 'paid' || o.status === 'shipped';
+  const lines = [o.ship_name, o.ship_line1, o.ship_line2, `${o.ship_postcode ?? ''} ${o.ship_city ?? ''}`.trim(), o.ship_country].filter((l): l is string => !!l);
+  const bad = p.error?.field === 'tracking_url';
+  return (
+    <section class="card or-prints" aria-labelledby="or-prints">
+      <h2 id="or-prints">Prints</h2>
+      <h3 class="or-sub-title">Ship to</h3>
+      <address class="or-address">
+        {lines.map((l) => (
+          <span>{l}</span>
+        ))}
+      </address>
+      {o.shipped_at ? (
+        <p id="shipped-state">
+          {`Shipped ${when(o.shipped_at)}: `}
+          <a href={o.tracking_url ?? '#'} rel="noopener noreferrer" target="_blank" class="or-ref">
+            {o.tracking_url}
+          </a>
+        </p>
+      ) : null}
+      {!paid ? (
+        <p class="muted">Once the order is paid: the order sheet, the lab and the shipping.</p>
+      ) : (
+        <div class="or-actions">
+          <p>
+            <a href={`${base}/sheet`} download>
+              Download the order sheet (CSV)
+            </a>
+          </p>
+          <form method="post" action={`${base}/lab`}>
+            <Csrf viewer={p.viewer} />
+            <button type="submit" class="quiet" disabled={!p.lab}>
+              {o.lab_sent_at ? 'Send to the lab again' : 'Send to the lab'}
+            </button>
+            <span class="hint">
+              {o.lab_sent_at ? `Sent ${when(o.lab_sent_at)}. ` : ''}
+              {p.lab ? `To ${p.lab}.` : 'No lab yet: set one in Shop → Tax, terms & lab.'}
+            </span>
+          </form>
+          <form method="post" action={`${base}/ship`}>
+            <Csrf viewer={p.viewer} />
+            <div class="field">
+              <label for="tracking_url">Tracking link</label>
+              <input type="url" id="tracking_url" name="tracking_url" maxLength={2000} required value={p.tracking ?? o.tracking_url ?? ''} placeholder="https://" aria-describedby={bad ? 'tracking_url-error' : 'tracking_url-hint'} aria-invalid={bad || undefined} class={bad ? 'invalid' : undefined} />
+              <span class="hint" id="tracking_url-hint">
+                The carrier's link; the buyer is mailed it.
+              </span>
+              {bad ? (
+                <span class="error" id="tracking_url-error" role="alert">
+                  {p.error!.message}
+                </span>
+              ) : null}
+            </div>
+            <button type="submit">{o.shipped_at ? 'Save the new link' : 'Mark shipped'}</button>
+          </form>
+        </div>
+      )}
+    </section>
+  );
+}
+
+export function orderPage(p: { viewer: Viewer; o: OrderView; notice?: string; error?: string; fieldError?: { field: string; message: string }; tracking?: string; lab?: string; now: Date }): string {
   const { o } = p;
   const card = o.payments.some((x) => x.kind === 'payment' && x.provider !== 'manual');
   const tax = Number(o.tax);
@@ -242,6 +307,7 @@ export function orderPage(p: { viewer: Viewer; o: OrderView; notice?: string; er
             <h2 id="or-do">Actions</h2>
             <Actions viewer={p.viewer} o={o} card={card} />
           </section>
+          {o.items.some((i) => i.kind === 'print') ? <Prints viewer={p.viewer} o={o} lab={p.lab} error={p.fieldError} tracking={p.tracking} /> : null}
           <section class="card" aria-labelledby="or-buyer">
             <h2 id="or-buyer">Buyer</h2>
             <p class="or-buyer-name">{o.name || 'No name given'}</p>

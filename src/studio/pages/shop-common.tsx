@@ -3,12 +3,14 @@
 import type { VNode } from 'preact';
 import { formatMinor, type CurrencyCode } from '../../shop/money.js';
 
-export type ShopSection = 'overview' | 'orders' | 'price-lists' | 'payments';
+export type ShopSection = 'overview' | 'orders' | 'price-lists' | 'coupons' | 'settings' | 'payments';
 
 const SECTIONS: Array<{ key: ShopSection; href: string; label: string }> = [
   { key: 'overview', href: '/studio/shop', label: 'Sales' },
   { key: 'orders', href: '/studio/shop/orders', label: 'Orders' },
   { key: 'price-lists', href: '/studio/shop/price-lists', label: 'Price lists' },
+  { key: 'coupons', href: '/studio/shop/coupons', label: 'Coupons' },
+  { key: 'settings', href: '/studio/shop/settings', label: 'Tax, terms & lab' },
   { key: 'payments', href: '/studio/shop/payments', label: 'Payments' },
 ];
 
@@ -37,7 +39,7 @@ export function money(amount: number | string, code: string): string {
 /** An amount as a form shows it for editing, in major units without a symbol ("9.00"). */
 export const plainAmount = (amount: number | null | undefined, code: string) => (amount === null || amount === undefined ? '' : formatMinor(Number(amount), code as CurrencyCode));
 
-const STATUS_WORDS: Record<string, string> = { pending: 'Awaiting payment', paid: 'Paid', cancelled: 'Cancelled', refunded: 'Refunded' };
+const STATUS_WORDS: Record<string, string> = { pending: 'Awaiting payment', paid: 'Paid', shipped: 'Shipped', cancelled: 'Cancelled', refunded: 'Refunded' };
 
 export function StatusBadge(p: { status: string }): VNode {
   return <span class={`status status-${p.status}`}>{STATUS_WORDS[p.status] ?? p.status}</span>;

@@ -14,6 +14,27 @@ export const SHOP_CSS = `
 .status{display:inline-block;padding:.1rem .6rem;border-radius:999px;font-size:.8rem;font-weight:600;white-space:nowrap;background:#eceff3;color:#374151}
 .status-pending{background:#fff4d6;color:#7a4b00}
 .status-paid{background:#e3f3e8;color:#155d2b}
+.status-shipped{background:#e0ecfb;color:#0b3d91}
+.or-address{font-style:normal;display:flex;flex-direction:column;margin:0 0 .75rem}
+.or-sub-title{font-size:.95rem;margin:.25rem 0}
+.or-prints input[type=url]{width:100%}
+.cp-fields{display:grid;gap:0 1rem;grid-template-columns:repeat(auto-fit,minmax(min(100%,13rem),1fr))}
+.cp-fields input,.cp-fields select{width:100%}
+.cp-sites{display:flex;flex-wrap:wrap;gap:.5rem;margin:0 0 1rem}
+.cp-sites a{padding:.3rem .75rem;border:1px solid #d9d9d4;border-radius:999px;text-decoration:none;color:#333}
+.cp-sites a[aria-current=page]{background:#0b57d0;border-color:#0b57d0;color:#fff}
+.cp-list{list-style:none;margin:0;padding:0}
+.cp-row{display:flex;flex-wrap:wrap;justify-content:space-between;gap:.5rem 1rem;padding:.6rem 0;border-bottom:1px solid #ecece8}
+.cp-row:last-child{border-bottom:0}
+.cp-main{display:flex;flex-direction:column;min-width:0}
+.cp-code{font-weight:700;font-family:ui-monospace,monospace;letter-spacing:.03em}
+.cp-sub{font-size:.875rem}
+.cp-end{display:flex;align-items:center;gap:.75rem}
+.cp-end form{margin:0}
+.st-included{border:0;padding:0;margin:0 0 1rem;display:flex;flex-direction:column;gap:.25rem}
+.st-included legend{font-weight:600;padding:0;margin-bottom:.25rem}
+.st-links{font-size:.9rem}
+#terms{width:100%;font-family:ui-monospace,monospace}
 .status-cancelled{background:#eceff3;color:#4b5563}
 .status-refunded{background:#fdecea;color:#8c1d18}
 .pl-list li{align-items:baseline}

@@ -10,6 +10,8 @@ import type { GalleryDetails } from '../../galleries/service.js';
 import { listNamesOf } from '../../lightboxes/lists.js';
 import { homeUrl } from '../../websites/home-url.js';
 import type { Body } from '../body.js';
+import type { SaleView } from '../pages/gallery-sale.js';
+import { saleView, saveSale } from './gallery-sale.js';
 import { SMALL_FORM_BYTES, type InvitationDelivery, type Signed, type StudioContext, type StudioRoute } from '../context.js';
 import { settingsPage, type AclRow, type DeliveryForm, type NoticeAt, type SettingsForm } from '../pages/galleries.js';
 import { GALLERY_FORM, located, noticeOf, uuidOf } from './galleries.js';
@@ -41,6 +43,7 @@ export const gallerySettingRoutes: StudioRoute[] = [
   { method: 'POST', path: '/studio/galleries/:uuid/invite', bodyLimit: SMALL_FORM_BYTES, handler: invite },
   // "Send again" of a failed invitation (a small form of its own beside the access list).
   { method: 'POST', path: '/studio/galleries/:uuid/resend', bodyLimit: SMALL_FORM_BYTES, handler: resend },
+  { method: 'POST', path: '/studio/galleries/:uuid/sale', bodyLimit: SMALL_FORM_BYTES, handler: setSale },
 ];
 
 /** The studio's "Extend" button: the expiry moved this many days on. */
@@ -61,6 +64,7 @@ async function settingsOf(
   noticeAt?: NoticeAt,
   inviteLink?: { email: string; link: string },
   delivery?: DeliveryForm,
+  sale?: Pick<SaleView, 'draft' | 'error' | 'notice'>,
 ) {
   const site = await ctx.websiteDetails(s, urlname);
   const styles = await ctx.deps.websites.displayStyles(s.user, urlname, { limit: DISPLAY_STYLES_SHOWN, offset: 0 });
@@ -84,6 +88,11 @@ async function settingsOf(
   const deliveries = (await ctx.deps.invitationDeliveries?.(s.user, r.uuid)) ?? new Map<string, InvitationDelivery>();
   const acl: AclRow[] = d.acl.map((e) => ({ position: e.position, email: e.email, read: e.read, comp: e.compDownload, hires: e.hiresDownload, delivery: deliveries.get(e.email) }));
   return settingsPage({
+    // Only the gallery's owner sells it (the service's 404 for a member of a shared website): no card then.
+    sale: await saleView(ctx, s, d.record.uuid, sale).catch((err: unknown) => {
+      if (err instanceof ApiError && err.status === 404) return undefined;
+      throw err;
+    }),
     viewer: s.viewer,
     priceLists: lists.profiles.map((l) => ({ uuid: l.uuid, label: `${l.name} (${l.kind === 'print' ? 'prints' : 'downloads'}, ${l.currency})` })),
     urlname,
@@ -108,7 +117,21 @@ async function settingsOf(
 async function settingsScreen(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
   const s = ctx.need(req);
   const { urlname, d } = await located(ctx, s, uuidOf(req));
-  return ctx.send(reply, 200, await settingsOf(ctx, s, urlname, d, undefined, undefined, noticeOf(req), noticeAtOf(req)));
+  const done = (req.query as { done?: string }).done;
+  const sale = done === 'sale' ? { notice: 'The gallery is for sale whole.' } : done === 'sale-stopped' ? { notice: 'The gallery is no longer sold whole.' } : undefined;
+  return ctx.send(reply, 200, await settingsOf(ctx, s, urlname, d, undefined, undefined, sale ? undefined : noticeOf(req), noticeAtOf(req), undefined, undefined, sale));
+}
+
+// ---- the whole-gallery sale (routes/gallery-sale.ts)
+async function setSale(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
+  const { s, form } = ctx.signedPost(req);
+  const { urlname, d } = await located(ctx, s, uuidOf(req));
+  const r = await saveSale(ctx, s, d.record.uuid, form);
+  if (r.error) {
+    const draft = { choice: (form.str('sale_item') ?? '').slice(0, 100), price: (form.str('sale_price') ?? '').slice(0, 30) };
+    return ctx.send(reply, 422, await settingsOf(ctx, s, urlname, d, undefined, undefined, undefined, undefined, undefined, undefined, { draft, error: r.error }));
+  }
+  return ctx.redirect(reply, `/studio/galleries/${d.record.uuid}?done=${r.stopped ? 'sale-stopped' : 'sale'}#whole-sale`);
 }
 
 async function saveSettings(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {

@@ -27,6 +27,8 @@ const ORDER_NOTICES: Record<string, string> = {
   refunded: 'The order was refunded.',
   extended: `The download links work ${DOWNLOAD_DAYS} more days from now.`,
   resent: 'The download mail was sent again.',
+  shipped: 'Marked shipped: the buyer was mailed the tracking link.',
+  lab: 'The order sheet was sent to the lab.',
 };
 const PAYMENT_NOTICES: Record<string, string> = {
   connected: 'Stripe is connected: buyers can pay by card.',
@@ -43,6 +45,7 @@ export const shopRoutes: StudioRoute[] = [
   { method: 'GET', path: '/studio/shop/orders', handler: ordersScreen },
   { method: 'GET', path: '/studio/shop/orders/export/:file', handler: exportFile },
   { method: 'GET', path: '/studio/shop/orders/:uuid', handler: orderScreen },
+  { method: 'GET', path: '/studio/shop/orders/:uuid/sheet', handler: orderSheet },
   { method: 'POST', path: '/studio/shop/orders/:uuid/:action', bodyLimit: SMALL_FORM_BYTES, handler: orderAction },
 ];
 
@@ -169,8 +172,29 @@ async function exportFile(ctx: StudioContext, req: FastifyRequest, reply: Fastif
 
 async function orderScreen(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
   const s = ctx.need(req);
-  const o = await ctx.deps.orders.get(s.user, uuidOf(req));
-  return ctx.send(reply, 200, orderPage({ viewer: s.viewer, o, notice: ORDER_NOTICES[str(query(req).done) ?? ''], now: new Date() }));
+  const [o, lab] = await Promise.all([ctx.deps.orders.get(s.user, uuidOf(req)), ctx.deps.orders.lab(s.user)]);
+  return ctx.send(reply, 200, orderPage({ viewer: s.viewer, o, lab: lab?.email, notice: ORDER_NOTICES[str(query(req).done) ?? ''], now: new Date() }));
+}
+
+// The print sheet, as `GET /orders/<uuid>/sheet.csv` sends it: the same service, the same bytes.
+async function orderSheet(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
+  const s = ctx.need(req);
+  const uuid = uuidOf(req);
+  let sheet;
+  try {
+    sheet = await ctx.deps.orders.sheet(s.user, uuid);
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status !== 409) throw err;
+    const [o, lab] = await Promise.all([ctx.deps.orders.get(s.user, uuid), ctx.deps.orders.lab(s.user)]);
+    return ctx.send(reply, 409, orderPage({ viewer: s.viewer, o, lab: lab?.email, error: 'This order has no order sheet: it holds no prints.', now: new Date() }));
+  }
+  return reply
+    .code(200)
+    .header('content-type', 'text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${sheet.fileName}"`)
+    .header('cache-control', 'private, no-store')
+    .header('x-content-type-options', 'nosniff')
+    .send(sheet.csv);
 }
 
 const CONFIRM: Record<string, string> = { cancel: 'Tick “Yes, cancel this order” to cancel it.', refund: 'Tick the box beside Refund to refund the order.' };
@@ -180,8 +204,9 @@ async function orderAction(ctx: StudioContext, req: FastifyRequest, reply: Fasti
   const { s, form } = ctx.signedPost(req);
   const uuid = uuidOf(req);
   const action = (req.params as { action: string }).action;
-  const o = await ctx.deps.orders.get(s.user, uuid);
-  const again = (status: number, error: string) => ctx.send(reply, status, orderPage({ viewer: s.viewer, o, error, now: new Date() }));
+  const [o, lab] = await Promise.all([ctx.deps.orders.get(s.user, uuid), ctx.deps.orders.lab(s.user)]);
+  const tracking = action === 'ship' ? (form.str('tracking_url') ?? '').slice(0, 2100) : undefined;
+  const again = (status: number, error: string) => ctx.send(reply, status, orderPage({ viewer: s.viewer, o, lab: lab?.email, error, tracking, now: new Date() }));
   if (CONFIRM[action] && form.str('confirm') !== 'yes') return again(422, CONFIRM[action]!);
   const orders = ctx.deps.orders;
   const steps: Record<string, () => Promise<unknown>> = {
@@ -190,17 +215,24 @@ async function orderAction(ctx: StudioContext, req: FastifyRequest, reply: Fasti
     refund: () => orders.setStatus(s.user, uuid, 'refunded'),
     extend: () => orders.downloads(s.user, uuid, { days: DOWNLOAD_DAYS }),
     resend: () => orders.downloads(s.user, uuid, { resend: true }),
+    ship: () => orders.setStatus(s.user, uuid, 'shipped', form.str('tracking_url') ?? ''),
+    lab: () => orders.sendToLab(s.user, uuid),
   };
   const step = steps[action];
   if (!step) throw new ApiError('not_found', 'There is no such action.');
   try {
     await step();
   } catch (err) {
+    // A tracking link refused: at its field, in the form's words.
+    if (err instanceof ApiError && err.status === 422 && action === 'ship') {
+      const message = sentence(err.message.replace(/^(?:parameter )?order\[tracking_url\]:? ?/, 'The tracking link '));
+      return ctx.send(reply, 422, orderPage({ viewer: s.viewer, o, lab: lab?.email, fieldError: { field: 'tracking_url', message }, tracking, now: new Date() }));
+    }
     // The service words its refusals with the API's parameter ("order[status]: …"): the reason alone.
     if (err instanceof ApiError && (err.status === 409 || err.status === 422)) return again(err.status, sentence(err.message.replace(/^order\[\w+\]: /, '')));
     throw err;
   }
-  const done = { paid: 'paid', cancel: 'cancelled', refund: 'refunded', extend: 'extended', resend: 'resent' }[action as 'paid'];
+  const done = { paid: 'paid', cancel: 'cancelled', refund: 'refunded', extend: 'extended', resend: 'resent', ship: 'shipped', lab: 'lab' }[action as 'paid'];
   return ctx.redirect(reply, `/studio/shop/orders/${uuid}?done=${done}`);
 }
 
