@@ -116,6 +116,9 @@ import { pingStore } from './database/health.js';
 import type { Server as NodeHttpServer } from 'node:http';
 import { SecretBox } from './payments/secrets.js';
 import { WebhooksRepository } from './webhooks/repository.js';
+import { ShareLinksRepository } from './share-links/repository.js';
+import { ShareLinksService } from './share-links/service.js';
+import { shareLinkRoutes } from './share-links/routes.js';
 import { WebhooksService } from './webhooks/service.js';
 import { webhookRoutes } from './webhooks/routes.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
@@ -154,6 +157,8 @@ export interface Core {
   galleryClients: GalleryClients;
   /** Signed webhooks (docs/integrations.md "Webhooks"): endpoints, their log, and the emitter every feature writes events through. */
   webhooks: WebhooksService;
+  /** Share links per recipient (docs/integrations.md "Share links"): read from the database at each visit. */
+  shareLinks: ShareLinksService;
   /** Closes the store. */
   close(): Promise<void>;
 }
@@ -236,6 +241,7 @@ export async function buildCore(
     activity,
     galleryClients: new GalleryClients(new GalleriesRepository(store.db, store.dialect), access),
     webhooks,
+    shareLinks: new ShareLinksService(new ShareLinksRepository(store.db), access, () => config.publicUrl ?? ''),
     close: async () => {
       await activity.idle();
       await store.close();
@@ -278,13 +284,18 @@ export interface AppOps {
   metricsServer?: NodeHttpServer;
 }
 
+/** A path as the log shows it: a share link's token (a bearer credential) never appears in full. */
+export function redactPath(path: string): string {
+  return path.replace(/\/_share\/[^/]+/g, '/_share/[token]');
+}
+
 /** The service's logger: secrets and query strings (upload URLs carry their authorisation there) never reach it. */
 export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
   return pino({
     level: config.logLevel,
     redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-service-authorization"]', 'res.headers["set-cookie"]'],
     serializers: {
-      req: (r: { method: string; url: string; id: string }) => ({ method: r.method, path: (r.url ?? '').split('?')[0], id: r.id }),
+      req: (r: { method: string; url: string; id: string }) => ({ method: r.method, path: redactPath((r.url ?? '').split('?')[0]), id: r.id }),
     },
   });
 }
@@ -354,6 +365,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       ...paymentRoutes({ stripe: core.stripe }),
       ...changeRoutes(new ChangesService(new ChangesRepository(core.store.db, core.store.dialect))),
       ...webhookRoutes({ webhooks: core.webhooks }),
+      ...shareLinkRoutes({ shareLinks: core.shareLinks }),
     ];
     const router = new ApiRouter();
     // A worker answers only health and metrics.
@@ -461,7 +473,7 @@ async function buildLibrary(config: Config, log: Logger, core: Core, storage: St
   const renditionsRepo = new RenditionsRepository(store.db);
   // Who may see what on the websites: one decision over one chain loader, for the pages, the sitemap and /files alike.
   const siteRepo = new SiteRepository(store.db);
-  const visitorAccess = new VisitorAccess(siteRepo, fileUrls);
+  const visitorAccess = new VisitorAccess(siteRepo, fileUrls, core.shareLinks);
   const renditions = new heavy.RenditionsService(renditionsRepo, storage, fileDeletions, deletions, fileUrls, log, {
     workDir: renditionsWork,
     watermarkFiles: core.watermarkFiles,
@@ -646,7 +658,7 @@ async function registerFaces(fastify: FastifyInstance, config: Config, log: Logg
     ended: (a) => {
       log.info({ archive: a.id, reqId: a.requestId, outcome: a.outcome, bytes: a.bytes, files: a.files, skipped: a.skipped, ms: a.ms }, 'archive ended');
       // What clients did (docs/delivery.md "Activity"): an archive with the bytes it sent; a proved address names the client, else it is counted anonymously.
-      core.activity.record({ gallery: a.galleryUuid, client: a.email ? { email: a.email, verified: true } : null, kind: 'archive', bytes: a.bytes });
+      core.activity.record({ gallery: a.galleryUuid, client: a.email ? { email: a.email, verified: a.verified } : null, kind: 'archive', bytes: a.bytes });
       // Only a whole archive is a download to tell of.
       if (a.outcome === 'complete')
         core.webhooks
@@ -664,7 +676,7 @@ async function registerFaces(fastify: FastifyInstance, config: Config, log: Logg
     checkoutOrigin: checkoutOrigin(config.payments?.stripeApiBase),
   };
   await fastify.register(
-    websitePlugin({ site, archives, links: core.visitorLinks, signIn, passes, lightboxes: core.lightboxes, mailer, passwordThrottle, budget, activity: core.activity, cacheSeconds: config.siteCacheSeconds, config, shop }),
+    websitePlugin({ site, archives, links: core.visitorLinks, signIn, passes, shareLinks: core.shareLinks, lightboxes: core.lightboxes, mailer, passwordThrottle, budget, activity: core.activity, cacheSeconds: config.siteCacheSeconds, config, shop }),
   );
   // The photographers' studio (docs/studio.md): a second encapsulated plugin, on the same services, sessions and limiters as the API.
   await fastify.register(

@@ -34,6 +34,7 @@ import * as m030 from './030_media_alt_text.js';
 import * as m032 from './032_shop_coupons_taxes.js';
 import * as m035 from './035_webhooks.js';
 import * as m036 from './036_media_camera.js';
+import * as m040 from './040_share_links.js';
 
 const modules = {
   '001_core': m001,
@@ -69,6 +70,7 @@ const modules = {
   '032_shop_coupons_taxes': m032,
   '035_webhooks': m035,
   '036_media_camera': m036,
+  '040_share_links': m040,
 };
 
 /**

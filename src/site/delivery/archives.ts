@@ -13,7 +13,7 @@ import yazl from 'yazl';
 import { ApiError } from '../../core/errors.js';
 import type { StorageBackend } from '../../file-storage/backend.js';
 import { attachment, downloadName } from './files.js';
-import type { VisitorPass } from '../signin/pass.js';
+import { activityClientOf, type VisitorPass } from '../signin/pass.js';
 import type { ArchiveMedia, SiteRepository } from '../repository.js';
 import { compRendition } from './comp-rendition.js';
 
@@ -77,6 +77,8 @@ export interface ArchiveStart {
   /** The visitor's pass id, or 'anonymous'. */
   visitor: string;
   email: string | undefined;
+  /** The address was proved (a sign-in), not a share link's recipient. */
+  verified: boolean;
   address: string;
   folders: boolean;
 }
@@ -201,7 +203,8 @@ export class SiteArchives {
       websiteId: job.websiteId,
       galleryUuid: job.galleryUuid,
       visitor: pass?.id ?? 'anonymous',
-      email: pass?.email,
+      email: activityClientOf(pass)?.email,
+      verified: activityClientOf(pass)?.verified ?? false,
       address: req.ip,
       folders: job.folders,
     };

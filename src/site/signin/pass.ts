@@ -6,6 +6,8 @@
 import { createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const PASS_COOKIE = 'mps_visitor';
+/** A share link's visit: a session cookie scoped to the link's gallery (docs/integrations.md "Share links"). */
+export const SHARE_COOKIE = 'mps_share';
 /** A pass lasts a month from its last change. */
 export const PASS_LIFETIME_SECONDS = 30 * 24 * 3600;
 /** Passwords remembered per pass: the oldest are forgotten first (the cookie stays small). */
@@ -30,8 +32,24 @@ export interface VisitorPass {
    * own selections, never those of whoever owns the address.
    */
   guest?: { name: string; email: string };
+  /**
+   * A share link this visit holds (docs/integrations.md "Share links"), checked live against the
+   * database at this request: never written into the pass cookie (its own cookie, SHARE_COOKIE).
+   */
+  share?: { link: string; gallery: string; download: 'none' | 'comps' | 'originals'; recipient: string | null };
   /** Unix seconds. */
   expires: number;
+}
+
+/** Who a visit is in the activity (docs/delivery.md "Activity"): a share link's recipient, a proved address, or nobody. */
+export function activityClientOf(pass: VisitorPass | undefined): { email: string; verified: boolean } | null {
+  if (pass?.share) return { email: shareLabel(pass.share.recipient), verified: false };
+  return pass?.email ? { email: pass.email, verified: true } : null;
+}
+
+/** A share link's recipient as the activity names them. */
+export function shareLabel(recipient: string | null): string {
+  return `share link: ${recipient ?? 'no recipient'}`.slice(0, 254);
 }
 
 export class PassCodec {
@@ -47,6 +65,8 @@ export class PassCodec {
   }
 
   encode(pass: VisitorPass): string {
+    const { share: _share, ...kept } = pass;
+    pass = kept;
     const body = Buffer.from(JSON.stringify(pass)).toString('base64url');
     return `${body}.${this.mac(body)}`;
   }
@@ -67,6 +87,7 @@ export class PassCodec {
       return undefined;
     }
     if (pass.website !== website || !(pass.expires * 1000 > now) || !Array.isArray(pass.galleries)) return undefined;
+    delete pass.share;
     return pass;
   }
 
@@ -84,6 +105,20 @@ export class PassCodec {
   /** The pass with the name and address a visitor typed to choose favourites, its lifetime renewed. */
   withGuest(pass: VisitorPass, name: string, email: string, now = Date.now()): VisitorPass {
     return { ...pass, guest: { name, email: email.toLowerCase() }, expires: Math.floor(now / 1000) + PASS_LIFETIME_SECONDS };
+  }
+
+  /** The share cookie's value: a link's UUID, signed so that none can be made up. */
+  sealShare(linkUuid: string): string {
+    return `${linkUuid}.${this.mac(`share\n${linkUuid}`)}`;
+  }
+
+  /** The link UUID a share cookie names, when it is ours and intact. */
+  openShare(value: string | undefined): string | undefined {
+    const m = value === undefined ? null : /^([0-9a-f-]{36})\.([A-Za-z0-9_-]{43})$/.exec(value);
+    if (!m) return undefined;
+    const given = Buffer.from(m[2]);
+    const expected = Buffer.from(this.mac(`share\n${m[1]}`));
+    return given.length === expected.length && timingSafeEqual(given, expected) ? m[1] : undefined;
   }
 
   private mac(body: string): string {
