@@ -658,7 +658,7 @@ async function registerFaces(fastify: FastifyInstance, config: Config, log: Logg
     ended: (a) => {
       log.info({ archive: a.id, reqId: a.requestId, outcome: a.outcome, bytes: a.bytes, files: a.files, skipped: a.skipped, ms: a.ms }, 'archive ended');
       // What clients did (docs/delivery.md "Activity"): an archive with the bytes it sent; a proved address names the client, else it is counted anonymously.
-      core.activity.record({ gallery: a.galleryUuid, client: a.email ? { email: a.email, verified: a.verified } : null, kind: 'archive', bytes: a.bytes });
+      core.activity.record({ gallery: a.galleryUuid, client: a.email ? { email: a.email, verified: a.verified, label: a.label } : null, kind: 'archive', bytes: a.bytes });
       // Only a whole archive is a download to tell of.
       if (a.outcome === 'complete')
         core.webhooks

@@ -19,6 +19,8 @@ export function shareLinkRoutes({ shareLinks }: { shareLinks: ShareLinksService 
       method: 'POST',
       path: '/galleries/:uuid/share_links.xml',
       input: specInput(SHARE_LINK_FIELDS, SHARE_LINK_API, 'create'),
+      // Another photographer's gallery is a 404 before its parameters are read.
+      found: (ctx) => shareLinks.galleryOf(userOf(ctx), ctx.path.uuid),
       handler: async (ctx, input) => {
         const { link, url } = await shareLinks.create(userOf(ctx), ctx.path.uuid, input);
         // The URL is a bearer credential kept only as a hash: this reply is the one place it appears.

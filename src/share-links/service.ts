@@ -73,6 +73,11 @@ export class ShareLinksService {
     private readonly publicUrl: () => string,
   ) {}
 
+  /** The user's gallery (its id); a 404 otherwise. */
+  galleryOf(user: User, galleryUuid: string): Promise<number> {
+    return this.access.requireOne(user, 'gallery', galleryUuid, { notFound: 'gallery' });
+  }
+
   /** A new link for a gallery of the user: the link and its URL, which is shown only now. */
   async create(user: User, galleryUuid: string, input: ShareLinkInput, now = Date.now()): Promise<{ link: ShareLink; url: string }> {
     const galleryId = await this.access.requireOne(user, 'gallery', galleryUuid, { notFound: 'gallery' });

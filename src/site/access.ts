@@ -4,7 +4,7 @@
 // sitemap and /files all ask here (VisitorAccess). Rules: docs/website.md, "Access rules"; place:
 // docs/architecture.md, "The public website".
 import { MemoryCache } from '../ops/cache.js';
-import { passOpens, shareLabel, type VisitorPass } from './signin/pass.js';
+import { passOpens, shareClient, type VisitorPass } from './signin/pass.js';
 import type { FileUrls } from '../file-storage/file-urls.js';
 import type { ShareGrant } from '../share-links/service.js';
 import type { AclRule, LoadedChains, SiteGallery, SiteRepository, StoredFileInfo } from './repository.js';
@@ -138,9 +138,9 @@ export class VisitorAccess {
   ) {}
 
   /** The activity's client of a share link's address (its recipient), when the link is still live. */
-  async shareClient(visitor: string): Promise<{ email: string; verified: false } | undefined> {
+  async shareClient(visitor: string): Promise<{ email: string; verified: false; label?: boolean } | undefined> {
     const grant = this.shares ? await this.shares.grant(visitor.slice(SHARE_VISITOR.length), undefined) : undefined;
-    return grant && { email: shareLabel(grant.recipient), verified: false };
+    return grant && shareClient(grant.recipient);
   }
 
   /**

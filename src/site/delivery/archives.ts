@@ -79,6 +79,8 @@ export interface ArchiveStart {
   email: string | undefined;
   /** The address was proved (a sign-in), not a share link's recipient. */
   verified: boolean;
+  /** The client is a share link's label, not an address. */
+  label?: boolean;
   address: string;
   folders: boolean;
 }
@@ -205,6 +207,7 @@ export class SiteArchives {
       visitor: pass?.id ?? 'anonymous',
       email: activityClientOf(pass)?.email,
       verified: activityClientOf(pass)?.verified ?? false,
+      label: activityClientOf(pass)?.label,
       address: req.ip,
       folders: job.folders,
     };

@@ -42,14 +42,19 @@ export interface VisitorPass {
 }
 
 /** Who a visit is in the activity (docs/delivery.md "Activity"): a share link's recipient, a proved address, or nobody. */
-export function activityClientOf(pass: VisitorPass | undefined): { email: string; verified: boolean } | null {
-  if (pass?.share) return { email: shareLabel(pass.share.recipient), verified: false };
+export function activityClientOf(pass: VisitorPass | undefined): { email: string; verified: boolean; label?: boolean } | null {
+  if (pass?.share) return shareClient(pass.share.recipient);
   return pass?.email ? { email: pass.email, verified: true } : null;
 }
 
-/** A share link's recipient as the activity names them. */
-export function shareLabel(recipient: string | null): string {
-  return `share link: ${recipient ?? 'no recipient'}`.slice(0, 254);
+/**
+ * A share link's recipient as the activity names them: their address when the photographer gave
+ * one (not proven, so "not verified"; a client's data deleted on request includes it), else a label.
+ */
+export function shareClient(recipient: string | null): { email: string; verified: false; label?: boolean } {
+  const r = (recipient ?? '').trim();
+  if (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(r) && r.length <= 254) return { email: r.toLowerCase(), verified: false };
+  return { email: `share link: ${r || 'no recipient'}`.slice(0, 254), verified: false, label: true };
 }
 
 export class PassCodec {
