@@ -117,6 +117,7 @@ import type { Server as NodeHttpServer } from 'node:http';
 import { SecretBox } from './payments/secrets.js';
 import { WebhooksRepository } from './webhooks/repository.js';
 import { ShareLinksRepository } from './share-links/repository.js';
+import { redactPath } from './http/redact.js';
 import { ShareLinksService } from './share-links/service.js';
 import { shareLinkRoutes } from './share-links/routes.js';
 import { WebhooksService } from './webhooks/service.js';
@@ -282,11 +283,6 @@ export interface AppOps {
   metrics?: Metrics;
   /** The METRICS_PORT listener, once listening. */
   metricsServer?: NodeHttpServer;
-}
-
-/** A path as the log shows it: a share link's token (a bearer credential) never appears in full. */
-export function redactPath(path: string): string {
-  return path.replace(/\/_share\/[^/]+/g, '/_share/[token]');
 }
 
 /** The service's logger: secrets and query strings (upload URLs carry their authorisation there) never reach it. */
