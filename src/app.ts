@@ -698,6 +698,7 @@ async function registerFaces(fastify: FastifyInstance, config: Config, log: Logg
       tus: tusEndpoint(library.tusReceived, resumable, config.maxUploadBytes, log, library.tusLocker),
       artists: core.artists,
       webhooks: core.webhooks,
+      shareLinks: core.shareLinks,
       // The studio's "invite a client" mails through the same service as the API's invitations (its throttle, its links, its activity event).
       // Without a mail server the link only reaches the log: the studio shows it to the photographer instead.
       invite: async (user, galleryUuid, r) => {

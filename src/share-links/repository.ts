@@ -34,6 +34,10 @@ export class ShareLinksRepository {
       .executeTakeFirstOrThrow();
   }
 
+  async galleryName(galleryId: number): Promise<string> {
+    return (await this.db.selectFrom('galleries').select('name').where('id', '=', galleryId).executeTakeFirstOrThrow()).name;
+  }
+
   listOfGallery(galleryId: number): Promise<ShareLinkRow[]> {
     return this.db.selectFrom('share_links').selectAll().where('gallery_id', '=', galleryId).orderBy('id', 'desc').limit(500).execute();
   }

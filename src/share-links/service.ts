@@ -98,6 +98,13 @@ export class ShareLinksService {
     return { link: linkOf(row, placed.gallery_uuid), url: `${this.publicUrl()}/sites/${placed.urlname}/_share/${token}` };
   }
 
+  /** The studio's screen: the gallery's name and its links. */
+  async screen(user: User, galleryUuid: string): Promise<{ galleryName: string; links: ShareLink[] }> {
+    const galleryId = await this.galleryOf(user, galleryUuid);
+    const [galleryName, rows] = await Promise.all([this.repo.galleryName(galleryId), this.repo.listOfGallery(galleryId)]);
+    return { galleryName, links: rows.map((r) => linkOf(r, galleryUuid.toLowerCase())) };
+  }
+
   async list(user: User, galleryUuid: string): Promise<ShareLink[]> {
     const galleryId = await this.access.requireOne(user, 'gallery', galleryUuid, { notFound: 'gallery' });
     return (await this.repo.listOfGallery(galleryId)).map((r) => linkOf(r, galleryUuid.toLowerCase()));

@@ -11,6 +11,7 @@ import { ApiError } from '../core/errors.js';
 import type { RateLimit } from '../http/rate-limit.js';
 import type { AppsService } from '../apps/service.js';
 import type { WebhooksService } from '../webhooks/service.js';
+import type { ShareLinksService } from '../share-links/service.js';
 import type { ArtistsService } from '../artists/service.js';
 import type { GalleriesService } from '../galleries/service.js';
 import type { GroupsService } from '../groups/service.js';
@@ -86,6 +87,8 @@ export interface StudioDeps {
   artists: ArtistsService;
   /** A photographer's webhook endpoints and their delivery log (routes/webhooks.ts). */
   webhooks: WebhooksService;
+  /** A gallery's share links (routes/share-links.ts). */
+  shareLinks: ShareLinksService;
 }
 
 /** What the studio needs of the service's mailer (src/mail/mailer.ts, built in src/app.ts). */

@@ -675,8 +675,17 @@ export function visitorProblems(req: VisitorRequest, sent: { path: string; query
   const type = (header(reply, 'content-type') ?? '').toLowerCase();
   const home = homeOf(req, sent.path);
   if (reply.status >= 500) problems.push(`status ${reply.status}`);
-  // A share link's address: the visit (303) or a refusal (404 unknown, 410 ended), never anything else.
-  if (/\/_share\/[^/]*$/.test(sent.path) && req.method === 'GET' && ![303, 404, 410, 429].includes(reply.status)) problems.push(`share link answered ${reply.status}`);
+  // A share link's address: the visit (303) or a refusal (404 unknown, 410 ended), never anything
+  // else; a path that is not valid percent-encoded UTF-8 gets the router's 400, as on every path.
+  const badlyEncoded = (() => {
+    try {
+      decodeURIComponent(sent.path);
+      return false;
+    } catch {
+      return true;
+    }
+  })();
+  if (/\/_share\/[^/]*$/.test(sent.path) && req.method === 'GET' && ![303, 404, 410, 429].includes(reply.status) && !(badlyEncoded && reply.status === 400)) problems.push(`share link answered ${reply.status}`);
 
   // No redirect off the site.
   const location = header(reply, 'location');
