@@ -4,6 +4,7 @@
 // was proved with, and the e-mail address they signed in with. The signing key
 // is derived from the upload secret (shared by every process of one installation).
 import { createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { isUuid } from '../../core/uuid.js';
 
 export const PASS_COOKIE = 'mps_visitor';
 /** A share link's visit: a session cookie scoped to the link's gallery (docs/integrations.md "Share links"). */
@@ -119,8 +120,9 @@ export class PassCodec {
 
   /** The link UUID a share cookie names, when it is ours and intact. */
   openShare(value: string | undefined): string | undefined {
-    const m = value === undefined ? null : /^([0-9a-f-]{36})\.([A-Za-z0-9_-]{43})$/.exec(value);
-    if (!m) return undefined;
+    const dot = value?.indexOf('.') ?? -1;
+    const m = dot > 0 ? [value!, value!.slice(0, dot), value!.slice(dot + 1)] : undefined;
+    if (!m || !isUuid(m[1]) || !/^[A-Za-z0-9_-]{43}$/.test(m[2])) return undefined;
     const given = Buffer.from(m[2]);
     const expected = Buffer.from(this.mac(`share\n${m[1]}`));
     return given.length === expected.length && timingSafeEqual(given, expected) ? m[1] : undefined;

@@ -71,7 +71,7 @@ export function shareRoutes(helpers: SiteHelpers, deps: WebsiteDeps): SiteRoute[
     if (found.row.password_hash === null) return enter(reply, at, found.row);
     // The password is asked at the clean address: the token moves to a cookie of that page alone.
     const pending = stringifySetCookie({ name: PENDING_COOKIE, value: (req.params as { token: string }).token, path: `${at.homePath}/_share`, httpOnly: true, sameSite: 'lax', secure: secure() });
-    return reply.code(303).header('set-cookie', pending).header('location', `${at.homePath}/_share`).header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send();
+    return reply.code(303).header('set-cookie', pending).header('location', `${at.homePath}/_share`).header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').header('x-robots-tag', 'noindex').send();
   };
 
   const form = async (req: FastifyRequest, reply: FastifyReply, by: Addressing) => {
