@@ -73,7 +73,7 @@ describe.skipIf(!chromiumPresent).each(BACKENDS)('share links in a browser, on $
       await expect.poll(() => page.locator('#max_views-error').textContent()).toMatch(/visits allowed|max_views|view limit/i);
       expect(await axe(page), `refusal at ${name}`).toEqual([]);
       await page.getByLabel('Visits allowed').fill('5');
-      await page.getByLabel('Downloads').selectOption('comps');
+      await page.getByLabel('Downloads', { exact: true }).selectOption('comps');
       await page.getByRole('button', { name: 'Make the link' }).click();
       const url = await page.locator('#new-link').inputValue();
       expect(url).toMatch(/\/_share\/[A-Za-z0-9_-]{43}$/);

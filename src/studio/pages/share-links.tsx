@@ -7,7 +7,7 @@ import { Csrf, Field, html, Layout, Notice, type Viewer } from './layout.js';
 
 /** The copy buttons' script, shared with the proofing screen. */
 const COPY_SCRIPT = studioScript('proofing');
-const DOWNLOADS: Record<string, string> = { none: 'None', comps: 'Comps (watermarked)', originals: 'Comps and originals' };
+const DOWNLOADS: Record<string, string> = { none: 'none', comps: 'comps (watermarked)', originals: 'comps and originals' };
 const day = (iso: string | null) => (iso ? iso.slice(0, 16).replace('T', ' ') + ' UTC' : 'never');
 
 function stateOf(l: ShareLink, now: number): string {
@@ -86,13 +86,10 @@ export function shareLinksPage(p: ShareLinksProps): string {
                     {l.recipient ?? <span class="muted">no name</span>}
                     {l.passwordProtected ? <span class="muted"> · password</span> : null}
                   </td>
-                  <td>{day(l.expiresAt)}</td>
-                  <td>
-                    {l.views}
-                    {l.maxViews !== null ? ` / ${l.maxViews}` : ''}
-                  </td>
-                  <td>{DOWNLOADS[l.download] ?? l.download}</td>
-                  <td>{day(l.createdAt)}</td>
+                  <td>{l.expiresAt ? `until ${day(l.expiresAt)}` : 'never expires'}</td>
+                  <td>{l.maxViews !== null ? `${l.views} / ${l.maxViews} visits` : `${l.views} visits, no limit`}</td>
+                  <td>downloads: {DOWNLOADS[l.download] ?? l.download}</td>
+                  <td>made {day(l.createdAt)}</td>
                   <td>{stateOf(l, now)}</td>
                   <td>
                     {l.revokedAt ? null : (
@@ -130,7 +127,7 @@ export function shareLinksPage(p: ShareLinksProps): string {
             <select id="download" name="download" aria-describedby={d} aria-invalid={bad ? 'true' : undefined}>
               {Object.entries(DOWNLOADS).map(([v, label]) => (
                 <option value={v} selected={(p.form?.download ?? 'none') === v}>
-                  {label}
+                  {label[0]!.toUpperCase() + label.slice(1)}
                 </option>
               ))}
             </select>
