@@ -124,6 +124,10 @@ import { pingStore } from './database/health.js';
 import type { Server as NodeHttpServer } from 'node:http';
 import { SecretBox } from './payments/secrets.js';
 import { WebhooksRepository } from './webhooks/repository.js';
+import { ShareLinksRepository } from './share-links/repository.js';
+import { redactPath } from './http/redact.js';
+import { ShareLinksService } from './share-links/service.js';
+import { shareLinkRoutes } from './share-links/routes.js';
 import { WebhooksService } from './webhooks/service.js';
 import { webhookRoutes } from './webhooks/routes.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
@@ -163,6 +167,8 @@ export interface Core {
   /** Signed webhooks (docs/integrations.md "Webhooks"): endpoints, their log, and the emitter every feature writes events through. */
   webhooks: WebhooksService;
   mailBrands: MailBrands;
+  /** Share links per recipient (docs/integrations.md "Share links"): read from the database at each visit. */
+  shareLinks: ShareLinksService;
   /** Closes the store. */
   close(): Promise<void>;
 }
@@ -247,6 +253,7 @@ export async function buildCore(
     webhooks,
     // The website's brand in its clients' and buyers' mails (docs/delivery.md "Mails").
     mailBrands: new MailBrands(new SiteRepository(store.db), config),
+    shareLinks: new ShareLinksService(new ShareLinksRepository(store.db), access, () => config.publicUrl ?? ''),
     close: async () => {
       await activity.idle();
       await store.close();
@@ -295,7 +302,7 @@ export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
     level: config.logLevel,
     redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-service-authorization"]', 'res.headers["set-cookie"]'],
     serializers: {
-      req: (r: { method: string; url: string; id: string }) => ({ method: r.method, path: (r.url ?? '').split('?')[0], id: r.id }),
+      req: (r: { method: string; url: string; id: string }) => ({ method: r.method, path: redactPath((r.url ?? '').split('?')[0]), id: r.id }),
     },
   });
 }
@@ -365,6 +372,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       ...paymentRoutes({ stripe: core.stripe }),
       ...changeRoutes(new ChangesService(new ChangesRepository(core.store.db, core.store.dialect))),
       ...webhookRoutes({ webhooks: core.webhooks }),
+      ...shareLinkRoutes({ shareLinks: core.shareLinks }),
     ];
     const router = new ApiRouter();
     // A worker answers only health and metrics.
@@ -473,7 +481,7 @@ async function buildLibrary(config: Config, log: Logger, core: Core, storage: St
   const renditionsRepo = new RenditionsRepository(store.db);
   // Who may see what on the websites: one decision over one chain loader, for the pages, the sitemap and /files alike.
   const siteRepo = new SiteRepository(store.db);
-  const visitorAccess = new VisitorAccess(siteRepo, fileUrls);
+  const visitorAccess = new VisitorAccess(siteRepo, fileUrls, core.shareLinks);
   // A gallery's download controls (docs/delivery.md): the ledger a download limit is enforced against.
   const downloadsRepo = new DownloadsRepository(store.db);
   const downloadGuard = new DownloadGuard(downloadsRepo, fileUrls);
@@ -706,7 +714,7 @@ async function registerFaces(fastify: FastifyInstance, config: Config, log: Logg
     ended: (a) => {
       log.info({ archive: a.id, reqId: a.requestId, outcome: a.outcome, bytes: a.bytes, files: a.files, skipped: a.skipped, ms: a.ms }, 'archive ended');
       // What clients did (docs/delivery.md "Activity"): an archive with the bytes it sent; a proved address names the client, else it is counted anonymously.
-      core.activity.record({ gallery: a.galleryUuid, client: a.email ? { email: a.email, verified: true } : null, kind: 'archive', bytes: a.bytes });
+      core.activity.record({ gallery: a.galleryUuid, client: a.email ? { email: a.email, verified: a.verified, label: a.label } : null, kind: 'archive', bytes: a.bytes });
       // Only a whole archive is a download to tell of.
       if (a.outcome === 'complete')
         core.webhooks
@@ -724,7 +732,7 @@ async function registerFaces(fastify: FastifyInstance, config: Config, log: Logg
     checkoutOrigin: checkoutOrigin(config.payments?.stripeApiBase),
   };
   await fastify.register(
-    websitePlugin({ site, archives, links: core.visitorLinks, signIn, passes, lightboxes: core.lightboxes, mailer, passwordThrottle, downloads: { guard: library.downloadGuard, pinThrottle: visitors.pinThrottle }, budget, activity: core.activity, cacheSeconds: config.siteCacheSeconds, config, shop }),
+    websitePlugin({ site, archives, links: core.visitorLinks, signIn, passes, shareLinks: core.shareLinks, lightboxes: core.lightboxes, mailer, passwordThrottle, downloads: { guard: library.downloadGuard, pinThrottle: visitors.pinThrottle }, budget, activity: core.activity, cacheSeconds: config.siteCacheSeconds, config, shop }),
   );
   // The photographers' studio (docs/studio.md): a second encapsulated plugin, on the same services, sessions and limiters as the API.
   await fastify.register(
@@ -755,6 +763,7 @@ async function registerFaces(fastify: FastifyInstance, config: Config, log: Logg
       coupons: core.coupons,
       shopSettings: core.shopSettings,
       stripe: core.stripe,
+      shareLinks: core.shareLinks,
       // The studio's "invite a client" mails through the same service as the API's invitations (its throttle, its links, its activity event).
       // Without a mail server the link only reaches the log: the studio shows it to the photographer instead.
       invitationDeliveries: (user, galleryUuid) => invitations.deliveries(user, galleryUuid),

@@ -18,6 +18,8 @@ export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 export interface ActivityClient {
   email: string;
   verified: boolean;
+  /** Not an address: a share link's recipient as the photographer named them ("share link: Ann"), kept as it is. */
+  label?: boolean;
 }
 
 export interface ActivityEvent {
@@ -191,7 +193,7 @@ export class ActivityService {
   private async write(e: ActivityEvent & { client: ActivityClient }): Promise<void> {
     const at = e.at ?? new Date();
     const gallery = typeof e.gallery === 'string' ? e.gallery.toLowerCase() : e.gallery;
-    const email = clientEmail(e.client.email);
+    const email = e.client.label ? e.client.email.trim().slice(0, 254) || undefined : clientEmail(e.client.email);
     if (!email) return;
     const dedupe = e.kind === 'view' || e.kind === 'download' ? new Date(at.getTime() - DEDUPE_MS).toISOString() : undefined;
     const insert = () => this.repo.insertEvent({ gallery, email, verified: e.client.verified, kind: e.kind, mediaId: e.mediaId ?? null, bytes: e.bytes ?? null, at: at.toISOString() }, dedupe);

@@ -641,6 +641,23 @@ export interface PaymentAccountsTable {
 }
 
 /** Migration 035: signed webhooks (docs/integrations.md "Webhooks"). */
+/** Share links per recipient (migration 040): only the token's SHA-256 is kept. */
+export interface ShareLinksTable {
+  id: Generated<number>;
+  uuid: string;
+  owner_id: number;
+  gallery_id: number;
+  token_hash: string;
+  recipient: string | null;
+  expires_at: string | null;
+  max_views: number | null;
+  views: Generated<number>;
+  password_hash: string | null;
+  download: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
 export interface WebhookEndpointsTable {
   id: Generated<number>;
   uuid: string;
@@ -742,6 +759,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   invitation_deliveries: InvitationDeliveriesTable;
+  share_links: ShareLinksTable;
   print_labs: PrintLabsTable;
   gallery_sales: GallerySalesTable;
   cart_galleries: CartGalleriesTable;
@@ -808,6 +826,7 @@ export interface MediaStampsTable {
 // Row types: what a select of every column of each table gives.
 export type UserRow = Selectable<UsersTable>;
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
+export type ShareLinkRow = Selectable<ShareLinksTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;
 export type AppRow = Selectable<AppsTable>;

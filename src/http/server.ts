@@ -8,6 +8,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyHttpOptions
 import type { Config, TrustProxy } from '../config.js';
 import type { Logger } from 'pino';
 import type { AppKeys } from './app-keys.js';
+import { redactPath } from './redact.js';
 import type { Authentication, Identity, RateSubject } from './identity.js';
 import type { AppRow } from '../database/schema.js';
 import { ApiError, badRequest, codeForStatus, type ErrorCode } from '../core/errors.js';
@@ -256,7 +257,7 @@ export function createHttpServer(deps: HttpDeps): HttpServer {
   fastify.setErrorHandler((err, req, reply) => {
     closeAfterReply(req, reply);
     if (err instanceof ApiError) {
-      req.log.info({ reqId: req.id, method: req.method, path: (req.raw.url ?? '').split('?')[0], status: err.status, code: err.code }, 'request refused');
+      req.log.info({ reqId: req.id, method: req.method, path: redactPath((req.raw.url ?? '').split('?')[0]), status: err.status, code: err.code }, 'request refused');
       return sendError(req, reply, err);
     }
     const e = err as { statusCode?: number; code?: string; message?: string };
@@ -265,7 +266,7 @@ export function createHttpServer(deps: HttpDeps): HttpServer {
       const message = status === 413 ? `request body is larger than ${req.routeOptions.bodyLimit ?? FORM_LIMIT_BYTES} bytes` : e.message;
       return sendError(req, reply, new ApiError(codeForStatus(status), message));
     }
-    req.log.error({ reqId: req.id, method: req.method, path: (req.raw.url ?? '').split('?')[0], err }, 'unhandled error');
+    req.log.error({ reqId: req.id, method: req.method, path: redactPath((req.raw.url ?? '').split('?')[0]), err }, 'unhandled error');
     return sendError(req, reply, new ApiError('internal', `internal error; quote request id ${req.id}`));
   });
 

@@ -4,14 +4,17 @@
 // sitemap and /files all ask here (VisitorAccess). Rules: docs/website.md, "Access rules"; place:
 // docs/architecture.md, "The public website".
 import { MemoryCache } from '../ops/cache.js';
-import { passOpens, type VisitorPass } from './signin/pass.js';
+import { passOpens, shareClient, type VisitorPass } from './signin/pass.js';
 import type { FileUrls } from '../file-storage/file-urls.js';
 import { controlsOf, guarded, type DownloadControls } from './delivery/download-controls.js';
+import type { ShareGrant } from '../share-links/service.js';
 import type { AclRule, LoadedChains, SiteGallery, SiteRepository, StoredFileInfo } from './repository.js';
 
 export type { AclRule } from './repository.js';
 
 export const DEFAULT_ENTRY = 'DEFAULT';
+/** The visitor of a share link's signed file addresses: `l.<link uuid>`. */
+export const SHARE_VISITOR = 'l.';
 
 /** How long a key found public stays known as such in this process, and how many keys are remembered. */
 const PUBLIC_CACHE_MS = 10_000;
@@ -67,6 +70,9 @@ export function decide(chain: readonly GateGallery[], pass: VisitorPass | undefi
   // Expiry comes first: a closed gallery asks for no password, it is closed to everyone.
   const closed = closedBy(chain, now);
   if (closed) return { ok: false, need: 'closed', gallery: closed.uuid };
+  // A live share link of this gallery or one above it opens it at the link's own download level.
+  const share = pass?.share;
+  if (share && chain.some((g) => g.uuid === share.gallery)) return { ok: true, compDownload: share.download !== 'none', hiresDownload: share.download === 'originals', restricted: true };
   let comp: boolean | undefined;
   let hires: boolean | undefined;
   let restricted = false;
@@ -141,7 +147,26 @@ export class VisitorAccess {
     private readonly repo: SiteRepository,
     /** Checks the access stamps signed file addresses carry. */
     private readonly urls: Pick<FileUrls, 'accessStamp'>,
+    /** Share links, read at each request (a revocation holds at once on every node). */
+    private readonly shares?: { grant(linkUuid: string, websiteId: number | undefined): Promise<ShareGrant | undefined> },
   ) {}
+
+  /** The activity's client of a share link's address (its recipient), when the link is still live. */
+  async shareClient(visitor: string): Promise<{ email: string; verified: false; label?: boolean } | undefined> {
+    const grant = this.shares ? await this.shares.grant(visitor.slice(SHARE_VISITOR.length), undefined) : undefined;
+    return grant && shareClient(grant.recipient);
+  }
+
+  /**
+   * What a share link's signed address may have (`l.<link uuid>` as its visitor): nothing once
+   * the link is revoked or expired; an original only at `originals`, a download at `comps` or more.
+   */
+  private async shareAllows(visitor: string, info: StoredFileInfo, download: boolean): Promise<boolean> {
+    const grant = this.shares ? await this.shares.grant(visitor.slice(SHARE_VISITOR.length), undefined) : undefined;
+    if (!grant) return false;
+    if (info.kind === 'original') return grant.download === 'originals';
+    return !download || grant.download !== 'none';
+  }
 
   /** The chain of a gallery of a website by its full url path; undefined when there is none. */
   async chain(websiteId: number, fullUrlPath: string): Promise<Chain | undefined> {
@@ -193,7 +218,7 @@ export class VisitorAccess {
    * when the signature carries an access stamp, while the gallery's chain still
    * has that stamp (a new password or access list revokes it).
    */
-  async servable(key: string, signed: { gallery: string; access?: string; download?: boolean } | undefined): Promise<(StoredFileInfo & { gate?: GateGallery }) | undefined> {
+  async servable(key: string, signed: { gallery: string; access?: string; visitor?: string; download?: boolean } | undefined): Promise<(StoredFileInfo & { gate?: GateGallery }) | undefined> {
     if (signed === undefined) {
       const known = this.remembered(key);
       if (known !== undefined) return known ?? undefined;
@@ -212,6 +237,7 @@ export class VisitorAccess {
       const controlled = signed.download === true && last.downloads !== undefined && guarded(last.downloads);
       const state = signed.download ? downloadState(chain) : accessState(chain);
       if (signed.access === undefined ? controlled : this.urls.accessStamp(state) !== signed.access) return undefined;
+      if (signed.visitor?.startsWith(SHARE_VISITOR) && !(await this.shareAllows(signed.visitor, info, signed.download === true))) return undefined;
       return { ...info, gate: last };
     }
     // A website's logo or favicon (docs/website.md "Brand and pages") is shown on every page of it, protected ones included.

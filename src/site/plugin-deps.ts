@@ -17,8 +17,11 @@ import type { DownloadGuard } from './delivery/download-guard.js';
 import type { OrdersService } from '../orders/service.js';
 import type { StripePayments } from '../payments/stripe.js';
 import type { OfferedList } from '../shop/offer.js';
+import type { ShareLinksService } from '../share-links/service.js';
 
 export interface WebsiteDeps {
+  /** Share links per recipient (docs/integrations.md "Share links"), read at each visit. */
+  shareLinks: Pick<ShareLinksService, 'grant' | 'opening' | 'countView' | 'passwordMatches'>;
   site: SiteService;
   links: VisitorLinks;
   signIn: SignInService;

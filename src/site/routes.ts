@@ -11,10 +11,11 @@ import { downloadControlRoutes } from './delivery/download-routes.js';
 import type { Addressing, SiteHelpers, SiteRoute, WebsiteDeps } from './plugin-deps.js';
 import { cartRoutes } from './shop/cart-routes.js';
 import { signInRoutes } from './signin/routes.js';
+import { shareRoutes } from './signin/share-routes.js';
 import { notFound, visiting } from './visit.js';
 
 export function siteRoutes(f: FastifyInstance, helpers: SiteHelpers, deps: WebsiteDeps): void {
-  const table: SiteRoute[] = [...pageRoutes(helpers, deps), ...favouriteRoutes(helpers, deps), ...signInRoutes(helpers, deps), ...cartRoutes(helpers, deps), ...downloadControlRoutes(helpers, deps)];
+  const table: SiteRoute[] = [...pageRoutes(helpers, deps), ...favouriteRoutes(helpers, deps), ...signInRoutes(helpers, deps), ...shareRoutes(helpers, deps), ...cartRoutes(helpers, deps), ...downloadControlRoutes(helpers, deps)];
   const byUrlname: Addressing = {
     prefix: '/sites/:urlname',
     find: (req) => helpers.byUrlname(req, (req.params as { urlname: string }).urlname),

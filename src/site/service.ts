@@ -12,7 +12,7 @@ import { homeUrl } from '../websites/home-url.js';
 import { hostPart, isOwnHost, ownHosts } from '../websites/hostnames.js';
 import { MemoryCache } from '../ops/cache.js';
 import type { SiteAddress } from './address.js';
-import { accessState, closedBy, decide, downloadState, type Chain, type Decision, type GateGallery, type VisitorAccess } from './access.js';
+import { accessState, closedBy, decide, downloadState, SHARE_VISITOR, type Chain, type Decision, type GateGallery, type VisitorAccess } from './access.js';
 import type { ArchivePart, DownloadRights } from './delivery/archives.js';
 import { compRendition } from './delivery/comp-rendition.js';
 import { controlsOf, guarded, pinEntry, pinOpens, webRendition, type DownloadControls } from './delivery/download-controls.js';
@@ -936,7 +936,7 @@ export class SiteService {
    * any other visitor, their pass id.
    */
   private downloaderOf(pass: VisitorPass | undefined): string {
-    return pass?.email ? this.files.sealClient(pass.email) : visitorOf(pass);
+    return pass?.share ? visitorOf(pass) : pass?.email ? this.files.sealClient(pass.email) : visitorOf(pass);
   }
 
   private signer(decision: Decision, pass: VisitorPass | undefined, now: number, galleryUuid: string, gate: readonly GateGallery[]): (key: string) => string {
@@ -1014,6 +1014,8 @@ function originalExpiry(now: number): Date {
 }
 
 function visitorOf(pass: VisitorPass | undefined): string {
+  // A share link's addresses name the link: /files checks it is still live at each request.
+  if (pass?.share) return `${SHARE_VISITOR}${pass.share.link}`;
   return pass?.id ?? 'anonymous';
 }
 

@@ -6,7 +6,7 @@ import { ApiError } from '../core/errors.js';
 import { closeAfterReply } from '../http/lingering-close.js';
 import { pathAndQuery, type SiteAddress } from './address.js';
 import type { Addressing, SiteHelpers, WebsiteDeps } from './plugin-deps.js';
-import { readPass } from './signin/pass-cookie.js';
+import { readPass, readShare } from './signin/pass-cookie.js';
 import type { VisitorPass } from './signin/pass.js';
 
 export interface Visit {
@@ -25,6 +25,17 @@ export type VisitHandler = (req: FastifyRequest, reply: FastifyReply, v: Visit) 
 
 export const notFound = () => new ApiError('not_found', 'There is nothing at this address.');
 
+/**
+ * The visitor's pass, with the share link their share cookie names when it is live now: read from
+ * the database at each request (no process remembers it), so a revocation holds at once on every node.
+ */
+async function passWithShare(deps: WebsiteDeps, cookie: string | undefined, at: SiteAddress): Promise<VisitorPass | undefined> {
+  const pass = readPass(deps.passes, cookie, at.website.uuid);
+  const link = readShare(deps.passes, cookie);
+  const grant = link === undefined ? undefined : await deps.shareLinks.grant(link, at.website.id);
+  return grant ? { ...(pass ?? deps.passes.fresh(at.website.uuid)), share: grant } : pass;
+}
+
 /** A route handler that sees `handle` the visit: no website there is `by.missing`. */
 export function visiting(helpers: SiteHelpers, deps: WebsiteDeps, handle: VisitHandler) {
   return async (req: FastifyRequest, reply: FastifyReply, by: Addressing): Promise<unknown> => {
@@ -32,7 +43,7 @@ export function visiting(helpers: SiteHelpers, deps: WebsiteDeps, handle: VisitH
     if (!at) return by.missing(req, reply);
     await helpers.withinBudget(req);
     const { path, query } = pathAndQuery(req.raw.url);
-    const v: Visit = { at, rest: path.slice(at.homePath.length + 1), query, pass: readPass(deps.passes, req.headers.cookie, at.website.uuid), cacheKey: '', head: req.method === 'HEAD' };
+    const v: Visit = { at, rest: path.slice(at.homePath.length + 1), query, pass: await passWithShare(deps, req.headers.cookie, at), cacheKey: '', head: req.method === 'HEAD' };
     // A body we do not read (not a form) must not stay on the connection.
     if (req.method === 'POST') closeAfterReply(req, reply);
     return handle(req, reply, v);

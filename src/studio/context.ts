@@ -13,6 +13,7 @@ import { ApiError } from '../core/errors.js';
 import type { RateLimit } from '../http/rate-limit.js';
 import type { AppsService } from '../apps/service.js';
 import type { WebhooksService } from '../webhooks/service.js';
+import type { ShareLinksService } from '../share-links/service.js';
 import type { ArtistsService } from '../artists/service.js';
 import type { GalleriesService } from '../galleries/service.js';
 import type { GroupsService } from '../groups/service.js';
@@ -112,6 +113,8 @@ export interface StudioDeps {
   shopSettings: ShopSettingsService;
   /** The photographer's Stripe account: connected, shown (four last characters at most), removed. */
   stripe: Pick<StripePayments, 'configure' | 'account' | 'disconnect' | 'isConfigured' | 'available'>;
+  /** A gallery's share links (routes/share-links.ts). */
+  shareLinks: ShareLinksService;
 }
 
 /** What the studio needs of the service's mailer (src/mail/mailer.ts, built in src/app.ts). */

@@ -20,6 +20,7 @@ import { proofingRoutes } from './routes/proofing.js';
 import { adminRoutes } from './routes/admin.js';
 import { accountAppRoutes } from './routes/apps.js';
 import { webhookStudioRoutes } from './routes/webhooks.js';
+import { shareLinkStudioRoutes } from './routes/share-links.js';
 import { collectionRoutes } from './routes/collections.js';
 import { jobRoutes } from './routes/jobs.js';
 import { signInRoutes } from './routes/signin.js';
@@ -152,7 +153,7 @@ export function studioPlugin(deps: StudioDeps): FastifyPluginAsync {
     f.get('/studio', (_req, reply) => ctx.redirect(reply, '/studio/'));
     f.get('/studio/', (req, reply) => ctx.redirect(reply, ctx.signedInOf(req) ? '/studio/websites' : '/studio/signin'));
 
-    const tables: StudioRoute[][] = [signInRoutes, accountRoutes, websiteRoutes, galleryRoutes, gallerySettingRoutes, mediaRoutes, styleRoutes, accountAppRoutes, collectionRoutes, jobRoutes, adminRoutes, uploadRoutes, watermarkRoutes, analyticsRoutes, proofingRoutes, shopRoutes, priceListRoutes, couponRoutes, shopSettingRoutes, webhookStudioRoutes, mailPreviewRoutes];
+    const tables: StudioRoute[][] = [signInRoutes, accountRoutes, websiteRoutes, galleryRoutes, gallerySettingRoutes, mediaRoutes, styleRoutes, accountAppRoutes, collectionRoutes, jobRoutes, adminRoutes, uploadRoutes, watermarkRoutes, analyticsRoutes, proofingRoutes, shopRoutes, priceListRoutes, couponRoutes, shopSettingRoutes, webhookStudioRoutes, mailPreviewRoutes, shareLinkStudioRoutes];
     for (const r of tables.flat()) f.route({ method: r.method, url: r.path, ...(r.bodyLimit ? { bodyLimit: r.bodyLimit } : {}), handler: (req, reply) => r.handler(ctx, req, reply) });
   };
 }

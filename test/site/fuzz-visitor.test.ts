@@ -137,6 +137,14 @@ class VisitorWorld implements VisitorResolver {
     if ((await visit(svc, `/_signin/${used}`, { host: hostname })).status !== 303) throw new Error('a fresh sign-in link did not sign in');
     const foreign = new URL((await links.create(links.canonical((await links.site(other.urlname))!), 'client@example.com', '/')).url).pathname.split('/').pop()!;
 
+    // Share links of the access-list gallery, as the API gives them: live, behind a password, revoked.
+    const shares = svc.core.shareLinks;
+    const shareToken = async (input: Parameters<typeof shares.create>[2]) => new URL((await shares.create(owner.user, clients.uuid, input)).url).pathname.split('/').pop()!;
+    const shareLive = await shareToken({ recipient: 'Fuzz <b>recipient</b>', download: 'originals' });
+    const sharePassword = await shareToken({ password: PASSWORD, download: 'comps' });
+    const revoked = await shares.create(owner.user, clients.uuid, {});
+    await shares.revoke(owner.user, revoked.link.uuid);
+
     const home = await visit(svc, `/sites/${site.urlname}/`);
     const asset = /href="\/_site\/([A-Za-z0-9_-]+\.css)"/.exec(home.body)?.[1];
     if (!asset) throw new Error('the home page links no stylesheet');
@@ -173,6 +181,9 @@ class VisitorWorld implements VisitorResolver {
       passCookie: cookieOf(opened)!,
       usedToken: used,
       foreignToken: foreign,
+      shareToken: shareLive,
+      sharePasswordToken: sharePassword,
+      shareRevokedToken: new URL(revoked.url).pathname.split('/').pop()!,
       metricsToken: METRICS_TOKEN,
       asset,
     } satisfies Omit<Record<VRef, string>, 'token'>);

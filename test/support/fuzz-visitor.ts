@@ -57,6 +57,10 @@ export const VISITOR_REFS = [
   'token',
   'usedToken',
   'foreignToken',
+  /** Share links (docs/integrations.md "Share links"): live, live behind a password, revoked. */
+  'shareToken',
+  'sharePasswordToken',
+  'shareRevokedToken',
   'metricsToken',
   'asset',
 ] as const;
@@ -358,6 +362,19 @@ function sitePart(scheme: 'prefix' | 'host'): fc.Arbitrary<Pick<VisitorRequest, 
       ),
     ),
     w(2, get(fc.oneof(constants('_', '-', '-/', '_/', '..', '%2e%2e/', '_site/x', 'x', '_password/x', '_signin/a/b', '/', '//', '.well-known/x'), junk))),
+    // Share links: live, behind a password, revoked, mangled, made up.
+    w(
+      4,
+      get(
+        fc.oneof(
+          w(3, fc.constantFrom<VValue>([ref('shareToken')], [ref('sharePasswordToken')], [ref('shareRevokedToken')])),
+          w(2, fc.constantFrom<VValue>([ref('shareToken', 'truncate')], [ref('shareToken', 'suffix')], [ref('shareToken', 'upper')], [ref('token')])),
+          w(1, junk),
+        ).map((t): VValue => ['_share/', ...t]),
+      ),
+    ),
+    w(2, get(constants('_share', '_share/', '_share/a/b', '_Share'))),
+    w(2, post('_share', passwordForm)),
   );
 }
 
@@ -693,6 +710,17 @@ export function visitorProblems(req: VisitorRequest, sent: { path: string; query
   const type = (header(reply, 'content-type') ?? '').toLowerCase();
   const home = homeOf(req, sent.path);
   if (reply.status >= 500) problems.push(`status ${reply.status}`);
+  // A share link's address: the visit (303) or a refusal (404 unknown, 410 ended), never anything
+  // else; a path that is not valid percent-encoded UTF-8 gets the router's 400, as on every path.
+  const badlyEncoded = (() => {
+    try {
+      decodeURIComponent(sent.path);
+      return false;
+    } catch {
+      return true;
+    }
+  })();
+  if (/\/_share\/[^/]*$/.test(sent.path) && req.method === 'GET' && ![303, 404, 410, 429].includes(reply.status) && !(badlyEncoded && reply.status === 400)) problems.push(`share link answered ${reply.status}`);
 
   // No redirect off the site.
   const location = header(reply, 'location');

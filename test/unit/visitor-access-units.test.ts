@@ -128,3 +128,34 @@ describe('access decision', () => {
     expect(decide([refused], codec.withEmail(pass, 'ex@x.org'))).toEqual({ ok: false, need: 'signin' });
   });
 });
+
+describe('share links in the access decision and the pass', () => {
+  const codec = new PassCodec(secret);
+  const top = '0b7c6e1e-1111-4222-8333-944455550001';
+  const shared = '0b7c6e1e-1111-4222-8333-944455550002';
+  const below = '0b7c6e1e-1111-4222-8333-944455550003';
+  const link = '0b7c6e1e-1111-4222-8333-944455550009';
+  const closed = (uuid: string): GateGallery => ({ uuid, passwordProtected: false, acl: [acl(false)] });
+  const holder = (download: 'none' | 'comps' | 'originals') => ({ ...codec.fresh('w'), share: { link, gallery: shared, download, recipient: 'Ann' } });
+
+  it('opens the shared gallery and those below it at the link level, nothing beside or above it', () => {
+    expect(decide([open(top), closed(shared)], undefined)).toMatchObject({ ok: false, need: 'signin' });
+    expect(decide([open(top), closed(shared)], holder('comps'))).toEqual({ ok: true, compDownload: true, hiresDownload: false, restricted: true });
+    expect(decide([open(top), closed(shared), closed(below)], holder('originals'))).toEqual({ ok: true, compDownload: true, hiresDownload: true, restricted: true });
+    expect(decide([open(top), closed(shared)], holder('none'))).toMatchObject({ ok: true, compDownload: false, hiresDownload: false });
+    expect(decide([closed(top)], holder('originals'))).toMatchObject({ ok: false });
+    // A gallery past its expiry is closed to a link too.
+    expect(decide([open(top), { ...closed(shared), expiresAt: '2000-01-01T00:00:00Z' }], holder('originals'))).toMatchObject({ ok: false, need: 'closed' });
+  });
+
+  it('never writes a share into the pass cookie, and its own cookie cannot be made up', () => {
+    const back = codec.decode(codec.encode(holder('originals')), 'w');
+    expect(back?.share).toBeUndefined();
+    const sealed = codec.sealShare(link);
+    expect(codec.openShare(sealed)).toBe(link);
+    expect(codec.openShare(`${'0b7c6e1e-1111-4222-8333-944455550008'}${sealed.slice(36)}`)).toBeUndefined();
+    expect(codec.openShare(`${link}.x`)).toBeUndefined();
+    expect(codec.openShare(undefined)).toBeUndefined();
+    expect(new PassCodec(Buffer.from('other')).openShare(sealed)).toBeUndefined();
+  });
+});

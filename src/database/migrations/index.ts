@@ -39,6 +39,7 @@ import * as m035 from './035_webhooks.js';
 import * as m036 from './036_media_camera.js';
 import * as m037 from './037_favourite_lists.js';
 import * as m038 from './038_invitation_deliveries.js';
+import * as m040 from './040_share_links.js';
 
 const modules = {
   '001_core': m001,
@@ -79,6 +80,7 @@ const modules = {
   '036_media_camera': m036,
   '037_favourite_lists': m037,
   '038_invitation_deliveries': m038,
+  '040_share_links': m040,
 };
 
 /**

@@ -13,7 +13,7 @@ import yazl from 'yazl';
 import { ApiError } from '../../core/errors.js';
 import type { StorageBackend } from '../../file-storage/backend.js';
 import { attachment, downloadName } from './files.js';
-import type { VisitorPass } from '../signin/pass.js';
+import { activityClientOf, type VisitorPass } from '../signin/pass.js';
 import type { ArchiveMedia, SiteRepository } from '../repository.js';
 import { compRendition } from './comp-rendition.js';
 import { webRendition } from './download-controls.js';
@@ -83,6 +83,10 @@ export interface ArchiveStart {
   /** The visitor's pass id, or 'anonymous'. */
   visitor: string;
   email: string | undefined;
+  /** The address was proved (a sign-in), not a share link's recipient. */
+  verified: boolean;
+  /** The client is a share link's label, not an address. */
+  label?: boolean;
   address: string;
   folders: boolean;
 }
@@ -212,7 +216,9 @@ export class SiteArchives {
       websiteId: job.websiteId,
       galleryUuid: job.galleryUuid,
       visitor: pass?.id ?? 'anonymous',
-      email: pass?.email,
+      email: activityClientOf(pass)?.email,
+      verified: activityClientOf(pass)?.verified ?? false,
+      label: activityClientOf(pass)?.label,
       address: req.ip,
       folders: job.folders,
     };

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import type { ActivityService } from '../../activity/service.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { StorageBackend } from '../../file-storage/backend.js';
-import type { GateGallery, VisitorAccess } from '../access.js';
+import { SHARE_VISITOR, type GateGallery, type VisitorAccess } from '../access.js';
 import type { VisitorBudget } from '../limits/budget.js';
 import type { DownloadGuard } from './download-guard.js';
 import { FILE_KEY, type FileUrls } from '../../file-storage/file-urls.js';
@@ -154,9 +154,10 @@ async function serve(deps: FileRouteDeps, req: FastifyRequest, reply: FastifyRep
   // from the start counts (a player or a download manager), one resuming further on does not.
   if (access.kind === 'signed' && access.download && deps.activity && (!range || range.start === 0)) {
     const email = deps.urls.openClient(access.visitor);
+    const share = access.visitor.startsWith(SHARE_VISITOR) ? await deps.access.shareClient(access.visitor) : undefined;
     deps.activity.record({
       gallery: access.gallery,
-      client: email ? { email, verified: true } : null,
+      client: share ?? (email ? { email, verified: true } : null),
       kind: 'download',
       mediaId: info.mediaId,
       bytes: range ? range.end - range.start + 1 : size,

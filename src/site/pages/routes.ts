@@ -16,6 +16,7 @@ import { Downloads } from '../delivery/download-routes.js';
 import type { SiteHelpers, SiteRoute, WebsiteDeps } from '../plugin-deps.js';
 import { archiveHref, galleryHref, type Refusal, type Sitemap } from '../service.js';
 import { passCookie } from '../signin/pass-cookie.js';
+import { activityClientOf } from '../signin/pass.js';
 import { notFound, only, visiting, type Visit, type VisitHandler } from '../visit.js';
 import { ContentPage } from './content.js';
 import type { FavouritesBar } from './favourites.js';
@@ -189,7 +190,7 @@ class Pages {
    * the gallery's anonymous count of the day. Recorded in the background: the page never waits.
    */
   private viewed(v: Visit, galleryId: number): void {
-    if (!v.head) this.deps.activity.record({ gallery: galleryId, client: v.pass?.email ? { email: v.pass.email, verified: true } : null, kind: 'view' });
+    if (!v.head) this.deps.activity.record({ gallery: galleryId, client: activityClientOf(v.pass), kind: 'view' });
   }
 
   async robots(reply: FastifyReply, v: Visit): Promise<unknown> {
@@ -197,7 +198,7 @@ class Pages {
     const lines = ['User-agent: *'];
     // Nothing any crawler could index, listed or not: keep crawlers out altogether.
     if (!(await this.deps.site.crawlable(v.at.website))) lines.push(`Disallow: ${home}`);
-    else lines.push(`Disallow: ${home}_password`, `Disallow: ${home}_signin`, `Sitemap: ${this.deps.site.homeUrl(v.at.website)}/sitemap.xml`);
+    else lines.push(`Disallow: ${home}_password`, `Disallow: ${home}_signin`, `Disallow: ${home}_share`, `Sitemap: ${this.deps.site.homeUrl(v.at.website)}/sitemap.xml`);
     return sendText(reply, 'text/plain; charset=utf-8', lines.join('\n') + '\n');
   }
 

@@ -104,3 +104,23 @@ export function messagePage(p: { frame: SiteFrame | undefined; title: string; te
     </Page>,
   );
 }
+
+/** A share link's password (docs/integrations.md "Share links"): asked once per visit, the token already out of the address bar. */
+export function sharePasswordPage(p: { frame: SiteFrame; action: string; wrong?: boolean }): string {
+  return html(
+    <Page frame={p.frame} title="Password">
+      <h1>This link is protected</h1>
+      <p>Enter the password you were given with the link.</p>
+      {p.wrong ? (
+        <p role="alert" id="share-error">
+          That password is not the right one.
+        </p>
+      ) : null}
+      <form class="pw" method="post" action={p.action}>
+        <label for="share-password">Password</label>{' '}
+        <input id="share-password" type="password" name="password" required autocomplete="current-password" maxLength={200} aria-describedby={p.wrong ? 'share-error' : undefined} />{' '}
+        <button type="submit">Open</button>
+      </form>
+    </Page>,
+  );
+}

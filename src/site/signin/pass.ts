@@ -4,8 +4,11 @@
 // was proved with, and the e-mail address they signed in with. The signing key
 // is derived from the upload secret (shared by every process of one installation).
 import { createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { isUuid } from '../../core/uuid.js';
 
 export const PASS_COOKIE = 'mps_visitor';
+/** A share link's visit: a session cookie scoped to the link's gallery (docs/integrations.md "Share links"). */
+export const SHARE_COOKIE = 'mps_share';
 /** A pass lasts a month from its last change. */
 export const PASS_LIFETIME_SECONDS = 30 * 24 * 3600;
 /** Passwords remembered per pass: the oldest are forgotten first (the cookie stays small). */
@@ -35,8 +38,29 @@ export interface VisitorPass {
    * `<uuid>:<keyed proof of the PIN>` (download-controls.ts pinEntry), the oldest forgotten first.
    */
   pins?: string[];
+  /**
+   * A share link this visit holds (docs/integrations.md "Share links"), checked live against the
+   * database at this request: never written into the pass cookie (its own cookie, SHARE_COOKIE).
+   */
+  share?: { link: string; gallery: string; download: 'none' | 'comps' | 'originals'; recipient: string | null };
   /** Unix seconds. */
   expires: number;
+}
+
+/** Who a visit is in the activity (docs/delivery.md "Activity"): a share link's recipient, a proved address, or nobody. */
+export function activityClientOf(pass: VisitorPass | undefined): { email: string; verified: boolean; label?: boolean } | null {
+  if (pass?.share) return shareClient(pass.share.recipient);
+  return pass?.email ? { email: pass.email, verified: true } : null;
+}
+
+/**
+ * A share link's recipient as the activity names them: their address when the photographer gave
+ * one (not proven, so "not verified"; a client's data deleted on request includes it), else a label.
+ */
+export function shareClient(recipient: string | null): { email: string; verified: false; label?: boolean } {
+  const r = (recipient ?? '').trim();
+  if (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(r) && r.length <= 254) return { email: r.toLowerCase(), verified: false };
+  return { email: `share link: ${r || 'no recipient'}`.slice(0, 254), verified: false, label: true };
 }
 
 export class PassCodec {
@@ -52,6 +76,8 @@ export class PassCodec {
   }
 
   encode(pass: VisitorPass): string {
+    const { share: _share, ...kept } = pass;
+    pass = kept;
     const body = Buffer.from(JSON.stringify(pass)).toString('base64url');
     return `${body}.${this.mac(body)}`;
   }
@@ -73,6 +99,7 @@ export class PassCodec {
     }
     if (pass.website !== website || !(pass.expires * 1000 > now) || !Array.isArray(pass.galleries)) return undefined;
     if (pass.pins !== undefined && !Array.isArray(pass.pins)) return undefined;
+    delete pass.share;
     return pass;
   }
 
@@ -96,6 +123,21 @@ export class PassCodec {
   /** The pass with the name and address a visitor typed to choose favourites, its lifetime renewed. */
   withGuest(pass: VisitorPass, name: string, email: string, now = Date.now()): VisitorPass {
     return { ...pass, guest: { name, email: email.toLowerCase() }, expires: Math.floor(now / 1000) + PASS_LIFETIME_SECONDS };
+  }
+
+  /** The share cookie's value: a link's UUID, signed so that none can be made up. */
+  sealShare(linkUuid: string): string {
+    return `${linkUuid}.${this.mac(`share\n${linkUuid}`)}`;
+  }
+
+  /** The link UUID a share cookie names, when it is ours and intact. */
+  openShare(value: string | undefined): string | undefined {
+    const dot = value?.indexOf('.') ?? -1;
+    const m = dot > 0 ? [value!, value!.slice(0, dot), value!.slice(dot + 1)] : undefined;
+    if (!m || !isUuid(m[1]) || !/^[A-Za-z0-9_-]{43}$/.test(m[2])) return undefined;
+    const given = Buffer.from(m[2]);
+    const expected = Buffer.from(this.mac(`share\n${m[1]}`));
+    return given.length === expected.length && timingSafeEqual(given, expected) ? m[1] : undefined;
   }
 
   private mac(body: string): string {

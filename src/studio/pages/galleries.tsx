@@ -784,6 +784,7 @@ export function settingsPage(p: SettingsProps): string {
         <a href={`/studio/upload?gallery=${p.uuid}`}>Upload photos</a>
         <a href={`/studio/media?gallery=${p.uuid}`}>Medias ({p.mediasCount})</a>
         <a href={`/studio/galleries/${p.uuid}/proofing`}>Proofing: clients’ selections</a>
+        <a href={`/studio/galleries/${p.uuid}/share-links`}>Share links</a>
       </p>
       <Notice notice={p.noticeAt ? undefined : p.notice} error={e && !['name', 'description', 'display_style', 'cover', 'content_order', 'content_order_direction', 'indexing', 'expires_at', 'download_pin', 'download_limit', 'download_size', 'password', 'acl', 'invite_email', 'favourites', 'favourite_lists', 'pick_limit', 'sale_item', 'sale_price', 'sale'].includes(e.field) ? e.message : undefined} />
       <SettingsCard {...p} />

@@ -1,0 +1,18 @@
+// How share links look in a reply (API extension, docs/api.md "Share links"): the URL appears once, in the reply to the create.
+import { storedTimestamp, type XmlObject } from '../http/xml.js';
+import type { ShareLink } from './service.js';
+
+export function shareLinkXml(l: ShareLink): XmlObject {
+  return {
+    uuid: l.uuid,
+    'gallery-uuid': l.galleryUuid,
+    recipient: l.recipient,
+    'expires-at': l.expiresAt === null ? null : storedTimestamp(l.expiresAt),
+    'max-views': l.maxViews,
+    views: l.views,
+    'password-protected': l.passwordProtected,
+    download: l.download,
+    'created-at': storedTimestamp(l.createdAt),
+    'revoked-at': l.revokedAt === null ? null : storedTimestamp(l.revokedAt),
+  };
+}
