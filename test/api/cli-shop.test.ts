@@ -70,7 +70,7 @@ eachDatabase((kind) => {
       expect([res.code, res.stderr]).toEqual([0, '']);
       const day = new Date().toISOString().slice(0, 10);
       expect(JSON.parse(res.stdout)).toEqual({ orders: 0, files: [join(out, `orders_Report_${day}.csv`), join(out, `orders_items_${day}.csv`)] });
-      expect(await readFile(join(out, `orders_Report_${day}.csv`), 'utf8')).toBe('"id";"client";"payment state";"date";"paid at";"subtotal";"discount";"tax";"total";"currency";"coupon"\r\n');
+      expect(await readFile(join(out, `orders_Report_${day}.csv`), 'utf8')).toBe('"id";"client";"payment state";"date";"paid at";"subtotal";"discount";"tax";"total";"currency";"coupon";"tax rate";"tax label";"terms accepted at"\r\n');
       expect(await readFile(join(out, `orders_items_${day}.csv`), 'utf8')).toMatch(/^"order id";"media file name";/);
       const missing = await admin({}, 'orders', 'export', '--owner', 'ann@example.com', '--out', join(out, 'nope'));
       expect([missing.code, missing.stderr]).toEqual([1, expect.stringContaining('cannot write into --out')]);
