@@ -1,13 +1,13 @@
 // `npm run bench -- shop` (issue 33): a buyer's cart of 50 downloads becomes an order, is paid by
 // hand through the API, and the delivery job makes every file (sized ones from the original as
 // sRGB JPEGs, originals byte for byte): the order's placing, the time from payment to delivered,
-// files per second, and the service's RSS growth while the job runs.
+// files per second, the service's RSS growth while the job runs; and a cart page against a gallery page.
 import { randomFillSync } from 'node:crypto';
 import sharp from 'sharp';
 import { find, text } from '../src/client/xml.js';
 import { uploadJpeg } from '../test/site/site-support.js';
 import { attachProfile, openShop, placeOrder } from '../test/support/shop.js';
-import type { BenchContext, BenchLine } from './lib.js';
+import { median, runLoad, type BenchContext, type BenchLine } from './lib.js';
 import { measure } from './uploads.js';
 
 const FILES = Number(process.env.BENCH_SHOP_FILES ?? 50);
@@ -66,7 +66,9 @@ export async function benchShop(b: BenchContext): Promise<BenchLine[]> {
   const zip = await fetch(`${b.url}/downloads/${token}/all.zip`);
   const zipBytes = (await zip.arrayBuffer()).byteLength;
   const zipMs = performance.now() - z0;
+  const pages = await cartAgainstGallery(b, website.id, shop.downloads, medias.slice(0, 3));
   return [
+    ...pages,
     { name: `shop: whole gallery of ${made.length} photos, paid to delivered at 1200 px`, value: wholeRun.ms / 1000, unit: 's' },
     { name: 'shop: whole gallery, service RSS growth while delivering', value: wholeRun.rssGrowth / MiB, unit: 'MiB', target: '<= 128', ok: wholeRun.rssGrowth / MiB <= 128 },
     { name: `shop: whole gallery ZIP (${(zipBytes / MiB).toFixed(1)} MiB) streamed`, value: zipMs, unit: 'ms' },
@@ -74,5 +76,39 @@ export async function benchShop(b: BenchContext): Promise<BenchLine[]> {
     { name: `shop: paid to delivered, ${FILES} files (${FILES / 2} sized from 3000×2000, ${FILES / 2} originals)`, value: run.ms / 1000, unit: 's' },
     { name: 'shop: delivery rate', value: (FILES * 1000) / run.ms, unit: 'files/s' },
     { name: 'shop: service RSS growth while delivering', value: growth, unit: 'MiB', target: '<= 128', ok: growth <= 128 },
+  ];
+}
+
+/**
+ * The cart page with three lines (what a buyer meets before checkout: rendered for each visitor, never
+ * cached) against the website's gallery page of the same photos as a visitor meets it; alternating
+ * rounds, the median ratio with its spread. Target: the cart costs no more than the gallery page.
+ */
+async function cartAgainstGallery(b: BenchContext, websiteId: number, profile: string, medias: string[]): Promise<BenchLine[]> {
+  const cart = await b.core.orders.createCart(websiteId);
+  for (const media of medias) await b.core.orders.setCartLine(cart.uuid, { media, profile, item: 'Web', quantity: 1 });
+  const cartUrl = `${b.url}/sites/bench/_cart`;
+  const galleryUrl = `${b.url}/sites/bench/`;
+  const headers = { cookie: `cart=${cart.uuid}` };
+  const first = await fetch(cartUrl, { headers });
+  if (first.status !== 200 || !(await first.text()).includes(medias[0])) throw new Error(`the cart page answered ${first.status} without its lines`);
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
+  const ratios: number[] = [];
+  const rates = { cart: [] as number[], gallery: [] as number[] };
+  await runLoad(cartUrl, headers, undefined, 1);
+  await runLoad(galleryUrl, {}, undefined, 1);
+  for (let i = 0; i < rounds; i++) {
+    const c = await runLoad(cartUrl, headers, undefined, 2);
+    const g = await runLoad(galleryUrl, {}, undefined, 2);
+    if (c.non2xx + c.errors + g.non2xx + g.errors > 0) throw new Error('the cart or the gallery page failed under load');
+    ratios.push(c.rps / g.rps);
+    rates.cart.push(c.rps);
+    rates.gallery.push(g.rps);
+  }
+  const r = median(ratios);
+  return [
+    { name: 'shop: cart page, 3 lines (rendered per visitor)', value: median(rates.cart), unit: 'req/s' },
+    { name: 'shop: the same website\'s gallery page, as a visitor meets it', value: median(rates.gallery), unit: 'req/s' },
+    { name: `shop: cart / gallery page (median of ${rounds}; ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})`, value: r, unit: 'x', target: '>= 1', ok: r >= 1 },
   ];
 }
