@@ -345,6 +345,51 @@ export class GalleriesRepository {
     return new Map(rows.map((r) => [Number(r.id), Number(r.full_count)]));
   }
 
+  /**
+   * A thumbnail for each gallery (by UUID) of the websites `userId` may see: its cover when it is
+   * a live photo of theirs, else their latest live photo in its sub-tree. Three queries, none per gallery.
+   */
+  async coverUuids(userId: number, galleryUuids: readonly string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    if (galleryUuids.length === 0) return out;
+    const galleries = await this.db
+      .selectFrom('galleries as g')
+      .innerJoin('websites as w', 'w.id', 'g.website_id')
+      .select(['g.id', 'g.uuid', 'g.cover_media_id'])
+      .where('g.uuid', 'in', galleryUuids)
+      .where((eb) => eb.or([eb('w.owner_id', '=', userId), eb('w.id', 'in', eb.selectFrom('website_members').select('website_id').where('user_id', '=', userId))]))
+      .execute();
+    if (galleries.length === 0) return out;
+    const chosen = new Map(galleries.flatMap((g) => (g.cover_media_id === null ? [] : [[g.id, g.cover_media_id] as const])));
+    const rest = galleries.filter((g) => !chosen.has(g.id)).map((g) => g.id);
+    const { rows: latest } = rest.length
+      ? await sql<{ id: number; media_id: number }>`
+      ${subtreeCte(rest)}
+      SELECT sub.top_id AS id, MAX(m.id) AS media_id
+      FROM sub
+      CROSS JOIN media_galleries mg
+      CROSS JOIN medias m
+      WHERE mg.gallery_id = sub.id AND m.id = mg.media_id AND m.status = 'live' AND m.renditions_state = 'ready' AND m.owner_id = ${userId}
+      GROUP BY sub.top_id`.execute(this.db)
+      : { rows: [] };
+    const pick = new Map<number, number>([...chosen, ...latest.map((r) => [Number(r.id), Number(r.media_id)] as const)]);
+    if (pick.size === 0) return out;
+    const medias = await this.db
+      .selectFrom('medias')
+      .select(['id', 'uuid'])
+      .where('id', 'in', [...new Set(pick.values())])
+      .where('status', '=', 'live')
+      .where('renditions_state', '=', 'ready')
+      .where('owner_id', '=', userId)
+      .execute();
+    const uuidOf = new Map(medias.map((m) => [m.id, m.uuid]));
+    for (const g of galleries) {
+      const media = uuidOf.get(pick.get(g.id) ?? -1);
+      if (media) out.set(g.uuid, media);
+    }
+    return out;
+  }
+
   /** Access lists of several galleries in one query, entries in position order. */
   async acls(galleryIds: readonly number[]): Promise<Map<number, AclEntry[]>> {
     const out = new Map<number, AclEntry[]>();

@@ -143,6 +143,11 @@ export class GalleriesService {
     return { total, records, perPage: size, counts: withCounts ? await this.mediaCounts(this.repo, records) : undefined };
   }
 
+  /** A thumbnail's media UUID for each gallery of the user's websites (studio lists; set-based, GalleriesRepository.coverUuids). */
+  async coverUuids(user: User, galleryUuids: readonly string[]): Promise<Map<string, string>> {
+    return this.repo.coverUuids(user.id, galleryUuids);
+  }
+
   /** One gallery with its counts and access list; its medias and sub-galleries when asked for. */
   async get(user: User, urlname: string, uuid: string, want: { medias?: boolean; subgalleries?: boolean } = {}): Promise<GalleryDetails> {
     const id = this.galleryUuid(uuid);

@@ -257,6 +257,20 @@ progress{width:100%;height:.75rem;accent-color:#0b57d0}
 .wm-look .field:last-child{grid-column:1/-1}
 .wm-edit{margin:0 0 .75rem;padding:.75rem 0;border-top:1px solid #e2e2de;border-bottom:1px solid #e2e2de}
 @media (max-width:700px){.wm-item,.wm-new{grid-template-columns:1fr}}
+/* The look (docs/studio.md "The studio's look"): covers as thumbnails in the websites list and the
+   gallery tree, a calmer header, headings that stand apart from the cards under them. */
+h1{font-size:1.65rem;letter-spacing:-.01em;margin:.75rem 0 1.25rem}
+h2{color:#27272a}
+.card{box-shadow:0 1px 2px rgba(0,0,0,.04)}
+header.bar nav a{text-decoration:none}
+header.bar nav a:hover,header.bar nav a[aria-current=page]{text-decoration:underline;text-underline-offset:.3em}
+img.thumb,span.thumb{flex:none;display:block;object-fit:cover;background:#e5e5e2;border-radius:4px}
+.tree .thumb{width:3rem;height:3rem}
+.sites li{align-items:center;justify-content:flex-start;gap:.5rem 1rem;padding:.75rem 0}
+.sites .thumb{width:6rem;height:4rem;border-radius:6px}
+.sites .site-name{flex:1 1 10rem;min-width:0;overflow-wrap:anywhere}
+.sites .site-name>a{font-weight:600;font-size:1.1rem}
+@media (max-width:40rem){h1{font-size:1.4rem;margin:.5rem 0 1rem}.tree .thumb{width:2.5rem;height:2.5rem}.sites .thumb{width:4.5rem;height:3rem}}
 `;
 
 export interface StudioAsset {

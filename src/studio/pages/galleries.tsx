@@ -12,6 +12,8 @@ const TREE_SCRIPT = studioScript('galleries');
 
 export interface TreeNode {
   uuid: string;
+  /** Its cover (or latest photo below) as a studio thumbnail; none: a grey square. */
+  thumb?: string;
   name: string;
   parent: string | null;
   medias: number;
@@ -62,6 +64,7 @@ function Item(p: { n: TreeNode; index: number; count: number; urlname: string })
             ⠿
           </span>
         )}
+        {n.thumb ? <img class="thumb" src={n.thumb} alt="" width={48} height={48} loading="lazy" decoding="async" /> : <span class="thumb none" aria-hidden="true" />}
         <a class="gname" href={`/studio/galleries/${n.uuid}`}>
           {root ? `${n.name} (home)` : n.name}
         </a>

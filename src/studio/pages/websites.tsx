@@ -10,6 +10,8 @@ export interface WebsiteItem {
   urlname: string;
   title: string;
   home: string;
+  /** The home gallery's cover as a studio thumbnail. */
+  thumb?: string;
 }
 
 export function websitesPage(p: { viewer: Viewer; websites: WebsiteItem[]; total: number }): string {
@@ -19,10 +21,11 @@ export function websitesPage(p: { viewer: Viewer; websites: WebsiteItem[]; total
       {p.websites.length === 0 ? (
         <p>You have no website yet.</p>
       ) : (
-        <ul class="list card">
+        <ul class="list card sites">
           {p.websites.map((w) => (
             <li>
-              <span>
+              {w.thumb ? <img class="thumb" src={w.thumb} alt="" width={96} height={64} loading="lazy" decoding="async" /> : <span class="thumb none" aria-hidden="true" />}
+              <span class="site-name">
                 <a href={`/studio/websites/${w.urlname}`}>{w.title || w.urlname}</a> <span class="muted">({w.urlname})</span>
               </span>
               <a href={w.home}>

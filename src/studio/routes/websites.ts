@@ -126,7 +126,10 @@ async function savePage(ctx: StudioContext, req: FastifyRequest, reply: FastifyR
 async function websitesScreen(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
   const s = ctx.need(req);
   const found = await ctx.deps.websites.list(s.user, { limit: WEBSITES_SHOWN, offset: 0 });
-  const websites = found.websites.map((w) => ({ urlname: w.urlname, title: w.title, home: homeUrl(ctx.deps.config.publicUrl, w) }));
+  // Each website's card shows its home gallery's thumbnail, all in one set of queries.
+  const covers = await ctx.deps.galleries.coverUuids(s.user, found.websites.flatMap((w) => (w.root_uuid ? [w.root_uuid] : [])));
+  const thumbOf = (root: string | null) => (root && covers.has(root) ? `/studio/thumbs/${covers.get(root)}` : undefined);
+  const websites = found.websites.map((w) => ({ urlname: w.urlname, title: w.title, home: homeUrl(ctx.deps.config.publicUrl, w), thumb: thumbOf(w.root_uuid) }));
   return ctx.send(reply, 200, websitesPage({ viewer: s.viewer, websites, total: found.total }));
 }
 

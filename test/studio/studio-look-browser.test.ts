@@ -1,0 +1,98 @@
+// The studio's look in a real browser (chromium through playwright-core), on SQLite with local
+// files: the websites list, the gallery tree, a gallery's settings, the media grid and the shop
+// at desktop and phone sizes; covers shown as thumbnails that load, no sideways scroll, axe clean.
+// Screenshots land in test-artifacts/studio/ (look-*).
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGallery } from '../support/media.js';
+import type { World } from '../support/world.js';
+import { axe, chromiumPresent, launchChromium, uploadPhoto, waitForRenditions } from '../site/site-support.js';
+import { SQLITE_LOCAL, startOn, type BackendWorld } from './studio-backends.js';
+
+const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'studio');
+const SIZES = [
+  { name: 'desktop', viewport: { width: 1440, height: 900 }, phone: false },
+  { name: 'phone', viewport: { width: 390, height: 844 }, phone: true },
+];
+
+describe.skipIf(!chromiumPresent)('the studio look', () => {
+  let on: BackendWorld;
+  let w: World;
+  let browser: Browser;
+  let weddings: string;
+
+  beforeAll(async () => {
+    on = await startOn(SQLITE_LOCAL, {});
+    w = on.w;
+    weddings = await createGallery(w, 'Weddings');
+    const june = await createGallery(w, 'June', weddings);
+    const portraits = await createGallery(w, 'Portraits');
+    await createGallery(w, 'Empty one');
+    const photos = [await uploadPhoto(w, june, 1, 1200), await uploadPhoto(w, june, 2, 1200), await uploadPhoto(w, portraits, 3, 1200)];
+    await waitForRenditions(w, photos);
+    browser = await launchChromium();
+    mkdirSync(ARTIFACTS, { recursive: true });
+  }, 300_000);
+  afterAll(async () => {
+    await browser?.close();
+    await on?.close();
+  });
+
+  async function signedIn(viewport: { width: number; height: number }, phone: boolean): Promise<{ page: Page; close(): Promise<void> }> {
+    const context = await browser.newContext({ viewport, deviceScaleFactor: phone ? 2 : 1, isMobile: phone, hasTouch: phone });
+    const page = await context.newPage();
+    await page.goto(`${w.svc.url}/studio/signin`);
+    await page.getByLabel('E-mail address').fill(w.user.email);
+    await page.getByLabel('Password').fill(w.user.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL('**/studio/websites');
+    return { page, close: () => context.close() };
+  }
+
+  const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  /** Images that are lazy, sized, and loaded once scrolled into view. */
+  async function thumbs(page: Page): Promise<number> {
+    const imgs = page.locator('img.thumb');
+    const n = await imgs.count();
+    for (let i = 0; i < n; i++) {
+      const img = imgs.nth(i);
+      await img.scrollIntoViewIfNeeded();
+      expect(await img.getAttribute('loading')).toBe('lazy');
+      expect(Number(await img.getAttribute('width'))).toBeGreaterThan(0);
+      expect(Number(await img.getAttribute('height'))).toBeGreaterThan(0);
+      await expect.poll(() => img.evaluate((e) => (e as HTMLImageElement).complete && (e as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    }
+    return n;
+  }
+
+  for (const size of SIZES) {
+    it(`shows each main screen whole, with covers as thumbnails (${size.name})`, async () => {
+      const { page, close } = await signedIn(size.viewport, size.phone);
+      const shots: Array<[string, string]> = [
+        ['websites', '/studio/websites'],
+        ['galleries', `/studio/websites/${w.urlname}/galleries`],
+        ['gallery', `/studio/galleries/${weddings}`],
+        ['media', '/studio/media'],
+        ['shop', '/studio/shop'],
+      ];
+      const found: Record<string, number> = {};
+      for (const [name, path] of shots) {
+        await page.goto(w.svc.url + path);
+        found[name] = process.env.LOOK_BEFORE ? 0 : await thumbs(page);
+        await page.evaluate(() => window.scrollTo(0, 0));
+        await page.screenshot({ path: join(ARTIFACTS, `look-${process.env.LOOK_BEFORE ? 'before' : 'after'}-${name}-${size.name}.png`), fullPage: true });
+        if (process.env.LOOK_BEFORE) continue;
+        expect(await axe(page), name).toEqual([]);
+        expect(await sideways(page), `${name} scrolls sideways`).toBeLessThanOrEqual(0);
+      }
+      if (!process.env.LOOK_BEFORE) {
+        // The website's card and the galleries with photos (Weddings from June, inside it) show covers.
+        expect(found.websites).toBe(1);
+        expect(found.galleries).toBeGreaterThanOrEqual(3);
+      }
+      await close();
+    }, 120_000);
+  }
+});
