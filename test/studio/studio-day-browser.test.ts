@@ -133,7 +133,7 @@ describe.skipIf(!chromiumPresent)('issue 30’s studio screens in a browser', ()
       await page.goto(`${w.svc.url}/studio/galleries/${w.rootUuid}`);
       await page.getByLabel('Their e-mail address').fill(`client-${size.name}@example.com`);
       await page.getByRole('button', { name: 'Send the invitation' }).click();
-      await page.getByText('No mail server is set up').waitFor();
+      await page.getByText('No mail server is set up', { exact: true }).waitFor();
       expect(await page.locator('#invite-link').textContent()).toMatch(/\/_signin\/[A-Za-z0-9_-]{43}$/);
       await page.locator('#invite').scrollIntoViewIfNeeded();
       await page.screenshot({ path: join(SHOTS, `invite-nomail-${size.name}.png`) });

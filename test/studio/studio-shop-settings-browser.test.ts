@@ -99,6 +99,8 @@ describe.skipIf(!chromiumPresent)('the studio’s coupons, tax, lab, shipping an
 
       // Tax and terms; the lab.
       await click(page, phone, page.getByRole('navigation', { name: 'Shop' }).getByRole('link', { name: 'Tax, terms & lab' }));
+      // The tab's own navigation ends before the next one starts (else the two race under load).
+      await page.getByRole('heading', { name: 'Tax, terms & lab', level: 1 }).waitFor();
       await page.goto(`${w.svc.url}/studio/shop/settings?website=${shop.urlname}`);
       await page.getByLabel('Tax rate (%)').fill('20');
       await page.getByLabel('Its name on receipts').fill('VAT');
