@@ -34,7 +34,9 @@ eachDatabase((kind) => {
 
   /** The cover of the card linking to `path` on `page`: the seed name in its image's address, 'none', or 'placeholder'. */
   function coverOf(page: string, path: string): string {
-    const card = new RegExp(`<li><a href="${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}">(.*?)</a></li>`).exec(page);
+    // The card, not the header's navigation link to the same gallery (a plain name).
+    const links = [...page.matchAll(new RegExp(`<li><a href="${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}">(.*?)</a></li>`, 'g'))];
+    const card = links.find((m) => m[1].includes('class="cover'));
     if (!card) throw new Error(`no card for ${path}`);
     if (card[1].includes('class="cover none"')) return 'none';
     const seed = /seed\/([a-z-]+)-[0-9a-f-]{36}\.jpg/.exec(card[1]);
