@@ -21,6 +21,12 @@ export default defineConfig({
     sequence: { sequencer: LongestFirst },
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    reporters: ['default', './test/support/summary-reporter.ts'],
+    // TEST_REPORT_JSON=<file> also writes vitest's JSON report, from which
+    // scripts/file-seconds.mjs remakes the sequencer's order after a full run.
+    reporters: [
+      'default',
+      './test/support/summary-reporter.ts',
+      ...(process.env.TEST_REPORT_JSON ? [['json', { outputFile: process.env.TEST_REPORT_JSON }] as ['json', { outputFile: string }]] : []),
+    ],
   },
 });

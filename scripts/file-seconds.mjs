@@ -1,6 +1,6 @@
 // Writes test/support/file-seconds.json, the order the test sequencer runs files in
 // (test/support/sequencer.ts), from a vitest JSON report of a full run:
-//   npx vitest run --reporter=default --reporter=json --outputFile.json=report.json
+//   TEST_REPORT_JSON=report.json npm test   (or CI=true TEST_REPORT_JSON=... bash .ci/run)
 //   node scripts/file-seconds.mjs report.json
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
