@@ -178,6 +178,16 @@ eachDatabase((kind: DbKind) => {
       expect((await open(link.path)).status).toBe(303);
     });
 
+    it('an account without a website cannot share a lightbox: 422, no link made', async () => {
+      const lone = await w.svc.user();
+      const client = w.svc.client(await w.svc.app(), lone);
+      const box = (await w.svc.core.lightboxes.create({ id: lone.id }, 'Nowhere to show')).uuid;
+      const r = await failure(client.request('POST', `/lightboxes/${box}/share_links.xml`, params({ recipient: 'x' })));
+      expect(r.status).toBe(422);
+      expect(r.message).toMatch(/website/);
+      expect(items((await client.request('GET', `/lightboxes/${box}/share_links.xml`)).doc, 'share-links')).toEqual([]);
+    });
+
     it('fuzzed inputs: 4xx at the API and the website, never 5xx', async () => {
       const bad: Array<Record<string, string>> = [
         { download: 'all' },
