@@ -399,7 +399,7 @@ export async function buildApp(config: Config, log: Logger = createLogger(config
       router,
       // The API's description, from the same route tables (docs/api.md "OpenAPI").
       extensions: duties.serve ? [...extensions, (f: FastifyInstance) => installOpenApiRoute(f, routes)] : extensions,
-      plainRoutes: duties.serve ? [fileRoutes({ access: library.visitorAccess, storage, urls: library.fileUrls, budget: visitors.fileBudget, activity: core.activity, guard: library.downloadGuard }), downloadRoutes({ repo: shop.deliveries, storage, links: shop.printLinks })] : [],
+      plainRoutes: duties.serve ? [fileRoutes({ access: library.visitorAccess, storage, urls: library.fileUrls, budget: visitors.fileBudget, activity: core.activity, shareLinks: core.shareLinks, guard: library.downloadGuard }), downloadRoutes({ repo: shop.deliveries, storage, links: shop.printLinks })] : [],
     });
     closers.push(() => http.close());
     if (duties.serve) await registerFaces(http.fastify, config, log, core, storage, front, library, visitors);

@@ -646,7 +646,8 @@ export interface ShareLinksTable {
   id: Generated<number>;
   uuid: string;
   owner_id: number;
-  gallery_id: number;
+  /** The link's target (migration 041): a gallery or a lightbox, exactly one of them. */
+  gallery_id: number | null;
   token_hash: string;
   recipient: string | null;
   expires_at: string | null;
@@ -656,6 +657,11 @@ export interface ShareLinksTable {
   download: string;
   created_at: string;
   revoked_at: string | null;
+  lightbox_id: Generated<number | null>;
+  /** A lightbox's link: the owner's website it is shown on (a gallery's link: its gallery's, null here). */
+  website_id: Generated<number | null>;
+  /** Files downloaded through the link (migration 041). */
+  downloads: Generated<number>;
 }
 
 export interface WebhookEndpointsTable {

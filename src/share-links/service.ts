@@ -1,29 +1,37 @@
 // Share links per recipient (issue 34; docs/integrations.md "Share links"): a bearer link to one
-// gallery for one recipient. The token is 256 random bits; only its SHA-256 is stored, so the URL
+// gallery or one lightbox for one recipient, under the same rules whatever it opens. The token is 256 random bits; only its SHA-256 is stored, so the URL
 // is shown once, at creation (as API secrets are). Every visit reads the link from the database,
 // so a revocation holds at once on every node; nothing about a link is cached in a process.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Access } from '../access/access.js';
-import { notFound } from '../core/errors.js';
+import { ApiError, notFound } from '../core/errors.js';
 import type { ShareLinkRow, UserRow } from '../database/schema.js';
 import { hashPassword, verifyPassword } from '../users/passwords.js';
 import { DEFAULT_SHARE_DAYS, type ShareDownload, type ShareLinkInput } from './fields.js';
-import type { ShareLinkPlace, ShareLinksRepository } from './repository.js';
+import type { ShareLinkPlace, ShareLinksRepository, ShareTargetRef } from './repository.js';
 
 type User = Pick<UserRow, 'id'>;
+
+/** What a link opens. */
+export const SHARE_TARGETS = ['gallery', 'lightbox'] as const;
+export type ShareTargetKind = (typeof SHARE_TARGETS)[number];
 
 /** The form of a token in an address: 43 base64url characters. */
 export const SHARE_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 export interface ShareLink {
   uuid: string;
-  galleryUuid: string;
+  /** What it opens: one of the two is set. */
+  galleryUuid: string | null;
+  lightboxUuid: string | null;
   recipient: string | null;
   expiresAt: string | null;
   maxViews: number | null;
   views: number;
   passwordProtected: boolean;
   download: ShareDownload;
+  /** Files downloaded through it. */
+  downloads: number;
   createdAt: string;
   revokedAt: string | null;
 }
@@ -31,7 +39,9 @@ export interface ShareLink {
 /** What a visitor's share link grants, once checked live. */
 export interface ShareGrant {
   link: string;
-  gallery: string;
+  /** The gallery it opens (with those below it), or the lightbox: one of the two is set. */
+  gallery: string | null;
+  lightbox: string | null;
   download: ShareDownload;
   recipient: string | null;
 }
@@ -42,16 +52,18 @@ export function tokenHash(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-function linkOf(r: ShareLinkRow, galleryUuid: string): ShareLink {
+function linkOf(r: ShareLinkRow, target: { kind: ShareTargetKind; uuid: string }): ShareLink {
   return {
     uuid: r.uuid,
-    galleryUuid,
+    galleryUuid: target.kind === 'gallery' ? target.uuid : null,
+    lightboxUuid: target.kind === 'lightbox' ? target.uuid : null,
     recipient: r.recipient,
     expiresAt: r.expires_at,
     maxViews: r.max_views,
     views: r.views,
     passwordProtected: r.password_hash !== null,
     download: r.download as ShareDownload,
+    downloads: r.downloads,
     createdAt: r.created_at,
     revokedAt: r.revoked_at,
   };
@@ -73,20 +85,24 @@ export class ShareLinksService {
     private readonly publicUrl: () => string,
   ) {}
 
-  /** The user's gallery (its id); a 404 otherwise. */
-  galleryOf(user: User, galleryUuid: string): Promise<number> {
-    return this.access.requireOne(user, 'gallery', galleryUuid, { notFound: 'gallery' });
+  /** The user's gallery or lightbox; a 404 otherwise (another's is never told apart from none). */
+  async targetOf(user: User, kind: ShareTargetKind, uuid: string): Promise<ShareTargetRef> {
+    return { kind, id: await this.access.requireOne(user, kind, uuid, { notFound: kind }) };
   }
 
-  /** A new link for a gallery of the user: the link and its URL, which is shown only now. */
-  async create(user: User, galleryUuid: string, input: ShareLinkInput, now = Date.now()): Promise<{ link: ShareLink; url: string }> {
-    const galleryId = await this.access.requireOne(user, 'gallery', galleryUuid, { notFound: 'gallery' });
+  /** A new link for a gallery or lightbox of the user: the link and its URL, which is shown only now. */
+  async create(user: User, kind: ShareTargetKind, uuid: string, input: ShareLinkInput, now = Date.now()): Promise<{ link: ShareLink; url: string }> {
+    const target = await this.targetOf(user, kind, uuid);
+    // A lightbox has no website of its own: its link is shown on one of its owner's.
+    const websiteId = kind === 'lightbox' ? await this.repo.lightboxWebsite(user.id, target.id) : null;
+    if (websiteId === undefined) throw new ApiError('unprocessable', 'A lightbox is shared on one of your websites: make a website first.');
     const token = randomBytes(32).toString('base64url');
     const expiresAt = input.expires_at === undefined ? new Date(now + DEFAULT_SHARE_DAYS * 86_400_000).toISOString() : input.expires_at;
     const row = await this.repo.create({
       uuid: randomUUID(),
       ownerId: user.id,
-      galleryId,
+      target,
+      websiteId,
       tokenHash: tokenHash(token),
       recipient: input.recipient ?? null,
       expiresAt,
@@ -95,19 +111,18 @@ export class ShareLinksService {
       download: input.download ?? 'none',
     });
     const placed = (await this.repo.byUuid(row.uuid))!;
-    return { link: linkOf(row, placed.gallery_uuid), url: `${this.publicUrl()}/sites/${placed.urlname}/_share/${token}` };
+    return { link: linkOf(row, { kind, uuid: uuid.toLowerCase() }), url: `${this.publicUrl()}/sites/${placed.urlname}/_share/${token}` };
   }
 
-  /** The studio's screen: the gallery's name and its links. */
-  async screen(user: User, galleryUuid: string): Promise<{ galleryName: string; links: ShareLink[] }> {
-    const galleryId = await this.galleryOf(user, galleryUuid);
-    const [galleryName, rows] = await Promise.all([this.repo.galleryName(galleryId), this.repo.listOfGallery(galleryId)]);
-    return { galleryName, links: rows.map((r) => linkOf(r, galleryUuid.toLowerCase())) };
+  /** The studio's screen: the gallery's or lightbox's name and its links. */
+  async screen(user: User, kind: ShareTargetKind, uuid: string): Promise<{ name: string; links: ShareLink[] }> {
+    const target = await this.targetOf(user, kind, uuid);
+    const [name, rows] = await Promise.all([this.repo.targetName(target), this.repo.listOf(target)]);
+    return { name, links: rows.map((r) => linkOf(r, { kind, uuid: uuid.toLowerCase() })) };
   }
 
-  async list(user: User, galleryUuid: string): Promise<ShareLink[]> {
-    const galleryId = await this.access.requireOne(user, 'gallery', galleryUuid, { notFound: 'gallery' });
-    return (await this.repo.listOfGallery(galleryId)).map((r) => linkOf(r, galleryUuid.toLowerCase()));
+  async list(user: User, kind: ShareTargetKind, uuid: string): Promise<ShareLink[]> {
+    return (await this.repo.listOf(await this.targetOf(user, kind, uuid))).map((r) => linkOf(r, { kind, uuid: uuid.toLowerCase() }));
   }
 
   /** Revokes at once: the next request of its holder, on any node, is refused. */
@@ -139,6 +154,16 @@ export class ShareLinksService {
   async grant(linkUuid: string, websiteId: number | undefined, now = Date.now()): Promise<ShareGrant | undefined> {
     const row = await this.repo.byUuid(linkUuid);
     if (!row || (websiteId !== undefined && row.website_id !== websiteId) || stateOf(row, now, false) !== 'live') return undefined;
-    return { link: row.uuid, gallery: row.gallery_uuid, download: row.download as ShareDownload, recipient: row.recipient };
+    return { link: row.uuid, gallery: row.gallery_uuid, lightbox: row.lightbox_uuid, download: row.download as ShareDownload, recipient: row.recipient };
+  }
+
+  /** A lightbox link's /files check: the media is one of the lightbox's (read at each request). */
+  inLightbox(lightboxUuid: string, mediaId: number): Promise<boolean> {
+    return this.repo.inLightbox(lightboxUuid, mediaId);
+  }
+
+  /** A file downloaded through a lightbox's link: counted on the link (a lightbox has no gallery activity). */
+  countDownload(linkUuid: string): Promise<void> {
+    return this.repo.countDownload(linkUuid);
   }
 }

@@ -16,6 +16,15 @@ export const DEFAULT_ENTRY = 'DEFAULT';
 /** The visitor of a share link's signed file addresses: `l.<link uuid>`. */
 export const SHARE_VISITOR = 'l.';
 
+/**
+ * What a share link's level lets its holder's addresses have, whatever it opens (a gallery or a
+ * lightbox): an original only at `originals`, a download at `comps` or more, any image shown.
+ */
+export function shareLevelAllows(grant: Pick<ShareGrant, 'download'>, info: Pick<StoredFileInfo, 'kind'>, download: boolean): boolean {
+  if (info.kind === 'original') return grant.download === 'originals';
+  return !download || grant.download !== 'none';
+}
+
 /** How long a key found public stays known as such in this process, and how many keys are remembered. */
 const PUBLIC_CACHE_MS = 10_000;
 const PUBLIC_CACHE_ENTRIES = 10_000;
@@ -72,7 +81,7 @@ export function decide(chain: readonly GateGallery[], pass: VisitorPass | undefi
   if (closed) return { ok: false, need: 'closed', gallery: closed.uuid };
   // A live share link of this gallery or one above it opens it at the link's own download level.
   const share = pass?.share;
-  if (share && chain.some((g) => g.uuid === share.gallery)) return { ok: true, compDownload: share.download !== 'none', hiresDownload: share.download === 'originals', restricted: true };
+  if (share && share.gallery !== null && chain.some((g) => g.uuid === share.gallery)) return { ok: true, compDownload: share.download !== 'none', hiresDownload: share.download === 'originals', restricted: true };
   let comp: boolean | undefined;
   let hires: boolean | undefined;
   let restricted = false;
@@ -148,24 +157,27 @@ export class VisitorAccess {
     /** Checks the access stamps signed file addresses carry. */
     private readonly urls: Pick<FileUrls, 'accessStamp'>,
     /** Share links, read at each request (a revocation holds at once on every node). */
-    private readonly shares?: { grant(linkUuid: string, websiteId: number | undefined): Promise<ShareGrant | undefined> },
+    private readonly shares?: { grant(linkUuid: string, websiteId: number | undefined): Promise<ShareGrant | undefined>; inLightbox(lightboxUuid: string, mediaId: number): Promise<boolean> },
   ) {}
 
   /** The activity's client of a share link's address (its recipient), when the link is still live. */
   async shareClient(visitor: string): Promise<{ email: string; verified: false; label?: boolean } | undefined> {
-    const grant = this.shares ? await this.shares.grant(visitor.slice(SHARE_VISITOR.length), undefined) : undefined;
+    const grant = await this.shareGrant(visitor);
     return grant && shareClient(grant.recipient);
   }
 
+  /** The live link a share link's signed address names (`l.<link uuid>` as its visitor), read from the database. */
+  private shareGrant(visitor: string): Promise<ShareGrant | undefined> {
+    return this.shares ? this.shares.grant(visitor.slice(SHARE_VISITOR.length), undefined) : Promise.resolve(undefined);
+  }
+
   /**
-   * What a share link's signed address may have (`l.<link uuid>` as its visitor): nothing once
-   * the link is revoked or expired; an original only at `originals`, a download at `comps` or more.
+   * A lightbox link's file (its signed address names the lightbox as `g`): served while the link
+   * is live, the media is in the lightbox and the link's level allows it; undefined otherwise.
    */
-  private async shareAllows(visitor: string, info: StoredFileInfo, download: boolean): Promise<boolean> {
-    const grant = this.shares ? await this.shares.grant(visitor.slice(SHARE_VISITOR.length), undefined) : undefined;
-    if (!grant) return false;
-    if (info.kind === 'original') return grant.download === 'originals';
-    return !download || grant.download !== 'none';
+  private async lightboxFile(grant: ShareGrant, lightbox: string, info: StoredFileInfo, download: boolean): Promise<(StoredFileInfo & { lightboxLink: string }) | undefined> {
+    if (grant.lightbox !== lightbox || !shareLevelAllows(grant, info, download)) return undefined;
+    return (await this.shares!.inLightbox(lightbox, info.mediaId)) ? { ...info, lightboxLink: grant.link } : undefined;
   }
 
   /** The chain of a gallery of a website by its full url path; undefined when there is none. */
@@ -218,7 +230,7 @@ export class VisitorAccess {
    * when the signature carries an access stamp, while the gallery's chain still
    * has that stamp (a new password or access list revokes it).
    */
-  async servable(key: string, signed: { gallery: string; access?: string; visitor?: string; download?: boolean } | undefined): Promise<(StoredFileInfo & { gate?: GateGallery }) | undefined> {
+  async servable(key: string, signed: { gallery: string; access?: string; visitor?: string; download?: boolean } | undefined): Promise<(StoredFileInfo & { gate?: GateGallery; lightboxLink?: string }) | undefined> {
     if (signed === undefined) {
       const known = this.remembered(key);
       if (known !== undefined) return known ?? undefined;
@@ -226,6 +238,10 @@ export class VisitorAccess {
     const info = await this.repo.fileInfo(key);
     if (signed !== undefined) {
       if (!info) return undefined;
+      // A share link's address: nothing once the link is revoked, expired or used up.
+      const grant = signed.visitor?.startsWith(SHARE_VISITOR) ? await this.shareGrant(signed.visitor) : undefined;
+      if (signed.visitor?.startsWith(SHARE_VISITOR) && !grant) return undefined;
+      if (grant && grant.lightbox !== null) return this.lightboxFile(grant, signed.gallery, info, signed.download === true);
       // Read at each request, not remembered: a revocation holds at once, on every node. The
       // browser keeps what it fetched (private, until the expiry), so a page's images cost this once.
       const chain = await this.publishedChain(info.mediaId, signed.gallery);
@@ -237,7 +253,7 @@ export class VisitorAccess {
       const controlled = signed.download === true && last.downloads !== undefined && guarded(last.downloads);
       const state = signed.download ? downloadState(chain) : accessState(chain);
       if (signed.access === undefined ? controlled : this.urls.accessStamp(state) !== signed.access) return undefined;
-      if (signed.visitor?.startsWith(SHARE_VISITOR) && !(await this.shareAllows(signed.visitor, info, signed.download === true))) return undefined;
+      if (grant && !shareLevelAllows(grant, info, signed.download === true)) return undefined;
       return { ...info, gate: last };
     }
     // A website's logo or favicon (docs/website.md "Brand and pages") is shown on every page of it, protected ones included.

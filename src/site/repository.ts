@@ -562,6 +562,25 @@ export class SiteRepository {
     return out;
   }
 
+  /**
+   * A lightbox of the website's owner shown through a share link (docs/integrations.md "Share
+   * links"): its name and its live medias' ids in the lightbox's order; undefined when it is none of theirs.
+   */
+  async lightbox(ownerId: number, uuid: string): Promise<{ name: string; mediaIds: number[] } | undefined> {
+    const box = await this.db.selectFrom('lightboxes').select(['id', 'name']).where('uuid', '=', uuid).where('owner_id', '=', ownerId).executeTakeFirst();
+    if (!box) return undefined;
+    const rows = await this.db
+      .selectFrom('lightbox_medias as lm')
+      .innerJoin('medias as m', 'm.id', 'lm.media_id')
+      .select('m.id')
+      .where('lm.lightbox_id', '=', box.id)
+      .where('m.status', '=', 'live')
+      .orderBy('lm.position')
+      .orderBy('m.id')
+      .execute();
+    return { name: box.name, mediaIds: rows.map((r) => r.id) };
+  }
+
   /** Medias by id with their renditions and keywords, three queries for any number. */
   async medias(ids: readonly number[]): Promise<{ medias: Map<number, SiteMedia>; renditions: Map<number, SiteRendition[]>; keywords: Map<number, string[]> }> {
     const medias = new Map<number, SiteMedia>();

@@ -457,6 +457,68 @@ export class SiteService {
   }
 
   /**
+   * A lightbox opened by a share link (docs/integrations.md "Share links"): its photos in the
+   * website's brand, laid out as a gallery page, every address signed for the link (/files checks
+   * the link is live, the photo is in the lightbox and the level allows a download, at each
+   * request). The caller has checked that the visitor's live link names this lightbox.
+   */
+  async lightbox(at: SiteAddress, lightboxUuid: string, page: number, pass: VisitorPass, now = Date.now()): Promise<GalleryView | { kind: 'not-found' }> {
+    const share = pass.share;
+    const box = share?.lightbox === lightboxUuid ? await this.repo.lightbox(at.website.owner_id, lightboxUuid) : undefined;
+    if (!share || !box) return { kind: 'not-found' };
+    const pages = Math.max(1, Math.ceil(box.mediaIds.length / MEDIAS_PER_PAGE));
+    if (page > pages) return { kind: 'not-found' };
+    const slice = box.mediaIds.slice((page - 1) * MEDIAS_PER_PAGE, page * MEDIAS_PER_PAGE);
+    const { medias, renditions } = await this.repo.medias(slice);
+    const e = expiry(now);
+    const v = visitorOf(pass);
+    // Signed for the lightbox: `g` names it, no access stamp (a lightbox has no gallery chain).
+    const sign = (key: string) => this.files.signed(key, e, v, lightboxUuid, false);
+    const href = `${at.homePath}/_lightbox/${lightboxUuid}`;
+    const items: MediaItem[] = slice.flatMap((id, i) => {
+      const m = medias.get(id);
+      if (!m || m.renditions_state === 'failed') return [];
+      const rs = renditions.get(m.id) ?? [];
+      const comp = share.download !== 'none' ? compRendition(rs) : undefined;
+      const big = large(rs, sign);
+      return [
+        {
+          uuid: m.uuid,
+          // No media page outside a gallery: without the viewer, a photo opens its large image.
+          href: big?.src ?? href,
+          title: titleOf(m),
+          picture: picture(m, rs, sign, false, altOf(m) || nameOf(m, box.name, (page - 1) * MEDIAS_PER_PAGE + i + 1, box.mediaIds.length)),
+          large: big,
+          credit: creditOf(m),
+          // No media page to offer the original on: at `originals` the viewer's download is the original itself.
+          download: share.download === 'originals' && m.storage_key ? this.files.signed(m.storage_key, originalExpiry(now), v, lightboxUuid, true) : comp && this.files.signed(comp.storage_key, e, v, lightboxUuid, true),
+        },
+      ];
+    });
+    const presentation = presentationOf({ layout: null, crop: 0, spacing: null, captions: 1 });
+    return {
+      kind: 'gallery',
+      galleryId: 0,
+      uuid: lightboxUuid,
+      selection: { id: 0, ownerId: at.website.owner_id, name: box.name, pickLimit: null, favourites: false },
+      title: box.name,
+      description: null,
+      layout: presentation.layout,
+      presentation,
+      crumbs: [],
+      children: [],
+      featured: false,
+      medias: items,
+      page,
+      pages,
+      href,
+      indexable: false,
+      restricted: true,
+      meta: { canonical: `${this.homeUrl(at.website)}/_lightbox/${lightboxUuid}` },
+    };
+  }
+
+  /**
    * The home page's parts: the hero's photos (public: a hero photo's renditions are, as a logo's)
    * and the featured galleries — those the photographer chose, in order, each under its own
    * chain's decision (a client gallery chosen shows locked with its public cover), else the

@@ -139,11 +139,17 @@ class VisitorWorld implements VisitorResolver {
 
     // Share links of the access-list gallery, as the API gives them: live, behind a password, revoked.
     const shares = svc.core.shareLinks;
-    const shareToken = async (input: Parameters<typeof shares.create>[2]) => new URL((await shares.create(owner.user, clients.uuid, input)).url).pathname.split('/').pop()!;
+    const shareToken = async (input: Parameters<typeof shares.create>[3]) => new URL((await shares.create(owner.user, 'gallery', clients.uuid, input)).url).pathname.split('/').pop()!;
     const shareLive = await shareToken({ recipient: 'Fuzz <b>recipient</b>', download: 'originals' });
     const sharePassword = await shareToken({ password: PASSWORD, download: 'comps' });
-    const revoked = await shares.create(owner.user, clients.uuid, {});
+    const revoked = await shares.create(owner.user, 'gallery', clients.uuid, {});
     await shares.revoke(owner.user, revoked.link.uuid);
+    // A lightbox's link, shown on the fuzzed website (the owner's first website would be worldOn's: set here for the fuzz to reach it).
+    const { uuid: sharedLightbox } = await svc.core.lightboxes.create(owner.user, 'Fuzz <b>picks</b>', [medias.publicMedia]);
+    const lightboxLink = await shares.create(owner.user, 'lightbox', sharedLightbox, { download: 'comps' });
+    const siteId = (await svc.db.selectFrom('websites').select('id').where('uuid', '=', site.uuid).executeTakeFirstOrThrow()).id;
+    await svc.db.updateTable('share_links').set({ website_id: siteId }).where('uuid', '=', lightboxLink.link.uuid).execute();
+    const shareLightboxToken = new URL(lightboxLink.url).pathname.split('/').pop()!;
 
     const home = await visit(svc, `/sites/${site.urlname}/`);
     const asset = /href="\/_site\/([A-Za-z0-9_-]+\.css)"/.exec(home.body)?.[1];
@@ -184,6 +190,8 @@ class VisitorWorld implements VisitorResolver {
       shareToken: shareLive,
       sharePasswordToken: sharePassword,
       shareRevokedToken: new URL(revoked.url).pathname.split('/').pop()!,
+      shareLightboxToken,
+      sharedLightbox,
       metricsToken: METRICS_TOKEN,
       asset,
     } satisfies Omit<Record<VRef, string>, 'token'>);

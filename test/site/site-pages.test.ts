@@ -382,7 +382,7 @@ eachDatabase((kind) => {
       expect(sitemap.body.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>')).toBe(true);
 
       const robots = await visit(w.svc, `${root}/robots.txt`);
-      expect(robots.body).toBe(`User-agent: *\nDisallow: ${root}/_password\nDisallow: ${root}/_signin\nDisallow: ${root}/_share\nSitemap: ${base}/sitemap.xml\n`);
+      expect(robots.body).toBe(`User-agent: *\nDisallow: ${root}/_password\nDisallow: ${root}/_signin\nDisallow: ${root}/_share\nDisallow: ${root}/_lightbox\nSitemap: ${base}/sitemap.xml\n`);
       expect((await visit(w.svc, `${root}/sitemap-1.xml`)).status).toBe(404);
 
       // indexing 0: noindex in the page and the header.
@@ -414,7 +414,7 @@ eachDatabase((kind) => {
       expect((await visit(w.svc, `${root}/-/shared-always`)).headers['x-robots-tag']).toBeUndefined();
       expect((await visit(w.svc, `${root}/sitemap.xml`)).body).not.toContain('<url>');
       const robots = await visit(w.svc, `${root}/robots.txt`);
-      expect(robots.body).toBe(`User-agent: *\nDisallow: ${root}/_password\nDisallow: ${root}/_signin\nDisallow: ${root}/_share\nSitemap: ${w.svc.url}${root}/sitemap.xml\n`);
+      expect(robots.body).toBe(`User-agent: *\nDisallow: ${root}/_password\nDisallow: ${root}/_signin\nDisallow: ${root}/_share\nDisallow: ${root}/_lightbox\nSitemap: ${w.svc.url}${root}/sitemap.xml\n`);
       // Behind a password, indexing 2 opens nothing: the page a crawler meets is the refusal (noindex).
       const locked = await w.svc.website(w.user);
       await c.updateGallery(locked.urlname, locked.rootGalleryUuid, { indexing: 0 });

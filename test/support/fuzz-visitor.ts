@@ -61,6 +61,9 @@ export const VISITOR_REFS = [
   'shareToken',
   'sharePasswordToken',
   'shareRevokedToken',
+  /** A live share link to a lightbox, and that lightbox's UUID (its page, `_lightbox/<uuid>`). */
+  'shareLightboxToken',
+  'sharedLightbox',
   'metricsToken',
   'asset',
 ] as const;
@@ -367,13 +370,24 @@ function sitePart(scheme: 'prefix' | 'host'): fc.Arbitrary<Pick<VisitorRequest, 
       4,
       get(
         fc.oneof(
-          w(3, fc.constantFrom<VValue>([ref('shareToken')], [ref('sharePasswordToken')], [ref('shareRevokedToken')])),
+          w(3, fc.constantFrom<VValue>([ref('shareToken')], [ref('sharePasswordToken')], [ref('shareRevokedToken')], [ref('shareLightboxToken')])),
           w(2, fc.constantFrom<VValue>([ref('shareToken', 'truncate')], [ref('shareToken', 'suffix')], [ref('shareToken', 'upper')], [ref('token')])),
           w(1, junk),
         ).map((t): VValue => ['_share/', ...t]),
       ),
     ),
     w(2, get(constants('_share', '_share/', '_share/a/b', '_Share'))),
+    // A lightbox's page (a share link's): without its link's cookie, mangled, made up; with a page number or not.
+    w(
+      2,
+      get(
+        fc.oneof(
+          w(3, fc.constantFrom<VValue>([ref('sharedLightbox')], [ref('sharedLightbox', 'upper')], [ref('sharedLightbox', 'suffix')], [ref('sharedLightbox', 'truncate')])),
+          w(1, junk),
+        ).map((t): VValue => ['_lightbox/', ...t]),
+        fc.oneof(w(3, fc.constant<VField[]>([])), w(1, pageQuery)),
+      ),
+    ),
     w(2, post('_share', passwordForm)),
   );
 }

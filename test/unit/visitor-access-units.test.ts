@@ -136,7 +136,7 @@ describe('share links in the access decision and the pass', () => {
   const below = '0b7c6e1e-1111-4222-8333-944455550003';
   const link = '0b7c6e1e-1111-4222-8333-944455550009';
   const closed = (uuid: string): GateGallery => ({ uuid, passwordProtected: false, acl: [acl(false)] });
-  const holder = (download: 'none' | 'comps' | 'originals') => ({ ...codec.fresh('w'), share: { link, gallery: shared, download, recipient: 'Ann' } });
+  const holder = (download: 'none' | 'comps' | 'originals') => ({ ...codec.fresh('w'), share: { link, gallery: shared, lightbox: null, download, recipient: 'Ann' } });
 
   it('opens the shared gallery and those below it at the link level, nothing beside or above it', () => {
     expect(decide([open(top), closed(shared)], undefined)).toMatchObject({ ok: false, need: 'signin' });
@@ -144,6 +144,8 @@ describe('share links in the access decision and the pass', () => {
     expect(decide([open(top), closed(shared), closed(below)], holder('originals'))).toEqual({ ok: true, compDownload: true, hiresDownload: true, restricted: true });
     expect(decide([open(top), closed(shared)], holder('none'))).toMatchObject({ ok: true, compDownload: false, hiresDownload: false });
     expect(decide([closed(top)], holder('originals'))).toMatchObject({ ok: false });
+    // A lightbox's link opens no gallery.
+    expect(decide([open(top), closed(shared)], { ...holder('originals'), share: { link, gallery: null, lightbox: shared, download: 'originals', recipient: 'Ann' } })).toMatchObject({ ok: false, need: 'signin' });
     // A gallery past its expiry is closed to a link too.
     expect(decide([open(top), { ...closed(shared), expiresAt: '2000-01-01T00:00:00Z' }], holder('originals'))).toMatchObject({ ok: false, need: 'closed' });
   });

@@ -40,6 +40,7 @@ import * as m036 from './036_media_camera.js';
 import * as m037 from './037_favourite_lists.js';
 import * as m038 from './038_invitation_deliveries.js';
 import * as m040 from './040_share_links.js';
+import * as m041 from './041_lightbox_share_links.js';
 
 const modules = {
   '001_core': m001,
@@ -81,6 +82,7 @@ const modules = {
   '037_favourite_lists': m037,
   '038_invitation_deliveries': m038,
   '040_share_links': m040,
+  '041_lightbox_share_links': m041,
 };
 
 /**

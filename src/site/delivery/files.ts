@@ -21,6 +21,8 @@ export interface FileRouteDeps {
   budget: VisitorBudget;
   /** Records a visitor's downloads (docs/delivery.md "Activity"). */
   activity?: Pick<ActivityService, 'record'>;
+  /** Share links: a link's downloads are counted on it (a lightbox's, which has no gallery activity, only there). */
+  shareLinks?: { countDownload(linkUuid: string): Promise<void> };
   /** A gallery's download controls (docs/delivery.md "Download controls"): web size only, limits per client. */
   guard?: Pick<DownloadGuard, 'file'>;
 }
@@ -152,7 +154,12 @@ async function serve(deps: FileRouteDeps, req: FastifyRequest, reply: FastifyRep
   if (req.method === 'HEAD') return reply.send();
   // A download (an address made for one, to save the file) is recorded with its size; a range
   // from the start counts (a player or a download manager), one resuming further on does not.
-  if (access.kind === 'signed' && access.download && deps.activity && (!range || range.start === 0)) {
+  const lightboxLink = (info as { lightboxLink?: string }).lightboxLink;
+  const firstBytes = !range || range.start === 0;
+  // A share link's download is counted on the link too, whatever it opens.
+  if (access.kind === 'signed' && access.download && firstBytes && access.visitor.startsWith(SHARE_VISITOR)) await deps.shareLinks?.countDownload(access.visitor.slice(SHARE_VISITOR.length));
+  // A lightbox has no gallery activity: its link's count is the record.
+  if (lightboxLink === undefined && access.kind === 'signed' && access.download && deps.activity && firstBytes) {
     const email = deps.urls.openClient(access.visitor);
     const share = access.visitor.startsWith(SHARE_VISITOR) ? await deps.access.shareClient(access.visitor) : undefined;
     deps.activity.record({

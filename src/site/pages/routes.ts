@@ -198,7 +198,7 @@ class Pages {
     const lines = ['User-agent: *'];
     // Nothing any crawler could index, listed or not: keep crawlers out altogether.
     if (!(await this.deps.site.crawlable(v.at.website))) lines.push(`Disallow: ${home}`);
-    else lines.push(`Disallow: ${home}_password`, `Disallow: ${home}_signin`, `Disallow: ${home}_share`, `Sitemap: ${this.deps.site.homeUrl(v.at.website)}/sitemap.xml`);
+    else lines.push(`Disallow: ${home}_password`, `Disallow: ${home}_signin`, `Disallow: ${home}_share`, `Disallow: ${home}_lightbox`, `Sitemap: ${this.deps.site.homeUrl(v.at.website)}/sitemap.xml`);
     return sendText(reply, 'text/plain; charset=utf-8', lines.join('\n') + '\n');
   }
 

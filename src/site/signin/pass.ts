@@ -5,6 +5,7 @@
 // is derived from the upload secret (shared by every process of one installation).
 import { createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import { isUuid } from '../../core/uuid.js';
+import type { ShareGrant } from '../../share-links/service.js';
 
 export const PASS_COOKIE = 'mps_visitor';
 /** A share link's visit: a session cookie scoped to the link's gallery (docs/integrations.md "Share links"). */
@@ -42,7 +43,7 @@ export interface VisitorPass {
    * A share link this visit holds (docs/integrations.md "Share links"), checked live against the
    * database at this request: never written into the pass cookie (its own cookie, SHARE_COOKIE).
    */
-  share?: { link: string; gallery: string; download: 'none' | 'comps' | 'originals'; recipient: string | null };
+  share?: ShareGrant;
   /** Unix seconds. */
   expires: number;
 }

@@ -1,6 +1,8 @@
 // Share links on the website (docs/integrations.md "Share links"): `<home>/_share/<token>` opens a
-// visit (counted, a session cookie scoped to the gallery) and sends the visitor to the gallery's
-// clean address, so the token leaves the address bar; `<home>/_share` asks a link's password.
+// visit (counted, a session cookie scoped to the gallery or lightbox) and sends the visitor to the
+// gallery's clean address, or the lightbox's `<home>/_lightbox/<uuid>`, so the token leaves the
+// address bar; `<home>/_share` asks a link's password; `<home>/_lightbox/<uuid>` shows a lightbox
+// to the holder of a live link to it (a 404 to anyone else).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parseCookie, stringifySetCookie } from 'cookie';
 import { ApiError } from '../../core/errors.js';
@@ -9,7 +11,12 @@ import type { ShareState } from '../../share-links/service.js';
 import type { SiteAddress } from '../address.js';
 import { messagePage, sharePasswordPage } from '../pages/signin.js';
 import type { Addressing, SiteHelpers, SiteRoute, WebsiteDeps } from '../plugin-deps.js';
+import { isUuid } from '../../core/uuid.js';
+import { GalleryPage } from '../pages/gallery.js';
+import { render } from '../pages/layout.js';
+import { PAGE } from '../pages/routes.js';
 import { galleryHref } from '../service.js';
+import { notFound, visiting } from '../visit.js';
 import { shareCookie } from './pass-cookie.js';
 
 /** The token between its link and its password form: a session cookie on `<home>/_share` only. */
@@ -21,6 +28,9 @@ const ENDED: Record<Exclude<ShareState, 'live'>, string> = {
   expired: 'This link has expired.',
   'used-up': 'This link has been opened as many times as it allows.',
 };
+
+const LIGHTBOX_PREFIX = '_lightbox/';
+const lightboxHref = (at: SiteAddress, uuid: string) => `${at.homePath}/${LIGHTBOX_PREFIX}${uuid}`;
 
 export function shareRoutes(helpers: SiteHelpers, deps: WebsiteDeps): SiteRoute[] {
   const secure = () => deps.config.publicUrl.startsWith('https:');
@@ -41,7 +51,7 @@ export function shareRoutes(helpers: SiteHelpers, deps: WebsiteDeps): SiteRoute[
   /** Counts the visit and sends the visitor to the gallery's own address with the visit's cookie. */
   async function enter(reply: FastifyReply, at: SiteAddress, row: ShareLinkPlace, extra: string[] = []): Promise<FastifyReply> {
     if (!(await deps.shareLinks.countView(row))) return ended(reply, at, 'used-up');
-    const href = galleryHref(at.homePath, row.full_url_path);
+    const href = row.lightbox_uuid !== null ? lightboxHref(at, row.lightbox_uuid) : galleryHref(at.homePath, row.full_url_path ?? '');
     const path = href.endsWith('/') ? href.slice(0, -1) || '/' : href;
     return reply
       .code(303)
@@ -103,7 +113,20 @@ export function shareRoutes(helpers: SiteHelpers, deps: WebsiteDeps): SiteRoute[
     return helpers.html(reply, 403, sharePasswordPage({ frame: helpers.frameOf(at), action: `${at.homePath}/_share`, wrong: true }), { personal: true });
   };
 
+  /** A lightbox's page for the holder of a live link to it; a 404 to anyone else, as for a lightbox that does not exist. */
+  const lightbox = visiting(helpers, deps, async (_req, reply, v) => {
+    const uuid = v.rest.slice(LIGHTBOX_PREFIX.length);
+    const p = v.query.get('page');
+    if (!isUuid(uuid) || uuid !== uuid.toLowerCase() || (p !== null && !PAGE.test(p)) || [...v.query.keys()].some((k) => k !== 'page')) throw notFound();
+    if (!v.pass?.share || v.pass.share.lightbox !== uuid) throw notFound();
+    const view = await deps.site.lightbox(v.at, uuid, p === null ? 1 : Number(p), v.pass);
+    if (view.kind !== 'gallery') throw notFound();
+    const body = render(GalleryPage({ view, frame: { ...helpers.frameOf(v.at), canonical: undefined } }));
+    return helpers.html(reply, 200, body, { personal: true, referrer: 'no-referrer' });
+  });
+
   return [
+    { method: 'GET', path: '/_lightbox/:uuid', handler: lightbox },
     // A HEAD (a mail scanner) must not count a view.
     { method: 'GET', path: '/_share/:token', head: false, handler: open },
     { method: 'GET', path: '/_share', handler: form },

@@ -74,6 +74,9 @@ export function collectionsPage(p: { viewer: Viewer; groups: GroupItem[]; total:
                 {count(l.medias)}
                 <span class="sr"> in {l.name}</span>
               </a>
+              <a href={`/studio/lightboxes/${l.uuid}/share-links`}>
+                Share links<span class="sr"> of {l.name}</span>
+              </a>
             </li>
           ))}
         </ul>

@@ -274,6 +274,11 @@ export function mediaPage(p: {
           ) : p.scope ? (
             <>
               <a href="/studio/media">Library</a> · <a href="/studio/collections">Collections and selections</a> ·{' '}
+              {p.scope.kind === 'lightbox' ? (
+                <>
+                  <a href={`/studio/lightboxes/${p.scope.uuid}/share-links`}>Share links</a> ·{' '}
+                </>
+              ) : null}
             </>
           ) : null}
           <span id="total">{`${p.total} ${p.total === 1 ? 'media' : 'medias'}`}</span>

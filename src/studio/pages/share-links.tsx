@@ -2,7 +2,7 @@
 // recipient, expiry, views, downloads and creation, a revoke button, and a new link's form; a new
 // link's address is shown once, with a copy button (browser/proofing.js wires it).
 import { studioScript } from '../assets.js';
-import type { ShareLink } from '../../share-links/service.js';
+import type { ShareLink, ShareTargetKind } from '../../share-links/service.js';
 import { Csrf, Field, html, Layout, Notice, type Viewer } from './layout.js';
 
 /** The copy buttons' script, shared with the proofing screen. */
@@ -19,8 +19,10 @@ function stateOf(l: ShareLink, now: number): string {
 
 export interface ShareLinksProps {
   viewer: Viewer;
-  galleryUuid: string;
-  galleryName: string;
+  /** What the links open: a gallery or a lightbox. */
+  kind: ShareTargetKind;
+  uuid: string;
+  name: string;
   links: ShareLink[];
   notice?: string;
   error?: { field: string; message: string };
@@ -30,16 +32,22 @@ export interface ShareLinksProps {
 }
 
 export function shareLinksPage(p: ShareLinksProps): string {
-  const base = `/studio/galleries/${p.galleryUuid}/share-links`;
+  const base = `/studio/${p.kind === 'gallery' ? 'galleries' : 'lightboxes'}/${p.uuid}/share-links`;
+  // Where the gallery or lightbox is shown in the studio: its settings, or its medias in the grid.
+  const home = p.kind === 'gallery' ? `/studio/galleries/${p.uuid}` : `/studio/media?lightbox=${p.uuid}`;
+  const what = p.kind === 'gallery' ? 'gallery' : 'lightbox';
   const e = p.error;
   const now = Date.now();
   return html(
-    <Layout title={`Share links · ${p.galleryName}`} viewer={p.viewer} scripts={[COPY_SCRIPT]}>
+    <Layout title={`Share links · ${p.name}`} viewer={p.viewer} scripts={[COPY_SCRIPT]}>
       <p class="crumbs">
-        <a href={`/studio/galleries/${p.galleryUuid}`}>{p.galleryName || 'Gallery'}</a>
+        <a href={home}>{p.name || (p.kind === 'gallery' ? 'Gallery' : 'Lightbox')}</a>
       </p>
       <h1>Share links</h1>
-      <p class="muted">A link for one person: it opens this gallery for whoever holds it, until it expires, is used up or you revoke it.</p>
+      <p class="muted">
+        A link for one person: it opens this {what}
+        {p.kind === 'lightbox' ? "'s photos on your website" : ''} for whoever holds it, until it expires, is used up or you revoke it.
+      </p>
       <Notice notice={p.notice} error={e && e.field === '' ? e.message : undefined} />
       {p.created ? (
         <section class="card created" aria-labelledby="created-h">
@@ -65,7 +73,7 @@ export function shareLinksPage(p: ShareLinksProps): string {
       ) : (
         <div class="card table-wrap" tabIndex={0} role="region" aria-label="Share links">
           <table>
-            <caption class="sr">Share links of {p.galleryName}</caption>
+            <caption class="sr">Share links of {p.name}</caption>
             <thead>
               <tr>
                 <th scope="col">Recipient</th>
@@ -88,7 +96,10 @@ export function shareLinksPage(p: ShareLinksProps): string {
                   </td>
                   <td>{l.expiresAt ? `until ${day(l.expiresAt)}` : 'never expires'}</td>
                   <td>{l.maxViews !== null ? `${l.views} / ${l.maxViews} visits` : `${l.views} visits, no limit`}</td>
-                  <td>downloads: {DOWNLOADS[l.download] ?? l.download}</td>
+                  <td>
+                    downloads: {DOWNLOADS[l.download] ?? l.download}
+                    {l.download !== 'none' ? `, ${l.downloads} so far` : null}
+                  </td>
                   <td>made {day(l.createdAt)}</td>
                   <td>{stateOf(l, now)}</td>
                   <td>
@@ -110,7 +121,7 @@ export function shareLinksPage(p: ShareLinksProps): string {
       <h2>New link</h2>
       <form class="card" method="post" action={base} novalidate>
         <Csrf viewer={p.viewer} />
-        <Field id="recipient" label="Recipient" hint="A name or an e-mail address: it names their visits and downloads in the activity." error={e}>
+        <Field id="recipient" label="Recipient" hint={p.kind === 'gallery' ? 'A name or an e-mail address: it names their visits and downloads in the activity.' : 'A name or an e-mail address: who the link is for.'} error={e}>
           {(d, bad) => <input id="recipient" type="text" name="recipient" maxLength={200} value={p.form?.recipient} aria-describedby={d} aria-invalid={bad ? 'true' : undefined} />}
         </Field>
         <Field id="expires_at" label="Expires on" hint="Left empty: in 30 days." error={e}>
