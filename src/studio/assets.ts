@@ -296,7 +296,17 @@ h2.gtitle{margin:0;font-size:1.05rem;line-height:1.3;overflow-wrap:anywhere}
 .state.closed{background:#fdecea;color:#8c1d18}
 .state.hidden{background:#eeeeea;color:#444}
 .glinks{display:flex;flex-wrap:wrap;gap:.25rem 1rem;font-size:.875rem;margin-top:.2rem!important}
-@media (max-width:40rem){.ggrid{gap:.75rem;grid-template-columns:repeat(2,minmax(0,1fr))}.gbody{padding:.5rem .6rem .65rem}h2.gtitle{font-size:.95rem}.glinks{flex-direction:column}}
+@media (max-width:40rem){.ggrid{gap:.75rem;grid-template-columns:repeat(2,minmax(0,1fr))}.gbody{padding:.5rem .6rem .65rem}h2.gtitle{font-size:.95rem}.glinks{gap:.1rem .75rem}.glinks a{padding:.2rem 0}}
+/* Hierarchy: one filled button per screen (its primary action); other actions outlined; quick links
+   to a screen's neighbours as quiet chips; one spacing step between cards. */
+.quick{display:flex;flex-wrap:wrap;gap:.4rem .5rem;margin:0 0 1.25rem;padding:0}
+.sites .quick{margin:.4rem 0 0;font-size:.875rem}
+.quick a{display:inline-block;padding:.3rem .75rem;border:1px solid #c9c9c4;border-radius:999px;background:#fff;color:#1f2937;text-decoration:none;min-height:2rem}
+.quick a:hover{border-color:#0b57d0;color:#0b57d0}
+.secondary-cards button[type=submit]:not(.danger):not(.icon):not(.small){background:#fff;color:#0b57d0;border:1px solid #0b57d0}
+button.danger.quiet{background:#fff;color:#b3261e;border:1px solid #b3261e}
+.sites .site-name>a{display:inline-block}
+.media-head .head-row{margin-bottom:.25rem}
 /* The phone's header (browser/nav.js): one bar, the Studio name, the current section and a Menu
    button; the sections open under it as a list of full-width rows. Wider screens list the sections
    and show neither the button nor the section's name. */

@@ -154,7 +154,7 @@ function Card(p: { n: TreeNode; parent?: TreeNode }): VNode {
           <p class="gparent">
             <span class="sr">Inside </span>
             <span aria-hidden="true">↳ </span>
-            {p.parent.parent === null ? 'Home' : p.parent.name}
+            {p.parent.name}
           </p>
         ) : null}
         <h2 class="gtitle">
@@ -189,7 +189,7 @@ function Card(p: { n: TreeNode; parent?: TreeNode }): VNode {
   );
 }
 
-/** The overview: every gallery as a card with a large cover, in the tree's order; a sub-gallery names the one it is in. */
+/** The overview: every gallery as a card with a large cover, in the tree's order; a sub-gallery (below the top level) names the one it is in. */
 export function gridPage(p: { viewer: Viewer; urlname: string; siteTitle: string; home: string; flat: TreeNode[]; total: number }): string {
   const byUuid = new Map(p.flat.map((n) => [n.uuid, n]));
   return html(
@@ -206,7 +206,7 @@ export function gridPage(p: { viewer: Viewer; urlname: string; siteTitle: string
       <Views urlname={p.urlname} current="grid" />
       <ul class="ggrid">
         {p.flat.map((n) => (
-          <Card n={n} parent={n.parent ? byUuid.get(n.parent) : undefined} />
+          <Card n={n} parent={n.parent && n.depth > 1 ? byUuid.get(n.parent) : undefined} />
         ))}
       </ul>
       {p.total > p.flat.length ? (
@@ -896,7 +896,7 @@ export function settingsPage(p: SettingsProps): string {
         <a href={`/studio/websites/${p.urlname}/galleries#g-${p.uuid}`}>Galleries of {p.siteTitle}</a>
       </p>
       <h1>{v.name}</h1>
-      <p class="row links">
+      <p class="quick">
         <a href={p.publicUrl}>View on the website</a>
         <a href={`/studio/upload?gallery=${p.uuid}`}>Upload photos</a>
         <a href={`/studio/media?gallery=${p.uuid}`}>Medias ({p.mediasCount})</a>
@@ -905,14 +905,17 @@ export function settingsPage(p: SettingsProps): string {
       </p>
       <Notice notice={p.noticeAt ? undefined : p.notice} error={e && !['name', 'description', 'display_style', 'cover', 'content_order', 'content_order_direction', 'indexing', 'expires_at', 'download_pin', 'download_limit', 'download_size', 'password', 'acl', 'invite_email', 'favourites', 'favourite_lists', 'pick_limit', 'sale_item', 'sale_price', 'sale'].includes(e.field) ? e.message : undefined} />
       <SettingsCard {...p} />
-      <ExpiryCard {...p} />
-      <DownloadsCard {...p} />
-      <FavouritesCard {...p} />
-      <SellCard {...p} />
-      {p.sale ? <WholeSaleCard {...p.sale} /> : null}
-      <PasswordCard {...p} />
-      <AccessCard {...p} />
-      <InviteCard {...p} />
+      {/* Each card below saves on its own; their buttons are quieter than "Save settings", the screen's one primary action. */}
+      <div class="secondary-cards">
+        <ExpiryCard {...p} />
+        <DownloadsCard {...p} />
+        <FavouritesCard {...p} />
+        <SellCard {...p} />
+        {p.sale ? <WholeSaleCard {...p.sale} /> : null}
+        <PasswordCard {...p} />
+        <AccessCard {...p} />
+        <InviteCard {...p} />
+      </div>
     </Layout>,
   );
 }
