@@ -41,10 +41,10 @@ export function Layout(p: { title: string; viewer?: Viewer; scripts?: StudioAsse
         <title>{`${p.title} · Studio`}</title>
         <link rel="icon" type="image/svg+xml" href={`/studio/_assets/${STUDIO_ICON.name}`} />
         <link rel="stylesheet" href={`/studio/_assets/${STUDIO_CSS.name}`} />
-        {p.viewer ? <script type="module" src={`/studio/_assets/${NAV_SCRIPT.name}`} /> : null}
         {(p.scripts ?? []).map((s) => (
           <script type="module" src={`/studio/_assets/${s.name}`} />
         ))}
+        {p.viewer ? <script type="module" src={`/studio/_assets/${NAV_SCRIPT.name}`} /> : null}
       </head>
       <body>
         <a class="skip" href="#main">
