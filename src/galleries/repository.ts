@@ -390,6 +390,13 @@ export class GalleriesRepository {
     return out;
   }
 
+  /** Which of these galleries have an access list (any entry): one query, not one per gallery. */
+  async withAccessLists(galleryIds: readonly number[]): Promise<Set<number>> {
+    if (galleryIds.length === 0) return new Set();
+    const rows = await this.db.selectFrom('gallery_acl').select('gallery_id').distinct().where('gallery_id', 'in', galleryIds).execute();
+    return new Set(rows.map((r) => Number(r.gallery_id)));
+  }
+
   /** Access lists of several galleries in one query, entries in position order. */
   async acls(galleryIds: readonly number[]): Promise<Map<number, AclEntry[]>> {
     const out = new Map<number, AclEntry[]>();

@@ -143,6 +143,12 @@ export class GalleriesService {
     return { total, records, perPage: size, counts: withCounts ? await this.mediaCounts(this.repo, records) : undefined };
   }
 
+  /** The UUIDs of those galleries (as `list` gave them to the user) that have an access list (the studio's overview; one query). */
+  async withAccessLists(records: readonly Pick<GalleryRecord, 'id' | 'uuid'>[]): Promise<Set<string>> {
+    const ids = await this.repo.withAccessLists(records.map((r) => r.id));
+    return new Set(records.filter((r) => ids.has(r.id)).map((r) => r.uuid));
+  }
+
   /** A thumbnail's media UUID for each gallery of the user's websites (studio lists; set-based, GalleriesRepository.coverUuids). */
   async coverUuids(user: User, galleryUuids: readonly string[]): Promise<Map<string, string>> {
     return this.repo.coverUuids(user.id, galleryUuids);

@@ -270,6 +270,62 @@ img.thumb,span.thumb{flex:none;display:block;object-fit:cover;background:#e5e5e2
 .sites .thumb{width:6rem;height:4rem;border-radius:6px}
 .sites .site-name{flex:1 1 10rem;min-width:0;overflow-wrap:anywhere}
 .sites .site-name>a{font-weight:600;font-size:1.1rem}
+/* The galleries' overview (pages/galleries.tsx gridPage): cards with large covers, in the tree's
+   order; the state of each as a coloured pill; a grid/tree switch under the heading. */
+.head-row{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:.5rem 1rem;margin:0 0 .5rem}
+.head-row h1{margin:0}
+.views ul{display:flex;gap:.25rem;list-style:none;margin:0 0 1rem;padding:.2rem;background:#e9e9e5;border-radius:8px;width:max-content;max-width:100%}
+.views a{display:block;padding:.3rem .9rem;border-radius:6px;text-decoration:none;color:#1b1b1b;min-height:2rem}
+.views a[aria-current=page]{background:#fff;font-weight:600;box-shadow:0 1px 2px rgba(0,0,0,.12)}
+.ggrid{list-style:none;margin:0;padding:0;display:grid;gap:1.25rem;grid-template-columns:repeat(auto-fill,minmax(min(100%,15rem),1fr))}
+.gcard{background:#fff;border:1px solid #e2e2de;border-radius:10px;overflow:hidden;display:flex;flex-direction:column;box-shadow:0 1px 2px rgba(0,0,0,.04)}
+.gcard:hover{box-shadow:0 4px 14px rgba(0,0,0,.08)}
+.gcover{display:block}
+.gcover .thumb{width:100%;height:auto;aspect-ratio:4/3;border-radius:0}
+.gbody{padding:.7rem .9rem .85rem;display:flex;flex-direction:column;gap:.3rem;min-width:0}
+.gbody p{margin:0}
+.gparent{font-size:.8rem;color:#555;overflow-wrap:anywhere}
+h2.gtitle{margin:0;font-size:1.05rem;line-height:1.3;overflow-wrap:anywhere}
+.gtitle a{color:#1b1b1b;text-decoration:none}
+.gtitle a:hover{text-decoration:underline}
+.gmeta{font-size:.875rem;color:#555}
+.gstates{display:flex;flex-wrap:wrap;gap:.3rem;list-style:none;margin:0;padding:0}
+.state{font-size:.75rem;font-weight:600;border-radius:999px;padding:.05rem .55rem;background:#e6f4ea;color:#1e6b34}
+.state.locked{background:#fef3c7;color:#7a4b00}
+.state.acl{background:#e8eefc;color:#0b3c91}
+.state.closed{background:#fdecea;color:#8c1d18}
+.state.hidden{background:#eeeeea;color:#444}
+.glinks{display:flex;flex-wrap:wrap;gap:.25rem 1rem;font-size:.875rem;margin-top:.2rem!important}
+@media (max-width:40rem){.ggrid{gap:.75rem;grid-template-columns:repeat(2,minmax(0,1fr))}.gbody{padding:.5rem .6rem .65rem}h2.gtitle{font-size:.95rem}.glinks{gap:.1rem .75rem}.glinks a{padding:.2rem 0}}
+/* Hierarchy: one filled button per screen (its primary action); other actions outlined; quick links
+   to a screen's neighbours as quiet chips; one spacing step between cards. */
+.quick{display:flex;flex-wrap:wrap;gap:.4rem .5rem;margin:0 0 1.25rem;padding:0}
+.sites .quick{margin:.4rem 0 0;font-size:.875rem}
+.quick a{display:inline-block;padding:.3rem .75rem;border:1px solid #c9c9c4;border-radius:999px;background:#fff;color:#1f2937;text-decoration:none;min-height:2rem}
+.quick a:hover{border-color:#0b57d0;color:#0b57d0}
+.secondary-cards button[type=submit]:not(.danger):not(.icon):not(.small){background:#fff;color:#0b57d0;border:1px solid #0b57d0}
+button.danger.quiet{background:#fff;color:#b3261e;border:1px solid #b3261e}
+.sites .site-name>a{display:inline-block}
+.media-head .head-row{margin-bottom:.25rem}
+/* The phone's header (browser/nav.js): one bar, the Studio name, the current section and a Menu
+   button; the sections open under it as a list of full-width rows. Wider screens list the sections
+   and show neither the button nor the section's name. */
+header.bar .menu,header.bar .here{display:none}
+@media (max-width:40rem){
+header.bar.js-menu{flex-wrap:wrap;gap:0 .75rem}
+header.bar.js-menu .name{margin-right:0}
+header.bar.js-menu .here{display:block;flex:1 1 auto;min-width:0;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;color:#e5e7eb}
+header.bar.js-menu .menu{display:inline-flex;align-items:center;gap:.4rem;min-height:2.75rem;padding:.3rem .8rem;border-color:#d1d5db}
+header.bar.js-menu .menu::before{content:"";width:1rem;height:.7rem;border-top:2px solid;border-bottom:2px solid;background:linear-gradient(currentColor,currentColor) center/100% 2px no-repeat}
+header.bar.js-menu .menu[aria-expanded=true]{background:#374151}
+header.bar.js-menu nav{display:none;flex-basis:100%}
+header.bar.js-menu.menu-open nav{display:block;margin-top:.4rem;border-top:1px solid #4b5563}
+header.bar.js-menu nav ul{flex-direction:column;align-items:stretch;gap:0;font-size:1rem}
+header.bar.js-menu nav li{border-bottom:1px solid #374151}
+header.bar.js-menu nav a{display:block;padding:.7rem .25rem;min-height:2.75rem}
+header.bar.js-menu nav a[aria-current=page]{font-weight:700;text-decoration:none;box-shadow:inset 3px 0 0 #93c5fd;padding-left:.6rem}
+header.bar.js-menu nav form{padding:.6rem 0}
+}
 @media (max-width:40rem){h1{font-size:1.4rem;margin:.5rem 0 1rem}.tree .thumb{width:2.5rem;height:2.5rem}.sites .thumb{width:4.5rem;height:3rem}}
 `;
 
@@ -336,6 +392,9 @@ export function studioScript(name: string): StudioAsset {
   const read = (file: string) => readFileSync(join(BROWSER_DIR, file), 'utf8');
   return register(asset('js', `${read('common.js')}\n${read(`${name}.js`)}`, JS));
 }
+
+/** The header's Menu button on a phone (browser/nav.js): on every signed-in page, standing alone (no common.js). */
+export const NAV_SCRIPT = register(asset('js', readFileSync(join(BROWSER_DIR, 'nav.js'), 'utf8'), JS));
 
 /** tus-js-client's browser build as published (it defines `window.tus`); load it before a script that uploads. */
 export const TUS_CLIENT = register(

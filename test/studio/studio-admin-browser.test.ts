@@ -9,6 +9,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { studioNav } from './studio-support.js';
 import { basicAuth, type TestUser } from '../support/service.js';
 import type { World } from '../support/world.js';
 import { uploadLogo } from '../site/brand-support.js';
@@ -98,7 +99,7 @@ describe.skipIf(!chromiumPresent).each(BACKENDS)('the studio extras and administ
       await screen('styles');
 
       // Collections: a smart one with a rule.
-      await page.getByRole('navigation', { name: 'Studio' }).getByRole('link', { name: 'Collections' }).click();
+      await (await studioNav(page)).getByRole('link', { name: 'Collections' }).click();
       await page.waitForURL('**/studio/collections');
       await page.getByLabel('Name').fill(`Logos ${name}`);
       await page.getByLabel(/smart collection/).check();
@@ -133,7 +134,7 @@ describe.skipIf(!chromiumPresent).each(BACKENDS)('the studio extras and administ
       expect(await page.content()).not.toContain(secret);
 
       // The administration: accounts (invite: no mail server here, so the link is shown), applications, the queue.
-      await page.getByRole('navigation', { name: 'Studio' }).getByRole('link', { name: 'Administration' }).click();
+      await (await studioNav(page)).getByRole('link', { name: 'Administration' }).click();
       await page.waitForURL('**/studio/admin/accounts');
       const email = `invited-${name}@example.com`;
       await page.getByLabel('E-mail address').fill(email);

@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { studioNav } from './studio-support.js';
 import { chromiumPresent, launchChromium, axe } from '../site/site-support.js';
 import { createGallery, mediaId } from '../support/media.js';
 import type { TestUser } from '../support/service.js';
@@ -76,7 +77,7 @@ describe.skipIf(!chromiumPresent)('the studio’s analytics in a browser', () =>
   for (const size of SIZES) {
     it(`shows the weeks, the top galleries and photos at ${size.name} size`, async () => {
       const { context, page, problems } = await signedIn(size);
-      await page.getByRole('navigation', { name: 'Studio' }).getByRole('link', { name: 'Analytics' }).click();
+      await (await studioNav(page)).getByRole('link', { name: 'Analytics' }).click();
       await page.getByRole('heading', { name: 'Analytics', level: 1 }).waitFor();
       // 12+11+…+1 client visits and 25 anonymous ones last week; this week 12 visits.
       expect(await card(page, 'Visits').locator('.an-total strong').textContent()).toBe(String(78 + 25));

@@ -1,7 +1,8 @@
 // The studio's look in a real browser (chromium through playwright-core), on SQLite with local
-// files: the websites list, the gallery tree, a gallery's settings, the media grid and the shop
-// at desktop and phone sizes; covers shown as thumbnails that load, no sideways scroll, axe clean.
-// Screenshots land in test-artifacts/studio/ (look-*).
+// files: the websites list, the galleries' grid and tree, a gallery's settings, the media grid and
+// the shop at desktop and phone sizes; covers shown as thumbnails that load, no sideways scroll,
+// axe clean; the phone's one-bar header and its Menu by keyboard and by touch. Screenshots land in
+// test-artifacts/studio/ (look-*) and /tmp/look-shots/.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -12,6 +13,7 @@ import { axe, chromiumPresent, launchChromium, uploadPhoto, waitForRenditions } 
 import { SQLITE_LOCAL, startOn, type BackendWorld } from './studio-backends.js';
 
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'studio');
+const SHOTS = '/tmp/look-shots';
 const SIZES = [
   { name: 'desktop', viewport: { width: 1440, height: 900 }, phone: false },
   { name: 'phone', viewport: { width: 390, height: 844 }, phone: true },
@@ -34,6 +36,7 @@ describe.skipIf(!chromiumPresent)('the studio look', () => {
     await waitForRenditions(w, photos);
     browser = await launchChromium();
     mkdirSync(ARTIFACTS, { recursive: true });
+    mkdirSync(SHOTS, { recursive: true });
   }, 300_000);
   afterAll(async () => {
     await browser?.close();
@@ -73,6 +76,7 @@ describe.skipIf(!chromiumPresent)('the studio look', () => {
       const shots: Array<[string, string]> = [
         ['websites', '/studio/websites'],
         ['galleries', `/studio/websites/${w.urlname}/galleries`],
+        ['grid', `/studio/websites/${w.urlname}/galleries/grid`],
         ['gallery', `/studio/galleries/${weddings}`],
         ['media', '/studio/media'],
         ['shop', '/studio/shop'],
@@ -83,6 +87,7 @@ describe.skipIf(!chromiumPresent)('the studio look', () => {
         found[name] = process.env.LOOK_BEFORE ? 0 : await thumbs(page);
         await page.evaluate(() => window.scrollTo(0, 0));
         await page.screenshot({ path: join(ARTIFACTS, `look-${process.env.LOOK_BEFORE ? 'before' : 'after'}-${name}-${size.name}.png`), fullPage: true });
+        await page.screenshot({ path: join(SHOTS, `${name}-${size.name}.png`), fullPage: true });
         if (process.env.LOOK_BEFORE) continue;
         expect(await axe(page), name).toEqual([]);
         expect(await sideways(page), `${name} scrolls sideways`).toBeLessThanOrEqual(0);
@@ -91,8 +96,46 @@ describe.skipIf(!chromiumPresent)('the studio look', () => {
         // The website's card and the galleries with photos (Weddings from June, inside it) show covers.
         expect(found.websites).toBe(1);
         expect(found.galleries).toBeGreaterThanOrEqual(3);
+        // The grid: the home gallery and Weddings (from June below), June and Portraits with covers; the empty one grey.
+        expect(found.grid).toBe(4);
       }
       await close();
     }, 120_000);
   }
+
+  it('folds the phone header into one bar whose Menu opens the sections, by keyboard and by touch', async () => {
+    const { page, close } = await signedIn({ width: 390, height: 844 }, true);
+    await page.goto(`${w.svc.url}/studio/websites/${w.urlname}/galleries/grid`);
+    const bar = page.locator('header.bar');
+    const menu = page.getByRole('button', { name: 'Menu', exact: true });
+    const nav = page.getByRole('navigation', { name: 'Studio' });
+    // One row: the name, the section this page is in, the button; the sections out of sight and out of the tab order.
+    expect((await bar.boundingBox())!.height).toBeLessThan(64);
+    expect(await page.locator('#studio-here').textContent()).toBe('Galleries');
+    expect(await menu.getAttribute('aria-expanded')).toBe('false');
+    expect(await menu.getAttribute('aria-controls')).toBe('studio-nav');
+    expect(await nav.getByRole('link', { name: 'Media' }).isVisible()).toBe(false);
+    // The keyboard: the skip link, Studio, then the button; Enter opens, Tab reaches the sections, Escape closes.
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await menu.evaluate((b) => b === document.activeElement)).toBe(true);
+    await page.keyboard.press('Enter');
+    expect(await menu.getAttribute('aria-expanded')).toBe('true');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Websites');
+    expect(await nav.getByRole('link', { name: 'Galleries' }).getAttribute('aria-current')).toBe('page');
+    expect(await axe(page)).toEqual([]);
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: join(SHOTS, 'menu-open-phone.png') });
+    await page.keyboard.press('Escape');
+    expect(await menu.getAttribute('aria-expanded')).toBe('false');
+    expect(await menu.evaluate((b) => b === document.activeElement)).toBe(true);
+    // Touch: a tap opens it, a section is a tap away.
+    await menu.tap();
+    await nav.getByRole('link', { name: 'Media' }).tap();
+    await page.waitForURL('**/studio/media');
+    expect(await page.locator('#studio-here').textContent()).toBe('Media');
+    await close();
+  }, 60_000);
 });

@@ -8,6 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { studioNav } from './studio-support.js';
 import { axe, chromiumPresent, launchChromium, uploadRealistic, waitForRenditions } from '../site/site-support.js';
 import { openShop, placeOrder, type Shop } from '../support/shop.js';
 import { signedEvent, startStripe, type StripeStandIn } from '../support/stripe.js';
@@ -96,7 +97,7 @@ describe.skipIf(!chromiumPresent).each(BACKENDS)('the studio’s shop in a brows
       const phone = size.phone;
       const { context, page, problems } = await signedIn(size);
       // The Shop entry of the header, a tap away on a phone.
-      await click(page, phone, page.getByRole('navigation', { name: 'Studio' }).getByRole('link', { name: 'Shop' }));
+      await click(page, phone, (await studioNav(page)).getByRole('link', { name: 'Shop' }));
       await page.getByRole('heading', { name: 'Shop', level: 1 }).waitFor();
 
       // Payments: Stripe connected by the form (desktop), shown as "ending in" on both.

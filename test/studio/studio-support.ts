@@ -82,3 +82,15 @@ export function fieldError(body: string, field: string): string | undefined {
   const m = new RegExp(`id="${field}-error"[^>]*>([^<]*)<`).exec(body);
   return m?.[1];
 }
+
+/**
+ * The studio's navigation, its sections in view: on a phone they sit behind the header's Menu
+ * button (a disclosure), which this opens first; on a wider screen they are listed already.
+ */
+export async function studioNav(page: import('playwright-core').Page): Promise<import('playwright-core').Locator> {
+  // The menu's script runs before DOMContentLoaded (a module): until then the sections are listed.
+  await page.waitForLoadState('domcontentloaded');
+  const menu = page.getByRole('button', { name: 'Menu', exact: true });
+  if ((await menu.isVisible()) && (await menu.getAttribute('aria-expanded')) !== 'true') await menu.click();
+  return page.getByRole('navigation', { name: 'Studio' });
+}

@@ -22,6 +22,8 @@ export interface TreeNode {
   locked: boolean;
   /** Past its expiry: visitors see the closed page. */
   closed?: boolean;
+  /** Has an access list (the overview asks; the tree does not). */
+  accessList?: boolean;
   orderByName: boolean;
   depth: number;
   children: TreeNode[];
@@ -105,6 +107,117 @@ function Item(p: { n: TreeNode; index: number; count: number; urlname: string })
   );
 }
 
+/** Grid or tree: two views of one website's galleries. */
+function Views(p: { urlname: string; current: 'grid' | 'tree' }): VNode {
+  const base = `/studio/websites/${p.urlname}/galleries`;
+  return (
+    <nav aria-label="View" class="views">
+      <ul>
+        <li>
+          <a href={`${base}/grid`} aria-current={p.current === 'grid' ? 'page' : undefined}>
+            Grid
+          </a>
+        </li>
+        <li>
+          <a href={base} aria-current={p.current === 'tree' ? 'page' : undefined}>
+            Tree
+          </a>
+        </li>
+      </ul>
+    </nav>
+  );
+}
+
+/** What a visitor meets at a gallery, in the order the site checks it. */
+function states(n: TreeNode): { label: string; kind: string }[] {
+  const out: { label: string; kind: string }[] = [];
+  if (n.closed) out.push({ label: 'Expired', kind: 'closed' });
+  if (n.locked) out.push({ label: 'Password', kind: 'locked' });
+  if (n.accessList) out.push({ label: 'Access list', kind: 'acl' });
+  if (!n.locked && !n.accessList && !n.closed) out.push({ label: 'Public', kind: 'public' });
+  if (n.hidden) out.push({ label: 'Hidden', kind: 'hidden' });
+  return out;
+}
+
+function Card(p: { n: TreeNode; parent?: TreeNode }): VNode {
+  const n = p.n;
+  const root = n.parent === null;
+  const settings = `/studio/galleries/${n.uuid}`;
+  const client = n.locked || n.accessList;
+  return (
+    <li class={`gcard${root ? ' home' : ''}`}>
+      <a class="gcover" href={settings} tabIndex={-1} aria-hidden="true">
+        {n.thumb ? <img class="thumb" src={n.thumb} alt="" width={320} height={240} loading="lazy" decoding="async" /> : <span class="thumb none" />}
+      </a>
+      <div class="gbody">
+        {p.parent ? (
+          <p class="gparent">
+            <span class="sr">Inside </span>
+            <span aria-hidden="true">↳ </span>
+            {p.parent.name}
+          </p>
+        ) : null}
+        <h2 class="gtitle">
+          <a href={settings}>{root ? `${n.name} (home)` : n.name}</a>
+        </h2>
+        <p class="gmeta">
+          {photos(n.fullMedias > n.medias ? n.fullMedias : n.medias)}
+          {n.children.length ? ` · ${n.children.length} ${n.children.length === 1 ? 'gallery' : 'galleries'} inside` : ''}
+        </p>
+        <ul class="gstates" aria-label="State">
+          {states(n).map((st) => (
+            <li class={`state ${st.kind}`}>{st.label}</li>
+          ))}
+        </ul>
+        <p class="glinks">
+          <a href={settings}>
+            Settings<span class="sr"> of {n.name}</span>
+          </a>
+          {client ? (
+            <a href={`${settings}/proofing`}>
+              Proofing<span class="sr"> of {n.name}</span>
+            </a>
+          ) : null}
+          {root ? null : (
+            <a href={`${settings}/share-links`}>
+              Share links<span class="sr"> of {n.name}</span>
+            </a>
+          )}
+        </p>
+      </div>
+    </li>
+  );
+}
+
+/** The overview: every gallery as a card with a large cover, in the tree's order; a sub-gallery (below the top level) names the one it is in. */
+export function gridPage(p: { viewer: Viewer; urlname: string; siteTitle: string; home: string; flat: TreeNode[]; total: number }): string {
+  const byUuid = new Map(p.flat.map((n) => [n.uuid, n]));
+  return html(
+    <Layout title={`Galleries · ${p.siteTitle}`} viewer={p.viewer} wide>
+      <p class="crumbs">
+        <a href={`/studio/websites/${p.urlname}`}>{p.siteTitle}</a> · <a href={p.home}>View site</a>
+      </p>
+      <div class="head-row">
+        <h1>Galleries</h1>
+        <a class="button" href={`/studio/websites/${p.urlname}/galleries#new-name`}>
+          New gallery
+        </a>
+      </div>
+      <Views urlname={p.urlname} current="grid" />
+      <ul class="ggrid">
+        {p.flat.map((n) => (
+          <Card n={n} parent={n.parent && n.depth > 1 ? byUuid.get(n.parent) : undefined} />
+        ))}
+      </ul>
+      {p.total > p.flat.length ? (
+        <p class="muted">
+          Showing the first {p.flat.length} of {p.total} galleries.
+        </p>
+      ) : null}
+    </Layout>,
+  );
+}
+
 export function treePage(p: { viewer: Viewer; urlname: string; siteTitle: string; home: string; roots: TreeNode[]; flat: TreeNode[]; total: number; notice?: string; error?: string }): string {
   return html(
     <Layout title={`Galleries · ${p.siteTitle}`} viewer={p.viewer} scripts={[TREE_SCRIPT]}>
@@ -112,6 +225,7 @@ export function treePage(p: { viewer: Viewer; urlname: string; siteTitle: string
         <a href={`/studio/websites/${p.urlname}`}>{p.siteTitle}</a> · <a href={p.home}>View site</a>
       </p>
       <h1>Galleries</h1>
+      <Views urlname={p.urlname} current="tree" />
       <Notice notice={p.notice} error={p.error} />
       <form class="card create" method="post" action={`/studio/websites/${p.urlname}/galleries`}>
         <Csrf viewer={p.viewer} />
@@ -782,7 +896,7 @@ export function settingsPage(p: SettingsProps): string {
         <a href={`/studio/websites/${p.urlname}/galleries#g-${p.uuid}`}>Galleries of {p.siteTitle}</a>
       </p>
       <h1>{v.name}</h1>
-      <p class="row links">
+      <p class="quick">
         <a href={p.publicUrl}>View on the website</a>
         <a href={`/studio/upload?gallery=${p.uuid}`}>Upload photos</a>
         <a href={`/studio/media?gallery=${p.uuid}`}>Medias ({p.mediasCount})</a>
@@ -791,14 +905,17 @@ export function settingsPage(p: SettingsProps): string {
       </p>
       <Notice notice={p.noticeAt ? undefined : p.notice} error={e && !['name', 'description', 'display_style', 'cover', 'content_order', 'content_order_direction', 'indexing', 'expires_at', 'download_pin', 'download_limit', 'download_size', 'password', 'acl', 'invite_email', 'favourites', 'favourite_lists', 'pick_limit', 'sale_item', 'sale_price', 'sale'].includes(e.field) ? e.message : undefined} />
       <SettingsCard {...p} />
-      <ExpiryCard {...p} />
-      <DownloadsCard {...p} />
-      <FavouritesCard {...p} />
-      <SellCard {...p} />
-      {p.sale ? <WholeSaleCard {...p.sale} /> : null}
-      <PasswordCard {...p} />
-      <AccessCard {...p} />
-      <InviteCard {...p} />
+      {/* Each card below saves on its own; their buttons are quieter than "Save settings", the screen's one primary action. */}
+      <div class="secondary-cards">
+        <ExpiryCard {...p} />
+        <DownloadsCard {...p} />
+        <FavouritesCard {...p} />
+        <SellCard {...p} />
+        {p.sale ? <WholeSaleCard {...p.sale} /> : null}
+        <PasswordCard {...p} />
+        <AccessCard {...p} />
+        <InviteCard {...p} />
+      </div>
     </Layout>,
   );
 }

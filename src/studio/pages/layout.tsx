@@ -3,7 +3,7 @@
 // Rendered on the server (Preact; JSX escapes every text and attribute).
 import type { ComponentChildren, VNode } from 'preact';
 import { renderToString } from 'preact-render-to-string';
-import { STUDIO_CSS, STUDIO_ICON, type StudioAsset } from '../assets.js';
+import { NAV_SCRIPT, STUDIO_CSS, STUDIO_ICON, type StudioAsset } from '../assets.js';
 
 export const html = (node: VNode) => '<!doctype html>' + renderToString(node);
 
@@ -44,6 +44,7 @@ export function Layout(p: { title: string; viewer?: Viewer; scripts?: StudioAsse
         {(p.scripts ?? []).map((s) => (
           <script type="module" src={`/studio/_assets/${s.name}`} />
         ))}
+        {p.viewer ? <script type="module" src={`/studio/_assets/${NAV_SCRIPT.name}`} /> : null}
       </head>
       <body>
         <a class="skip" href="#main">
@@ -54,21 +55,29 @@ export function Layout(p: { title: string; viewer?: Viewer; scripts?: StudioAsse
             Studio
           </a>
           {p.viewer ? (
-            <nav aria-label="Studio">
-              <ul>
-                {NAV.filter((n) => !n.admin || p.viewer!.admin).map((n) => (
+            <>
+              {/* On a phone: the current section's name and a Menu button that shows or hides the
+                  sections (browser/nav.js; without it the sections stay listed, as on a desktop). */}
+              <span class="here" id="studio-here" aria-hidden="true"></span>
+              <button type="button" class="menu" id="studio-menu" aria-expanded="false" aria-controls="studio-nav" hidden>
+                Menu
+              </button>
+              <nav aria-label="Studio" id="studio-nav">
+                <ul>
+                  {NAV.filter((n) => !n.admin || p.viewer!.admin).map((n) => (
+                    <li>
+                      <a href={n.href}>{n.label}</a>
+                    </li>
+                  ))}
                   <li>
-                    <a href={n.href}>{n.label}</a>
+                    <form method="post" action="/studio/signout">
+                      <Csrf viewer={p.viewer} />
+                      <button type="submit">Sign out</button>
+                    </form>
                   </li>
-                ))}
-                <li>
-                  <form method="post" action="/studio/signout">
-                    <Csrf viewer={p.viewer} />
-                    <button type="submit">Sign out</button>
-                  </form>
-                </li>
-              </ul>
-            </nav>
+                </ul>
+              </nav>
+            </>
           ) : null}
         </header>
         <main id="main" class={p.wide ? 'wide' : undefined}>

@@ -265,7 +265,14 @@ export function mediaPage(p: {
   return html(
     <Layout title={title} viewer={p.viewer} scripts={[MEDIA_SCRIPT]} wide>
       <div class="media-head">
-        <h1>{title}</h1>
+        <div class="head-row">
+          <h1>{title}</h1>
+          {p.scope ? null : (
+            <a class="button" href={p.gallery ? `/studio/upload?gallery=${p.gallery.uuid}` : '/studio/upload'}>
+              Add photos
+            </a>
+          )}
+        </div>
         <p class="muted">
           {p.gallery ? (
             <>
@@ -323,7 +330,7 @@ export function mediaPage(p: {
           <label class="inline">
             <input type="checkbox" name="confirm_delete" value="yes" id="confirm-delete" /> Yes, delete the selected medias
           </label>
-          <button type="submit" class="danger" name="delete" value="1" id="delete-selected">
+          <button type="submit" class="danger quiet" name="delete" value="1" id="delete-selected">
             Delete selected
           </button>
         </div>

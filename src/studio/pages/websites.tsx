@@ -17,7 +17,12 @@ export interface WebsiteItem {
 export function websitesPage(p: { viewer: Viewer; websites: WebsiteItem[]; total: number }): string {
   return html(
     <Layout title="Websites" viewer={p.viewer}>
-      <h1>Your websites</h1>
+      <div class="head-row">
+        <h1>Your websites</h1>
+        <a class="button" href="/studio/upload">
+          Add photos
+        </a>
+      </div>
       {p.websites.length === 0 ? (
         <p>You have no website yet.</p>
       ) : (
@@ -27,10 +32,19 @@ export function websitesPage(p: { viewer: Viewer; websites: WebsiteItem[]; total
               {w.thumb ? <img class="thumb" src={w.thumb} alt="" width={96} height={64} loading="lazy" decoding="async" /> : <span class="thumb none" aria-hidden="true" />}
               <span class="site-name">
                 <a href={`/studio/websites/${w.urlname}`}>{w.title || w.urlname}</a> <span class="muted">({w.urlname})</span>
+                {/* The screens a website's work starts from, quieter than its name. */}
+                <span class="quick">
+                  <a href={`/studio/websites/${w.urlname}/galleries/grid`}>
+                    Gallery overview<span class="sr"> of {w.title || w.urlname}</span>
+                  </a>
+                  <a href={`/studio/websites/${w.urlname}/home`}>
+                    Home page<span class="sr"> of {w.title || w.urlname}</span>
+                  </a>
+                  <a href={w.home}>
+                    View site<span class="sr"> {w.title}</span>
+                  </a>
+                </span>
               </span>
-              <a href={w.home}>
-                View site<span class="sr"> {w.title}</span>
-              </a>
             </li>
           ))}
         </ul>

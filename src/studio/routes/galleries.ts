@@ -14,6 +14,7 @@ import { SMALL_FORM_BYTES, type Signed, type StudioContext, type StudioRoute } f
 import {
   chooseWebsitePage,
   deletePage,
+  gridPage,
   movePage,
   treePage,
   type TreeNode,
@@ -28,6 +29,7 @@ export const GALLERY_FORM = specForm(GALLERY_FIELDS, GALLERY_API, { coverMedia: 
 export const galleryRoutes: StudioRoute[] = [
   { method: 'GET', path: '/studio/galleries', handler: chooseWebsite },
   { method: 'GET', path: '/studio/websites/:urlname/galleries', handler: treeScreen },
+  { method: 'GET', path: '/studio/websites/:urlname/galleries/grid', handler: gridScreen },
   { method: 'POST', path: '/studio/websites/:urlname/galleries', bodyLimit: SMALL_FORM_BYTES, handler: createGallery },
   { method: 'POST', path: '/studio/websites/:urlname/galleries/order', bodyLimit: SMALL_FORM_BYTES, handler: orderGalleries },
   { method: 'GET', path: '/studio/galleries/:uuid/move', handler: moveScreen },
@@ -44,12 +46,15 @@ export async function located(ctx: StudioContext, s: Signed, uuid: string): Prom
 }
 
 /** The whole tree (the first GALLERY_LIST_CAP galleries), each with its counts, parents before children. */
-export async function tree(ctx: StudioContext, s: Signed, urlname: string, withThumbs = false): Promise<{ roots: TreeNode[]; flat: TreeNode[]; total: number }> {
+export async function tree(ctx: StudioContext, s: Signed, urlname: string, withThumbs = false, withAccess = false): Promise<{ roots: TreeNode[]; flat: TreeNode[]; total: number }> {
   const r = await ctx.deps.galleries.list(s.user, urlname, { page: 1, perPage: undefined, withCounts: true });
-  // Every gallery's thumbnail in one set of queries, not one per row.
-  const covers = withThumbs ? await ctx.deps.galleries.coverUuids(s.user, r.records.map((g) => g.uuid)) : undefined;
+  // Every gallery's thumbnail in one set of queries, and which have an access list in one more: not one per row.
+  const [covers, listed] = await Promise.all([
+    withThumbs ? ctx.deps.galleries.coverUuids(s.user, r.records.map((g) => g.uuid)) : undefined,
+    withAccess ? ctx.deps.galleries.withAccessLists(r.records) : undefined,
+  ]);
   const nodes = new Map<string, TreeNode>();
-  for (const g of r.records) nodes.set(g.uuid, nodeOf(g, r.counts?.get(g.id), covers?.get(g.uuid)));
+  for (const g of r.records) nodes.set(g.uuid, { ...nodeOf(g, r.counts?.get(g.id), covers?.get(g.uuid)), accessList: listed?.has(g.uuid) ?? false });
   const roots: TreeNode[] = [];
   // Records come in list order, which is the siblings' order (GalleriesService.place).
   for (const g of r.records) {
@@ -130,6 +135,15 @@ async function chooseWebsite(ctx: StudioContext, req: FastifyRequest, reply: Fas
   const found = await ctx.deps.websites.list(s.user, { limit: 200, offset: 0 });
   if (found.websites.length === 1) return ctx.redirect(reply, `/studio/websites/${found.websites[0].urlname}/galleries`);
   return ctx.send(reply, 200, chooseWebsitePage({ viewer: s.viewer, websites: found.websites.map((w) => ({ urlname: w.urlname, title: w.title })) }));
+}
+
+// ---- the overview: every gallery as a card with a large cover, in the tree's order
+async function gridScreen(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
+  const s = ctx.need(req);
+  const d = await ctx.websiteDetails(s, urlnameOf(req));
+  const t = await tree(ctx, s, d.website.urlname, true, true);
+  const siteTitle = d.website.title || d.website.urlname;
+  return ctx.send(reply, 200, gridPage({ viewer: s.viewer, urlname: d.website.urlname, siteTitle, home: homeUrl(ctx.deps.config.publicUrl, d.website), flat: t.flat, total: t.total }));
 }
 
 // ---- the tree
