@@ -1,6 +1,7 @@
 // A browser's part in the studio, over HTTP: a cookie jar, the pages' CSRF tokens, forms
 // posted as a browser posts them (Origin and Sec-Fetch-Site of the studio's own address).
 import type { TestService, TestUser } from '../support/service.js';
+import type { Page } from 'playwright-core';
 
 export interface Answer {
   status: number;
@@ -81,4 +82,13 @@ export class StudioBrowser {
 export function fieldError(body: string, field: string): string | undefined {
   const m = new RegExp(`id="${field}-error"[^>]*>([^<]*)<`).exec(body);
   return m?.[1];
+}
+
+/** Signs a user in through the studio's sign-in form in a real browser page, and waits for the websites screen. */
+export async function signInBrowser(page: Page, baseUrl: string, user: Pick<TestUser, 'email' | 'password'>): Promise<void> {
+  await page.goto(`${baseUrl}/studio/signin`);
+  await page.getByLabel('E-mail address').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL('**/studio/websites');
 }
