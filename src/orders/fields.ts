@@ -38,8 +38,9 @@ export type SaleFields = InputOf<typeof SALE_FIELDS>;
 
 /** The sale as a face sent it; null: stop selling the gallery whole. */
 export function readSale(source: Source, naming: Naming): GallerySaleInput | null {
+  // A blank price stops the sale before the other fields are judged.
+  if (readFields({ price: SALE_FIELDS.price }, source, naming).price === null) return null;
   const s = readFields(SALE_FIELDS, source, naming);
-  if (s.price === null) return null;
   for (const key of ['price', 'pricingProfile', 'item'] as const) if (s[key] === undefined) throw missingField({ key, name: naming(key) });
   return { profile: s.pricingProfile!, item: s.item!, price: s.price! };
 }
