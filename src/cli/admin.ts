@@ -349,7 +349,11 @@ const commands: Record<string, Command> = {
     },
     async run(core, o) {
       const owner = await userNamed(core, str(o, 'owner')!);
-      const { uuid } = await core.pricingProfiles.create(owner, str(o, 'name')!);
+      // The name read by the price list's spec (the API's and the studio's): blank, too long or with control characters is refused.
+      const { PRICING_PROFILE_FIELDS } = await import('../pricing-profiles/fields.js');
+      const options = optionNames(PRICING_PROFILE_FIELDS);
+      const { name } = await withOptions(PRICING_PROFILE_FIELDS, { name: o.name }, options, (source) => readFields({ name: PRICING_PROFILE_FIELDS.name }, source, options));
+      const { uuid } = await core.pricingProfiles.create(owner, name!);
       return { json: { uuid }, text: `pricing profile created (${uuid})` };
     },
   },

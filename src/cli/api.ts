@@ -3,12 +3,12 @@
 // --follow for the change feed). Exit status 0, 1 on a reply status >= 400 (body still printed), 2 on
 // usage or transport errors; the client loads once the arguments are read (docs/api.md, first section;
 // the server is found as `npm start` listens: MPS_URL, else HOST and PORT).
-import { openAsBlob, realpathSync } from 'node:fs';
+import { openAsBlob } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs as parseArgv } from 'node:util';
 import type { ApiResponse, FilePart, Params } from '../client/index.js';
 import { quietWhenReaderGone } from './closed-output.js';
+import { isMain } from './entry.js';
 import { causeOf, MIME, unreachable, type CliIo, type Env } from './connect.js';
 
 export { serverUrl, sessionFilePath, type CliIo, type Env } from './connect.js';
@@ -192,17 +192,7 @@ async function followFeed(client: import('../client/index.js').MediaPortfolioCli
   return 0;
 }
 
-function isMain(): boolean {
-  const entry = process.argv[1];
-  if (!entry) return false;
-  try {
-    return import.meta.url === pathToFileURL(realpathSync(entry)).href;
-  } catch {
-    return false;
-  }
-}
-
-if (isMain()) {
+if (isMain(import.meta.url)) {
   quietWhenReaderGone(process.stdout, process.stderr);
   const status = await runCli(process.argv.slice(2), process.env, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
   process.exitCode = status;

@@ -1,12 +1,12 @@
 // `mps sync <folder> --gallery A/B`: mirrors a folder tree into a gallery tree through the three-step
 // upload (docs/integrations.md, "Folder sync"). Exit status 0 all done, 1 some files failed, 2 usage,
 // configuration or connection errors. The server is reached as by the api command (./connect.ts).
-import { realpathSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs as parseArgv } from 'node:util';
 import type { MediaPortfolioClient } from '../client/index.js';
 import { quietWhenReaderGone } from './closed-output.js';
+import { isMain } from './entry.js';
 import { causeOf, unreachable, type CliIo, type Env } from './connect.js';
 import { barProgress, plainProgress, type Progress } from './sync-progress.js';
 import { hashOf, loadState, stateWriter, walk, type LocalFile, type SyncState } from './sync-state.js';
@@ -324,17 +324,7 @@ async function propagateDeletions(client: MediaPortfolioClient, files: LocalFile
   }
 }
 
-function isMain(): boolean {
-  const entry = process.argv[1];
-  if (!entry) return false;
-  try {
-    return import.meta.url === pathToFileURL(realpathSync(entry)).href;
-  } catch {
-    return false;
-  }
-}
-
-if (isMain()) {
+if (isMain(import.meta.url)) {
   quietWhenReaderGone(process.stdout, process.stderr);
   process.exitCode = await runSync(process.argv.slice(2), process.env, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
 }

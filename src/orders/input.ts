@@ -2,7 +2,9 @@
 // the list's filters and the photographer's change of status. A wrong value
 // is a 422 naming the parameter.
 import { invalid, missing } from '../core/errors.js';
-import { fields, input, pagination } from '../http/input.js';
+import { namesOf } from '../core/fields.js';
+import { fields, input, pagination, paramsSource, specDocs } from '../http/input.js';
+import { LAB_API, LAB_FIELDS, readLab, readSale, SALE_API, SALE_FIELDS } from './fields.js';
 import { readOrderFilter, type OrderFilterKey } from './filter.js';
 import type { OrderStatus } from './service.js';
 import type { OrderFilter } from './repository.js';
@@ -48,24 +50,8 @@ export const orderUpdateInput = input(['order[status]', 'order[download_days]', 
   return out;
 });
 
-/** The photographer's print lab (`PUT /lab.xml`): a blank e-mail removes it. */
-export const labInput = input(['lab[email]', 'lab[auto]'], (p) => {
-  const email = p.str('lab[email]');
-  if (email !== undefined && email.length > 254) throw invalid('parameter lab[email] must be an e-mail address');
-  const auto = p.flag('lab[auto]');
-  if (email === undefined && auto === undefined) throw missing('lab[email]');
-  return { email, auto };
-});
+/** The photographer's print lab (`PUT /lab.xml`): a blank e-mail removes it (orders/fields.ts). */
+export const labInput = input(namesOf(LAB_FIELDS, LAB_API), (p) => readLab(paramsSource(p, LAB_API), LAB_API), specDocs(LAB_FIELDS, LAB_API, 'update'));
 
-/** A gallery's whole sale (`PUT /galleries/<uuid>/sale.xml`): a blank sale[price] stops it. */
-export const gallerySaleInput = input(['sale[pricing_profile]', 'sale[item]', 'sale[price]'], (p) => {
-  const price = p.str('sale[price]');
-  if (price !== undefined && price.trim() === '') return null;
-  const value = p.int('sale[price]', { min: 0, max: 1_000_000_000 });
-  if (value === undefined) throw missing('sale[price]');
-  const profile = p.str('sale[pricing_profile]');
-  const item = p.str('sale[item]');
-  if (profile === undefined || profile.trim() === '') throw missing('sale[pricing_profile]');
-  if (item === undefined || item.trim() === '') throw missing('sale[item]');
-  return { profile, item, price: value };
-});
+/** A gallery's whole sale (`PUT /galleries/<uuid>/sale.xml`): a blank sale[price] stops it (orders/fields.ts). */
+export const gallerySaleInput = input(namesOf(SALE_FIELDS, SALE_API), (p) => readSale(paramsSource(p, SALE_API), SALE_API), specDocs(SALE_FIELDS, SALE_API, 'update'));

@@ -28,6 +28,8 @@ export const DOWNLOAD_DAYS = 30;
 /** A website's manual-payment instructions (bank details, pick-up), in characters. */
 export const MAX_INSTRUCTIONS_LENGTH = 4000;
 const EMAIL = /^[^\s@"\\<>,;]+@[^\s@"\\<>,;]+\.[^\s@"\\<>,;]+$/;
+/** An address an order's mail may go to (a buyer's, a lab's). */
+export const isOrderEmail = (v: string) => v.length <= MAX_EMAIL_LENGTH && EMAIL.test(v);
 const CONTROL = /[\x00-\x1F\x7F]/;
 const COUPON_CODE = /^[A-Z0-9_-]+$/;
 
@@ -625,10 +627,10 @@ export class OrdersService {
     const label = checkLabel(input.item, 'sale[item]', true)!;
     if (!Number.isSafeInteger(input.price) || input.price < 0 || input.price > MAX_PRICE) throw invalid(`sale[price] must be a whole number of minor units from 0 to ${MAX_PRICE}`);
     const profileId = await this.repo.profileId(owner.id, profile);
-    if (profileId === undefined) throw invalid(`sale[pricing_profile]: unknown price list ${profile}`);
+    if (profileId === undefined) throw invalid(`sale[pricing_profile]: unknown price list ${profile}`, 'pricingProfile');
     const list = await this.pricingProfiles.get(owner, profile);
-    if (list.kind !== 'download') throw invalid('sale[pricing_profile] must be a download price list: a gallery is sold whole as files');
-    if (!list.items.some((i) => i.label === label)) throw invalid(`sale[item]: ${JSON.stringify(label)} is not an item of price list ${profile}`);
+    if (list.kind !== 'download') throw invalid('sale[pricing_profile] must be a download price list: a gallery is sold whole as files', 'pricingProfile');
+    if (!list.items.some((i) => i.label === label)) throw invalid(`sale[item]: ${JSON.stringify(label)} is not an item of price list ${profile}`, 'item');
     await this.repo.saveGallerySale(g.id, { profile_id: profileId, item_label: label, price: input.price });
     return this.gallerySale(owner, uuid);
   }

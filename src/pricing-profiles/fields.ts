@@ -62,18 +62,21 @@ export const PRICING_PROFILE_FIELDS = {
       if (CONTROL.test(v)) throw refuse(at, `${at.name} must not contain control characters`);
       return v;
     }),
+    { max: MAX_NAME_LENGTH, required: 'create' },
   ),
   kind: custom<PriceListKind>((raw, at) =>
     required(raw, at, (v) => {
       if (!(KINDS as readonly string[]).includes(v.trim())) throw refuse(at, `${at.name} must be one of ${KINDS.join(', ')}, got ${JSON.stringify(v)}`);
       return v.trim() as PriceListKind;
     }),
+    { allowed: KINDS, required: 'create' },
   ),
   currency: custom<CurrencyCode>((raw, at) =>
     required(raw, at, (v) => {
       if (!isCurrencyCode(v)) throw refuse(at, `${at.name} must be a supported ISO 4217 code in capitals (docs/shop.md), got ${JSON.stringify(v)}`);
       return v;
     }),
+    { required: 'create' },
   ),
   /** null: none (sent blank). */
   minimumPrice: custom<number | null>((v, at, s) => (v === undefined ? undefined : (int({ min: 0, max: MAX_PRICE }).read(s, at) ?? null))),

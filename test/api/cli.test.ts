@@ -282,6 +282,14 @@ eachDatabase((kind) => {
       const user = await userByEmail(ann.email);
       const row = await db().selectFrom('pricing_profiles').selectAll().where('uuid', '=', out.uuid as string).executeTakeFirstOrThrow();
       expect(row).toMatchObject({ owner_id: user.id, name: 'Prints 2026' });
+      // The name is read by the price list's spec, as the API and the studio read it: a refusal names the option.
+      const before = await db().selectFrom('pricing_profiles').select('id').execute();
+      for (const [name, words] of [['   ', /--name cannot be blank/], ['x'.repeat(256), /--name must be at most 255 characters long/]] as const) {
+        const res = await admin(target, 'pricing-profile', 'create', '--owner', ann.email, '--name', name, '--json');
+        expectRefused(res, `pricing-profile create --name ${JSON.stringify(name.slice(0, 5))}`);
+        expect(res.stderr).toMatch(words);
+      }
+      expect(await db().selectFrom('pricing_profiles').select('id').execute()).toHaveLength(before.length);
     });
 
     it('display-style set changes what a style chooses besides its layout (crop, spacing, captions; an extension), by name or UUID', async () => {

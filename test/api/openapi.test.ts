@@ -80,6 +80,27 @@ describe('docs/openapi.json', () => {
     expect(create.properties['gallery[name]'].maxLength).toBe(255);
     expect(doc.paths['/ping.xml'].get.security).toEqual([{ signature: [] }]);
   });
+
+  it("describes the lab's, the whole sale's and the price lists' fields from their declared specs, items and print options included", () => {
+    const body = (path: string, method: string) => doc.paths[path][method].requestBody.content['application/x-www-form-urlencoded'].schema;
+    for (const [path, method] of [['/lab.xml', 'put'], ['/galleries/{uuid}/sale.xml', 'put'], ['/pricing_profiles.xml', 'post'], ['/pricing_profiles/{uuid}.xml', 'put']]) {
+      expect(doc.paths[path][method]['x-parameters'], `${method} ${path}`).toBeUndefined();
+    }
+    expect(body('/lab.xml', 'put').properties).toMatchObject({ 'lab[email]': { type: 'string', maxLength: 254 }, 'lab[auto]': { enum: ['0', '1', 'true', 'false'] } });
+    expect(body('/galleries/{uuid}/sale.xml', 'put').properties).toMatchObject({
+      'sale[price]': { type: 'integer', minimum: 0, maximum: 1_000_000_000 },
+      'sale[pricing_profile]': { type: 'string', format: 'uuid' },
+      'sale[item]': { type: 'string', maxLength: 200 },
+    });
+    const create = body('/pricing_profiles.xml', 'post');
+    expect(create.required).toEqual(expect.arrayContaining(['pricing_profile[name]', 'pricing_profile[kind]', 'pricing_profile[currency]']));
+    expect(create.properties['pricing_profile[kind]'].enum).toEqual(['download', 'print']);
+    // Numbered names (`*`: one bracket segment) are pattern properties.
+    const numbered = (name: string) => create.patternProperties[namePattern(name).source];
+    expect(numbered('pricing_profile[items][*][long_edge]')).toEqual({ type: 'integer', minimum: 1, maximum: 65_535 });
+    expect(numbered('pricing_profile[items][*][options][*][ratio]')).toMatchObject({ type: 'integer', minimum: 1 });
+    expect(numbered('pricing_profile[items][*][options][*][label]')).toEqual({ type: 'string', maxLength: 200 });
+  });
 });
 
 /** The typed keys of an SDK input (its index signature left out). */

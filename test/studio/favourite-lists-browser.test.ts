@@ -11,6 +11,7 @@ import { text } from '../../src/client/xml.js';
 import type { World } from '../support/world.js';
 import { axe, chromiumPresent, launchChromium, uploadPhoto, waitForRenditions } from '../site/site-support.js';
 import { BACKENDS, startOn, type BackendWorld } from './studio-backends.js';
+import { signInBrowser } from './studio-support.js';
 
 const SHOTS = '/tmp/shots-lists';
 const SIZES = [
@@ -92,10 +93,7 @@ describe.skipIf(!chromiumPresent).each(BACKENDS)('named lists in a browser, on $
       const studio = await open(size);
       await studio.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: w.svc.url });
       const p = studio.page;
-      await p.goto(`${w.svc.url}/studio/signin`);
-      await p.getByLabel('E-mail address').fill(w.user.email);
-      await p.getByLabel('Password').fill(w.user.password);
-      await Promise.all([p.waitForURL('**/studio/websites'), p.getByRole('button', { name: 'Sign in' }).click()]);
+      await signInBrowser(p, w.svc.url, w.user);
       await p.goto(`${w.svc.url}/studio/galleries/${proofs}/proofing`);
       await p.getByRole('navigation', { name: 'Clients’ selections' }).getByRole('link', { name: new RegExp(`Bea ${size.name}`) }).click();
       const lists = p.getByRole('navigation', { name: 'Lists' });

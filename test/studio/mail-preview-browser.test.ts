@@ -12,6 +12,7 @@ import { startSmtp, type TestSmtp } from '../support/smtp.js';
 import { text } from '../../src/client/xml.js';
 import { uploadLogo } from '../site/brand-support.js';
 import { chromiumPresent, launchChromium, waitForRenditions } from '../site/site-support.js';
+import { signInBrowser } from './studio-support.js';
 
 const SHOTS = process.env.MAIL_SHOTS ?? '/tmp/shots-mails';
 const AXE_SOURCE = readFileSync(join(process.cwd(), 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
@@ -60,14 +61,6 @@ describe.skipIf(!chromiumPresent)('the preview of the mails', () => {
     await smtp?.close();
   });
 
-  const signIn = async (page: Page) => {
-    await page.goto(`${w.svc.url}/studio/signin`);
-    await page.getByLabel('E-mail address').fill(w.user.email);
-    await page.getByLabel('Password').fill(w.user.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL('**/studio/websites');
-  };
-
   for (const [name, viewport, scale] of VIEWPORTS) {
     it(`shows every branded mail at 600 and 375 px, at ${name} size, axe clean`, async () => {
       const context = await browser.newContext({ viewport, deviceScaleFactor: scale, isMobile: name === 'phone', hasTouch: name === 'phone' });
@@ -76,7 +69,7 @@ describe.skipIf(!chromiumPresent)('the preview of the mails', () => {
       page.on('console', (m) => {
         if (/Content Security Policy/i.test(m.text())) csp.push(m.text());
       });
-      await signIn(page);
+      await signInBrowser(page, w.svc.url, w.user);
       await page.goto(`${w.svc.url}/studio/websites/${w.urlname}`);
       await page.getByRole('link', { name: 'Preview the mails' }).click();
       await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Mails of Ann Lee Photography');

@@ -12,7 +12,7 @@ import type { TestUser } from '../support/service.js';
 import type { World } from '../support/world.js';
 import { axe, chromiumPresent, launchChromium, uploadPhoto, waitForRenditions } from '../site/site-support.js';
 import { BACKENDS, startOn, type BackendWorld } from './studio-backends.js';
-import { StudioBrowser } from './studio-support.js';
+import { signInBrowser, StudioBrowser } from './studio-support.js';
 
 const SHOTS = '/tmp/shots-proofing';
 const SIZES = [
@@ -60,14 +60,6 @@ describe.skipIf(!chromiumPresent).each(BACKENDS)('proofing in a browser, on $nam
     return { context, page, problems };
   }
 
-  async function signIn(page: Page, user: Pick<TestUser, 'email' | 'password'>): Promise<void> {
-    await page.goto(`${w.svc.url}/studio/signin`);
-    await page.getByLabel('E-mail address').fill(user.email);
-    await page.getByLabel('Password').fill(user.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL('**/studio/websites');
-  }
-
   /** The client's part, on the website: two hearts, who they are, a note, sent. */
   async function clientChooses(size: (typeof SIZES)[number], name: string, email: string, picked: [number, number], note: string): Promise<{ context: BrowserContext; page: Page }> {
     // The first heart before saying who one is answers 403 {identify: true}: the page then asks.
@@ -104,7 +96,7 @@ describe.skipIf(!chromiumPresent).each(BACKENDS)('proofing in a browser, on $nam
 
       const { context, page, problems } = await open(size);
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: w.svc.url });
-      await signIn(page, w.user);
+      await signInBrowser(page, w.svc.url, w.user);
       await page.goto(`${w.svc.url}/studio/galleries/${proofs}`);
       await page.getByRole('link', { name: 'Proofing: clients’ selections' }).click();
       await page.getByRole('heading', { name: 'Proofing: Wedding proofs' }).waitFor();
@@ -158,7 +150,7 @@ describe.skipIf(!chromiumPresent).each(BACKENDS)('proofing in a browser, on $nam
 
   it('answers 404 to another photographer, whatever the selection, and refuses a reopen without the token', async () => {
     const { context, page } = await open(SIZES[0], [404]);
-    await signIn(page, other);
+    await signInBrowser(page, w.svc.url, other);
     const screen = await page.goto(`${w.svc.url}/studio/galleries/${proofs}/proofing`);
     expect(screen?.status()).toBe(404);
     await page.getByRole('heading', { name: 'Not found' }).waitFor();

@@ -15,6 +15,7 @@ import type { World } from '../support/world.js';
 import { uploadLogo } from '../site/brand-support.js';
 import { chromiumPresent, launchChromium, waitForRenditions } from '../site/site-support.js';
 import { BACKENDS, startOn, type BackendWorld } from './studio-backends.js';
+import { signInBrowser } from './studio-support.js';
 
 const AXE_SOURCE = readFileSync(join(process.cwd(), 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 const SHOTS = process.env.STUDIO_SHOTS ?? '/tmp/shots-adm';
@@ -76,11 +77,7 @@ describe.skipIf(!chromiumPresent).each(BACKENDS)('the studio extras and administ
         await page.screenshot({ path: join(SHOTS, `${shot}-${name}.png`), fullPage: true });
       };
 
-      await page.goto(`${w.svc.url}/studio/signin`);
-      await page.getByLabel('E-mail address').fill(admin.email);
-      await page.getByLabel('Password').fill(admin.password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.waitForURL('**/studio/websites');
+      await signInBrowser(page, w.svc.url, admin);
 
       // Settings: host name and indexing; display styles.
       await page.goto(`${w.svc.url}/studio/websites/${w.urlname}`);

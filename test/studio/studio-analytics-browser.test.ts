@@ -12,6 +12,7 @@ import { createGallery, mediaId } from '../support/media.js';
 import type { TestUser } from '../support/service.js';
 import { startWorld, type World } from '../support/world.js';
 import { seedLibrary } from './studio-budget-support.js';
+import { signInBrowser } from './studio-support.js';
 
 const SHOTS = '/tmp/shots-analytics';
 const SIZES = [
@@ -64,11 +65,7 @@ describe.skipIf(!chromiumPresent)('the studio’s analytics in a browser', () =>
       if (r.status() >= 400) problems.push(`${r.status()} ${new URL(r.url()).pathname}`);
     });
     page.on('pageerror', (e) => problems.push(String(e)));
-    await page.goto(`${w.svc.url}/studio/signin`);
-    await page.getByLabel('E-mail address').fill(who.email);
-    await page.getByLabel('Password').fill(who.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL('**/studio/websites');
+    await signInBrowser(page, w.svc.url, who);
     return { context, page, problems };
   }
 

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorld, type World } from '../support/world.js';
 import { chromiumPresent, launchChromium, axe } from '../site/site-support.js';
 import { seedLibrary } from './studio-budget-support.js';
+import { signInBrowser } from './studio-support.js';
 
 const SHOTS = '/tmp/shots-budget';
 const LIBRARY = 10_000;
@@ -60,11 +61,7 @@ describe.skipIf(!chromiumPresent)('the studio keeps up with its owner, default l
       if (r.status() >= 400) refusals.push(`${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`);
     });
     page.on('pageerror', (e) => refusals.push(String(e)));
-    await page.goto(`${w.svc.url}/studio/signin`);
-    await page.getByLabel('E-mail address').fill(w.user.email);
-    await page.getByLabel('Password').fill(w.user.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL('**/studio/websites');
+    await signInBrowser(page, w.svc.url, w.user);
     return { context, page };
   }
 

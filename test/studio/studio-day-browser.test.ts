@@ -14,6 +14,7 @@ import type { World } from '../support/world.js';
 import { startWorld } from '../support/world.js';
 import { chromiumPresent, launchChromium, axe } from '../site/site-support.js';
 import { seedLibrary } from './studio-budget-support.js';
+import { signInBrowser } from './studio-support.js';
 
 const SHOTS = '/tmp/shots-studio-day';
 const SIZES = [
@@ -62,11 +63,7 @@ describe.skipIf(!chromiumPresent)('issue 30’s studio screens in a browser', ()
     page.on('console', (m) => {
       if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(m.text());
     });
-    await page.goto(`${w.svc.url}/studio/signin`);
-    await page.getByLabel('E-mail address').fill(w.user.email);
-    await page.getByLabel('Password').fill(w.user.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL('**/studio/websites');
+    await signInBrowser(page, w.svc.url, w.user);
     return { context, page, problems };
   }
 

@@ -16,6 +16,7 @@ import { linkIn, startSmtp, type TestSmtp } from '../support/smtp.js';
 import type { World } from '../support/world.js';
 import { chromiumPresent, launchChromium, photo, waitForRenditions, axe } from '../site/site-support.js';
 import { BACKENDS, startOn, type BackendWorld } from './studio-backends.js';
+import { signInBrowser } from './studio-support.js';
 
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'studio');
 
@@ -81,11 +82,7 @@ describe.skipIf(!chromiumPresent).each(BACKENDS)('the gallery tree in a browser,
       if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(m.text());
     });
     page.on('pageerror', (e) => problems.push(e.message));
-    await page.goto(`${w.svc.url}/studio/signin`);
-    await page.getByLabel('E-mail address').fill(w.user.email);
-    await page.getByLabel('Password').fill(w.user.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL('**/studio/websites');
+    await signInBrowser(page, w.svc.url, w.user);
     return { page, problems, close: () => context.close() };
   }
 

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestService } from '../support/service.js';
 import { worldOn, type World } from '../support/world.js';
 import { chromiumPresent, launchChromium, visit } from '../site/site-support.js';
+import { signInBrowser } from './studio-support.js';
 
 if (!chromiumPresent && process.env.CI) throw new Error('the studio browser tests need chromium in CI (/usr/bin/chromium)');
 
@@ -48,11 +49,7 @@ describe.skipIf(!chromiumPresent)('the host name waiting for proof, in the studi
       const host = `photos-${randomBytes(4).toString('hex')}.example.test`;
       const context = await browser.newContext({ viewport, deviceScaleFactor: scale, isMobile: name === 'phone', hasTouch: name === 'phone' });
       const page = await context.newPage();
-      await page.goto(`${svc.url}/studio/signin`);
-      await page.getByLabel('E-mail address').fill(w.user.email);
-      await page.getByLabel('Password').fill(w.user.password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.waitForURL('**/studio/websites');
+      await signInBrowser(page, svc.url, w.user);
       await page.goto(`${svc.url}/studio/websites/${w.urlname}`);
       await page.getByLabel('Host name', { exact: true }).fill(host);
       await page.getByRole('button', { name: 'Save settings' }).click();

@@ -11,6 +11,7 @@ import { createGallery } from '../support/media.js';
 import type { World } from '../support/world.js';
 import { axe, chromiumPresent, launchChromium, uploadPhoto, waitForRenditions } from '../site/site-support.js';
 import { SQLITE_LOCAL, startOn, type BackendWorld } from './studio-backends.js';
+import { signInBrowser } from './studio-support.js';
 
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'studio');
 const SHOTS = '/tmp/look-shots';
@@ -46,11 +47,7 @@ describe.skipIf(!chromiumPresent)('the studio look', () => {
   async function signedIn(viewport: { width: number; height: number }, phone: boolean): Promise<{ page: Page; close(): Promise<void> }> {
     const context = await browser.newContext({ viewport, deviceScaleFactor: phone ? 2 : 1, isMobile: phone, hasTouch: phone });
     const page = await context.newPage();
-    await page.goto(`${w.svc.url}/studio/signin`);
-    await page.getByLabel('E-mail address').fill(w.user.email);
-    await page.getByLabel('Password').fill(w.user.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL('**/studio/websites');
+    await signInBrowser(page, w.svc.url, w.user);
     return { page, close: () => context.close() };
   }
 

@@ -16,6 +16,7 @@ import { createGallery, getMedia, insertMedias, uuidsOf } from '../support/media
 import type { World } from '../support/world.js';
 import { chromiumPresent, launchChromium, uploadPhoto, waitForRenditions, axe } from '../site/site-support.js';
 import { BACKENDS, bucketClient, startOn, type BackendWorld } from './studio-backends.js';
+import { signInBrowser } from './studio-support.js';
 
 const SHOTS = process.env.STUDIO_MEDIA_SHOTS ?? '/tmp/shots-media';
 const LIBRARY = 400;
@@ -103,11 +104,7 @@ describe.skipIf(!chromiumPresent).each(BACKENDS)('the media library in a browser
       // The browser's own favicon request is no page's (the studio has none).
       if (r.status() >= 400 && new URL(r.url()).pathname !== '/favicon.ico') problems.push(`${r.status()} ${new URL(r.url()).pathname}`);
     });
-    await page.goto(`${w.svc.url}/studio/signin`);
-    await page.getByLabel('E-mail address').fill(w.user.email);
-    await page.getByLabel('Password').fill(w.user.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL('**/studio/websites');
+    await signInBrowser(page, w.svc.url, w.user);
     return { context, page, problems };
   }
 

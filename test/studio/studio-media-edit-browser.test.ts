@@ -14,6 +14,7 @@ import { taggedJpeg } from '../support/file-metadata.js';
 import type { World } from '../support/world.js';
 import { chromiumPresent, launchChromium, uploadJpeg, axe, visit } from '../site/site-support.js';
 import { BACKENDS, startOn, type BackendWorld } from './studio-backends.js';
+import { signInBrowser } from './studio-support.js';
 
 const SHOTS = process.env.STUDIO_MEDIA_EDIT_SHOTS ?? '/tmp/shots-media-edit';
 
@@ -46,11 +47,7 @@ describe.skipIf(!chromiumPresent).each(BACKENDS)('one media edited in the studio
     page.on('response', (r) => {
       if (r.status() >= 400 && r.status() !== 422 && new URL(r.url()).pathname !== '/favicon.ico') problems.push(`${r.status()} ${new URL(r.url()).pathname}`);
     });
-    await page.goto(`${w.svc.url}/studio/signin`);
-    await page.getByLabel('E-mail address').fill(w.user.email);
-    await page.getByLabel('Password').fill(w.user.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL('**/studio/websites');
+    await signInBrowser(page, w.svc.url, w.user);
     return { context, page, problems };
   }
 

@@ -14,6 +14,7 @@ import { find, text } from '../../src/client/xml.js';
 import { startWorld, type World } from '../support/world.js';
 import { uploadLogo } from '../site/brand-support.js';
 import { chromiumPresent, launchChromium, waitForRenditions } from '../site/site-support.js';
+import { signInBrowser } from './studio-support.js';
 
 const SHOTS = process.env.STUDIO_SHOTS ?? '/tmp/shots-picker';
 const LONG_NAME = 'DSC_20261126_wedding_lyon_ceremony_final_export_v3.jpg';
@@ -42,14 +43,6 @@ describe.skipIf(!chromiumPresent)('the website settings image pickers on a phone
     await w?.svc.close();
   });
 
-  const signIn = async (page: Page) => {
-    await page.goto(`${w.svc.url}/studio/signin`);
-    await page.getByLabel('E-mail address').fill(w.user.email);
-    await page.getByLabel('Password').fill(w.user.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL('**/studio/websites');
-  };
-
   /** What sticks out: the page's width beyond the screen, and every picker cell whose content is wider than the cell. */
   const overflow = (page: Page) =>
     page.evaluate(() => ({
@@ -61,7 +54,7 @@ describe.skipIf(!chromiumPresent)('the website settings image pickers on a phone
   it('taps "Save settings" after a touch scroll at 390×844: the form is sent, no picker changes, nothing wider than the screen', async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true });
     const page = await context.newPage();
-    await signIn(page);
+    await signInBrowser(page, w.svc.url, w.user);
     await page.goto(`${w.svc.url}/studio/websites/${w.urlname}`);
     expect(await page.locator('.pick label').filter({ hasText: LONG_NAME }).count()).toBe(10);
     const before = await overflow(page);
@@ -112,7 +105,7 @@ describe.skipIf(!chromiumPresent)('the website settings image pickers on a phone
   it('shows the same pickers at desktop size, nothing sticking out', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
-    await signIn(page);
+    await signInBrowser(page, w.svc.url, w.user);
     await page.goto(`${w.svc.url}/studio/websites/${w.urlname}`);
     const found = await overflow(page);
     expect(found.pageBeyondScreen).toBe(0);

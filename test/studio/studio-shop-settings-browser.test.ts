@@ -10,6 +10,7 @@ import { axe, chromiumPresent, launchChromium, uploadRealistic, waitForRendition
 import { openShop, placeOrder, type Shop } from '../support/shop.js';
 import type { World } from '../support/world.js';
 import { BACKENDS, startOn, type BackendWorld } from './studio-backends.js';
+import { signInBrowser } from './studio-support.js';
 
 const SHOTS = '/tmp/shots-shop2';
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'studio');
@@ -50,11 +51,7 @@ describe.skipIf(!chromiumPresent)('the studio’s coupons, tax, lab, shipping an
     page.on('console', (m) => {
       if (m.type() === 'error' && !m.text().includes('status of 422')) problems.push(m.text());
     });
-    await page.goto(`${w.svc.url}/studio/signin`);
-    await page.getByLabel('E-mail address').fill(w.user.email);
-    await page.getByLabel('Password').fill(w.user.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL('**/studio/websites');
+    await signInBrowser(page, w.svc.url, w.user);
     return { context, page, problems };
   }
 

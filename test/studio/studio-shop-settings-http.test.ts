@@ -141,6 +141,10 @@ eachDatabase((kind) => {
     const bad = await b.post('/studio/shop/lab', { csrf, lab_email: 'not an address' });
     expect(bad.status).toBe(422);
     expect(fieldError(bad.body, 'lab_email')).toMatch(/e-mail address/);
+    // The API's spec (orders/fields.ts) under the form's words: too long is refused at the same field.
+    const long = await b.post('/studio/shop/lab', { csrf, lab_email: `${'a'.repeat(250)}@lab.example` });
+    expect(long.status).toBe(422);
+    expect(fieldError(long.body, 'lab_email')).toBe('The lab’s e-mail must be at most 254 characters.');
     expect(await w.svc.core.orders.lab(shop.owner)).toMatchObject({ email: 'orders@lab.example', auto: true });
     expect((await s2.post('/studio/shop/lab', { csrf: csrf2, lab_email: 'x@y.example' })).status).toBe(303);
     expect(await w.svc.core.orders.lab(shop.owner)).toMatchObject({ email: 'orders@lab.example' });
@@ -212,6 +216,8 @@ eachDatabase((kind) => {
       [{ sale_item: `${shop.downloads}:0`, sale_price: '19.999' }, 'sale_price', /amount such as/],
       [{ sale_item: `${shop.prints}:0`, sale_price: '19' }, 'sale_item', /size/i],
       [{ sale_item: `${shop.downloads}:9`, sale_price: '19' }, 'sale_item', /size/i],
+      // Beyond the API's bound (orders/fields.ts): the same refusal at the card's field.
+      [{ sale_item: `${shop.downloads}:0`, sale_price: '10000001' }, 'sale_price', /^The price must be at most 1000000000\.$/],
     ] as const) {
       const res = await b.post(`${path}/sale`, { csrf, do: 'sell', ...fields });
       expect(res.status, JSON.stringify(fields)).toBe(422);

@@ -1,6 +1,7 @@
 // A browser's part in the studio, over HTTP: a cookie jar, the pages' CSRF tokens, forms
 // posted as a browser posts them (Origin and Sec-Fetch-Site of the studio's own address).
 import type { TestService, TestUser } from '../support/service.js';
+import type { Page } from 'playwright-core';
 
 export interface Answer {
   status: number;
@@ -93,4 +94,13 @@ export async function studioNav(page: import('playwright-core').Page): Promise<i
   const menu = page.getByRole('button', { name: 'Menu', exact: true });
   if ((await menu.isVisible()) && (await menu.getAttribute('aria-expanded')) !== 'true') await menu.click();
   return page.getByRole('navigation', { name: 'Studio' });
+}
+
+/** Signs a user in through the studio's sign-in form in a real browser page, and waits for the websites screen. */
+export async function signInBrowser(page: Page, baseUrl: string, user: Pick<TestUser, 'email' | 'password'>): Promise<void> {
+  await page.goto(`${baseUrl}/studio/signin`);
+  await page.getByLabel('E-mail address').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL('**/studio/websites');
 }

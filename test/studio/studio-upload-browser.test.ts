@@ -17,6 +17,7 @@ import { uuidsOf } from '../support/media.js';
 import type { World } from '../support/world.js';
 import { chromiumPresent, launchChromium, axe } from '../site/site-support.js';
 import { BACKENDS, startOn, storedSize, type BackendWorld } from './studio-backends.js';
+import { signInBrowser } from './studio-support.js';
 
 const SHOTS = '/tmp/shots-uploads';
 
@@ -30,14 +31,6 @@ async function photo(i: number, width = 320, height = 240): Promise<Buffer> {
     noise[k] = (x >>> 16) & 0xff;
   }
   return sharp(noise, { raw: { width, height, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
-}
-
-async function signIn(page: Page, w: World): Promise<void> {
-  await page.goto(`${w.svc.url}/studio/signin`);
-  await page.getByLabel('E-mail address').fill(w.user.email);
-  await page.getByLabel('Password').fill(w.user.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL('**/studio/websites');
 }
 
 /**
@@ -97,7 +90,7 @@ describe.skipIf(!chromiumPresent).each(BACKENDS)('uploads in a browser, on $name
     page.on('response', (r) => {
       if (r.status() >= 500) serverErrors.push(`${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`);
     });
-    await signIn(page, w);
+    await signInBrowser(page, w.svc.url, w.user);
     await page.getByRole('link', { name: 'Upload' }).click();
     await page.waitForURL('**/studio/upload');
     expect(await axe(page)).toEqual([]);
@@ -162,7 +155,7 @@ describe.skipIf(!chromiumPresent).each(BACKENDS)('uploads in a browser, on $name
   it('resumes a file after its page is closed mid-upload and opened again, from where the server stopped', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     let page = await context.newPage();
-    await signIn(page, w);
+    await signInBrowser(page, w.svc.url, w.user);
     await page.goto(`${w.svc.url}/studio/upload`);
     // A photo with 40 MiB after its end (a decoder stops at the end marker): three 16 MiB PATCHes, so
     // that the file is not whole on the server even when the held second one arrives entire.
@@ -220,7 +213,7 @@ describe.skipIf(!chromiumPresent).each(BACKENDS)('uploads in a browser, on $name
   if (backend.storage === 'local') it('works on a phone: the camera roll picker, the progress, axe', async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true });
     const page = await context.newPage();
-    await signIn(page, w);
+    await signInBrowser(page, w.svc.url, w.user);
     await page.goto(`${w.svc.url}/studio/upload`);
     expect(await page.locator('#up-files').getAttribute('accept')).toBe('image/*,video/*');
     expect(await axe(page)).toEqual([]);

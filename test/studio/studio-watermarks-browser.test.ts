@@ -18,6 +18,7 @@ import type { World } from '../support/world.js';
 import { uploadLogo } from '../site/brand-support.js';
 import { chromiumPresent, launchChromium, waitForRenditions } from '../site/site-support.js';
 import { BACKENDS, startOn, type BackendWorld } from './studio-backends.js';
+import { signInBrowser } from './studio-support.js';
 
 const AXE_SOURCE = readFileSync(join(process.cwd(), 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 const SHOTS = process.env.STUDIO_SHOTS ?? '/tmp/shots-wm';
@@ -73,11 +74,7 @@ describe.skipIf(!chromiumPresent).each(BACKENDS)('the studio watermarks in a bro
       page.on('response', (r) => {
         if (r.status() >= 400 && !r.url().endsWith('/favicon.ico') && !(r.status() === 422 && r.url().endsWith('/look'))) problems.push(`${r.status()} ${r.url()}`);
       });
-      await page.goto(`${w.svc.url}/studio/signin`);
-      await page.getByLabel('E-mail address').fill(w.user.email);
-      await page.getByLabel('Password').fill(w.user.password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.waitForURL('**/studio/websites');
+      await signInBrowser(page, w.svc.url, w.user);
 
       await page.goto(`${w.svc.url}/studio/watermarks`);
       expect(await axe(page), `empty at ${name}`).toEqual([]);

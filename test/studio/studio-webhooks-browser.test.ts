@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { create } from '../api/galleries-fixtures.js';
 import { chromiumPresent, launchChromium } from '../site/site-support.js';
 import { BACKENDS, startOn, type BackendWorld } from './studio-backends.js';
+import { signInBrowser } from './studio-support.js';
 
 const AXE_SOURCE = readFileSync(join(process.cwd(), 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 const SHOTS = process.env.STUDIO_SHOTS ?? '/tmp/shots-webhooks';
@@ -78,11 +79,7 @@ describe.skipIf(!chromiumPresent).each(BACKENDS.slice(0, 1))('the studio webhook
       page.on('console', (m) => {
         if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(m.text());
       });
-      await page.goto(`${w.svc.url}/studio/signin`);
-      await page.getByLabel('E-mail address').fill(w.user.email);
-      await page.getByLabel('Password').fill(w.user.password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.waitForURL('**/studio/websites');
+      await signInBrowser(page, w.svc.url, w.user);
 
       await page.goto(`${w.svc.url}/studio/account`);
       await page.getByRole('link', { name: 'Webhooks' }).click();

@@ -108,6 +108,21 @@ function JobStatus(p: { job: JobView }): VNode {
 }
 
 /** The batch edit's fields: what a selection's medias get (the API's batch update). */
+/** One of the batch form's pickers: a gallery or a price list, or none (—). */
+function BatchPick(p: { id: string; name: string; label: string; choices: GalleryChoice[] }) {
+  return (
+    <div class="field">
+      <label for={p.id}>{p.label}</label>
+      <select id={p.id} name={p.name}>
+        <option value="">—</option>
+        {p.choices.map((c) => (
+          <option value={c.uuid}>{c.label}</option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
 function BatchFields(p: { choices: GalleryChoice[]; priceLists: GalleryChoice[] }) {
   return (
     <details class="batch-fields">
@@ -144,42 +159,10 @@ function BatchFields(p: { choices: GalleryChoice[]; priceLists: GalleryChoice[] 
             <input type="radio" name="keywords_mode" value="replace" /> the only ones
           </label>
         </fieldset>
-        <div class="field">
-          <label for="b-publish">Publish to gallery</label>
-          <select id="b-publish" name="publish">
-            <option value="">—</option>
-            {p.choices.map((c) => (
-              <option value={c.uuid}>{c.label}</option>
-            ))}
-          </select>
-        </div>
-        <div class="field">
-          <label for="b-unpublish">Remove from gallery</label>
-          <select id="b-unpublish" name="unpublish">
-            <option value="">—</option>
-            {p.choices.map((c) => (
-              <option value={c.uuid}>{c.label}</option>
-            ))}
-          </select>
-        </div>
-        <div class="field">
-          <label for="b-add-price">Sell with price list</label>
-          <select id="b-add-price" name="add_price_list">
-            <option value="">—</option>
-            {p.priceLists.map((c) => (
-              <option value={c.uuid}>{c.label}</option>
-            ))}
-          </select>
-        </div>
-        <div class="field">
-          <label for="b-remove-price">Take off price list</label>
-          <select id="b-remove-price" name="remove_price_list">
-            <option value="">—</option>
-            {p.priceLists.map((c) => (
-              <option value={c.uuid}>{c.label}</option>
-            ))}
-          </select>
-        </div>
+        <BatchPick id="b-publish" name="publish" label="Publish to gallery" choices={p.choices} />
+        <BatchPick id="b-unpublish" name="unpublish" label="Remove from gallery" choices={p.choices} />
+        <BatchPick id="b-add-price" name="add_price_list" label="Sell with price list" choices={p.priceLists} />
+        <BatchPick id="b-remove-price" name="remove_price_list" label="Take off price list" choices={p.priceLists} />
       </div>
       <div class="row">
         <button type="submit" id="apply">

@@ -1,11 +1,13 @@
 // A gallery sold whole from its settings (docs/studio.md "Shop"): OrdersService.gallerySale and
 // setGallerySale, the API's rules (another's gallery is a 404, a print list or an unknown size a
 // 422); the size is picked among the user's download lists, the price typed in major units.
-import { ApiError, invalid } from '../../core/errors.js';
+import { invalid } from '../../core/errors.js';
+import { readSale, SALE_API, SALE_FIELDS } from '../../orders/fields.js';
 import { parseMajor } from '../../shop/money.js';
 import type { Body } from '../body.js';
 import type { Signed, StudioContext } from '../context.js';
 import type { SaleChoice, SaleView } from '../pages/gallery-sale.js';
+import { specForm } from '../spec-form.js';
 
 /** Download lists the choice offers (a photographer keeps a handful). */
 const LISTS_SHOWN = 50;
@@ -29,26 +31,31 @@ export async function saleView(ctx: StudioContext, s: Signed, uuid: string, extr
   return { viewer: s.viewer, uuid, choices, current, ...extra };
 }
 
-/** Sells the gallery whole as the form says (or stops); a refusal of the service at the form's field. */
+/** The sale's field spec under the card's names: the size picked (list and item) is `sale_item`, the price `sale_price`. */
+const FORM = specForm(SALE_FIELDS, SALE_API, { pricingProfile: 'sale_item', item: 'sale_item', price: 'sale_price' }, { pricingProfile: 'the size', item: 'the size', price: 'the price' });
+
+/** Sells the gallery whole as the form says (or stops); a refusal at the form's field. */
 export async function saveSale(ctx: StudioContext, s: Signed, uuid: string, form: Body): Promise<{ error?: { field: string; message: string }; stopped?: boolean }> {
   if (form.str('do') === 'stop') {
     await ctx.deps.orders.setGallerySale(s.user, uuid, null);
     return { stopped: true };
   }
   try {
+    // The card's own reading: a size among the user's lists, a price typed in major units.
     const [listUuid, n] = (form.str('sale_item') ?? '').split(':');
     const list = (await downloadLists(ctx, s)).find((l) => l.uuid === listUuid);
     const item = list?.items[Number(n)];
-    if (!list || !item) throw invalid('Choose a size of one of your download price lists', 'sale_item');
+    if (!list || !item) throw invalid('Choose a size of one of your download price lists', 'item');
     const price = parseMajor((form.str('sale_price') ?? '').trim(), list.currency);
-    if (price === undefined) throw invalid(`The price must be an amount such as ${parseMajor('9', list.currency) === 9 ? '49' : '49.00'}`, 'sale_price');
-    await ctx.deps.orders.setGallerySale(s.user, uuid, { profile: list.uuid, item: item.label, price });
+    if (price === undefined) throw invalid(`The price must be an amount such as ${parseMajor('9', list.currency) === 9 ? '49' : '49.00'}`, 'price');
+    // Then the API's spec, so a value out of its bounds is refused as the API refuses it.
+    const typed: Record<string, string> = { pricingProfile: list.uuid, item: item.label, price: String(price) };
+    await ctx.deps.orders.setGallerySale(s.user, uuid, readSale({ value: (key) => typed[key] }, FORM.words));
   } catch (err) {
-    if (!(err instanceof ApiError) || err.status !== 422) throw err;
-    // The service names the API's parameters: the form's fields instead.
-    const field = err.field === 'sale_item' || err.field === 'sale_price' ? err.field : /sale\[price\]/.test(err.message) ? 'sale_price' : 'sale_item';
-    const message = err.message.replace(/^(?:parameter )?sale\[(\w+)\]:? ?/, (_, n: string) => (n === 'price' ? 'The price ' : 'The size '));
-    return { error: { field, message: `${message[0]!.toUpperCase()}${message.slice(1)}${/[.!?]$/.test(message) ? '' : '.'}` } };
+    const r = FORM.refusal(err);
+    // The service words its own refusals with the API's names: "sale[item]: …" reads "The size: …".
+    const message = r.message.replace(/^parameter /, '').replace(/^(the \w+):/, '$1');
+    return { error: { field: r.field || 'sale_item', message: `${message[0]!.toUpperCase()}${message.slice(1)}${/[.!?]$/.test(message) ? '' : '.'}` } };
   }
   return {};
 }

@@ -4,6 +4,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, invalid } from '../../core/errors.js';
 import { plainNames, readFields } from '../../core/fields.js';
+import { LAB_API, LAB_FIELDS, readLab } from '../../orders/fields.js';
 import { SHOP_SETTINGS_FIELDS } from '../../shop-settings/fields.js';
 import type { Body } from '../body.js';
 import { SMALL_FORM_BYTES, type Signed, type StudioContext, type StudioRoute } from '../context.js';
@@ -14,6 +15,7 @@ import { shopWebsites } from './shop-coupons.js';
 /** Terms of 20 000 characters, up to 3 bytes each and more with %-escapes. */
 const TERMS_FORM_BYTES = 256 * 1024;
 const KEYS = ['taxRate', 'taxIncluded', 'taxLabel', 'terms'];
+const LAB_FORM = specForm(LAB_FIELDS, LAB_API, { email: 'lab_email' }, { email: 'the lab’s e-mail', auto: 'sending automatically' });
 const FORM = specForm(SHOP_SETTINGS_FIELDS, plainNames(SHOP_SETTINGS_FIELDS), {}, { taxRate: 'The tax rate', taxIncluded: 'Included', taxLabel: 'The name of the tax', terms: 'The terms' });
 const NOTICES: Record<string, string> = { saved: 'Tax and terms were saved.', lab: 'The lab was saved.', nolab: 'The lab was removed: order sheets go nowhere until you set one.' };
 const RATE = /^(\d{1,3})(?:[.,](\d{1,2}))?$/;
@@ -79,10 +81,12 @@ async function saveLab(ctx: StudioContext, req: FastifyRequest, reply: FastifyRe
   const back = (await shopWebsites(ctx, s)).find((w) => w.urlname === form.str('website'))?.urlname;
   let lab;
   try {
-    lab = await ctx.deps.orders.setLab(s.user, { email: form.str('lab_email') ?? '', auto: draft.auto });
+    // The API's field spec under the form's names: an empty address removes the lab, the box unticked is no.
+    const source = LAB_FORM.source(form, ['email'], { blank: true });
+    lab = await ctx.deps.orders.setLab(s.user, readLab({ ...source, value: (key) => (key === 'auto' ? (draft.auto ? '1' : '0') : source.value(key)) }, LAB_FORM.words));
   } catch (err) {
-    if (!(err instanceof ApiError) || err.status !== 422) throw err;
-    return page(ctx, reply, s, back, 422, { lab: draft, error: { field: 'lab_email', message: 'The lab’s e-mail must be an e-mail address such as orders@lab.example.' }, errorOf: 'lab' });
+    const r = LAB_FORM.refusal(err);
+    return page(ctx, reply, s, back, 422, { lab: draft, error: { field: r.field || 'lab_email', message: sentence(r.message.replace(/^parameter /, '')) }, errorOf: 'lab' });
   }
   return ctx.redirect(reply, `/studio/shop/settings?${back ? `website=${encodeURIComponent(back)}&` : ''}done=${lab ? 'lab' : 'nolab'}`);
 }
