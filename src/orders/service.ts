@@ -7,6 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { ApiError, conflict, invalid, missing, notFound } from '../core/errors.js';
 import { isUuid } from '../core/uuid.js';
 import type { Db } from '../database/db.js';
+import type { Unit } from '../database/unit-of-work.js';
+import type { WebhookEmitter } from '../webhooks/events.js';
 import type { PricingProfilesService } from '../pricing-profiles/service.js';
 import { priceCart, couponRefusal, MAX_TAX_RATE_BP, type Coupon } from '../shop/cart.js';
 import { MAX_PRICE, type CurrencyCode } from '../shop/money.js';
@@ -57,7 +59,7 @@ export interface GallerySaleInput {
 }
 
 export interface OrdersHooks {
-  /** After a new order's commit: its mails (src/orders/mails.ts). Never fails the order. */
+  /** After a new order's commit (its order.created was written with it): its mails (src/orders/mails.ts). Never fails the order. */
   onPlaced?(orderId: number): Promise<void>;
   /** In the transaction that marks an order paid (once per order): queues its delivery. */
   queueDelivery?(trx: Db, order: { id: number; ownerId: number }): Promise<void>;
@@ -135,6 +137,8 @@ export class OrdersService {
     private readonly repo: OrdersRepository,
     private readonly pricingProfiles: PricingProfilesService,
     private readonly hooks: OrdersHooks = {},
+    /** order.created with the order, gallery.updated with a gallery's sale, in their transactions (docs/integrations.md "Webhooks"). */
+    private readonly events?: WebhookEmitter,
   ) {}
 
   /** Sets the hooks the composition root builds after this service (delivery, the card provider). */
@@ -347,6 +351,7 @@ export class OrdersService {
         ...(address && { ship_name: address.name, ship_line1: address.line1, ship_line2: address.line2 ?? null, ship_postcode: address.postcode, ship_city: address.city, ship_country: address.country }),
       },
       priced.map((p) => p.item),
+      (unit, id) => this.events?.emitIn(unit, 'order.created', { order: id }) ?? Promise.resolve(),
     );
     if (!placed) throw invalid(`cart[coupon]: coupon ${coupon?.code} is used up`);
     // The order stands whatever becomes of its mails.
@@ -617,8 +622,9 @@ export class OrdersService {
   /** Sells a gallery whole (or, with null, no longer): the item must be a download item of the owner's list. */
   async setGallerySale(owner: Owner, uuid: string, input: GallerySaleInput | null) {
     const g = await this.ownGallery(owner, uuid, 'sale');
+    const changed = (unit: Unit) => this.events?.emitIn(unit, 'gallery.updated', { gallery: g.id }) ?? Promise.resolve();
     if (input === null) {
-      await this.repo.saveGallerySale(g.id, null);
+      await this.repo.saveGallerySale(g.id, null, changed);
       return this.gallerySale(owner, uuid);
     }
     const profile = checkUuid(input.profile, 'sale[pricing_profile]');
@@ -629,7 +635,7 @@ export class OrdersService {
     const list = await this.pricingProfiles.get(owner, profile);
     if (list.kind !== 'download') throw invalid('sale[pricing_profile] must be a download price list: a gallery is sold whole as files');
     if (!list.items.some((i) => i.label === label)) throw invalid(`sale[item]: ${JSON.stringify(label)} is not an item of price list ${profile}`);
-    await this.repo.saveGallerySale(g.id, { profile_id: profileId, item_label: label, price: input.price });
+    await this.repo.saveGallerySale(g.id, { profile_id: profileId, item_label: label, price: input.price }, changed);
     return this.gallerySale(owner, uuid);
   }
 
