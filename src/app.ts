@@ -248,7 +248,7 @@ export async function buildCore(
     stripe,
     visitorLinks,
     activity,
-    galleryClients: new GalleryClients(new GalleriesRepository(store.db, store.dialect), access),
+    galleryClients: new GalleryClients(new GalleriesRepository(store.db, store.dialect), access, webhooks),
     webhooks,
     // The website's brand in its clients' and buyers' mails (docs/delivery.md "Mails").
     mailBrands: new MailBrands(new SiteRepository(store.db), config),
@@ -501,7 +501,7 @@ async function buildLibrary(config: Config, log: Logger, core: Core, storage: St
   // The one owner of a media file's life (publication, replacement, abandonment, deletion, sweep).
   const fileLife = new heavy.FileLife(store.db, { medias: mediaRepo, uploads: uploadsRepo, renditions: renditionsRepo, jobs: jobsRepo, deletions }, fileDeletions, jobs, config, core.webhooks);
   const groupsRepo = new GroupsRepository(store.db, store.dialect);
-  const media = new heavy.MediaService(mediaRepo, fileLife, uploads, access, groupsRepo, jobs, log, renditions);
+  const media = new heavy.MediaService(mediaRepo, fileLife, uploads, access, groupsRepo, jobs, log, renditions, core.webhooks);
   const groups = new GroupsService(groupsRepo, media, fileLife, access);
   const galleries = new GalleriesService(new GalleriesRepository(store.db, store.dialect), access, fileLife, config.galleryListCap, core.webhooks);
   // The studio's resumable uploads (tus): received under DATA_DIR, or in the bucket with S3, ended through the file's life (src/resumable-uploads/service.ts).

@@ -164,7 +164,8 @@ eachDatabase((kind) => {
         await until(`gallery.updated after ${label}`, () => updatesOf(uuid) > before, 20_000);
         seen.push(label);
       };
-      const put = (path: string, params: Record<string, unknown>) => w.client.request('PUT', path, params as Record<string, string>, { methodOverride: true });
+      // The medias' PUT takes multipart/form-data only (spec 4.7).
+      const put = (path: string, params: Record<string, unknown>) => w.client.request('PUT', path, params as Record<string, string>, { methodOverride: true, multipart: path.startsWith('/medias/') });
 
       // Medias added: a new upload going live in the gallery, an existing media published there (one, a batch).
       let m1 = '';
