@@ -222,7 +222,11 @@ export async function buildCore(
   });
   activity.addEraser({ name: 'selections', forget: (ownerId, email) => lightboxes.forgetClient(ownerId, email) });
   const pricingProfiles = new PricingProfilesService(new PricingProfilesRepository(store.db), access);
-  const orders = new OrdersService(new OrdersRepository(store.db), pricingProfiles, {}, webhooks);
+  const orders = new OrdersService(new OrdersRepository(store.db), pricingProfiles, {
+    // Webhook events with their change (docs/integrations.md "Webhooks"): an order exactly when its order.created, a sale's change with its gallery.updated.
+    placedIn: (unit, id) => webhooks.emitIn(unit, 'order.created', { order: id }),
+    saleChangedIn: (unit, galleryId) => webhooks.emitIn(unit, 'gallery.updated', { gallery: galleryId }),
+  });
   const stripe = new StripePayments(new PaymentAccountsRepository(store.db), orders, { ...payments, publicUrl: () => config.publicUrl ?? '' }, log);
   orders.setHooks({ refund: (ownerId, payment) => stripe.refund(ownerId, payment) });
   // A buyer's data on request goes with the client's activity (docs/shop.md "Privacy").

@@ -8,7 +8,6 @@ import { ApiError, conflict, invalid, missing, notFound } from '../core/errors.j
 import { isUuid } from '../core/uuid.js';
 import type { Db } from '../database/db.js';
 import type { Unit } from '../database/unit-of-work.js';
-import type { WebhookEmitter } from '../webhooks/events.js';
 import type { PricingProfilesService } from '../pricing-profiles/service.js';
 import { priceCart, couponRefusal, MAX_TAX_RATE_BP, type Coupon } from '../shop/cart.js';
 import { MAX_PRICE, type CurrencyCode } from '../shop/money.js';
@@ -59,8 +58,12 @@ export interface GallerySaleInput {
 }
 
 export interface OrdersHooks {
-  /** After a new order's commit (its order.created was written with it): its mails (src/orders/mails.ts). Never fails the order. */
+  /** In the transaction that places an order (its order.created webhook event): a throw undoes the order. */
+  placedIn?(unit: Unit, orderId: number): Promise<void>;
+  /** After a new order's commit: its mails (src/orders/mails.ts). Never fails the order. */
   onPlaced?(orderId: number): Promise<void>;
+  /** In the transaction that sets or ends a gallery's whole sale (its gallery.updated). */
+  saleChangedIn?(unit: Unit, galleryId: number): Promise<void>;
   /** In the transaction that marks an order paid (once per order): queues its delivery. */
   queueDelivery?(trx: Db, order: { id: number; ownerId: number }): Promise<void>;
   /** After that transaction's commit (wakes the worker). */
@@ -137,8 +140,6 @@ export class OrdersService {
     private readonly repo: OrdersRepository,
     private readonly pricingProfiles: PricingProfilesService,
     private readonly hooks: OrdersHooks = {},
-    /** order.created with the order, gallery.updated with a gallery's sale, in their transactions (docs/integrations.md "Webhooks"). */
-    private readonly events?: WebhookEmitter,
   ) {}
 
   /** Sets the hooks the composition root builds after this service (delivery, the card provider). */
@@ -351,7 +352,7 @@ export class OrdersService {
         ...(address && { ship_name: address.name, ship_line1: address.line1, ship_line2: address.line2 ?? null, ship_postcode: address.postcode, ship_city: address.city, ship_country: address.country }),
       },
       priced.map((p) => p.item),
-      (unit, id) => this.events?.emitIn(unit, 'order.created', { order: id }) ?? Promise.resolve(),
+      (unit, id) => this.hooks.placedIn?.(unit, id) ?? Promise.resolve(),
     );
     if (!placed) throw invalid(`cart[coupon]: coupon ${coupon?.code} is used up`);
     // The order stands whatever becomes of its mails.
@@ -622,7 +623,7 @@ export class OrdersService {
   /** Sells a gallery whole (or, with null, no longer): the item must be a download item of the owner's list. */
   async setGallerySale(owner: Owner, uuid: string, input: GallerySaleInput | null) {
     const g = await this.ownGallery(owner, uuid, 'sale');
-    const changed = (unit: Unit) => this.events?.emitIn(unit, 'gallery.updated', { gallery: g.id }) ?? Promise.resolve();
+    const changed = (unit: Unit) => this.hooks.saleChangedIn?.(unit, g.id) ?? Promise.resolve();
     if (input === null) {
       await this.repo.saveGallerySale(g.id, null, changed);
       return this.gallerySale(owner, uuid);
