@@ -2,12 +2,13 @@
 // is kept"), on SQLite and PostgreSQL. A fault injected into the outbox (a trigger refusing one event
 // type's row) stands for a crash between a change and its event: the change must not stand without
 // its event — an order placed, a selection sent, an archive's record. And gallery.updated for every
-// write path that changes what a gallery is or shows (API, studio), each delivered to a real receiver
+// write path that changes what a gallery is or shows (API, studio, the admin command), each delivered to a real receiver
 // and verified with the Standard Webhooks verifier.
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildIfStale, childEnv, runBuilt } from '../support/processes.js';
 import { text } from '../../src/client/xml.js';
 import { eachDatabase, TestService, type DbKind } from '../support/service.js';
 import { openShop, placeOrder } from '../support/shop.js';
@@ -36,6 +37,9 @@ async function createEndpoint(w: World, url: string, events: string): Promise<{ 
   const res = await w.client.request('POST', '/webhooks.xml', { 'webhook[url]': url, 'webhook[events]': events });
   return { uuid: text(res.doc, 'webhook/uuid')!, secret: text(res.doc, 'webhook/secret')! };
 }
+
+// The admin command's invitation runs the built command.
+beforeAll(buildIfStale, 300_000);
 
 eachDatabase((kind) => {
   describe('webhook events in the change\'s transaction', () => {
@@ -181,6 +185,11 @@ eachDatabase((kind) => {
       // Sale and access.
       await step('API: sold whole', () => put(`/galleries/${g}/sale.xml`, { 'sale[pricing_profile]': list.uuid, 'sale[item]': 'Web', 'sale[price]': '5000' }));
       await step('API: invitation (a new access-list entry)', () => w.client.request('POST', `/galleries/${g}/invitations.xml`, { 'invitation[email]': 'dora@example.com' }));
+      await step('admin command: invitation (a new access-list entry)', async () => {
+        const env = childEnv({ DATA_DIR: w.svc.config.dataDir, DATABASE_URL: w.svc.config.databaseUrl, PUBLIC_URL: w.svc.url });
+        const res = await runBuilt('cli/admin.js', ['client', 'invite', '--owner', w.user.email, '--gallery', g, '--email', 'finn@example.com', '--json'], { env });
+        expect(res.code, res.stderr).toBe(0);
+      });
       // The studio's cards.
       await step('studio: expiry', () => b.submit(page, `${page}/expiry`, { expires_at: '2090-01-01T00:00' }));
       await step('studio: extend 30 days', () => b.submit(page, `${page}/extend`, {}));
@@ -194,7 +203,7 @@ eachDatabase((kind) => {
       await step('API: media unpublished from the gallery', () => put(`/medias/${m2}.xml`, { 'media[unpublish_from_galleries]': [g] }));
       await step('API: media deleted (gone from the gallery)', () => w.client.request('DELETE', `/medias/${m3}.xml`, {}, { methodOverride: true }));
 
-      expect(seen.length).toBe(18);
+      expect(seen.length).toBe(19);
       // Every delivery signed as the verifier checks, and naming the gallery.
       for (const d of receiver.delivered()) expect(verifier.verify(d.raw.body, d.raw.headers as Record<string, string>)).toMatchObject({ type: 'gallery.updated', data: { gallery: { uuid: expect.any(String), name: expect.any(String), website: w.urlname } } });
     }, 180_000);
