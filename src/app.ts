@@ -91,6 +91,7 @@ import { ensurePrivateDir } from './core/private-files.js';
 import { loadUploadSecret } from './file-storage/secret.js';
 import { tempDirOf } from './file-storage/temp-file.js';
 import { migrate, openStore, type Store } from './database/db.js';
+import type { Unit } from './database/unit-of-work.js';
 import { UploadsRepository } from './uploads/repository.js';
 import { ResumableUploadsRepository } from './resumable-uploads/repository.js';
 import { ResumableUploadsService } from './resumable-uploads/service.js';
@@ -215,15 +216,17 @@ export async function buildCore(
   const lightboxes = new LightboxesService(new LightboxesRepository(store.db), access, {
     onPick: selectionActivity('pick'),
     onUnpick: selectionActivity('unpick'),
-    onSent: (e) => {
-      selectionActivity('sent')(e);
-      // The selection is stored already: the event is written on its own (a failure is logged, never the client's).
-      webhooks.emit('selection.sent', { lightbox: e.lightboxId, extra: { count: e.count } }).catch((err: unknown) => log.error({ err }, 'webhooks: selection.sent not recorded'));
-    },
+    onSent: selectionActivity('sent'),
+    // Written with the sending itself: a selection is sent exactly when its event exists.
+    sentIn: (unit, e) => webhooks.emitIn(unit, 'selection.sent', { lightbox: e.lightboxId, extra: { count: e.count } }),
   });
   activity.addEraser({ name: 'selections', forget: (ownerId, email) => lightboxes.forgetClient(ownerId, email) });
   const pricingProfiles = new PricingProfilesService(new PricingProfilesRepository(store.db), access);
-  const orders = new OrdersService(new OrdersRepository(store.db), pricingProfiles);
+  const orders = new OrdersService(new OrdersRepository(store.db), pricingProfiles, {
+    // Webhook events with their change (docs/integrations.md "Webhooks"): an order exactly when its order.created, a sale's change with its gallery.updated.
+    placedIn: (unit, id) => webhooks.emitIn(unit, 'order.created', { order: id }),
+    saleChangedIn: (unit, galleryId) => webhooks.emitIn(unit, 'gallery.updated', { gallery: galleryId }),
+  });
   const stripe = new StripePayments(new PaymentAccountsRepository(store.db), orders, { ...payments, publicUrl: () => config.publicUrl ?? '' }, log);
   orders.setHooks({ refund: (ownerId, payment) => stripe.refund(ownerId, payment) });
   // A buyer's data on request goes with the client's activity (docs/shop.md "Privacy").
@@ -249,7 +252,7 @@ export async function buildCore(
     stripe,
     visitorLinks,
     activity,
-    galleryClients: new GalleryClients(new GalleriesRepository(store.db, store.dialect), access),
+    galleryClients: new GalleryClients(new GalleriesRepository(store.db, store.dialect), access, webhooks),
     webhooks,
     // The website's brand in its clients' and buyers' mails (docs/delivery.md "Mails").
     mailBrands: new MailBrands(new SiteRepository(store.db), config),
@@ -502,7 +505,7 @@ async function buildLibrary(config: Config, log: Logger, core: Core, storage: St
   // The one owner of a media file's life (publication, replacement, abandonment, deletion, sweep).
   const fileLife = new heavy.FileLife(store.db, { medias: mediaRepo, uploads: uploadsRepo, renditions: renditionsRepo, jobs: jobsRepo, deletions }, fileDeletions, jobs, config, core.webhooks);
   const groupsRepo = new GroupsRepository(store.db, store.dialect);
-  const media = new heavy.MediaService(mediaRepo, fileLife, uploads, access, groupsRepo, jobs, log, renditions);
+  const media = new heavy.MediaService(mediaRepo, fileLife, uploads, access, groupsRepo, jobs, log, renditions, core.webhooks);
   const groups = new GroupsService(groupsRepo, media, fileLife, access);
   const galleries = new GalleriesService(new GalleriesRepository(store.db, store.dialect), access, fileLife, config.galleryListCap, core.webhooks);
   // The studio's resumable uploads (tus): received under DATA_DIR, or in the bucket with S3, ended through the file's life (src/resumable-uploads/service.ts).
@@ -546,10 +549,8 @@ function buildShop(config: Config, log: Logger, core: Core, storage: StorageBack
       await prints.paid(id);
     },
     resend: (id) => delivery.resend(id),
-    onPlaced: async (id) => {
-      await core.webhooks.emit('order.created', { order: id }).catch((err: unknown) => log.error({ err }, 'webhooks: order.created not recorded'));
-      await mails.placed(id);
-    },
+    // order.created was written with the order (OrdersService.placeOrder) and woke this process's runners.
+    onPlaced: (id) => mails.placed(id),
     onShipped: (id) => prints.shipped(id),
     sheet: (id) => prints.sheet(id),
     toLab: (id) => prints.toLab(id),
@@ -714,12 +715,10 @@ async function registerFaces(fastify: FastifyInstance, config: Config, log: Logg
     ended: (a) => {
       log.info({ archive: a.id, reqId: a.requestId, outcome: a.outcome, bytes: a.bytes, files: a.files, skipped: a.skipped, ms: a.ms }, 'archive ended');
       // What clients did (docs/delivery.md "Activity"): an archive with the bytes it sent; a proved address names the client, else it is counted anonymously.
-      core.activity.record({ gallery: a.galleryUuid, client: a.email ? { email: a.email, verified: a.verified, label: a.label } : null, kind: 'archive', bytes: a.bytes });
-      // Only a whole archive is a download to tell of.
-      if (a.outcome === 'complete')
-        core.webhooks
-          .emit('archive.downloaded', { gallery: a.galleryUuid, extra: { client: a.email ?? null, files: a.files, bytes: a.bytes } })
-          .catch((err: unknown) => log.error({ err }, 'webhooks: archive.downloaded not recorded'));
+      // Only a whole archive is a download to tell of: its archive.downloaded is written with the archive's activity
+      // row, the download's one record (docs/integrations.md "Webhooks", "How it is kept").
+      const told = a.outcome === 'complete' ? (unit: Unit) => core.webhooks.emitIn(unit, 'archive.downloaded', { gallery: a.galleryUuid, extra: { client: a.email ?? null, files: a.files, bytes: a.bytes } }) : undefined;
+      core.activity.record({ gallery: a.galleryUuid, client: a.email ? { email: a.email, verified: a.verified, label: a.label } : null, kind: 'archive', bytes: a.bytes }, told);
     },
   }, library.downloadGuard);
   const { signIn, passCodec: passes, passwordThrottle, visitorBudget: budget } = visitors;

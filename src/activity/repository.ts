@@ -3,6 +3,7 @@
 // deletion of a client's events and the retention sweep.
 import { sql } from 'kysely';
 import type { Db } from '../database/db.js';
+import { inUnit, type Unit } from '../database/unit-of-work.js';
 
 /** A gallery by its id or its UUID (lower-case). */
 export type GalleryRef = number | string;
@@ -85,7 +86,22 @@ export class ActivityRepository {
    * is gone, or when `dedupeSince` is given and the same client already has the same event (same
    * kind and media) in this gallery since then. One statement: several processes may record at once.
    */
-  async insertEvent(e: NewEvent, dedupeSince?: string): Promise<boolean> {
+  /** A known client's event; with `alongside`, in one transaction with that work (an archive's webhook event). */
+  async insertEvent(e: NewEvent, dedupeSince?: string, alongside?: (unit: Unit) => Promise<void>): Promise<boolean> {
+    if (!alongside) return this.insertIn(this.db, e, dedupeSince);
+    return inUnit(this.db, async (unit) => {
+      const inserted = await this.insertIn(unit.db, e, dedupeSince);
+      await alongside(unit);
+      return inserted;
+    });
+  }
+
+  /** Work of another part in a transaction of its own (an anonymous archive's webhook event: no row of its own here). */
+  inUnit<T>(work: (unit: Unit) => Promise<T>): Promise<T> {
+    return inUnit(this.db, work);
+  }
+
+  private async insertIn(db: Db, e: NewEvent, dedupeSince: string | undefined): Promise<boolean> {
     const dedupe =
       dedupeSince === undefined
         ? sql``
@@ -95,7 +111,7 @@ export class ActivityRepository {
       INSERT INTO activity_events (owner_id, gallery_id, client_email, client_verified, kind, media_id, bytes, at)
       SELECT w.owner_id, g.id, ${e.email}, ${e.verified ? 1 : 0}, ${e.kind}, ${e.mediaId}, ${e.bytes}, ${e.at}
       FROM galleries g INNER JOIN websites w ON w.id = g.website_id
-      WHERE ${galleryWhere(e.gallery)} ${dedupe}`.execute(this.db);
+      WHERE ${galleryWhere(e.gallery)} ${dedupe}`.execute(db);
     return Number(r.numAffectedRows ?? 0) > 0;
   }
 

@@ -7,6 +7,7 @@ import type { Access } from '../access/access.js';
 import { clientEmail } from '../galleries/acl.js';
 import { invalid, missing } from '../core/errors.js';
 import type { UserRow } from '../database/schema.js';
+import type { Unit } from '../database/unit-of-work.js';
 import type { ActivityRepository, ClientSummaryRow, DailyRow, EventRow, GalleryCount, GalleryRef, MediaCount } from './repository.js';
 
 export type { EventRow } from './repository.js';
@@ -130,17 +131,23 @@ export class ActivityService {
     this.erasers.push(eraser);
   }
 
-  /** Records an event in the background: never throws, never waits. */
-  record(event: ActivityEvent): void {
+  /**
+   * Records an event in the background: never throws, never waits. `alongside` (an archive's
+   * archive.downloaded webhook event) is written in the transaction of a known client's row, so
+   * neither stands without the other; an anonymous visitor's archive is only a counter in memory,
+   * so it is written in a transaction of its own. An event with `alongside` is never dropped.
+   */
+  record(event: ActivityEvent, alongside?: (unit: Unit) => Promise<void>): void {
     if (!event.client) {
       this.count(event);
+      if (alongside) this.track(this.repo.inUnit(alongside), event.kind);
       return;
     }
-    if (this.pending.size >= MAX_PENDING) {
+    if (!alongside && this.pending.size >= MAX_PENDING) {
       if (this.dropped++ % 1000 === 0) this.log.warn({ dropped: this.dropped }, 'activity: too many writes in flight, events dropped');
       return;
     }
-    this.track(this.write({ ...event, client: event.client }), event.kind);
+    this.track(this.write({ ...event, client: event.client }, alongside), event.kind);
   }
 
   private track(write: Promise<void>, kind: string): void {
@@ -190,13 +197,16 @@ export class ActivityService {
   }
 
   /** A known client's event: a row (a repeated view or download within DEDUPE_MS adds none). */
-  private async write(e: ActivityEvent & { client: ActivityClient }): Promise<void> {
+  private async write(e: ActivityEvent & { client: ActivityClient }, alongside?: (unit: Unit) => Promise<void>): Promise<void> {
     const at = e.at ?? new Date();
     const gallery = typeof e.gallery === 'string' ? e.gallery.toLowerCase() : e.gallery;
     const email = e.client.label ? e.client.email.trim().slice(0, 254) || undefined : clientEmail(e.client.email);
-    if (!email) return;
+    if (!email) {
+      if (alongside) await this.repo.inUnit(alongside);
+      return;
+    }
     const dedupe = e.kind === 'view' || e.kind === 'download' ? new Date(at.getTime() - DEDUPE_MS).toISOString() : undefined;
-    const insert = () => this.repo.insertEvent({ gallery, email, verified: e.client.verified, kind: e.kind, mediaId: e.mediaId ?? null, bytes: e.bytes ?? null, at: at.toISOString() }, dedupe);
+    const insert = () => this.repo.insertEvent({ gallery, email, verified: e.client.verified, kind: e.kind, mediaId: e.mediaId ?? null, bytes: e.bytes ?? null, at: at.toISOString() }, dedupe, alongside);
     if (dedupe === undefined) {
       await insert();
       return;

@@ -8,6 +8,7 @@ import type { UserRow } from '../database/schema.js';
 import { DEFAULT_ACL_EMAIL, MAX_ACL_ENTRIES } from './acl.js';
 import { invalid, notFound } from '../core/errors.js';
 import type { GalleriesRepository } from './repository.js';
+import type { WebhookEmitter } from '../webhooks/events.js';
 
 export interface ClientRights {
   compDownload: boolean;
@@ -28,6 +29,8 @@ export class GalleryClients {
   constructor(
     private readonly repo: GalleriesRepository,
     private readonly access: Access,
+    /** gallery.updated with a new entry, in its transaction (docs/integrations.md "Webhooks"). */
+    private readonly events?: WebhookEmitter,
   ) {}
 
   /** A gallery the user may manage; 404 otherwise. */
@@ -42,7 +45,7 @@ export class GalleryClients {
   async ensure(gallery: Pick<ClientGallery, 'id'>, email: string, rights: ClientRights): Promise<boolean> {
     const id = gallery.id;
     try {
-      const created = await this.repo.inTransaction(async (repo) => {
+      const created = await this.repo.inTransaction(async (repo, unit) => {
         const entries = (await repo.acls([id])).get(id) ?? [];
         if (entries.some((e) => e.email === email)) return false;
         if (entries.length >= MAX_ACL_ENTRIES) throw invalid(`the gallery's access list holds ${MAX_ACL_ENTRIES} entries already`);
@@ -52,6 +55,7 @@ export class GalleryClients {
         const position = Math.max(0, ...entries.map((e) => e.position)) + 1;
         rows.push({ gallery_id: id, position, email, can_read: 1, comp_download: rights.compDownload ? 1 : 0, hires_download: rights.hiresDownload ? 1 : 0, created_at: now });
         await repo.insertAcl(rows);
+        await this.events?.emitIn(unit, 'gallery.updated', { gallery: id });
         return true;
       });
       return created;

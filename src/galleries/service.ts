@@ -115,7 +115,8 @@ async function hashed(input: GalleryInput): Promise<string | null | undefined> {
  * galleries feature stays below the media feature, which publishes into galleries.
  */
 export interface MediaDeletion {
-  deleteIn(unit: Unit, ownerId: number, ids: readonly number[]): Promise<number>;
+  /** `goneGalleries`: deleted in the same unit, so told of nothing (their medias' other galleries are). */
+  deleteIn(unit: Unit, ownerId: number, ids: readonly number[], goneGalleries?: readonly number[]): Promise<number>;
 }
 
 export class GalleriesService {
@@ -219,7 +220,7 @@ export class GalleriesService {
       const now = nowIso();
       await repo.lockWebsite(website.id, now);
       await this.change(repo, website, await this.row(repo, website, uuid), input, passwordHash, now);
-      await this.events?.emitIn(unit, 'gallery.updated', { gallery: existing.id });
+      await this.updated(unit, existing.id);
     });
     return this.reread(website, existing.id);
   }
@@ -231,12 +232,13 @@ export class GalleriesService {
   async extendExpiry(user: User, urlname: string, uuid: string, days: number): Promise<GalleryDetails> {
     const website = await this.access.website(user, urlname);
     const existing = await this.row(this.repo, website, uuid);
-    await this.repo.inTransaction(async (repo) => {
+    await this.repo.inTransaction(async (repo, unit) => {
       const now = nowIso();
       await repo.lockWebsite(website.id, now);
       const g = await this.row(repo, website, uuid);
       const from = Math.max(g.expires_at === null ? 0 : Date.parse(g.expires_at), Date.parse(now));
       await this.change(repo, website, g, { expiresAt: new Date(from + days * 86_400_000).toISOString() }, undefined, now);
+      await this.updated(unit, g.id);
     });
     return this.reread(website, existing.id);
   }
@@ -250,7 +252,7 @@ export class GalleriesService {
   async setAcl(user: User, urlname: string, uuid: string, acl: readonly AclEntryInput[]): Promise<GalleryDetails> {
     const website = await this.access.website(user, urlname);
     const plain = acl.length === 1 && acl[0].read && !acl[0].compDownload && !acl[0].hiresDownload;
-    const id = await this.repo.inTransaction(async (repo) => {
+    const id = await this.repo.inTransaction(async (repo, unit) => {
       const now = nowIso();
       await repo.lockWebsite(website.id, now);
       const g = await this.row(repo, website, uuid);
@@ -258,6 +260,7 @@ export class GalleriesService {
       await repo.deleteAcl(g.id);
       await repo.insertAcl(aclRowsOf(g.id, none ? [] : acl, now));
       await repo.update(g.id, { updated_at: now });
+      await this.updated(unit, g.id);
       return g.id;
     });
     return this.reread(website, id);
@@ -272,7 +275,7 @@ export class GalleriesService {
     const email = clientEmail(client.email);
     if (email === undefined) throw invalid(`the client's address must be an e-mail address, got ${JSON.stringify(client.email.trim())}`, 'acl');
     const website = await this.access.website(user, urlname);
-    const id = await this.repo.inTransaction(async (repo) => {
+    const id = await this.repo.inTransaction(async (repo, unit) => {
       const now = nowIso();
       await repo.lockWebsite(website.id, now);
       const g = await this.row(repo, website, uuid);
@@ -285,6 +288,7 @@ export class GalleriesService {
       await repo.deleteAcl(g.id);
       await repo.insertAcl(aclRowsOf(g.id, list, now));
       await repo.update(g.id, { updated_at: now });
+      await this.updated(unit, g.id);
       return g.id;
     });
     return this.reread(website, id);
@@ -333,7 +337,7 @@ export class GalleriesService {
       // Before anything below locks a gallery: the medias deleted, then the owners' stamps (PostgreSQL's lock order of the page stamps).
       await repo.lockForDelete(g.id, opts.deleteMedias ? user.id : undefined);
       // The owner of the files' life deletes the medias (covers cleared, uploads ended, files recorded, then removed after the commit) in this unit.
-      if (opts.deleteMedias) await this.fileLife.deleteIn(unit, user.id, mediaIds);
+      if (opts.deleteMedias) await this.fileLife.deleteIn(unit, user.id, mediaIds, subtree.map((s) => s.id));
       await repo.deleteSubtree(g.id);
       await repo.releaseSubgallerySlot(g.parent_id);
       await repo.closeListGaps(website.id, subtree.map((s) => s.list_pos));
@@ -361,7 +365,7 @@ export class GalleriesService {
   async moveMedias(user: User, uuid: string, moving: readonly string[], before: string | null): Promise<void> {
     const id = await this.access.requireOne(user, 'gallery', uuid, { notFound: 'gallery' });
     if (moving.length === 0) throw invalid('nothing to move: name the medias to move');
-    await this.repo.inTransaction(async (repo) => {
+    await this.repo.inTransaction(async (repo, unit) => {
       const g = await repo.findById(id);
       if (!g) throw notFound(`gallery ${uuid}`);
       await repo.lockWebsite(g.website_id, nowIso());
@@ -380,11 +384,15 @@ export class GalleriesService {
         if (at < 0) throw invalid('before: the media to move before is not in this gallery, or is one of those moved');
       }
       const order = [...rest.slice(0, at), ...moved, ...rest.slice(at)];
-      await repo.setPositions(
-        id,
-        order.map((r, i) => ({ id: r.media_id, position: i + 1, old: r.position })).filter((c) => c.position !== c.old),
-      );
+      const moves = order.map((r, i) => ({ id: r.media_id, position: i + 1, old: r.position })).filter((c) => c.position !== c.old);
+      await repo.setPositions(id, moves);
+      if (moves.length > 0) await this.updated(unit, id);
     });
+  }
+
+  /** gallery.updated in the change's unit: every write that changes what the gallery is or shows tells it here. */
+  private async updated(unit: Unit, galleryId: number): Promise<void> {
+    await this.events?.emitIn(unit, 'gallery.updated', { gallery: galleryId });
   }
 
   // ---- reads

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../database/db.js';
 import { nowIso } from '../database/db.js';
+import { inUnit, type Unit } from '../database/unit-of-work.js';
 import { pickListsOf, storedLists } from './lists.js';
 
 /** A client's selection of one gallery, as the rules (service.ts) read it. */
@@ -244,10 +245,15 @@ export class LightboxesRepository {
   }
 
   /** Marks an open selection sent; false when it was not open. */
-  async send(selectionId: number): Promise<boolean> {
-    const now = nowIso();
-    const r = await this.db.updateTable('lightboxes').set({ state: 'sent', sent_at: now, updated_at: now }).where('id', '=', selectionId).where('state', '=', 'open').executeTakeFirst();
-    return Number(r.numUpdatedRows) > 0;
+  /** Marks an open selection sent, and runs `sentIn` in the same transaction (its selection.sent); false when it was not open. */
+  send(selectionId: number, sentIn?: (unit: Unit) => Promise<void>): Promise<boolean> {
+    return inUnit(this.db, async (unit) => {
+      const now = nowIso();
+      const r = await unit.db.updateTable('lightboxes').set({ state: 'sent', sent_at: now, updated_at: now }).where('id', '=', selectionId).where('state', '=', 'open').executeTakeFirst();
+      if (Number(r.numUpdatedRows) === 0) return false;
+      await sentIn?.(unit);
+      return true;
+    });
   }
 
   /** Deletes the selections an owner's clients made under this address (a client's data on request); how many. */

@@ -7,6 +7,7 @@ import type { Access } from '../access/access.js';
 import { ApiError, conflict, invalid, notFound } from '../core/errors.js';
 import { bracketNames, custom, missingField, refuse, type InputOf } from '../core/fields.js';
 import type { UserRow } from '../database/schema.js';
+import type { Unit } from '../database/unit-of-work.js';
 import { isUuid } from '../core/uuid.js';
 import { fileNameLists } from './file-names.js';
 import { listNamesOf, pickListsOf } from './lists.js';
@@ -106,6 +107,11 @@ export interface SelectionEvents {
   onPick?(e: SelectionEvent): void;
   onUnpick?(e: SelectionEvent): void;
   onSent?(e: SelectionEvent): void;
+  /**
+   * In the transaction that sends the selection (its selection.sent webhook event, docs/integrations.md):
+   * a throw undoes the sending, so the selection is sent exactly when its event exists.
+   */
+  sentIn?(unit: Unit, e: SelectionEvent): Promise<void>;
 }
 
 export class LightboxesService {
@@ -196,8 +202,9 @@ export class LightboxesService {
     offered(g);
     const s = await this.repo.selection(g.ownerId, g.id, client.key);
     if (!s || s.count === 0) throw conflict('Choose at least one photo before sending your selection.');
-    if (!(await this.repo.send(s.id))) throw sentError();
-    this.emit('onSent', { lightboxId: s.id, ownerId: g.ownerId, galleryId: g.id, client, count: s.count });
+    const e: SelectionEvent = { lightboxId: s.id, ownerId: g.ownerId, galleryId: g.id, client, count: s.count };
+    if (!(await this.repo.send(s.id, this.events.sentIn && ((unit) => this.events.sentIn!(unit, e))))) throw sentError();
+    this.emit('onSent', e);
     return { uuid: s.uuid, count: s.count, ownerEmail: await this.repo.ownerEmail(g.ownerId) };
   }
 
@@ -280,7 +287,7 @@ export class LightboxesService {
     return gallery;
   }
 
-  private emit(name: keyof SelectionEvents, e: SelectionEvent): void {
+  private emit(name: 'onPick' | 'onUnpick' | 'onSent', e: SelectionEvent): void {
     try {
       this.events[name]?.(e);
     } catch {

@@ -108,6 +108,8 @@ export class FileLife {
     await jobs.enqueue({ ownerId: previous.ownerId, kind: RENDITIONS_JOB_KIND, payload, total: 1, lane: 'background' }, tx);
     await dropOrphaned();
     await this.events?.emitIn(unit, 'upload.completed', { medias: [mediaId] });
+    // A media's first file: the galleries it was published in show it from now on.
+    if (!previous.wasLive) await this.galleriesChanged(unit, await medias.galleriesShowing(tx, [mediaId]));
     unit.afterCommit(() => this.jobs.wakeWorker());
     return 'published';
   }
@@ -158,9 +160,11 @@ export class FileLife {
    * deleting what holds them in the same unit): their rows and relations,
    * their pending uploads (step 2 is refused from then on); every file of
    * theirs (original, renditions, incoming file) is recorded for deletion in
-   * the unit and removed after its commit. Returns how many went.
+   * the unit and removed after its commit. Each gallery that showed one of them tells gallery.updated,
+   * but those in `goneGalleries` (deleted in the same unit, with their medias). Returns how many went.
    */
-  async deleteIn(unit: Unit, ownerId: number, ids: readonly number[]): Promise<number> {
+  async deleteIn(unit: Unit, ownerId: number, ids: readonly number[], goneGalleries: readonly number[] = []): Promise<number> {
+    const showing = new Set<number>();
     const { medias, renditions, uploads, deletions } = this.repos;
     const keys: Array<string | null> = [];
     let deleted = 0;
@@ -176,14 +180,22 @@ export class FileLife {
       // Read before the rows cascade away with the medias.
       keys.push(...present.map((m) => m.storage_key), ...(await renditions.keysOf(unit.db, presentIds)));
       await this.events?.emitIn(unit, 'media.deleted', { medias: presentIds });
+      if (this.events) for (const g of await medias.galleriesShowing(unit.db, presentIds)) showing.add(g);
       await medias.deleteRows(unit.db, presentIds);
       keys.push(...(await uploads.endOfMedias(unit.db, presentIds)));
       deleted += presentIds.length;
     }
+    for (const g of goneGalleries) showing.delete(g);
+    await this.galleriesChanged(unit, [...showing]);
     await deletions.record(unit.db, keys);
     // Recorded with the rows: a crash after the commit leaves the files to the cleanup sweep, not orphaned.
     unit.afterCommit(() => this.files.remove(keys));
     return deleted;
+  }
+
+  /** gallery.updated for each gallery, in the change's unit. */
+  private async galleriesChanged(unit: Unit, galleries: readonly number[]): Promise<void> {
+    for (const gallery of galleries) await this.events?.emitIn(unit, 'gallery.updated', { gallery });
   }
 
   /**

@@ -5,6 +5,7 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { MembershipRepository } from '../galleries/membership-repository.js';
 import { nowIso, type Db } from '../database/db.js';
+import { inUnit, type Unit } from '../database/unit-of-work.js';
 import type { Dialect } from '../database/migration-helpers.js';
 import type { MediaRow } from '../database/schema.js';
 import type { MediaFacts } from '../uploads/media-facts.js';
@@ -213,9 +214,15 @@ export class MediaRepository {
     await this.db.updateTable('medias').set({ file_name: fileName, updated_at: now }).where('id', '=', id).execute();
   }
 
-  /** Applies a change set to one media in its own transaction. */
-  async update(ownerId: number, id: number, changes: MediaChanges, now: string): Promise<void> {
-    await this.inTransaction((trx) => this.apply(trx, ownerId, [id], changes, now));
+  /**
+   * Applies a change set to one media in its own transaction; `then` runs in it with the galleries
+   * whose medias changed (their gallery.updated).
+   */
+  async update(ownerId: number, id: number, changes: MediaChanges, now: string, then?: (unit: Unit, galleries: number[]) => Promise<void>): Promise<void> {
+    await inUnit(this.db, async (unit) => {
+      const applied = await this.apply(unit.db, ownerId, [id], changes, now);
+      if (then && applied.galleries.length > 0) await then(unit, applied.galleries);
+    });
   }
 
   /**
@@ -226,11 +233,12 @@ export class MediaRepository {
    * On PostgreSQL the medias, then the galleries and collections they join,
    * are locked in id order: concurrent updates of the same rows wait for each
    * other instead of computing the same "next position". SQLite has one
-   * writer anyway. Returns the ids that were found (owned by the user) and changed.
+   * writer anyway. Returns the ids that were found (owned by the user) and changed, and the
+   * galleries that gained or lost one of them.
    */
-  async apply(trx: Db, ownerId: number, ids: readonly number[], ch: MediaChanges, now: string): Promise<number[]> {
+  async apply(trx: Db, ownerId: number, ids: readonly number[], ch: MediaChanges, now: string): Promise<{ ids: number[]; galleries: number[] }> {
     const affectedIds = (await this.lockOwned(trx, ownerId, ids)).map((r) => r.id);
-    if (affectedIds.length === 0) return affectedIds;
+    if (affectedIds.length === 0) return { ids: affectedIds, galleries: [] };
     const lock = this.dialect === 'postgres';
 
     // The fields a file may fill that this change names are the client's from now on.
@@ -242,12 +250,19 @@ export class MediaRepository {
       .execute();
     await applyKeywords(trx, affectedIds, ch);
     // Gallery membership is the galleries feature's (where a media goes in a gallery's order).
-    if (ch.galleries) await this.membership.setGalleries(trx, affectedIds, ch.galleries, now);
-    if (ch.publish) await this.membership.publish(trx, affectedIds, ch.publish, now);
-    if (ch.unpublish) await this.membership.unpublish(trx, affectedIds, ch.unpublish);
+    const galleries = new Set<number>();
+    const changed = (ids: number[]) => ids.forEach((g) => galleries.add(g));
+    if (ch.galleries) changed(await this.membership.setGalleries(trx, affectedIds, ch.galleries, now));
+    if (ch.publish) changed(await this.membership.publish(trx, affectedIds, ch.publish, now));
+    if (ch.unpublish) changed(await this.membership.unpublish(trx, affectedIds, ch.unpublish));
     await applyCollections(trx, lock, affectedIds, ch.collections, ch.addCollections, ch.removeCollections);
     await applyPricing(trx, affectedIds, ch);
-    return affectedIds;
+    return { ids: affectedIds, galleries: [...galleries] };
+  }
+
+  /** The galleries that show any of the medias: published there, or as a cover (MembershipRepository.galleriesShowing). */
+  galleriesShowing(trx: Db, ids: readonly number[]): Promise<number[]> {
+    return this.membership.galleriesShowing(trx, ids);
   }
 
   /** The medias of `ownerId` among `ids`, with their files' keys, by id; locked in that order on PostgreSQL (see apply). */
@@ -269,11 +284,11 @@ export class MediaRepository {
    * final key): its columns take the file's. Returns what it held before
    * (the file it no longer points to, its owner), or undefined when it is gone.
    */
-  async goLive(trx: Db, mediaId: number, file: LiveFile): Promise<{ storageKey: string | null; ownerId: number } | undefined> {
+  async goLive(trx: Db, mediaId: number, file: LiveFile): Promise<{ storageKey: string | null; ownerId: number; wasLive: boolean } | undefined> {
     // Locked (PostgreSQL): two files published at once for one media would both read the same previous
     // key, and the earlier new file would be replaced without being recorded for deletion. The media's
     // row first, as every media write takes it (page-stamp-lock-order.ts).
-    const q = trx.selectFrom('medias').select(['storage_key', 'client_meta', 'owner_id']).where('id', '=', mediaId);
+    const q = trx.selectFrom('medias').select(['storage_key', 'client_meta', 'owner_id', 'status']).where('id', '=', mediaId);
     const current = await (this.dialect === 'postgres' ? q.forUpdate() : q).executeTakeFirst();
     if (!current) return undefined;
     // What the file says fills the fields no client has set (file-fields.ts, docs/media.md).
@@ -298,7 +313,7 @@ export class MediaRepository {
       .where('id', '=', mediaId)
       .execute();
     if (described.keywords) await applyKeywords(trx, [mediaId], { columns: {}, keywords: described.keywords });
-    return { storageKey: current.storage_key, ownerId: current.owner_id };
+    return { storageKey: current.storage_key, ownerId: current.owner_id, wasLive: current.status === 'live' };
   }
 
   /** Medias that stayed pending since `cutoff` without any upload (a refused or failed file). */

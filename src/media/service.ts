@@ -12,6 +12,7 @@ import type { JobQueue } from '../jobs/service.js';
 import { nowIso } from '../database/db.js';
 import type { JobRow, MediaRow, UserRow } from '../database/schema.js';
 import type { Unit } from '../database/unit-of-work.js';
+import type { WebhookEmitter } from '../webhooks/events.js';
 import { ObjectGone } from '../file-storage/backend.js';
 import { sanitizeFileName } from '../uploads/file-names.js';
 import type { UploadCompletion, UploadDeclaration, UploadStep } from '../uploads/input.js';
@@ -138,7 +139,14 @@ export class MediaService {
     private readonly jobs: JobQueue,
     private readonly log: Pick<Logger, 'error'>,
     private readonly renditions?: MediaRenditions,
+    /** gallery.updated for the galleries a media joins or leaves, in the change's unit (docs/integrations.md "Webhooks"). */
+    private readonly events?: WebhookEmitter,
   ) {}
+
+  /** Each gallery that gained or lost a media tells it, in the change's unit. */
+  private galleriesChanged = async (unit: Unit, galleries: readonly number[]): Promise<void> => {
+    for (const gallery of galleries) await this.events?.emitIn(unit, 'gallery.updated', { gallery });
+  };
 
   /** A page of the user's live medias in the filter's scope and order. */
   async list(user: User, filter: MediaFilterInput, page: { limit: number; offset: number }, withRelations: boolean): Promise<MediaPage> {
@@ -192,7 +200,7 @@ export class MediaService {
     if (existing) {
       // Replacing: the media keeps its UUID; the upload is checked first, then the metadata applied.
       upload = await this.takeUpload(existing, input.upload, request);
-      await this.repo.update(user.id, existing.id, changes, nowIso());
+      await this.repo.update(user.id, existing.id, changes, nowIso(), this.galleriesChanged);
       media = existing;
     } else {
       media = await this.repo.create({ ownerId: user.id, artistId, uuid: randomUUID(), fileName }, changes, nowIso());
@@ -224,7 +232,7 @@ export class MediaService {
       if (!now) throw notFound(`media ${uuid}`);
       uploads.push({ step: 'received', file: await this.receiveDirect(now, input.direct, request) });
     }
-    if (!isEmptyChange(changes)) await this.repo.update(user.id, media.id, changes, nowIso());
+    if (!isEmptyChange(changes)) await this.repo.update(user.id, media.id, changes, nowIso(), this.galleriesChanged);
     return { media: await this.details(media.id), uploads };
   }
 
@@ -266,7 +274,14 @@ export class MediaService {
       affected = await this.fileLife.deleteIn(unit, job.owner_id, chunk);
     } else {
       const now = nowIso();
-      for (let i = 0; i < chunk.length; i += APPLY_IDS) affected += (await this.repo.apply(unit.db, job.owner_id, chunk.slice(i, i + APPLY_IDS), changes, now)).length;
+      const galleries = new Set<number>();
+      for (let i = 0; i < chunk.length; i += APPLY_IDS) {
+        const applied = await this.repo.apply(unit.db, job.owner_id, chunk.slice(i, i + APPLY_IDS), changes, now);
+        affected += applied.ids.length;
+        applied.galleries.forEach((g) => galleries.add(g));
+      }
+      // One gallery.updated per gallery and chunk, with the chunk's commit.
+      await this.galleriesChanged(unit, [...galleries]);
     }
     const missing = chunk.length - affected;
     return {

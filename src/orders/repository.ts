@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../database/db.js';
 import { nowIso } from '../database/db.js';
+import { inUnit, type Unit } from '../database/unit-of-work.js';
 
 export interface CartLineRow {
   id: number;
@@ -254,38 +255,38 @@ export class OrdersRepository {
    * conditional UPDATE is the race's referee: on PostgreSQL a second transaction waits for the
    * first's row lock and re-reads `times_used` before it counts itself.
    */
-  async placeOrder(cartId: number, order: NewOrder, items: readonly NewOrderItem[]): Promise<{ id: number; uuid: string } | false> {
+  async placeOrder(cartId: number, order: NewOrder, items: readonly NewOrderItem[], placedIn?: (unit: Unit, orderId: number) => Promise<void>): Promise<{ id: number; uuid: string } | false> {
     const couponId = order.coupon_id ?? undefined;
     const uuid = randomUUID();
     const now = nowIso();
-    const out = await this.db
-      .transaction()
-      .execute(async (trx) => {
-        if (couponId !== undefined) {
-          const r = await trx
-            .updateTable('coupons')
-            .set((eb) => ({ times_used: eb('times_used', '+', 1) }))
-            .where('id', '=', couponId)
-            .where((eb) => eb.or([eb('usage_limit', 'is', null), eb('times_used', '<', eb.ref('usage_limit'))]))
-            .executeTakeFirst();
-          if (Number(r.numUpdatedRows) === 0) throw new CouponUsedUp();
-        }
-        const { id } = await trx
-          .insertInto('orders')
-          .values({ uuid, ...order, status: 'pending', created_at: now, updated_at: now })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        await trx
-          .insertInto('order_items')
-          .values(items.map((i, n) => ({ order_id: id, position: n + 1, ...i })))
-          .execute();
-        await trx.deleteFrom('carts').where('id', '=', cartId).execute();
-        return { id, uuid };
-      })
-      .catch((err) => {
-        if (err instanceof CouponUsedUp) return false as const;
-        throw err;
-      });
+    const out = await inUnit(this.db, async (unit) => {
+      const trx = unit.db;
+      if (couponId !== undefined) {
+        const r = await trx
+          .updateTable('coupons')
+          .set((eb) => ({ times_used: eb('times_used', '+', 1) }))
+          .where('id', '=', couponId)
+          .where((eb) => eb.or([eb('usage_limit', 'is', null), eb('times_used', '<', eb.ref('usage_limit'))]))
+          .executeTakeFirst();
+        if (Number(r.numUpdatedRows) === 0) throw new CouponUsedUp();
+      }
+      const { id } = await trx
+        .insertInto('orders')
+        .values({ uuid, ...order, status: 'pending', created_at: now, updated_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto('order_items')
+        .values(items.map((i, n) => ({ order_id: id, position: n + 1, ...i })))
+        .execute();
+      await trx.deleteFrom('carts').where('id', '=', cartId).execute();
+      // What must exist exactly when the order does (its order.created event).
+      await placedIn?.(unit, id);
+      return { id, uuid };
+    }).catch((err: unknown) => {
+      if (err instanceof CouponUsedUp) return false as const;
+      throw err;
+    });
     return out;
   }
 
@@ -403,17 +404,21 @@ export class OrdersRepository {
       .executeTakeFirst();
   }
 
-  async saveGallerySale(galleryId: number, sale: { profile_id: number; item_label: string; price: number } | null): Promise<void> {
-    if (sale === null) {
-      await this.db.deleteFrom('gallery_sales').where('gallery_id', '=', galleryId).execute();
-      return;
-    }
-    const row = { ...sale, updated_at: nowIso() };
-    await this.db
-      .insertInto('gallery_sales')
-      .values({ gallery_id: galleryId, ...row })
-      .onConflict((oc) => oc.column('gallery_id').doUpdateSet(row))
-      .execute();
+  /** Sets (or, with null, ends) a gallery's whole sale, and `alsoIn` in the same transaction (its gallery.updated). */
+  async saveGallerySale(galleryId: number, sale: { profile_id: number; item_label: string; price: number } | null, alsoIn?: (unit: Unit) => Promise<void>): Promise<void> {
+    await inUnit(this.db, async (unit) => {
+      if (sale === null) {
+        await unit.db.deleteFrom('gallery_sales').where('gallery_id', '=', galleryId).execute();
+      } else {
+        const row = { ...sale, updated_at: nowIso() };
+        await unit.db
+          .insertInto('gallery_sales')
+          .values({ gallery_id: galleryId, ...row })
+          .onConflict((oc) => oc.column('gallery_id').doUpdateSet(row))
+          .execute();
+      }
+      await alsoIn?.(unit);
+    });
   }
 
   /** The UUID of a gallery's first live media (its line's picture in the cart), by the gallery's UUID. */

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { ApiError, conflict, invalid, missing, notFound } from '../core/errors.js';
 import { isUuid } from '../core/uuid.js';
 import type { Db } from '../database/db.js';
+import type { Unit } from '../database/unit-of-work.js';
 import type { PricingProfilesService } from '../pricing-profiles/service.js';
 import { priceCart, couponRefusal, MAX_TAX_RATE_BP, type Coupon } from '../shop/cart.js';
 import { MAX_PRICE, type CurrencyCode } from '../shop/money.js';
@@ -59,8 +60,12 @@ export interface GallerySaleInput {
 }
 
 export interface OrdersHooks {
+  /** In the transaction that places an order (its order.created webhook event): a throw undoes the order. */
+  placedIn?(unit: Unit, orderId: number): Promise<void>;
   /** After a new order's commit: its mails (src/orders/mails.ts). Never fails the order. */
   onPlaced?(orderId: number): Promise<void>;
+  /** In the transaction that sets or ends a gallery's whole sale (its gallery.updated). */
+  saleChangedIn?(unit: Unit, galleryId: number): Promise<void>;
   /** In the transaction that marks an order paid (once per order): queues its delivery. */
   queueDelivery?(trx: Db, order: { id: number; ownerId: number }): Promise<void>;
   /** After that transaction's commit (wakes the worker). */
@@ -349,6 +354,7 @@ export class OrdersService {
         ...(address && { ship_name: address.name, ship_line1: address.line1, ship_line2: address.line2 ?? null, ship_postcode: address.postcode, ship_city: address.city, ship_country: address.country }),
       },
       priced.map((p) => p.item),
+      (unit, id) => this.hooks.placedIn?.(unit, id) ?? Promise.resolve(),
     );
     if (!placed) throw invalid(`cart[coupon]: coupon ${coupon?.code} is used up`);
     // The order stands whatever becomes of its mails.
@@ -619,8 +625,9 @@ export class OrdersService {
   /** Sells a gallery whole (or, with null, no longer): the item must be a download item of the owner's list. */
   async setGallerySale(owner: Owner, uuid: string, input: GallerySaleInput | null) {
     const g = await this.ownGallery(owner, uuid, 'sale');
+    const changed = (unit: Unit) => this.hooks.saleChangedIn?.(unit, g.id) ?? Promise.resolve();
     if (input === null) {
-      await this.repo.saveGallerySale(g.id, null);
+      await this.repo.saveGallerySale(g.id, null, changed);
       return this.gallerySale(owner, uuid);
     }
     const profile = checkUuid(input.profile, 'sale[pricing_profile]');
@@ -631,7 +638,7 @@ export class OrdersService {
     const list = await this.pricingProfiles.get(owner, profile);
     if (list.kind !== 'download') throw invalid('sale[pricing_profile] must be a download price list: a gallery is sold whole as files', 'pricingProfile');
     if (!list.items.some((i) => i.label === label)) throw invalid(`sale[item]: ${JSON.stringify(label)} is not an item of price list ${profile}`, 'item');
-    await this.repo.saveGallerySale(g.id, { profile_id: profileId, item_label: label, price: input.price });
+    await this.repo.saveGallerySale(g.id, { profile_id: profileId, item_label: label, price: input.price }, changed);
     return this.gallerySale(owner, uuid);
   }
 

@@ -34,10 +34,10 @@ export type EventSubject =
 /**
  * What features emit through (src/webhooks/service.ts implements it). `emitIn` writes the event and
  * its deliveries in `unit`'s transaction, so a rolled-back change sends nothing and a crash after the
- * commit loses nothing; `emit` is for a change with no transaction of its own (an archive sent).
- * Neither throws for want of endpoints: an owner with none writes nothing.
+ * commit loses nothing. There is no emit after a commit: every event is written with the change that
+ * causes it (an archive's with its activity row, docs/integrations.md "How it is kept"). It does not
+ * throw for want of endpoints: an owner with none writes nothing.
  */
 export interface WebhookEmitter {
   emitIn(unit: Unit, type: WebhookEventType, subject: EventSubject): Promise<void>;
-  emit(type: WebhookEventType, subject: EventSubject): Promise<void>;
 }

@@ -5,7 +5,6 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { nowIso, type Db, type Store } from '../database/db.js';
 import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookEndpointRow } from '../database/schema.js';
-import { inUnit, type Unit } from '../database/unit-of-work.js';
 import { ALL_EVENTS } from './events.js';
 
 export interface NewEndpoint {
@@ -234,11 +233,6 @@ export class WebhooksRepository {
   /** A delivery of a disabled endpoint: ended as failed. */
   async endPending(tx: Db, endpointId: number, now = nowIso()): Promise<void> {
     await tx.updateTable('webhook_deliveries').set({ state: 'failed', finished_at: now, locked_by: null }).where('endpoint_id', '=', endpointId).where('state', '=', 'pending').execute();
-  }
-
-  /** `work` in a transaction of its own (an event with no change to ride with). */
-  inUnit<T>(work: (unit: Unit) => Promise<T>): Promise<T> {
-    return inUnit(this.db, work);
   }
 
   /** The endpoint's deliveries, newest first, with their events. */

@@ -160,10 +160,6 @@ export class WebhooksService implements WebhookEmitter {
     }
   }
 
-  emit(type: WebhookEventType, subject: EventSubject): Promise<void> {
-    return this.repo.inUnit((unit) => this.emitIn(unit, type, subject));
-  }
-
   /** Each owner's data of the event: one entry per media, gallery or order (read in the same transaction). */
   private async subjects(tx: Db, s: EventSubject): Promise<Array<{ ownerId: number; data: Record<string, unknown> }>> {
     if ('ownerId' in s) return [{ ownerId: s.ownerId, data: s.data }];
