@@ -91,6 +91,8 @@ describe.skipIf(!chromiumPresent).each(BACKENDS)('lightbox share links in a brow
       await page.goto(list);
       const row = page.locator('tr', { hasText: `Ann Smith (${name})` });
       await expect.poll(() => row.textContent()).toContain('0 / 5');
+      // A lightbox's screens belong to Collections, where lightboxes are listed (the phone's header names it).
+      if (name === 'phone') expect(await page.locator('#studio-here').textContent()).toBe('Collections');
 
       // The recipient, in a browser of their own.
       const recipient = await browser.newContext(context);

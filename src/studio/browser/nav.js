@@ -7,14 +7,17 @@ const button = document.getElementById('studio-menu');
 const nav = document.getElementById('studio-nav');
 const here = document.getElementById('studio-here');
 if (header && button && nav) {
-  // The section this page belongs to: a website's galleries are under Galleries, else the longest
-  // section address the path starts with.
+  // The section this page belongs to: a website's galleries are under Galleries, a lightbox's
+  // screens under Collections (where lightboxes are listed), else the longest section address the
+  // path starts with.
   const path = location.pathname;
   let current = null;
   let best = -1;
   for (const a of nav.querySelectorAll('a[href]')) {
     const href = a.getAttribute('href');
-    const inGalleries = href === '/studio/galleries' && /^\/studio\/websites\/[^/]+\/galleries(\/|$)/.test(path);
+    const inGalleries =
+      (href === '/studio/galleries' && /^\/studio\/websites\/[^/]+\/galleries(\/|$)/.test(path)) ||
+      (href === '/studio/collections' && path.startsWith('/studio/lightboxes/'));
     const under = path === href || path.startsWith(href + '/') || path.startsWith(href + '.');
     const score = inGalleries ? 1000 : under ? href.length : -1;
     if (score > best) {

@@ -95,7 +95,7 @@ export function shareLinksPage(p: ShareLinksProps): string {
                     {l.passwordProtected ? <span class="muted"> · password</span> : null}
                   </td>
                   <td>{l.expiresAt ? `until ${day(l.expiresAt)}` : 'never expires'}</td>
-                  <td>{l.maxViews !== null ? `${l.views} / ${l.maxViews} visits` : `${l.views} visits, no limit`}</td>
+                  <td>{l.maxViews !== null ? `${l.views} / ${l.maxViews} visits` : `${l.views} ${l.views === 1 ? 'visit' : 'visits'}, no limit`}</td>
                   <td>
                     downloads: {DOWNLOADS[l.download] ?? l.download}
                     {l.download !== 'none' ? `, ${l.downloads} so far` : null}
