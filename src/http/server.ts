@@ -12,7 +12,7 @@ import { redactPath } from './redact.js';
 import type { Authentication, Identity, RateSubject } from './identity.js';
 import type { AppRow } from '../database/schema.js';
 import { ApiError, badRequest, codeForStatus, type ErrorCode } from '../core/errors.js';
-import type { RateLimit } from './rate-limit.js';
+import type { RateDecision, RateLimit } from './rate-limit.js';
 import { closeAfterReply } from './lingering-close.js';
 import { errorBody, sendError, XML_CONTENT_TYPE } from './reply.js';
 import { type ApiRouter, type AuthLevel, FORM_LIMIT_BYTES } from './router.js';
@@ -141,19 +141,30 @@ function serverOptions(config: Config): FastifyHttpOptions<Server> {
  * routes the signature, the claim, the rate budget and the identity. A callback hook, not an async
  * one: Fastify then waits for no promise when every step answers at once (all cached).
  */
-function admission(appKeys: AppKeys, authenticator: Authentication, rateLimit: RateLimit | null, closing: () => boolean): onRequestHookHandler {
+function admission(
+  appKeys: AppKeys,
+  authenticator: Authentication,
+  rateLimit: RateLimit | null,
+  closing: () => boolean,
+): { any: onRequestHookHandler; signed(auth: AuthLevel): onRequestHookHandler } {
   const servedBefore = new WeakSet<object>();
-  const applyRate = async (limit: RateLimit, key: string, reply: { header(k: string, v: string): unknown }): Promise<void> => {
-    const decision = await limit.consume(key);
-    for (const [k, v] of Object.entries(decision.headers)) reply.header(k, v);
+  const applyDecision = (decision: RateDecision, reply: FastifyReply): void => {
+    for (const k in decision.headers) reply.header(k, decision.headers[k]);
     if (decision.error) throw decision.error;
+  };
+  // The in-memory budget answers at once (the hook stays synchronous); a shared one (Redis) with a promise.
+  const takeBudget = (limit: RateLimit, key: string, reply: FastifyReply): void | Promise<void> => {
+    const decision = limit.consume(key);
+    if (decision instanceof Promise) return decision.then((d) => applyDecision(d, reply));
+    applyDecision(decision, reply);
   };
 
   // Order matters: the budget is taken after the cheap checks and reads, before
   // any password hash or database write, so a refused request costs nothing.
   // Each step answers at once when what it needs is cached: the common request
   // then runs the whole hook synchronously (no promise, no microtask tick).
-  const admit = (req: FastifyRequest, reply: FastifyReply): void | Promise<void> => {
+  // Every request, every route (and none): the request id, the drain, the Host header.
+  const admitAny = (req: FastifyRequest, reply: FastifyReply): void => {
     reply.header('X-Request-Id', req.id);
     // A further request on a keep-alive connection while the service drains is refused (Fastify adds
     // `Connection: close`); the first request of a connection accepted before the listener closed is
@@ -161,8 +172,11 @@ function admission(appKeys: AppKeys, authenticator: Authentication, rateLimit: R
     if (closing() && servedBefore.has(req.raw.socket)) throw new ApiError('service_unavailable', 'the service is shutting down: send the request again', { retryAfter: 1 });
     servedBefore.add(req.raw.socket);
     if (req.headers.host === undefined) throw badRequest('the Host header is required (HTTP/1.1)');
-    const auth = req.routeOptions.config?.auth;
-    if (auth === undefined || auth === 'none') return;
+  };
+
+  // A signed route's own hook, after admitAny: its level is fixed when the route is added, so no
+  // request reads it from `req.routeOptions` (a getter that builds an object of 12 fields each time).
+  const admitSigned = (req: FastifyRequest, reply: FastifyReply, auth: AuthLevel): void | Promise<void> => {
     let verified: AppRow | Promise<AppRow>;
     try {
       verified = appKeys.verify(req);
@@ -179,23 +193,29 @@ function admission(appKeys: AppKeys, authenticator: Authentication, rateLimit: R
     return afterApp(req, reply, auth, verified);
   };
 
-  const refuseAfterBudget = async (rateLimit: RateLimit, req: FastifyRequest, reply: FastifyReply, err: unknown): Promise<never> => {
-    await applyRate(rateLimit, `addr:${req.ip}`, reply);
+  const refuseAfterBudget = (rateLimit: RateLimit, req: FastifyRequest, reply: FastifyReply, err: unknown): Promise<never> => {
+    const taken = takeBudget(rateLimit, `addr:${req.ip}`, reply);
+    if (taken) {
+      return taken.then(() => {
+        throw err;
+      });
+    }
     throw err;
   };
 
   const afterApp = (req: FastifyRequest, reply: FastifyReply, auth: AuthLevel, app: AppRow): void | Promise<void> => {
     req.app = app;
     const claimed = authenticator.claim(req.headers.cookie, req.headers.authorization);
-    if (claimed instanceof Promise || rateLimit) return afterClaimAsync(req, reply, auth, app, claimed);
-    return afterAdmission(req, reply, auth, app, claimed);
+    if (claimed instanceof Promise) return claimed.then((claim) => afterClaim(req, reply, auth, app, claim));
+    return afterClaim(req, reply, auth, app, claimed);
   };
 
-  const afterClaimAsync = async (req: FastifyRequest, reply: FastifyReply, auth: AuthLevel, app: AppRow, claimed: RateSubject | Promise<RateSubject>): Promise<void> => {
-    const claim = claimed instanceof Promise ? await claimed : claimed;
-    if (rateLimit) await applyRate(rateLimit, claim.rateUser ? `${app.api_key}:user:${claim.rateUser.id}` : `${app.api_key}:addr:${req.ip}`, reply);
-    const admitted = afterAdmission(req, reply, auth, app, claim);
-    if (admitted) await admitted;
+  const afterClaim = (req: FastifyRequest, reply: FastifyReply, auth: AuthLevel, app: AppRow, claim: RateSubject): void | Promise<void> => {
+    if (rateLimit) {
+      const taken = takeBudget(rateLimit, claim.rateUser ? `${app.api_key}:user:${claim.rateUser.id}` : `${app.api_key}:addr:${req.ip}`, reply);
+      if (taken) return taken.then(() => afterAdmission(req, reply, auth, app, claim));
+    }
+    return afterAdmission(req, reply, auth, app, claim);
   };
 
   const afterAdmission = (req: FastifyRequest, reply: FastifyReply, auth: AuthLevel, app: AppRow, claim: RateSubject): void | Promise<void> => {
@@ -215,15 +235,25 @@ function admission(appKeys: AppKeys, authenticator: Authentication, rateLimit: R
     }
   };
 
-  return (req, reply, done) => {
-    let pending: void | Promise<void>;
-    try {
-      pending = admit(req, reply);
-    } catch (err) {
-      return done(err as Error);
-    }
-    if (pending) pending.then(() => done(), (err: Error) => done(err));
-    else done();
+  return {
+    any: (req, reply, done) => {
+      try {
+        admitAny(req, reply);
+      } catch (err) {
+        return done(err as Error);
+      }
+      done();
+    },
+    signed: (auth) => (req, reply, done) => {
+      let pending: void | Promise<void>;
+      try {
+        pending = admitSigned(req, reply, auth);
+      } catch (err) {
+        return done(err as Error);
+      }
+      if (pending) pending.then(() => done(), (err: Error) => done(err));
+      else done();
+    },
   };
 }
 
@@ -251,7 +281,15 @@ export function createHttpServer(deps: HttpDeps): HttpServer {
     closing = true;
     done();
   });
-  fastify.addHook('onRequest', admission(appKeys, authenticator, rateLimit, () => closing));
+  const admit = admission(appKeys, authenticator, rateLimit, () => closing);
+  fastify.addHook('onRequest', admit.any);
+  // Signed routes (the API's, `config.auth` set by ApiRouter) get the signature, claim, budget and identity hook of their level.
+  fastify.addHook('onRoute', (route) => {
+    const auth = route.config?.auth;
+    if (auth === undefined || auth === 'none') return;
+    const own = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
+    route.onRequest = [...own, admit.signed(auth)];
+  });
 
   // Refusals are logged here, on the error path only: a per-response hook would tax every request.
   fastify.setErrorHandler((err, req, reply) => {
