@@ -150,9 +150,10 @@ function serverOptions(config: Config): FastifyHttpOptions<Server> {
 }
 
 /**
- * The onRequest hook of every request: the request id, the drain, the Host header, then for signed
- * routes the signature, the claim, the rate budget and the identity. A callback hook, not an async
- * one: Fastify then waits for no promise when every step answers at once (all cached).
+ * The onRequest hooks: `any` on every request (the request id, the drain, the Host header), then
+ * `signed(level)` on each signed route (the signature, the claim, the rate budget and the
+ * identity). Callback hooks, not async ones: Fastify then waits for no promise when every step
+ * answers at once (all cached, the budget in memory).
  */
 function admission(
   appKeys: AppKeys,
