@@ -2,7 +2,7 @@
 // the RateLimit-* headers of client-compat on every reply.
 import type { RateLimitConfig } from '../config.js';
 import { ApiError } from '../core/errors.js';
-import type { Left, Limiter, LimiterFactory } from './limiter-store.js';
+import type { Left, Limiter, LimiterFactory, Taken } from './limiter-store.js';
 
 export const MAX_RESET_SECONDS = 120;
 
@@ -22,8 +22,13 @@ export class RateLimit {
     this.limitHeader = `${config.points}, ${config.points};w=${config.windowSeconds}`;
   }
 
-  async consume(key: string): Promise<RateDecision> {
-    const taken = await this.limiter.take(key);
+  /** The decision on one take of `key`'s budget: at once when the counts are in memory, else a promise. */
+  consume(key: string): RateDecision | Promise<RateDecision> {
+    const taken = this.limiter.takeNow(key);
+    return taken instanceof Promise ? taken.then((t) => this.decide(t)) : this.decide(taken);
+  }
+
+  private decide(taken: Taken): RateDecision {
     // No count when the shared store is down: the request is let through with the limit alone.
     if (!taken.left) return { headers: { 'RateLimit-Limit': this.limitHeader } };
     const headers = this.headers(taken.left);

@@ -12,7 +12,7 @@ import { redactPath } from './redact.js';
 import type { Authentication, Identity, RateSubject } from './identity.js';
 import type { AppRow } from '../database/schema.js';
 import { ApiError, badRequest, codeForStatus, type ErrorCode } from '../core/errors.js';
-import type { RateLimit } from './rate-limit.js';
+import type { RateDecision, RateLimit } from './rate-limit.js';
 import { closeAfterReply } from './lingering-close.js';
 import { errorBody, sendError, XML_CONTENT_TYPE } from './reply.js';
 import { type ApiRouter, type AuthLevel, FORM_LIMIT_BYTES } from './router.js';
@@ -84,6 +84,22 @@ export interface HttpServer {
   close(): Promise<void>;
 }
 
+/**
+ * The logger Fastify hands every request: ours, whose child is itself. A pino child per request
+ * costs more than the rest of a cached GET, and a custom `childLoggerFactory` (the way it was
+ * skipped before) is validated on every request (fastify 5.12: seven method checks, two arrays);
+ * Fastify's default factory is not. Our log lines carry the request id themselves.
+ */
+function oneLoggerForAll(log: Logger): FastifyBaseLogger {
+  return Object.create(log, {
+    child: {
+      value(this: FastifyBaseLogger) {
+        return this;
+      },
+    },
+  }) as FastifyBaseLogger;
+}
+
 /** Fastify's and Node's options: our logging, the body and parameter bounds, the connections' deadlines, framework and client errors in XML. */
 function serverOptions(config: Config): FastifyHttpOptions<Server> {
   const limits = config.connections;
@@ -91,9 +107,6 @@ function serverOptions(config: Config): FastifyHttpOptions<Server> {
     // Our own onResponse line replaces Fastify's two per-request lines.
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => randomUUID(),
-    // A pino child per request costs more than the rest of a cached GET; our
-    // log lines carry the request id themselves.
-    childLoggerFactory: (logger) => logger,
     bodyLimit: FORM_LIMIT_BYTES,
     trustProxy: trustProxyOption(config.trustProxy),
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
@@ -137,23 +150,35 @@ function serverOptions(config: Config): FastifyHttpOptions<Server> {
 }
 
 /**
- * The onRequest hook of every request: the request id, the drain, the Host header, then for signed
- * routes the signature, the claim, the rate budget and the identity. A callback hook, not an async
- * one: Fastify then waits for no promise when every step answers at once (all cached).
+ * The onRequest hooks: `any` on every request (the request id, the drain, the Host header), then
+ * `signed(level)` on each signed route (the signature, the claim, the rate budget and the
+ * identity). Callback hooks, not async ones: Fastify then waits for no promise when every step
+ * answers at once (all cached, the budget in memory).
  */
-function admission(appKeys: AppKeys, authenticator: Authentication, rateLimit: RateLimit | null, closing: () => boolean): onRequestHookHandler {
+function admission(
+  appKeys: AppKeys,
+  authenticator: Authentication,
+  rateLimit: RateLimit | null,
+  closing: () => boolean,
+): { any: onRequestHookHandler; signed(auth: AuthLevel): onRequestHookHandler } {
   const servedBefore = new WeakSet<object>();
-  const applyRate = async (limit: RateLimit, key: string, reply: { header(k: string, v: string): unknown }): Promise<void> => {
-    const decision = await limit.consume(key);
-    for (const [k, v] of Object.entries(decision.headers)) reply.header(k, v);
+  const applyDecision = (decision: RateDecision, reply: FastifyReply): void => {
+    for (const k in decision.headers) reply.header(k, decision.headers[k]);
     if (decision.error) throw decision.error;
+  };
+  // The in-memory budget answers at once (the hook stays synchronous); a shared one (Redis) with a promise.
+  const takeBudget = (limit: RateLimit, key: string, reply: FastifyReply): void | Promise<void> => {
+    const decision = limit.consume(key);
+    if (decision instanceof Promise) return decision.then((d) => applyDecision(d, reply));
+    applyDecision(decision, reply);
   };
 
   // Order matters: the budget is taken after the cheap checks and reads, before
   // any password hash or database write, so a refused request costs nothing.
   // Each step answers at once when what it needs is cached: the common request
   // then runs the whole hook synchronously (no promise, no microtask tick).
-  const admit = (req: FastifyRequest, reply: FastifyReply): void | Promise<void> => {
+  // Every request, every route (and none): the request id, the drain, the Host header.
+  const admitAny = (req: FastifyRequest, reply: FastifyReply): void => {
     reply.header('X-Request-Id', req.id);
     // A further request on a keep-alive connection while the service drains is refused (Fastify adds
     // `Connection: close`); the first request of a connection accepted before the listener closed is
@@ -161,8 +186,11 @@ function admission(appKeys: AppKeys, authenticator: Authentication, rateLimit: R
     if (closing() && servedBefore.has(req.raw.socket)) throw new ApiError('service_unavailable', 'the service is shutting down: send the request again', { retryAfter: 1 });
     servedBefore.add(req.raw.socket);
     if (req.headers.host === undefined) throw badRequest('the Host header is required (HTTP/1.1)');
-    const auth = req.routeOptions.config?.auth;
-    if (auth === undefined || auth === 'none') return;
+  };
+
+  // A signed route's own hook, after admitAny: its level is fixed when the route is added, so no
+  // request reads it from `req.routeOptions` (a getter that builds an object of 12 fields each time).
+  const admitSigned = (req: FastifyRequest, reply: FastifyReply, auth: AuthLevel): void | Promise<void> => {
     let verified: AppRow | Promise<AppRow>;
     try {
       verified = appKeys.verify(req);
@@ -179,23 +207,29 @@ function admission(appKeys: AppKeys, authenticator: Authentication, rateLimit: R
     return afterApp(req, reply, auth, verified);
   };
 
-  const refuseAfterBudget = async (rateLimit: RateLimit, req: FastifyRequest, reply: FastifyReply, err: unknown): Promise<never> => {
-    await applyRate(rateLimit, `addr:${req.ip}`, reply);
+  const refuseAfterBudget = (rateLimit: RateLimit, req: FastifyRequest, reply: FastifyReply, err: unknown): Promise<never> => {
+    const taken = takeBudget(rateLimit, `addr:${req.ip}`, reply);
+    if (taken) {
+      return taken.then(() => {
+        throw err;
+      });
+    }
     throw err;
   };
 
   const afterApp = (req: FastifyRequest, reply: FastifyReply, auth: AuthLevel, app: AppRow): void | Promise<void> => {
     req.app = app;
     const claimed = authenticator.claim(req.headers.cookie, req.headers.authorization);
-    if (claimed instanceof Promise || rateLimit) return afterClaimAsync(req, reply, auth, app, claimed);
-    return afterAdmission(req, reply, auth, app, claimed);
+    if (claimed instanceof Promise) return claimed.then((claim) => afterClaim(req, reply, auth, app, claim));
+    return afterClaim(req, reply, auth, app, claimed);
   };
 
-  const afterClaimAsync = async (req: FastifyRequest, reply: FastifyReply, auth: AuthLevel, app: AppRow, claimed: RateSubject | Promise<RateSubject>): Promise<void> => {
-    const claim = claimed instanceof Promise ? await claimed : claimed;
-    if (rateLimit) await applyRate(rateLimit, claim.rateUser ? `${app.api_key}:user:${claim.rateUser.id}` : `${app.api_key}:addr:${req.ip}`, reply);
-    const admitted = afterAdmission(req, reply, auth, app, claim);
-    if (admitted) await admitted;
+  const afterClaim = (req: FastifyRequest, reply: FastifyReply, auth: AuthLevel, app: AppRow, claim: RateSubject): void | Promise<void> => {
+    if (rateLimit) {
+      const taken = takeBudget(rateLimit, claim.rateUser ? `${app.api_key}:user:${claim.rateUser.id}` : `${app.api_key}:addr:${req.ip}`, reply);
+      if (taken) return taken.then(() => afterAdmission(req, reply, auth, app, claim));
+    }
+    return afterAdmission(req, reply, auth, app, claim);
   };
 
   const afterAdmission = (req: FastifyRequest, reply: FastifyReply, auth: AuthLevel, app: AppRow, claim: RateSubject): void | Promise<void> => {
@@ -215,15 +249,25 @@ function admission(appKeys: AppKeys, authenticator: Authentication, rateLimit: R
     }
   };
 
-  return (req, reply, done) => {
-    let pending: void | Promise<void>;
-    try {
-      pending = admit(req, reply);
-    } catch (err) {
-      return done(err as Error);
-    }
-    if (pending) pending.then(() => done(), (err: Error) => done(err));
-    else done();
+  return {
+    any: (req, reply, done) => {
+      try {
+        admitAny(req, reply);
+      } catch (err) {
+        return done(err as Error);
+      }
+      done();
+    },
+    signed: (auth) => (req, reply, done) => {
+      let pending: void | Promise<void>;
+      try {
+        pending = admitSigned(req, reply, auth);
+      } catch (err) {
+        return done(err as Error);
+      }
+      if (pending) pending.then(() => done(), (err: Error) => done(err));
+      else done();
+    },
   };
 }
 
@@ -231,7 +275,7 @@ export function createHttpServer(deps: HttpDeps): HttpServer {
   const { config, appKeys, authenticator, rateLimit, router } = deps;
   const limits = config.connections;
   let closing = false;
-  const fastify = Fastify({ loggerInstance: deps.log as FastifyBaseLogger, ...serverOptions(config) });
+  const fastify = Fastify({ loggerInstance: oneLoggerForAll(deps.log), ...serverOptions(config) });
   // Beyond this, Node closes new connections as they are accepted; open ones are served as usual.
   fastify.server.maxConnections = limits.maxConnections;
   // An Expect other than 100-continue: Node's own reply would be a bare 417.
@@ -251,7 +295,15 @@ export function createHttpServer(deps: HttpDeps): HttpServer {
     closing = true;
     done();
   });
-  fastify.addHook('onRequest', admission(appKeys, authenticator, rateLimit, () => closing));
+  const admit = admission(appKeys, authenticator, rateLimit, () => closing);
+  fastify.addHook('onRequest', admit.any);
+  // Signed routes (the API's, `config.auth` set by ApiRouter) get the signature, claim, budget and identity hook of their level.
+  fastify.addHook('onRoute', (route) => {
+    const auth = route.config?.auth;
+    if (auth === undefined || auth === 'none') return;
+    const own = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
+    route.onRequest = [...own, admit.signed(auth)];
+  });
 
   // Refusals are logged here, on the error path only: a per-response hook would tax every request.
   fastify.setErrorHandler((err, req, reply) => {

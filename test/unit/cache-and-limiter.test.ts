@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createLimiterFactory, Limiter, type LimiterFactory, peekEach, takeEach } from '../../src/http/limiter-store.js';
+import { createLimiterFactory, Limiter, type LimiterFactory, peekEach, takeEach, WindowCounts } from '../../src/http/limiter-store.js';
 import { MemoryCache } from '../../src/ops/cache.js';
 import { TEST_REDIS_PREFIX } from '../support/redis-prefix.js';
 
@@ -128,6 +128,60 @@ describe('Limiter (in memory)', () => {
     expect(await l.take('k')).toEqual({ ok: true });
     expect(await l.peek('k')).toEqual({ ok: true });
     expect(heard).toEqual([down, down]);
+  });
+});
+
+describe('WindowCounts (the in-memory store)', () => {
+  it('counts in a fixed window opened by the first take, refused takes included, as rate-limiter-flexible did', async () => {
+    const c = clock();
+    const counts = new WindowCounts(2, 60, c.now);
+    const flexible = new RateLimiterMemory({ points: 2, duration: 60 });
+    const theirs = new Limiter(flexible, 2, () => undefined);
+    const ours = new Limiter(counts, 2, () => undefined);
+    // Same sequence on both: two allowed, the third and fourth refused, and what is left each time.
+    for (let i = 0; i < 4; i++) {
+      const [a, b] = [await ours.take('k'), await theirs.take('k')];
+      expect(a.ok).toBe(b.ok);
+      expect(a.left?.points).toBe(b.left?.points);
+    }
+    c.advance(30_000);
+    const refused = counts.take('k');
+    expect(refused).toEqual({ ok: false, retryAfterSeconds: 30, left: { points: 0, msBeforeNext: 30_000 } });
+    // The window ends 60 s after its first take, whatever was taken in it.
+    c.advance(30_000);
+    expect(counts.take('k')).toEqual({ ok: true, left: { points: 1, msBeforeNext: 60_000 } });
+  });
+
+  it('answers at once, without a promise', () => {
+    const counts = new WindowCounts(1, 60);
+    expect(counts.take('k')).toEqual({ ok: true, left: { points: 0, msBeforeNext: 60_000 } });
+    expect(new Limiter(counts, 1, () => undefined).takeNow('k')).toMatchObject({ ok: false, retryAfterSeconds: 60 });
+  });
+
+  it('drops ended windows as later takes come, without a timer per key', () => {
+    const c = clock();
+    const counts = new WindowCounts(5, 1, c.now);
+    for (let i = 0; i < 1000; i++) counts.take(`addr:${i}`);
+    expect(counts.size).toBe(1000);
+    c.advance(1_000);
+    counts.take('late');
+    expect(counts.size).toBe(1);
+  });
+
+  it('peeks, gives back and clears as the store did', () => {
+    const c = clock();
+    const counts = new WindowCounts(1, 10, c.now);
+    expect(counts.peek('k')).toEqual({ ok: true });
+    counts.take('k');
+    expect(counts.peek('k')).toEqual({ ok: false, retryAfterSeconds: 10, left: { points: 0, msBeforeNext: 10_000 } });
+    counts.giveBack('k');
+    expect(counts.take('k').ok).toBe(true);
+    counts.clear('k');
+    expect(counts.take('k').ok).toBe(true);
+    // Outside any window, a point given back opens one at -1 (rate-limiter-flexible's reward did the same).
+    c.advance(10_000);
+    counts.giveBack('k');
+    expect(counts.take('k')).toEqual({ ok: true, left: { points: 1, msBeforeNext: 10_000 } });
   });
 });
 
