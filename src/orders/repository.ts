@@ -9,6 +9,12 @@ export interface CartLineRow {
   id: number;
   media_id: number;
   media_uuid: string;
+  /** The media as its offer reads it (src/shop/offer.ts): whose, live or not, its original's size, its file name. */
+  media_owner_id: number;
+  media_status: string;
+  media_width: number | null;
+  media_height: number | null;
+  media_file_name: string | null;
   profile_id: number;
   profile_uuid: string;
   item_label: string;
@@ -55,6 +61,7 @@ export interface CartGalleryRow {
 
 export interface GallerySaleRow {
   gallery_id: number;
+  profile_id: number;
   gallery_uuid: string;
   gallery_name: string;
   website_id: number;
@@ -208,7 +215,8 @@ export class OrdersRepository {
       .selectFrom('cart_items as c')
       .innerJoin('medias as m', 'm.id', 'c.media_id')
       .innerJoin('pricing_profiles as p', 'p.id', 'c.profile_id')
-      .select(['c.id', 'c.media_id', 'm.uuid as media_uuid', 'c.profile_id', 'p.uuid as profile_uuid', 'c.item_label', 'c.option_label', 'c.quantity'])
+      .select(['c.id', 'c.media_id', 'm.uuid as media_uuid', 'm.owner_id as media_owner_id', 'm.status as media_status', 'm.width as media_width', 'm.height as media_height', 'm.file_name as media_file_name'])
+      .select(['c.profile_id', 'p.uuid as profile_uuid', 'c.item_label', 'c.option_label', 'c.quantity'])
       .where('c.cart_id', '=', cartId)
       .orderBy('c.id')
       .execute();
@@ -223,6 +231,16 @@ export class OrdersRepository {
       } else if (line.quantity > 0) {
         await trx.insertInto('cart_items').values({ cart_id: cartId, media_id: line.media_id, profile_id: line.profile_id, item_label: line.item_label, option_label: line.option_label, quantity: line.quantity }).execute();
       }
+      await trx.updateTable('carts').set({ updated_at: nowIso() }).where('id', '=', cartId).execute();
+    });
+  }
+
+  /** Takes lines and whole galleries out of a cart at once (what is no longer for sale). */
+  async dropFromCart(cartId: number, lineIds: readonly number[], galleryIds: readonly number[]): Promise<void> {
+    if (lineIds.length === 0 && galleryIds.length === 0) return;
+    await this.db.transaction().execute(async (trx) => {
+      if (lineIds.length > 0) await trx.deleteFrom('cart_items').where('cart_id', '=', cartId).where('id', 'in', [...lineIds]).execute();
+      if (galleryIds.length > 0) await trx.deleteFrom('cart_galleries').where('cart_id', '=', cartId).where('gallery_id', 'in', [...galleryIds]).execute();
       await trx.updateTable('carts').set({ updated_at: nowIso() }).where('id', '=', cartId).execute();
     });
   }
@@ -398,9 +416,22 @@ export class OrdersRepository {
       .selectFrom('gallery_sales as s')
       .innerJoin('galleries as g', 'g.id', 's.gallery_id')
       .innerJoin('pricing_profiles as p', 'p.id', 's.profile_id')
-      .select(['s.gallery_id', 'g.uuid as gallery_uuid', 'g.name as gallery_name', 'g.website_id', 'p.uuid as profile_uuid', 's.item_label', 's.price', 's.updated_at'])
+      .select(['s.gallery_id', 's.profile_id', 'g.uuid as gallery_uuid', 'g.name as gallery_name', 'g.website_id', 'p.uuid as profile_uuid', 's.item_label', 's.price', 's.updated_at'])
       .where('s.gallery_id', '=', galleryId)
       .executeTakeFirst();
+  }
+
+  /** The whole sales of several galleries, by gallery id: one query. */
+  async gallerySales(galleryIds: readonly number[]): Promise<Map<number, GallerySaleRow>> {
+    if (galleryIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('gallery_sales as s')
+      .innerJoin('galleries as g', 'g.id', 's.gallery_id')
+      .innerJoin('pricing_profiles as p', 'p.id', 's.profile_id')
+      .select(['s.gallery_id', 's.profile_id', 'g.uuid as gallery_uuid', 'g.name as gallery_name', 'g.website_id', 'p.uuid as profile_uuid', 's.item_label', 's.price', 's.updated_at'])
+      .where('s.gallery_id', 'in', [...galleryIds])
+      .execute();
+    return new Map(rows.map((r) => [r.gallery_id, r]));
   }
 
   async saveGallerySale(galleryId: number, sale: { profile_id: number; item_label: string; price: number } | null): Promise<void> {
@@ -416,21 +447,28 @@ export class OrdersRepository {
       .execute();
   }
 
-  /** The UUID of a gallery's first live media (its line's picture in the cart), by the gallery's UUID. */
-  async galleryFirstMedia(websiteId: number, galleryUuid: string): Promise<string | undefined> {
-    const row = await this.db
+  /** The first live photo (UUID) of each of these galleries of the website, by gallery UUID: one query. */
+  async galleryFirstMedias(websiteId: number, galleryUuids: readonly string[]): Promise<Map<string, string>> {
+    if (galleryUuids.length === 0) return new Map();
+    const rows = await this.db
       .selectFrom('galleries as g')
-      .innerJoin('media_galleries as mg', 'mg.gallery_id', 'g.id')
-      .innerJoin('medias as m', 'm.id', 'mg.media_id')
-      .select('m.uuid')
-      .where('g.uuid', '=', galleryUuid)
+      .select('g.uuid')
+      .select((eb) =>
+        eb
+          .selectFrom('media_galleries as mg')
+          .innerJoin('medias as m', 'm.id', 'mg.media_id')
+          .select('m.uuid')
+          .whereRef('mg.gallery_id', '=', 'g.id')
+          .where('m.status', '=', 'live')
+          .orderBy('mg.position')
+          .orderBy('m.id')
+          .limit(1)
+          .as('first'),
+      )
       .where('g.website_id', '=', websiteId)
-      .where('m.status', '=', 'live')
-      .orderBy('mg.position')
-      .orderBy('m.id')
-      .limit(1)
-      .executeTakeFirst();
-    return row?.uuid;
+      .where('g.uuid', 'in', [...galleryUuids])
+      .execute();
+    return new Map(rows.flatMap((r) => (r.first ? [[r.uuid, r.first] as [string, string]] : [])));
   }
 
   /** How many live medias a gallery holds (what its whole sale delivers). */

@@ -105,6 +105,44 @@ export class PricingProfilesRepository {
     return items.map((i) => ({ label: i.label, long_edge: i.long_edge, price: Number(i.price), options: byItem.get(i.id)! }));
   }
 
+  /** The owner's profiles of these ids: one query whatever their number. */
+  async many(ownerId: number, ids: readonly number[]): Promise<ProfileRow[]> {
+    if (ids.length === 0) return [];
+    return this.db.selectFrom('pricing_profiles').select(PROFILE_COLUMNS).where('owner_id', '=', ownerId).where('id', 'in', [...ids]).execute();
+  }
+
+  /** The items of several profiles in order, each with its options in order: two queries whatever their number. */
+  async itemsOf(ids: readonly number[]): Promise<Map<number, ItemRow[]>> {
+    const out = new Map<number, ItemRow[]>(ids.map((id) => [id, []]));
+    if (ids.length === 0) return out;
+    const items = await this.db.selectFrom('pricing_profile_items').select(['id', 'profile_id', 'label', 'long_edge', 'price']).where('profile_id', 'in', [...ids]).orderBy('profile_id').orderBy('position').execute();
+    if (items.length === 0) return out;
+    const options = await this.db
+      .selectFrom('pricing_profile_options')
+      .select(['item_id', 'label', 'price', 'ratio'])
+      .where(
+        'item_id',
+        'in',
+        items.map((i) => i.id),
+      )
+      .orderBy('item_id')
+      .orderBy('position')
+      .execute();
+    const byItem = new Map<number, OptionRow[]>(items.map((i) => [i.id, []]));
+    for (const o of options) byItem.get(o.item_id)!.push({ label: o.label, price: o.price, ratio: o.ratio });
+    for (const i of items) out.get(i.profile_id)!.push({ label: i.label, long_edge: i.long_edge, price: Number(i.price), options: byItem.get(i.id)! });
+    return out;
+  }
+
+  /** The profiles each of these medias carries (ids, oldest profile first): one query. */
+  async profilesOfMedias(mediaIds: readonly number[]): Promise<Map<number, number[]>> {
+    const out = new Map<number, number[]>(mediaIds.map((id) => [id, []]));
+    if (mediaIds.length === 0) return out;
+    const rows = await this.db.selectFrom('media_pricing_profiles').select(['media_id', 'pricing_profile_id']).where('media_id', 'in', [...new Set(mediaIds)]).orderBy('media_id').orderBy('pricing_profile_id').execute();
+    for (const r of rows) out.get(r.media_id)!.push(r.pricing_profile_id);
+    return out;
+  }
+
   /** A media's status and the size of its original (null while unknown). */
   async mediaOriginal(mediaId: number): Promise<{ status: string; width: number | null; height: number | null }> {
     return this.db.selectFrom('medias').select(['status', 'width', 'height']).where('id', '=', mediaId).executeTakeFirstOrThrow();

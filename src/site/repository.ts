@@ -418,6 +418,26 @@ export class SiteRepository {
       .execute();
   }
 
+  /**
+   * Where each of these medias (UUIDs) is shown on a website: the galleries whose visible order
+   * holds it (live, renditions not failed: as orderRows reads an order), one query, by media
+   * then gallery.
+   */
+  shownIn(websiteId: number, mediaUuids: readonly string[]): Promise<Array<{ media_id: number; full_url_path: string }>> {
+    return this.db
+      .selectFrom('media_galleries as mg')
+      .innerJoin('galleries as g', 'g.id', 'mg.gallery_id')
+      .innerJoin('medias as m', 'm.id', 'mg.media_id')
+      .select(['mg.media_id', 'g.full_url_path'])
+      .where('m.uuid', 'in', [...mediaUuids])
+      .where('g.website_id', '=', websiteId)
+      .where('m.status', '=', 'live')
+      .where('m.renditions_state', '!=', 'failed')
+      .orderBy('mg.media_id')
+      .orderBy('g.id')
+      .execute();
+  }
+
   /** Whether a live media is the public cover of a gallery (a protected gallery's, chosen by its photographer as public). */
   async isPublicCover(mediaId: number): Promise<boolean> {
     const row = await this.db
