@@ -2,6 +2,7 @@
 // gallery page of the same site"): the lines' medias, offers, whole galleries and one access
 // decision for all their photos in a fixed number of reads, so a cart of 1 line and one of 20 lines
 // send the same statements; on SQLite and PostgreSQL, through HTTP against a started service.
+import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eachDatabase } from '../support/service.js';
 import { attachProfile } from '../support/shop.js';
@@ -46,27 +47,47 @@ eachDatabase((kind) => {
     return `cart=${cart.uuid}`;
   }
 
-  /** The reads one request sends through the query builder (on SQLite the hottest lookups run on the handle directly, the same for both), and its answer. */
+  /**
+   * The reads one request sends: on SQLite every statement the handle runs (the compile-once
+   * lookups run there directly, past the query builder), on PostgreSQL every query the builder
+   * executes; and its answer.
+   */
   async function reads(send: () => ReturnType<typeof visit>): Promise<{ page: Awaited<ReturnType<typeof visit>>; statements: string[] }> {
-    const ex = w.svc.db.getExecutor() as unknown as { executeQuery: (...a: unknown[]) => Promise<unknown> };
-    const orig = ex.executeQuery;
     const seen: string[] = [];
-    ex.executeQuery = function (this: unknown, ...a: unknown[]) {
-      seen.push((a[0] as { sql: string }).sql);
-      return orig.apply(this, a);
-    };
+    const restore: Array<() => void> = [];
+    if (kind === 'sqlite') {
+      const probe = new SQLite(':memory:');
+      const proto = Object.getPrototypeOf(probe.prepare('select 1')) as Record<'all' | 'get' | 'iterate', (...a: unknown[]) => unknown>;
+      probe.close();
+      for (const name of ['all', 'get', 'iterate'] as const) {
+        const orig = proto[name];
+        proto[name] = function (this: { source: string }, ...a: unknown[]) {
+          seen.push(this.source);
+          return orig.apply(this, a);
+        };
+        restore.push(() => (proto[name] = orig));
+      }
+    } else {
+      const ex = w.svc.db.getExecutor() as unknown as { executeQuery: (...a: unknown[]) => Promise<unknown> };
+      const orig = ex.executeQuery;
+      ex.executeQuery = function (this: unknown, ...a: unknown[]) {
+        seen.push((a[0] as { sql: string }).sql);
+        return orig.apply(this, a);
+      };
+      restore.push(() => (ex.executeQuery = orig));
+    }
     let page;
     try {
       page = await send();
     } finally {
-      ex.executeQuery = orig;
+      for (const r of restore) r();
     }
     // Not the page's: the job worker's and the webhook dispatcher's polls.
     return { page, statements: seen.filter((q) => /^\s*(select|with)\b/i.test(q) && !/\b(jobs|webhook_\w+)\b/i.test(q)) };
   }
 
-  /** A statement's shape: a list's length aside (`in ($1, $2…)`). */
-  const shape = (qs: string[]) => qs.map((q) => q.replace(/\((?:\$\d+|\?)(?:, (?:\$\d+|\?))*\)/g, '(…)').replace(/\$\d+/g, '?')).sort();
+  /** A statement's shape: a list's length aside (`in ($1, $2…)`), the compile-once form of a row as JSON (prepared.ts) the same as the plain one. */
+  const shape = (qs: string[]) => qs.map((q) => q.replace(/^with q\([^)]*\) as \(([\s\S]*)\) select json_array\([^)]*\) from q$/, '$1').replace(/\((?:\$\d+|\?)(?:, (?:\$\d+|\?))*\)/g, '(…)').replace(/\$\d+/g, '?')).sort();
 
   it('reads a cart of 20 lines with the statements of a cart of 1, and shows every line', async () => {
     const one = await cartOf([open[0]]);
@@ -79,7 +100,9 @@ eachDatabase((kind) => {
     expect(small.page.status).toBe(200);
     expect(big.page.status).toBe(200);
     expect(shape(big.statements)).toEqual(shape(small.statements));
-    expect(big.statements.length).toBeLessThanOrEqual(25);
+    // Counted (the lookups are seen), and bounded: a cart page is a handful of reads.
+    expect(small.statements.length).toBeGreaterThan(10);
+    expect(big.statements.length).toBeLessThanOrEqual(30);
     // Each open photo links to its page; a photo behind the password is listed without its page or picture.
     for (const m of open) expect(big.page.body).toContain(`/-/shown/_/${m}`);
     for (const m of locked) expect(big.page.body).not.toContain(`/_/${m}`);
