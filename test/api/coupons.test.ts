@@ -200,7 +200,7 @@ eachDatabase((kind) => {
     const s = find((await w.client.request('PUT', at, { 'shop_settings[manual_instructions]': longest })).doc, 'shop-settings')!;
     expect(text(s, 'manual-instructions')).toBe(`${'x'.repeat(2000)}\n${'y'.repeat(1999)}`);
     const f = await failure(w.client.request('PUT', at, { 'shop_settings[manual_instructions]': 'z'.repeat(4001) }));
-    expect([f.status, f.code, f.message]).toEqual([422, 'invalid_parameter', 'shop_settings[manual_instructions] must be at most 4000 characters long']);
+    expect([f.status, f.message]).toEqual([422, 'shop_settings[manual_instructions] must be at most 4000 characters long']);
     expect(text(find((await w.client.request('GET', at)).doc, 'shop-settings')!, 'manual-instructions')).toHaveLength(4000);
   });
 

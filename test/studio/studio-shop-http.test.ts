@@ -290,7 +290,7 @@ eachDatabase((kind) => {
     const tooLong = await b.post('/studio/shop/payments/instructions', { csrf, website: w.urlname, instructions: 'x'.repeat(4001) });
     expect(tooLong.status).toBe(422);
     // The API's rule and words (shop_settings[manual_instructions], MAX_INSTRUCTIONS), in the form's name for the field.
-    expect(fieldError(tooLong.body, 'instructions')).toBe('The instructions must be at most 4000 characters long.');
+    expect(fieldError(tooLong.body, `instructions-${w.urlname}`)).toBe('The instructions must be at most 4000 characters long.');
     expect((await w.svc.core.orders.websiteSettings(site.id))?.manual_instructions).toBe('IBAN FR76 0000\nReference: your order number');
     // 4000 characters (a CRLF counting once) are taken, and the tax set through the API stays as it was.
     await w.client.request('PUT', `/websites/${w.urlname}/shop_settings.xml`, { 'shop_settings[tax_rate]': '700' });
