@@ -163,12 +163,6 @@ export class PricingProfilesRepository {
     return rows.map((r) => r.uuid);
   }
 
-  /** The ids of the profiles a media carries, oldest profile first. */
-  async profilesOfMedia(mediaId: number): Promise<number[]> {
-    const rows = await this.db.selectFrom('media_pricing_profiles').select('pricing_profile_id').where('media_id', '=', mediaId).orderBy('pricing_profile_id').execute();
-    return rows.map((r) => r.pricing_profile_id);
-  }
-
   /** A page of the owner's profiles, oldest first, with their item counts, and how many there are. */
   async list(ownerId: number, limit: number, offset: number): Promise<{ rows: Array<ProfileRow & { items_count: number }>; total: number }> {
     const [rows, total] = await Promise.all([

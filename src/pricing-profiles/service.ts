@@ -118,9 +118,8 @@ export class PricingProfilesService {
     const mediaId = await this.access.requireOne(owner, 'media', mediaUuid, { notFound: 'media' });
     const original = await this.repo.mediaOriginal(mediaId);
     if (original.status !== 'live') return [];
-    // A media carries a handful of profiles: one read each.
-    const lists = await Promise.all((await this.repo.profilesOfMedia(mediaId)).map((id) => this.read(id)));
-    return offerFor({ width: original.width === null ? null : Number(original.width), height: original.height === null ? null : Number(original.height) }, lists);
+    // The cart's set-based read, for one media: its lists, their items and options at once.
+    return (await this.offers(owner, [{ id: mediaId, owner_id: owner.id, ...original }])).offered.get(mediaId) ?? [];
   }
 
   /**
