@@ -64,12 +64,19 @@ export interface ApiErrorExtra {
   fields?: Record<string, string | number | boolean | null>;
   /** The field spec key a 422 is about (src/core/fields.ts): each face names it its own way. */
   field?: string;
+  /**
+   * Why the field was refused, as a code (`coupon_expired`): a face that words refusals in its
+   * own language reads this, never the message, so the message's wording may change.
+   */
+  reason?: string;
 }
 
 export class ApiError extends Error {
   readonly status: number;
   /** The spec key of the field refused (`name`), beside a message worded with the face's name for it. */
   readonly field: string | undefined;
+  /** Why, as a code (ApiErrorExtra.reason); undefined when the message says all. */
+  readonly reason: string | undefined;
 
   constructor(
     readonly code: ErrorCode,
@@ -80,6 +87,7 @@ export class ApiError extends Error {
     this.name = 'ApiError';
     this.status = CATALOGUE[code].status;
     this.field = extra.field;
+    this.reason = extra.reason;
   }
 }
 

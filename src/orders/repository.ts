@@ -5,11 +5,18 @@ import { sql } from 'kysely';
 import type { Db } from '../database/db.js';
 import { nowIso } from '../database/db.js';
 import { inUnit, type Unit } from '../database/unit-of-work.js';
+import { prepared, preparedAll } from '../database/prepared.js';
 
 export interface CartLineRow {
   id: number;
   media_id: number;
   media_uuid: string;
+  /** The media as its offer reads it (src/shop/offer.ts): whose, live or not, its original's size, its file name. */
+  media_owner_id: number;
+  media_status: string;
+  media_width: number | null;
+  media_height: number | null;
+  media_file_name: string | null;
   profile_id: number;
   profile_uuid: string;
   item_label: string;
@@ -56,6 +63,7 @@ export interface CartGalleryRow {
 
 export interface GallerySaleRow {
   gallery_id: number;
+  profile_id: number;
   gallery_uuid: string;
   gallery_name: string;
   website_id: number;
@@ -136,6 +144,60 @@ const ORDER_COLUMNS = [
 const ITEM_COLUMNS = ['id', 'position', 'media_id', 'media_uuid', 'media_file_name', 'profile_uuid', 'kind', 'label', 'option_label', 'long_edge', 'unit_price', 'quantity', 'total', 'file_key', 'file_type', 'file_bytes', 'gallery_id'] as const;
 const PAYMENT_COLUMNS = ['id', 'provider', 'kind', 'reference', 'amount', 'currency', 'created_at'] as const;
 
+// The cart page's reads, compiled once (src/database/prepared.ts): every cart, checkout and order page makes them.
+const settingsOf = prepared((db: Db, websiteId: number) => db.selectFrom('shop_settings').select(['tax_rate_bp', 'tax_included', 'tax_label', 'terms', 'manual_instructions']).where('website_id', '=', websiteId));
+const couponOf = prepared((db: Db, ownerId: number, code: string, websiteId: number) =>
+  db
+    .selectFrom('coupons')
+    .select(['id', 'code', 'kind', 'value', 'currency', 'valid_from', 'valid_until', 'usage_limit', 'times_used', 'active'])
+    .where('owner_id', '=', ownerId)
+    .where('code', '=', code)
+    .where((eb) => eb.or([eb('website_id', 'is', null), eb('website_id', '=', websiteId)])),
+);
+const cartByUuid = prepared((db: Db, uuid: string) =>
+  db.selectFrom('carts').innerJoin('websites', 'websites.id', 'carts.website_id').select(['carts.id', 'carts.website_id', 'websites.owner_id', 'carts.coupon_code']).where('carts.uuid', '=', uuid),
+);
+const cartLinesOf = preparedAll((db: Db, cartId: number) =>
+  db
+    .selectFrom('cart_items as c')
+    .innerJoin('medias as m', 'm.id', 'c.media_id')
+    .innerJoin('pricing_profiles as p', 'p.id', 'c.profile_id')
+    .select(['c.id', 'c.media_id', 'm.uuid as media_uuid', 'm.owner_id as media_owner_id', 'm.status as media_status', 'm.width as media_width', 'm.height as media_height', 'm.file_name as media_file_name'])
+    .select(['c.profile_id', 'p.uuid as profile_uuid', 'c.item_label', 'c.option_label', 'c.quantity'])
+    .where('c.cart_id', '=', cartId)
+    .orderBy('c.id'),
+);
+const cartGalleriesOf = preparedAll((db: Db, cartId: number) =>
+  db.selectFrom('cart_galleries as c').innerJoin('galleries as g', 'g.id', 'c.gallery_id').select(['c.id', 'c.gallery_id', 'g.uuid as gallery_uuid', 'g.name as gallery_name']).where('c.cart_id', '=', cartId).orderBy('c.id'),
+);
+const gallerySalesOf = preparedAll((db: Db, galleryIds: readonly number[]) =>
+  db
+    .selectFrom('gallery_sales as s')
+    .innerJoin('galleries as g', 'g.id', 's.gallery_id')
+    .innerJoin('pricing_profiles as p', 'p.id', 's.profile_id')
+    .select(['s.gallery_id', 's.profile_id', 'g.uuid as gallery_uuid', 'g.name as gallery_name', 'g.website_id', 'p.uuid as profile_uuid', 's.item_label', 's.price', 's.updated_at'])
+    .where('s.gallery_id', 'in', galleryIds),
+);
+const firstMediasOf = preparedAll((db: Db, websiteId: number, galleryUuids: readonly string[]) =>
+  db
+    .selectFrom('galleries as g')
+    .select('g.uuid')
+    .select((eb) =>
+      eb
+        .selectFrom('media_galleries as mg')
+        .innerJoin('medias as m', 'm.id', 'mg.media_id')
+        .select('m.uuid')
+        .whereRef('mg.gallery_id', '=', 'g.id')
+        .where('m.status', '=', sql.lit('live'))
+        .orderBy('mg.position')
+        .orderBy('m.id')
+        .limit(sql.lit(1))
+        .as('first'),
+    )
+    .where('g.website_id', '=', websiteId)
+    .where('g.uuid', 'in', galleryUuids),
+);
+
 /** What a forgotten buyer's orders keep in place of the e-mail address (a reserved domain: never mailed). */
 export const FORGOTTEN_EMAIL = 'forgotten@invalid';
 
@@ -160,7 +222,7 @@ export class OrdersRepository {
   // Shop settings and coupons.
 
   async settings(websiteId: number): Promise<{ tax_rate_bp: number; tax_included: number; tax_label: string | null; terms: string | null; manual_instructions: string | null } | undefined> {
-    return this.db.selectFrom('shop_settings').select(['tax_rate_bp', 'tax_included', 'tax_label', 'terms', 'manual_instructions']).where('website_id', '=', websiteId).executeTakeFirst();
+    return settingsOf(this.db, websiteId);
   }
 
   async saveSettings(websiteId: number, s: { tax_rate_bp: number; tax_included: number; manual_instructions: string | null }): Promise<void> {
@@ -177,13 +239,7 @@ export class OrdersRepository {
 
   /** The owner's coupon of that (upper-cased) code valid on the website or on all of them. */
   async coupon(ownerId: number, websiteId: number, code: string): Promise<CouponRow | undefined> {
-    return this.db
-      .selectFrom('coupons')
-      .select(['id', 'code', 'kind', 'value', 'currency', 'valid_from', 'valid_until', 'usage_limit', 'times_used', 'active'])
-      .where('owner_id', '=', ownerId)
-      .where('code', '=', code)
-      .where((eb) => eb.or([eb('website_id', 'is', null), eb('website_id', '=', websiteId)]))
-      .executeTakeFirst();
+    return couponOf(this.db, ownerId, code, websiteId);
   }
 
   // Carts.
@@ -196,23 +252,11 @@ export class OrdersRepository {
   }
 
   async cart(uuid: string): Promise<{ id: number; website_id: number; owner_id: number; coupon_code: string | null } | undefined> {
-    return this.db
-      .selectFrom('carts')
-      .innerJoin('websites', 'websites.id', 'carts.website_id')
-      .select(['carts.id', 'carts.website_id', 'websites.owner_id', 'carts.coupon_code'])
-      .where('carts.uuid', '=', uuid)
-      .executeTakeFirst();
+    return cartByUuid(this.db, uuid);
   }
 
   async cartLines(cartId: number): Promise<CartLineRow[]> {
-    return this.db
-      .selectFrom('cart_items as c')
-      .innerJoin('medias as m', 'm.id', 'c.media_id')
-      .innerJoin('pricing_profiles as p', 'p.id', 'c.profile_id')
-      .select(['c.id', 'c.media_id', 'm.uuid as media_uuid', 'c.profile_id', 'p.uuid as profile_uuid', 'c.item_label', 'c.option_label', 'c.quantity'])
-      .where('c.cart_id', '=', cartId)
-      .orderBy('c.id')
-      .execute();
+    return cartLinesOf(this.db, cartId);
   }
 
   /** Writes the cart's new lines (one changed or added line, or one removed) and coupon. */
@@ -224,6 +268,16 @@ export class OrdersRepository {
       } else if (line.quantity > 0) {
         await trx.insertInto('cart_items').values({ cart_id: cartId, media_id: line.media_id, profile_id: line.profile_id, item_label: line.item_label, option_label: line.option_label, quantity: line.quantity }).execute();
       }
+      await trx.updateTable('carts').set({ updated_at: nowIso() }).where('id', '=', cartId).execute();
+    });
+  }
+
+  /** Takes lines and whole galleries out of a cart at once (what is no longer for sale). */
+  async dropFromCart(cartId: number, lineIds: readonly number[], galleryIds: readonly number[]): Promise<void> {
+    if (lineIds.length === 0 && galleryIds.length === 0) return;
+    await this.db.transaction().execute(async (trx) => {
+      if (lineIds.length > 0) await trx.deleteFrom('cart_items').where('cart_id', '=', cartId).where('id', 'in', [...lineIds]).execute();
+      if (galleryIds.length > 0) await trx.deleteFrom('cart_galleries').where('cart_id', '=', cartId).where('gallery_id', 'in', [...galleryIds]).execute();
       await trx.updateTable('carts').set({ updated_at: nowIso() }).where('id', '=', cartId).execute();
     });
   }
@@ -399,9 +453,16 @@ export class OrdersRepository {
       .selectFrom('gallery_sales as s')
       .innerJoin('galleries as g', 'g.id', 's.gallery_id')
       .innerJoin('pricing_profiles as p', 'p.id', 's.profile_id')
-      .select(['s.gallery_id', 'g.uuid as gallery_uuid', 'g.name as gallery_name', 'g.website_id', 'p.uuid as profile_uuid', 's.item_label', 's.price', 's.updated_at'])
+      .select(['s.gallery_id', 's.profile_id', 'g.uuid as gallery_uuid', 'g.name as gallery_name', 'g.website_id', 'p.uuid as profile_uuid', 's.item_label', 's.price', 's.updated_at'])
       .where('s.gallery_id', '=', galleryId)
       .executeTakeFirst();
+  }
+
+  /** The whole sales of several galleries, by gallery id: one query. */
+  async gallerySales(galleryIds: readonly number[]): Promise<Map<number, GallerySaleRow>> {
+    if (galleryIds.length === 0) return new Map();
+    const rows = await gallerySalesOf(this.db, [...galleryIds]);
+    return new Map(rows.map((r) => [r.gallery_id, r]));
   }
 
   /** Sets (or, with null, ends) a gallery's whole sale, and `alsoIn` in the same transaction (its gallery.updated). */
@@ -421,21 +482,11 @@ export class OrdersRepository {
     });
   }
 
-  /** The UUID of a gallery's first live media (its line's picture in the cart), by the gallery's UUID. */
-  async galleryFirstMedia(websiteId: number, galleryUuid: string): Promise<string | undefined> {
-    const row = await this.db
-      .selectFrom('galleries as g')
-      .innerJoin('media_galleries as mg', 'mg.gallery_id', 'g.id')
-      .innerJoin('medias as m', 'm.id', 'mg.media_id')
-      .select('m.uuid')
-      .where('g.uuid', '=', galleryUuid)
-      .where('g.website_id', '=', websiteId)
-      .where('m.status', '=', 'live')
-      .orderBy('mg.position')
-      .orderBy('m.id')
-      .limit(1)
-      .executeTakeFirst();
-    return row?.uuid;
+  /** The first live photo (UUID) of each of these galleries of the website, by gallery UUID: one query. */
+  async galleryFirstMedias(websiteId: number, galleryUuids: readonly string[]): Promise<Map<string, string>> {
+    if (galleryUuids.length === 0) return new Map();
+    const rows = await firstMediasOf(this.db, websiteId, [...galleryUuids]);
+    return new Map(rows.flatMap((r) => (r.first ? [[r.uuid, r.first] as [string, string]] : [])));
   }
 
   /** How many live medias a gallery holds (what its whole sale delivers). */
@@ -451,13 +502,7 @@ export class OrdersRepository {
   }
 
   async cartGalleries(cartId: number): Promise<CartGalleryRow[]> {
-    return this.db
-      .selectFrom('cart_galleries as c')
-      .innerJoin('galleries as g', 'g.id', 'c.gallery_id')
-      .select(['c.id', 'c.gallery_id', 'g.uuid as gallery_uuid', 'g.name as gallery_name'])
-      .where('c.cart_id', '=', cartId)
-      .orderBy('c.id')
-      .execute();
+    return cartGalleriesOf(this.db, cartId);
   }
 
   /** Puts a whole gallery in the cart (once: a gallery is bought one time), or takes it out. */

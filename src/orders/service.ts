@@ -8,13 +8,13 @@ import { ApiError, conflict, invalid, missing, notFound } from '../core/errors.j
 import { isUuid } from '../core/uuid.js';
 import type { Db } from '../database/db.js';
 import type { Unit } from '../database/unit-of-work.js';
-import type { PricingProfilesService } from '../pricing-profiles/service.js';
-import { priceCart, couponRefusal, MAX_TAX_RATE_BP, type Coupon } from '../shop/cart.js';
+import type { PriceList, PricingProfilesService } from '../pricing-profiles/service.js';
+import { priceCart, couponReason, couponRefusal, MAX_TAX_RATE_BP, type Coupon, type CouponReason } from '../shop/cart.js';
 import { MAX_PRICE, type CurrencyCode } from '../shop/money.js';
-import type { OfferedItem } from '../shop/offer.js';
+import type { OfferedItem, OfferedList } from '../shop/offer.js';
 import { checkAddress, checkTrackingUrl, type PostalAddress } from './address.js';
 import { exportOrders } from './export.js';
-import { isPaid, type CartGalleryRow, type CouponRow, type NewOrderItem, type OrderFilter, type OrdersRepository } from './repository.js';
+import { isPaid, type CartGalleryRow, type CartLineRow, type CouponRow, type GallerySaleRow, type NewOrderItem, type OrderFilter, type OrdersRepository } from './repository.js';
 
 export const ORDER_STATUSES = ['pending', 'paid', 'shipped', 'cancelled', 'refunded'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
@@ -26,8 +26,6 @@ export const MAX_NAME_LENGTH = 200;
 export const MAX_COUPON_LENGTH = 64;
 /** How long a paid order's download links work (the photographer can extend them). */
 export const DOWNLOAD_DAYS = 30;
-/** A website's manual-payment instructions (bank details, pick-up), in characters. */
-export const MAX_INSTRUCTIONS_LENGTH = 4000;
 const EMAIL = /^[^\s@"\\<>,;]+@[^\s@"\\<>,;]+\.[^\s@"\\<>,;]+$/;
 /** An address an order's mail may go to (a buyer's, a lab's). */
 export const isOrderEmail = (v: string) => v.length <= MAX_EMAIL_LENGTH && EMAIL.test(v);
@@ -121,20 +119,138 @@ function checkUuid(value: string | undefined, field: string): string {
   return v;
 }
 
-function checkLabel(value: string | undefined | null, field: string, required: boolean): string | null {
+/** `key`: the field's spec key, carried by the refusal (ApiError.field) for the faces that word it. */
+function checkLabel(value: string | undefined | null, field: string, required: boolean, key?: string): string | null {
   if (value === undefined || value === null || value.trim() === '') {
-    if (required) throw missing(field);
+    if (required) throw missing(field, key);
     return null;
   }
-  if (value.length > 200 || CONTROL.test(value)) throw invalid(`${field} must be at most 200 characters, without control characters`);
+  if (value.length > 200 || CONTROL.test(value)) throw new ApiError('invalid_parameter', `${field} must be at most 200 characters, without control characters`, { field: key, reason: 'too_long' });
   return value.trim();
 }
 
-export function checkEmail(value: string | undefined, field: string): string {
+export function checkEmail(value: string | undefined, field: string, key?: string): string {
   const v = value?.trim() ?? '';
-  if (v === '') throw missing(field);
-  if (v.length > MAX_EMAIL_LENGTH || !EMAIL.test(v)) throw invalid(`${field} must be an e-mail address`);
+  if (v === '') throw missing(field, key);
+  if (v.length > MAX_EMAIL_LENGTH || !EMAIL.test(v)) throw new ApiError('invalid_parameter', `${field} must be an e-mail address`, { field: key, reason: 'not_email' });
   return v.toLowerCase();
+}
+
+type CartRow = { id: number; website_id: number; owner_id: number; coupon_code: string | null };
+type LineKey = { media: string; profile: string; item: string; option: string | null };
+
+/** The price lists a cart reads, once: each line's media's offer, the lists by UUID, the galleries' sales. */
+interface Book {
+  offered: ReadonlyMap<number, OfferedList[]>;
+  lists: ReadonlyMap<string, PriceList>;
+  sales: ReadonlyMap<number, GallerySaleRow>;
+}
+
+/** A cart as it is priced: its lines, whole galleries, their book, its coupon's row and the website's settings. */
+interface Loaded {
+  lines: CartLineRow[];
+  galleries: CartGalleryRow[];
+  book: Book;
+  couponRow: CouponRow | undefined;
+  settings: { tax_rate_bp: number; tax_included: number; tax_label: string | null; terms: string | null; manual_instructions: string | null };
+}
+
+const lineOf = (l: CartLineRow): LineKey => ({ media: l.media_uuid, profile: l.profile_uuid, item: l.item_label, option: l.option_label });
+const validCode = (code: string) => code.trim().length <= MAX_COUPON_LENGTH && COUPON_CODE.test(code.trim().toUpperCase());
+
+/** The item of a media's offer (read in `book`) a line names, refused with the field that is wrong; `mediaId` undefined: not the owner's. */
+function itemOf(book: Pick<Book, 'offered' | 'lists'>, mediaId: number | undefined, line: LineKey, field: string): { list: OfferedList; item: OfferedItem } {
+  // Another photographer's media is answered as an unknown one.
+  if (mediaId === undefined) throw invalid(`${field}[media]: unknown media ${line.media}`, 'media');
+  const lists = book.offered.get(mediaId) ?? [];
+  if (lists.length === 0) throw invalid(`${field}[media]: media ${line.media} is not for sale`, 'media');
+  const list = lists.find((l) => l.uuid === line.profile);
+  if (!list) throw invalid(`${field}[profile]: price list ${line.profile} is not offered for media ${line.media}`, 'profile');
+  const item = list.items.find((i) => i.label === line.item && i.option === line.option);
+  if (!item) {
+    const sized = line.option === null && list.kind === 'download' && (book.lists.get(list.uuid)?.items ?? []).some((i) => i.label === line.item);
+    // A size the list has but the media cannot give: larger than its original (nothing is upscaled).
+    if (sized) throw invalid(`${field}[item]: ${JSON.stringify(line.item)} is larger than the original of media ${line.media}`, 'item');
+    throw invalid(`${field}[${line.option === null ? 'item' : 'option'}]: ${JSON.stringify(line.option === null ? line.item : `${line.item} / ${line.option}`)} is not an item of price list ${line.profile}`, line.option === null ? 'item' : 'option');
+  }
+  return { list, item };
+}
+
+/** A whole gallery's line priced from `book`, or a 422 naming `field` when it is no longer for sale. */
+function saleLineOf(book: Book, g: Pick<CartGalleryRow, 'gallery_id' | 'gallery_uuid' | 'gallery_name'>, field: string): Priced {
+  const sale = book.sales.get(g.gallery_id);
+  if (!sale) throw invalid(`${field}[gallery]: gallery ${g.gallery_uuid} is not for sale`, 'gallery');
+  const list = book.lists.get(sale.profile_uuid);
+  const item = list?.kind === 'download' ? list.items.find((i) => i.label === sale.item_label) : undefined;
+  if (!list || !item) throw invalid(`${field}[gallery]: the item of gallery ${g.gallery_uuid}'s sale is no longer in its price list`, 'gallery');
+  return {
+    currency: list.currency,
+    item: {
+      media_id: null,
+      media_uuid: g.gallery_uuid,
+      media_file_name: g.gallery_name,
+      profile_uuid: list.uuid,
+      kind: 'gallery',
+      label: item.label,
+      option_label: null,
+      long_edge: item.long_edge,
+      unit_price: Number(sale.price),
+      quantity: 1,
+      total: Number(sale.price),
+      gallery_id: g.gallery_id,
+    },
+  };
+}
+
+/** The cart priced from what `load` read: its lines, totals, coupon and settings; a 422 naming the line, gallery or coupon that no longer fits. */
+function price(cart: CartRow, loaded: Loaded) {
+  const { lines, galleries, book, settings } = loaded;
+  if (lines.length === 0 && galleries.length === 0) throw invalid('cart: the cart is empty');
+  const priced: Priced[] = [];
+  for (const [n, l] of lines.entries()) {
+    const { list, item } = itemOf(book, l.media_owner_id === cart.owner_id ? l.media_id : undefined, lineOf(l), `cart[items][${n}]`);
+    priced.push({
+      currency: list.currency,
+      item: {
+        media_id: l.media_id,
+        media_uuid: l.media_uuid,
+        media_file_name: l.media_file_name,
+        profile_uuid: list.uuid,
+        kind: list.kind,
+        label: item.label,
+        option_label: item.option,
+        long_edge: item.longEdge,
+        unit_price: item.unitPrice,
+        quantity: l.quantity,
+        total: item.unitPrice * l.quantity,
+      },
+    });
+  }
+  for (const [n, g] of galleries.entries()) priced.push(saleLineOf(book, g, `cart[galleries][${n}]`));
+  const currency = priced[0].currency;
+  if (priced.some((p) => p.currency !== currency)) throw invalid('cart[items]: the cart mixes currencies');
+  // The coupon as stored: gone since (deleted, renamed) is an unknown one.
+  const couponRow = cart.coupon_code ? loaded.couponRow : undefined;
+  if (cart.coupon_code && !couponRow) throw couponRefused('unknown', `cart[coupon]: unknown coupon ${JSON.stringify(cart.coupon_code)}`);
+  const coupon = couponRow ? couponOf(couponRow) : undefined;
+  const now = new Date();
+  if (coupon) {
+    const reason = couponReason(coupon, currency, now);
+    if (reason) throw couponRefused(reason, `cart[coupon]: ${couponRefusal(coupon, currency, now)}`);
+  }
+  const totals = priceCart({
+    currency,
+    lines: priced.map((p, n) => ({ key: String(n), unitPrice: p.item.unit_price, quantity: p.item.quantity })),
+    tax: { rateBp: settings.tax_rate_bp, included: settings.tax_included === 1 },
+    coupon,
+    now,
+  });
+  return { priced, totals, coupon: couponRow, settings };
+}
+
+/** A coupon's refusal: the field `coupon`, and why as a reason code (the website words it, docs/shop.md). */
+function couponRefused(reason: CouponReason | 'unknown', message: string): ApiError {
+  return new ApiError('invalid_parameter', message, { field: 'coupon', reason: `coupon_${reason}` });
 }
 
 export class OrdersService {
@@ -161,23 +277,35 @@ export class OrdersService {
     return cart;
   }
 
-  /** The item of the media's offer a line names, refused with the field that is wrong. */
+  /** The item of the media's offer a line names (one media, read here), refused with the field that is wrong. */
   private async offered(ownerId: number, line: { media: string; profile: string; item: string; option: string | null }, field: string) {
     const media = await this.repo.media(ownerId, line.media);
     // Another photographer's media is answered as an unknown one.
     if (!media) throw invalid(`${field}[media]: unknown media ${line.media}`);
-    const lists = await this.pricingProfiles.offer({ id: ownerId }, line.media);
-    if (lists.length === 0) throw invalid(`${field}[media]: media ${line.media} is not for sale`);
-    const list = lists.find((l) => l.uuid === line.profile);
-    if (!list) throw invalid(`${field}[profile]: price list ${line.profile} is not offered for media ${line.media}`);
-    const item: OfferedItem | undefined = list.items.find((i) => i.label === line.item && i.option === line.option);
-    if (!item) {
-      const sized = line.option === null && list.kind === 'download' && (await this.pricingProfiles.get({ id: ownerId }, list.uuid)).items.some((i) => i.label === line.item);
-      // A size the list has but the media cannot give: larger than its original (nothing is upscaled).
-      if (sized) throw invalid(`${field}[item]: ${JSON.stringify(line.item)} is larger than the original of media ${line.media}`);
-      throw invalid(`${field}[${line.option === null ? 'item' : 'option'}]: ${JSON.stringify(line.option === null ? line.item : `${line.item} / ${line.option}`)} is not an item of price list ${line.profile}`);
-    }
-    return { media, list, item };
+    const book = await this.pricingProfiles.offers({ id: ownerId }, [{ ...media, owner_id: ownerId }]);
+    return { media, ...itemOf(book, media.id, line, field) };
+  }
+
+  /**
+   * What a cart's lines and whole galleries are sold at now, read at once (docs/shop.md "On the
+   * website"): the lines' offers and lists, the galleries' sales, the coupon and the settings, a
+   * fixed number of queries whatever the number of lines.
+   */
+  private async load(cart: CartRow): Promise<Loaded> {
+    const [lines, galleries, couponRow, s] = await Promise.all([
+      this.repo.cartLines(cart.id),
+      this.repo.cartGalleries(cart.id),
+      cart.coupon_code && validCode(cart.coupon_code) ? this.repo.coupon(cart.owner_id, cart.website_id, cart.coupon_code.trim().toUpperCase()) : undefined,
+      this.repo.settings(cart.website_id),
+    ]);
+    const sales = await this.repo.gallerySales(galleries.map((g) => g.gallery_id));
+    const book = await this.pricingProfiles.offers(
+      { id: cart.owner_id },
+      lines.map((l) => ({ id: l.media_id, owner_id: l.media_owner_id, status: l.media_status, width: l.media_width, height: l.media_height })),
+      [...sales.values()].map((x) => x.profile_id),
+    );
+    const settings = { tax_rate_bp: s?.tax_rate_bp ?? 0, tax_included: s?.tax_included ?? 1, tax_label: s?.tax_label ?? null, terms: s?.terms ?? null, manual_instructions: s?.manual_instructions ?? null };
+    return { lines, galleries, book: { ...book, sales }, couponRow, settings };
   }
 
   /** Adds a line to the cart, or sets the quantity of the same line (0 takes it out). */
@@ -221,114 +349,72 @@ export class OrdersService {
     const c = couponOf(row);
     const lines = await this.repo.cartLines(cart.id);
     const currency = lines.length > 0 ? (await this.pricingProfiles.get({ id: cart.owner_id }, lines[0].profile_uuid)).currency : undefined;
-    const refusal = couponRefusal(c, currency ?? c.currency ?? 'EUR', new Date());
-    if (refusal) throw invalid(`cart[coupon]: ${refusal}`, 'coupon');
+    const cartCurrency = currency ?? c.currency ?? 'EUR';
+    const reason = couponReason(c, cartCurrency, new Date());
+    if (reason) throw couponRefused(reason, `cart[coupon]: ${couponRefusal(c, cartCurrency, new Date())}`);
     await this.repo.setCartCoupon(cart.id, row.code);
   }
 
   private async findCoupon(ownerId: number, websiteId: number, code: string, field: string): Promise<CouponRow> {
     const key = code.trim().toUpperCase();
     // A code out of the coupons' charset or length names no coupon: no query for it.
-    if (key.length > MAX_COUPON_LENGTH || !COUPON_CODE.test(key)) throw invalid(`${field}: unknown coupon`);
+    if (key.length > MAX_COUPON_LENGTH || !COUPON_CODE.test(key)) throw couponRefused('unknown', `${field}: unknown coupon`);
     const row = await this.repo.coupon(ownerId, websiteId, key);
-    if (!row) throw invalid(`${field}: unknown coupon ${JSON.stringify(key)}`);
+    if (!row) throw couponRefused('unknown', `${field}: unknown coupon ${JSON.stringify(key)}`);
     return row;
   }
 
   /**
    * The website's read of its cart: undefined when there is none of that website (a stale or
-   * foreign cookie); an empty cart has no totals.
+   * foreign cookie); an empty cart has no totals. Read at once, whatever the number of lines.
    */
   async websiteCart(cartUuid: string, websiteId: number) {
     const cart = isUuid(cartUuid) ? await this.repo.cart(cartUuid.toLowerCase()) : undefined;
     if (!cart || cart.website_id !== websiteId) return undefined;
+    const loaded = await this.load(cart);
     // What the photographer changed since (a size no longer sold, a coupon expired or used up) leaves
     // the cart here, and the page says so: else the visitor would face a refusal they cannot mend.
-    let dropped = 0;
-    for (const l of await this.repo.cartLines(cart.id)) {
-      const line = { media: l.media_uuid, profile: l.profile_uuid, item: l.item_label, option: l.option_label };
-      const gone = await this.offered(cart.owner_id, line, 'cart_item').then(() => false, (err: unknown) => (err instanceof ApiError && err.status === 422 ? true : Promise.reject(err)));
-      if (gone) {
-        await this.repo.saveCartLine(cart.id, { ...l, quantity: 0 });
-        dropped++;
+    const sells = (f: () => unknown) => {
+      try {
+        f();
+        return true;
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 422) return false;
+        throw err;
       }
-    }
-    for (const g of await this.repo.cartGalleries(cart.id)) {
-      if (!(await this.saleLine(cart.owner_id, g, 'cart_gallery').then(() => true, (err: unknown) => (err instanceof ApiError && err.status === 422 ? false : Promise.reject(err))))) {
-        await this.repo.setCartGallery(cart.id, g.gallery_id, false);
-        dropped++;
-      }
-    }
-    if ((await this.repo.cartLines(cart.id)).length === 0 && (await this.repo.cartGalleries(cart.id)).length === 0) return { cart, items: [] as NewOrderItem[], totals: undefined, coupon: undefined, settings: undefined, dropped, couponDropped: false };
+    };
+    const goneLines = loaded.lines.filter((l) => !sells(() => itemOf(loaded.book, l.media_owner_id === cart.owner_id ? l.media_id : undefined, lineOf(l), 'cart_item')));
+    const goneGalleries = loaded.galleries.filter((g) => !sells(() => saleLineOf(loaded.book, g, 'cart_gallery')));
+    await this.repo.dropFromCart(cart.id, goneLines.map((l) => l.id), goneGalleries.map((g) => g.gallery_id));
+    const dropped = goneLines.length + goneGalleries.length;
+    const kept = { ...loaded, lines: loaded.lines.filter((l) => !goneLines.includes(l)), galleries: loaded.galleries.filter((g) => !goneGalleries.includes(g)) };
+    if (kept.lines.length === 0 && kept.galleries.length === 0) return { cart, items: [] as NewOrderItem[], totals: undefined, coupon: undefined, settings: undefined, dropped, couponDropped: false };
     let couponDropped = false;
-    const priced = await this.price(cart).catch(async (err: unknown) => {
-      if (!(err instanceof ApiError && err.status === 422 && cart.coupon_code && err.message.startsWith('cart[coupon]'))) throw err;
+    let priced;
+    try {
+      priced = price(cart, kept);
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 422 && cart.coupon_code && err.field === 'coupon')) throw err;
       await this.repo.setCartCoupon(cart.id, null);
       couponDropped = true;
-      return this.price({ ...cart, coupon_code: null });
-    });
+      priced = price({ ...cart, coupon_code: null }, kept);
+    }
     return { cart, items: priced.priced.map((p) => p.item), totals: priced.totals, coupon: priced.coupon, settings: priced.settings, dropped, couponDropped };
   }
 
   /** The cart's lines priced now, with its totals (what the cart page shows). */
   async pricedCart(cartUuid: string) {
     const cart = await this.cartOf(cartUuid);
-    const { priced, totals, coupon, settings } = await this.price(cart);
+    const { priced, totals, coupon, settings } = price(cart, await this.load(cart));
     return { cart, items: priced.map((p) => p.item), totals, coupon, settings };
-  }
-
-  private async price(cart: { id: number; website_id: number; owner_id: number; coupon_code: string | null }) {
-    const lines = await this.repo.cartLines(cart.id);
-    const galleries = await this.repo.cartGalleries(cart.id);
-    if (lines.length === 0 && galleries.length === 0) throw invalid('cart: the cart is empty');
-    const priced: Priced[] = [];
-    for (const [n, l] of lines.entries()) {
-      const { media, list, item } = await this.offered(cart.owner_id, { media: l.media_uuid, profile: l.profile_uuid, item: l.item_label, option: l.option_label }, `cart[items][${n}]`);
-      priced.push({
-        currency: list.currency,
-        item: {
-          media_id: media.id,
-          media_uuid: l.media_uuid,
-          media_file_name: media.file_name,
-          profile_uuid: list.uuid,
-          kind: list.kind,
-          label: item.label,
-          option_label: item.option,
-          long_edge: item.longEdge,
-          unit_price: item.unitPrice,
-          quantity: l.quantity,
-          total: item.unitPrice * l.quantity,
-        },
-      });
-    }
-    for (const [n, g] of galleries.entries()) priced.push(await this.saleLine(cart.owner_id, g, `cart[galleries][${n}]`));
-    const currency = priced[0].currency;
-    if (priced.some((p) => p.currency !== currency)) throw invalid('cart[items]: the cart mixes currencies');
-    const couponRow = cart.coupon_code ? await this.findCoupon(cart.owner_id, cart.website_id, cart.coupon_code, 'cart[coupon]') : undefined;
-    const coupon = couponRow ? couponOf(couponRow) : undefined;
-    const now = new Date();
-    if (coupon) {
-      const refusal = couponRefusal(coupon, currency, now);
-      if (refusal) throw invalid(`cart[coupon]: ${refusal}`);
-    }
-    const s = await this.repo.settings(cart.website_id);
-    const settings = { tax_rate_bp: s?.tax_rate_bp ?? 0, tax_included: s?.tax_included ?? 1, tax_label: s?.tax_label ?? null, terms: s?.terms ?? null, manual_instructions: s?.manual_instructions ?? null };
-    const totals = priceCart({
-      currency,
-      lines: priced.map((p, n) => ({ key: String(n), unitPrice: p.item.unit_price, quantity: p.item.quantity })),
-      tax: { rateBp: settings.tax_rate_bp, included: settings.tax_included === 1 },
-      coupon,
-      now,
-    });
-    return { priced, totals, coupon: couponRow, settings };
   }
 
   /** Places the cart's order: priced now on the server, copied into the order; the cart is gone after. */
   async placeOrder(cartUuid: string, buyer: Buyer): Promise<{ uuid: string }> {
     const cart = await this.cartOf(cartUuid);
-    const email = checkEmail(buyer.email, 'order[email]');
-    const name = checkLabel(buyer.name, 'order[name]', false);
-    const { priced, totals, coupon, settings } = await this.price(cart);
+    const email = checkEmail(buyer.email, 'order[email]', 'email');
+    const name = checkLabel(buyer.name, 'order[name]', false, 'name');
+    const { priced, totals, coupon, settings } = price(cart, await this.load(cart));
     // The terms are the website's now: accepted with this order, or no order.
     if (settings.terms !== null && settings.terms.trim() !== '' && buyer.acceptTerms !== true) throw invalid('order[accept_terms]: accept the terms of sale to place the order', 'acceptTerms');
     // A postal address only when something is to be posted; else nothing the buyer typed there is kept.
@@ -356,7 +442,7 @@ export class OrdersService {
       priced.map((p) => p.item),
       (unit, id) => this.hooks.placedIn?.(unit, id) ?? Promise.resolve(),
     );
-    if (!placed) throw invalid(`cart[coupon]: coupon ${coupon?.code} is used up`);
+    if (!placed) throw couponRefused('used_up', `cart[coupon]: coupon ${coupon?.code} is used up`);
     // The order stands whatever becomes of its mails.
     await this.hooks.onPlaced?.(placed.id).catch(() => undefined);
     return { uuid: placed.uuid };
@@ -372,18 +458,6 @@ export class OrdersService {
   async setShopSettings(websiteId: number, s: { taxRateBp: number; taxIncluded: boolean; manualInstructions?: string | null }): Promise<void> {
     if (!Number.isSafeInteger(s.taxRateBp) || s.taxRateBp < 0 || s.taxRateBp > MAX_TAX_RATE_BP) throw invalid(`shop[tax_rate] must be 0 to ${MAX_TAX_RATE_BP} basis points`);
     await this.repo.saveSettings(websiteId, { tax_rate_bp: s.taxRateBp, tax_included: s.taxIncluded ? 1 : 0, manual_instructions: s.manualInstructions ?? null });
-  }
-
-  /**
-   * The manual payment's instructions of a website (buyers read them at checkout and in the order
-   * mail), the tax left as it is; blank: none (the default text is shown).
-   */
-  async setManualInstructions(websiteId: number, text: string | null): Promise<void> {
-    const v = text?.replace(/\r\n?/g, '\n').trim() ?? '';
-    if (v.length > MAX_INSTRUCTIONS_LENGTH) throw invalid(`shop[manual_instructions] must be at most ${MAX_INSTRUCTIONS_LENGTH} characters long`, 'manualInstructions');
-    if (/[\x00-\x08\x0B\x0C\x0E-\x1F\x7F]/.test(v)) throw invalid('shop[manual_instructions] must not contain control characters', 'manualInstructions');
-    const s = await this.repo.settings(websiteId);
-    await this.repo.saveSettings(websiteId, { tax_rate_bp: s?.tax_rate_bp ?? 0, tax_included: s?.tax_included ?? 1, manual_instructions: v === '' ? null : v });
   }
 
   async createCoupon(owner: Owner, c: { websiteId?: number | null; code: string; kind: 'percent' | 'amount'; value: number; currency?: CurrencyCode | null; validFrom?: Date; validUntil?: Date; usageLimit?: number | null }): Promise<void> {
@@ -581,28 +655,9 @@ export class OrdersService {
 
   /** A whole gallery's line priced now, or a 422 naming `field` when it is no longer for sale. */
   private async saleLine(ownerId: number, g: Pick<CartGalleryRow, 'gallery_id' | 'gallery_uuid' | 'gallery_name'>, field: string): Promise<Priced> {
-    const sale = await this.repo.gallerySale(g.gallery_id);
-    if (!sale) throw invalid(`${field}[gallery]: gallery ${g.gallery_uuid} is not for sale`);
-    const list = await this.pricingProfiles.get({ id: ownerId }, sale.profile_uuid);
-    const item = list.kind === 'download' ? list.items.find((i) => i.label === sale.item_label) : undefined;
-    if (!item) throw invalid(`${field}[gallery]: the item of gallery ${g.gallery_uuid}'s sale is no longer in its price list`);
-    return {
-      currency: list.currency,
-      item: {
-        media_id: null,
-        media_uuid: g.gallery_uuid,
-        media_file_name: g.gallery_name,
-        profile_uuid: list.uuid,
-        kind: 'gallery',
-        label: item.label,
-        option_label: null,
-        long_edge: item.long_edge,
-        unit_price: Number(sale.price),
-        quantity: 1,
-        total: Number(sale.price),
-        gallery_id: g.gallery_id,
-      },
-    };
+    const sales = await this.repo.gallerySales([g.gallery_id]);
+    const { lists } = sales.size > 0 ? await this.pricingProfiles.offers({ id: ownerId }, [], [...sales.values()].map((x) => x.profile_id)) : { lists: new Map<string, PriceList>() };
+    return saleLineOf({ offered: new Map(), lists, sales }, g, field);
   }
 
   private async ownGallery(owner: Owner, uuid: string, field: string) {
@@ -653,9 +708,9 @@ export class OrdersService {
     );
   }
 
-  /** A whole gallery's picture on the website's cart and order pages: its first photo's UUID. */
-  galleryFirstMedia(websiteId: number, galleryUuid: string): Promise<string | undefined> {
-    return this.repo.galleryFirstMedia(websiteId, galleryUuid.toLowerCase());
+  /** Whole galleries' pictures on the website's cart and order pages: each one's first photo's UUID, by gallery UUID (one query). */
+  galleryFirstMedias(websiteId: number, galleryUuids: readonly string[]): Promise<Map<string, string>> {
+    return this.repo.galleryFirstMedias(websiteId, [...new Set(galleryUuids.map((u) => u.toLowerCase()))]);
   }
 
   /** Puts a whole gallery of the cart's website in the cart, or takes it out. */

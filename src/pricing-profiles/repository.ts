@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../database/db.js';
 import { nowIso } from '../database/db.js';
+import { preparedAll } from '../database/prepared.js';
 
 export interface ProfileRow {
   id: number;
@@ -105,6 +106,35 @@ export class PricingProfilesRepository {
     return items.map((i) => ({ label: i.label, long_edge: i.long_edge, price: Number(i.price), options: byItem.get(i.id)! }));
   }
 
+  /** The owner's profiles of these ids: one query whatever their number. */
+  async many(ownerId: number, ids: readonly number[]): Promise<ProfileRow[]> {
+    if (ids.length === 0) return [];
+    return profilesByIds(this.db, ownerId, [...ids]);
+  }
+
+  /** The items of several profiles in order, each with its options in order: two queries whatever their number. */
+  async itemsOf(ids: readonly number[]): Promise<Map<number, ItemRow[]>> {
+    const out = new Map<number, ItemRow[]>(ids.map((id) => [id, []]));
+    if (ids.length === 0) return out;
+    const items = await itemsOfProfiles(this.db, [...ids]);
+    if (items.length === 0) return out;
+    // The options of all these profiles' items by a join: no list of item ids to send.
+    const options = await optionsOfProfiles(this.db, [...ids]);
+    const byItem = new Map<number, OptionRow[]>(items.map((i) => [i.id, []]));
+    for (const o of options) byItem.get(o.item_id)?.push({ label: o.label, price: o.price, ratio: o.ratio });
+    for (const i of items) out.get(i.profile_id)!.push({ label: i.label, long_edge: i.long_edge, price: Number(i.price), options: byItem.get(i.id)! });
+    return out;
+  }
+
+  /** The profiles each of these medias carries (ids, oldest profile first): one query. */
+  async profilesOfMedias(mediaIds: readonly number[]): Promise<Map<number, number[]>> {
+    const out = new Map<number, number[]>(mediaIds.map((id) => [id, []]));
+    if (mediaIds.length === 0) return out;
+    const rows = await profilesOfMediaIds(this.db, [...new Set(mediaIds)]);
+    for (const r of rows) out.get(r.media_id)!.push(r.pricing_profile_id);
+    return out;
+  }
+
   /** A media's status and the size of its original (null while unknown). */
   async mediaOriginal(mediaId: number): Promise<{ status: string; width: number | null; height: number | null }> {
     return this.db.selectFrom('medias').select(['status', 'width', 'height']).where('id', '=', mediaId).executeTakeFirstOrThrow();
@@ -133,12 +163,6 @@ export class PricingProfilesRepository {
     return rows.map((r) => r.uuid);
   }
 
-  /** The ids of the profiles a media carries, oldest profile first. */
-  async profilesOfMedia(mediaId: number): Promise<number[]> {
-    const rows = await this.db.selectFrom('media_pricing_profiles').select('pricing_profile_id').where('media_id', '=', mediaId).orderBy('pricing_profile_id').execute();
-    return rows.map((r) => r.pricing_profile_id);
-  }
-
   /** A page of the owner's profiles, oldest first, with their item counts, and how many there are. */
   async list(ownerId: number, limit: number, offset: number): Promise<{ rows: Array<ProfileRow & { items_count: number }>; total: number }> {
     const [rows, total] = await Promise.all([
@@ -156,6 +180,24 @@ export class PricingProfilesRepository {
     return { rows: rows.map((r) => ({ ...r, items_count: Number(r.items_count ?? 0) })), total: Number(total.n) };
   }
 }
+
+// A cart's reads, compiled once (src/database/prepared.ts): every cart, checkout and order page makes them.
+const profilesByIds = preparedAll((db: Db, ownerId: number, ids: readonly number[]) => db.selectFrom('pricing_profiles').select(PROFILE_COLUMNS).where('owner_id', '=', ownerId).where('id', 'in', ids));
+const itemsOfProfiles = preparedAll((db: Db, ids: readonly number[]) =>
+  db.selectFrom('pricing_profile_items').select(['id', 'profile_id', 'label', 'long_edge', 'price']).where('profile_id', 'in', ids).orderBy('profile_id').orderBy('position'),
+);
+const optionsOfProfiles = preparedAll((db: Db, ids: readonly number[]) =>
+  db
+    .selectFrom('pricing_profile_options as o')
+    .innerJoin('pricing_profile_items as i', 'i.id', 'o.item_id')
+    .select(['o.item_id', 'o.label', 'o.price', 'o.ratio'])
+    .where('i.profile_id', 'in', ids)
+    .orderBy('o.item_id')
+    .orderBy('o.position'),
+);
+const profilesOfMediaIds = preparedAll((db: Db, mediaIds: readonly number[]) =>
+  db.selectFrom('media_pricing_profiles').select(['media_id', 'pricing_profile_id']).where('media_id', 'in', mediaIds).orderBy('media_id').orderBy('pricing_profile_id'),
+);
 
 async function insertItems(trx: Db, profileId: number, items: readonly ItemRow[]): Promise<void> {
   // One statement per item (at most MAX_ITEMS) and one for all its options (at most MAX_OPTIONS rows of 5 values).

@@ -118,9 +118,32 @@ export class PricingProfilesService {
     const mediaId = await this.access.requireOne(owner, 'media', mediaUuid, { notFound: 'media' });
     const original = await this.repo.mediaOriginal(mediaId);
     if (original.status !== 'live') return [];
-    // A media carries a handful of profiles: one read each.
-    const lists = await Promise.all((await this.repo.profilesOfMedia(mediaId)).map((id) => this.read(id)));
-    return offerFor({ width: original.width === null ? null : Number(original.width), height: original.height === null ? null : Number(original.height) }, lists);
+    // The cart's set-based read, for one media: its lists, their items and options at once.
+    return (await this.offers(owner, [{ id: mediaId, owner_id: owner.id, ...original }])).offered.get(mediaId) ?? [];
+  }
+
+  /**
+   * What several of the owner's medias are offered at (`offerFor` per media, as `offer`), with
+   * the lists read (by UUID; `alsoLists`: more profile ids to read with them, a whole gallery's):
+   * four queries whatever the number of medias and lists. A media of another owner, or not live,
+   * is offered nothing.
+   */
+  async offers(
+    owner: Owner,
+    medias: ReadonlyArray<{ id: number; owner_id: number; status: string; width: number | null; height: number | null }>,
+    alsoLists: readonly number[] = [],
+  ): Promise<{ offered: Map<number, OfferedList[]>; lists: Map<string, PriceList & { id: number }> }> {
+    const mine = medias.filter((m) => m.owner_id === owner.id && m.status === 'live');
+    const attached = await this.repo.profilesOfMedias(mine.map((m) => m.id));
+    const ids = [...new Set([...[...attached.values()].flat(), ...alsoLists])];
+    const [rows, items] = await Promise.all([this.repo.many(owner.id, ids), this.repo.itemsOf(ids)]);
+    const byId = new Map(rows.map((r) => [r.id, { ...summary(r), id: r.id, items: items.get(r.id) ?? [] }]));
+    const offered = new Map<number, OfferedList[]>(medias.map((m) => [m.id, []]));
+    for (const m of mine) {
+      const lists = (attached.get(m.id) ?? []).flatMap((id) => byId.get(id) ?? []);
+      offered.set(m.id, offerFor({ width: m.width === null ? null : Number(m.width), height: m.height === null ? null : Number(m.height) }, lists));
+    }
+    return { offered, lists: new Map([...byId.values()].map((l) => [l.uuid, l])) };
   }
 
   async delete(owner: Owner, uuid: string): Promise<PriceList> {

@@ -46,14 +46,30 @@ export interface CartTotals {
 export const MAX_TAX_RATE_BP = 10_000;
 const BP = 10_000;
 
-/** Why a coupon cannot be used now on a cart in `cartCurrency`; undefined when it can. */
-export function couponRefusal(coupon: Coupon, cartCurrency: CurrencyCode, now: Date): string | undefined {
-  if (coupon.active === false) return `coupon ${coupon.code} is not active`;
-  if (coupon.validFrom && now < coupon.validFrom) return `coupon ${coupon.code} is not valid yet`;
-  if (coupon.validUntil && now > coupon.validUntil) return `coupon ${coupon.code} has expired`;
-  if (coupon.usageLimit !== undefined && (coupon.timesUsed ?? 0) >= coupon.usageLimit) return `coupon ${coupon.code} is used up`;
-  if (coupon.kind === 'amount' && coupon.currency !== cartCurrency) return `coupon ${coupon.code} is in ${coupon.currency}, the cart in ${cartCurrency}`;
+/** Why a coupon cannot be used now: the reason codes a face words in its own way. */
+export type CouponReason = 'inactive' | 'not_yet_valid' | 'expired' | 'used_up' | 'other_currency';
+
+/** Why a coupon cannot be used now on a cart in `cartCurrency` (a reason code); undefined when it can. */
+export function couponReason(coupon: Coupon, cartCurrency: CurrencyCode, now: Date): CouponReason | undefined {
+  if (coupon.active === false) return 'inactive';
+  if (coupon.validFrom && now < coupon.validFrom) return 'not_yet_valid';
+  if (coupon.validUntil && now > coupon.validUntil) return 'expired';
+  if (coupon.usageLimit !== undefined && (coupon.timesUsed ?? 0) >= coupon.usageLimit) return 'used_up';
+  if (coupon.kind === 'amount' && coupon.currency !== cartCurrency) return 'other_currency';
   return undefined;
+}
+
+/** Why a coupon cannot be used now on a cart in `cartCurrency`, in the API's words; undefined when it can. */
+export function couponRefusal(coupon: Coupon, cartCurrency: CurrencyCode, now: Date): string | undefined {
+  const words: Record<CouponReason, string> = {
+    inactive: 'is not active',
+    not_yet_valid: 'is not valid yet',
+    expired: 'has expired',
+    used_up: 'is used up',
+    other_currency: `is in ${coupon.currency}, the cart in ${cartCurrency}`,
+  };
+  const reason = couponReason(coupon, cartCurrency, now);
+  return reason && `coupon ${coupon.code} ${words[reason]}`;
 }
 
 export function priceCart(cart: { currency: CurrencyCode; lines: readonly CartLine[]; tax?: TaxRule; coupon?: Coupon; now: Date }): CartTotals {

@@ -176,6 +176,21 @@ function websites(db: Db) {
 const websiteByUrlname = prepared((db: Db, urlname: string) => websites(db).where('w.urlname', '=', urlname));
 const websitesByHost = preparedAll((db: Db, hosts: readonly string[]) => websites(db).where(sql<string>`lower(w.hostname)`, 'in', hosts).orderBy('w.id'));
 
+// The shop's pages (their lines' photos), compiled once.
+const shownInQuery = preparedAll((db: Db, websiteId: number, mediaUuids: readonly string[]) =>
+  db
+    .selectFrom('media_galleries as mg')
+    .innerJoin('galleries as g', 'g.id', 'mg.gallery_id')
+    .innerJoin('medias as m', 'm.id', 'mg.media_id')
+    .select(['mg.media_id', 'g.full_url_path'])
+    .where('m.uuid', 'in', mediaUuids)
+    .where('g.website_id', '=', websiteId)
+    .where('m.status', '=', sql.lit('live'))
+    .where('m.renditions_state', '!=', sql.lit('failed'))
+    .orderBy('mg.media_id')
+    .orderBy('g.id'),
+);
+
 /**
  * The access lists of galleries (or of every gallery of a website) as the access
  * decision reads them, entries in position order (DEFAULT first); galleries
@@ -416,6 +431,15 @@ export class SiteRepository {
       .where('mg.media_id', '=', mediaId)
       .where('m.status', '=', 'live')
       .execute();
+  }
+
+  /**
+   * Where each of these medias (UUIDs) is shown on a website: the galleries whose visible order
+   * holds it (live, renditions not failed: as orderRows reads an order), one query, by media
+   * then gallery.
+   */
+  async shownIn(websiteId: number, mediaUuids: readonly string[]): Promise<Array<{ media_id: number; full_url_path: string }>> {
+    return shownInQuery(this.db, websiteId, [...mediaUuids]);
   }
 
   /** Whether a live media is the public cover of a gallery (a protected gallery's, chosen by its photographer as public). */

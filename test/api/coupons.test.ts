@@ -193,6 +193,17 @@ eachDatabase((kind) => {
     expect(csv.report).toContain('"VAT"');
   });
 
+  it('takes manual-payment instructions of 4000 characters and refuses 4001, the studio\'s one limit (MAX_INSTRUCTIONS)', async () => {
+    const at = `/websites/${shop.urlname}/shop_settings.xml`;
+    // Line endings count once, as stored: 3999 characters and a CRLF are 4000.
+    const longest = `${'x'.repeat(2000)}\r\n${'y'.repeat(1999)}`;
+    const s = find((await w.client.request('PUT', at, { 'shop_settings[manual_instructions]': longest })).doc, 'shop-settings')!;
+    expect(text(s, 'manual-instructions')).toBe(`${'x'.repeat(2000)}\n${'y'.repeat(1999)}`);
+    const f = await failure(w.client.request('PUT', at, { 'shop_settings[manual_instructions]': 'z'.repeat(4001) }));
+    expect([f.status, f.message]).toEqual([422, 'shop_settings[manual_instructions] must be at most 4000 characters long']);
+    expect(text(find((await w.client.request('GET', at)).doc, 'shop-settings')!, 'manual-instructions')).toHaveLength(4000);
+  });
+
   it('fuzzed coupon fields: a 2xx or a 4xx, never a 5xx; a refusal writes nothing', async () => {
     const value = fc.oneof(
       fc.string({ maxLength: 40 }),

@@ -289,7 +289,16 @@ eachDatabase((kind) => {
     expect((await s2.post('/studio/shop/payments/instructions', { csrf: csrf2, website: w.urlname, instructions: 'Pay me instead' })).status).toBe(404);
     const tooLong = await b.post('/studio/shop/payments/instructions', { csrf, website: w.urlname, instructions: 'x'.repeat(4001) });
     expect(tooLong.status).toBe(422);
+    // The API's rule and words (shop_settings[manual_instructions], MAX_INSTRUCTIONS), in the form's name for the field.
+    expect(fieldError(tooLong.body, `instructions-${w.urlname}`)).toBe('The instructions must be at most 4000 characters long.');
     expect((await w.svc.core.orders.websiteSettings(site.id))?.manual_instructions).toBe('IBAN FR76 0000\nReference: your order number');
+    // 4000 characters (a CRLF counting once) are taken, and the tax set through the API stays as it was.
+    await w.client.request('PUT', `/websites/${w.urlname}/shop_settings.xml`, { 'shop_settings[tax_rate]': '700' });
+    const longest = `${'x'.repeat(2000)}\r\n${'y'.repeat(1999)}`;
+    expect((await b.post('/studio/shop/payments/instructions', { csrf, website: w.urlname, instructions: longest })).status).toBe(303);
+    const kept = await w.svc.core.orders.websiteSettings(site.id);
+    expect([kept?.manual_instructions?.length, kept?.tax_rate_bp]).toEqual([4000, 700]);
+    await b.post('/studio/shop/payments/instructions', { csrf, website: w.urlname, instructions: 'IBAN FR76 0000\r\nReference: your order number' });
     // Another photographer's screen shows nothing of it.
     expect((await s2.get('/studio/shop/payments')).body).not.toContain(account.webhookUrl);
   });

@@ -23,10 +23,15 @@ export function TermsPage(props: { frame: Base; html: string; cartHref: string }
 
 type Base = Omit<Frame, 'title' | 'indexable' | 'crumbs' | 'script'>;
 
+/** One formatter per currency: making one costs about a hundred times what formatting does (issue 33's cart page). */
+const formatters = new Map<string, Intl.NumberFormat>();
+
 /** An amount for people: "€9.00", "¥1,200". */
 export function money(amount: number, code: string): string {
   const decimal = formatMinor(amount, code as CurrencyCode);
-  return new Intl.NumberFormat('en', { style: 'currency', currency: code }).format(decimal as unknown as number);
+  let f = formatters.get(code);
+  if (!f) formatters.set(code, (f = new Intl.NumberFormat('en', { style: 'currency', currency: code })));
+  return f.format(decimal as unknown as number);
 }
 
 function itemText(i: { kind?: string; label: string; option?: string | null; longEdge?: number | null; long_edge?: number | null }): string {

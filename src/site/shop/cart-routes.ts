@@ -6,6 +6,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../core/errors.js';
 import { isUuid } from '../../core/uuid.js';
+import { ADDRESS_LIMITS } from '../../orders/address.js';
+import { MAX_NAME_LENGTH } from '../../orders/service.js';
 import { cookiePath, type SiteAddress } from '../address.js';
 import { formOf, one } from '../delivery/favourites-routes.js';
 import type { SiteHelpers, SiteRoute, WebsiteDeps } from '../plugin-deps.js';
@@ -31,14 +33,20 @@ const ADDRESS_PARTS = ['name', 'line1', 'line2', 'postcode', 'city', 'country'] 
 
 export const cartHref = (at: SiteAddress) => `${at.homePath}/${CART}`;
 
-/** A coupon's refusal (the service's `cart[coupon]: …`) in the visitor's words; the code is not echoed. */
-export function couponWords(message: string): string {
-  if (/has expired/.test(message)) return 'This coupon has expired.';
-  if (/is not valid yet/.test(message)) return 'This coupon is not valid yet.';
-  if (/is used up/.test(message)) return 'This coupon has been used up.';
-  const other = /is in ([A-Z]{3}), the cart in/.exec(message);
-  if (other) return `This coupon is for prices in ${other[1]}.`;
-  return 'This coupon code is not valid.';
+/** A coupon's refusal in the visitor's words, by its reason code (ApiError.reason); the code is not echoed. */
+export function couponWords(err: ApiError): string {
+  switch (err.reason) {
+    case 'coupon_expired':
+      return 'This coupon has expired.';
+    case 'coupon_not_yet_valid':
+      return 'This coupon is not valid yet.';
+    case 'coupon_used_up':
+      return 'This coupon has been used up.';
+    case 'coupon_other_currency':
+      return 'This coupon is for prices in another currency.';
+    default:
+      return 'This coupon code is not valid.';
+  }
 }
 
 export function cartRoutes(helpers: SiteHelpers, deps: WebsiteDeps): SiteRoute[] {
@@ -93,20 +101,41 @@ function addressOf(form: URLSearchParams): Record<(typeof ADDRESS_PARTS)[number]
   return Object.fromEntries(ADDRESS_PARTS.map((p) => [p, one(form, `ship_${p}`)])) as Record<(typeof ADDRESS_PARTS)[number], string | undefined>;
 }
 
-/** A service refusal in the checkout's words: the field as the form labels it. */
+/** The checkout's fields as the form labels them, by the service's field key (ApiError.field). */
 const FIELD_TEXT: Record<string, string> = {
-  'order[email]': 'Your e-mail address',
-  'order[name]': 'Your name',
-  'order[address][name]': 'The name for delivery',
-  'order[address][line1]': 'The address',
-  'order[address][line2]': 'The second address line',
-  'order[address][postcode]': 'The postcode',
-  'order[address][city]': 'The city',
-  'order[address][country]': 'The country',
+  email: 'Your e-mail address',
+  name: 'Your name',
+  'address.name': 'The name for delivery',
+  'address.line1': 'The address',
+  'address.line2': 'The second address line',
+  'address.postcode': 'The postcode',
+  'address.city': 'The city',
+  'address.country': 'The country',
 };
-function fieldText(message: string): string {
-  const m = /^(?:parameter )?(order\[[a-z_]+\](?:\[[a-z0-9_]+\])?)/.exec(message);
-  return m && FIELD_TEXT[m[1]] ? FIELD_TEXT[m[1]] + message.slice(m[0].length) : message;
+
+/**
+ * A checkout refusal in the visitor's words, from its field and reason codes (never its message,
+ * whose wording may change); undefined when it names no field of the form.
+ */
+export function checkoutWords(err: ApiError): string | undefined {
+  if (err.field === 'acceptTerms') return 'Please accept the terms of sale to place the order.';
+  if (err.field === 'coupon') return couponWords(err);
+  const label = err.field === undefined ? undefined : FIELD_TEXT[err.field];
+  if (label === undefined) return undefined;
+  if (err.code === 'missing_parameter') return `${label} is required.`;
+  const part = err.field!.startsWith('address.') ? (err.field!.slice('address.'.length) as keyof typeof ADDRESS_LIMITS) : undefined;
+  switch (err.reason) {
+    case 'not_email':
+      return `${label} must be an e-mail address, such as ann@example.com.`;
+    case 'too_long':
+      return `${label} must be one line of at most ${part ? ADDRESS_LIMITS[part] : MAX_NAME_LENGTH} characters.`;
+    case 'postcode_chars':
+      return `${label} may hold letters, digits, spaces and hyphens only.`;
+    case 'country_short':
+      return `${label} must be a country’s name or its two-letter code.`;
+    default:
+      return `${label} is not valid.`;
+  }
 }
 
 class Cart {
@@ -127,18 +156,20 @@ class Cart {
     return instructions && instructions.trim() !== '' ? instructions : DEFAULT_MANUAL;
   }
 
-  /** A line's photo as this visitor sees it on this website: its title (else its place), page and thumbnail. */
-  private async shown(v: Visit, media: string, n: number): Promise<{ title: string; href?: string; picture?: Picture }> {
-    const m = await this.deps.site.shopMedia(v.at, media, v.pass);
-    if (!m) return { title: `Photo ${n + 1}` };
-    return { title: m.title || `Photo ${n + 1}`, href: `${m.galleryHref.replace(/\/$/, '')}/_/${m.uuid}`, picture: m.picture };
-  }
-
-  /** A whole gallery's line: its name, and its first photo as its picture (when this visitor sees it). */
-  private async shownGallery(v: Visit, gallery: string, name: string | null, n: number): Promise<{ title: string; href?: string; picture?: Picture }> {
-    const first = await this.orders.galleryFirstMedia(v.at.website.id, gallery);
-    const seen = first ? await this.shown(v, first, n) : undefined;
-    return { title: name ?? `Gallery ${n + 1}`, picture: seen?.picture };
+  /**
+   * The lines' photos as this visitor sees them on this website (a whole gallery's: its first
+   * photo), in one access decision for them all: a fixed number of queries whatever the lines.
+   */
+  private async shownAll(v: Visit, lines: ReadonlyArray<{ kind: string; media_uuid: string; media_file_name: string | null }>): Promise<Array<{ title: string; href?: string; picture?: Picture }>> {
+    const firsts = await this.orders.galleryFirstMedias(v.at.website.id, lines.filter((l) => l.kind === 'gallery').map((l) => l.media_uuid));
+    const mediaOf = (l: (typeof lines)[number]) => (l.kind === 'gallery' ? firsts.get(l.media_uuid.toLowerCase()) : l.media_uuid.toLowerCase());
+    const seen = await this.deps.site.shopMedias(v.at, lines.flatMap((l) => mediaOf(l) ?? []), v.pass);
+    return lines.map((l, n) => {
+      const m = seen.get(mediaOf(l) ?? '');
+      // A whole gallery's line: its name, and its first photo as its picture (when this visitor sees it).
+      if (l.kind === 'gallery') return { title: l.media_file_name ?? `Gallery ${n + 1}`, picture: m?.picture };
+      return m ? { title: m.title || `Photo ${n + 1}`, href: m.href, picture: m.picture } : { title: `Photo ${n + 1}` };
+    });
   }
 
   /** The cart as its page shows it: lines with their photo, totals; undefined when there is none. */
@@ -146,11 +177,8 @@ class Cart {
     const id = this.cartId(req);
     const cart = id ? await this.orders.websiteCart(id, v.at.website.id) : undefined;
     if (!cart) return undefined;
-    const lines: CartLine[] = [];
-    for (const [n, i] of cart.items.entries()) {
-      const shown = i.kind === 'gallery' ? await this.shownGallery(v, i.media_uuid, i.media_file_name, n) : await this.shown(v, i.media_uuid, n);
-      lines.push({ media: i.media_uuid, profile: i.profile_uuid, kind: i.kind, label: i.label, option: i.option_label, longEdge: i.long_edge, quantity: i.quantity, unitPrice: i.unit_price, total: i.total, ...shown });
-    }
+    const shown = await this.shownAll(v, cart.items);
+    const lines: CartLine[] = cart.items.map((i, n) => ({ media: i.media_uuid, profile: i.profile_uuid, kind: i.kind, label: i.label, option: i.option_label, longEdge: i.long_edge, quantity: i.quantity, unitPrice: i.unit_price, total: i.total, ...shown[n] }));
     const totals: CartTotalsView | undefined = cart.totals && {
       currency: cart.totals.currency,
       subtotal: cart.totals.subtotal,
@@ -196,23 +224,21 @@ class Cart {
     if (!mine.includes(uuid)) throw notFound();
     const order = await this.orders.get({ id: v.at.website.owner_id }, uuid).catch(() => undefined);
     if (!order || order.website_id !== v.at.website.id) throw notFound();
-    const settings = await this.orders.websiteSettings(v.at.website.id);
+    const [settings, shown] = await Promise.all([this.orders.websiteSettings(v.at.website.id), this.shownAll(v, order.items)]);
     const page = OrderPage({
       frame: this.helpers.frameOf(v.at),
       uuid: order.uuid,
       status: order.status,
       email: order.email,
-      items: await Promise.all(
-        order.items.map(async (i, n) => ({
-          kind: i.kind,
-          label: i.label,
-          option: i.option_label,
-          long_edge: i.long_edge === null ? null : Number(i.long_edge),
-          quantity: Number(i.quantity),
-          total: Number(i.total),
-          ...(i.kind === 'gallery' ? await this.shownGallery(v, i.media_uuid, i.media_file_name, n) : await this.shown(v, i.media_uuid, n)),
-        })),
-      ),
+      items: order.items.map((i, n) => ({
+        kind: i.kind,
+        label: i.label,
+        option: i.option_label,
+        long_edge: i.long_edge === null ? null : Number(i.long_edge),
+        quantity: Number(i.quantity),
+        total: Number(i.total),
+        ...shown[n],
+      })),
       shipping: order.ship_line1 ? { lines: [order.ship_name, order.ship_line1, order.ship_line2, `${order.ship_postcode ?? ''} ${order.ship_city ?? ''}`.trim(), order.ship_country].filter((l): l is string => !!l), trackingUrl: order.tracking_url } : undefined,
       totals: { currency: order.currency, subtotal: Number(order.subtotal), discount: Number(order.discount), tax: Number(order.tax), taxRateBp: Number(order.tax_rate_bp), taxIncluded: Number(order.tax_included) === 1, total: Number(order.total), coupon: order.coupon_code, taxLabel: order.tax_label },
       confirming: v.query.get('via') === 'card',
@@ -236,7 +262,7 @@ class Cart {
   /** The media a form names, as this visitor sees it on this website; else a 404 (what one cannot see is not there). */
   private async mediaOf(v: Visit, form: URLSearchParams): Promise<string> {
     const media = one(form, 'media') ?? '';
-    if (!isUuid(media) || !(await this.deps.site.shopMedia(v.at, media, v.pass))) throw notFound();
+    if (!isUuid(media) || !(await this.deps.site.shopMedias(v.at, [media], v.pass)).has(media.toLowerCase())) throw notFound();
     return media.toLowerCase();
   }
 
@@ -299,7 +325,7 @@ class Cart {
     try {
       await this.orders.setCartCoupon(id, one(form, 'coupon') ?? null);
     } catch (err) {
-      if (err instanceof ApiError && err.status === 422) return this.cartPage(req, reply, v, 422, { error: couponWords(err.message), couponTyped: (one(form, 'coupon') ?? '').slice(0, 32) });
+      if (err instanceof ApiError && err.status === 422) return this.cartPage(req, reply, v, 422, { error: couponWords(err), couponTyped: (one(form, 'coupon') ?? '').slice(0, 32) });
       throw err;
     }
     return reply.code(303).header('location', cartHref(v.at)).header('cache-control', 'no-store').send();
@@ -321,12 +347,8 @@ class Cart {
       placed = await this.orders.placeOrder(id!, { email, name: name.trim() === '' ? null : name, acceptTerms: one(form, 'accept_terms') === '1', address });
     } catch (err) {
       const kept = Object.fromEntries(ADDRESS_PARTS.map((p) => [p, address[p]?.slice(0, 200)]));
-      const words = err instanceof ApiError ? (err.message.startsWith('order[accept_terms]') ? 'Please accept the terms of sale to place the order.' : err.message.startsWith('cart[coupon]') ? couponWords(err.message) : undefined) : undefined;
-      if (words) return this.cartPage(req, reply, v, 422, { error: words, email: email.slice(0, 254), name: name.slice(0, 200), address: kept });
-      if (err instanceof ApiError && err.status === 422) {
-        return this.cartPage(req, reply, v, 422, { error: fieldText(err.message), email: email.slice(0, 254), name: name.slice(0, 200), address: kept });
-      }
-      throw err;
+      if (!(err instanceof ApiError) || err.status !== 422) throw err;
+      return this.cartPage(req, reply, v, 422, { error: checkoutWords(err) ?? err.message, email: email.slice(0, 254), name: name.slice(0, 200), address: kept });
     }
     const kept = [placed.uuid, ...(cookie(req, ORDER_COOKIE, () => true) ?? '').split('.').filter((u) => isUuid(u))].slice(0, ORDERS_KEPT);
     const orderHref = `${cartHref(v.at)}/order/${placed.uuid}`;

@@ -3,6 +3,7 @@
 // party), one card per currency; then card payments (Stripe) and each website's manual
 // payment instructions. Secrets are never shown: four last characters at most.
 import type { MonthSales } from '../../orders/service.js';
+import { MAX_INSTRUCTIONS } from '../../shop-settings/fields.js';
 import { Csrf, Field, html, Layout, Notice, type Viewer } from './layout.js';
 import { money, ShopNav } from './shop-common.js';
 
@@ -231,7 +232,7 @@ export function paymentsPage(p: {
               <input type="hidden" name="website" value={w.urlname} />
               <Field id={id} label={`Instructions on ${w.title || w.urlname}`} error={mine}>
                 {(d, bad) => (
-                  <textarea id={id} name="instructions" rows={4} maxLength={4000} aria-describedby={d} aria-invalid={bad || undefined} class={bad ? 'invalid' : undefined}>
+                  <textarea id={id} name="instructions" rows={4} maxLength={MAX_INSTRUCTIONS} aria-describedby={d} aria-invalid={bad || undefined} class={bad ? 'invalid' : undefined}>
                     {mine ? p.draft!.text : w.text}
                   </textarea>
                 )}

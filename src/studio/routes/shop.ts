@@ -8,6 +8,9 @@ import { isUuid } from '../../core/uuid.js';
 import { readOrderFilter, type OrderFilterKey } from '../../orders/filter.js';
 import type { OrderFilter } from '../../orders/repository.js';
 import { DOWNLOAD_DAYS } from '../../orders/service.js';
+import { bracketNames, readFields } from '../../core/fields.js';
+import { SHOP_SETTINGS_FIELDS } from '../../shop-settings/fields.js';
+import { specForm } from '../spec-form.js';
 import { SMALL_FORM_BYTES, type Signed, type StudioContext, type StudioRoute } from '../context.js';
 import { orderPage, ordersPage, type FilterDraft } from '../pages/orders.js';
 import { paymentsPage, shopOverviewPage, type InstructionsView } from '../pages/shop.js';
@@ -110,6 +113,9 @@ async function disconnectStripe(ctx: StudioContext, req: FastifyRequest, reply: 
   return ctx.redirect(reply, '/studio/shop/payments?done=disconnected');
 }
 
+/** The instructions' form over the shop settings' field spec: the same rule as the API's `shop_settings[manual_instructions]`. */
+const INSTRUCTIONS_FORM = specForm(SHOP_SETTINGS_FIELDS, bracketNames('shop_settings', SHOP_SETTINGS_FIELDS), { manualInstructions: 'instructions' }, { manualInstructions: 'The instructions' });
+
 async function saveInstructions(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
   const { s, form } = ctx.signedPost(req);
   const urlname = form.str('website') ?? '';
@@ -118,10 +124,11 @@ async function saveInstructions(ctx: StudioContext, req: FastifyRequest, reply: 
   const details = await ctx.websiteDetails(s, urlname);
   if (details.website.owner_id !== s.user.id) throw new ApiError('not_found', 'There is no such website.');
   try {
-    await ctx.deps.orders.setManualInstructions(details.website.id, text);
+    // The tax and terms are left as they are: only this field is sent.
+    await ctx.deps.shopSettings.update(s.user, details.website.urlname, readFields(SHOP_SETTINGS_FIELDS, INSTRUCTIONS_FORM.source(form, ['manualInstructions'], { blank: true }), INSTRUCTIONS_FORM.words));
   } catch (err) {
-    if (!(err instanceof ApiError) || err.status !== 422) throw err;
-    return payments(ctx, reply, s, 422, { error: { field: 'instructions', message: 'The instructions must be at most 4000 characters, without control characters.' }, draft: { urlname, text } });
+    const r = INSTRUCTIONS_FORM.refusal(err);
+    return payments(ctx, reply, s, 422, { error: { field: 'instructions', message: `${r.message}.` }, draft: { urlname, text } });
   }
   return ctx.redirect(reply, '/studio/shop/payments?done=instructions');
 }
