@@ -10,7 +10,8 @@ import { FileUrls } from '../../src/file-storage/file-urls.js';
 import { create, publishMedias } from '../api/galleries-fixtures.js';
 import { eachDatabase } from '../support/service.js';
 import { startWorld, type World } from '../support/world.js';
-import { uploadPhoto, visit, waitForRenditions } from './site-support.js';
+import sharp from 'sharp';
+import { photo, uploadJpeg, uploadPhoto, visit, waitForRenditions } from './site-support.js';
 
 eachDatabase((kind) => {
   let w: World;
@@ -107,6 +108,33 @@ eachDatabase((kind) => {
       expect([img[4], img[5]]).toEqual(['1400', '933']);
       // The viewer may zoom up to the largest rendition's pixels.
       expect(page).toContain('data-width="1280" data-height="853"');
+    });
+  });
+
+  describe('sizes of justified rows on a phone', () => {
+    it('says what each photo is drawn at on a phone, row by row: a landscape or a lone portrait full width, two portraits half each, the first photo eager', async () => {
+      const g = await create(w, 'Rows');
+      // Landscape, portrait, portrait, landscape, portrait, landscape: rows of 1, 2, 1, 1 and the last.
+      const shapes = ['L', 'P', 'P', 'L', 'P', 'L'];
+      const uuids: string[] = [];
+      for (const [i, shape] of shapes.entries()) {
+        const data = shape === 'L' ? await photo(20 + i, 900) : await sharp(await photo(20 + i, 900)).rotate(90).jpeg().toBuffer();
+        uuids.push(await uploadJpeg(w, g, data, `row-${i}.jpg`, `Row ${i + 1}`));
+      }
+      if (!(await waitForRenditions(w, uuids))) return;
+      const page = (await visit(w.svc, `${home}/-/rows`)).body;
+      const sizes = [...page.matchAll(/<img [^>]*sizes="([^"]+)"[^>]*alt="Row \d"/g)].map((m) => m[1]);
+      expect(sizes).toEqual([
+        '(min-width: 700px) 510px, calc(100vw - 1rem)',
+        'auto, (min-width: 700px) 227px, calc((100vw - 1rem - 8px) * 0.500)',
+        'auto, (min-width: 700px) 227px, calc((100vw - 1rem - 8px) * 0.500)',
+        'auto, (min-width: 700px) 510px, calc(100vw - 1rem)',
+        'auto, (min-width: 700px) 227px, calc(100vw - 1rem)',
+        'auto, (min-width: 700px) 510px, calc(100vw - 1rem)',
+      ]);
+      // Only the first is in the page as an image; the others wait for the loader (in <noscript>).
+      expect(page.match(/<img [^>]*loading="eager" fetchpriority="high"/g)).toHaveLength(1);
+      expect(page.match(/<noscript>/g)).toHaveLength(5);
     });
   });
 
