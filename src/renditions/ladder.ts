@@ -36,20 +36,22 @@ export type RenditionFormat = 'webp' | 'jpeg' | 'avif';
 /**
  * Quality of each format per rung, chosen by measurement (`bench/rendition-quality.ts`, the table in
  * docs/renditions.md, "Quality per rung"): AVIF at the lowest quality whose SSIM and MS-SSIM both
- * reach WebP's at 80, on the rungs where it is then smaller. Rungs not named take `other`.
+ * reach WebP's at 80, on the rungs where it is then smaller; at the phone's 1152, as a phone draws
+ * it, on the grainy and the natural photos (`bench/phone-rung-quality.ts`: 60 for the grain, 50 would
+ * do for smooth photos). Rungs not named take `other`.
  */
 export const QUALITY: Record<RenditionFormat, { byRung: Partial<Record<number, number>>; other: number }> = {
   webp: { byRung: {}, other: 80 },
   jpeg: { byRung: {}, other: 82 },
-  avif: { byRung: { 320: 60, 1280: 66 }, other: 66 },
+  avif: { byRung: { 320: 60, 1152: 60, 1280: 66 }, other: 66 },
 };
 /**
- * The rungs that get an AVIF alternate: where it was smaller than WebP at equal quality (320, and
- * 1280). At 640 it was not, nor at the phone's 1152 (equal on grain, larger on smooth photos at
- * the one quality both need: docs/renditions.md, "The phone's rung"); 2048 and 3840 would
+ * The rungs that get an AVIF alternate: where it was smaller than WebP at equal quality (320 and
+ * 1280 against the unencoded rung; the phone's 1152 as a phone draws it, against the photo at the
+ * phone's pixels: docs/renditions.md, "The phone's rung"). At 640 it was not; 2048 and 3840 would
  * cost several seconds of a core each (AVIF encodes 3–7 times slower than WebP).
  */
-export const AVIF_RUNGS: ReadonlySet<number> = new Set([320, 1280]);
+export const AVIF_RUNGS: ReadonlySet<number> = new Set([320, PHONE_RUNG, 1280]);
 /** AVIF encoder effort (0–9, sharp's default 4): 2 keeps a 1280 rung near a second of an idle core. */
 export const AVIF_EFFORT = 2;
 const qualityOf = (format: RenditionFormat, rung: number) => QUALITY[format].byRung[rung] ?? QUALITY[format].other;

@@ -22,7 +22,7 @@ const PHONES = {
   // Full width at 3x is 1242 device pixels here: beyond the phone's rung (1152), the 1280, which has an AVIF.
   'iphone-max-430x932@3': { viewport: { width: 430, height: 932 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true },
 } as const;
-/** The phone's rung (src/renditions/ladder.ts): WebP only, its AVIF not smaller at equal quality (docs/renditions.md). */
+/** The phone's rung (src/renditions/ladder.ts). */
 const PHONE_RUNG = 1152;
 
 const isAvif = (b: Buffer) => b.subarray(4, 12).toString('latin1') === 'ftypavif';
@@ -61,8 +61,8 @@ describe.skipIf(!chromiumPresent)('AVIF where the browser asks for it', () => {
     const deadline = Date.now() + 480_000;
     for (;;) {
       const rows = await w.svc.db.selectFrom('renditions as r').innerJoin('medias as m', 'm.id', 'r.media_id').select('m.uuid').where('m.uuid', 'in', uuids).where('r.mime_type', '=', 'image/avif').execute();
-      if (rows.length >= uuids.length * 2) break;
-      if (Date.now() > deadline) throw new Error(`AVIF alternates: ${rows.length} of ${uuids.length * 2}`);
+      if (rows.length >= uuids.length * 3) break;
+      if (Date.now() > deadline) throw new Error(`AVIF alternates: ${rows.length} of ${uuids.length * 3}`);
       await new Promise((r) => setTimeout(r, 500));
     }
     path = `/sites/${w.urlname}/-/sixty`;
@@ -82,9 +82,9 @@ describe.skipIf(!chromiumPresent)('AVIF where the browser asks for it', () => {
     for (const [, avifSet, imgSet] of pictures.slice(0, 3)) {
       const avif = urlsOf(decode(avifSet!));
       const img = urlsOf(decode(imgSet!));
-      // The same ladder: AVIF for the 320 and 1280 (where it was smaller at equal quality), WebP for the others (the phone's 1152 among them).
+      // The same ladder: AVIF for the 320, the phone's 1152 and the 1280 (where it was smaller at equal quality), WebP for the others.
       expect(avif).toHaveLength(img.length);
-      expect(avif.filter((u) => u.endsWith('.avif'))).toHaveLength(2);
+      expect(avif.filter((u) => u.endsWith('.avif'))).toHaveLength(3);
       expect(img.every((u) => u.endsWith('.webp'))).toBe(true);
       for (const [i, url] of avif.entries()) {
         // A browser that asks for AVIF, and one that does not: the address decides the type, not Accept.
@@ -166,8 +166,10 @@ describe.skipIf(!chromiumPresent)('AVIF where the browser asks for it', () => {
         });
         page.on('pageerror', (e) => errors.push(e.message));
         const types: string[] = [];
+        const files: string[] = [];
         page.on('response', (r) => {
           if (r.request().resourceType() === 'image') types.push(r.headers()['content-type'] ?? '');
+          if (r.request().resourceType() === 'image' && r.url().includes('/files/')) files.push(new URL(r.url()).pathname);
         });
         const images = imageBytes(page);
         const view = await firstView(page, `${w.svc.url}${path}`);
@@ -179,10 +181,10 @@ describe.skipIf(!chromiumPresent)('AVIF where the browser asks for it', () => {
         console.log(`first view ${name}: ${view.bytes} bytes with AVIF (images ${JSON.stringify(avifImages)}), ${webp.bytes} without (images ${JSON.stringify(webp.images)}); target ${LIMIT_BYTES}`);
         // Equal quality, so about equal bytes on these grainy photos (docs/renditions.md): no assertion on the difference.
         expect(Object.keys(webp.images)).toEqual(['image/webp']);
-        // Full width: the phone's rung when it is enough (WebP: it has no AVIF), else the 1280 in AVIF; never JPEG.
-        const device = (profile.viewport.width - 16) * profile.deviceScaleFactor;
-        if (device <= PHONE_RUNG) expect(avifImages['image/avif'] ?? 0).toBe(0);
-        else expect(types.filter((t) => t === 'image/avif').length).toBeGreaterThanOrEqual(2);
+        // Full width: the phone's rung when it is enough, else the 1280, both in AVIF; never JPEG.
+        expect(types.filter((t) => t === 'image/avif').length).toBeGreaterThanOrEqual(2);
+        expect(files.length).toBeGreaterThanOrEqual(2);
+        expect(files.every((u) => u.endsWith(`-${(profile.viewport.width - 16) * profile.deviceScaleFactor <= PHONE_RUNG ? PHONE_RUNG : 1280}.avif`))).toBe(true);
         expect(types.filter((t) => t === 'image/jpeg')).toEqual([]);
         expect(q.shown).toBeGreaterThanOrEqual(2);
         expect(q.drawnAbove).toBe(0);
