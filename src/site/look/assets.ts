@@ -403,15 +403,22 @@ function reveal(ph) {
 const waiting = document.querySelectorAll("svg.lazy");
 if (waiting.length > 0) {
   if ("IntersectionObserver" in window) {
-    const watch = function (margin) {
+    const watch = function (margin, root, list) {
       const io = new IntersectionObserver(function (entries) {
         entries.forEach(function (e) { if (e.isIntersecting) { io.unobserve(e.target); reveal(e.target); } });
-      }, { rootMargin: margin });
-      waiting.forEach(function (ph) { if (ph.isConnected) io.observe(ph); });
+      }, { rootMargin: margin, root: root || null });
+      list.forEach(function (ph) { if (ph.isConnected) io.observe(ph); });
       return io;
     };
-    const first = watch("0px");
-    document.addEventListener("scroll", function () { first.disconnect(); watch("0px 0px 100% 0px"); }, { capture: true, passive: true, once: true });
+    const first = watch("0px", null, waiting);
+    document.addEventListener("scroll", function () {
+      first.disconnect();
+      watch("0px 0px 100% 0px", null, waiting);
+      // A slideshow's or filmstrip's strip clips its photos: ahead by a strip's width within it.
+      document.querySelectorAll("ul.slideshow, ul.filmstrip").forEach(function (strip) {
+        watch("0px 100% 0px 0px", strip, strip.querySelectorAll("svg.lazy"));
+      });
+    }, { capture: true, passive: true, once: true });
   } else waiting.forEach(reveal);
 }
 
