@@ -113,7 +113,7 @@ eachDatabase((kind) => {
 
   describe('sizes of justified rows on a phone', () => {
     it('says what each photo is drawn at on a phone, row by row: a landscape or a lone portrait full width, two portraits half each, the first photo eager', async () => {
-      const g = await create(w, 'Rows');
+      const g = await create(w, 'Phone rows');
       // Landscape, portrait, portrait, landscape, portrait, landscape: rows of 1, 2, 1, 1 and the last.
       const shapes = ['L', 'P', 'P', 'L', 'P', 'L'];
       const uuids: string[] = [];
@@ -122,7 +122,7 @@ eachDatabase((kind) => {
         uuids.push(await uploadJpeg(w, g, data, `row-${i}.jpg`, `Row ${i + 1}`));
       }
       if (!(await waitForRenditions(w, uuids))) return;
-      const page = (await visit(w.svc, `${home}/-/rows`)).body;
+      const page = (await visit(w.svc, `${home}/-/phone-rows`)).body;
       const sizes = [...page.matchAll(/<img [^>]*sizes="([^"]+)"[^>]*alt="Row \d"/g)].map((m) => m[1]);
       expect(sizes).toEqual([
         '(min-width: 700px) 510px, calc(100vw - 1rem)',
