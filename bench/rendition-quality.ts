@@ -1,9 +1,10 @@
 // Quality per rung by measurement (issue 31): on a corpus of realistic 24 MP photos, each rung
 // made from one decode as the ladder makes it, encoded as WebP and AVIF at several qualities;
 // bytes, encode time and SSIM (luma, 8×8 windows every 4 px) against the unencoded rung.
-// `npx tsx bench/rendition-quality.ts` (BENCH_QUALITY_PHOTOS, default 6). Prints a table.
+// `npx tsx bench/rendition-quality.ts` (BENCH_QUALITY_PHOTOS, default 6; BENCH_QUALITY_CORPUS grain
+// or natural). Prints a table.
 import sharp from 'sharp';
-import { realisticPhoto } from '../test/site/site-support.js';
+import { naturalPhoto, realisticPhoto } from '../test/site/site-support.js';
 
 sharp.concurrency(1);
 sharp.cache(false);
@@ -14,8 +15,10 @@ const WEBP_Q = (process.env.BENCH_QUALITY_WEBP ?? '60,70,75,80').split(',').map(
 const AVIF_Q = (process.env.BENCH_QUALITY_AVIF ?? '45,50,55,60,65').split(',').map(Number);
 const AVIF_EFFORT = Number(process.env.BENCH_QUALITY_EFFORT ?? 2);
 const CHROMA = process.env.BENCH_QUALITY_CHROMA ?? '4:2:0';
+/** `grain` (the weight budgets' corpus, hard to compress) or `natural` (a smooth sky, a ridge, soft colour, mild noise). */
+const CORPUS = process.env.BENCH_QUALITY_CORPUS ?? 'grain';
 
-function luma(data: Buffer, channels: number, n: number): Float32Array {
+export function luma(data: Buffer, channels: number, n: number): Float32Array {
   const y = new Float32Array(n);
   for (let i = 0, p = 0; i < n; i++, p += channels) y[i] = 0.299 * data[p] + 0.587 * data[p + 1] + 0.114 * data[p + 2];
   return y;
@@ -108,7 +111,7 @@ async function main(): Promise<void> {
     return r;
   };
   for (let p = 0; p < PHOTOS; p++) {
-    const input = await realisticPhoto(p, { portrait: p % 5 === 3 });
+    const input = CORPUS === 'natural' ? await naturalPhoto(p, { portrait: p % 5 === 3 }) : await realisticPhoto(p, { portrait: p % 5 === 3 });
     // The ladder's one decode.
     const { data, info } = await sharp(input).rotate().resize(3840, 3840, { fit: 'inside' }).toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
     const raw = { width: info.width, height: info.height, channels: info.channels };
@@ -138,7 +141,7 @@ async function main(): Promise<void> {
 }
 
 function print(rows: Map<string, Row>, photos: number): void {
-  console.log(`\n${photos} photo(s), AVIF effort ${AVIF_EFFORT}, chroma ${CHROMA}:`);
+  console.log(`\n${CORPUS}: ${photos} photo(s), AVIF effort ${AVIF_EFFORT}, chroma ${CHROMA}:`);
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   console.log(`| rung | format | quality | mean bytes | bytes min–max | SSIM (mean) | SSIM min | MS-SSIM (mean) | MS-SSIM min | encode ms (mean) |`);
   console.log(`|---|---|---|---|---|---|---|---|---|---|`);
@@ -147,4 +150,5 @@ function print(rows: Map<string, Row>, photos: number): void {
   }
 }
 
-await main();
+// Run as a script; other benches import its measures.
+if (process.argv[1]?.endsWith('rendition-quality.ts')) await main();

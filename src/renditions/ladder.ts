@@ -9,9 +9,16 @@ import { WATERMARK_IMAGE_MAX_PIXELS, WATERMARK_TEXT_MAX, type WatermarkPosition 
 import sharp, { type OverlayOptions, type Sharp } from 'sharp';
 
 /** Long edges of the ladder, smallest first. */
-export const RUNGS = [320, 640, 1280, 2048, 3840] as const;
-/** Rungs at least this long get the watermark. */
-export const WATERMARK_FROM = 1280;
+export const RUNGS = [320, 640, 1152, 1280, 2048, 3840] as const;
+/**
+ * The phone's rung (issue 31): a photo full width on a phone is 1040–1131 device pixels wide
+ * (390 or 393 CSS px at 3x, 412 at 2.625x, less the page's margins), which took the 1280 with 30 %
+ * more pixels than the screen has. The website's only (WebP, and AVIF when made; no JPEG): API
+ * replies list the ladder as before (RenditionsService.views).
+ */
+export const PHONE_RUNG = 1152;
+/** Rungs at least this long get the watermark (the phone's rung too: it is nearly the 1280). */
+export const WATERMARK_FROM = PHONE_RUNG;
 /** Pictures beyond this many pixels are refused (a decompression bomb, not a photo). */
 export const MAX_INPUT_PIXELS = 200_000_000;
 /**
@@ -29,19 +36,22 @@ export type RenditionFormat = 'webp' | 'jpeg' | 'avif';
 /**
  * Quality of each format per rung, chosen by measurement (`bench/rendition-quality.ts`, the table in
  * docs/renditions.md, "Quality per rung"): AVIF at the lowest quality whose SSIM and MS-SSIM both
- * reach WebP's at 80, on the rungs where it is then smaller. Rungs not named take `other`.
+ * reach WebP's at 80, on the rungs where it is then smaller; at the phone's 1152, as a phone draws
+ * it, on the grainy and the natural photos (`bench/phone-rung-quality.ts`: 60 for the grain, 50 would
+ * do for smooth photos). Rungs not named take `other`.
  */
 export const QUALITY: Record<RenditionFormat, { byRung: Partial<Record<number, number>>; other: number }> = {
   webp: { byRung: {}, other: 80 },
   jpeg: { byRung: {}, other: 82 },
-  avif: { byRung: { 320: 60, 1280: 66 }, other: 66 },
+  avif: { byRung: { 320: 60, 1152: 60, 1280: 66 }, other: 66 },
 };
 /**
- * The rungs that get an AVIF alternate: where it was smaller than WebP at equal quality (320, and
- * 1280: the size a phone's first view draws full width). At 640 it was not; 2048 and 3840 would
+ * The rungs that get an AVIF alternate: where it was smaller than WebP at equal quality (320 and
+ * 1280 against the unencoded rung; the phone's 1152 as a phone draws it, against the photo at the
+ * phone's pixels: docs/renditions.md, "The phone's rung"). At 640 it was not; 2048 and 3840 would
  * cost several seconds of a core each (AVIF encodes 3–7 times slower than WebP).
  */
-export const AVIF_RUNGS: ReadonlySet<number> = new Set([320, 1280]);
+export const AVIF_RUNGS: ReadonlySet<number> = new Set([320, PHONE_RUNG, 1280]);
 /** AVIF encoder effort (0–9, sharp's default 4): 2 keeps a 1280 rung near a second of an idle core. */
 export const AVIF_EFFORT = 2;
 const qualityOf = (format: RenditionFormat, rung: number) => QUALITY[format].byRung[rung] ?? QUALITY[format].other;
@@ -215,7 +225,8 @@ async function ladder(input: string | Buffer, options: LadderOptions, emit: (fil
       });
     }
   };
-  for (const [i, rung] of rungs.entries()) await encode(i, rung, formats);
+  // The phone's rung in the website's formats only (a JPEG of it would serve no one), unless it is the largest.
+  for (const [i, rung] of rungs.entries()) await encode(i, rung, rung.longEdge === PHONE_RUNG && i < rungs.length - 1 ? formats.filter((f) => f !== 'jpeg') : formats);
   // The alternates last, from the same decoded pixels: the pages do not wait for them.
   if (!options.avif || !rungs.some((r) => AVIF_RUNGS.has(r.longEdge))) return;
   if (!(await options.avif.afterBase())) return;

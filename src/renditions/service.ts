@@ -22,7 +22,7 @@ import { readFileHead } from '../file-storage/file-head.js';
 import { PRIVATE_FILE_MODE } from '../core/private-files.js';
 import { decoderFormatsFor, SNIFF_BYTES } from '../uploads/sniff.js';
 import { demuxerFor, FFMPEG_LIMITS, runFfmpeg, type FfmpegBinary } from './ffmpeg.js';
-import { FormatMismatch, LadderTimedOut, makeLadder, TooManyPixels, WatermarkFailed, type LadderOptions, type RenditionFile, type WatermarkSpec } from './ladder.js';
+import { FormatMismatch, LadderTimedOut, makeLadder, PHONE_RUNG, TooManyPixels, WatermarkFailed, type LadderOptions, type RenditionFile, type WatermarkSpec } from './ladder.js';
 import type { NewRendition, RenditionRow, RenditionSource, RenditionsRepository } from './repository.js';
 import { RENDITIONS_JOB_KIND, type RenditionsPayload } from './job.js';
 import type { FileUrls } from '../file-storage/file-urls.js';
@@ -30,6 +30,7 @@ import type { FileUrls } from '../file-storage/file-urls.js';
 export { RENDITIONS_JOB_KIND } from './job.js';
 
 const AVIF = 'image/avif';
+const PHONE_RUNG_NAME = String(PHONE_RUNG);
 
 
 /** A rendition as replies show it. */
@@ -101,8 +102,8 @@ export class RenditionsService {
   async views(mediaIds: readonly number[]): Promise<Map<number, RenditionView[]>> {
     const rows = await this.repo.forMedias(mediaIds);
     const out = new Map<number, RenditionView[]>();
-    // AVIF alternates are the website's (its <picture>): API replies list the ladder as before.
-    for (const [id, list] of rows) out.set(id, list.filter((r) => r.mime_type !== AVIF).map((r) => this.view(r)));
+    // AVIF alternates and the phone's rung are the website's (its <picture>): API replies list the ladder as before.
+    for (const [id, list] of rows) out.set(id, list.filter((r) => r.mime_type !== AVIF && r.name !== PHONE_RUNG_NAME).map((r) => this.view(r)));
     return out;
   }
 

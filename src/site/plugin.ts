@@ -9,7 +9,7 @@ import { imageSources } from '../file-storage/image-sources.js';
 import { closeAfterReply } from '../http/lingering-close.js';
 import { homeUrl } from '../websites/home-url.js';
 import { fromOwnOrigin, hostAddress, pathAddress, URLNAME, type SiteAddress } from './address.js';
-import { ASSETS } from './look/assets.js';
+import { ASSETS, encodedAsset } from './look/assets.js';
 import { brandAsset } from './look/theme.js';
 import type { Referrer, SiteHelpers, WebsiteDeps } from './plugin-deps.js';
 import { messagePage, type SiteFrame } from './pages/signin.js';
@@ -113,12 +113,15 @@ export function websitePlugin(deps: WebsiteDeps): FastifyPluginAsync {
       const name = (req.params as { name: string }).name;
       const asset = ASSETS.get(name) ?? brandAsset(name);
       if (!asset) return reply.code(404).header('content-type', 'text/plain; charset=utf-8').header('x-content-type-options', 'nosniff').send('not found\n');
+      const { body, encoding, varies } = encodedAsset(asset, req.headers['accept-encoding']);
+      if (encoding) reply.header('content-encoding', encoding);
+      if (varies) reply.header('vary', 'accept-encoding');
       return reply
         .header('content-type', asset.type)
         .header('cache-control', 'public, max-age=31536000, immutable')
         .header('x-content-type-options', 'nosniff')
         .header('etag', `"${asset.name}"`)
-        .send(asset.body);
+        .send(body);
     });
   };
 }

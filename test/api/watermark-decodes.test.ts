@@ -26,7 +26,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => w?.svc.close());
 
-it('decodes an image watermark once for the three rungs it is drawn on', async () => {
+it('decodes an image watermark once for the four rungs it is drawn on', async () => {
   const artist = await w.svc.db.selectFrom('artists').select('id').where('uuid', '=', w.user.defaultArtistUuid).executeTakeFirstOrThrow();
   // The layout of installs from before (DATA_DIR/<storage key>): read as it is by the renditions.
   await mkdir(join(w.svc.config.dataDir, 'watermarks'), { recursive: true });
@@ -37,7 +37,7 @@ it('decodes an image watermark once for the three rungs it is drawn on', async (
     .values({ uuid: mark, artist_id: artist.id, file_name: 'logo.png', storage_key: 'watermarks/logo.png', width: 600, height: 200, strength: 80, position: 'center', tile: 0, is_default: 0, created_at: nowIso() })
     .execute();
   const before = await metric(w.svc.url, 'mps_watermark_image_decodes_total');
-  // 4000 px long: rungs 1280, 2048 and 3840 get the watermark.
+  // 4000 px long: rungs 1152 (the website's phone rung), 1280, 2048 and 3840 get the watermark.
   const data = await sharp({ create: { width: 4000, height: 2000, channels: 3, background: '#808080' } }).jpeg().toBuffer();
   const up = await w.client.request('POST', '/medias.xml', { 'media[watermark_uuid]': mark }, { file: { field: 'media[content]', fileName: 'wide.jpg', data } });
   const uuid = text(up.doc, 'media/uuid')!;
@@ -49,7 +49,7 @@ it('decodes an image watermark once for the three rungs it is drawn on', async (
   }
   expect(text(media, 'media/renditions-state')).toBe('ready');
   const flags = await w.svc.db.selectFrom('renditions as r').innerJoin('medias as m', 'm.id', 'r.media_id').select(['r.name', 'r.watermarked']).where('m.uuid', '=', uuid).execute();
-  expect(Object.fromEntries(flags.map((f) => [f.name, f.watermarked]))).toEqual({ '320': 0, '640': 0, '1280': 1, '2048': 1, '3840': 1 });
+  expect(Object.fromEntries(flags.map((f) => [f.name, f.watermarked]))).toEqual({ '320': 0, '640': 0, '1152': 1, '1280': 1, '2048': 1, '3840': 1 });
   expect(all(media, 'media/renditions/rendition')).toHaveLength(10);
   expect((await metric(w.svc.url, 'mps_watermark_image_decodes_total')) - before).toBe(1);
 }, 120_000);

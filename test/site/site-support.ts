@@ -236,6 +236,61 @@ export async function realisticPhoto(seed: number, o: { width?: number; height?:
   return out;
 }
 
+/**
+ * A photo of the other kind (issue 31, the first view): what most photographs have and the grainy
+ * corpus above has not — a smooth sky (a gradient), a sharp ridge against it, soft out-of-focus
+ * colour below, mild mid-scale texture and the fine noise of a low-ISO sensor (sigma 4, against
+ * 18). No real photographs are in the repository; this one is easier to compress than they often
+ * are, the grainy one harder: the first view is measured on both. 24 MP by default, cached like it.
+ */
+export async function naturalPhoto(seed: number, o: { width?: number; portrait?: boolean } = {}): Promise<Buffer> {
+  const long = o.width ?? 6000;
+  const short = Math.round((long * 2) / 3);
+  const [width, height] = o.portrait ? [short, long] : [long, short];
+  const dir = join(tmpdir(), 'mps-realistic-photos');
+  const file = join(dir, `natural-${width}x${height}-${seed}.jpg`);
+  const cached = await readFile(file).catch(() => undefined);
+  if (cached) return cached;
+  let x = seed * 40503 + 7;
+  const next = () => {
+    x = (x * 1103515245 + 12345) >>> 0;
+    return ((x >>> 16) & 0x7fff) / 0x7fff;
+  };
+  const hue = Math.round(next() * 360);
+  const ridge = Array.from({ length: 13 }, (_, i) => `${Math.round((i / 12) * width)},${Math.round(height * (0.3 + next() * 0.2))}`).join(' ');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
+<defs><linearGradient id="s" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="hsl(${(hue + 200) % 360},55%,42%)"/><stop offset="1" stop-color="hsl(${(hue + 180) % 360},45%,82%)"/></linearGradient></defs>
+<rect width="100%" height="100%" fill="url(#s)"/>
+<polygon points="0,${height} ${ridge} ${width},${height}" fill="hsl(${hue},35%,28%)"/></svg>`;
+  const scene = await sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer();
+  // Soft colour below the ridge: the grain corpus's colour field, blurred as a lens out of focus draws it.
+  const bokeh = await sharp(await photo(seed, 240)).rotate(o.portrait ? 90 : 0).resize(width, height, { kernel: 'cubic', fit: 'fill' }).blur(12).png({ compressionLevel: 0 }).toBuffer();
+  // The ridge's shape as an alpha channel (55 %): the soft colour only below it.
+  const mask = await sharp(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="#000"/><polygon points="0,${height} ${ridge} ${width},${height}" fill="#8c8c8c"/></svg>`))
+    .extractChannel(0)
+    .raw()
+    .toBuffer();
+  const masked = await sharp(bokeh).joinChannel(mask, { raw: { width, height, channels: 1 } }).png({ compressionLevel: 0 }).toBuffer();
+  const texture = await sharp({ create: { width: Math.ceil(width / 4), height: Math.ceil(height / 4), channels: 3, background: { r: 128, g: 128, b: 128 }, noise: { type: 'gaussian', mean: 128, sigma: 14 } } })
+    .resize(width, height, { kernel: 'cubic', fit: 'fill' })
+    .png({ compressionLevel: 0 })
+    .toBuffer();
+  const grain = await sharp({ create: { width, height, channels: 3, background: { r: 128, g: 128, b: 128 }, noise: { type: 'gaussian', mean: 128, sigma: 4 } } })
+    .png({ compressionLevel: 0 })
+    .toBuffer();
+  const out = await sharp(scene, { raw: { width, height, channels: 3 } })
+    .composite([
+      { input: masked, blend: 'over' },
+      { input: texture, blend: 'soft-light' },
+      { input: grain, blend: 'soft-light' },
+    ])
+    .jpeg({ quality: 92 })
+    .toBuffer();
+  await mkdir(dir, { recursive: true });
+  await writeFile(file, out);
+  return out;
+}
+
 /** Uploads a realistic photo (three steps) and publishes it; its media UUID. */
 export async function uploadRealistic(w: Pick<World, 'client'>, galleryUuid: string, i: number, o: { width?: number; portrait?: boolean } = {}): Promise<string> {
   return uploadJpeg(w, galleryUuid, await realisticPhoto(i, o), `DSC_${String(i + 1).padStart(4, '0')}.jpg`, `Photo ${i + 1}`);

@@ -4,6 +4,7 @@
 // viewer's library, PhotoSwipe 5, is read from its package as published. The
 // CSP forbids inline styles and scripts, so everything lives here.
 import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -385,7 +386,9 @@ if (favForm) favForm.addEventListener("submit", function (e) {
 });
 
 // The loader: an image waiting in a <noscript> after its placeholder (gallery.tsx) takes the
-// placeholder's place when it comes within a quarter of a screen of the viewport.
+// placeholder's place when it is on the screen; once the visitor scrolls (the page or a strip),
+// when it comes within a screen below it, so the next photos are there before they are seen. A
+// visitor who does not scroll gets only what the first screen shows (issue 31).
 function reveal(ph) {
   const ns = ph.nextElementSibling;
   if (!ns || ns.tagName !== "NOSCRIPT") return;
@@ -400,10 +403,22 @@ function reveal(ph) {
 const waiting = document.querySelectorAll("svg.lazy");
 if (waiting.length > 0) {
   if ("IntersectionObserver" in window) {
-    const io = new IntersectionObserver(function (entries) {
-      entries.forEach(function (e) { if (e.isIntersecting) { io.unobserve(e.target); reveal(e.target); } });
-    }, { rootMargin: "0px 0px 25% 0px" });
-    waiting.forEach(function (ph) { io.observe(ph); });
+    const watch = function (margin, root, list) {
+      const io = new IntersectionObserver(function (entries) {
+        entries.forEach(function (e) { if (e.isIntersecting) { io.unobserve(e.target); reveal(e.target); } });
+      }, { rootMargin: margin, root: root || null });
+      list.forEach(function (ph) { if (ph.isConnected) io.observe(ph); });
+      return io;
+    };
+    const first = watch("0px", null, waiting);
+    document.addEventListener("scroll", function () {
+      first.disconnect();
+      watch("0px 0px 100% 0px", null, waiting);
+      // A slideshow's or filmstrip's strip clips its photos: ahead by a strip's width within it.
+      document.querySelectorAll("ul.slideshow, ul.filmstrip").forEach(function (strip) {
+        watch("0px 100% 0px 0px", strip, strip.querySelectorAll("svg.lazy"));
+      });
+    }, { capture: true, passive: true, once: true });
   } else waiting.forEach(reveal);
 }
 
@@ -498,6 +513,31 @@ export const STYLESHEET = asset('css', CSS, 'text/css; charset=utf-8');
 export const SCRIPT = asset('js', JS, 'text/javascript; charset=utf-8');
 export const ICON_ASSET = asset('svg', ICON, 'image/svg+xml');
 export const ASSETS = new Map([STYLESHEET, SCRIPT, PSWP_MODULE, ICON_ASSET].map((a) => [a.name, a]));
+
+/** Each text asset compressed once, on its first request (a phone's first view: issue 31); fonts are compressed already. */
+const compressed = new WeakMap<Asset, { br: Buffer; gzip: Buffer }>();
+
+/** What to send for `accept-encoding`: the asset's brotli or gzip bytes when the browser takes them, else the asset as it is. */
+export function encodedAsset(a: Asset, acceptEncoding: string | undefined): { body: Buffer; encoding?: 'br' | 'gzip'; varies: boolean } {
+  if (!/^(text\/|image\/svg)/.test(a.type)) return { body: a.body, varies: false };
+  // Codings the header names with a q above 0 (a header is at most a few hundred bytes; anything else is ignored).
+  const taken = new Set(
+    (acceptEncoding ?? '')
+      .slice(0, 1000)
+      .split(',')
+      .map((part) => part.trim().toLowerCase().split(/\s*;\s*q=/))
+      .filter(([, q]) => q === undefined || Number(q) > 0)
+      .map(([name]) => name),
+  );
+  const br = taken.has('br');
+  if (!br && !taken.has('gzip')) return { body: a.body, varies: true };
+  let c = compressed.get(a);
+  if (!c) {
+    c = { br: brotliCompressSync(a.body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: a.body.length } }), gzip: gzipSync(a.body, { level: 9 }) };
+    compressed.set(a, c);
+  }
+  return br ? { body: c.br, encoding: 'br', varies: true } : { body: c.gzip, encoding: 'gzip', varies: true };
+}
 
 /** The ratio class of a width × height for justified rows (hundredths, 0.25 … 4; a wider panorama is drawn a little lower than its row). */
 export function ratioClass(width: number, height: number): string {

@@ -15,17 +15,18 @@ import { FavouritesCounter, FavouritesForm, Heart, type FavouritesBar } from './
 
 /**
  * What each layout draws a photo at, for `sizes` (the browser then picks the smallest rendition
- * at least that many device pixels wide). `r` is the photo's width / height. These match the
- * CSS of look/assets.ts: justified rows of about 300 CSS px (250 on phones, where a landscape photo
- * is alone on its row, full width), masonry columns of at most 440 px, square grid cells that
- * a cropped photo covers (so its long side is drawn beyond the cell), a filmstrip 120 px high,
- * and slides of at most the screen's height (less the page's head) × the width.
+ * at least that many device pixels wide). `r` is the photo's width / height; `phone`, for justified
+ * rows, what the row it falls on at a phone's width makes of it (`phoneRows`). These match the CSS
+ * of look/assets.ts: justified rows of about 260 CSS px from 700 px wide, masonry columns of at
+ * most 440 px, square grid cells that a cropped photo covers (so its long side is drawn beyond the
+ * cell), a filmstrip 120 px high, and slides of at most the screen's height (less the page's head)
+ * × the width.
  */
-function sizesOf(layout: LayoutName, r: number): string {
+function sizesOf(layout: LayoutName, r: number, phone?: string): string {
   const px = (n: number) => `${Math.ceil(n)}px`;
   switch (layout) {
     case 'justified':
-      return `(min-width: 700px) ${px(r * 340)}, ${r >= 1.2 ? 'calc(100vw - 1rem)' : px(r * 280)}`;
+      return `(min-width: 700px) ${px(r * 340)}, ${phone ?? 'calc(100vw - 1rem)'}`;
     case 'masonry':
       return '(min-width: 1400px) 440px, (min-width: 700px) calc((100vw - 3rem) / 3), calc((100vw - 1.5rem) / 2)';
     case 'grid':
@@ -39,22 +40,64 @@ function sizesOf(layout: LayoutName, r: number): string {
   }
 }
 
-/** Images loaded at once: the ones a first screen shows; the others wait for scrolling. */
-const EAGER: Record<LayoutName, number> = { justified: 0, grid: 0, masonry: 0, slideshow: 1, filmstrip: 0 };
-/**
- * Images the browser loads by itself (lazily): the first three (a phone's first screen shows
- * two or three). The others wait until the visitor
- * scrolls near them (the script's loader, within a quarter of a screen), since a browser's own
- * lazy loading fetches everything within 1250 px or more: on a phone with a 3x screen, where a
- * landscape photo is full width and needs the 1280 size, that would be twice the first view's
- * weight budget. Without JavaScript, the <noscript> image shows (CSS hides the placeholder).
- */
-const NATIVE = 3;
+/** The gap between justified photos at each spacing (look/assets.ts, `.sp-*`). */
+const GAP: Record<string, number> = { none: 0, tight: 3, normal: 8, wide: 20 };
+/** A phone's justified rows: 250 px high (look/assets.ts), in a 390 px screen less main's padding. */
+const PHONE_ROW = 250;
+const PHONE_WIDTH = 374;
 
-function Item(props: { m: MediaItem; layout: LayoutName; index: number; total: number; captions: boolean; favourites?: FavouritesBar; forSale?: boolean }): VNode {
+/**
+ * The width each photo of justified rows is drawn at on a phone, as `sizes` says it: the rows
+ * break as flexbox breaks them (each photo's basis its ratio × 250 px; a row takes photos while
+ * they fit), then every row but the last grows to the full width in proportion to the ratios (a
+ * landscape photo, or a portrait between two landscapes, alone and full width; two portraits
+ * share a row), and the last row keeps its bases. Rows break alike on every phone from 360 to
+ * 430 px wide for the usual ratios; Chromium measures the box itself (`sizes="auto"`).
+ */
+function phoneRows(ratios: readonly number[], gap: number): string[] {
+  const rows: number[][] = [];
+  let row: number[] = [];
+  let used = 0;
+  for (const [i, r] of ratios.entries()) {
+    const basis = r * PHONE_ROW;
+    if (row.length > 0 && used + gap + basis > PHONE_WIDTH) {
+      rows.push(row);
+      row = [];
+      used = 0;
+    }
+    used += (row.length > 0 ? gap : 0) + basis;
+    row.push(i);
+  }
+  if (row.length > 0) rows.push(row);
+  const out: string[] = [];
+  for (const [n, items] of rows.entries()) {
+    const sum = items.reduce((a, i) => a + ratios[i]!, 0);
+    for (const i of items) {
+      const r = ratios[i]!;
+      if (n === rows.length - 1) out[i] = r * PHONE_ROW >= PHONE_WIDTH ? 'calc(100vw - 1rem)' : `${Math.ceil(r * PHONE_ROW)}px`;
+      else if (items.length === 1) out[i] = 'calc(100vw - 1rem)';
+      else out[i] = `calc((100vw - 1rem - ${(items.length - 1) * gap}px) * ${(r / sum).toFixed(3)})`;
+    }
+  }
+  return out;
+}
+
+/**
+ * Photos loaded at once, the first with fetchpriority=high: the one every first screen shows (a
+ * phone's shows two or three, a desktop's a row or more, which the server cannot tell apart).
+ * The others wait in a <noscript> behind a placeholder of their shape for the script's loader,
+ * which shows those on the screen at once and, once the visitor scrolls, those within a screen
+ * below: a browser's own lazy loading would fetch everything within 1250 px or more before
+ * anyone scrolls, on a phone three or four more full-width photos. Without JavaScript, the
+ * <noscript> images show (CSS hides the placeholders), lazily.
+ */
+const EAGER = 1;
+
+function Item(props: { m: MediaItem; layout: LayoutName; index: number; total: number; captions: boolean; phone?: string; favourites?: FavouritesBar; forSale?: boolean }): VNode {
   const { m, layout } = props;
   const r = m.picture.width / Math.max(1, m.picture.height);
-  const eager = props.index < EAGER[layout];
+  const eager = props.index < EAGER;
+  const sizes = sizesOf(layout, r, props.phone);
   const cls = layout === 'justified' ? ratioClass(m.picture.width, m.picture.height) : undefined;
   return (
     <li class={cls}>
@@ -69,17 +112,17 @@ function Item(props: { m: MediaItem; layout: LayoutName; index: number; total: n
         data-height={m.large?.height}
       >
         {/* A grid cell crops only when the style says so (the grid layout is chosen only then). */}
-        {props.index >= NATIVE && m.picture.src ? (
+        {!eager && m.picture.src ? (
           <>
             <svg class="ph lazy" viewBox={`0 0 ${m.picture.width} ${m.picture.height}`} width={m.picture.width} height={m.picture.height} role="img" aria-label={m.picture.alt}>
               <rect width="100%" height="100%" />
             </svg>
             <noscript>
-              <Img picture={m.picture} sizes={sizesOf(layout, r)} auto={layout !== 'grid'} />
+              <Img picture={m.picture} sizes={sizes} auto={layout !== 'grid'} />
             </noscript>
           </>
         ) : (
-          <Img picture={m.picture} sizes={sizesOf(layout, r)} eager={eager} auto={layout !== 'grid'} />
+          <Img picture={m.picture} sizes={sizes} eager={eager} priority={eager} auto={layout !== 'grid'} />
         )}
         {props.captions && m.title ? <span class="cap">{m.title}</span> : null}
       </a>
@@ -132,6 +175,7 @@ export function GalleryPage(props: {
   const v = props.view;
   const p = v.presentation;
   const pageHref = (n: number) => (n === 1 ? v.href : `${v.href}?page=${n}`);
+  const phone = v.layout === 'justified' ? phoneRows(v.medias.map((m) => m.picture.width / Math.max(1, m.picture.height)), GAP[p.spacing] ?? 8) : [];
   return (
     <Layout
       {...props.frame}
@@ -189,7 +233,7 @@ export function GalleryPage(props: {
           ) : null}
           <ul class={`media ${v.layout} sp-${p.spacing}${p.captions ? ' captions' : ''}`} data-layout={v.layout}>
             {v.medias.map((m, i) => (
-              <Item key={m.uuid} m={m} layout={v.layout} index={i} total={v.medias.length} captions={p.captions} favourites={props.favourites} forSale={props.forSale?.has(m.uuid.toLowerCase())} />
+              <Item key={m.uuid} m={m} layout={v.layout} index={i} total={v.medias.length} captions={p.captions} phone={phone[i]} favourites={props.favourites} forSale={props.forSale?.has(m.uuid.toLowerCase())} />
             ))}
           </ul>
         </section>

@@ -10,7 +10,7 @@ import type { Picture } from '../service.js';
  * it (Chromium) takes the width the layout gave the image, so the rendition fits exactly;
  * others read the list after it.
  */
-export function Img(props: { picture: Picture; sizes: string; eager?: boolean; class?: string; /** false: the drawn size is not the box's (a cropped cover). */ auto?: boolean }): VNode {
+export function Img(props: { picture: Picture; sizes: string; eager?: boolean; /** fetchpriority=high: the first screen's main photo. */ priority?: boolean; class?: string; /** false: the drawn size is not the box's (a cropped cover). */ auto?: boolean }): VNode {
   const p = props.picture;
   if (!p.src) {
     return (
@@ -36,6 +36,7 @@ export function Img(props: { picture: Picture; sizes: string; eager?: boolean; c
       height={p.height}
       alt={p.alt}
       loading={props.eager ? 'eager' : 'lazy'}
+      fetchpriority={props.priority ? 'high' : undefined}
       decoding="async"
     />
   );
