@@ -126,7 +126,7 @@ eachDatabase((kind) => {
       mark = row.uuid;
       expect(row).toMatchObject({ storage_key: `watermarks/${mark}.png`, is_default: 1 });
       const made = await photo();
-      expect(made.watermarked).toEqual({ '320': 0, '640': 0, '1280': 1 });
+      expect(made.watermarked).toEqual({ '320': 0, '640': 0, '1152': 1, '1280': 1 });
       // The opaque red image in the middle of the 1280; the 320, never watermarked, grey there.
       const [r, g] = await centre(await made.jpeg('1280'));
       expect(r).toBeGreaterThan(200);
