@@ -109,7 +109,7 @@ export class FileLife {
     await dropOrphaned();
     await this.events?.emitIn(unit, 'upload.completed', { medias: [mediaId] });
     // A media's first file: the galleries it was published in show it from now on.
-    if (!previous.wasLive) await this.galleriesChanged(unit, await medias.galleriesShowing(tx, [mediaId]));
+    if (!previous.wasLive && this.events) await this.galleriesChanged(unit, await medias.galleriesShowing(tx, [mediaId]));
     unit.afterCommit(() => this.jobs.wakeWorker());
     return 'published';
   }
@@ -195,7 +195,7 @@ export class FileLife {
 
   /** gallery.updated for each gallery, in the change's unit. */
   private async galleriesChanged(unit: Unit, galleries: readonly number[]): Promise<void> {
-    for (const gallery of galleries) await this.events?.emitIn(unit, 'gallery.updated', { gallery });
+    await this.events?.emitIn(unit, 'gallery.updated', { galleries });
   }
 
   /**

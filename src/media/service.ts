@@ -145,7 +145,7 @@ export class MediaService {
 
   /** Each gallery that gained or lost a media tells it, in the change's unit. */
   private galleriesChanged = async (unit: Unit, galleries: readonly number[]): Promise<void> => {
-    for (const gallery of galleries) await this.events?.emitIn(unit, 'gallery.updated', { gallery });
+    await this.events?.emitIn(unit, 'gallery.updated', { galleries });
   };
 
   /** A page of the user's live medias in the filter's scope and order. */

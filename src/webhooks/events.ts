@@ -27,6 +27,8 @@ export function isEventType(v: string): v is WebhookEventType {
 export type EventSubject =
   | { medias: readonly number[]; extra?: Record<string, unknown> }
   | { gallery: number | string; extra?: Record<string, unknown> }
+  /** One event per gallery, read in one statement (a batch's or a media's galleries). */
+  | { galleries: readonly number[] }
   | { lightbox: number; extra?: Record<string, unknown> }
   | { order: number }
   | { ownerId: number; data: Record<string, unknown> };

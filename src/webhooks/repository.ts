@@ -134,6 +134,18 @@ export class WebhooksRepository {
       .executeTakeFirst();
   }
 
+  /** Galleries by id, with their websites' owners: one statement. */
+  galleries(tx: Db, ids: readonly number[]): Promise<Array<{ uuid: string; name: string; owner_id: number; urlname: string }>> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return tx
+      .selectFrom('galleries')
+      .innerJoin('websites', 'websites.id', 'galleries.website_id')
+      .select(['galleries.uuid', 'galleries.name', 'websites.owner_id', 'websites.urlname'])
+      .where('galleries.id', 'in', [...ids])
+      .orderBy('galleries.id')
+      .execute();
+  }
+
   /** A lightbox (a client's selection) with its gallery's UUID. */
   lightbox(tx: Db, id: number): Promise<{ uuid: string; name: string; owner_id: number; gallery_uuid: string | null; client_email: string | null } | undefined> {
     return tx

@@ -152,8 +152,11 @@ export class WebhooksService implements WebhookEmitter {
 
   async emitIn(unit: Unit, type: WebhookEventType, subject: EventSubject): Promise<void> {
     const timestamp = new Date().toISOString();
+    // The endpoints are read once per owner, however many medias or galleries the event names.
+    const wanting = new Map<number, readonly number[]>();
     for (const { ownerId, data } of await this.subjects(unit.db, subject)) {
-      const endpoints = await this.repo.wanting(unit.db, ownerId, type);
+      let endpoints = wanting.get(ownerId);
+      if (endpoints === undefined) wanting.set(ownerId, (endpoints = await this.repo.wanting(unit.db, ownerId, type)));
       if (endpoints.length === 0) continue;
       await this.repo.insertEvent(unit.db, ownerId, type, JSON.stringify({ type, timestamp, data }), endpoints);
       unit.afterCommit(() => this.wake());
@@ -167,10 +170,12 @@ export class WebhooksService implements WebhookEmitter {
       const rows = await this.repo.medias(tx, s.medias);
       return rows.map((m) => ({ ownerId: m.owner_id, data: { media: { uuid: m.uuid, file_name: m.file_name }, ...s.extra } }));
     }
+    const galleryData = (g: { uuid: string; name: string; urlname: string }) => ({ uuid: g.uuid, name: g.name, website: g.urlname });
     if ('gallery' in s) {
       const g = await this.repo.gallery(tx, s.gallery);
-      return g ? [{ ownerId: g.owner_id, data: { gallery: { uuid: g.uuid, name: g.name, website: g.urlname }, ...s.extra } }] : [];
+      return g ? [{ ownerId: g.owner_id, data: { gallery: galleryData(g), ...s.extra } }] : [];
     }
+    if ('galleries' in s) return (await this.repo.galleries(tx, s.galleries)).map((g) => ({ ownerId: g.owner_id, data: { gallery: galleryData(g) } }));
     if ('lightbox' in s) {
       const l = await this.repo.lightbox(tx, s.lightbox);
       return l ? [{ ownerId: l.owner_id, data: { lightbox: { uuid: l.uuid, name: l.name }, gallery: l.gallery_uuid ? { uuid: l.gallery_uuid } : null, client: l.client_email, ...s.extra } }] : [];
