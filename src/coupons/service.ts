@@ -8,6 +8,8 @@ import type { CouponInput } from './fields.js';
 import type { CouponRecord, CouponValues, CouponsRepository } from './repository.js';
 
 type Owner = Pick<UserRow, 'id'>;
+/** A coupon as the faces show it. */
+export type Coupon = CouponRecord;
 /** The API's names of the fields, for refusals across two of them. */
 const NAME = (key: string) => `coupon[${key}]`;
 

@@ -1,8 +1,9 @@
 // SQL of the shop's orders (docs/shop.md "Orders"): shop settings, coupons,
 // server-side carts, orders with their items copied at order time, payments.
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Db } from '../database/db.js';
+import type { CouponsTable } from '../database/schema.js';
 import { nowIso } from '../database/db.js';
 import { inUnit, type Unit } from '../database/unit-of-work.js';
 import { prepared, preparedAll } from '../database/prepared.js';
@@ -24,18 +25,8 @@ export interface CartLineRow {
   quantity: number;
 }
 
-export interface CouponRow {
-  id: number;
-  code: string;
-  kind: string;
-  value: number;
-  currency: string | null;
-  valid_from: string | null;
-  valid_until: string | null;
-  usage_limit: number | null;
-  times_used: number;
-  active: number;
-}
+/** What checkout reads of a coupon. */
+export type CouponRow = Pick<Selectable<CouponsTable>, 'id' | 'code' | 'kind' | 'value' | 'currency' | 'valid_from' | 'valid_until' | 'usage_limit' | 'times_used' | 'active'>;
 
 export interface NewOrderItem {
   media_id: number | null;

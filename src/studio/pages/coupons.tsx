@@ -2,21 +2,12 @@
 // uses, active), the form that creates or edits one, deactivate and delete. No script.
 import type { VNode } from 'preact';
 import { CURRENCIES } from '../../shop/money.js';
+import type { Coupon } from '../../coupons/service.js';
 import { Csrf, Field, html, Layout, Notice, type Viewer } from './layout.js';
 import { day, money, ShopNav } from './shop-common.js';
 
-export interface CouponView {
-  uuid: string;
-  code: string;
-  kind: string;
-  value: number;
-  currency: string | null;
-  valid_from: string | null;
-  valid_until: string | null;
-  usage_limit: number | null;
-  times_used: number;
-  active: number;
-}
+/** What the coupon screens show of a coupon (the coupons service's own type). */
+export type CouponView = Pick<Coupon, 'uuid' | 'code' | 'kind' | 'value' | 'currency' | 'valid_from' | 'valid_until' | 'usage_limit' | 'times_used' | 'active'>;
 
 /** The form as typed (or as stored, for people): every field a string. */
 export interface CouponDraft {
