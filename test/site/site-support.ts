@@ -39,12 +39,15 @@ export function launchChromium(): Promise<Browser> {
 
 const AXE_SOURCE = readFileSync(join(process.cwd(), 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 
-/** axe-core's serious and critical findings on the page as it stands (each rule with its count of nodes). */
-export async function axe(page: BrowserPage): Promise<Array<{ id: string; impact: string; nodes: number }>> {
+/**
+ * axe-core's serious and critical findings on the page as it stands: each rule with its count of
+ * nodes and the first three of them (their selectors), so a failure says where to look.
+ */
+export async function axe(page: BrowserPage): Promise<Array<{ id: string; impact: string; nodes: number; targets: string[] }>> {
   await page.evaluate(AXE_SOURCE);
   const found = await page.evaluate(async () => {
-    const r = await (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> } }).axe.run();
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
+    const r = await (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe.run();
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
   });
   return found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }

@@ -5,29 +5,19 @@
 // original's download at `originals`, no referrer carrying the token), the link revoked in the
 // studio and the page refused at once. Every screen passes axe-core with no serious or critical
 // violation. Screenshots land in /tmp/shots-lightbox-share-links/ (outside the repository).
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { create } from '../api/galleries-fixtures.js';
-import { chromiumPresent, launchChromium, uploadPhoto, waitForRenditions } from '../site/site-support.js';
+import { axe, chromiumPresent, launchChromium, uploadPhoto, waitForRenditions } from '../site/site-support.js';
 import { BACKENDS, startOn, type BackendWorld } from './studio-backends.js';
 
-const AXE_SOURCE = readFileSync(join(process.cwd(), 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 const SHOTS = process.env.STUDIO_SHOTS ?? '/tmp/shots-lightbox-share-links';
 const VIEWPORTS = [
   ['desktop', { width: 1440, height: 900 }, 1],
   ['phone', { width: 390, height: 844 }, 3],
 ] as const;
-
-async function axe(page: Page): Promise<Array<{ id: string; impact: string; targets: string[] }>> {
-  await page.evaluate(AXE_SOURCE);
-  const found = await page.evaluate(async () => {
-    const r = await (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe.run();
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
-  });
-  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-}
 
 describe.skipIf(!chromiumPresent).each(BACKENDS)('lightbox share links in a browser, on $name', (backend) => {
   let on: BackendWorld;

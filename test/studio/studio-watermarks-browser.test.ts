@@ -8,19 +8,18 @@
 // phone run differs only in layout): there the photo the previews are drawn on is read from the
 // bucket (the watermark images themselves are kept in DATA_DIR/watermarks with either store,
 // docs/watermarks.md). Screenshots land in /tmp/shots-wm/ (outside the repository).
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { all, text } from '../../src/client/xml.js';
 import type { World } from '../support/world.js';
 import { uploadLogo } from '../site/brand-support.js';
-import { chromiumPresent, launchChromium, waitForRenditions } from '../site/site-support.js';
+import { axe, chromiumPresent, launchChromium, waitForRenditions } from '../site/site-support.js';
 import { BACKENDS, startOn, type BackendWorld } from './studio-backends.js';
 import { signInBrowser } from './studio-support.js';
 
-const AXE_SOURCE = readFileSync(join(process.cwd(), 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 const SHOTS = process.env.STUDIO_SHOTS ?? '/tmp/shots-wm';
 
 const VIEWPORTS = [
@@ -29,15 +28,6 @@ const VIEWPORTS = [
 ] as const;
 
 /** axe-core's serious and critical violations, each with the first elements it names (to find them). */
-async function axe(page: Page): Promise<Array<{ id: string; impact: string; targets: string[] }>> {
-  await page.evaluate(AXE_SOURCE);
-  const found = await page.evaluate(async () => {
-    const r = await (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe.run();
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
-  });
-  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-}
-
 describe.skipIf(!chromiumPresent).each(BACKENDS)('the studio watermarks in a browser, on $name', (backend) => {
   let on: BackendWorld;
   let w: World;

@@ -3,33 +3,23 @@
 // gets), a refusal shown at its field, the delivery log read, one delivery sent again (the same
 // webhook-id), the endpoint deleted; both screens pass axe-core with no serious or critical violation.
 // Screenshots land in /tmp/shots-webhooks/ (outside the repository).
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { create } from '../api/galleries-fixtures.js';
-import { chromiumPresent, launchChromium } from '../site/site-support.js';
+import { axe, chromiumPresent, launchChromium } from '../site/site-support.js';
 import { BACKENDS, startOn, type BackendWorld } from './studio-backends.js';
 import { signInBrowser } from './studio-support.js';
 
-const AXE_SOURCE = readFileSync(join(process.cwd(), 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 const SHOTS = process.env.STUDIO_SHOTS ?? '/tmp/shots-webhooks';
 const VIEWPORTS = [
   ['desktop', { width: 1280, height: 800 }, 1],
   ['phone', { width: 390, height: 844 }, 3],
 ] as const;
-
-async function axe(page: Page): Promise<Array<{ id: string; impact: string; targets: string[] }>> {
-  await page.evaluate(AXE_SOURCE);
-  const found = await page.evaluate(async () => {
-    const r = await (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe.run();
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
-  });
-  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-}
 
 async function until<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 30_000): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
