@@ -9,6 +9,7 @@ import { isUuid } from '../core/uuid.js';
 import type { StorageBackend } from '../file-storage/backend.js';
 import { isPaid, type DeliveriesRepository } from './repository.js';
 import type { PrintLinks } from './sheet.js';
+import { attachment } from '../core/attachment.js';
 
 const TOKEN = /^[A-Za-z0-9_-]{32}$/;
 const POSITION = /^(g?)([1-9]\d{0,5})$/;
@@ -41,11 +42,6 @@ export function downloadName(item: { media_file_name: string | null; label: stri
   const stem = (item.media_file_name ?? 'photo').replace(/\.[A-Za-z0-9]{1,8}$/, '');
   const base = item.long_edge === null ? stem : `${stem}-${item.long_edge}px`;
   return base.replace(/[\x00-\x1f\x7f"\\/]/g, '_').slice(0, 150) + extensionOf(item.file_type, item.media_file_name);
-}
-
-function disposition(name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
 type Listed = { href: string; name: string; label: string; key: string | null; type: string | null; bytes: number | null; media_file_name: string | null };
@@ -88,7 +84,7 @@ function zipOf(reply: FastifyReply, storage: StorageBackend, files: Listed[], na
   });
   return reply
     .header('content-type', 'application/zip')
-    .header('content-disposition', disposition(`${name}.zip`))
+    .header('content-disposition', attachment(`${name}.zip`))
     .header('x-content-type-options', 'nosniff')
     .header('cache-control', 'private, no-store')
     .send(zip.outputStream);
@@ -135,7 +131,7 @@ export function downloadRoutes(deps: { repo: DeliveriesRepository; storage: Stor
       return reply
         .header('content-type', file.type ?? 'application/octet-stream')
         .header('content-length', String(file.bytes))
-        .header('content-disposition', disposition(file.name))
+        .header('content-disposition', attachment(file.name))
         .header('x-content-type-options', 'nosniff')
         .header('cache-control', 'private, no-store')
         .send(body);
@@ -151,7 +147,7 @@ export function downloadRoutes(deps: { repo: DeliveriesRepository; storage: Stor
       if (!item || !body) return page(reply, 404, 'Not found', '<h1>Not found</h1><p>There is no such file in this order.</p>');
       return reply
         .header('content-type', item.mime_type ?? 'application/octet-stream')
-        .header('content-disposition', disposition(item.media_file_name ?? 'print'))
+        .header('content-disposition', attachment(item.media_file_name ?? 'print'))
         .header('x-content-type-options', 'nosniff')
         .header('cache-control', 'private, no-store')
         .send(body);

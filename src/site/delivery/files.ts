@@ -11,6 +11,7 @@ import { SHARE_VISITOR, type GateGallery, type VisitorAccess } from '../access.j
 import type { VisitorBudget } from '../limits/budget.js';
 import type { DownloadGuard } from './download-guard.js';
 import { FILE_KEY, type FileUrls } from '../../file-storage/file-urls.js';
+import { attachment } from '../../core/attachment.js';
 
 export interface FileRouteDeps {
   /** Who may have which file: the website's one decision (access.ts). */
@@ -211,10 +212,4 @@ export function downloadName(info: { title: string | null; fileName: string; mim
   const fromTitle = (info.title ?? '').replace(/[\u0000-\u001f\u007f/\\:*?"<>|]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 120);
   const base = fromTitle || info.fileName.replace(/\.[A-Za-z0-9]{1,5}$/, '').replace(/[\u0000-\u001f\u007f/\\]+/g, '_').slice(0, 120) || 'photo';
   return `${base}.${ext}`;
-}
-
-/** A download's name: ASCII fallback and the UTF-8 original (RFC 6266). */
-export function attachment(fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }
