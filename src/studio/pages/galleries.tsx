@@ -209,13 +209,18 @@ export function gridPage(p: { viewer: Viewer; urlname: string; siteTitle: string
           <Card n={n} parent={n.parent && n.depth > 1 ? byUuid.get(n.parent) : undefined} />
         ))}
       </ul>
-      {p.total > p.flat.length ? (
-        <p class="muted">
-          Showing the first {p.flat.length} of {p.total} galleries.
-        </p>
-      ) : null}
+      <Truncated shown={p.flat.length} total={p.total} />
     </Layout>,
   );
+}
+
+/** Under a list cut at its page size: how many of how many are shown. */
+function Truncated(p: { shown: number; total: number }): VNode | null {
+  return p.total > p.shown ? (
+    <p class="muted">
+      Showing the first {p.shown} of {p.total} galleries.
+    </p>
+  ) : null;
 }
 
 export function treePage(p: { viewer: Viewer; urlname: string; siteTitle: string; home: string; roots: TreeNode[]; flat: TreeNode[]; total: number; notice?: string; error?: string }): string {
@@ -258,11 +263,7 @@ export function treePage(p: { viewer: Viewer; urlname: string; siteTitle: string
           ))}
         </ul>
       </form>
-      {p.total > p.flat.length ? (
-        <p class="muted">
-          Showing the first {p.flat.length} of {p.total} galleries.
-        </p>
-      ) : null}
+      <Truncated shown={p.flat.length} total={p.total} />
     </Layout>,
   );
 }
