@@ -13,6 +13,7 @@ import type { Body } from '../body.js';
 import type { SaleView } from '../pages/gallery-sale.js';
 import { saleView, saveSale } from './gallery-sale.js';
 import { SMALL_FORM_BYTES, type InvitationDelivery, type Signed, type StudioContext, type StudioRoute } from '../context.js';
+import type { Source } from '../../core/fields.js';
 import { settingsPage, type AclRow, type DeliveryForm, type NoticeAt, type SettingsForm } from '../pages/galleries.js';
 import { GALLERY_FORM, located, noticeOf, uuidOf } from './galleries.js';
 
@@ -164,49 +165,51 @@ async function setPassword(ctx: StudioContext, req: FastifyRequest, reply: Fasti
   return ctx.redirect(reply, `/studio/galleries/${d.record.uuid}?done=${remove ? 'password-removed' : 'password'}#password`);
 }
 
-// ---- the expiry: set or cleared by the gallery spec's field, or moved 30 days on in one click
-async function setExpiry(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
+/**
+ * A settings card that saves some of the gallery spec's fields: a refusal draws the page again at
+ * that card, with what the card echoes of the form; a save goes back to the card.
+ */
+async function saveCard(
+  ctx: StudioContext,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  card: { keys: readonly string[]; at: NoticeAt; anchor: string; echo?: (sent: Source, d: GalleryDetails) => { form?: SettingsForm; delivery?: DeliveryForm } },
+) {
   const { s, form } = ctx.signedPost(req);
   const { urlname, d } = await located(ctx, s, uuidOf(req));
-  const source = GALLERY_FORM.source(form, ['expiresAt'], { blank: true });
+  const source = GALLERY_FORM.source(form, card.keys, { blank: true });
   try {
     await ctx.deps.galleries.update(s.user, urlname, d.record.uuid, readGallery(source, 'update', GALLERY_FORM.words));
   } catch (err) {
-    return ctx.send(reply, 422, await settingsOf(ctx, s, urlname, d, undefined, GALLERY_FORM.refusal(err), undefined, 'expiry'));
+    const sent = card.echo?.(source, d) ?? {};
+    return ctx.send(reply, 422, await settingsOf(ctx, s, urlname, d, sent.form, GALLERY_FORM.refusal(err), undefined, card.at, undefined, sent.delivery));
   }
-  return ctx.redirect(reply, `/studio/galleries/${d.record.uuid}?done=expiry#expiry`);
+  return ctx.redirect(reply, `/studio/galleries/${d.record.uuid}?done=${card.at}#${card.anchor}`);
+}
+
+// ---- the expiry: set or cleared by the gallery spec's field, or moved 30 days on in one click
+function setExpiry(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
+  return saveCard(ctx, req, reply, { keys: ['expiresAt'], at: 'expiry', anchor: 'expiry' });
 }
 
 // ---- downloads: the spec's download_pin, download_limit and download_size
-const DELIVERY_KEYS = ['downloadPin', 'downloadLimit', 'downloadSize'] as const;
-
-async function setDownloads(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
-  const { s, form } = ctx.signedPost(req);
-  const { urlname, d } = await located(ctx, s, uuidOf(req));
-  const source = GALLERY_FORM.source(form, DELIVERY_KEYS, { blank: true });
-  try {
-    await ctx.deps.galleries.update(s.user, urlname, d.record.uuid, readGallery(source, 'update', GALLERY_FORM.words));
-  } catch (err) {
-    const delivery = { downloadPin: source.value('downloadPin') ?? '', downloadLimit: source.value('downloadLimit') ?? '', downloadSize: source.value('downloadSize') ?? 'original' };
-    return ctx.send(reply, 422, await settingsOf(ctx, s, urlname, d, undefined, GALLERY_FORM.refusal(err), undefined, 'downloads', undefined, delivery));
-  }
-  return ctx.redirect(reply, `/studio/galleries/${d.record.uuid}?done=downloads#downloads`);
+function setDownloads(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
+  return saveCard(ctx, req, reply, {
+    keys: ['downloadPin', 'downloadLimit', 'downloadSize'],
+    at: 'downloads',
+    anchor: 'downloads',
+    echo: (sent) => ({ delivery: { downloadPin: sent.value('downloadPin') ?? '', downloadLimit: sent.value('downloadLimit') ?? '', downloadSize: sent.value('downloadSize') ?? 'original' } }),
+  });
 }
 
 // ---- favourites: on, off or default, the named lists and the pick limit, by the gallery spec's fields
-const FAVOURITES_KEYS = ['favourites', 'favouriteLists', 'pickLimit'] as const;
-
-async function setFavourites(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
-  const { s, form } = ctx.signedPost(req);
-  const { urlname, d } = await located(ctx, s, uuidOf(req));
-  const source = GALLERY_FORM.source(form, FAVOURITES_KEYS, { blank: true });
-  try {
-    await ctx.deps.galleries.update(s.user, urlname, d.record.uuid, readGallery(source, 'update', GALLERY_FORM.words));
-  } catch (err) {
-    const sent = { ...plainValues(d), favourites: source.value('favourites') ?? '', favouriteLists: source.value('favouriteLists') ?? '', pickLimit: source.value('pickLimit') ?? '' };
-    return ctx.send(reply, 422, await settingsOf(ctx, s, urlname, d, sent, GALLERY_FORM.refusal(err), undefined, 'favourites'));
-  }
-  return ctx.redirect(reply, `/studio/galleries/${d.record.uuid}?done=favourites#favourites-card`);
+function setFavourites(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
+  return saveCard(ctx, req, reply, {
+    keys: ['favourites', 'favouriteLists', 'pickLimit'],
+    at: 'favourites',
+    anchor: 'favourites-card',
+    echo: (sent, d) => ({ form: { ...plainValues(d), favourites: sent.value('favourites') ?? '', favouriteLists: sent.value('favouriteLists') ?? '', pickLimit: sent.value('pickLimit') ?? '' } }),
+  });
 }
 
 /** The settings form's values as stored (a refusal elsewhere echoes only its own fields). */
