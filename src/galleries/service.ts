@@ -338,6 +338,8 @@ export class GalleriesService {
       await repo.lockForDelete(g.id, opts.deleteMedias ? user.id : undefined);
       // The owner of the files' life deletes the medias (covers cleared, uploads ended, files recorded, then removed after the commit) in this unit.
       if (opts.deleteMedias) await this.fileLife.deleteIn(unit, user.id, mediaIds, subtree.map((s) => s.id));
+      // One gallery.deleted per gallery of the sub-tree, read before the rows go, in the delete's unit.
+      await this.events?.emitIn(unit, 'gallery.deleted', { galleries: subtree.map((s) => s.id) });
       await repo.deleteSubtree(g.id);
       await repo.releaseSubgallerySlot(g.parent_id);
       await repo.closeListGaps(website.id, subtree.map((s) => s.list_pos));

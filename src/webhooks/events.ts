@@ -8,6 +8,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'media.deleted',
   'gallery.published',
   'gallery.updated',
+  'gallery.deleted',
   'selection.sent',
   'archive.downloaded',
   'order.created',

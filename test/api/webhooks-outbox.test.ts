@@ -208,4 +208,61 @@ eachDatabase((kind) => {
       for (const d of receiver.delivered()) expect(verifier.verify(d.raw.body, d.raw.headers as Record<string, string>)).toMatchObject({ type: 'gallery.updated', data: { gallery: { uuid: expect.any(String), name: expect.any(String), website: w.urlname } } });
     }, 180_000);
   });
+
+  describe('gallery.deleted for a gallery and every gallery below it', () => {
+    let w: World;
+    const receiver = new Receiver();
+    let verifier: Webhook;
+
+    beforeAll(async () => {
+      await receiver.start();
+      w = await worldOn(await TestService.start(kind, FAST_WEBHOOKS));
+      verifier = new Webhook((await createEndpoint(w, receiver.url, 'gallery.deleted')).secret);
+    }, 60_000);
+    afterAll(async () => {
+      await w?.svc.close();
+      await receiver.close();
+    });
+
+    const create = async (name: string, parent: string) => text((await w.client.createGallery(w.urlname, { name, parent })).doc, 'gallery-uuid')!;
+    const deleted = () => receiver.delivered().filter((d) => d.type === 'gallery.deleted').map((d) => (d.data.gallery as { uuid: string }).uuid);
+
+    it('through the API: one verified event per gallery of the sub-tree, none for a refused delete', async () => {
+      const top = await create('Wedding', w.rootUuid);
+      const child = await create('Ceremony', top);
+      const grandchild = await create('Rings', child);
+      const kept = await create('Kept', w.rootUuid);
+      // A refused delete (the medias_count guard) writes nothing.
+      await expect(w.client.request('DELETE', `/websites/${w.urlname}/galleries/${top}.xml`, { medias_count: '5' }, { methodOverride: true })).rejects.toMatchObject({ status: 409 });
+      expect((await w.client.request('DELETE', `/websites/${w.urlname}/galleries/${top}.xml`, {}, { methodOverride: true })).status).toBe(200);
+      await until('three gallery.deleted', () => deleted().length >= 3);
+      await settled(w);
+      expect(deleted().sort()).toEqual([top, child, grandchild].sort());
+      expect(deleted()).not.toContain(kept);
+      for (const d of receiver.delivered()) {
+        expect(verifier.verify(d.raw.body, d.raw.headers as Record<string, string>)).toMatchObject({ type: 'gallery.deleted', data: { gallery: { uuid: expect.any(String), name: expect.any(String), website: w.urlname } } });
+      }
+      expect(receiver.delivered().find((d) => (d.data.gallery as { uuid: string }).uuid === child)?.data).toMatchObject({ gallery: { name: 'Ceremony' } });
+    }, 60_000);
+
+    it('through the studio, and not when the delete rolls back', async () => {
+      const b = await new StudioBrowser(w.svc).signIn(w.user);
+      const g = await create('Studio gone', w.rootUuid);
+      const page = `/studio/galleries/${g}/delete`;
+      const res = await b.submit(page, page, { medias: 'keep' });
+      expect(res.status).toBeLessThan(400);
+      await until('gallery.deleted from the studio', () => deleted().includes(g));
+      // A fault in the outbox rolls the delete back: the gallery stands, no event.
+      const h = await create('Survivor', w.rootUuid);
+      await refuseEvents(w, kind, 'gallery.deleted');
+      try {
+        await expect(w.client.request('DELETE', `/websites/${w.urlname}/galleries/${h}.xml`, {}, { methodOverride: true })).rejects.toMatchObject({ status: 500 });
+      } finally {
+        await acceptEvents(w, kind);
+      }
+      expect((await w.client.request('GET', `/websites/${w.urlname}/galleries/${h}.xml`)).status).toBe(200);
+      await settled(w);
+      expect(deleted()).not.toContain(h);
+    }, 60_000);
+  });
 });
