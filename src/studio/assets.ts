@@ -297,15 +297,16 @@ h2.gtitle{margin:0;font-size:1.05rem;line-height:1.3;overflow-wrap:anywhere}
 .state.closed{background:#fdecea;color:#8c1d18}
 .state.hidden{background:#eeeeea;color:#444}
 .glinks{display:flex;flex-wrap:wrap;gap:.25rem 1rem;font-size:.875rem;margin-top:.2rem!important}
-.gfilters{display:flex;flex-wrap:wrap;gap:0 1rem;align-items:flex-end;padding-bottom:0}
+.gfilters{display:flex;flex-wrap:wrap;gap:0 1rem;align-items:flex-start;padding-bottom:0}
 .gfilters .field{flex:0 1 12rem;min-width:0}
 .gfilters .field:first-child{flex:1 1 18rem}
 .gfilters input[type=search]{font:inherit;padding:.45rem .55rem;border:1px solid #8a8a85;border-radius:4px;background:#fff;color:inherit}
 .gfilters input,.gfilters select{width:100%;min-height:2.6rem}
-.gfilter-buttons{display:flex;gap:.75rem;align-items:center;margin:0 0 1rem}
+/* Level with the fields' boxes, under their labels, whether a message follows a field or not. */
+.gfilter-buttons{display:flex;gap:.75rem;align-items:center;margin:calc(1.5em + .25rem) 0 1rem}
 .gfilter-buttons button{min-height:2.6rem}
 .gcount{margin:0 0 .75rem}
-@media (max-width:40rem){.gfilters .field,.gfilters .field:first-child{flex:1 1 100%}.gfilter-buttons{flex:1 1 100%}.gfilter-buttons button{flex:1 1 auto}}
+@media (max-width:40rem){.gfilters .field,.gfilters .field:first-child{flex:1 1 100%}.gfilter-buttons{flex:1 1 100%;margin-top:0}.gfilter-buttons button{flex:1 1 auto}}
 @media (max-width:40rem){.ggrid{gap:.75rem;grid-template-columns:repeat(2,minmax(0,1fr))}.gbody{padding:.5rem .6rem .65rem}h2.gtitle{font-size:.95rem}.glinks{gap:.1rem .75rem}.glinks a{padding:.2rem 0}}
 /* Hierarchy: one filled button per screen (its primary action); other actions outlined; quick links
    to a screen's neighbours as quiet chips; one spacing step between cards. */

@@ -235,7 +235,8 @@ function GridFilters(p: { urlname: string; draft: GridDraft; error?: { field: st
   const action = `/studio/websites/${p.urlname}/galleries/grid`;
   const asked = p.draft.q !== '' || p.draft.sort !== '' || p.draft.state !== '';
   return (
-    <form method="get" action={action} class="card gfilters" role="search" aria-label="Find galleries">
+    // autocomplete off: after Back, the browser would refill the fields as last typed, not as the page's address says.
+    <form method="get" action={action} class="card gfilters" role="search" aria-label="Find galleries" autocomplete="off">
       <Field id="q" label="Search by name" error={e}>
         {(d, bad) => <input type="search" id="q" name="q" value={p.draft.q} maxLength={100} aria-describedby={d} aria-invalid={bad || undefined} class={bad ? 'invalid' : undefined} />}
       </Field>
