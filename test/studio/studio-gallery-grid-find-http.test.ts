@@ -3,7 +3,7 @@
 // four orders and six state filters, alone and together; pages of 48 whose links keep the query;
 // wrong values a 422 with the form and the message, as the orders' filters; another
 // photographer's galleries never shown; what was typed shown back escaped. The header's
-// Galleries opens the grid.
+// Galleries opens the grid (the tree, when it was the view last opened in that browser).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishMedias } from '../api/galleries-fixtures.js';
 import { createGallery } from '../support/media.js';
@@ -181,6 +181,19 @@ eachDatabase((kind) => {
       expect(res.headers.get('location')).toBe(`/studio/websites/${w.urlname}/galleries/grid`);
       const page = await b.get(res.headers.get('location')!);
       expect(page.body).toContain(`<a href="/studio/websites/${w.urlname}/galleries">Tree</a>`);
+    });
+
+    it('opens the tree instead once the tree was the view opened last in this browser, the grid again after the grid', async () => {
+      const tree = await b.get(`/studio/websites/${w.urlname}/galleries`);
+      expect(tree.setCookies.join('\n')).toMatch(/studio_galleries_view=tree;.*HttpOnly/i);
+      expect((await b.get('/studio/galleries')).headers.get('location')).toBe(`/studio/websites/${w.urlname}/galleries`);
+      expect((await b.get(`/studio/galleries?website=${w.urlname}`)).headers.get('location')).toBe(`/studio/websites/${w.urlname}/galleries`);
+      // Only a change is sent: the tree again sets nothing.
+      expect((await b.get(`/studio/websites/${w.urlname}/galleries`)).setCookies).toEqual([]);
+      const grid_ = await b.get(grid('?sort=name'));
+      expect(grid_.setCookies.join('\n')).toMatch(/studio_galleries_view=;.*Max-Age=0/i);
+      expect((await b.get('/studio/galleries')).headers.get('location')).toBe(`/studio/websites/${w.urlname}/galleries/grid`);
+      expect((await b.get(grid())).setCookies).toEqual([]);
     });
   });
 

@@ -131,9 +131,11 @@ async function move(ctx: StudioContext, s: Signed, urlname: string, uuid: string
 async function chooseWebsite(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
   const s = ctx.need(req);
   const asked = (req.query as { website?: unknown }).website;
-  if (typeof asked === 'string' && /^[a-z0-9-]{1,63}$/.test(asked)) return ctx.redirect(reply, `/studio/websites/${asked}/galleries/grid`);
+  // The grid, unless the tree was the view this browser opened last.
+  const view = ctx.cookies.treeChosen(req) ? '' : '/grid';
+  if (typeof asked === 'string' && /^[a-z0-9-]{1,63}$/.test(asked)) return ctx.redirect(reply, `/studio/websites/${asked}/galleries${view}`);
   const found = await ctx.deps.websites.list(s.user, { limit: 200, offset: 0 });
-  if (found.websites.length === 1) return ctx.redirect(reply, `/studio/websites/${found.websites[0].urlname}/galleries/grid`);
+  if (found.websites.length === 1) return ctx.redirect(reply, `/studio/websites/${found.websites[0].urlname}/galleries${view}`);
   return ctx.send(reply, 200, chooseWebsitePage({ viewer: s.viewer, websites: found.websites.map((w) => ({ urlname: w.urlname, title: w.title })) }));
 }
 
@@ -186,6 +188,7 @@ async function gridScreen(ctx: StudioContext, req: FastifyRequest, reply: Fastif
   const kept = Object.fromEntries(Object.entries(draft).filter(([, v]) => v !== ''));
   const pageUrl = (n: number) => `/studio/websites/${urlname}/galleries/grid?${new URLSearchParams({ ...kept, page: String(n) }).toString()}`;
   const siteTitle = d.website.title || urlname;
+  if (ctx.cookies.treeChosen(req)) reply.header('set-cookie', ctx.cookies.cleared(ctx.cookies.galleriesView));
   return ctx.send(
     reply,
     error ? 422 : 200,
@@ -194,9 +197,13 @@ async function gridScreen(ctx: StudioContext, req: FastifyRequest, reply: Fastif
 }
 
 // ---- the tree
+/** A year: the choice outlives sessions. */
+const VIEW_MAX_AGE = 365 * 24 * 3600;
+
 async function treeScreen(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
   const s = ctx.need(req);
   const page = await treeWith(ctx, s, urlnameOf(req), noticeOf(req));
+  if (!ctx.cookies.treeChosen(req)) reply.header('set-cookie', ctx.cookies.set(ctx.cookies.galleriesView, 'tree', VIEW_MAX_AGE));
   return ctx.send(reply, page.status, page.body);
 }
 
