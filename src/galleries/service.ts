@@ -16,7 +16,8 @@ import { sortByContentOrder } from './content-order.js';
 import { clientEmail, DEFAULT_ACL_EMAIL, MAX_ACL_ENTRIES, type AclEntryInput } from './acl.js';
 import { galleryKey, type GalleryInput } from './fields.js';
 import { checkDepth, checkFullUrlPathLength, levelOf, MAX_GALLERIES_PER_WEBSITE } from './limits.js';
-import type { AclEntry, GalleriesRepository, GalleryChanges, GalleryRecord, GalleryShown, MediaCounts } from './repository.js';
+import type { AclEntry, GalleriesRepository, GalleryChanges, GalleryRecord, GalleryShown, MediaCounts, OverviewRow } from './repository.js';
+import type { OverviewQuery } from './overview.js';
 import { baseUrlPath, childFullUrlPath, slugify, uniqueUrlPath } from './url-path.js';
 
 export type { AclEntry, GalleryRecord, GalleryShown, MediaCounts } from './repository.js';
@@ -37,6 +38,11 @@ export interface GalleryDetails extends CountedGallery {
   medias?: string[];
   /** Direct sub-galleries in the gallery's order, when asked for. */
   subgalleries?: CountedGallery[];
+}
+
+/** A gallery of the studio's overview: its row and its photos (distinct live medias in its sub-tree). */
+export interface OverviewGallery extends OverviewRow {
+  photos: number;
 }
 
 export interface GalleryPage {
@@ -144,10 +150,16 @@ export class GalleriesService {
     return { total, records, perPage: size, counts: withCounts ? await this.mediaCounts(this.repo, records) : undefined };
   }
 
-  /** The UUIDs of those galleries (as `list` gave them to the user) that have an access list (the studio's overview; one query). */
-  async withAccessLists(records: readonly Pick<GalleryRecord, 'id' | 'uuid'>[]): Promise<Set<string>> {
-    const ids = await this.repo.withAccessLists(records.map((r) => r.id));
-    return new Set(records.filter((r) => ids.has(r.id)).map((r) => r.uuid));
+  /**
+   * A page of the website's galleries for the studio's overview: those the query asks for, in its
+   * order, each with its photos (distinct live medias in its sub-tree) and whether its parent is
+   * the home gallery. A fixed number of statements, whatever the page (GalleriesRepository.overview).
+   */
+  async overview(user: User, urlname: string, query: OverviewQuery, limit: number, offset: number): Promise<{ total: number; galleries: OverviewGallery[] }> {
+    const website = await this.access.website(user, urlname);
+    const { total, rows } = await this.repo.overview(website.id, query, nowIso(), limit, offset);
+    const counts = await this.mediaCounts(this.repo, rows);
+    return { total, galleries: rows.map((r) => ({ ...r, photos: counts.get(r.id)!.full })) };
   }
 
   /** A thumbnail's media UUID for each gallery of the user's websites (studio lists; set-based, GalleriesRepository.coverUuids). */

@@ -5,6 +5,7 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { GroupScope } from '../media/repository.js';
 import type { GroupRow } from '../database/schema.js';
+import { containsText, escapeLike } from '../database/text-match.js';
 import { parseStoredRules, type SmartRule, type SmartRules } from './smart-rules.js';
 
 /** A group as the scope of medias it holds: a smart collection with its stored rules compiled. */
@@ -13,10 +14,6 @@ export function groupScopeOf(g: Pick<GroupRow, 'id' | 'kind' | 'rules' | 'artist
   return { id: g.id, kind: 'collection', artistId: g.artist_id };
 }
 
-// '!' rather than a backslash: a backslash in the ESCAPE literal breaks on
-// PostgreSQL with standard_conforming_strings=off.
-const escapeLike = (s: string) => s.replace(/[!%_]/g, (c) => `!${c}`);
-
 /** Case-insensitive text comparison on `column` (ASCII case on SQLite). */
 function textRule(column: RawBuilder<unknown>, operator: string, value: string): RawBuilder<SqlBool> {
   const v = value.toLowerCase();
@@ -24,7 +21,7 @@ function textRule(column: RawBuilder<unknown>, operator: string, value: string):
     case 'is':
       return sql<SqlBool>`LOWER(${column}) = LOWER(${value})`;
     case 'contains':
-      return sql<SqlBool>`LOWER(${column}) LIKE LOWER(${`%${escapeLike(v)}%`}) ESCAPE '!'`;
+      return containsText(column, value);
     case 'starts_with':
       return sql<SqlBool>`LOWER(${column}) LIKE LOWER(${`${escapeLike(v)}%`}) ESCAPE '!'`;
     case 'ends_with':

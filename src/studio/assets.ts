@@ -270,8 +270,9 @@ img.thumb,span.thumb{flex:none;display:block;object-fit:cover;background:#e5e5e2
 .sites .thumb{width:6rem;height:4rem;border-radius:6px}
 .sites .site-name{flex:1 1 10rem;min-width:0;overflow-wrap:anywhere}
 .sites .site-name>a{font-weight:600;font-size:1.1rem}
-/* The galleries' overview (pages/galleries.tsx gridPage): cards with large covers, in the tree's
-   order; the state of each as a coloured pill; a grid/tree switch under the heading. */
+/* The galleries' overview (pages/galleries.tsx gridPage): cards with large covers, under a search,
+   sort and state form (one row on a desktop, stacked on a phone); the state of each as a coloured
+   pill; a grid/tree switch under the heading. */
 .head-row{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:.5rem 1rem;margin:0 0 .5rem}
 .head-row h1{margin:0}
 .views ul{display:flex;gap:.25rem;list-style:none;margin:0 0 1rem;padding:.2rem;background:#e9e9e5;border-radius:8px;width:max-content;max-width:100%}
@@ -296,6 +297,16 @@ h2.gtitle{margin:0;font-size:1.05rem;line-height:1.3;overflow-wrap:anywhere}
 .state.closed{background:#fdecea;color:#8c1d18}
 .state.hidden{background:#eeeeea;color:#444}
 .glinks{display:flex;flex-wrap:wrap;gap:.25rem 1rem;font-size:.875rem;margin-top:.2rem!important}
+.gfilters{display:flex;flex-wrap:wrap;gap:0 1rem;align-items:flex-start;padding-bottom:0}
+.gfilters .field{flex:0 1 12rem;min-width:0}
+.gfilters .field:first-child{flex:1 1 18rem}
+.gfilters input[type=search]{font:inherit;padding:.45rem .55rem;border:1px solid #8a8a85;border-radius:4px;background:#fff;color:inherit}
+.gfilters input,.gfilters select{width:100%;min-height:2.6rem}
+/* Level with the fields' boxes, under their labels, whether a message follows a field or not. */
+.gfilter-buttons{display:flex;gap:.75rem;align-items:center;margin:calc(1.5em + .25rem) 0 1rem}
+.gfilter-buttons button{min-height:2.6rem}
+.gcount{margin:0 0 .75rem}
+@media (max-width:40rem){.gfilters .field,.gfilters .field:first-child{flex:1 1 100%}.gfilter-buttons{flex:1 1 100%;margin-top:0}.gfilter-buttons button{flex:1 1 auto}}
 @media (max-width:40rem){.ggrid{gap:.75rem;grid-template-columns:repeat(2,minmax(0,1fr))}.gbody{padding:.5rem .6rem .65rem}h2.gtitle{font-size:.95rem}.glinks{gap:.1rem .75rem}.glinks a{padding:.2rem 0}}
 /* Hierarchy: one filled button per screen (its primary action); other actions outlined; quick links
    to a screen's neighbours as quiet chips; one spacing step between cards. */

@@ -140,6 +140,12 @@ export const JSON_LIMIT_BYTES = 256 * 1024;
 /** The header a screen's script sends its session's CSRF token in (read from `<meta name="studio-csrf">`). */
 export const CSRF_HEADER = 'x-studio-csrf';
 
+/** A list screen's `?page=`: from 1, at most `max`; anything else is the first page (the studio's lists never refuse a page number). */
+export function pageNumber(req: FastifyRequest, max: number): number {
+  const v = (req.query as Record<string, unknown>).page;
+  return Math.min(Math.max(1, Number.parseInt(typeof v === 'string' ? v : '1', 10) || 1), max);
+}
+
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 export interface StudioContext {

@@ -26,6 +26,8 @@ export class StudioCookies {
   readonly signinToken: string;
   /** The device cookie (OWASP): this browser signed in to an account before (src/users/login-throttle.ts). */
   readonly device: string;
+  /** `tree` when the galleries' tree was the last view opened here, so the header's Galleries opens it again. */
+  readonly galleriesView: string;
   private readonly path: string;
 
   constructor(readonly secure: boolean) {
@@ -34,6 +36,7 @@ export class StudioCookies {
     this.pending = `${prefix}studio_2fa`;
     this.signinToken = `${prefix}studio_csrf`;
     this.device = `${prefix}studio_device`;
+    this.galleriesView = `${prefix}studio_galleries_view`;
     this.path = secure ? '/' : '/studio';
   }
 
@@ -42,6 +45,12 @@ export class StudioCookies {
     if (!header || header.length > 8192) return undefined;
     const value = parseCookie(header)[name];
     return value && /^[A-Za-z0-9_.-]{16,300}$/.test(value) ? value : undefined;
+  }
+
+  /** Whether this browser last chose the galleries' tree (a preference, not a token: read as one word). */
+  treeChosen(req: FastifyRequest): boolean {
+    const header = req.headers.cookie;
+    return header !== undefined && header.length <= 8192 && parseCookie(header)[this.galleriesView] === 'tree';
   }
 
   set(name: string, value: string, maxAge: number): string {

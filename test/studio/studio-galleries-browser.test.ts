@@ -100,7 +100,10 @@ describe.skipIf(!chromiumPresent).each(BACKENDS)('the gallery tree in a browser,
       expect(await axe(page), shot).toEqual([]);
       await page.screenshot({ path: join(ARTIFACTS, `galleries-${shot}-desktop.png`), fullPage: true });
     };
+    // The header's Galleries opens the grid; its switch, the tree.
     await page.getByRole('link', { name: 'Galleries' }).click();
+    await page.waitForURL(`**/studio/websites/${w.urlname}/galleries/grid`);
+    await page.getByRole('navigation', { name: 'View' }).getByRole('link', { name: 'Tree' }).click();
     await page.waitForURL(`**/studio/websites/${w.urlname}/galleries`);
     // Four galleries at the top level, through the form.
     for (const name of ['Weddings', '2026', 'June', 'Portraits']) {

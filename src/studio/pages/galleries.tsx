@@ -22,8 +22,6 @@ export interface TreeNode {
   locked: boolean;
   /** Past its expiry: visitors see the closed page. */
   closed?: boolean;
-  /** Has an access list (the overview asks; the tree does not). */
-  accessList?: boolean;
   orderByName: boolean;
   depth: number;
   children: TreeNode[];
@@ -45,7 +43,7 @@ export function chooseWebsitePage(p: { viewer: Viewer; websites: { urlname: stri
           <ul class="list card">
             {p.websites.map((w) => (
               <li>
-                <a href={`/studio/websites/${w.urlname}/galleries`}>{w.title || w.urlname}</a>
+                <a href={`/studio/websites/${w.urlname}/galleries/grid`}>{w.title || w.urlname}</a>
               </li>
             ))}
           </ul>
@@ -128,8 +126,36 @@ function Views(p: { urlname: string; current: 'grid' | 'tree' }): VNode {
   );
 }
 
-/** What a visitor meets at a gallery, in the order the site checks it. */
-function states(n: TreeNode): { label: string; kind: string }[] {
+/** One card of the overview. */
+export interface GridCard {
+  uuid: string;
+  name: string;
+  /** The website's home gallery. */
+  home: boolean;
+  /** Its cover (or latest photo below) as a studio thumbnail; none: a grey box. */
+  thumb?: string;
+  /** Distinct photos in it and the galleries below it. */
+  photos: number;
+  /** Galleries directly inside it. */
+  inside: number;
+  /** The gallery it is in, when that is not the home gallery. */
+  parentName?: string;
+  hidden: boolean;
+  locked: boolean;
+  /** Past its expiry: visitors see the closed page. */
+  closed: boolean;
+  accessList: boolean;
+}
+
+/** The grid's form as sent (shown back as typed, a refused value included). */
+export interface GridDraft {
+  q: string;
+  sort: string;
+  state: string;
+}
+
+/** What a visitor meets at a gallery, in the order the site checks it (the state filter's rule too: galleries/overview.ts). */
+function states(n: Pick<GridCard, 'closed' | 'locked' | 'accessList' | 'hidden'>): { label: string; kind: string }[] {
   const out: { label: string; kind: string }[] = [];
   if (n.closed) out.push({ label: 'Expired', kind: 'closed' });
   if (n.locked) out.push({ label: 'Password', kind: 'locked' });
@@ -139,30 +165,29 @@ function states(n: TreeNode): { label: string; kind: string }[] {
   return out;
 }
 
-function Card(p: { n: TreeNode; parent?: TreeNode }): VNode {
+function Card(p: { n: GridCard }): VNode {
   const n = p.n;
-  const root = n.parent === null;
   const settings = `/studio/galleries/${n.uuid}`;
   const client = n.locked || n.accessList;
   return (
-    <li class={`gcard${root ? ' home' : ''}`}>
+    <li class={`gcard${n.home ? ' home' : ''}`}>
       <a class="gcover" href={settings} tabIndex={-1} aria-hidden="true">
         {n.thumb ? <img class="thumb" src={n.thumb} alt="" width={320} height={240} loading="lazy" decoding="async" /> : <span class="thumb none" />}
       </a>
       <div class="gbody">
-        {p.parent ? (
+        {n.parentName !== undefined ? (
           <p class="gparent">
             <span class="sr">Inside </span>
             <span aria-hidden="true">↳ </span>
-            {p.parent.name}
+            {n.parentName}
           </p>
         ) : null}
         <h2 class="gtitle">
-          <a href={settings}>{root ? `${n.name} (home)` : n.name}</a>
+          <a href={settings}>{n.home ? `${n.name} (home)` : n.name}</a>
         </h2>
         <p class="gmeta">
-          {photos(n.fullMedias > n.medias ? n.fullMedias : n.medias)}
-          {n.children.length ? ` · ${n.children.length} ${n.children.length === 1 ? 'gallery' : 'galleries'} inside` : ''}
+          {photos(n.photos)}
+          {n.inside ? ` · ${n.inside} ${n.inside === 1 ? 'gallery' : 'galleries'} inside` : ''}
         </p>
         <ul class="gstates" aria-label="State">
           {states(n).map((st) => (
@@ -178,7 +203,7 @@ function Card(p: { n: TreeNode; parent?: TreeNode }): VNode {
               Proofing<span class="sr"> of {n.name}</span>
             </a>
           ) : null}
-          {root ? null : (
+          {n.home ? null : (
             <a href={`${settings}/share-links`}>
               Share links<span class="sr"> of {n.name}</span>
             </a>
@@ -189,9 +214,78 @@ function Card(p: { n: TreeNode; parent?: TreeNode }): VNode {
   );
 }
 
-/** The overview: every gallery as a card with a large cover, in the tree's order; a sub-gallery (below the top level) names the one it is in. */
-export function gridPage(p: { viewer: Viewer; urlname: string; siteTitle: string; home: string; flat: TreeNode[]; total: number }): string {
-  const byUuid = new Map(p.flat.map((n) => [n.uuid, n]));
+const SORTS: Array<[string, string]> = [
+  ['newest', 'Newest first'],
+  ['oldest', 'Oldest first'],
+  ['name', 'Name A–Z'],
+  ['photos', 'Most photos'],
+];
+const SHOWN: Array<[string, string]> = [
+  ['all', 'All galleries'],
+  ['public', 'Public'],
+  ['password', 'Password'],
+  ['access-list', 'Access list'],
+  ['expired', 'Expired'],
+  ['hidden', 'Hidden'],
+];
+
+/** Search, order and state: a GET form, so the address keeps them (a bookmark, the back button), with or without script. */
+function GridFilters(p: { urlname: string; draft: GridDraft; error?: { field: string; message: string } }): VNode {
+  const e = p.error;
+  const action = `/studio/websites/${p.urlname}/galleries/grid`;
+  const asked = p.draft.q !== '' || p.draft.sort !== '' || p.draft.state !== '';
+  return (
+    // autocomplete off: after Back, the browser would refill the fields as last typed, not as the page's address says.
+    <form method="get" action={action} class="card gfilters" role="search" aria-label="Find galleries" autocomplete="off">
+      <Field id="q" label="Search by name" error={e}>
+        {(d, bad) => <input type="search" id="q" name="q" value={p.draft.q} maxLength={100} aria-describedby={d} aria-invalid={bad || undefined} class={bad ? 'invalid' : undefined} />}
+      </Field>
+      <Field id="sort" label="Sort" error={e}>
+        {(d, bad) => (
+          <select id="sort" name="sort" aria-describedby={d} aria-invalid={bad || undefined}>
+            {SORTS.map(([v, label]) => (
+              <option value={v} selected={p.draft.sort === v}>
+                {label}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field id="state" label="Show" error={e}>
+        {(d, bad) => (
+          <select id="state" name="state" aria-describedby={d} aria-invalid={bad || undefined}>
+            {SHOWN.map(([v, label]) => (
+              <option value={v} selected={p.draft.state === v}>
+                {label}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <div class="gfilter-buttons">
+        <button type="submit">Apply</button>
+        {asked ? <a href={action}>Clear</a> : null}
+      </div>
+    </form>
+  );
+}
+
+/** The overview: a page of galleries as cards with large covers, found by name, sorted and filtered by state. */
+export function gridPage(p: {
+  viewer: Viewer;
+  urlname: string;
+  siteTitle: string;
+  home: string;
+  cards: GridCard[];
+  total: number;
+  page: number;
+  pageSize: number;
+  draft: GridDraft;
+  pageUrl: (page: number) => string;
+  error?: { field: string; message: string };
+}): string {
+  const pages = Math.max(1, Math.ceil(p.total / p.pageSize));
+  const count = `${p.total} ${p.total === 1 ? 'gallery' : 'galleries'}${pages > 1 ? `, page ${p.page} of ${pages}` : ''}`;
   return html(
     <Layout title={`Galleries · ${p.siteTitle}`} viewer={p.viewer} wide>
       <p class="crumbs">
@@ -204,12 +298,31 @@ export function gridPage(p: { viewer: Viewer; urlname: string; siteTitle: string
         </a>
       </div>
       <Views urlname={p.urlname} current="grid" />
-      <ul class="ggrid">
-        {p.flat.map((n) => (
-          <Card n={n} parent={n.parent && n.depth > 1 ? byUuid.get(n.parent) : undefined} />
-        ))}
-      </ul>
-      <Truncated shown={p.flat.length} total={p.total} />
+      <GridFilters urlname={p.urlname} draft={p.draft} error={p.error} />
+      <p class="gcount muted" role="status">
+        {p.error ? 'The search could not be read: nothing is shown.' : p.total === 0 ? 'No gallery matches.' : count}
+      </p>
+      {p.cards.length ? (
+        <ul class="ggrid">
+          {p.cards.map((n) => (
+            <Card n={n} />
+          ))}
+        </ul>
+      ) : null}
+      {pages > 1 ? (
+        <nav class="pager" aria-label="Pages">
+          {p.page > 1 ? (
+            <a href={p.pageUrl(Math.min(p.page - 1, pages))} rel="prev">
+              Previous page
+            </a>
+          ) : null}
+          {p.page < pages ? (
+            <a href={p.pageUrl(p.page + 1)} rel="next">
+              Next page
+            </a>
+          ) : null}
+        </nav>
+      ) : null}
     </Layout>,
   );
 }

@@ -10,13 +10,16 @@ import { ApiError } from '../../core/errors.js';
 import { homeUrl } from '../../websites/home-url.js';
 import { Body } from '../body.js';
 import { specForm } from '../spec-form.js';
-import { SMALL_FORM_BYTES, type Signed, type StudioContext, type StudioRoute } from '../context.js';
+import { OVERVIEW_FIELDS, readOverviewQuery, type OverviewQuery } from '../../galleries/overview.js';
+import { pageNumber, SMALL_FORM_BYTES, type Signed, type StudioContext, type StudioRoute } from '../context.js';
 import {
   chooseWebsitePage,
   deletePage,
   gridPage,
   movePage,
   treePage,
+  type GridCard,
+  type GridDraft,
   type TreeNode,
 } from '../pages/galleries.js';
 
@@ -46,15 +49,12 @@ export async function located(ctx: StudioContext, s: Signed, uuid: string): Prom
 }
 
 /** The whole tree (the first GALLERY_LIST_CAP galleries), each with its counts, parents before children. */
-export async function tree(ctx: StudioContext, s: Signed, urlname: string, withThumbs = false, withAccess = false): Promise<{ roots: TreeNode[]; flat: TreeNode[]; total: number }> {
+export async function tree(ctx: StudioContext, s: Signed, urlname: string, withThumbs = false): Promise<{ roots: TreeNode[]; flat: TreeNode[]; total: number }> {
   const r = await ctx.deps.galleries.list(s.user, urlname, { page: 1, perPage: undefined, withCounts: true });
-  // Every gallery's thumbnail in one set of queries, and which have an access list in one more: not one per row.
-  const [covers, listed] = await Promise.all([
-    withThumbs ? ctx.deps.galleries.coverUuids(s.user, r.records.map((g) => g.uuid)) : undefined,
-    withAccess ? ctx.deps.galleries.withAccessLists(r.records) : undefined,
-  ]);
+  // Every gallery's thumbnail in one set of queries, not one per row.
+  const covers = withThumbs ? await ctx.deps.galleries.coverUuids(s.user, r.records.map((g) => g.uuid)) : undefined;
   const nodes = new Map<string, TreeNode>();
-  for (const g of r.records) nodes.set(g.uuid, { ...nodeOf(g, r.counts?.get(g.id), covers?.get(g.uuid)), accessList: listed?.has(g.uuid) ?? false });
+  for (const g of r.records) nodes.set(g.uuid, nodeOf(g, r.counts?.get(g.id), covers?.get(g.uuid)));
   const roots: TreeNode[] = [];
   // Records come in list order, which is the siblings' order (GalleriesService.place).
   for (const g of r.records) {
@@ -127,29 +127,83 @@ async function move(ctx: StudioContext, s: Signed, urlname: string, uuid: string
   return input;
 }
 
-// ---- the header's "Galleries": the tree of the one website, or a choice of website
+// ---- the header's "Galleries": the grid of the one website, or a choice of website
 async function chooseWebsite(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
   const s = ctx.need(req);
   const asked = (req.query as { website?: unknown }).website;
-  if (typeof asked === 'string' && /^[a-z0-9-]{1,63}$/.test(asked)) return ctx.redirect(reply, `/studio/websites/${asked}/galleries`);
+  // The grid, unless the tree was the view this browser opened last.
+  const view = ctx.cookies.treeChosen(req) ? '' : '/grid';
+  if (typeof asked === 'string' && /^[a-z0-9-]{1,63}$/.test(asked)) return ctx.redirect(reply, `/studio/websites/${asked}/galleries${view}`);
   const found = await ctx.deps.websites.list(s.user, { limit: 200, offset: 0 });
-  if (found.websites.length === 1) return ctx.redirect(reply, `/studio/websites/${found.websites[0].urlname}/galleries`);
+  if (found.websites.length === 1) return ctx.redirect(reply, `/studio/websites/${found.websites[0].urlname}/galleries${view}`);
   return ctx.send(reply, 200, chooseWebsitePage({ viewer: s.viewer, websites: found.websites.map((w) => ({ urlname: w.urlname, title: w.title })) }));
 }
 
-// ---- the overview: every gallery as a card with a large cover, in the tree's order
+// ---- the overview: a page of galleries as cards with large covers, searched, sorted and filtered
+
+/** Cards on a page of the grid: rows of 2, 3, 4 or 6 come out even. */
+export const GRID_PER_PAGE = 48;
+/** The grid form's names of the query's keys (overview.ts), and how its refusals word them. */
+const GRID_NAMES: Record<keyof typeof OVERVIEW_FIELDS, string> = { search: 'q', sort: 'sort', state: 'state' };
+const GRID_WORDS: Record<keyof typeof OVERVIEW_FIELDS, string> = { search: 'The search', sort: 'The order', state: 'The state' };
+
+/** The grid's form as sent, and the query it stands for (read by the overview's spec), or its refusal (orders do the same). */
+function gridQueryOf(req: FastifyRequest): { draft: GridDraft; query?: OverviewQuery; error?: { field: string; message: string } } {
+  const q = req.query as Record<string, unknown>;
+  const raw = (name: string) => (typeof q[name] === 'string' ? (q[name] as string) : '').slice(0, 300);
+  const draft: GridDraft = { q: raw('q'), sort: raw('sort'), state: raw('state') };
+  const names = GRID_NAMES as Record<string, string>;
+  try {
+    return { draft, query: readOverviewQuery((key) => raw(names[key]), (key) => (GRID_WORDS as Record<string, string>)[key]) };
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status !== 422) throw err;
+    return { draft, error: { field: err.field ? names[err.field] : '', message: `${err.message}.` } };
+  }
+}
+
 async function gridScreen(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
   const s = ctx.need(req);
   const d = await ctx.websiteDetails(s, urlnameOf(req));
-  const t = await tree(ctx, s, d.website.urlname, true, true);
-  const siteTitle = d.website.title || d.website.urlname;
-  return ctx.send(reply, 200, gridPage({ viewer: s.viewer, urlname: d.website.urlname, siteTitle, home: homeUrl(ctx.deps.config.publicUrl, d.website), flat: t.flat, total: t.total }));
+  const urlname = d.website.urlname;
+  const { draft, query, error } = gridQueryOf(req);
+  const page = pageNumber(req, 100_000);
+  const list = query ? await ctx.deps.galleries.overview(s.user, urlname, query, GRID_PER_PAGE, (page - 1) * GRID_PER_PAGE) : { total: 0, galleries: [] };
+  // Every card's cover in one set of queries, not one per card.
+  const covers = await ctx.deps.galleries.coverUuids(s.user, list.galleries.map((g) => g.uuid));
+  const cards: GridCard[] = list.galleries.map((g) => ({
+    uuid: g.uuid,
+    name: g.name,
+    home: g.parent_id === null,
+    thumb: covers.has(g.uuid) ? `/studio/thumbs/${covers.get(g.uuid)}` : undefined,
+    photos: g.photos,
+    inside: g.subgalleries_count,
+    // The home gallery holds every other: only a deeper parent is worth naming.
+    parentName: g.parent_id !== null && g.grandparent_id !== null ? (g.parent_name ?? undefined) : undefined,
+    hidden: g.hidden === 1,
+    locked: g.locked,
+    closed: g.expires_at !== null && Date.parse(g.expires_at) <= Date.now(),
+    accessList: g.access_list,
+  }));
+  // The page's links keep the query; a blank field is left out of the address.
+  const kept = Object.fromEntries(Object.entries(draft).filter(([, v]) => v !== ''));
+  const pageUrl = (n: number) => `/studio/websites/${urlname}/galleries/grid?${new URLSearchParams({ ...kept, page: String(n) }).toString()}`;
+  const siteTitle = d.website.title || urlname;
+  if (ctx.cookies.treeChosen(req)) reply.header('set-cookie', ctx.cookies.cleared(ctx.cookies.galleriesView));
+  return ctx.send(
+    reply,
+    error ? 422 : 200,
+    gridPage({ viewer: s.viewer, urlname, siteTitle, home: homeUrl(ctx.deps.config.publicUrl, d.website), cards, total: list.total, page, pageSize: GRID_PER_PAGE, draft, pageUrl, error }),
+  );
 }
 
 // ---- the tree
+/** A year: the choice outlives sessions. */
+const VIEW_MAX_AGE = 365 * 24 * 3600;
+
 async function treeScreen(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
   const s = ctx.need(req);
   const page = await treeWith(ctx, s, urlnameOf(req), noticeOf(req));
+  if (!ctx.cookies.treeChosen(req)) reply.header('set-cookie', ctx.cookies.set(ctx.cookies.galleriesView, 'tree', VIEW_MAX_AGE));
   return ctx.send(reply, page.status, page.body);
 }
 

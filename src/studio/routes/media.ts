@@ -14,7 +14,7 @@ import type { CameraFacts } from '../../uploads/file-metadata.js';
 import type { BatchInput, MediaPage } from '../../media/service.js';
 import type { Body } from '../body.js';
 import { specForm } from '../spec-form.js';
-import { SMALL_FORM_BYTES, type Signed, type StudioContext, type StudioRoute } from '../context.js';
+import { pageNumber, SMALL_FORM_BYTES, type Signed, type StudioContext, type StudioRoute } from '../context.js';
 import { jobPage, mediaDetailPage, mediaPage, type GalleryChoice, type GridItem, type JobView, type MediaDetail, type MediaEditValues, type ScopeView } from '../pages/media.js';
 
 /** Medias per server-rendered page (without script), and at most per items.json page. */
@@ -169,7 +169,7 @@ async function mediaScreen(ctx: StudioContext, req: FastifyRequest, reply: Fasti
   const scoped = scopeOf(req);
   const gallery = scoped.gallery;
   const [scope, other] = await Promise.all([gallery ? ctx.deps.galleries.summary(s.user, gallery) : undefined, scopeView(ctx, s, scoped)]);
-  const pageNo = Math.min(Math.max(1, Number.parseInt(str(q.page) ?? '1', 10) || 1), 1_000_000);
+  const pageNo = pageNumber(req, 1_000_000);
   const offset = (pageNo - 1) * PAGE_SIZE;
   // One before and one after the page: the neighbours "earlier"/"later" move next to.
   const before = offset > 0 ? 1 : 0;

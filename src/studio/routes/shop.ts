@@ -11,7 +11,7 @@ import { DOWNLOAD_DAYS } from '../../orders/service.js';
 import { bracketNames, readFields } from '../../core/fields.js';
 import { SHOP_SETTINGS_FIELDS } from '../../shop-settings/fields.js';
 import { specForm } from '../spec-form.js';
-import { SMALL_FORM_BYTES, type Signed, type StudioContext, type StudioRoute } from '../context.js';
+import { pageNumber, SMALL_FORM_BYTES, type Signed, type StudioContext, type StudioRoute } from '../context.js';
 import { orderPage, ordersPage, type FilterDraft } from '../pages/orders.js';
 import { paymentsPage, shopOverviewPage, type InstructionsView } from '../pages/shop.js';
 
@@ -152,7 +152,7 @@ function filterOf(req: FastifyRequest): { draft: FilterDraft; filter?: OrderFilt
 async function ordersScreen(ctx: StudioContext, req: FastifyRequest, reply: FastifyReply) {
   const s = ctx.need(req);
   const { draft, filter, error } = filterOf(req);
-  const pageNo = Math.min(Math.max(1, Number.parseInt(str(query(req).page) ?? '1', 10) || 1), 100_000);
+  const pageNo = pageNumber(req, 100_000);
   const list = filter ? await ctx.deps.orders.listWithItems(s.user, filter, ORDERS_PER_PAGE, (pageNo - 1) * ORDERS_PER_PAGE) : { rows: [], total: 0 };
   const kept = Object.fromEntries(Object.entries(draft).filter(([, v]) => v !== ''));
   const pageQuery = (page: number) => `/studio/shop/orders?${new URLSearchParams({ ...kept, page: String(page) }).toString()}`;
