@@ -6,7 +6,8 @@
 //   website page     a 500-media gallery page as an anonymous visitor meets it (the page
 //                    micro-cache), against a bare server answering the same bytes; the load
 //                    generator sends no Accept-Encoding, so these are the page as it is
-//   website page, br the same page for a browser's `Accept-Encoding: gzip, deflate, br` (its
+//   website page, br with BENCH_GUARD_BROTLI=1 only (two more loads a round: past two minutes),
+//                    the same page for a browser's `Accept-Encoding: gzip, deflate, br` (its
 //                    brotli copy, made once per cached copy), against a bare server answering
 //                    the same compressed bytes (reference, not judged)
 //   Fastify floor    a bare Fastify server answering the bare whoami bytes (reference, not judged):
@@ -35,6 +36,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 // 2 s: six loads a round (the Fastify reference is the sixth) keep the run under two minutes (2.5 s took 120 s).
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
 const PAGE_MEDIAS = 500;
+const BROTLI = process.env.BENCH_GUARD_BROTLI === '1';
 
 function spread(values: number[]): string {
   return `${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}`;
@@ -63,8 +65,8 @@ export async function benchGuard(b: BenchContext): Promise<BenchLine[]> {
     }).on('error', reject);
   });
   if (br.coding !== 'br') throw new Error(`the gallery page came as ${String(br.coding)} to a browser's Accept-Encoding`);
-  const bareBr = await startPortPrinter(process.execPath, ['--import', 'tsx', 'bench/bare-server.ts', 'body', br.bytes.toString('base64')]);
-  const bareBrUrl = `http://127.0.0.1:${bareBr.port}${pagePath}`;
+  const bareBr = BROTLI ? await startPortPrinter(process.execPath, ['--import', 'tsx', 'bench/bare-server.ts', 'body', br.bytes.toString('base64')]) : undefined;
+  const bareBrUrl = `http://127.0.0.1:${bareBr?.port}${pagePath}`;
   const bareWhoami = b.bareUrl + '/whoami.xml';
   const whoamiBytes = Buffer.from(await (await fetch(bareWhoami)).arrayBuffer());
   const bareFastify = await startPortPrinter(process.execPath, ['--import', 'tsx', 'bench/bare-fastify.ts', whoamiBytes.toString('base64')]);
@@ -85,8 +87,10 @@ export async function benchGuard(b: BenchContext): Promise<BenchLine[]> {
     check('gallery details', await b.load(detailsPath, { durationSeconds: 1 }));
     await runLoad(barePageUrl, {}, undefined, 1);
     check('website page', await runLoad(b.url + pagePath, {}, undefined, 1));
-    await runLoad(bareBrUrl, {}, undefined, 1);
-    check('website page, br', await runLoad(b.url + pagePath, brHeaders, undefined, 1));
+    if (bareBr) {
+      await runLoad(bareBrUrl, {}, undefined, 1);
+      check('website page, br', await runLoad(b.url + pagePath, brHeaders, undefined, 1));
+    }
     for (let i = 0; i < ROUNDS; i++) {
       loads.push(loadavg()[0]);
       const bare = await withCpu(b.barePid, () => runLoad(bareWhoami, {}, undefined, SECONDS));
@@ -98,14 +102,16 @@ export async function benchGuard(b: BenchContext): Promise<BenchLine[]> {
       const barePageLoad = await withCpu(barePage.child.pid!, () => runLoad(barePageUrl, {}, undefined, SECONDS));
       const pageLoad = await withCpu(b.pid, () => runLoad(b.url + pagePath, {}, undefined, SECONDS));
       check('website page', pageLoad);
-      const bareBrLoad = await withCpu(bareBr.child.pid!, () => runLoad(bareBrUrl, {}, undefined, SECONDS));
-      const pageBrLoad = await withCpu(b.pid, () => runLoad(b.url + pagePath, brHeaders, undefined, SECONDS));
-      check('website page, br', pageBrLoad);
-      cpu.bareBr.push(bareBrLoad.cpuUs);
-      cpu.pageBr.push(pageBrLoad.cpuUs);
-      rps.bareBr.push(bareBrLoad.rps);
-      rps.pageBr.push(pageBrLoad.rps);
-      ratios.pageBr.push(pageBrLoad.rps / bareBrLoad.rps);
+      if (bareBr) {
+        const bareBrLoad = await withCpu(bareBr.child.pid!, () => runLoad(bareBrUrl, {}, undefined, SECONDS));
+        const pageBrLoad = await withCpu(b.pid, () => runLoad(b.url + pagePath, brHeaders, undefined, SECONDS));
+        check('website page, br', pageBrLoad);
+        cpu.bareBr.push(bareBrLoad.cpuUs);
+        cpu.pageBr.push(pageBrLoad.cpuUs);
+        rps.bareBr.push(bareBrLoad.rps);
+        rps.pageBr.push(pageBrLoad.rps);
+        ratios.pageBr.push(pageBrLoad.rps / bareBrLoad.rps);
+      }
       cpu.bare.push(bare.cpuUs);
       cpu.fastify.push(fastify.cpuUs);
       cpu.whoami.push(whoami.cpuUs);
@@ -126,7 +132,7 @@ export async function benchGuard(b: BenchContext): Promise<BenchLine[]> {
     }
   } finally {
     await stopChild(barePage.child);
-    await stopChild(bareBr.child);
+    if (bareBr) await stopChild(bareBr.child);
     await stopChild(bareFastify.child);
   }
   const cores = availableParallelism();
@@ -161,10 +167,15 @@ export async function benchGuard(b: BenchContext): Promise<BenchLine[]> {
     { name: `website page, ${PAGE_MEDIAS} medias (anonymous: micro-cache)`, value: r(rps.page), unit: 'req/s' },
     us('website page', cpu.page),
     line('website page', ratios.page, FLOORS.page),
-    { name: `bare node:http, the page's ${br.bytes.length} brotli bytes`, value: r(rps.bareBr), unit: 'req/s' },
-    us('bare page server, brotli bytes', cpu.bareBr),
-    { name: `website page, Accept-Encoding: gzip, deflate, br (brotli)`, value: r(rps.pageBr), unit: 'req/s' },
-    us('website page, brotli', cpu.pageBr),
-    { name: `website page, brotli / bare, the same bytes (not judged; ${spread(ratios.pageBr)})`, value: median(ratios.pageBr), unit: 'x' },
+    ...(BROTLI ? brotliLines() : []),
   ];
+  function brotliLines(): BenchLine[] {
+    return [
+      { name: `bare node:http, the page's ${br.bytes.length} brotli bytes`, value: r(rps.bareBr), unit: 'req/s' },
+      us('bare page server, brotli bytes', cpu.bareBr),
+      { name: `website page, Accept-Encoding: gzip, deflate, br (brotli)`, value: r(rps.pageBr), unit: 'req/s' },
+      us('website page, brotli', cpu.pageBr),
+      { name: `website page, brotli / bare, the same bytes (not judged; ${spread(ratios.pageBr)})`, value: median(ratios.pageBr), unit: 'x' },
+    ];
+  }
 }
