@@ -4,7 +4,12 @@
 //   gallery details  signed GET of one gallery (view=details), against the same bare server
 //                    (as the galleries section measures it)
 //   website page     a 500-media gallery page as an anonymous visitor meets it (the page
-//                    micro-cache), against a bare server answering the same bytes
+//                    micro-cache), against a bare server answering the same bytes; the load
+//                    generator sends no Accept-Encoding, so these are the page as it is
+//   website page, br with BENCH_GUARD_BROTLI=1 only (two more loads a round: past two minutes),
+//                    the same page for a browser's `Accept-Encoding: gzip, deflate, br` (its
+//                    brotli copy, made once per cached copy), against a bare server answering
+//                    the same compressed bytes (reference, not judged)
 //   Fastify floor    a bare Fastify server answering the bare whoami bytes (reference, not judged):
 //                    how far below bare node:http the framework itself stands on this machine
 // Each round loads the bare servers and the service one after another; the
@@ -15,6 +20,7 @@
 // average of a round exceeds the cores, the figures are printed but not judged
 // (no verdict, exit code 2; BENCH_GUARD_JUDGE=1 judges anyway): a busy machine
 // measures its neighbours.
+import { get } from 'node:http';
 import { availableParallelism, loadavg } from 'node:os';
 import { text } from '../src/client/xml.js';
 import { median, runLoad, startPortPrinter, stopChild, withCpu, type BenchContext, type BenchLine } from './lib.js';
@@ -30,6 +36,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 // 2 s: six loads a round (the Fastify reference is the sixth) keep the run under two minutes (2.5 s took 120 s).
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
 const PAGE_MEDIAS = 500;
+const BROTLI = process.env.BENCH_GUARD_BROTLI === '1';
 
 function spread(values: number[]): string {
   return `${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}`;
@@ -48,14 +55,26 @@ export async function benchGuard(b: BenchContext): Promise<BenchLine[]> {
   if (page.status !== 200 || !html.includes('data-layout=')) throw new Error(`the gallery page answered ${page.status}`);
   const barePage = await startPortPrinter(process.execPath, ['--import', 'tsx', 'bench/bare-server.ts', 'body', html.toString('base64')]);
   const barePageUrl = `http://127.0.0.1:${barePage.port}${pagePath}`;
+  // What a browser gets: the bytes as sent (fetch would decode them).
+  const brHeaders = { 'accept-encoding': 'gzip, deflate, br' };
+  const br = await new Promise<{ coding: unknown; bytes: Buffer }>((resolve, reject) => {
+    get(b.url + pagePath, { headers: brHeaders }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (c: Buffer) => parts.push(c));
+      res.on('end', () => resolve({ coding: res.headers['content-encoding'], bytes: Buffer.concat(parts) }));
+    }).on('error', reject);
+  });
+  if (br.coding !== 'br') throw new Error(`the gallery page came as ${String(br.coding)} to a browser's Accept-Encoding`);
+  const bareBr = BROTLI ? await startPortPrinter(process.execPath, ['--import', 'tsx', 'bench/bare-server.ts', 'body', br.bytes.toString('base64')]) : undefined;
+  const bareBrUrl = `http://127.0.0.1:${bareBr?.port}${pagePath}`;
   const bareWhoami = b.bareUrl + '/whoami.xml';
   const whoamiBytes = Buffer.from(await (await fetch(bareWhoami)).arrayBuffer());
   const bareFastify = await startPortPrinter(process.execPath, ['--import', 'tsx', 'bench/bare-fastify.ts', whoamiBytes.toString('base64')]);
   const bareFastifyWhoami = `http://127.0.0.1:${bareFastify.port}/whoami.xml`;
 
-  const ratios = { whoami: [] as number[], details: [] as number[], page: [] as number[], fastify: [] as number[], whoamiOfFastify: [] as number[] };
-  const rps = { bare: [] as number[], fastify: [] as number[], whoami: [] as number[], details: [] as number[], barePage: [] as number[], page: [] as number[] };
-  const cpu = { bare: [] as number[], fastify: [] as number[], whoami: [] as number[], details: [] as number[], barePage: [] as number[], page: [] as number[] };
+  const ratios = { whoami: [] as number[], details: [] as number[], page: [] as number[], fastify: [] as number[], whoamiOfFastify: [] as number[], pageBr: [] as number[] };
+  const rps = { bare: [] as number[], fastify: [] as number[], whoami: [] as number[], details: [] as number[], barePage: [] as number[], page: [] as number[], bareBr: [] as number[], pageBr: [] as number[] };
+  const cpu = { bare: [] as number[], fastify: [] as number[], whoami: [] as number[], details: [] as number[], barePage: [] as number[], page: [] as number[], bareBr: [] as number[], pageBr: [] as number[] };
   const loads: number[] = [];
   const check = (what: string, r: { non2xx: number; errors: number }) => {
     if (r.non2xx > 0 || r.errors > 0) throw new Error(`${what}: ${r.non2xx} non-2xx replies and ${r.errors} errors`);
@@ -68,6 +87,10 @@ export async function benchGuard(b: BenchContext): Promise<BenchLine[]> {
     check('gallery details', await b.load(detailsPath, { durationSeconds: 1 }));
     await runLoad(barePageUrl, {}, undefined, 1);
     check('website page', await runLoad(b.url + pagePath, {}, undefined, 1));
+    if (bareBr) {
+      await runLoad(bareBrUrl, {}, undefined, 1);
+      check('website page, br', await runLoad(b.url + pagePath, brHeaders, undefined, 1));
+    }
     for (let i = 0; i < ROUNDS; i++) {
       loads.push(loadavg()[0]);
       const bare = await withCpu(b.barePid, () => runLoad(bareWhoami, {}, undefined, SECONDS));
@@ -79,6 +102,16 @@ export async function benchGuard(b: BenchContext): Promise<BenchLine[]> {
       const barePageLoad = await withCpu(barePage.child.pid!, () => runLoad(barePageUrl, {}, undefined, SECONDS));
       const pageLoad = await withCpu(b.pid, () => runLoad(b.url + pagePath, {}, undefined, SECONDS));
       check('website page', pageLoad);
+      if (bareBr) {
+        const bareBrLoad = await withCpu(bareBr.child.pid!, () => runLoad(bareBrUrl, {}, undefined, SECONDS));
+        const pageBrLoad = await withCpu(b.pid, () => runLoad(b.url + pagePath, brHeaders, undefined, SECONDS));
+        check('website page, br', pageBrLoad);
+        cpu.bareBr.push(bareBrLoad.cpuUs);
+        cpu.pageBr.push(pageBrLoad.cpuUs);
+        rps.bareBr.push(bareBrLoad.rps);
+        rps.pageBr.push(pageBrLoad.rps);
+        ratios.pageBr.push(pageBrLoad.rps / bareBrLoad.rps);
+      }
       cpu.bare.push(bare.cpuUs);
       cpu.fastify.push(fastify.cpuUs);
       cpu.whoami.push(whoami.cpuUs);
@@ -99,6 +132,7 @@ export async function benchGuard(b: BenchContext): Promise<BenchLine[]> {
     }
   } finally {
     await stopChild(barePage.child);
+    if (bareBr) await stopChild(bareBr.child);
     await stopChild(bareFastify.child);
   }
   const cores = availableParallelism();
@@ -133,5 +167,15 @@ export async function benchGuard(b: BenchContext): Promise<BenchLine[]> {
     { name: `website page, ${PAGE_MEDIAS} medias (anonymous: micro-cache)`, value: r(rps.page), unit: 'req/s' },
     us('website page', cpu.page),
     line('website page', ratios.page, FLOORS.page),
+    ...(BROTLI ? brotliLines() : []),
   ];
+  function brotliLines(): BenchLine[] {
+    return [
+      { name: `bare node:http, the page's ${br.bytes.length} brotli bytes`, value: r(rps.bareBr), unit: 'req/s' },
+      us('bare page server, brotli bytes', cpu.bareBr),
+      { name: `website page, Accept-Encoding: gzip, deflate, br (brotli)`, value: r(rps.pageBr), unit: 'req/s' },
+      us('website page, brotli', cpu.pageBr),
+      { name: `website page, brotli / bare, the same bytes (not judged; ${spread(ratios.pageBr)})`, value: median(ratios.pageBr), unit: 'x' },
+    ];
+  }
 }

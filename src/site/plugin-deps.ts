@@ -1,6 +1,7 @@
 // What the website plugin (plugin.ts) is built with (WebsiteDeps), what it hands
 // every route (SiteHelpers), and the shape of a route of the one table (routes.ts).
 import type { FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import type { Encoded } from '../core/content-coding.js';
 import type { ActivityService } from '../activity/service.js';
 import type { Config } from '../config.js';
 import type { SiteAddress } from './address.js';
@@ -75,8 +76,12 @@ export interface HtmlOptions {
 
 /** What the website's routes share, made once per plugin. */
 export interface SiteHelpers {
-  /** The one HTML sender: every page of the website goes out with these headers. */
-  html(reply: FastifyReply, status: number, body: string | Buffer, options?: HtmlOptions): FastifyReply;
+  /**
+   * The one HTML sender: every page of the website goes out with these headers, compressed when
+   * the visitor takes it. A page kept `Encoded` (the micro-cache's) is compressed once per copy
+   * and carries an ETag per coding (a 304 to a match); any other page is compressed for its request.
+   */
+  html(reply: FastifyReply, status: number, body: string | Buffer | Encoded, options?: HtmlOptions): FastifyReply;
   /** The website's frame (its name linking home); a neutral one when no website is known. */
   frameOf(at: SiteAddress | undefined): SiteFrame;
   /** The website a request names by its urlname (`/sites/<urlname>`), remembered for its error pages. */

@@ -4,6 +4,7 @@
 // HTML only: the API's signature, router and XML stay outside it, and what is set here (the
 // error handler, the HTML headers) stays inside it.
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { Encoded, matchesEtag } from '../core/content-coding.js';
 import { ApiError } from '../core/errors.js';
 import { imageSources } from '../file-storage/image-sources.js';
 import { closeAfterReply } from '../http/lingering-close.js';
@@ -39,9 +40,19 @@ export function websitePlugin(deps: WebsiteDeps): FastifyPluginAsync {
         .header('x-content-type-options', 'nosniff')
         .header('referrer-policy', options.referrer ?? 'same-origin')
         .header('cache-control', options.personal ? 'no-store' : 'private, no-cache')
-        .header('vary', 'Cookie');
+        .header('vary', 'Cookie, Accept-Encoding');
       if (!options.indexable) reply.header('x-robots-tag', 'noindex');
-      return reply.send(body);
+      const req = reply.request;
+      const page = body instanceof Encoded ? body : new Encoded(Buffer.from(body), 'fresh');
+      const sent = page.for(req.headers['accept-encoding']);
+      if (sent.coding) reply.header('content-encoding', sent.coding);
+      if (body instanceof Encoded && status === 200) {
+        const etag = body.etag(sent.coding);
+        reply.header('etag', etag);
+        const inm = req.headers['if-none-match'];
+        if (typeof inm === 'string' && matchesEtag(inm, etag)) return reply.code(304).send();
+      }
+      return reply.send(sent.body);
     },
     frameOf: (at) => (at ? { siteTitle: at.website.title || at.website.urlname, homeHref: `${at.homePath}/`, brand: deps.site.brand(at) } : NO_SITE),
     async byUrlname(req, urlname) {

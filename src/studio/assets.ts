@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { Encoded, type Coding } from '../core/content-coding.js';
 import { PROOFING_CSS } from './pages/proofing-styles.js';
 import { SHOP_CSS } from './pages/shop-styles.js';
 
@@ -347,30 +347,14 @@ export interface StudioAsset {
 }
 
 /** Each asset compressed once, on its first request (brotli, else gzip): the studio's first screen stays within its weight. */
-const compressed = new Map<string, { br: Buffer; gzip: Buffer }>();
+const compressed = new Map<string, Encoded>();
 
-/** What to send for `accept-encoding`: the asset's brotli or gzip bytes when the browser takes them, else its text. */
-export function encodedAsset(a: StudioAsset, acceptEncoding: string | undefined): { body: string | Buffer; encoding?: 'br' | 'gzip' } {
-  // Codings the header names with a q above 0 (a header is at most a few hundred bytes; anything else is ignored).
-  const taken = new Set(
-    (acceptEncoding ?? '')
-      .slice(0, 1000)
-      .split(',')
-      .map((part) => part.trim().toLowerCase().split(/\s*;\s*q=/))
-      .filter(([, q]) => q === undefined || Number(q) > 0)
-      .map(([name]) => name),
-  );
-  const accepts = (name: string) => taken.has(name);
-  const br = accepts('br');
-  const gz = !br && accepts('gzip');
-  if (!br && !gz) return { body: a.body };
+/** What to send for `accept-encoding`: the asset's brotli or gzip bytes when the browser takes them, else its bytes. */
+export function encodedAsset(a: StudioAsset, acceptEncoding: string | undefined): { body: Buffer; encoding?: Coding } {
   let c = compressed.get(a.name);
-  if (!c) {
-    const raw = Buffer.from(a.body, 'utf8');
-    c = { br: brotliCompressSync(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length } }), gzip: gzipSync(raw, { level: 9 }) };
-    compressed.set(a.name, c);
-  }
-  return br ? { body: c.br, encoding: 'br' } : { body: c.gzip, encoding: 'gzip' };
+  if (!c) compressed.set(a.name, (c = new Encoded(Buffer.from(a.body, 'utf8'), 'asset')));
+  const { body, coding } = c.for(acceptEncoding);
+  return { body, encoding: coding };
 }
 
 function asset(ext: string, body: string, type: string): StudioAsset {

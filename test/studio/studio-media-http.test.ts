@@ -100,6 +100,31 @@ eachDatabase((kind) => {
       }
     });
 
+    it('sends its pages brotli or gzip when the browser takes them, and plain otherwise', async () => {
+      const plain = await b.get('/studio/media', { 'accept-encoding': 'identity' });
+      expect(plain.status).toBe(200);
+      expect(plain.headers.get('content-encoding')).toBeNull();
+      expect(plain.headers.get('vary')).toContain('accept-encoding');
+      const { brotliDecompressSync, gunzipSync } = await import('node:zlib');
+      const { get } = await import('node:http');
+      const cookie = [...b.jar].map(([k, v]) => `${k}=${v}`).join('; ');
+      for (const [accept, coding, decode] of [
+        ['gzip, deflate, br', 'br', brotliDecompressSync],
+        ['br;q=0, gzip', 'gzip', gunzipSync],
+      ] as const) {
+        const res = await new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+          get(w.svc.url + '/studio/media', { headers: { 'accept-encoding': accept, cookie } }, (r) => {
+            const parts: Buffer[] = [];
+            r.on('data', (c: Buffer) => parts.push(c));
+            r.on('end', () => resolve({ headers: r.headers, body: Buffer.concat(parts) }));
+          }).on('error', reject);
+        });
+        expect(res.headers['content-encoding']).toBe(coding);
+        expect(Number(res.headers['content-length'])).toBe(res.body.length);
+        expect(decode(res.body).toString('utf8')).toBe(plain.body);
+      }
+    });
+
     it('answers the items a page at a time, in the API listing order', async () => {
       const first = await getJson(b, '/studio/media/items.json?offset=0&limit=50');
       expect(first.status).toBe(200);

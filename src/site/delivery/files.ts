@@ -12,6 +12,7 @@ import type { VisitorBudget } from '../limits/budget.js';
 import type { DownloadGuard } from './download-guard.js';
 import { FILE_KEY, type FileUrls } from '../../file-storage/file-urls.js';
 import { attachment } from '../../core/attachment.js';
+import { matchesEtag } from '../../core/content-coding.js';
 
 export interface FileRouteDeps {
   /** Who may have which file: the website's one decision (access.ts). */
@@ -50,13 +51,6 @@ function etagOf(key: string): string {
   const last = key.slice(key.lastIndexOf('/') + 1);
   const hash = /^([0-9a-f]{16})-/.exec(last)?.[1] ?? last.replace(/[^A-Za-z0-9]/g, '');
   return `"${hash}"`;
-}
-
-function matches(ifNoneMatch: string, etag: string): boolean {
-  return ifNoneMatch
-    .split(',')
-    .map((t) => t.trim().replace(/^W\//, ''))
-    .some((t) => t === '*' || t === etag);
 }
 
 /** A single `bytes=` range of a file of `size` bytes: the range, 'unsatisfiable', or undefined (serve it all). */
@@ -138,7 +132,7 @@ async function serve(deps: FileRouteDeps, req: FastifyRequest, reply: FastifyRep
   if (!inline) reply.header('content-disposition', info.kind === 'original' ? (info.fileName ? attachment(info.fileName) : 'attachment') : attachment(downloadName(info)));
 
   const inm = req.headers['if-none-match'];
-  if (typeof inm === 'string' && matches(inm, etag)) return reply.code(304).send();
+  if (typeof inm === 'string' && matchesEtag(inm, etag)) return reply.code(304).send();
 
   let range = rangeOf(typeof req.headers.range === 'string' ? req.headers.range : undefined, size);
   // If-Range with another validator: the whole (current) file.

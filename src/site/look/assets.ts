@@ -4,7 +4,7 @@
 // viewer's library, PhotoSwipe 5, is read from its package as published. The
 // CSP forbids inline styles and scripts, so everything lives here.
 import { createHash } from 'node:crypto';
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { Encoded, type Coding } from '../../core/content-coding.js';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -515,28 +515,15 @@ export const ICON_ASSET = asset('svg', ICON, 'image/svg+xml');
 export const ASSETS = new Map([STYLESHEET, SCRIPT, PSWP_MODULE, ICON_ASSET].map((a) => [a.name, a]));
 
 /** Each text asset compressed once, on its first request (a phone's first view: issue 31); fonts are compressed already. */
-const compressed = new WeakMap<Asset, { br: Buffer; gzip: Buffer }>();
+const compressed = new WeakMap<Asset, Encoded>();
 
 /** What to send for `accept-encoding`: the asset's brotli or gzip bytes when the browser takes them, else the asset as it is. */
-export function encodedAsset(a: Asset, acceptEncoding: string | undefined): { body: Buffer; encoding?: 'br' | 'gzip'; varies: boolean } {
+export function encodedAsset(a: Asset, acceptEncoding: string | undefined): { body: Buffer; encoding?: Coding; varies: boolean } {
   if (!/^(text\/|image\/svg)/.test(a.type)) return { body: a.body, varies: false };
-  // Codings the header names with a q above 0 (a header is at most a few hundred bytes; anything else is ignored).
-  const taken = new Set(
-    (acceptEncoding ?? '')
-      .slice(0, 1000)
-      .split(',')
-      .map((part) => part.trim().toLowerCase().split(/\s*;\s*q=/))
-      .filter(([, q]) => q === undefined || Number(q) > 0)
-      .map(([name]) => name),
-  );
-  const br = taken.has('br');
-  if (!br && !taken.has('gzip')) return { body: a.body, varies: true };
   let c = compressed.get(a);
-  if (!c) {
-    c = { br: brotliCompressSync(a.body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: a.body.length } }), gzip: gzipSync(a.body, { level: 9 }) };
-    compressed.set(a, c);
-  }
-  return br ? { body: c.br, encoding: 'br', varies: true } : { body: c.gzip, encoding: 'gzip', varies: true };
+  if (!c) compressed.set(a, (c = new Encoded(a.body, 'asset')));
+  const { body, coding } = c.for(acceptEncoding);
+  return { body, encoding: coding, varies: true };
 }
 
 /** The ratio class of a width × height for justified rows (hundredths, 0.25 … 4; a wider panorama is drawn a little lower than its row). */

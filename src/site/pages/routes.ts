@@ -5,6 +5,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { h, type VNode } from 'preact';
 import { renderToString } from 'preact-render-to-string';
+import { Encoded } from '../../core/content-coding.js';
 import { ApiError } from '../../core/errors.js';
 import type { SelectionGallery } from '../../lightboxes/service.js';
 import { MemoryCache } from '../../ops/cache.js';
@@ -42,8 +43,11 @@ const CACHE_ENTRIES = 1000;
 const CACHE_BYTES = 32 * 1024 * 1024;
 
 interface CachedPage {
-  /** The page's bytes, encoded once: a string would be measured and encoded again for each visitor. */
-  body: Buffer;
+  /**
+   * The page's bytes, encoded once (a string would be measured and encoded again for each
+   * visitor), and their brotli and gzip copies, each made once for the copy's first visitor who takes it.
+   */
+  body: Encoded;
   indexable: boolean;
   /** A gallery page's gallery: a view served from the cache is recorded too. */
   galleryId?: number;
@@ -82,7 +86,7 @@ class Pages {
     private readonly deps: WebsiteDeps,
   ) {
     this.downloads = new Downloads(helpers, deps);
-    this.cache = new MemoryCache<string, CachedPage>({ entries: CACHE_ENTRIES, ttlMs: deps.cacheSeconds * 1000, size: { max: CACHE_BYTES, of: (page) => page.body.length } });
+    this.cache = new MemoryCache<string, CachedPage>({ entries: CACHE_ENTRIES, ttlMs: deps.cacheSeconds * 1000, size: { max: CACHE_BYTES, of: (page) => sizeOf(page.body) } });
   }
 
   private frameOf(at: SiteAddress): Omit<Frame, 'title' | 'indexable' | 'crumbs' | 'script'> {
@@ -128,17 +132,23 @@ class Pages {
       ]);
       // The same for every visitor (the page stays in the micro-cache); a price change shows within SITE_CACHE_SECONDS.
       const sale = sold && sold.medias > 0 ? { ...sold, action: `${cartHref(v.at)}/gallery` } : undefined;
-      const body = Buffer.from(render(GalleryPage({ view, favourites, forSale, sale, frame: { ...this.frameOf(v.at), canonical: view.meta.canonical, meta: view.meta } })));
-      if (!v.pass) this.cache.set(v.cacheKey, { body, indexable: view.indexable, galleryId: view.galleryId });
+      const body = this.kept(v, render(GalleryPage({ view, favourites, forSale, sale, frame: { ...this.frameOf(v.at), canonical: view.meta.canonical, meta: view.meta } })));
+      if (body instanceof Encoded) this.cache.set(v.cacheKey, { body, indexable: view.indexable, galleryId: view.galleryId });
       this.viewed(v, view.galleryId);
       return this.helpers.html(reply, 200, body, { indexable: view.indexable });
     }
     const view = await this.deps.site.media(v.at, target.path, target.uuid, v.pass);
     if (view.kind !== 'media') return this.refusal(reply, v, view, here);
     const [favourites, offer] = await Promise.all([this.favouritesOf(v, view.galleryUuid, view.selection, here), this.offerOf(v, view.uuid)]);
-    const body = Buffer.from(render(MediaPage({ view, favourites, offer, frame: { ...this.frameOf(v.at), canonical: view.meta.canonical, meta: view.meta } })));
-    if (!v.pass) this.cache.set(v.cacheKey, { body, indexable: view.indexable });
+    const body = this.kept(v, render(MediaPage({ view, favourites, offer, frame: { ...this.frameOf(v.at), canonical: view.meta.canonical, meta: view.meta } })));
+    if (body instanceof Encoded) this.cache.set(v.cacheKey, { body, indexable: view.indexable });
     return this.helpers.html(reply, 200, body, { indexable: view.indexable });
+  }
+
+  /** A page for the micro-cache when the visitor has no pass (its copies compressed once), else theirs alone. */
+  private kept(v: Visit, html: string): Encoded | Buffer {
+    const bytes = Buffer.from(html);
+    return v.pass ? bytes : new Encoded(bytes, 'cached');
   }
 
   /** A media's offer (the same for every visitor: the page stays in the micro-cache); none when it has no price list sold here. */
@@ -251,7 +261,7 @@ class Pages {
     if (hit) return this.helpers.html(reply, 200, hit.body, { indexable: hit.indexable });
     const page = await this.deps.site.page(v.at, slug);
     if (!page) throw notFound();
-    const body = Buffer.from(render(ContentPage({ title: page.title, html: page.html, frame: { ...this.frameOf(v.at), canonical: `${this.deps.site.homeUrl(v.at.website)}/p/${slug}`, current: href } })));
+    const body = new Encoded(Buffer.from(render(ContentPage({ title: page.title, html: page.html, frame: { ...this.frameOf(v.at), canonical: `${this.deps.site.homeUrl(v.at.website)}/p/${slug}`, current: href } }))), 'cached');
     const indexable = v.at.website.indexing !== 0;
     this.cache.set(v.cacheKey, { body, indexable });
     return this.helpers.html(reply, 200, body, { indexable });
@@ -284,6 +294,11 @@ class Pages {
     }
     return this.deps.archives.send(req, reply, pass, { kind: 'gallery', name: plan.name, websiteId: v.at.website.id, galleryUuid: plan.galleryUuid, folders, parts: plan.parts, clientKey: pass && limited ? clientKeyOf(pass) : undefined });
   }
+}
+
+/** A cached page's weight: its bytes, and half again for its brotli and gzip copies (each under a quarter of a page). */
+function sizeOf(page: Encoded): number {
+  return Math.ceil(page.body.length * 1.5);
 }
 
 function sendText(reply: FastifyReply, type: string, body: string) {
