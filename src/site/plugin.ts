@@ -41,7 +41,8 @@ export function websitePlugin(deps: WebsiteDeps): FastifyPluginAsync {
         .header('cache-control', options.personal ? 'no-store' : 'private, no-cache')
         .header('vary', 'Cookie');
       if (!options.indexable) reply.header('x-robots-tag', 'noindex');
-      return reply.send(body);
+      // Encoded once here: a string would be measured for its length and encoded again for the socket.
+      return reply.send(typeof body === 'string' ? Buffer.from(body) : body);
     },
     frameOf: (at) => (at ? { siteTitle: at.website.title || at.website.urlname, homeHref: `${at.homePath}/`, brand: deps.site.brand(at) } : NO_SITE),
     async byUrlname(req, urlname) {
