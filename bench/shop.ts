@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import { find, text } from '../src/client/xml.js';
 import { uploadJpeg } from '../test/site/site-support.js';
 import { attachProfile, openShop, placeOrder } from '../test/support/shop.js';
-import { median, runLoad, type BenchContext, type BenchLine } from './lib.js';
+import { cpuMicros, median, runLoad, type BenchContext, type BenchLine } from './lib.js';
 import { measure } from './uploads.js';
 
 const FILES = Number(process.env.BENCH_SHOP_FILES ?? 50);
@@ -122,17 +122,25 @@ async function shopPagesAgainstGallery(b: BenchContext, websiteId: number, shop:
   }
   const rounds = Number(process.env.BENCH_ROUNDS ?? 7);
   const rps = { cart: [] as number[], checkout: [] as number[], rendered: [] as number[], cached: [] as number[] };
+  /** The rendered gallery page's CPU per request over the page's: >= 1 when the page costs no more. */
+  const costs = { cart: [] as number[], checkout: [] as number[] };
+  const cost = { cart: [] as number[], checkout: [] as number[], rendered: [] as number[], cached: [] as number[] };
   const ratios = { cartRendered: [] as number[], checkoutRendered: [] as number[], cartCached: [] as number[], checkoutCached: [] as number[] };
   for (let i = 0; i < rounds; i++) {
     for (const [name, p] of Object.entries(pages) as Array<[keyof typeof pages, (typeof pages)[keyof typeof pages]]>) {
+      const cpu0 = cpuMicros(b.pid);
       const r = await runLoad(p.url, p.headers, undefined, 2);
       if (r.non2xx + r.errors > 0) throw new Error(`the ${name} page failed under load`);
       rps[name].push(r.rps);
+      // The service's own CPU time per request: what the page costs, whatever the neighbours take of the cores.
+      cost[name].push((cpuMicros(b.pid) - cpu0) / r.total);
     }
     ratios.cartRendered.push(rps.cart[i] / rps.rendered[i]);
     ratios.checkoutRendered.push(rps.checkout[i] / rps.rendered[i]);
     ratios.cartCached.push(rps.cart[i] / rps.cached[i]);
     ratios.checkoutCached.push(rps.checkout[i] / rps.cached[i]);
+    costs.cart.push(cost.rendered[i] / cost.cart[i]);
+    costs.checkout.push(cost.rendered[i] / cost.checkout[i]);
   }
   const spread = (v: number[]) => `median of ${rounds}; ${Math.min(...v).toFixed(2)}–${Math.max(...v).toFixed(2)}`;
   const rate = (v: number[]) => `${Math.round(Math.min(...v))}–${Math.round(Math.max(...v))}`;
@@ -150,6 +158,12 @@ async function shopPagesAgainstGallery(b: BenchContext, websiteId: number, shop:
     ratio('shop: checkout / gallery rendered', ratios.checkoutRendered, true),
     ratio('shop: cart / gallery micro-cached, informative', ratios.cartCached, false),
     ratio('shop: checkout / gallery micro-cached, informative', ratios.checkoutCached, false),
+    { name: `shop: service CPU per request: cart (${rate(cost.cart)})`, value: median(cost.cart), unit: 'µs' },
+    { name: `shop: service CPU per request: checkout (${rate(cost.checkout)})`, value: median(cost.checkout), unit: 'µs' },
+    { name: `shop: service CPU per request: gallery rendered (${rate(cost.rendered)})`, value: median(cost.rendered), unit: 'µs' },
+    { name: `shop: service CPU per request: gallery micro-cached (${rate(cost.cached)})`, value: median(cost.cached), unit: 'µs' },
+    ratio('shop: CPU, gallery rendered / cart', costs.cart, true),
+    ratio('shop: CPU, gallery rendered / checkout', costs.checkout, true),
     { name: `shop: load average after the page rounds (1, 5, 15 min)`, value: Number(load.split(' ')[0]), unit: `(${load})` },
   ];
 }
