@@ -6,7 +6,7 @@
 import { randomFillSync } from 'node:crypto';
 import sharp from 'sharp';
 import { find, text } from '../src/client/xml.js';
-import { uploadJpeg } from '../test/site/site-support.js';
+import { uploadJpeg, waitForRenditions } from '../test/site/site-support.js';
 import { attachProfile, openShop, placeOrder } from '../test/support/shop.js';
 import { cpuMicros, median, runLoad, type BenchContext, type BenchLine } from './lib.js';
 import { measure } from './uploads.js';
@@ -91,6 +91,9 @@ export async function benchShop(b: BenchContext): Promise<BenchLine[]> {
  */
 async function shopPagesAgainstGallery(b: BenchContext, websiteId: number, shop: { downloads: string; prints: string }, medias: string[]): Promise<BenchLine[]> {
   const home = `${b.url}/sites/bench`;
+  // The uploads' renditions are made in the service's process (sharp's threads): measured while they
+  // were, the pages' rates and CPU were those of the encoders (a cart at 2 ms of CPU a request).
+  await waitForRenditions({ svc: { db: b.db } }, medias.length > 0 ? await allMedias(b, websiteId) : [], 1_800_000);
   // Terms and instructions as a shop that has them shows them at checkout (the API's path).
   await b.client.request('PUT', '/websites/bench/shop_settings.xml', { 'shop_settings[terms]': 'Downloads are for personal use.', 'shop_settings[manual_instructions]': 'Bank transfer to IBAN FR76 0000 0000 0000.' });
   const cartOf = async (lines: Array<{ media: string; profile: string; item: string; option: string | null }>) => {
@@ -170,4 +173,10 @@ async function shopPagesAgainstGallery(b: BenchContext, websiteId: number, shop:
 
 async function rootOf(b: BenchContext, websiteId: number): Promise<string> {
   return (await b.db.selectFrom('galleries').select('uuid').where('website_id', '=', websiteId).where('parent_id', 'is', null).executeTakeFirstOrThrow()).uuid;
+}
+
+/** Every media published on the website (the bench's uploads). */
+async function allMedias(b: BenchContext, websiteId: number): Promise<string[]> {
+  const rows = await b.db.selectFrom('medias as m').innerJoin('media_galleries as mg', 'mg.media_id', 'm.id').innerJoin('galleries as g', 'g.id', 'mg.gallery_id').select('m.uuid').where('g.website_id', '=', websiteId).execute();
+  return [...new Set(rows.map((r) => r.uuid))];
 }
