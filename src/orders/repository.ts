@@ -216,14 +216,6 @@ export class OrdersRepository {
     return settingsOf(this.db, websiteId);
   }
 
-  async saveSettings(websiteId: number, s: { tax_rate_bp: number; tax_included: number; manual_instructions: string | null }): Promise<void> {
-    await this.db
-      .insertInto('shop_settings')
-      .values({ website_id: websiteId, ...s })
-      .onConflict((oc) => oc.column('website_id').doUpdateSet(s))
-      .execute();
-  }
-
   async createCoupon(ownerId: number, c: Omit<CouponRow, 'id' | 'times_used'> & { website_id: number | null }): Promise<void> {
     await this.db.insertInto('coupons').values({ uuid: randomUUID(), owner_id: ownerId, ...c, created_at: nowIso() }).execute();
   }

@@ -9,7 +9,7 @@ import { isUuid } from '../core/uuid.js';
 import type { Db } from '../database/db.js';
 import type { Unit } from '../database/unit-of-work.js';
 import type { PriceList, PricingProfilesService } from '../pricing-profiles/service.js';
-import { priceCart, couponReason, couponRefusal, MAX_TAX_RATE_BP, type Coupon, type CouponReason } from '../shop/cart.js';
+import { priceCart, couponReason, couponRefusal, type Coupon, type CouponReason } from '../shop/cart.js';
 import { MAX_PRICE, type CurrencyCode } from '../shop/money.js';
 import type { OfferedItem, OfferedList } from '../shop/offer.js';
 import { checkAddress, checkTrackingUrl, type PostalAddress } from './address.js';
@@ -454,11 +454,6 @@ export class OrdersService {
   }
 
   // The photographer's side.
-
-  async setShopSettings(websiteId: number, s: { taxRateBp: number; taxIncluded: boolean; manualInstructions?: string | null }): Promise<void> {
-    if (!Number.isSafeInteger(s.taxRateBp) || s.taxRateBp < 0 || s.taxRateBp > MAX_TAX_RATE_BP) throw invalid(`shop[tax_rate] must be 0 to ${MAX_TAX_RATE_BP} basis points`);
-    await this.repo.saveSettings(websiteId, { tax_rate_bp: s.taxRateBp, tax_included: s.taxIncluded ? 1 : 0, manual_instructions: s.manualInstructions ?? null });
-  }
 
   async createCoupon(owner: Owner, c: { websiteId?: number | null; code: string; kind: 'percent' | 'amount'; value: number; currency?: CurrencyCode | null; validFrom?: Date; validUntil?: Date; usageLimit?: number | null }): Promise<void> {
     const code = c.code.trim().toUpperCase();

@@ -2,6 +2,7 @@
 // the webhook token that names an account.
 import type { Db } from '../database/db.js';
 import { nowIso } from '../database/db.js';
+import { prepared } from '../database/prepared.js';
 
 export interface AccountRow {
   owner_id: number;
@@ -12,6 +13,9 @@ export interface AccountRow {
 }
 
 const COLUMNS = ['owner_id', 'provider', 'secret_key', 'webhook_secret', 'webhook_token'] as const;
+
+// Compiled once: every cart page asks whether its photographer takes cards.
+const accountOf = prepared((db: Db, ownerId: number, provider: string) => db.selectFrom('payment_accounts').select(COLUMNS).where('owner_id', '=', ownerId).where('provider', '=', provider));
 
 export class PaymentAccountsRepository {
   constructor(private readonly db: Db) {}
@@ -28,7 +32,7 @@ export class PaymentAccountsRepository {
   }
 
   async byOwner(ownerId: number, provider: string): Promise<AccountRow | undefined> {
-    return this.db.selectFrom('payment_accounts').select(COLUMNS).where('owner_id', '=', ownerId).where('provider', '=', provider).executeTakeFirst();
+    return accountOf(this.db, ownerId, provider);
   }
 
   /** Forgets the owner's account of the provider (its keys and its webhook address); whether there was one. */

@@ -191,6 +191,22 @@ const shownInQuery = preparedAll((db: Db, websiteId: number, mediaUuids: readonl
     .orderBy('g.id'),
 );
 
+// What every gallery, media and shop page reads (the chain loader, the access lists, the media
+// reader), compiled once: building them in Kysely for each request cost about what running them
+// did (issue 33's profile of the cart and gallery pages).
+const aclRows = (db: Db) =>
+  db.selectFrom('gallery_acl as a').innerJoin('galleries as g', 'g.id', 'a.gallery_id').select(['a.gallery_id', 'a.email', 'a.can_read', 'a.comp_download', 'a.hires_download']);
+const aclsOfGalleries = preparedAll((db: Db, galleryIds: readonly number[]) => aclRows(db).where('a.gallery_id', 'in', galleryIds).orderBy('a.gallery_id').orderBy('a.position'));
+const aclsOfWebsite = preparedAll((db: Db, websiteId: number) => aclRows(db).where('g.website_id', '=', websiteId).orderBy('a.gallery_id').orderBy('a.position'));
+const chainRows = (db: Db, websiteId: number) => db.selectFrom('galleries as g').leftJoin('display_styles as ds', 'ds.id', 'g.display_style_id').select(GALLERY_COLUMNS).where('g.website_id', '=', websiteId);
+const galleriesAt = preparedAll((db: Db, websiteId: number, paths: readonly string[]) => chainRows(db, websiteId).where('g.full_url_path', 'in', paths));
+const galleriesOfWebsite = preparedAll((db: Db, websiteId: number) => chainRows(db, websiteId).orderBy('g.full_url_path'));
+const mediasByIds = preparedAll((db: Db, ids: readonly number[]) => db.selectFrom('medias as m').select(MEDIA_COLUMNS).where('m.id', 'in', ids));
+const renditionsOf = preparedAll((db: Db, ids: readonly number[]) =>
+  db.selectFrom('renditions').select(['media_id', 'name', 'width', 'height', 'mime_type', 'storage_key', 'watermarked']).where('media_id', 'in', ids).orderBy('media_id').orderBy('width'),
+);
+const keywordsOf = preparedAll((db: Db, ids: readonly number[]) => db.selectFrom('media_keywords').select(['media_id', 'keyword']).where('media_id', 'in', ids).orderBy('media_id').orderBy('position'));
+
 /**
  * The access lists of galleries (or of every gallery of a website) as the access
  * decision reads them, entries in position order (DEFAULT first); galleries
@@ -198,14 +214,7 @@ const shownInQuery = preparedAll((db: Db, websiteId: number, mediaUuids: readonl
  */
 async function aclRulesOf(db: Db, of: { galleryIds: readonly number[] } | { websiteId: number }): Promise<Map<number, AclRule[]>> {
   if ('galleryIds' in of && of.galleryIds.length === 0) return new Map();
-  const q = db
-    .selectFrom('gallery_acl as a')
-    .innerJoin('galleries as g', 'g.id', 'a.gallery_id')
-    .select(['a.gallery_id', 'a.email', 'a.can_read', 'a.comp_download', 'a.hires_download']);
-  const rows = await ('galleryIds' in of ? q.where('a.gallery_id', 'in', of.galleryIds) : q.where('g.website_id', '=', of.websiteId))
-    .orderBy('a.gallery_id')
-    .orderBy('a.position')
-    .execute();
+  const rows = await ('galleryIds' in of ? aclsOfGalleries(db, of.galleryIds) : aclsOfWebsite(db, of.websiteId));
   const out = new Map<number, AclRule[]>();
   for (const r of rows) {
     let list = out.get(r.gallery_id);
@@ -395,13 +404,7 @@ export class SiteRepository {
   async chains(websiteId: number, leaves: readonly string[] | undefined): Promise<LoadedChains> {
     if (leaves?.length === 0) return { chains: new Map(), acls: new Map() };
     const wanted = leaves && [...new Set(leaves.flatMap(ancestorPaths))];
-    let q = this.db
-      .selectFrom('galleries as g')
-      .leftJoin('display_styles as ds', 'ds.id', 'g.display_style_id')
-      .select(GALLERY_COLUMNS)
-      .where('g.website_id', '=', websiteId);
-    q = wanted ? q.where('g.full_url_path', 'in', wanted) : q.orderBy('g.full_url_path');
-    const rows = await q.execute();
+    const rows = await (wanted ? galleriesAt(this.db, websiteId, wanted) : galleriesOfWebsite(this.db, websiteId));
     const acls = await aclRulesOf(this.db, leaves ? { galleryIds: rows.map((r) => r.id) } : { websiteId });
     const byPath = new Map(rows.map((r) => [r.full_url_path, r]));
     const chains = new Map<string, SiteGallery[]>();
@@ -611,17 +614,7 @@ export class SiteRepository {
     const renditions = new Map<number, SiteRendition[]>();
     const keywords = new Map<number, string[]>();
     if (ids.length === 0) return { medias, renditions, keywords };
-    const [m, r, k] = await Promise.all([
-      this.db.selectFrom('medias as m').select(MEDIA_COLUMNS).where('m.id', 'in', ids).execute(),
-      this.db
-        .selectFrom('renditions')
-        .select(['media_id', 'name', 'width', 'height', 'mime_type', 'storage_key', 'watermarked'])
-        .where('media_id', 'in', ids)
-        .orderBy('media_id')
-        .orderBy('width')
-        .execute(),
-      this.db.selectFrom('media_keywords').select(['media_id', 'keyword']).where('media_id', 'in', ids).orderBy('media_id').orderBy('position').execute(),
-    ]);
+    const [m, r, k] = await Promise.all([mediasByIds(this.db, ids), renditionsOf(this.db, ids), keywordsOf(this.db, ids)]);
     for (const row of m) medias.set(row.id, row);
     for (const row of r) {
       let list = renditions.get(row.media_id);

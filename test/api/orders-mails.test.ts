@@ -42,7 +42,7 @@ async function sellingSite(svc: TestService): Promise<Site> {
   });
   await attachProfile(svc.db, photo, list.uuid);
   const site = await svc.db.selectFrom('websites').select(['id', 'title']).where('urlname', '=', w.urlname).executeTakeFirstOrThrow();
-  await svc.core.orders.setShopSettings(site.id, { taxRateBp: 2000, taxIncluded: true, manualInstructions: INSTRUCTIONS });
+  await svc.core.shopSettings.update(w.user, w.urlname, { taxRate: 2000, taxIncluded: true, manualInstructions: INSTRUCTIONS });
   return { w, home: `${svc.url}/sites/${w.urlname}`, title: site.title, websiteId: site.id, profile: list.uuid, photo };
 }
 
@@ -141,7 +141,7 @@ eachDatabase((kind: DbKind) => {
     });
 
     it('gives the default words without instructions, and says a card payment is confirmed apart when the website takes cards', { timeout: 60_000 }, async () => {
-      await s.w.svc.core.orders.setShopSettings(s.websiteId, { taxRateBp: 0, taxIncluded: true, manualInstructions: null });
+      await s.w.svc.core.shopSettings.update(s.w.user, s.w.urlname, { taxRate: 0, taxIncluded: true, manualInstructions: null });
       const bob = `bob-${kind}@example.com`;
       await checkout(s, bob);
       await settled();

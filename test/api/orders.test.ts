@@ -21,7 +21,7 @@ eachDatabase((kind) => {
     w = await startWorld(kind);
     other = await worldOn(w.svc);
     shop = await openShop(w.svc.core, w.user);
-    await w.svc.core.orders.setShopSettings(shop.websiteId, { taxRateBp: 2000, taxIncluded: true });
+    await w.svc.core.shopSettings.update(shop.owner, shop.urlname, { taxRate: 2000, taxIncluded: true });
     uuids.push(await placeOrder(w.svc.core, shop, { email: 'ann@example.com' }));
     uuids.push(await placeOrder(w.svc.core, shop, { email: 'bob@example.com', lines: [{ item: 'Original file' }] }));
     uuids.push(await placeOrder(w.svc.core, shop, { email: 'ann@example.com', lines: [{ item: 'Web', quantity: 3 }] }));

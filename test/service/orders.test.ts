@@ -27,7 +27,7 @@ for (const db of ['sqlite', ...(PG ? ['postgres'] : [])] as const) {
 
     it('prices the cart on the server at order time, copies the prices, and a later price change leaves the order', async () => {
       const shop = await openShop(w.core, await w.user());
-      await w.core.orders.setShopSettings(shop.websiteId, { taxRateBp: 2000, taxIncluded: true });
+      await w.core.shopSettings.update(shop.owner, shop.urlname, { taxRate: 2000, taxIncluded: true });
       const uuid = await placeOrder(w.core, shop);
       const order = await w.core.orders.get(shop.owner, uuid);
       // Web 900 + 2 × A3 (1000 × 300 / 200 = 1500) = 3900, 20 % included: 3900 − round(3900 / 1.2) = 650.
@@ -43,7 +43,7 @@ for (const db of ['sqlite', ...(PG ? ['postgres'] : [])] as const) {
 
     it('applies a coupon and added tax, and counts its use', async () => {
       const shop = await openShop(w.core, await w.user());
-      await w.core.orders.setShopSettings(shop.websiteId, { taxRateBp: 1000, taxIncluded: false });
+      await w.core.shopSettings.update(shop.owner, shop.urlname, { taxRate: 1000, taxIncluded: false });
       await w.core.orders.createCoupon(shop.owner, { code: 'Spring10', kind: 'percent', value: 1000, usageLimit: 1 });
       const uuid = await placeOrder(w.core, shop, { coupon: 'spring10' });
       const order = await w.core.orders.get(shop.owner, uuid);
@@ -132,7 +132,7 @@ for (const db of ['sqlite', ...(PG ? ['postgres'] : [])] as const) {
     it('exports the accounting CSV files: one row per order and per item, quoted, semicolon-separated, formulas defused', async () => {
       const owner = await w.user();
       const shop = await openShop(w.core, owner);
-      await w.core.orders.setShopSettings(shop.websiteId, { taxRateBp: 2000, taxIncluded: true });
+      await w.core.shopSettings.update(shop.owner, shop.urlname, { taxRate: 2000, taxIncluded: true });
       const first = await placeOrder(w.core, shop, { email: 'ann@example.com' });
       const cart = (await w.core.orders.createCart(shop.websiteId)).uuid;
       await w.core.orders.setCartLine(cart, { media: shop.media, profile: shop.downloads, item: 'Original file', quantity: 1 });

@@ -94,7 +94,7 @@ describe.skipIf(!chromiumPresent)('the shop in a browser', () => {
     await attachProfile(w.svc.db, photos[1], profile);
     const websiteId = (await w.svc.db.selectFrom('websites').select('id').where('urlname', '=', w.urlname).executeTakeFirstOrThrow()).id;
     await core.orders.createCoupon(w.user, { websiteId, code: 'SPRING', kind: 'percent', value: 1000 });
-    await core.orders.setShopSettings(websiteId, { taxRateBp: 2000, taxIncluded: true });
+    await core.shopSettings.update(w.user, w.urlname, { taxRate: 2000, taxIncluded: true });
     // Another photographer's priced media: never in this website's cart.
     const other = await w.svc.user();
     await w.svc.website(other);

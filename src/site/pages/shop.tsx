@@ -2,7 +2,7 @@
 // the cart, and the buyer's order page. Plain forms, no script; every amount is
 // the service's, in minor units, formatted here for people.
 import type { VNode } from 'preact';
-import { formatMinor, type CurrencyCode } from '../../shop/money.js';
+import { money } from '../../shop/money.js';
 import type { OfferedList } from '../../shop/offer.js';
 import type { Picture } from '../service.js';
 import { Layout, type Frame } from './layout.js';
@@ -22,17 +22,6 @@ export function TermsPage(props: { frame: Base; html: string; cartHref: string }
 }
 
 type Base = Omit<Frame, 'title' | 'indexable' | 'crumbs' | 'script'>;
-
-/** One formatter per currency: making one costs about a hundred times what formatting does (issue 33's cart page). */
-const formatters = new Map<string, Intl.NumberFormat>();
-
-/** An amount for people: "€9.00", "¥1,200". */
-export function money(amount: number, code: string): string {
-  const decimal = formatMinor(amount, code as CurrencyCode);
-  let f = formatters.get(code);
-  if (!f) formatters.set(code, (f = new Intl.NumberFormat('en', { style: 'currency', currency: code })));
-  return f.format(decimal as unknown as number);
-}
 
 function itemText(i: { kind?: string; label: string; option?: string | null; longEdge?: number | null; long_edge?: number | null }): string {
   const edge = i.longEdge ?? i.long_edge ?? null;

@@ -3,6 +3,9 @@
 import type { VNode } from 'preact';
 import { formatMinor, type CurrencyCode } from '../../shop/money.js';
 
+/** An amount for people, as the website writes it. */
+export { money } from '../../shop/money.js';
+
 export type ShopSection = 'overview' | 'orders' | 'price-lists' | 'coupons' | 'settings' | 'payments';
 
 const SECTIONS: Array<{ key: ShopSection; href: string; label: string }> = [
@@ -28,12 +31,6 @@ export function ShopNav(p: { current: ShopSection }): VNode {
       </ul>
     </nav>
   );
-}
-
-/** An amount for people: "€9.00", "¥1,200". */
-export function money(amount: number | string, code: string): string {
-  const decimal = formatMinor(Number(amount), code as CurrencyCode);
-  return new Intl.NumberFormat('en', { style: 'currency', currency: code }).format(decimal as unknown as number);
 }
 
 /** An amount as a form shows it for editing, in major units without a symbol ("9.00"). */
