@@ -276,7 +276,7 @@ const refusingSql = sql<SqlBool>`(EXISTS (SELECT 1 FROM gallery_acl a WHERE a.ga
  * over the chain from the root down), in SQL, once: `eff` walks a website's tree from its home and
  * carries, for each gallery, the first expired gallery on its way (closedBy), the first one whose
  * password or access list stops the visitor (decide: a gallery's password before its list) and
- * how, and the first hidden one. test/studio/studio-gallery-grid-state-http.test.ts holds it to
+ * how, and the first hidden one. test/studio/studio-gallery-grid-find-http.test.ts holds it to
  * what the website answers.
  */
 function effectiveCte(db: Db, websiteId: number, now: string) {
