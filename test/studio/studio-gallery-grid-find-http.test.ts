@@ -4,6 +4,8 @@
 // wrong values a 422 with the form and the message, as the orders' filters; another
 // photographer's galleries never shown; what was typed shown back escaped. The header's
 // Galleries opens the grid (the tree, when it was the view last opened in that browser).
+// Then each card's state and the filter as the website enforces them, a protection above
+// included, held gallery by gallery to what an anonymous visitor gets on the website; the tree too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishMedias } from '../api/galleries-fixtures.js';
 import { createGallery } from '../support/media.js';
