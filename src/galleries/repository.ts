@@ -12,7 +12,8 @@ import type { Database, GalleriesTable, GalleryAclTable, GalleryRow, WebsiteRow 
 import { containsText } from '../database/text-match.js';
 import { inUnit, type Unit } from '../database/unit-of-work.js';
 import type { OrderableMedia } from './content-order.js';
-import type { OverviewQuery } from './overview.js';
+import type { OverviewQuery, OverviewState } from './overview.js';
+import { DEFAULT_ACL_EMAIL } from './acl.js';
 
 /** Columns an update sets. */
 export type GalleryChanges = Updateable<GalleriesTable>;
@@ -249,27 +250,76 @@ export interface OverviewRow {
   parent_name: string | null;
   /** The parent's parent: null when the parent is the website's home gallery. */
   grandparent_id: number | null;
+  /** Its own password and access list (a client gallery: the card's Proofing link). */
   locked: boolean;
   access_list: boolean;
+  /** What an anonymous visitor meets at its page, its ancestors' protections included (effectiveStates). */
+  state: OverviewState;
+  /** The ancestor that state comes from; null when it is the gallery's own (or public). */
+  state_from: string | null;
+  /** Hidden itself or below a hidden gallery (left out of the website's navigation). */
+  hidden_effective: boolean;
+  /** The hidden ancestor; null when the gallery is hidden itself or not at all. */
+  hidden_from: string | null;
 }
 
 /** A boolean column: PostgreSQL's true, SQLite's 1. */
 const truthy = (v: unknown) => v === true || Number(v) === 1;
 
+/** A gallery `c` past its expiry at `now`. */
+const expiredSql = (now: string) => sql<SqlBool>`(c.expires_at IS NOT NULL AND c.expires_at <= ${now})`;
+/** A gallery `c` whose access list refuses a visitor who gives no address (decide: no DEFAULT entry that reads). */
+const refusingSql = sql<SqlBool>`(EXISTS (SELECT 1 FROM gallery_acl a WHERE a.gallery_id = c.id) AND NOT EXISTS (SELECT 1 FROM gallery_acl a WHERE a.gallery_id = c.id AND a.email = ${DEFAULT_ACL_EMAIL} AND a.can_read = 1))`;
+
 /**
- * The overview's filter on a website's galleries aliased `g`: the name holds the search, and the
- * state is the one its card shows (public: no password, no access list, not expired, hidden or not).
+ * The website's access rule for an anonymous visitor (src/site/access.ts, `closedBy` and `decide`
+ * over the chain from the root down), in SQL, once: `eff` walks a website's tree from its home and
+ * carries, for each gallery, the first expired gallery on its way (closedBy), the first one whose
+ * password or access list stops the visitor (decide: a gallery's password before its list) and
+ * how, and the first hidden one. test/studio/studio-gallery-grid-find-http.test.ts holds it to
+ * what the website answers.
  */
-function overviewCondition(eb: ExpressionBuilder<Database & { g: GalleriesTable }, 'g'>, websiteId: number, f: OverviewQuery, now: string) {
+function effectiveCte(db: Db, websiteId: number, now: string) {
+  const expired = expiredSql(now);
+  return db.withRecursive('eff(id, closed_id, gate_id, gate_kind, hidden_id)', (q) =>
+    q
+      .selectFrom('galleries as c')
+      .where('c.website_id', '=', websiteId)
+      .where('c.parent_id', 'is', null)
+      .select([
+        'c.id',
+        sql<number | null>`CASE WHEN ${expired} THEN c.id END`.as('closed_id'),
+        sql<number | null>`CASE WHEN c.password_hash IS NOT NULL OR ${refusingSql} THEN c.id END`.as('gate_id'),
+        sql<number | null>`CASE WHEN c.password_hash IS NOT NULL THEN 1 WHEN ${refusingSql} THEN 2 END`.as('gate_kind'),
+        sql<number | null>`CASE WHEN c.hidden = 1 THEN c.id END`.as('hidden_id'),
+      ])
+      .unionAll(
+        q
+          .selectFrom('galleries as c')
+          .innerJoin('eff as p', 'p.id', 'c.parent_id')
+          .select([
+            'c.id',
+            sql<number | null>`COALESCE(p.closed_id, CASE WHEN ${expired} THEN c.id END)`.as('closed_id'),
+            sql<number | null>`COALESCE(p.gate_id, CASE WHEN c.password_hash IS NOT NULL OR ${refusingSql} THEN c.id END)`.as('gate_id'),
+            sql<number | null>`CASE WHEN p.gate_id IS NOT NULL THEN p.gate_kind WHEN c.password_hash IS NOT NULL THEN 1 WHEN ${refusingSql} THEN 2 END`.as('gate_kind'),
+            sql<number | null>`COALESCE(p.hidden_id, CASE WHEN c.hidden = 1 THEN c.id END)`.as('hidden_id'),
+          ]),
+      ),
+  );
+}
+
+/** A gallery's state from its `eff` row aliased `e`: closed first, then what stops the visitor first. */
+const effectiveStateSql = sql<OverviewState>`CASE WHEN e.closed_id IS NOT NULL THEN 'expired' WHEN e.gate_kind = 1 THEN 'password' WHEN e.gate_kind = 2 THEN 'access-list' ELSE 'public' END`;
+
+/**
+ * The overview's filter on a website's galleries aliased `g` (joined with their `eff` rows as `e`):
+ * the name holds the search, and the state is the one its card shows, the website's (effectiveCte).
+ */
+function overviewCondition(eb: ExpressionBuilder<Database & { g: GalleriesTable }, 'g'>, websiteId: number, f: OverviewQuery) {
   const all: Expression<SqlBool>[] = [eb('g.website_id', '=', websiteId)];
   if (f.search) all.push(containsText(eb.ref('g.name'), f.search));
-  const accessList = eb.exists(eb.selectFrom('gallery_acl as a').select('a.gallery_id').whereRef('a.gallery_id', '=', 'g.id'));
-  const expired = eb.and([eb('g.expires_at', 'is not', null), eb('g.expires_at', '<=', now)]);
-  if (f.state === 'public') all.push(eb('g.password_hash', 'is', null), eb.not(accessList), eb.not(expired));
-  if (f.state === 'password') all.push(eb('g.password_hash', 'is not', null));
-  if (f.state === 'access-list') all.push(accessList);
-  if (f.state === 'expired') all.push(expired);
-  if (f.state === 'hidden') all.push(eb('g.hidden', '=', 1));
+  if (f.state === 'hidden') all.push(sql<SqlBool>`e.hidden_id IS NOT NULL`);
+  else if (f.state) all.push(sql<SqlBool>`${effectiveStateSql} = ${f.state}`);
   return eb.and(all);
 }
 
@@ -436,23 +486,29 @@ export class GalleriesRepository {
    * the page's statement (a recursive CTE over the candidates, as fullMediaCounts).
    */
   async overview(websiteId: number, f: OverviewQuery, now: string, limit: number, offset: number): Promise<{ total: number; rows: OverviewRow[] }> {
-    const passes = (eb: ExpressionBuilder<Database & { g: GalleriesTable }, 'g'>) => overviewCondition(eb, websiteId, f, now);
+    const passes = (eb: ExpressionBuilder<Database & { g: GalleriesTable }, 'g'>) => overviewCondition(eb, websiteId, f);
     const columns = (q: ReturnType<typeof this.overviewFrom>) =>
       q
         .leftJoin('galleries as p', 'p.id', 'g.parent_id')
-        .select(['g.id', 'g.uuid', 'g.name', 'g.parent_id', 'g.subgalleries_count', 'g.hidden', 'g.expires_at', 'p.name as parent_name', 'p.parent_id as grandparent_id'])
+        // The ancestor a state comes from, when it is not the gallery itself.
+        .leftJoin('galleries as sf', (j) => j.on(sql<SqlBool>`sf.id = COALESCE(e.closed_id, e.gate_id) AND sf.id <> g.id`))
+        .leftJoin('galleries as hf', (j) => j.on(sql<SqlBool>`hf.id = e.hidden_id AND hf.id <> g.id`))
+        .select(['g.id', 'g.uuid', 'g.name', 'g.parent_id', 'g.subgalleries_count', 'g.hidden', 'g.expires_at', 'p.name as parent_name', 'p.parent_id as grandparent_id', 'sf.name as state_from', 'hf.name as hidden_from'])
         .select((eb) => [
           eb('g.password_hash', 'is not', null).as('locked'),
           eb.exists(eb.selectFrom('gallery_acl as a').select('a.gallery_id').whereRef('a.gallery_id', '=', 'g.id')).as('access_list'),
+          effectiveStateSql.as('state'),
+          sql<SqlBool>`e.hidden_id IS NOT NULL`.as('hidden_effective'),
         ])
         .limit(limit)
         .offset(offset);
     const page =
       f.sort === 'photos'
-        ? this.db
+        ? effectiveCte(this.db, websiteId, now)
             .withRecursive('sub(top_id, id)', (db) =>
               db
                 .selectFrom('galleries as g')
+                .innerJoin('eff as e', 'e.id', 'g.id')
                 .where(passes)
                 .select(['g.id as top_id', 'g.id'])
                 .unionAll(db.selectFrom('galleries as c').innerJoin('sub', 'sub.id', 'c.parent_id').select(['sub.top_id', 'c.id'])),
@@ -472,26 +528,48 @@ export class GalleriesRepository {
                 .groupBy('sub.top_id'),
             )
             .selectFrom('galleries as g')
+            .innerJoin('eff as e', 'e.id', 'g.id')
             .where(passes)
             .leftJoin('photo_counts as pc', 'pc.top_id', 'g.id')
             .orderBy(sql`COALESCE(pc.n, 0)`, 'desc')
             .orderBy(sql`LOWER(g.name)`)
             .orderBy('g.id', 'desc')
-        : this.overviewFrom(passes, f.sort);
+        : this.overviewFrom(websiteId, now, passes, f.sort);
     const [count, rows] = await Promise.all([
-      this.db.selectFrom('galleries as g').where(passes).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst(),
+      effectiveCte(this.db, websiteId, now)
+        .selectFrom('galleries as g')
+        .innerJoin('eff as e', 'e.id', 'g.id')
+        .where(passes)
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .executeTakeFirst(),
       // The most-photos order's CTEs add tables, not columns: the same columns are read.
-      columns(page as ReturnType<typeof this.overviewFrom>).execute(),
+      columns(page as unknown as ReturnType<typeof this.overviewFrom>).execute(),
     ]);
     return {
       total: Number(count?.n ?? 0),
-      rows: rows.map((r) => ({ ...r, locked: truthy(r.locked), access_list: truthy(r.access_list) })),
+      rows: rows.map((r) => ({ ...r, locked: truthy(r.locked), access_list: truthy(r.access_list), hidden_effective: truthy(r.hidden_effective) })),
     };
   }
 
-  /** The overview's candidates in one of the orders that need no count. */
-  private overviewFrom(passes: (eb: ExpressionBuilder<Database & { g: GalleriesTable }, 'g'>) => ReturnType<typeof overviewCondition>, sort: OverviewQuery['sort']) {
-    const q = this.db.selectFrom('galleries as g').where(passes);
+  /**
+   * Every gallery's state of a website as the overview's cards show it (what an anonymous visitor
+   * meets at its page, effectiveCte), by id, with the ancestor it comes from: one statement.
+   */
+  async effectiveStates(websiteId: number, now: string): Promise<Map<number, { state: OverviewState; from: string | null; hidden: boolean; hiddenFrom: string | null }>> {
+    const rows = await effectiveCte(this.db, websiteId, now)
+      .selectFrom('eff as e')
+      .innerJoin('galleries as g', 'g.id', 'e.id')
+      .leftJoin('galleries as sf', (j) => j.on(sql<SqlBool>`sf.id = COALESCE(e.closed_id, e.gate_id) AND sf.id <> g.id`))
+      .leftJoin('galleries as hf', (j) => j.on(sql<SqlBool>`hf.id = e.hidden_id AND hf.id <> g.id`))
+      .select(['g.id', 'sf.name as state_from', 'hf.name as hidden_from'])
+      .select([effectiveStateSql.as('state'), sql<SqlBool>`e.hidden_id IS NOT NULL`.as('hidden')])
+      .execute();
+    return new Map(rows.map((r) => [r.id, { state: r.state, from: r.state_from, hidden: truthy(r.hidden), hiddenFrom: r.hidden_from }]));
+  }
+
+  /** The overview's candidates, joined with their states (effectiveCte), in one of the orders that need no count. */
+  private overviewFrom(websiteId: number, now: string, passes: (eb: ExpressionBuilder<Database & { g: GalleriesTable }, 'g'>) => ReturnType<typeof overviewCondition>, sort: OverviewQuery['sort']) {
+    const q = effectiveCte(this.db, websiteId, now).selectFrom('galleries as g').innerJoin('eff as e', 'e.id', 'g.id').where(passes);
     if (sort === 'name') return q.orderBy(sql`LOWER(g.name)`).orderBy('g.id');
     // Created in the same millisecond: the later id is the newer.
     if (sort === 'oldest') return q.orderBy('g.created_at').orderBy('g.id');

@@ -17,7 +17,7 @@ import { clientEmail, DEFAULT_ACL_EMAIL, MAX_ACL_ENTRIES, type AclEntryInput } f
 import { galleryKey, type GalleryInput } from './fields.js';
 import { checkDepth, checkFullUrlPathLength, levelOf, MAX_GALLERIES_PER_WEBSITE } from './limits.js';
 import type { AclEntry, GalleriesRepository, GalleryChanges, GalleryRecord, GalleryShown, MediaCounts, OverviewRow } from './repository.js';
-import type { OverviewQuery } from './overview.js';
+import type { OverviewQuery, OverviewState } from './overview.js';
 import { baseUrlPath, childFullUrlPath, slugify, uniqueUrlPath } from './url-path.js';
 
 export type { AclEntry, GalleryRecord, GalleryShown, MediaCounts } from './repository.js';
@@ -160,6 +160,12 @@ export class GalleriesService {
     const { total, rows } = await this.repo.overview(website.id, query, nowIso(), limit, offset);
     const counts = await this.mediaCounts(this.repo, rows);
     return { total, galleries: rows.map((r) => ({ ...r, photos: counts.get(r.id)!.full })) };
+  }
+
+  /** Every gallery's state of a website as the website enforces it (the tree's badges; GalleriesRepository.effectiveStates), by id. */
+  async effectiveStates(user: User, urlname: string): Promise<Map<number, { state: OverviewState; from: string | null; hidden: boolean; hiddenFrom: string | null }>> {
+    const website = await this.access.website(user, urlname);
+    return this.repo.effectiveStates(website.id, nowIso());
   }
 
   /** A thumbnail's media UUID for each gallery of the user's websites (studio lists; set-based, GalleriesRepository.coverUuids). */

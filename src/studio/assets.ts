@@ -296,6 +296,7 @@ h2.gtitle{margin:0;font-size:1.05rem;line-height:1.3;overflow-wrap:anywhere}
 .state.acl{background:#e8eefc;color:#0b3c91}
 .state.closed{background:#fdecea;color:#8c1d18}
 .state.hidden{background:#eeeeea;color:#444}
+.state[title]{max-width:100%;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .glinks{display:flex;flex-wrap:wrap;gap:.25rem 1rem;font-size:.875rem;margin-top:.2rem!important}
 .gfilters{display:flex;flex-wrap:wrap;gap:0 1rem;align-items:flex-start;padding-bottom:0}
 .gfilters .field{flex:0 1 12rem;min-width:0}

@@ -137,4 +137,22 @@ describe.skipIf(!chromiumPresent)('finding galleries in the grid', () => {
     expect(found.slice(1)).toEqual(['Weddings', 'Portraits', 'Landscapes', 'Studio tests']);
     await close();
   }, 60_000);
+  // Last: its galleries would change the counts above.
+  it('keeps a state set on a gallery above short on a phone, its whole name in the title', async () => {
+    const long = await createGallery(w, 'The Smith and Johnson wedding in Lake Como, June 2026');
+    const child = await createGallery(w, 'Ceremony', long);
+    await w.svc.db.updateTable('galleries').set({ expires_at: '2020-01-01T00:00:00.000Z' }).where('uuid', '=', long).execute();
+    const { page, close } = await signedIn({ width: 390, height: 844 }, true);
+    await page.goto(`${w.svc.url}/studio/websites/${w.urlname}/galleries/grid?q=ceremony`);
+    const pill = page.locator(`li.gcard:has(a[href="/studio/galleries/${child}"]) li.state`);
+    expect(await pill.getAttribute('title')).toBe('Expired, set on The Smith and Johnson wedding in Lake Como, June 2026');
+    const card = (await page.locator(`li.gcard:has(a[href="/studio/galleries/${child}"])`).boundingBox())!;
+    const box = (await pill.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(card.x + card.width);
+    expect(box.height).toBeLessThan(30);
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
+    expect(await axe(page)).toEqual([]);
+    await page.screenshot({ path: join(ARTIFACTS, 'grid-find-inherited-phone.png') });
+    await close();
+  }, 60_000);
 });

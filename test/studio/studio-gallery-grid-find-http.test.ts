@@ -4,11 +4,14 @@
 // wrong values a 422 with the form and the message, as the orders' filters; another
 // photographer's galleries never shown; what was typed shown back escaped. The header's
 // Galleries opens the grid (the tree, when it was the view last opened in that browser).
+// Then each card's state and the filter as the website enforces them, a protection above
+// included, held gallery by gallery to what an anonymous visitor gets on the website; the tree too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishMedias } from '../api/galleries-fixtures.js';
 import { createGallery } from '../support/media.js';
 import { eachDatabase } from '../support/service.js';
 import { startWorld, type World } from '../support/world.js';
+import { visit } from '../site/site-support.js';
 import { fieldError, StudioBrowser } from './studio-support.js';
 
 eachDatabase((kind) => {
@@ -225,5 +228,136 @@ eachDatabase((kind) => {
       expect(/<a href="([^"]+)" rel="next">/.exec(all.body)![1]).toBe(grid('?page=2'));
       expect(names((await b.get(grid('?page=2'))).body)).toHaveLength(10);
     });
+  });
+});
+
+// The effective state: a card's pill and the state filter say what the website enforces, a
+// protection set on a gallery above included (src/site/access.ts, decide and closedBy), and name
+// the gallery it comes from. Held to what an anonymous visitor gets at each gallery's page, so the
+// studio's rule (GalleriesRepository, effectiveCte) and the website's cannot drift apart.
+eachDatabase((kind) => {
+  let w: World;
+  let b: StudioBrowser;
+  const g: Record<string, string> = {};
+  const grid = (query = '') => `/studio/websites/${w.urlname}/galleries/grid${query}`;
+  const settings = (uuid: string) => `/studio/galleries/${uuid}`;
+
+  /** Each card's name and its pills' text (tags dropped), in page order. */
+  const cards = (body: string) =>
+    new Map(
+      body
+        .split('<li class="gcard')
+        .slice(1)
+        .map((card) => {
+          const name = /<h2 class="gtitle"><a [^>]*>([^<]*)<\/a>/.exec(card)![1];
+          const pills = [...card.matchAll(/<li class="state [^"]*"[^>]*>(.*?)<\/li>/g)].map((m) => m[1].replace(/<[^>]+>/g, ''));
+          return [name, pills] as const;
+        }),
+    );
+  const shown = async (query: string) => [...cards((await b.get(grid(`${query}&sort=name`))).body).keys()];
+
+  beforeAll(async () => {
+    w = await startWorld(kind, { VISITOR_RATE_LIMIT: 'off', SITE_CACHE_SECONDS: '0' });
+    b = await new StudioBrowser(w.svc).signIn(w.user);
+    const make = async (key: string, name: string, parent?: string) => (g[key] = await createGallery(w, name, parent ? g[parent] : w.rootUuid));
+    await make('smith', 'Smith wedding');
+    await make('ceremony', 'Ceremony', 'smith');
+    await make('vows', 'Vows', 'ceremony');
+    await make('smithList', 'Smith guests', 'smith');
+    await make('clients', 'Clients');
+    await make('jones', 'Jones', 'clients');
+    await make('jonesAlbum', 'Jones album', 'jones');
+    await make('open', 'Open list');
+    await make('openChild', 'Open child', 'open');
+    await make('openDeep', 'Open deep', 'openChild');
+    await make('archive', 'Archive');
+    await make('archive19', 'Archive 2019', 'archive');
+    await make('archiveDeep', 'Archive deep', 'archive19');
+    await make('secret', 'Secret');
+    await make('secretChild', 'Secret child', 'secret');
+    await make('later', 'Later');
+    const password = async (key: string) => expect((await b.submit(settings(g[key]), `${settings(g[key])}/password`, { password: 'open sesame' })).status).toBe(303);
+    const list = async (key: string, everyone: '0' | '1') =>
+      expect((await b.submit(settings(g[key]), `${settings(g[key])}/acl`, { default_read: everyone, new_email: 'ann@example.com', new_read: '1' })).status).toBe(303);
+    // A password above an access list, and an access list above a password: the one nearer the root stops the visitor first.
+    await password('smith');
+    await list('smithList', '0');
+    await list('clients', '0');
+    await password('jones');
+    // An access list every visitor may read: open to all; a password below it is that gallery's own.
+    await list('open', '1');
+    await password('openChild');
+    // Expired above a password: closed, whatever the password.
+    await password('archive19');
+    await w.svc.db.updateTable('galleries').set({ expires_at: '2020-01-01T00:00:00.000Z' }).where('uuid', '=', g.archive).execute();
+    await w.svc.db.updateTable('galleries').set({ expires_at: '2090-01-01T00:00:00.000Z' }).where('uuid', '=', g.later).execute();
+    await w.svc.db.updateTable('galleries').set({ hidden: 1 }).where('uuid', '=', g.secret).execute();
+  });
+  afterAll(async () => {
+    await w?.svc.close();
+  });
+
+  it('shows each card the state the website enforces, naming the gallery above it comes from', async () => {
+    const shownCards = cards((await b.get(grid('?sort=name'))).body);
+    expect(Object.fromEntries(shownCards)).toMatchObject({
+      'Smith wedding': ['Password'],
+      Ceremony: ['Password (from Smith wedding)'],
+      Vows: ['Password (from Smith wedding)'],
+      'Smith guests': ['Password (from Smith wedding)'],
+      Clients: ['Access list'],
+      Jones: ['Access list (from Clients)'],
+      'Jones album': ['Access list (from Clients)'],
+      'Open list': ['Public'],
+      'Open child': ['Password'],
+      'Open deep': ['Password (from Open child)'],
+      Archive: ['Expired'],
+      'Archive 2019': ['Expired (from Archive)'],
+      'Archive deep': ['Expired (from Archive)'],
+      Secret: ['Public', 'Hidden'],
+      'Secret child': ['Public', 'Hidden (from Secret)'],
+      Later: ['Public'],
+    });
+    // The whole name stays readable where a phone cuts the pill short.
+    expect((await b.get(grid('?q=vows'))).body).toContain('<li class="state locked" title="Password, set on Smith wedding">');
+  });
+
+  it('filters by that state', async () => {
+    expect(await shown('?state=password')).toEqual(['Ceremony', 'Open child', 'Open deep', 'Smith guests', 'Smith wedding', 'Vows']);
+    expect(await shown('?state=access-list')).toEqual(['Clients', 'Jones', 'Jones album']);
+    expect(await shown('?state=expired')).toEqual(['Archive', 'Archive 2019', 'Archive deep']);
+    expect(await shown('?state=hidden')).toEqual(['Secret', 'Secret child']);
+    expect((await shown('?state=public')).filter((n) => !n.endsWith('(home)'))).toEqual(['Later', 'Open list', 'Secret', 'Secret child']);
+    // The most-photos order filters the same way (its own statement).
+    expect((await b.get(grid('?state=password&sort=photos'))).body).toContain('6 galleries');
+  });
+
+  it('says, for every gallery, what an anonymous visitor gets at its page on the website', async () => {
+    const rows = await w.svc.db.selectFrom('galleries').select(['name', 'full_url_path', 'parent_id']).where('uuid', 'in', Object.values(g)).execute();
+    const studio = new Map<string, string>();
+    for (const state of ['public', 'password', 'access-list', 'expired']) for (const name of await shown(`?state=${state}`)) studio.set(name, state);
+    const home = `/sites/${w.urlname}`;
+    const website = new Map<string, string>();
+    for (const r of rows) {
+      const page = await visit(w.svc, `${home}/-/${r.full_url_path}`);
+      const met =
+        page.status === 200 ? 'public'
+        : page.status === 410 ? 'expired'
+        : page.status === 403 && page.body.includes(`action="${home}/_password"`) ? 'password'
+        : page.status === 403 && page.body.includes(`${home}/_signin?back=`) ? 'access-list'
+        : `${page.status}`;
+      website.set(r.name, met);
+    }
+    expect(website.size).toBe(16);
+    expect(Object.fromEntries([...studio].filter(([n]) => website.has(n)))).toEqual(Object.fromEntries(website));
+  });
+
+  it('marks the tree the same way', async () => {
+    const tree = (await b.get(`/studio/websites/${w.urlname}/galleries`)).body;
+    const item = (uuid: string) => tree.slice(tree.indexOf(`id="g-${uuid}"`), tree.indexOf('class="actions"', tree.indexOf(`id="g-${uuid}"`)));
+    expect(item(g.vows)).toContain('Password<span class="from"> (from Smith wedding)</span>');
+    expect(item(g.jones)).toContain('Access list<span class="from"> (from Clients)</span>');
+    expect(item(g.archiveDeep)).toContain('Closed<span class="from"> (from Archive)</span>');
+    expect(item(g.secretChild)).toContain('Hidden<span class="from"> (from Secret)</span>');
+    expect(item(g.later)).not.toContain('class="badge');
   });
 });

@@ -3,6 +3,7 @@
 // gallery's settings, password and access list, the delete confirmation.
 import type { VNode } from 'preact';
 import { CONTENT_ORDERS } from '../../galleries/input.js';
+import type { OverviewState } from '../../galleries/overview.js';
 import { studioScript } from '../assets.js';
 import type { InvitationDelivery } from '../context.js';
 import { WholeSaleCard, type SaleView } from './gallery-sale.js';
@@ -22,6 +23,8 @@ export interface TreeNode {
   locked: boolean;
   /** Past its expiry: visitors see the closed page. */
   closed?: boolean;
+  /** What the website enforces there, a gallery above included (the tree page's badges); absent: not read. */
+  effective?: EffectiveState;
   orderByName: boolean;
   depth: number;
   children: TreeNode[];
@@ -72,9 +75,23 @@ function Item(p: { n: TreeNode; index: number; count: number; urlname: string })
           {photos(n.medias)}
           {n.fullMedias > n.medias ? `, ${n.fullMedias} with the galleries inside` : ''}
         </span>
-        {n.locked ? <span class="badge">Password</span> : null}
-        {n.hidden ? <span class="badge">Hidden</span> : null}
-        {n.closed ? <span class="badge">Closed</span> : null}
+        {n.effective ? (
+          // Public says nothing here: the badges are the exceptions.
+          states(n.effective, TREE_LABELS)
+            .filter((st) => st.kind !== 'public')
+            .map((st) => (
+              <span class="badge" title={st.title}>
+                {st.label}
+                <From from={st.from} />
+              </span>
+            ))
+        ) : (
+          <>
+            {n.locked ? <span class="badge">Password</span> : null}
+            {n.hidden ? <span class="badge">Hidden</span> : null}
+            {n.closed ? <span class="badge">Closed</span> : null}
+          </>
+        )}
         {root ? null : (
           <span class="actions">
             <button type="submit" class="icon" name="up" value={n.uuid} disabled={p.index === 0 || n.orderByName}>
@@ -140,11 +157,11 @@ export interface GridCard {
   inside: number;
   /** The gallery it is in, when that is not the home gallery. */
   parentName?: string;
-  hidden: boolean;
+  /** Its own password and access list: a client gallery (the Proofing link). */
   locked: boolean;
-  /** Past its expiry: visitors see the closed page. */
-  closed: boolean;
   accessList: boolean;
+  /** Its state on the website, a gallery above included. */
+  effective: EffectiveState;
 }
 
 /** The grid's form as sent (shown back as typed, a refused value included). */
@@ -154,15 +171,32 @@ export interface GridDraft {
   state: string;
 }
 
-/** What a visitor meets at a gallery, in the order the site checks it (the state filter's rule too: galleries/overview.ts). */
-function states(n: Pick<GridCard, 'closed' | 'locked' | 'accessList' | 'hidden'>): { label: string; kind: string }[] {
-  const out: { label: string; kind: string }[] = [];
-  if (n.closed) out.push({ label: 'Expired', kind: 'closed' });
-  if (n.locked) out.push({ label: 'Password', kind: 'locked' });
-  if (n.accessList) out.push({ label: 'Access list', kind: 'acl' });
-  if (!n.locked && !n.accessList && !n.closed) out.push({ label: 'Public', kind: 'public' });
-  if (n.hidden) out.push({ label: 'Hidden', kind: 'hidden' });
-  return out;
+/**
+ * What the website enforces at a gallery, a protection set on a gallery above included
+ * (GalleriesRepository.effectiveStates, the site's rule; the state filter's too), and the gallery
+ * above it comes from (null: its own).
+ */
+export interface EffectiveState {
+  state: OverviewState;
+  from: string | null;
+  hidden: boolean;
+  hiddenFrom: string | null;
+}
+
+const GRID_LABELS: Record<OverviewState, string> = { public: 'Public', password: 'Password', 'access-list': 'Access list', expired: 'Expired', hidden: 'Hidden' };
+/** The tree's words (a closed gallery has always said Closed there). */
+const TREE_LABELS: Record<OverviewState, string> = { ...GRID_LABELS, expired: 'Closed' };
+const KINDS: Record<OverviewState, string> = { public: 'public', password: 'locked', 'access-list': 'acl', expired: 'closed', hidden: 'hidden' };
+
+/** A gallery's pills: its state, then Hidden; each names the gallery above it comes from. */
+function states(e: EffectiveState, labels: Record<OverviewState, string>): { label: string; kind: string; from: string | null; title?: string }[] {
+  const pill = (state: OverviewState, from: string | null) => ({ label: labels[state], kind: KINDS[state], from, title: from === null ? undefined : `${labels[state]}, set on ${from}` });
+  return e.hidden ? [pill(e.state, e.from), pill('hidden', e.hiddenFrom)] : [pill(e.state, e.from)];
+}
+
+/** "(from Smith wedding)" after a pill whose state a gallery above sets; the title keeps it whole where a phone cuts it. */
+function From(p: { from: string | null }): VNode | null {
+  return p.from === null ? null : <span class="from"> (from {p.from})</span>;
 }
 
 function Card(p: { n: GridCard }): VNode {
@@ -190,8 +224,11 @@ function Card(p: { n: GridCard }): VNode {
           {n.inside ? ` · ${n.inside} ${n.inside === 1 ? 'gallery' : 'galleries'} inside` : ''}
         </p>
         <ul class="gstates" aria-label="State">
-          {states(n).map((st) => (
-            <li class={`state ${st.kind}`}>{st.label}</li>
+          {states(n.effective, GRID_LABELS).map((st) => (
+            <li class={`state ${st.kind}`} title={st.title}>
+              {st.label}
+              <From from={st.from} />
+            </li>
           ))}
         </ul>
         <p class="glinks">

@@ -52,9 +52,10 @@ export async function located(ctx: StudioContext, s: Signed, uuid: string): Prom
 export async function tree(ctx: StudioContext, s: Signed, urlname: string, withThumbs = false): Promise<{ roots: TreeNode[]; flat: TreeNode[]; total: number }> {
   const r = await ctx.deps.galleries.list(s.user, urlname, { page: 1, perPage: undefined, withCounts: true });
   // Every gallery's thumbnail in one set of queries, not one per row.
-  const covers = withThumbs ? await ctx.deps.galleries.coverUuids(s.user, r.records.map((g) => g.uuid)) : undefined;
+  // The page (with thumbnails) shows each gallery's state as the website enforces it, in one statement.
+  const [covers, effective] = withThumbs ? await Promise.all([ctx.deps.galleries.coverUuids(s.user, r.records.map((g) => g.uuid)), ctx.deps.galleries.effectiveStates(s.user, urlname)]) : [];
   const nodes = new Map<string, TreeNode>();
-  for (const g of r.records) nodes.set(g.uuid, nodeOf(g, r.counts?.get(g.id), covers?.get(g.uuid)));
+  for (const g of r.records) nodes.set(g.uuid, { ...nodeOf(g, r.counts?.get(g.id), covers?.get(g.uuid)), effective: effective?.get(g.id) });
   const roots: TreeNode[] = [];
   // Records come in list order, which is the siblings' order (GalleriesService.place).
   for (const g of r.records) {
@@ -179,10 +180,9 @@ async function gridScreen(ctx: StudioContext, req: FastifyRequest, reply: Fastif
     inside: g.subgalleries_count,
     // The home gallery holds every other: only a deeper parent is worth naming.
     parentName: g.parent_id !== null && g.grandparent_id !== null ? (g.parent_name ?? undefined) : undefined,
-    hidden: g.hidden === 1,
     locked: g.locked,
-    closed: g.expires_at !== null && Date.parse(g.expires_at) <= Date.now(),
     accessList: g.access_list,
+    effective: { state: g.state, from: g.state_from, hidden: g.hidden_effective, hiddenFrom: g.hidden_from },
   }));
   // The page's links keep the query; a blank field is left out of the address.
   const kept = Object.fromEntries(Object.entries(draft).filter(([, v]) => v !== ''));
