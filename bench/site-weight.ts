@@ -8,6 +8,7 @@
 // layout (target 0), cumulative layout shift (target 0) and LCP; and the phone
 // first view (390×844@3, 412×915@2.625) with AVIF (target 0.6 MB) and as a
 // browser without AVIF gets it (the page's AVIF sources taken out).
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { text } from '../src/client/xml.js';
 import { chromiumPresent, CHROMIUM, firstView, launchChromium, quality, uploadRealistic, waitForRenditions } from '../test/site/site-support.js';
 import type { BenchContext, BenchLine } from './lib.js';
@@ -47,6 +48,12 @@ export async function benchSiteWeight(b: BenchContext): Promise<BenchLine[]> {
           });
         }
         const view = await firstView(page, url);
+        // Each response, to stderr: what the bytes are made of.
+        process.stderr.write(
+          `first view ${viewport.width}x${viewport.height}@${scale}${withoutAvif ? ' without AVIF' : ''}: ${view.bytes} bytes\n` +
+            view.responses.map((l) => `  ${l.kind.padEnd(10)} ${l.type.padEnd(24)} ${String(l.bytes).padStart(8)}  ${l.url.replace(b.url, '').slice(0, 100)}`).join('\n') +
+            '\n',
+        );
         return { ...view, ...(await quality(page)) };
       } finally {
         await context.close();
@@ -80,6 +87,11 @@ export async function benchSiteWeight(b: BenchContext): Promise<BenchLine[]> {
         { name: `phone first view ${name} (AVIF): images drawn above their rendition's pixels`, value: avif.drawnAbove, unit: '', target: '0', ok: avif.drawnAbove === 0 },
       );
     }
+    // The page is sent as it is (a front may compress it): what it would weigh compressed.
+    const html = Buffer.from(await (await fetch(url)).arrayBuffer());
+    const gzip = gzipSync(html, { level: 6 }).length;
+    const br = brotliCompressSync(html, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } }).length;
+    lines.push({ name: `the gallery page: ${(html.length / 1000).toFixed(1)} kB as sent, gzip 6 / brotli 5`, value: Number((gzip / 1000).toFixed(1)), unit: `/ ${(br / 1000).toFixed(1)} kB` });
     return lines;
   } finally {
     await browser.close();

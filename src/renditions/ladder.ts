@@ -37,13 +37,13 @@ export type RenditionFormat = 'webp' | 'jpeg' | 'avif';
  * Quality of each format per rung, chosen by measurement (`bench/rendition-quality.ts`, the table in
  * docs/renditions.md, "Quality per rung"): AVIF at the lowest quality whose SSIM and MS-SSIM both
  * reach WebP's at 80, on the rungs where it is then smaller; at the phone's 1152, as a phone draws
- * it, on the grainy and the natural photos (`bench/phone-rung-quality.ts`: 60 for the grain, 50 would
- * do for smooth photos). Rungs not named take `other`.
+ * it, on the grainy and the natural photos (`bench/phone-rung-quality.ts`: 59 at effort 3 for the
+ * grain; smooth photos are above the mark with it). Rungs not named take `other`.
  */
 export const QUALITY: Record<RenditionFormat, { byRung: Partial<Record<number, number>>; other: number }> = {
   webp: { byRung: {}, other: 80 },
   jpeg: { byRung: {}, other: 82 },
-  avif: { byRung: { 320: 60, 1152: 60, 1280: 66 }, other: 66 },
+  avif: { byRung: { 320: 60, [PHONE_RUNG]: 59, 1280: 66 }, other: 66 },
 };
 /**
  * The rungs that get an AVIF alternate: where it was smaller than WebP at equal quality (320 and
@@ -52,8 +52,13 @@ export const QUALITY: Record<RenditionFormat, { byRung: Partial<Record<number, n
  * cost several seconds of a core each (AVIF encodes 3–7 times slower than WebP).
  */
 export const AVIF_RUNGS: ReadonlySet<number> = new Set([320, PHONE_RUNG, 1280]);
-/** AVIF encoder effort (0–9, sharp's default 4): 2 keeps a 1280 rung near a second of an idle core. */
-export const AVIF_EFFORT = 2;
+/**
+ * AVIF encoder effort (0–9, sharp's default 4) per rung: 2 keeps a 1280 near a second of an idle
+ * core; 3 at the phone's rung, the one a phone's first view takes three of, where it made 12 % fewer
+ * bytes at the same quality as drawn for about 1.5 times the encode (4: no fewer bytes, 5 times the
+ * encode; docs/renditions.md, "The phone's rung").
+ */
+export const AVIF_EFFORT: { byRung: Partial<Record<number, number>>; other: number } = { byRung: { [PHONE_RUNG]: 3 }, other: 2 };
 const qualityOf = (format: RenditionFormat, rung: number) => QUALITY[format].byRung[rung] ?? QUALITY[format].other;
 const MIME: Record<RenditionFormat, string> = { webp: 'image/webp', jpeg: 'image/jpeg', avif: 'image/avif' };
 const EXT: Record<RenditionFormat, string> = { webp: 'webp', jpeg: 'jpg', avif: 'avif' };
@@ -210,7 +215,7 @@ async function ladder(input: string | Buffer, options: LadderOptions, emit: (fil
       if (format === 'jpeg' && raw.channels === 4) img = img.flatten({ background: '#ffffff' });
       img = img.withExif(exif);
       const quality = qualityOf(format, rung.longEdge);
-      img = format === 'webp' ? img.webp({ quality, effort: 3 }) : format === 'avif' ? img.avif({ quality, effort: AVIF_EFFORT, chromaSubsampling: '4:2:0' }) : img.jpeg({ quality, mozjpeg: false });
+      img = format === 'webp' ? img.webp({ quality, effort: 3 }) : format === 'avif' ? img.avif({ quality, effort: AVIF_EFFORT.byRung[rung.longEdge] ?? AVIF_EFFORT.other, chromaSubsampling: '4:2:0' }) : img.jpeg({ quality, mozjpeg: false });
       const bytes = await img.toBuffer();
       await emit({
         name,

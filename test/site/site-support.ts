@@ -52,21 +52,29 @@ export async function axe(page: BrowserPage): Promise<Array<{ id: string; impact
   return found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
+/** One response of a first view: its resource type, content type, bytes (headers and body) and address. */
+export interface Loaded { url: string; kind: string; type: string; bytes: number }
+
 /**
  * Opens a page and sums the bytes of every response of its first view (headers and bodies):
  * HTML, stylesheet, script, icon and the images the browser loads without scrolling
- * (lazy ones within its loading distance included).
+ * (lazy ones within its loading distance included), and each of them.
  */
-export async function firstView(page: BrowserPage, url: string): Promise<{ bytes: number; requests: number; images: number }> {
-  const sizes: Array<Promise<number>> = [];
-  let images = 0;
+export async function firstView(page: BrowserPage, url: string): Promise<{ bytes: number; requests: number; images: number; responses: Loaded[] }> {
+  const loaded: Array<Promise<Loaded>> = [];
   page.on('requestfinished', (req) => {
-    if (req.resourceType() === 'image') images++;
-    sizes.push(req.sizes().then((s) => s.responseBodySize + s.responseHeadersSize));
+    loaded.push(
+      Promise.all([req.response(), req.sizes()]).then(([res, s]) => ({
+        url: req.url(),
+        kind: req.resourceType(),
+        type: (res?.headers()['content-type'] ?? '').split(';')[0]!,
+        bytes: s.responseBodySize + s.responseHeadersSize,
+      })),
+    );
   });
   await page.goto(url, { waitUntil: 'networkidle' });
-  const all = await Promise.all(sizes);
-  return { bytes: all.reduce((a, b) => a + b, 0), requests: all.length, images };
+  const responses = await Promise.all(loaded);
+  return { bytes: responses.reduce((a, l) => a + l.bytes, 0), requests: responses.length, images: responses.filter((l) => l.kind === 'image').length, responses };
 }
 
 export interface Page {
