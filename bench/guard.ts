@@ -17,7 +17,7 @@
 // beside it each process's CPU time per request (/proc; steadier than the
 // rates when the machine is shared: informational, not judged). Not
 // part of CI: the machines are shared, so run it on a quiet one. When the load
-// average of a round exceeds the cores, the figures are printed but not judged
+// average of a round exceeds the cores by more than one (the guard's own processes), the figures are printed but not judged
 // (no verdict, exit code 2; BENCH_GUARD_JUDGE=1 judges anyway): a busy machine
 // measures its neighbours.
 import { get } from 'node:http';
@@ -137,7 +137,9 @@ export async function benchGuard(b: BenchContext): Promise<BenchLine[]> {
   }
   const cores = availableParallelism();
   // BENCH_GUARD_JUDGE=1 judges whatever the load.
-  const judged = process.env.BENCH_GUARD_JUDGE === '1' || Math.max(...loads) <= cores;
+  // The guard's own load generator and service keep about two processes runnable: a quiet machine
+  // reads near cores (2 here) by the last rounds, so one process more than the cores is still judged.
+  const judged = process.env.BENCH_GUARD_JUDGE === '1' || Math.max(...loads) <= cores + 1;
   if (!judged) {
     console.log(`guard: load average up to ${Math.max(...loads).toFixed(1)} on ${cores} cores during the rounds: figures not judged (exit code 2); run it on a quiet machine`);
     process.exitCode = 2;
