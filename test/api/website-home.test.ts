@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { all, find, text } from '../../src/client/xml.js';
 import { eachDatabase } from '../support/service.js';
+import { readsOf, shapeOf } from '../support/statements.js';
 import { failure, startWorld, type World } from '../support/world.js';
 import { create, publishMedias } from './galleries-fixtures.js';
 import { uploadPhoto, visit, waitForRenditions } from '../site/site-support.js';
@@ -152,23 +153,11 @@ eachDatabase((kind) => {
   });
 
   it('costs the same statements whatever the library holds (pages cost their slice)', async () => {
-    const ex = w.svc.db.getExecutor() as unknown as { executeQuery: (...a: unknown[]) => Promise<unknown> };
-    /** The statements one anonymous visit of the home page sends through the query builder (on SQLite the hottest lookups run on the handle directly, the same for both). */
+    /** The statements one anonymous visit of the home page sends (test/support/statements.ts: on SQLite the handle's too). */
     const statements = async (): Promise<string[]> => {
-      const orig = ex.executeQuery;
-      const seen: string[] = [];
-      ex.executeQuery = function (this: unknown, ...a: unknown[]) {
-        seen.push((a[0] as { sql: string }).sql);
-        return orig.apply(this, a);
-      };
-      try {
-        expect((await visit(w.svc, `${home()}/`)).status).toBe(200);
-      } finally {
-        ex.executeQuery = orig;
-      }
-      // Not the page's: the job worker's and the webhook dispatcher's polls, and the writes a visit
-      // leaves behind it (the anonymous view count lands after the answer, maybe in the next window).
-      return seen.filter((q) => /^\s*(select|with)\b/i.test(q) && !/\b(jobs|webhook_\w+)\b/i.test(q));
+      const { answer, statements: seen } = await readsOf(kind, w.svc.db, () => visit(w.svc, `${home()}/`));
+      expect(answer.status).toBe(200);
+      return seen;
     };
     const featured = { 'website[hero][0][media]': photos[0], 'website[hero][1][media]': photos[1], 'website[featured][0][gallery]': g.travels, 'website[featured][1][gallery]': g.weddings, 'website[featured][2][gallery]': g.family };
     const byDefault = { 'website[featured][0][gallery]': '' };
@@ -185,7 +174,7 @@ eachDatabase((kind) => {
     for (let i = 0; i < 20; i++) await publishMedias(w.svc.db, w.user, await create(w, `More ${i}`), Array.from({ length: 30 }, (_, k) => `more-${i}-${k}.jpg`));
     const big = await measure();
     // The same statements (a list's length aside: `in ($1, $2…)`).
-    const shape = (qs: string[]) => qs.map((q) => q.replace(/\((?:\$\d+|\?)(?:, (?:\$\d+|\?))*\)/g, '(…)').replace(/\$\d+/g, '?')).sort();
+    const shape = shapeOf;
     expect(shape(big.chosen)).toEqual(shape(small.chosen));
     expect(shape(big.byDefault)).toEqual(shape(small.byDefault));
     // Bounded: a home page is a handful of statements, none of them a gallery's whole list of medias.

@@ -2,9 +2,9 @@
 // gallery page of the same site"): the lines' medias, offers, whole galleries and one access
 // decision for all their photos in a fixed number of reads, so a cart of 1 line and one of 20 lines
 // send the same statements; on SQLite and PostgreSQL, through HTTP against a started service.
-import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eachDatabase } from '../support/service.js';
+import { readsOf, shapeOf } from '../support/statements.js';
 import { attachProfile } from '../support/shop.js';
 import { startWorld, type World } from '../support/world.js';
 import { create, galleryId, publishMedias } from '../api/galleries-fixtures.js';
@@ -53,41 +53,11 @@ eachDatabase((kind) => {
    * executes; and its answer.
    */
   async function reads(send: () => ReturnType<typeof visit>): Promise<{ page: Awaited<ReturnType<typeof visit>>; statements: string[] }> {
-    const seen: string[] = [];
-    const restore: Array<() => void> = [];
-    if (kind === 'sqlite') {
-      const probe = new SQLite(':memory:');
-      const proto = Object.getPrototypeOf(probe.prepare('select 1')) as Record<'all' | 'get' | 'iterate', (...a: unknown[]) => unknown>;
-      probe.close();
-      for (const name of ['all', 'get', 'iterate'] as const) {
-        const orig = proto[name];
-        proto[name] = function (this: { source: string }, ...a: unknown[]) {
-          seen.push(this.source);
-          return orig.apply(this, a);
-        };
-        restore.push(() => (proto[name] = orig));
-      }
-    } else {
-      const ex = w.svc.db.getExecutor() as unknown as { executeQuery: (...a: unknown[]) => Promise<unknown> };
-      const orig = ex.executeQuery;
-      ex.executeQuery = function (this: unknown, ...a: unknown[]) {
-        seen.push((a[0] as { sql: string }).sql);
-        return orig.apply(this, a);
-      };
-      restore.push(() => (ex.executeQuery = orig));
-    }
-    let page;
-    try {
-      page = await send();
-    } finally {
-      for (const r of restore) r();
-    }
-    // Not the page's: the job worker's and the webhook dispatcher's polls.
-    return { page, statements: seen.filter((q) => /^\s*(select|with)\b/i.test(q) && !/\b(jobs|webhook_\w+)\b/i.test(q)) };
+    const { answer, statements } = await readsOf(kind, w.svc.db, send);
+    return { page: answer, statements };
   }
 
-  /** A statement's shape: a list's length aside (`in ($1, $2…)`), the compile-once form of a row as JSON (prepared.ts) the same as the plain one. */
-  const shape = (qs: string[]) => qs.map((q) => q.replace(/^with q\([^)]*\) as \(([\s\S]*)\) select json_array\([^)]*\) from q$/, '$1').replace(/\((?:\$\d+|\?)(?:, (?:\$\d+|\?))*\)/g, '(…)').replace(/\$\d+/g, '?')).sort();
+  const shape = shapeOf;
 
   it('reads a cart of 20 lines with the statements of a cart of 1, and shows every line', async () => {
     const one = await cartOf([open[0]]);
