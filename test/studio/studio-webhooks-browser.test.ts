@@ -4,8 +4,6 @@
 // webhook-id), the endpoint deleted; both screens pass axe-core with no serious or critical violation.
 // Screenshots land in /tmp/shots-webhooks/ (outside the repository).
 import { mkdirSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
@@ -14,6 +12,7 @@ import { create } from '../api/galleries-fixtures.js';
 import { axe, chromiumPresent, launchChromium } from '../site/site-support.js';
 import { BACKENDS, startOn, type BackendWorld } from './studio-backends.js';
 import { signInBrowser } from './studio-support.js';
+import { Receiver, until } from '../support/webhook-receiver.js';
 
 const SHOTS = process.env.STUDIO_SHOTS ?? '/tmp/shots-webhooks';
 const VIEWPORTS = [
@@ -21,34 +20,15 @@ const VIEWPORTS = [
   ['phone', { width: 390, height: 844 }, 3],
 ] as const;
 
-async function until<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 30_000): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 describe.skipIf(!chromiumPresent).each(BACKENDS.slice(0, 1))('the studio webhooks in a browser, on $name', (backend) => {
   let on: BackendWorld;
   let browser: Browser;
-  let server: Server;
+  const receiver = new Receiver();
   let url = '';
-  const got: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
+  const got = receiver.got;
 
   beforeAll(async () => {
-    server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        got.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-        res.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    url = (await receiver.start()).url;
     on = await startOn(backend, { WEBHOOKS_ALLOW_PRIVATE: '1', WEBHOOK_POLL_MS: '50' });
     mkdirSync(SHOTS, { recursive: true });
     browser = await launchChromium();
@@ -56,8 +36,7 @@ describe.skipIf(!chromiumPresent).each(BACKENDS.slice(0, 1))('the studio webhook
   afterAll(async () => {
     await browser?.close();
     await on?.close();
-    server?.closeAllConnections();
-    await new Promise((r) => server?.close(r));
+    await receiver.close();
   });
 
   for (const [name, viewport, scale] of VIEWPORTS) {
@@ -90,7 +69,7 @@ describe.skipIf(!chromiumPresent).each(BACKENDS.slice(0, 1))('the studio webhook
 
       const before = got.length;
       await create(w, `Hooked ${name}`);
-      await until('a delivery', () => got.length > before);
+      await until('a delivery', () => got.length > before, 30_000);
       const first = got[got.length - 1];
       expect(new Webhook(secret).verify(first.body, first.headers as Record<string, string>)).toMatchObject({ type: 'gallery.published' });
 
@@ -99,12 +78,12 @@ describe.skipIf(!chromiumPresent).each(BACKENDS.slice(0, 1))('the studio webhook
       await until('the delivery recorded', async () => {
         await page.reload();
         return (await page.locator('.deliveries .tag').first().textContent()) === 'delivered';
-      });
+      }, 30_000);
       await page.screenshot({ path: join(SHOTS, `log-${name}.png`), fullPage: true });
       expect(await axe(page), `log at ${name}`).toEqual([]);
       await page.getByRole('button', { name: 'Send again gallery.published' }).first().click();
       await page.waitForURL('**?done=replayed');
-      await until('the replay', () => got.length > before + 1);
+      await until('the replay', () => got.length > before + 1, 30_000);
       expect(got[got.length - 1].headers['webhook-id']).toBe(first.headers['webhook-id']);
 
       await page.getByRole('button', { name: /Delete the endpoint/ }).click();

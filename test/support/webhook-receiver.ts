@@ -11,9 +11,12 @@ export interface Received {
   status: number;
 }
 
+/** Answers `failFirst` requests with 500 (a 5000-byte body, longer than the log's excerpt), then 200; or what `answer` says, after `delayMs`. */
 export class Receiver {
   readonly got: Received[] = [];
   failFirst = 0;
+  delayMs = 0;
+  answer?: (n: number) => { status: number; headers?: Record<string, string>; body?: string };
   private server!: Server;
   url = '';
 
@@ -22,10 +25,13 @@ export class Receiver {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        const status = this.got.length < this.failFirst ? 500 : 200;
-        this.got.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), status });
-        res.writeHead(status);
-        res.end('ok');
+        const n = this.got.length;
+        const a = this.answer?.(n) ?? { status: n < this.failFirst ? 500 : 200, body: n < this.failFirst ? 'x'.repeat(5000) : 'ok' };
+        this.got.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), status: a.status });
+        setTimeout(() => {
+          res.writeHead(a.status, a.headers ?? {});
+          res.end(a.body ?? '');
+        }, this.delayMs);
       });
     });
     await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
